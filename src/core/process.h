@@ -1,0 +1,52 @@
+/* The process and thread objects that tie the layers together. */
+#ifndef SG_PROCESS_H
+#define SG_PROCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sysgate.h"
+#include "cpu/cpu.h"
+
+struct mm;
+struct trace;
+
+/* Where the loader put things the syscall layer needs later. */
+struct sg_image_info {
+	uint64_t entry;          /* initial rip (interpreter's entry if any) */
+	uint64_t stack_pointer;  /* initial rsp/esp */
+	uint64_t load_bias;
+	uint64_t phdr, phent, phnum;
+	uint64_t brk_start;
+	uint64_t vdso_base;      /* 0 if no vDSO is mapped */
+	uint64_t sysenter_return;/* i386: landing pad after SYSENTER in __kernel_vsyscall */
+	uint64_t sysinfo;        /* i386: AT_SYSINFO = __kernel_vsyscall */
+};
+
+struct sg_process {
+	struct sg_options opts;
+	char *sysroot;           /* owned copy of opts.sysroot */
+	enum sg_abi abi;
+	struct mm *mm;
+	struct trace *trace;
+	struct sg_image_info image;
+	char *exe_path;          /* absolute host path of the guest program (/proc/self/exe) */
+	bool loaded;
+	bool exited;
+	struct sg_exit exit;
+	struct sg_thread *main_thread;
+};
+
+struct sg_thread {
+	struct cpu cpu;          /* first: a struct cpu * is a struct sg_thread * */
+	struct sg_process *proc;
+	int tid;
+	uint64_t clear_child_tid; /* set_tid_address */
+	uint64_t robust_list, robust_list_len;
+};
+
+static inline struct sg_thread *thread_of_cpu(struct cpu *cpu)
+{
+	return (struct sg_thread *)cpu->owner;
+}
+
+#endif

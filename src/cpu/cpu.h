@@ -1,0 +1,139 @@
+/* The interpreting CPU: guest register state and the run API.
+ *
+ * The CPU knows nothing of system calls or signals: cpu_run() interprets
+ * until something needs the outside world and returns why it stopped
+ * (DESIGN.md, Data flow). Guest virtual address == host virtual address.
+ */
+#ifndef SG_CPU_H
+#define SG_CPU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+enum cpu_gpr {
+	R_AX, R_CX, R_DX, R_BX, R_SP, R_BP, R_SI, R_DI,
+	R_R8, R_R9, R_R10, R_R11, R_R12, R_R13, R_R14, R_R15,
+};
+
+enum cpu_seg { SEG_ES, SEG_CS, SEG_SS, SEG_DS, SEG_FS, SEG_GS, SEG_COUNT };
+
+enum cpu_mode { CPU_MODE_32 = 32, CPU_MODE_64 = 64 };
+
+enum cpu_stop_reason {
+	CPU_STOP_NONE,
+	CPU_STOP_SYSCALL,  /* mech says which instruction; rip is past it */
+	CPU_STOP_FAULT,    /* fault says which; rip is the faulting insn */
+	CPU_STOP_HALT,     /* HLT in user mode is #GP, so this is unused by guests */
+	CPU_STOP_REQUEST,  /* cpu_request_stop() was called (signals, API) */
+};
+
+enum cpu_syscall_mech { CPU_MECH_SYSCALL, CPU_MECH_SYSENTER, CPU_MECH_INT80 };
+
+enum cpu_vector {
+	VEC_DE = 0, VEC_DB = 1, VEC_BP = 3, VEC_OF = 4, VEC_BR = 5, VEC_UD = 6,
+	VEC_NM = 7, VEC_GP = 13, VEC_PF = 14, VEC_MF = 16, VEC_AC = 17,
+	VEC_XM = 19,
+};
+
+struct cpu_fault {
+	enum cpu_vector vector;
+	uint64_t insn_addr;   /* guest address of the faulting instruction */
+	uint64_t data_addr;   /* VEC_PF/VEC_GP on memory: the guest data address */
+	bool write;           /* VEC_PF: the access was a write */
+	bool prot;            /* VEC_PF: page present but access denied (SEGV_ACCERR) */
+	uint8_t bytes[15];    /* VEC_UD: the instruction bytes that could be read */
+	uint8_t nbytes;
+};
+
+/* One i386 TLS descriptor (set_thread_area); GDT entries 12..14 as on a
+ * 64-bit kernel running a compat task. */
+#define CPU_GDT_TLS_MIN 12
+#define CPU_GDT_TLS_COUNT 3
+struct cpu_tls_desc {
+	uint32_t base;
+	uint32_t limit;
+	uint32_t flags;       /* struct user_desc bitfields, as the guest gave them */
+	bool present;
+};
+
+typedef union {
+	uint8_t b[16];
+	uint16_t w[8];
+	uint32_t d[4];
+	uint64_t q[2];
+	float f[4];
+	double fd[2];
+} __attribute__((aligned(16))) cpu_xmm;
+
+struct cpu_x87 {
+	long double st[8];    /* physical registers; host long double == x87 80-bit */
+	uint16_t fcw, fsw, ftw_tags; /* ftw_tags: 2 bits per physical register */
+	uint8_t top;
+	uint16_t fop;
+	uint64_t fip, fdp;
+	uint16_t fcs, fds;
+};
+
+struct cpu_code_cache; /* decoded-instruction cache, private to src/cpu */
+
+struct cpu {
+	uint64_t r[16];
+	uint64_t rip;
+	enum cpu_mode mode;
+
+	/* Lazy flags: private to src/cpu. Use cpu_get_rflags/cpu_set_rflags. */
+	uint64_t flags_priv[6];
+
+	uint16_t sel[SEG_COUNT];
+	uint64_t base[SEG_COUNT];   /* FS/GS bases (arch_prctl or GDT TLS entry) */
+	struct cpu_tls_desc tls[CPU_GDT_TLS_COUNT];
+
+	cpu_xmm xmm[16];
+	uint32_t mxcsr;
+	struct cpu_x87 x87;
+	uint64_t mmx_priv;          /* reserved for the CPU module */
+
+	/* Filled when cpu_run returns. */
+	enum cpu_stop_reason stop;
+	enum cpu_syscall_mech mech;
+	struct cpu_fault fault;
+
+	volatile int stop_requested; /* async-signal-safe: cpu_request_stop */
+	struct cpu_code_cache *cache; /* may be shared by threads of a process */
+	void *owner;                  /* the sg_thread this CPU belongs to */
+};
+
+/* Reset to the state the kernel gives a new process of that mode: all GPRs
+ * zero, RFLAGS = 0x202, FCW = 0x37f, MXCSR = 0x1f80, selectors as a 64-bit
+ * kernel sets them (CS 0x33 or 0x23, SS/DS/ES 0x2b). */
+void cpu_init(struct cpu *cpu, enum cpu_mode mode);
+
+/* Interpret from cpu->rip until a stop; returns cpu->stop. */
+enum cpu_stop_reason cpu_run(struct cpu *cpu);
+
+/* Interpret exactly one instruction (or stop earlier). */
+enum cpu_stop_reason cpu_step(struct cpu *cpu);
+
+/* Ask a running cpu_run to return CPU_STOP_REQUEST at the next instruction
+ * boundary. Safe from a signal handler or another thread. */
+void cpu_request_stop(struct cpu *cpu);
+
+uint64_t cpu_get_rflags(const struct cpu *cpu);
+void cpu_set_rflags(struct cpu *cpu, uint64_t rflags);
+
+/* Load a segment register from a selector as a MOV Sreg would (GDT TLS
+ * entries, null selector, the fixed user selectors). 0 or -1 (#GP). */
+int cpu_load_segment(struct cpu *cpu, enum cpu_seg seg, uint16_t sel);
+
+/* Forget decoded instructions in [addr, addr+len): called when guest code
+ * pages are unmapped, remapped or made writable. */
+void cpu_invalidate_code(uint64_t addr, uint64_t len);
+
+/* Install the host SIGSEGV/SIGBUS handling that turns faults on guest
+ * accesses inside cpu_run into CPU_STOP_FAULT. Idempotent. */
+void cpu_install_fault_handler(void);
+
+/* CPUID as the guest sees it (also used for AT_HWCAP). */
+void cpu_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
+
+#endif

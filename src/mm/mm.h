@@ -1,0 +1,71 @@
+/* Guest address space: reservations, guest mappings (VMAs), brk, and the
+ * checked access helpers every other module uses for guest pointers.
+ *
+ * Guest virtual address == host virtual address (DESIGN.md, Guest memory).
+ * i386 and x32 guests live in the low 4 GiB, which mm_create() reserves
+ * PROT_NONE; x86_64 guests share the host's 47-bit space with sysgate.
+ */
+#ifndef SG_MM_H
+#define SG_MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct mm;
+
+#define MM_LOW4G_END 0x100000000ull
+#define MM_PAGE_SIZE 4096ull
+#define MM_PAGE_ALIGN_UP(x) (((x) + MM_PAGE_SIZE - 1) & ~(MM_PAGE_SIZE - 1))
+#define MM_PAGE_ALIGN_DOWN(x) ((x) & ~(MM_PAGE_SIZE - 1))
+
+/* low4g: reserve and allocate inside [mmap_min_addr, 4 GiB) (i386, x32).
+ * Returns NULL with errno set on failure (e.g. the range is taken). */
+struct mm *mm_create(bool low4g);
+void mm_destroy(struct mm *mm);
+bool mm_is_low4g(const struct mm *mm);
+
+/* Guest mmap/munmap/mprotect/mremap semantics. Results are the guest
+ * address or -errno, as the syscall returns them. MAP_FIXED over memory
+ * that is not the guest's is refused with -ENOMEM (x86_64). Each call
+ * keeps the VMA list (and /proc/self/maps emulation) up to date and calls
+ * cpu_invalidate_code() for ranges that stop being the same code. */
+long mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
+	     int fd, off_t off);
+long mm_munmap(struct mm *mm, uint64_t addr, uint64_t len);
+long mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot);
+long mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
+	       int flags, uint64_t new_addr);
+
+/* Emulated brk: mm_brk_init sets the start (end of the program's bss,
+ * page aligned by the caller as the kernel does); mm_brk is the syscall. */
+void mm_brk_init(struct mm *mm, uint64_t start);
+uint64_t mm_brk(struct mm *mm, uint64_t new_brk);
+
+/* Is [addr, addr+len) entirely guest memory with at least prot
+ * (PROT_READ / PROT_WRITE)? len 0 is always valid. */
+bool mm_access_ok(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
+
+/* Host pointer for a guest address (identity; one place for the policy). */
+static inline void *g2h(uint64_t guest_addr)
+{
+	return (void *)(uintptr_t)guest_addr;
+}
+
+static inline uint64_t h2g(const void *host_ptr)
+{
+	return (uint64_t)(uintptr_t)host_ptr;
+}
+
+/* Checked copies: 0 or -EFAULT. */
+int copy_from_guest(const struct mm *mm, void *dst, uint64_t src, size_t n);
+int copy_to_guest(const struct mm *mm, uint64_t dst, const void *src, size_t n);
+/* Copy a NUL-terminated guest string of at most max bytes (incl. NUL) into
+ * dst: length without the NUL, -EFAULT, or -ENAMETOOLONG. */
+long strncpy_from_guest(const struct mm *mm, char *dst, uint64_t src, size_t max);
+
+/* Write the guest's /proc/self/maps view to fd (lines as the kernel prints). */
+int mm_write_maps(const struct mm *mm, int fd);
+
+#endif
