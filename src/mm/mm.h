@@ -29,8 +29,8 @@ bool mm_is_low4g(const struct mm *mm);
 /* Guest mmap/munmap/mprotect/mremap semantics. Results are the guest
  * address or -errno, as the syscall returns them. MAP_FIXED over memory
  * that is not the guest's is refused with -ENOMEM (x86_64). Each call
- * keeps the VMA list (and /proc/self/maps emulation) up to date and calls
- * cpu_invalidate_code() for ranges that stop being the same code. */
+ * keeps the VMA list (and /proc/self/maps emulation) up to date. (mm knows
+ * nothing of the CPU: callers invalidate decoded code themselves.) */
 long mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
 	     int fd, off_t off);
 long mm_munmap(struct mm *mm, uint64_t addr, uint64_t len);
