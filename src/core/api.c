@@ -1,0 +1,53 @@
+/* Public API entry points that are pure data: errors, names, options. */
+#include <string.h>
+#include "sysgate.h"
+
+static const char *const err_text[SG_ERR__COUNT] = {
+	[SG_OK] = "success",
+	[SG_ERR_NOENT] = "No such file or directory",
+	[SG_ERR_ACCES] = "Permission denied",
+	[SG_ERR_ISDIR] = "Is a directory",
+	[SG_ERR_NOEXEC] = "cannot execute: not an ELF executable",
+	[SG_ERR_TRUNCATED] = "cannot execute: truncated ELF file",
+	[SG_ERR_BADELF] = "cannot execute: malformed ELF file",
+	[SG_ERR_MACHINE] = "cannot execute: ELF for another machine (not x86)",
+	[SG_ERR_CLASS] = "cannot execute: unsupported ELF class or type",
+	[SG_ERR_INTERP] = "cannot execute: program interpreter not usable",
+	[SG_ERR_NOMEM] = "Cannot allocate memory",
+	[SG_ERR_RESERVE] = "cannot reserve the low 4 GiB for a 32-bit guest",
+	[SG_ERR_IO] = "Input/output error",
+	[SG_ERR_INVAL] = "Invalid argument",
+	[SG_ERR_STATE] = "operation not valid in this state",
+};
+
+SG_API const char *sg_strerror(enum sg_err err)
+{
+	if ((unsigned)err >= SG_ERR__COUNT || !err_text[err])
+		return "unknown error";
+	return err_text[err];
+}
+
+SG_API const char *sg_version(void)
+{
+	return SG_VERSION;
+}
+
+SG_API const char *sg_abi_name(enum sg_abi abi)
+{
+	switch (abi) {
+	case SG_ABI_I386:
+		return "i386";
+	case SG_ABI_X32:
+		return "x32";
+	case SG_ABI_X64:
+		return "x86_64";
+	default:
+		return "none";
+	}
+}
+
+SG_API void sg_options_init(struct sg_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->trace_fd = -1;
+}

@@ -1,0 +1,161 @@
+/* sg_process lifecycle and the run loop: the seam where the CPU's stop
+ * reasons meet the syscall layer (DESIGN.md, Data flow). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sysgate.h"
+#include "core/fault.h"
+#include "core/process.h"
+#include "cpu/cpu.h"
+#include "loader/loader.h"
+#include "mm/mm.h"
+#include "syscall/syscall.h"
+#include "trace/trace.h"
+
+/* sysgate holds no low-numbered descriptors (DESIGN.md): guest fd numbers
+ * must be those of a native run, so our own fds live from here up. */
+#define SG_PRIVATE_FD_MIN 700
+
+static int move_fd_high(int fd)
+{
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, SG_PRIVATE_FD_MIN);
+
+	if (high < 0)
+		return -1;
+	return high;
+}
+
+SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
+{
+	struct sg_process *p;
+
+	if (!out)
+		return SG_ERR_INVAL;
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return SG_ERR_NOMEM;
+	if (opts)
+		p->opts = *opts;
+	else
+		sg_options_init(&p->opts);
+	if (p->opts.sysroot) {
+		p->sysroot = strdup(p->opts.sysroot);
+		if (!p->sysroot)
+			goto nomem;
+		p->opts.sysroot = p->sysroot;
+	}
+	if (p->opts.trace) {
+		int fd = move_fd_high(p->opts.trace_fd >= 0 ? p->opts.trace_fd
+							     : STDERR_FILENO);
+		if (fd < 0)
+			goto nomem;
+		p->trace = trace_create(fd, p->opts.trace);
+		if (!p->trace) {
+			close(fd);
+			goto nomem;
+		}
+	}
+	*out = p;
+	return SG_OK;
+nomem:
+	sg_destroy(p);
+	return SG_ERR_NOMEM;
+}
+
+SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
+			   char *const envp[])
+{
+	struct sg_thread *t;
+	enum sg_err err;
+
+	if (!p || !path || !argv || !envp)
+		return SG_ERR_INVAL;
+	if (p->loaded)
+		return SG_ERR_STATE;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return SG_ERR_NOMEM;
+	t->proc = p;
+	t->tid = getpid();
+	t->cpu.owner = t;
+	err = loader_load(p, &t->cpu, path, argv, envp);
+	if (err != SG_OK) {
+		free(t);
+		return err;
+	}
+	t->cpu.owner = t;
+	p->main_thread = t;
+	p->loaded = true;
+	return SG_OK;
+}
+
+SG_API enum sg_abi sg_process_abi(const sg_process *p)
+{
+	return p ? p->abi : SG_ABI_NONE;
+}
+
+/* The guest dies of a fault whose signal nobody handles (signal delivery
+ * to guest handlers is the signals layer's job). */
+static void die_of_fault(struct sg_process *p, const struct cpu_fault *f)
+{
+	int signo = fault_signal(f);
+
+	fault_report(f, signo);
+	p->exited = true;
+	p->exit.signaled = 1;
+	p->exit.signal = signo;
+	p->exit.code = 0;
+}
+
+SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status)
+{
+	struct sg_thread *t;
+
+	if (!p || !p->loaded)
+		return SG_ERR_STATE;
+	t = p->main_thread;
+	cpu_install_fault_handler();
+	while (!p->exited) {
+		switch (cpu_run(&t->cpu)) {
+		case CPU_STOP_SYSCALL:
+			syscall_entry(t);
+			break;
+		case CPU_STOP_FAULT:
+			die_of_fault(p, &t->cpu.fault);
+			break;
+		case CPU_STOP_REQUEST:
+		case CPU_STOP_NONE:
+			break;
+		case CPU_STOP_HALT: {
+			/* HLT is privileged: ring 3 gets #GP. */
+			struct cpu_fault f = { .vector = VEC_GP,
+					       .insn_addr = t->cpu.rip };
+			die_of_fault(p, &f);
+			break;
+		}
+		}
+	}
+	if (p->trace)
+		trace_exit(p->trace, &p->exit);
+	if (status)
+		*status = p->exit;
+	return SG_OK;
+}
+
+SG_API void sg_destroy(sg_process *p)
+{
+	if (!p)
+		return;
+	if (p->trace)
+		trace_destroy(p->trace);
+	if (p->mm)
+		mm_destroy(p->mm);
+	free(p->main_thread);
+	free(p->exe_path);
+	free(p->sysroot);
+	free(p);
+}
