@@ -22,6 +22,14 @@ struct sg_image_info {
 	uint64_t sysinfo;        /* i386: AT_SYSINFO = __kernel_vsyscall */
 };
 
+/* A guest signal action as rt_sigaction gave it (recorded by src/syscall;
+ * mask bit n-1 = signal n). */
+struct sg_sigaction {
+	uint64_t handler, flags, restorer, mask;
+};
+
+#define SG_NSIG 64
+
 struct sg_process {
 	struct sg_options opts;
 	char *sysroot;           /* owned copy of opts.sysroot */
@@ -34,6 +42,7 @@ struct sg_process {
 	bool exited;
 	struct sg_exit exit;
 	struct sg_thread *main_thread;
+	struct sg_sigaction sigactions[SG_NSIG]; /* [signo - 1] */
 };
 
 struct sg_thread {
@@ -42,6 +51,9 @@ struct sg_thread {
 	int tid;
 	uint64_t clear_child_tid; /* set_tid_address */
 	uint64_t robust_list, robust_list_len;
+	uint64_t sigmask;         /* rt_sigprocmask: bit n-1 = signal n blocked */
+	uint64_t altstack_sp, altstack_size; /* sigaltstack; size 0: disabled */
+	uint32_t altstack_flags;  /* SS_AUTODISARM as given */
 };
 
 static inline struct sg_thread *thread_of_cpu(struct cpu *cpu)
