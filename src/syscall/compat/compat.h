@@ -1,0 +1,206 @@
+/* Guest structures of the 32-bit ABIs (i386; x32 where it shares them) and
+ * their converters: get_compat_* reads guest -> host form, put_compat_*
+ * fills the guest form from the host one. Sizes and offsets are asserted
+ * here from the kernel ABI, and checked again by tests/unit/test_syscall_compat.c
+ * against the real headers compiled with -m32 / -mx32.
+ */
+#ifndef SG_SYSCALL_COMPAT_H
+#define SG_SYSCALL_COMPAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <sys/time.h>
+#include <sys/resource.h>
+#include <fcntl.h>
+
+typedef uint32_t compat_uptr_t;
+typedef int32_t compat_long_t;
+typedef uint32_t compat_ulong_t;
+/* i386 aligns 64-bit integers to 4 inside structures */
+typedef uint64_t compat_u64 __attribute__((aligned(4)));
+typedef int64_t compat_s64 __attribute__((aligned(4)));
+
+#define COMPAT_ASSERT_SIZE(type, n) \
+	_Static_assert(sizeof(type) == (n), "size of " #type)
+#define COMPAT_ASSERT_OFF(type, field, n) \
+	_Static_assert(offsetof(type, field) == (n), #type "." #field)
+
+/* i386 struct stat (oldstat family: stat/lstat/fstat 106-108) */
+struct compat_stat {
+	uint32_t st_dev;
+	uint32_t st_ino;
+	uint16_t st_mode;
+	uint16_t st_nlink;
+	uint16_t st_uid;
+	uint16_t st_gid;
+	uint32_t st_rdev;
+	uint32_t st_size;
+	uint32_t st_blksize;
+	uint32_t st_blocks;
+	uint32_t st_atime_;
+	uint32_t st_atime_nsec;
+	uint32_t st_mtime_;
+	uint32_t st_mtime_nsec;
+	uint32_t st_ctime_;
+	uint32_t st_ctime_nsec;
+	uint32_t unused4;
+	uint32_t unused5;
+};
+COMPAT_ASSERT_SIZE(struct compat_stat, 64);
+COMPAT_ASSERT_OFF(struct compat_stat, st_mode, 8);
+COMPAT_ASSERT_OFF(struct compat_stat, st_rdev, 16);
+COMPAT_ASSERT_OFF(struct compat_stat, st_atime_, 32);
+COMPAT_ASSERT_OFF(struct compat_stat, st_ctime_nsec, 52);
+
+/* i386 struct stat64 (stat64/lstat64/fstat64/fstatat64) */
+struct compat_stat64 {
+	compat_u64 st_dev;
+	uint8_t pad0[4];
+	uint32_t st_ino32;  /* __st_ino */
+	uint32_t st_mode;
+	uint32_t st_nlink;
+	uint32_t st_uid;
+	uint32_t st_gid;
+	compat_u64 st_rdev;
+	uint8_t pad3[4];
+	compat_s64 st_size;
+	uint32_t st_blksize;
+	compat_u64 st_blocks;
+	uint32_t st_atime_;
+	uint32_t st_atime_nsec;
+	uint32_t st_mtime_;
+	uint32_t st_mtime_nsec;
+	uint32_t st_ctime_;
+	uint32_t st_ctime_nsec;
+	compat_u64 st_ino;
+};
+COMPAT_ASSERT_SIZE(struct compat_stat64, 96);
+COMPAT_ASSERT_OFF(struct compat_stat64, st_ino32, 12);
+COMPAT_ASSERT_OFF(struct compat_stat64, st_rdev, 32);
+COMPAT_ASSERT_OFF(struct compat_stat64, st_size, 44);
+COMPAT_ASSERT_OFF(struct compat_stat64, st_blocks, 56);
+COMPAT_ASSERT_OFF(struct compat_stat64, st_ino, 88);
+
+/* old_timespec32 / old_timeval32 (i386 time32 calls) */
+struct compat_timespec {
+	int32_t tv_sec;
+	int32_t tv_nsec;
+};
+COMPAT_ASSERT_SIZE(struct compat_timespec, 8);
+
+struct compat_timeval {
+	int32_t tv_sec;
+	int32_t tv_usec;
+};
+COMPAT_ASSERT_SIZE(struct compat_timeval, 8);
+
+/* i386 struct rlimit (getrlimit/ugetrlimit/setrlimit) */
+struct compat_rlimit {
+	compat_ulong_t rlim_cur;
+	compat_ulong_t rlim_max;
+};
+COMPAT_ASSERT_SIZE(struct compat_rlimit, 8);
+#define COMPAT_RLIM_INFINITY 0xffffffffu
+#define COMPAT_RLIM_OLD_INFINITY 0x7fffffffu
+
+/* struct iovec of i386 and x32 */
+struct compat_iovec {
+	compat_uptr_t iov_base;
+	uint32_t iov_len;
+};
+COMPAT_ASSERT_SIZE(struct compat_iovec, 8);
+
+/* rt_sigaction's struct sigaction for i386 and x32 (kernel order) */
+struct compat_sigaction {
+	compat_uptr_t handler;
+	compat_ulong_t flags;
+	compat_uptr_t restorer;
+	uint32_t mask[2];
+};
+COMPAT_ASSERT_SIZE(struct compat_sigaction, 20);
+
+/* the same for x86_64 */
+struct sc_sigaction64 {
+	uint64_t handler;
+	uint64_t flags;
+	uint64_t restorer;
+	uint64_t mask;
+};
+COMPAT_ASSERT_SIZE(struct sc_sigaction64, 32);
+
+/* stack_t of i386 and x32 */
+struct compat_stack {
+	compat_uptr_t ss_sp;
+	int32_t ss_flags;
+	uint32_t ss_size;
+};
+COMPAT_ASSERT_SIZE(struct compat_stack, 12);
+
+struct sc_stack64 {
+	uint64_t ss_sp;
+	int32_t ss_flags;
+	uint32_t pad;
+	uint64_t ss_size;
+};
+COMPAT_ASSERT_SIZE(struct sc_stack64, 24);
+
+/* i386 old mmap (90): the six arguments in guest memory */
+struct compat_mmap_arg {
+	uint32_t addr, len, prot, flags, fd, offset;
+};
+COMPAT_ASSERT_SIZE(struct compat_mmap_arg, 24);
+
+/* i386 struct flock (F_GETLK/F_SETLK/F_SETLKW) and struct flock64
+ * (F_GETLK64/..., F_OFD_*) */
+struct compat_flock {
+	int16_t l_type;
+	int16_t l_whence;
+	int32_t l_start;
+	int32_t l_len;
+	int32_t l_pid;
+};
+COMPAT_ASSERT_SIZE(struct compat_flock, 16);
+
+struct compat_flock64 {
+	int16_t l_type;
+	int16_t l_whence;
+	compat_s64 l_start;
+	compat_s64 l_len;
+	int32_t l_pid;
+};
+COMPAT_ASSERT_SIZE(struct compat_flock64, 24);
+COMPAT_ASSERT_OFF(struct compat_flock64, l_pid, 20);
+
+/* 16-bit ids of the i386 *16 calls: out-of-range ids read as the
+ * overflow id, as the kernel's high2lowuid does. */
+#define COMPAT_OVERFLOW_ID 65534u
+static inline uint16_t compat_high2low_id(uint32_t id)
+{
+	return (id & ~0xffffu) ? COMPAT_OVERFLOW_ID : (uint16_t)id;
+}
+
+/* 0 or -EOVERFLOW (inode, nlink or size do not fit), as cp_compat_stat. */
+int put_compat_stat(struct compat_stat *out, const struct stat *st);
+/* Writes every field of struct stat64 the kernel writes (the padding is
+ * left as it was, as cp_stat64 leaves it). */
+void put_compat_stat64(struct compat_stat64 *out, const struct stat *st);
+
+void get_compat_timespec(struct timespec *ts, const struct compat_timespec *c);
+void put_compat_timespec(struct compat_timespec *c, const struct timespec *ts);
+void put_compat_timeval(struct compat_timeval *c, const struct timeval *tv);
+
+/* getrlimit (COMPAT_RLIM_INFINITY) and old getrlimit (..._OLD_INFINITY):
+ * values above the limit read as that limit. */
+void put_compat_rlimit(struct compat_rlimit *c, const struct rlimit *r,
+		       uint32_t infinity);
+void get_compat_rlimit(struct rlimit *r, const struct compat_rlimit *c);
+
+/* 0 or -EINVAL/-EOVERFLOW as fcntl's compat code answers. */
+void get_compat_flock(struct flock *f, const struct compat_flock *c);
+int put_compat_flock(struct compat_flock *c, const struct flock *f);
+void get_compat_flock64(struct flock *f, const struct compat_flock64 *c);
+void put_compat_flock64(struct compat_flock64 *c, const struct flock *f);
+
+#endif

@@ -1,0 +1,192 @@
+/* System call entry: what the kernel's entry code does for each of the three
+ * x86 mechanisms (DESIGN.md, Data flow step 4).
+ *
+ *   INT 0x80      ia32 table, nr eax, args ebx ecx edx esi edi ebp (the low
+ *                 32 bits, even from 64-bit code); result in rax as a long.
+ *   SYSENTER      ia32 table, args ebx ecx edx esi edi and the 32-bit word
+ *                 at [ebp] (where __kernel_vsyscall saved ebp; ebp is also
+ *                 the user stack pointer: esp = ebp); resumes at the vDSO
+ *                 landing pad with ebp = that word.
+ *   SYSCALL, 32   (AMD compat mode) ia32 table, args ebx ebp edx esi edi and
+ *                 the word at [esp]; resumes at the landing pad as well.
+ *   SYSCALL, 64   nr is the low 32 bits of rax: below the x64 table's size
+ *                 the x64 table, else with 0x40000000 set the x32 table
+ *                 (nr minus the bit); args rdi rsi rdx r10 r8 r9.
+ *
+ * Numbers are compared unsigned, so nothing negative can index a table.
+ * Unknown numbers, holes and unwritten handlers answer -ENOSYS.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "syscall/internal.h"
+#include "trace/trace.h"
+
+#define X32_SYSCALL_BIT 0x40000000u
+
+__thread const struct sg_syscall_call *sc_current;
+
+/* One warning per unimplemented name, whatever the ABI. */
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *warned[256];
+static unsigned nwarned;
+
+static void warn_unimplemented(const struct sg_syscall_call *call)
+{
+	const char *name = call->row->name;
+	bool seen = false;
+
+	pthread_mutex_lock(&warn_lock);
+	for (unsigned i = 0; i < nwarned && !seen; i++)
+		seen = strcmp(warned[i], name) == 0;
+	if (!seen && nwarned < ARRAY_SIZE(warned))
+		warned[nwarned++] = name;
+	pthread_mutex_unlock(&warn_lock);
+	if (!seen)
+		fprintf(stderr,
+			"sysgate: warning: syscall %s (%s %llu) not implemented\n",
+			name, sg_syscall_table(call->table)->abi_name,
+			(unsigned long long)call->index);
+}
+
+/* Find the row for index in table (NULL for holes and numbers past the end). */
+static const struct sg_syscall_row *lookup(enum sg_table table, uint32_t index)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(table);
+
+	if (!tab || index >= tab->size || !tab->rows[index].name)
+		return NULL;
+	return &tab->rows[index];
+}
+
+static void pick_x64_or_x32(struct sg_syscall_call *call, uint32_t nr)
+{
+	const struct sg_syscall_table *x64 = sg_syscall_table(SG_TABLE_X64);
+	uint32_t xnr = nr - X32_SYSCALL_BIT;
+
+	if (x64 && nr < x64->size) {
+		call->table = SG_TABLE_X64;
+		call->index = nr;
+	} else if (nr & X32_SYSCALL_BIT) {
+		call->table = SG_TABLE_X32;
+		call->index = xnr;
+	} else {
+		call->table = SG_TABLE_X64;
+		call->index = nr;
+	}
+	call->row = lookup(call->table, call->index);
+}
+
+static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
+{
+	struct trace *tr = t->proc->trace;
+	sg_syscall_fn fn = call->row ? call->row->fn : NULL;
+
+	if (tr)
+		trace_syscall_enter(tr, t, call);
+	if (fn) {
+		const struct sg_syscall_call *outer = sc_current;
+
+		sc_current = call;
+		call->result = fn(t, call->args);
+		sc_current = outer;
+	} else {
+		if (call->row && t->proc->opts.verbose)
+			warn_unimplemented(call);
+		call->result = -ENOSYS;
+	}
+	if (tr)
+		trace_syscall_exit(tr, t, call);
+}
+
+/* SYSENTER and 32-bit SYSCALL: the vDSO's fast path. */
+static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
+{
+	struct cpu *cpu = &t->cpu;
+	uint64_t landing = t->proc->image.sysenter_return;
+	bool sysenter = call->mech == CPU_MECH_SYSENTER;
+	uint32_t sp = (uint32_t)(sysenter ? cpu->r[R_BP] : cpu->r[R_SP]);
+	uint32_t arg6;
+
+	call->args[0] = (uint32_t)cpu->r[R_BX];
+	call->args[1] = (uint32_t)(sysenter ? cpu->r[R_CX] : cpu->r[R_BP]);
+	call->args[2] = (uint32_t)cpu->r[R_DX];
+	call->args[3] = (uint32_t)cpu->r[R_SI];
+	call->args[4] = (uint32_t)cpu->r[R_DI];
+
+	if (!landing) {
+		/* No vDSO, no landing pad: a real kernel would return to a
+		 * garbage address. We refuse the call instead and resume
+		 * after the instruction with the registers untouched. */
+		call->result = -ENOSYS;
+		return;
+	}
+	if (copy_from_guest(sc_mm(t), &arg6, sp, sizeof(arg6)) == 0) {
+		call->args[5] = arg6;
+		dispatch(t, call);
+		cpu->r[R_BP] = arg6;
+	} else {
+		/* The kernel gives up before tracing or dispatching. */
+		call->result = -EFAULT;
+	}
+	if (sysenter)
+		cpu->r[R_SP] = sp;
+	cpu->rip = landing;
+	if (cpu->mode == CPU_MODE_32) {
+		/* returned through SYSRETL: ecx = eip, r11 = eflags */
+		cpu->r[R_CX] = (uint32_t)landing;
+		cpu->r[R_R11] = cpu_get_rflags(cpu);
+	}
+}
+
+void syscall_entry(struct sg_thread *t)
+{
+	struct cpu *cpu = &t->cpu;
+	struct sg_syscall_call call;
+	enum cpu_syscall_mech mech = cpu->mech;
+
+	memset(&call, 0, sizeof(call));
+	call.mech = mech;
+
+	if (mech == CPU_MECH_SYSCALL && cpu->mode == CPU_MODE_64) {
+		uint32_t nr = (uint32_t)cpu->r[R_AX];
+
+		/* what the SYSCALL instruction itself leaves */
+		cpu->r[R_CX] = cpu->rip;
+		cpu->r[R_R11] = cpu_get_rflags(cpu);
+		call.nr = nr;
+		pick_x64_or_x32(&call, nr);
+		call.args[0] = cpu->r[R_DI];
+		call.args[1] = cpu->r[R_SI];
+		call.args[2] = cpu->r[R_DX];
+		call.args[3] = cpu->r[R_R10];
+		call.args[4] = cpu->r[R_R8];
+		call.args[5] = cpu->r[R_R9];
+		dispatch(t, &call);
+	} else {
+		uint32_t nr = (uint32_t)cpu->r[R_AX];
+
+		call.nr = nr;
+		call.table = SG_TABLE_IA32;
+		call.index = nr;
+		call.row = lookup(SG_TABLE_IA32, nr);
+		if (mech == CPU_MECH_INT80) {
+			call.args[0] = (uint32_t)cpu->r[R_BX];
+			call.args[1] = (uint32_t)cpu->r[R_CX];
+			call.args[2] = (uint32_t)cpu->r[R_DX];
+			call.args[3] = (uint32_t)cpu->r[R_SI];
+			call.args[4] = (uint32_t)cpu->r[R_DI];
+			call.args[5] = (uint32_t)cpu->r[R_BP];
+			dispatch(t, &call);
+		} else {
+			call.vdso = true;
+			fast_syscall_32(t, &call);
+		}
+	}
+
+	if (cpu->mode == CPU_MODE_64)
+		cpu->r[R_AX] = (uint64_t)call.result;
+	else
+		cpu->r[R_AX] = (uint32_t)call.result;
+}

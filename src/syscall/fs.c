@@ -1,0 +1,208 @@
+/* File-system calls that need more than a pass-through: the i386 stat
+ * family (struct stat / struct stat64 translated), readlink of
+ * /proc/self/exe, and i386 fcntl64 with its struct flock variants. */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+/* --- stat ------------------------------------------------------------- */
+
+enum stat_form { FORM_STAT, FORM_STAT64 };
+
+/* path_addr 0: fstat(dfd). */
+static long host_stat(struct sg_thread *t, int dfd, uint64_t path_addr,
+		      int flags, bool by_fd, struct stat *st)
+{
+	char path[PATH_MAX];
+	long r;
+
+	if (by_fd)
+		return host_syscall2(SYS_fstat, dfd, st);
+	r = sc_path(t, path_addr, path, true);
+	if (r)
+		return r;
+	return host_syscall4(SYS_newfstatat, dfd, path, st, flags);
+}
+
+static long put_stat(struct sg_thread *t, uint64_t buf, enum stat_form form,
+		     const struct stat *st)
+{
+	if (form == FORM_STAT) {
+		struct compat_stat c;
+		int r = put_compat_stat(&c, st);
+
+		if (r)
+			return r;
+		return copy_to_guest(sc_mm(t), buf, &c, sizeof(c));
+	} else {
+		struct compat_stat64 c;
+
+		/* the kernel leaves the padding bytes as they were */
+		if (copy_from_guest(sc_mm(t), &c, buf, sizeof(c)))
+			return -EFAULT;
+		put_compat_stat64(&c, st);
+		return copy_to_guest(sc_mm(t), buf, &c, sizeof(c));
+	}
+}
+
+static long compat_stat(struct sg_thread *t, int dfd, uint64_t path_addr,
+			int flags, bool by_fd, uint64_t buf,
+			enum stat_form form)
+{
+	struct stat st;
+	long r = host_stat(t, dfd, path_addr, flags, by_fd, &st);
+
+	return r ? r : put_stat(t, buf, form, &st);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_newstat)
+{
+	return compat_stat(t, AT_FDCWD, a[0], 0, false, a[1], FORM_STAT);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_newlstat)
+{
+	return compat_stat(t, AT_FDCWD, a[0], AT_SYMLINK_NOFOLLOW, false, a[1],
+			   FORM_STAT);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_newfstat)
+{
+	return compat_stat(t, (int)a[0], 0, 0, true, a[1], FORM_STAT);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_ia32_stat64)
+{
+	return compat_stat(t, AT_FDCWD, a[0], 0, false, a[1], FORM_STAT64);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_ia32_lstat64)
+{
+	return compat_stat(t, AT_FDCWD, a[0], AT_SYMLINK_NOFOLLOW, false, a[1],
+			   FORM_STAT64);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_ia32_fstat64)
+{
+	return compat_stat(t, (int)a[0], 0, 0, true, a[1], FORM_STAT64);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_ia32_fstatat64)
+{
+	return compat_stat(t, (int)a[0], a[1], (int)a[3], false, a[2],
+			   FORM_STAT64);
+}
+
+/* --- readlink ------------------------------------------------------------ */
+
+/* /proc/self/exe names the guest program, not sysgate. */
+static long do_readlinkat(struct sg_thread *t, int dfd, uint64_t path_addr,
+			  uint64_t buf, uint64_t bufsiz)
+{
+	char path[PATH_MAX];
+	long r, err = 0;
+	void *out;
+
+	if ((int)bufsiz <= 0)
+		return -EINVAL;
+	r = sc_path(t, path_addr, path, false);
+	if (r)
+		return r;
+	if (t->proc->exe_path && sc_is_proc_exe(path)) {
+		size_t len = strlen(t->proc->exe_path);
+
+		if (len > (uint32_t)bufsiz)
+			len = (uint32_t)bufsiz;
+		if (copy_to_guest(sc_mm(t), buf, t->proc->exe_path, len))
+			return -EFAULT;
+		return (long)len;
+	}
+	out = sc_buf(t, buf, (uint32_t)bufsiz, PROT_WRITE, &err);
+	if (err)
+		return err;
+	return host_syscall4(SYS_readlinkat, dfd, path, out, (int)bufsiz);
+}
+
+SG_SYSCALL_DEFINE(sys_readlink)
+{
+	return do_readlinkat(t, AT_FDCWD, a[0], a[1], a[2]);
+}
+
+SG_SYSCALL_DEFINE(sys_readlinkat)
+{
+	return do_readlinkat(t, (int)a[0], a[1], a[2], a[3]);
+}
+
+/* --- i386 fcntl / fcntl64 ------------------------------------------------ */
+
+/* i386 command numbers (the x86_64 host has no separate *64 commands) */
+#define COMPAT_F_GETLK64 12
+#define COMPAT_F_SETLK64 13
+#define COMPAT_F_SETLKW64 14
+#define SC_F_OFD_GETLK 36
+#define SC_F_OFD_SETLK 37
+#define SC_F_OFD_SETLKW 38
+
+static long fcntl_lock(struct sg_thread *t, int fd, int host_cmd,
+		       uint64_t arg, bool is64)
+{
+	struct flock fl;
+	long r;
+
+	if (is64) {
+		struct compat_flock64 c;
+
+		if (copy_from_guest(sc_mm(t), &c, arg, sizeof(c)))
+			return -EFAULT;
+		get_compat_flock64(&fl, &c);
+	} else {
+		struct compat_flock c;
+
+		if (copy_from_guest(sc_mm(t), &c, arg, sizeof(c)))
+			return -EFAULT;
+		get_compat_flock(&fl, &c);
+	}
+	r = host_syscall3(SYS_fcntl, fd, host_cmd, &fl);
+	if (r || (host_cmd != F_GETLK && host_cmd != SC_F_OFD_GETLK))
+		return r;
+	if (is64) {
+		struct compat_flock64 c;
+
+		put_compat_flock64(&c, &fl);
+		return copy_to_guest(sc_mm(t), arg, &c, sizeof(c));
+	} else {
+		struct compat_flock c;
+
+		r = put_compat_flock(&c, &fl);
+		if (r)
+			return r;
+		return copy_to_guest(sc_mm(t), arg, &c, sizeof(c));
+	}
+}
+
+SG_SYSCALL_DEFINE(compat_sys_fcntl64)
+{
+	int fd = (int)a[0];
+	unsigned cmd = (unsigned)a[1];
+
+	switch (cmd) {
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		return fcntl_lock(t, fd, (int)cmd, a[2], false);
+	case COMPAT_F_GETLK64:
+	case COMPAT_F_SETLK64:
+	case COMPAT_F_SETLKW64:
+		return fcntl_lock(t, fd, F_GETLK + (int)(cmd - COMPAT_F_GETLK64),
+				  a[2], true);
+	case SC_F_OFD_GETLK:
+	case SC_F_OFD_SETLK:
+	case SC_F_OFD_SETLKW:
+		return fcntl_lock(t, fd, (int)cmd, a[2], true);
+	default:
+		return host_syscall3(SYS_fcntl, fd, cmd, a[2]);
+	}
+}

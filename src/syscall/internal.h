@@ -1,0 +1,139 @@
+/* Private helpers shared by the syscall handler files.
+ *
+ * Handlers see the guest's arguments already zero-extended to 64 bits
+ * (a[0]..a[5]); guest pointers are checked through src/mm before the host
+ * touches them. Host calls are made with raw `syscall` instructions so the
+ * result is the kernel's own value or -errno, and errno is left alone.
+ */
+#ifndef SG_SYSCALL_INTERNAL_H
+#define SG_SYSCALL_INTERNAL_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "core/process.h"
+#include "mm/mm.h"
+#include "syscall/syscall.h"
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* --- host kernel entry ----------------------------------------------- */
+
+static inline long host_syscall6(long nr, long a1, long a2, long a3, long a4,
+				 long a5, long a6)
+{
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10),
+			   "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+#define host_syscall0(nr) host_syscall6(nr, 0, 0, 0, 0, 0, 0)
+#define host_syscall1(nr, a) host_syscall6(nr, (long)(a), 0, 0, 0, 0, 0)
+#define host_syscall2(nr, a, b) \
+	host_syscall6(nr, (long)(a), (long)(b), 0, 0, 0, 0)
+#define host_syscall3(nr, a, b, c) \
+	host_syscall6(nr, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define host_syscall4(nr, a, b, c, d) \
+	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+
+/* --- the call being handled ------------------------------------------ */
+
+/* Set by syscall_entry for the duration of one handler (per host thread:
+ * guest threads are host threads). */
+extern __thread const struct sg_syscall_call *sc_current;
+
+/* The table the current call came through: several entry points (sys_readv,
+ * sys_sigaltstack, ...) serve more than one ABI and, like the kernel's
+ * in_compat_syscall(), pick the guest layout per call. */
+static inline enum sg_table sc_table(void)
+{
+	return sc_current ? sc_current->table : SG_TABLE_X64;
+}
+
+/* i386 or x32: guest longs and pointers are 32 bits. */
+static inline bool sc_compat(void)
+{
+	return sc_table() != SG_TABLE_X64;
+}
+
+static inline bool sc_ia32(void)
+{
+	return sc_table() == SG_TABLE_IA32;
+}
+
+static inline struct mm *sc_mm(struct sg_thread *t)
+{
+	return t->proc->mm;
+}
+
+/* Signed 32-bit argument (compat_long_t, compat_off_t). */
+static inline long sc_s32(uint64_t v)
+{
+	return (long)(int32_t)(uint32_t)v;
+}
+
+/* --- guest memory ------------------------------------------------------ */
+
+static inline bool sc_ok(struct sg_thread *t, uint64_t addr, uint64_t len,
+			 int prot)
+{
+	return mm_access_ok(sc_mm(t), addr, len, prot);
+}
+
+/* Host pointer for a guest buffer of len bytes with prot, or NULL with
+ * *err = -EFAULT. A guest NULL is passed on as NULL (the host kernel then
+ * answers as it would natively: EFAULT, or "not given"). */
+void *sc_buf(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
+	     long *err);
+
+/* Copy a guest path (at most PATH_MAX bytes with the NUL) into buf.
+ * 0, -EFAULT or -ENAMETOOLONG. With exe_alias, /proc/self/exe and
+ * /proc/<pid>/exe name the guest program instead of sysgate. */
+long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias);
+
+/* Is this path the guest's /proc/self/exe (or /proc/<own pid>/exe)? */
+bool sc_is_proc_exe(const char *path);
+
+/* --- generic pass-through ---------------------------------------------- */
+
+/* How one argument of a pass-through call is handed to the host. */
+enum sc_arg_kind {
+	PA_VAL,   /* the value as is */
+	PA_S32,   /* compat long/off_t: sign-extend the low 32 bits */
+	PA_PATH,  /* NUL-terminated guest path */
+	PA_IN,    /* readable guest buffer, length in argument p */
+	PA_OUT,   /* writable guest buffer, length in argument p */
+	PA_INN,   /* readable guest buffer of p bytes */
+	PA_OUTN,  /* writable guest buffer of p bytes */
+};
+
+#define PA(kind, p) ((uint16_t)((kind) | ((p) << 4)))
+#define PA_KIND(s) ((enum sc_arg_kind)((s) & 0xf))
+#define PA_PARAM(s) ((unsigned)((s) >> 4))
+
+long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
+		    const uint16_t *spec, unsigned nargs);
+
+/* Define handler `entry` as the host call nr with arguments described by
+ * the PA() list (none for a call without arguments). */
+#define SG_PASSTHROUGH(entry, nr, ...)                                      \
+	SG_SYSCALL_DEFINE(entry)                                            \
+	{                                                                   \
+		static const uint16_t spec[] = { __VA_ARGS__ };             \
+		return sc_passthrough(t, a, nr, spec, ARRAY_SIZE(spec));    \
+	}
+
+#endif

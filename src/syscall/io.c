@@ -1,0 +1,123 @@
+/* Reads and writes that need argument work: vectors (the i386 and x32
+ * struct iovec has 32-bit fields), i386 64-bit offsets split in halves. */
+#include <sys/uio.h>
+
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+#define SC_UIO_MAXIOV 1024
+
+/* Build a host iovec array from the guest's, checking every buffer. */
+static long get_iovec(struct sg_thread *t, uint64_t uvec, uint64_t cnt,
+		      bool compat, int prot, struct iovec *iov)
+{
+	long err = 0;
+
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint64_t base, len;
+
+		if (compat) {
+			struct compat_iovec c;
+
+			if (copy_from_guest(sc_mm(t), &c, uvec + i * sizeof(c),
+					    sizeof(c)))
+				return -EFAULT;
+			if ((int32_t)c.iov_len < 0)
+				return -EINVAL;
+			base = c.iov_base;
+			len = c.iov_len;
+		} else {
+			struct iovec h;
+
+			if (copy_from_guest(sc_mm(t), &h, uvec + i * sizeof(h),
+					    sizeof(h)))
+				return -EFAULT;
+			if ((int64_t)(uintptr_t)h.iov_len < 0)
+				return -EINVAL;
+			base = h2g(h.iov_base);
+			len = h.iov_len;
+		}
+		iov[i].iov_len = len;
+		iov[i].iov_base = len ? sc_buf(t, base, len, prot, &err) : NULL;
+		if (err)
+			return err;
+		if (len && !iov[i].iov_base)
+			return -EFAULT;
+	}
+	return 0;
+}
+
+static long do_rw_vec(struct sg_thread *t, const uint64_t *a, bool compat,
+		      long host_nr, int prot)
+{
+	struct iovec iov[SC_UIO_MAXIOV];
+	uint64_t cnt = (uint32_t)a[2];
+	long r;
+
+	if (cnt > SC_UIO_MAXIOV)
+		return -EINVAL;
+	if (cnt == 0)
+		return 0;
+	r = get_iovec(t, a[1], cnt, compat, prot, iov);
+	if (r)
+		return r;
+	return host_syscall3(host_nr, a[0], iov, cnt);
+}
+
+/* sys_readv/sys_writev serve x86_64, x32 (515/516) and i386: the guest's
+ * iovec layout is that of the ABI of the call, as in_compat_syscall(). */
+SG_SYSCALL_DEFINE(sys_readv)
+{
+	return do_rw_vec(t, a, sc_compat(), SYS_readv, PROT_WRITE);
+}
+
+SG_SYSCALL_DEFINE(sys_writev)
+{
+	return do_rw_vec(t, a, sc_compat(), SYS_writev, PROT_READ);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_readv)
+{
+	return do_rw_vec(t, a, true, SYS_readv, PROT_WRITE);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_writev)
+{
+	return do_rw_vec(t, a, true, SYS_writev, PROT_READ);
+}
+
+/* i386 _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
+SG_SYSCALL_DEFINE(sys_llseek)
+{
+	uint64_t off = (a[1] << 32) | (uint32_t)a[2];
+	long r = host_syscall3(SYS_lseek, a[0], off, a[4]);
+	int64_t pos = r;
+
+	if (r < 0)
+		return r;
+	if (copy_to_guest(sc_mm(t), a[3], &pos, sizeof(pos)))
+		return -EFAULT;
+	return 0;
+}
+
+/* i386 pread64/pwrite64(fd, buf, count, pos_lo, pos_hi) */
+static long ia32_prw(struct sg_thread *t, const uint64_t *a, long nr, int prot)
+{
+	uint64_t pos = (uint32_t)a[3] | (a[4] << 32);
+	long err = 0;
+	void *buf = sc_buf(t, a[1], (uint32_t)a[2], prot, &err);
+
+	if (err)
+		return err;
+	return host_syscall4(nr, a[0], buf, (uint32_t)a[2], pos);
+}
+
+SG_SYSCALL_DEFINE(sys_ia32_pread64)
+{
+	return ia32_prw(t, a, SYS_pread64, PROT_WRITE);
+}
+
+SG_SYSCALL_DEFINE(sys_ia32_pwrite64)
+{
+	return ia32_prw(t, a, SYS_pwrite64, PROT_READ);
+}

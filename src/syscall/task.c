@@ -1,0 +1,298 @@
+/* Process and thread state: exit, thread registration (tid address,
+ * robust list, rseq), TLS (arch_prctl, set/get_thread_area), the i386
+ * 16-bit id and 32-bit rlimit forms, and CPU affinity for compat callers. */
+#include <asm/ldt.h>
+#include <asm/prctl.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "cpu/cpu.h"
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+/* --- exit ---------------------------------------------------------------- */
+
+/* The guest process ends; sysgate does not: the run loop stops when it sees
+ * proc->exited and sg_run returns the status. Threads are not emulated
+ * yet, so exit of the (only) thread ends the process too. */
+static long guest_exit(struct sg_thread *t, uint64_t status)
+{
+	t->proc->exited = true;
+	t->proc->exit.signaled = 0;
+	t->proc->exit.signal = 0;
+	t->proc->exit.code = (int)(status & 0xff);
+	return 0;
+}
+
+SG_SYSCALL_DEFINE(sys_exit_group)
+{
+	return guest_exit(t, a[0]);
+}
+
+SG_SYSCALL_DEFINE(sys_exit)
+{
+	return guest_exit(t, a[0]);
+}
+
+/* --- thread registration ------------------------------------------------- */
+
+SG_SYSCALL_DEFINE(sys_set_tid_address)
+{
+	t->clear_child_tid = a[0];
+	if (!t->tid)
+		t->tid = (int)host_syscall0(SYS_gettid);
+	return t->tid;
+}
+
+static long set_robust_list(struct sg_thread *t, const uint64_t *a,
+			    uint64_t head_size)
+{
+	if (a[1] != head_size)
+		return -EINVAL;
+	t->robust_list = a[0];
+	t->robust_list_len = a[1];
+	return 0;
+}
+
+/* struct robust_list_head: three guest longs */
+SG_SYSCALL_DEFINE(sys_set_robust_list)
+{
+	return set_robust_list(t, a, sc_compat() ? 12 : 24);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_set_robust_list)
+{
+	return set_robust_list(t, a, 12);
+}
+
+/* The host kernel would update an rseq area on migration and preemption of
+ * the host thread, which is not the guest's CPU: registration is refused and
+ * glibc carries on without it (sched_getcpu falls back to getcpu). */
+SG_SYSCALL_DEFINE(sys_rseq)
+{
+	return -ENOSYS;
+}
+
+/* --- FS/GS base: arch_prctl ---------------------------------------------- */
+
+SG_SYSCALL_DEFINE(sys_arch_prctl)
+{
+	struct cpu *cpu = &t->cpu;
+	uint64_t addr = a[1];
+	uint64_t val;
+
+	switch ((int)a[0]) {
+	case ARCH_SET_FS:
+	case ARCH_SET_GS:
+		/* the kernel refuses bases outside the user address space */
+		if (addr >= 0x00007ffffffff000ull)
+			return -EPERM;
+		if ((int)a[0] == ARCH_SET_FS) {
+			cpu->sel[SEG_FS] = 0;
+			cpu->base[SEG_FS] = addr;
+		} else {
+			cpu->sel[SEG_GS] = 0;
+			cpu->base[SEG_GS] = addr;
+		}
+		return 0;
+	case ARCH_GET_FS:
+	case ARCH_GET_GS:
+		val = cpu->base[(int)a[0] == ARCH_GET_FS ? SEG_FS : SEG_GS];
+		/* an unsigned long of the kernel: 8 bytes, x32 included */
+		return copy_to_guest(sc_mm(t), addr, &val, sizeof(val));
+	case ARCH_GET_CPUID:
+		return 1;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* i386 arch_prctl (384): only the ABI-independent codes; FS/GS bases are
+ * 64-bit business (-EINVAL, as do_arch_prctl_common answers). */
+SG_SYSCALL_DEFINE(compat_sys_arch_prctl)
+{
+	if ((int)a[0] == ARCH_GET_CPUID)
+		return 1;
+	return -EINVAL;
+}
+
+/* --- i386 TLS descriptors: set_thread_area / get_thread_area ------------- */
+
+/* struct user_desc flag bits after the three words */
+#define UD_SEG_32BIT 0x01u
+#define UD_CONTENTS 0x06u
+#define UD_READ_EXEC_ONLY 0x08u
+#define UD_LIMIT_IN_PAGES 0x10u
+#define UD_SEG_NOT_PRESENT 0x20u
+#define UD_USEABLE 0x40u
+#define UD_LM 0x80u
+#define UD_FLAGS_MASK 0x7fu
+
+struct sc_user_desc {
+	uint32_t entry_number, base_addr, limit, flags;
+};
+_Static_assert(sizeof(struct sc_user_desc) == sizeof(struct user_desc),
+	       "struct user_desc");
+
+/* "clear this entry": LDT_empty or all zero */
+static bool desc_is_clear(const struct sc_user_desc *u)
+{
+	uint32_t f = u->flags & (UD_FLAGS_MASK | UD_LM);
+
+	if (u->base_addr || u->limit)
+		return false;
+	return f == 0 || f == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT);
+}
+
+static bool desc_okay(const struct sc_user_desc *u)
+{
+	if (desc_is_clear(u))
+		return true;
+	if (!(u->flags & UD_SEG_32BIT))
+		return false;  /* no 16-bit segments */
+	if (((u->flags & UD_CONTENTS) >> 1) > 1)
+		return false;  /* data segments only */
+	if (u->flags & UD_SEG_NOT_PRESENT)
+		return false;
+	return true;
+}
+
+SG_SYSCALL_DEFINE(sys_set_thread_area)
+{
+	static const enum cpu_seg segs[] = { SEG_DS, SEG_ES, SEG_FS, SEG_GS };
+	struct cpu *cpu = &t->cpu;
+	struct sc_user_desc u;
+	struct cpu_tls_desc *d;
+	uint32_t idx;
+	uint16_t sel;
+
+	if (copy_from_guest(sc_mm(t), &u, a[0], sizeof(u)))
+		return -EFAULT;
+	if (!desc_okay(&u))
+		return -EINVAL;
+	idx = u.entry_number;
+	if (idx == UINT32_MAX) {
+		for (idx = 0; idx < CPU_GDT_TLS_COUNT; idx++)
+			if (!cpu->tls[idx].present)
+				break;
+		if (idx == CPU_GDT_TLS_COUNT)
+			return -ESRCH;
+		idx += CPU_GDT_TLS_MIN;
+		if (copy_to_guest(sc_mm(t), a[0], &idx, sizeof(idx)))
+			return -EFAULT;
+	}
+	if (idx < CPU_GDT_TLS_MIN || idx >= CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT)
+		return -EINVAL;
+
+	d = &cpu->tls[idx - CPU_GDT_TLS_MIN];
+	if (desc_is_clear(&u)) {
+		memset(d, 0, sizeof(*d));
+	} else {
+		d->base = u.base_addr;
+		d->limit = u.limit & 0xfffff;
+		d->flags = u.flags & UD_FLAGS_MASK;
+		d->present = true;
+	}
+	/* a segment register holding this selector is reloaded */
+	sel = (uint16_t)(idx << 3 | 3);
+	for (unsigned i = 0; i < ARRAY_SIZE(segs); i++)
+		if (cpu->sel[segs[i]] == sel)
+			cpu_load_segment(cpu, segs[i], sel);
+	return 0;
+}
+
+SG_SYSCALL_DEFINE(sys_get_thread_area)
+{
+	struct sc_user_desc u;
+	const struct cpu_tls_desc *d;
+	uint32_t idx;
+
+	if (copy_from_guest(sc_mm(t), &idx, a[0], sizeof(idx)))
+		return -EFAULT;
+	if (idx < CPU_GDT_TLS_MIN || idx >= CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT)
+		return -EINVAL;
+	d = &t->cpu.tls[idx - CPU_GDT_TLS_MIN];
+	u.entry_number = idx;
+	if (d->present) {
+		u.base_addr = d->base;
+		u.limit = d->limit;
+		u.flags = d->flags;
+	} else {
+		/* what an all-zero descriptor decodes to */
+		u.base_addr = 0;
+		u.limit = 0;
+		u.flags = UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT;
+	}
+	return copy_to_guest(sc_mm(t), a[0], &u, sizeof(u));
+}
+
+/* --- i386 16-bit ids ------------------------------------------------------- */
+
+#define SG_ID16(entry, nr)                                             \
+	SG_SYSCALL_DEFINE(entry)                                       \
+	{                                                              \
+		return compat_high2low_id((uint32_t)host_syscall0(nr)); \
+	}
+
+SG_ID16(sys_getuid16, SYS_getuid)
+SG_ID16(sys_geteuid16, SYS_geteuid)
+SG_ID16(sys_getgid16, SYS_getgid)
+SG_ID16(sys_getegid16, SYS_getegid)
+
+/* --- i386 rlimits ------------------------------------------------------------ */
+
+static long compat_getrlimit(struct sg_thread *t, const uint64_t *a,
+			     uint32_t infinity)
+{
+	struct rlimit r;
+	struct compat_rlimit c;
+	long ret = host_syscall2(SYS_getrlimit, a[0], &r);
+
+	if (ret)
+		return ret;
+	put_compat_rlimit(&c, &r, infinity);
+	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+}
+
+SG_SYSCALL_DEFINE(compat_sys_getrlimit)
+{
+	return compat_getrlimit(t, a, COMPAT_RLIM_INFINITY);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_old_getrlimit)
+{
+	return compat_getrlimit(t, a, COMPAT_RLIM_OLD_INFINITY);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_setrlimit)
+{
+	struct compat_rlimit c;
+	struct rlimit r;
+
+	if (copy_from_guest(sc_mm(t), &c, a[1], sizeof(c)))
+		return -EFAULT;
+	get_compat_rlimit(&r, &c);
+	return host_syscall2(SYS_setrlimit, a[0], &r);
+}
+
+/* --- affinity for 32-bit longs ---------------------------------------------- */
+
+SG_SYSCALL_DEFINE(compat_sys_sched_getaffinity)
+{
+	uint8_t mask[1024];
+	uint32_t len = (uint32_t)a[1];
+	long r;
+
+	if (len & 3)
+		return -EINVAL;
+	r = host_syscall3(SYS_sched_getaffinity, a[0],
+			  len < sizeof(mask) ? (len + 7) & ~7u : sizeof(mask),
+			  mask);
+	if (r < 0)
+		return r;
+	if ((uint64_t)r > len)
+		r = len;
+	if (copy_to_guest(sc_mm(t), a[2], mask, (size_t)r))
+		return -EFAULT;
+	return r;
+}
