@@ -25,6 +25,13 @@ struct mm;
 struct mm *mm_create(bool low4g);
 void mm_destroy(struct mm *mm);
 bool mm_is_low4g(const struct mm *mm);
+/* Highest guest address + 1: 0xffffe000 for low4g (a compat task's
+ * TASK_SIZE), 0x7ffffffff000 for x86_64. */
+uint64_t mm_task_size(const struct mm *mm);
+/* low4g: where the main stack's top goes (just below TASK_SIZE; lower when
+ * a sanitizer runtime occupies part of the low 4 GiB). 0 for x86_64: the
+ * host chooses. */
+uint64_t mm_stack_top(const struct mm *mm);
 
 /* Guest mmap/munmap/mprotect/mremap semantics. Results are the guest
  * address or -errno, as the syscall returns them. MAP_FIXED over memory
@@ -42,6 +49,11 @@ long mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
  * page aligned by the caller as the kernel does); mm_brk is the syscall. */
 void mm_brk_init(struct mm *mm, uint64_t start);
 uint64_t mm_brk(struct mm *mm, uint64_t new_brk);
+uint64_t mm_brk_start(const struct mm *mm);
+
+/* Name guest VMAs in [addr, addr+len) for /proc/self/maps ("[stack]",
+ * "[vdso]"); name NULL clears. 0 or -ENOMEM. */
+int mm_name_range(struct mm *mm, uint64_t addr, uint64_t len, const char *name);
 
 /* Is [addr, addr+len) entirely guest memory with at least prot
  * (PROT_READ / PROT_WRITE)? len 0 is always valid. */

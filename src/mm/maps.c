@@ -1,0 +1,71 @@
+/* The guest's /proc/self/maps: one line per guest VMA, formatted as the
+ * kernel's show_map_vma() prints them (the name starts in column 73). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "mm/mm_internal.h"
+
+/* 25 + sizeof(void *) * 6 - 1 on a 64-bit kernel, compat tasks included */
+#define MAPS_NAME_COLUMN 72
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int format_vma(const struct mm *mm, const struct vma *v, char *buf,
+		      size_t size)
+{
+	const char *name = v->name;
+	int n;
+
+	if (!name && !v->file && mm->brk_start && v->start >= mm->brk_start &&
+	    v->end <= MM_PAGE_ALIGN_UP(mm->brk_cur))
+		name = "[heap]";
+	n = snprintf(buf, size, "%08" PRIx64 "-%08" PRIx64 " %c%c%c%c %08" PRIx64
+		     " %02x:%02x %" PRIu64 " ",
+		     v->start, v->end, v->prot & PROT_READ ? 'r' : '-',
+		     v->prot & PROT_WRITE ? 'w' : '-',
+		     v->prot & PROT_EXEC ? 'x' : '-', v->shared ? 's' : 'p',
+		     v->file ? v->offset : 0,
+		     v->file ? major(v->dev) : 0, v->file ? minor(v->dev) : 0,
+		     v->file ? v->ino : 0);
+	if (name)
+		n += snprintf(buf + n, size - (size_t)n, "%*s%s\n",
+			      n < MAPS_NAME_COLUMN ? MAPS_NAME_COLUMN - n + 1 : 1,
+			      "", name);
+	else
+		n += snprintf(buf + n, size - (size_t)n, "\n");
+	return n < (int)size ? n : (int)size - 1;
+}
+
+int mm_write_maps(const struct mm *mm, int fd)
+{
+	char line[4096 + 128];
+	int err = 0;
+
+	mm_rdlock(mm);
+	for (size_t i = 0; i < mm->nvmas && !err; i++) {
+		int n = format_vma(mm, &mm->vmas[i], line, sizeof(line));
+
+		err = write_all(fd, line, (size_t)n);
+	}
+	mm_unlock(mm);
+	return err;
+}

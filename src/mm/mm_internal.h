@@ -1,0 +1,96 @@
+/* Private state of src/mm: the VMA list and the helpers the mm files share.
+ * Every function here expects mm->lock to be held by the caller (write
+ * lock for anything that changes the list). */
+#ifndef SG_MM_INTERNAL_H
+#define SG_MM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm/mm.h"
+
+/* One guest mapping, page aligned, [start, end). */
+struct vma {
+	uint64_t start, end;
+	int prot;       /* PROT_READ | PROT_WRITE | PROT_EXEC */
+	bool shared;    /* MAP_SHARED (shown as 's' in maps) */
+	bool file;      /* file backed: offset/dev/ino are meaningful */
+	uint64_t offset;/* file offset of start */
+	uint64_t dev, ino;
+	char *name;     /* owned; NULL for plain anonymous memory */
+};
+
+/* Host memory inside the low 4 GiB that mm_create could not reserve
+ * (sanitizer runtimes put their shadow there): never guest memory. */
+struct mm_range {
+	uint64_t start, end;
+};
+
+struct mm {
+	bool low4g;
+	uint64_t min_addr;   /* mmap_min_addr, page aligned */
+	uint64_t task_size;  /* highest guest address + 1 (kernel TASK_SIZE) */
+	uint64_t stack_top;  /* where the loader puts the main stack */
+	uint64_t mmap_base;  /* top-down allocation starts below this */
+	struct mm_range *foreign;
+	size_t nforeign;
+	struct vma *vmas;    /* sorted by start, never overlapping */
+	size_t nvmas, cap;
+	uint64_t brk_start, brk_cur;
+	pthread_rwlock_t lock;
+};
+
+/* x86_64 TASK_SIZE with 4-level paging; compat tasks get 0xffffe000. */
+#define MM_X64_TASK_SIZE 0x7ffffffff000ull
+/* The gap the kernel leaves between the stack top and mmap_base when the
+ * stack rlimit is small (mmap_base(): at least 128 MiB). */
+#define MM_STACK_GAP (128ull << 20)
+
+/* vma.c */
+size_t vma_lower_bound(const struct mm *mm, uint64_t addr);
+struct vma *vma_find(const struct mm *mm, uint64_t addr);
+bool vma_range_empty(const struct mm *mm, uint64_t start, uint64_t end);
+bool vma_range_covered(const struct mm *mm, uint64_t start, uint64_t end);
+/* Insert v (its name is taken over) into a hole; merges neighbours. */
+int vma_insert(struct mm *mm, const struct vma *v);
+/* Forget [start, end), splitting VMAs at the edges. */
+int vma_remove_range(struct mm *mm, uint64_t start, uint64_t end);
+int vma_set_prot(struct mm *mm, uint64_t start, uint64_t end, int prot);
+int vma_set_name(struct mm *mm, uint64_t start, uint64_t end, const char *name);
+void vma_free_all(struct mm *mm);
+
+/* reserve.c */
+bool mm_overlaps_foreign(const struct mm *mm, uint64_t start, uint64_t end);
+/* Give [start, end) back to the PROT_NONE reservation (low4g). */
+int mm_rereserve(struct mm *mm, uint64_t start, uint64_t end);
+/* x86_64: is any byte of [start, end) mapped on the host but not guest? */
+bool mm_host_foreign(const struct mm *mm, uint64_t start, uint64_t end);
+/* Top-down search for len free bytes in [lo, hi): address or 0. */
+uint64_t mm_find_gap(const struct mm *mm, uint64_t lo, uint64_t hi,
+		     uint64_t len);
+
+/* guest_copy.c */
+bool mm_access_ok_locked(const struct mm *mm, uint64_t addr, uint64_t len,
+			 int prot);
+
+/* mmap.c: munmap with the lock held (brk shrinks through it). */
+void mm_unmap_locked(struct mm *mm, uint64_t start, uint64_t end);
+
+static inline void mm_rdlock(const struct mm *mm)
+{
+	pthread_rwlock_rdlock((pthread_rwlock_t *)&mm->lock);
+}
+
+static inline void mm_wrlock(struct mm *mm)
+{
+	pthread_rwlock_wrlock(&mm->lock);
+}
+
+static inline void mm_unlock(const struct mm *mm)
+{
+	pthread_rwlock_unlock((pthread_rwlock_t *)&mm->lock);
+}
+
+#endif
