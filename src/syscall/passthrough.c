@@ -3,8 +3,12 @@
  * One line per entry point; the PA() list says what each argument is
  * (internal.h). Entry points shared by several ABIs appear once.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <sys/times.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include "syscall/internal.h"
 
@@ -152,3 +156,50 @@ SG_PASSTHROUGH(sys_nanosleep, SYS_nanosleep, PA(PA_INN, 16), PA(PA_OUTN, 16))
 SG_PASSTHROUGH(sys_gettimeofday, SYS_gettimeofday, PA(PA_OUTN, 16),
 	       PA(PA_OUTN, 8))
 SG_PASSTHROUGH(sys_time, SYS_time, PA(PA_OUTN, 8))
+
+/* --- more of the same, mostly x86_64/x32 (the i386 forms of these
+ * structures differ and need compat handlers) ------------------------------ */
+SG_PASSTHROUGH(sys_wait4, SYS_wait4, PA(PA_VAL, 0), PA(PA_OUTN, sizeof(int)),
+	       PA(PA_VAL, 0), PA(PA_OUTN, sizeof(struct rusage)))
+SG_PASSTHROUGH(sys_getrusage, SYS_getrusage, PA(PA_VAL, 0),
+	       PA(PA_OUTN, sizeof(struct rusage)))
+SG_PASSTHROUGH(sys_sysinfo, SYS_sysinfo, PA(PA_OUTN, sizeof(struct sysinfo)))
+SG_PASSTHROUGH(sys_times, SYS_times, PA(PA_OUTN, sizeof(struct tms)))
+SG_PASSTHROUGH(sys_alarm, SYS_alarm, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_pause, SYS_pause)
+SG_PASSTHROUGH(sys_sync, SYS_sync)
+SG_PASSTHROUGH(sys_syncfs, SYS_syncfs, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_personality, SYS_personality, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_getcpu, SYS_getcpu, PA(PA_OUTN, 4), PA(PA_OUTN, 4),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sched_setaffinity, SYS_sched_setaffinity, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_IN, 1))
+SG_PASSTHROUGH(sys_close_range, SYS_close_range, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_eventfd2, SYS_eventfd2, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_epoll_create1, SYS_epoll_create1, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_memfd_create, SYS_memfd_create, PA(PA_PATH, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_fallocate, SYS_fallocate, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_fadvise64, SYS_fadvise64, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sendfile64, SYS_sendfile, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_OUTN, 8), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_utimensat, SYS_utimensat, PA(PA_VAL, 0), PA(PA_PATH, 0),
+	       PA(PA_INN, 2 * sizeof(struct timespec)), PA(PA_VAL, 0))
+/* 32-bit ids (i386 *32 rows share these entry points) */
+SG_PASSTHROUGH(sys_setuid, SYS_setuid, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setgid, SYS_setgid, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setresuid, SYS_setresuid, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setresgid, SYS_setresgid, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_chown, SYS_chown, PA(PA_PATH, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_lchown, SYS_lchown, PA(PA_PATH, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_fchown, SYS_fchown, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_fchownat, SYS_fchownat, PA(PA_VAL, 0), PA(PA_PATH, 0),
+	       PA(PA_VAL, 0), PA(PA_VAL, 0), PA(PA_VAL, 0))
