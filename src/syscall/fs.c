@@ -1,8 +1,11 @@
 /* File-system calls that need more than a pass-through: the i386 stat
- * family (struct stat / struct stat64 translated), readlink of
- * /proc/self/exe, and i386 fcntl64 with its struct flock variants. */
+ * family (struct stat / struct stat64 translated), open of /proc/self/maps
+ * (the guest's view) and readlink of /proc/self/exe, and i386 fcntl64 with
+ * its struct flock variants. */
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "syscall/compat/compat.h"
@@ -94,6 +97,68 @@ SG_SYSCALL_DEFINE(compat_sys_ia32_fstatat64)
 {
 	return compat_stat(t, (int)a[0], a[1], (int)a[3], false, a[2],
 			   FORM_STAT64);
+}
+
+/* --- open: /proc/self/maps shows the guest's mappings --------------------- */
+
+static bool is_proc_maps(const char *path)
+{
+	char own[32];
+
+	if (strcmp(path, "/proc/self/maps") == 0 ||
+	    strcmp(path, "/proc/thread-self/maps") == 0)
+		return true;
+	snprintf(own, sizeof(own), "/proc/%ld/maps", host_syscall0(SYS_getpid));
+	return strcmp(path, own) == 0;
+}
+
+/* A memory file filled with mm's view, positioned at its start. */
+static long open_guest_maps(struct sg_thread *t, int flags)
+{
+	long fd = host_syscall2(SYS_memfd_create, "maps",
+				(flags & O_CLOEXEC) ? 1u /* MFD_CLOEXEC */ : 0);
+
+	if (fd < 0)
+		return fd;
+	if (mm_write_maps(sc_mm(t), (int)fd) < 0) {
+		host_syscall1(SYS_close, fd);
+		return -EIO;
+	}
+	host_syscall3(SYS_lseek, fd, 0, SEEK_SET);
+	return fd;
+}
+
+static long do_openat(struct sg_thread *t, int dfd, uint64_t path_addr,
+		      uint64_t flags, uint64_t mode)
+{
+	char path[PATH_MAX];
+	long r = sc_path(t, path_addr, path, true);
+
+	if (r)
+		return r;
+	if (is_proc_maps(path) && (flags & O_ACCMODE) == O_RDONLY)
+		return open_guest_maps(t, (int)flags);
+	return host_syscall4(SYS_openat, dfd, path, flags, mode);
+}
+
+SG_SYSCALL_DEFINE(sys_open)
+{
+	return do_openat(t, AT_FDCWD, a[0], a[1], a[2]);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_open)
+{
+	return do_openat(t, AT_FDCWD, a[0], a[1], a[2]);
+}
+
+SG_SYSCALL_DEFINE(sys_openat)
+{
+	return do_openat(t, (int)a[0], a[1], a[2], a[3]);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_openat)
+{
+	return do_openat(t, (int)a[0], a[1], a[2], a[3]);
 }
 
 /* --- readlink ------------------------------------------------------------ */

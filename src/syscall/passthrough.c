@@ -79,14 +79,7 @@ SG_PASSTHROUGH(sys_fcntl, SYS_fcntl, PA(PA_VAL, 0), PA(PA_VAL, 0),
 	       PA(PA_VAL, 0))
 
 /* --- paths -------------------------------------------------------------- */
-SG_PASSTHROUGH(sys_open, SYS_open, PA(PA_PATH, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(compat_sys_open, SYS_open, PA(PA_PATH, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_openat, SYS_openat, PA(PA_VAL, 0), PA(PA_PATH, 0),
-	       PA(PA_VAL, 0), PA(PA_VAL, 0))
-SG_PASSTHROUGH(compat_sys_openat, SYS_openat, PA(PA_VAL, 0), PA(PA_PATH, 0),
-	       PA(PA_VAL, 0), PA(PA_VAL, 0))
+/* open/openat: fs.c (/proc/self/maps is the guest's) */
 SG_PASSTHROUGH(sys_creat, SYS_creat, PA(PA_PATH, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_access, SYS_access, PA(PA_PATH, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_faccessat, SYS_faccessat, PA(PA_VAL, 0), PA(PA_PATH, 0),

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -37,7 +38,7 @@ enum { I_WRITE = 4, I_GETPID = 20, I_MMAP2 = 192, I_UGETRLIMIT = 191,
        I_RT_SIGACTION = 174 };
 /* x86_64 numbers (syscall_64.tbl); x32 rows 512+ */
 enum { X_WRITE = 1, X_RT_SIGACTION = 13, X_GETPID = 39, X_UNAME = 63,
-       X_ARCH_PRCTL = 158, X_EXIT_GROUP = 231, X32_RT_SIGACTION = 512 };
+       X_ARCH_PRCTL = 158, X_OPENAT = 257, X_EXIT_GROUP = 231, X32_RT_SIGACTION = 512 };
 
 struct fx {
 	struct sg_process proc;
@@ -513,6 +514,26 @@ static void bad_pointers_fault(void **state)
 	close(fds[1]);
 }
 
+static void proc_self_maps_is_the_guests(void **state)
+{
+	struct fx *f = *state;
+	char want[32], buf[4096];
+	long fd, n;
+
+	strcpy(gp(f, 0), "/proc/self/maps");
+	fd = (long)syscall64(f, X_OPENAT, (uint64_t)(int64_t)AT_FDCWD,
+			     f->guest, O_RDONLY, 0);
+	assert_true(fd >= 0);
+	n = read((int)fd, buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = 0;
+	/* the guest's mapping is listed, sysgate's own image is not */
+	snprintf(want, sizeof(want), "%08llx-", (unsigned long long)f->guest);
+	assert_non_null(strstr(buf, want));
+	assert_null(strstr(buf, "test_syscall_entry"));
+	close((int)fd);
+}
+
 static void uname_passthrough(void **state)
 {
 	struct fx *f = *state;
@@ -547,6 +568,7 @@ int main(void)
 		T32(clock_gettime_time32),
 		T64(bad_pointers_fault),
 		T64(uname_passthrough),
+		T64(proc_self_maps_is_the_guests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
