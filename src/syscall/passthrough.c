@@ -65,6 +65,9 @@ SG_PASSTHROUGH(compat_sys_ftruncate, SYS_ftruncate, PA(PA_VAL, 0),
 	       PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_getdents64, SYS_getdents64, PA(PA_VAL, 0), PA(PA_OUT, 2),
 	       PA(PA_VAL, 0))
+/* linux_dirent has kernel longs: x86_64 and x32 alike (i386 differs) */
+SG_PASSTHROUGH(sys_getdents, SYS_getdents, PA(PA_VAL, 0), PA(PA_OUT, 2),
+	       PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fchdir, SYS_fchdir, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fchmod, SYS_fchmod, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_flock, SYS_flock, PA(PA_VAL, 0), PA(PA_VAL, 0))
