@@ -24,6 +24,7 @@
 #include "trace/trace.h"
 
 #define X32_SYSCALL_BIT 0x40000000u
+#define RFLAGS_RF 0x10000ull
 
 __thread const struct sg_syscall_call *sc_current;
 
@@ -136,7 +137,7 @@ static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
 	if (cpu->mode == CPU_MODE_32) {
 		/* returned through SYSRETL: ecx = eip, r11 = eflags */
 		cpu->r[R_CX] = (uint32_t)landing;
-		cpu->r[R_R11] = cpu_get_rflags(cpu);
+		cpu->r[R_R11] = cpu_get_rflags(cpu) & ~RFLAGS_RF;
 	}
 }
 
@@ -154,7 +155,7 @@ void syscall_entry(struct sg_thread *t)
 
 		/* what the SYSCALL instruction itself leaves */
 		cpu->r[R_CX] = cpu->rip;
-		cpu->r[R_R11] = cpu_get_rflags(cpu);
+		cpu->r[R_R11] = cpu_get_rflags(cpu) & ~RFLAGS_RF;
 		call.nr = nr;
 		pick_x64_or_x32(&call, nr);
 		call.args[0] = cpu->r[R_DI];

@@ -66,6 +66,7 @@ static int setup(void **state, bool low4g)
 	f->t.proc = &f->proc;
 	f->t.tid = (int)getpid();
 	f->t.cpu.owner = &f->t;
+	cpu_init(&f->t.cpu, low4g ? CPU_MODE_32 : CPU_MODE_64);
 	*state = f;
 	return 0;
 }
@@ -378,6 +379,16 @@ static void set_thread_area_i386(void **state)
 	assert_int_equal(u->base, 0x0804c380);
 	assert_int_equal(u->limit, 0xfffff);
 	assert_int_equal(u->flags & 0x7f, flags);
+	/* changing the entry GS holds reloads GS (selector 13 << 3 | 3) */
+	f->t.cpu.sel[SEG_GS] = 13 << 3 | 3;
+	f->t.cpu.base[SEG_GS] = 0x0804c380;
+	u->entry = 13;
+	u->base = 0x0805d000;
+	u->limit = 0xfffff;
+	u->flags = flags;
+	assert_int_equal(int80(f, CPU_MODE_32, I_SET_THREAD_AREA,
+			       f->guest + 0x100, 0, 0), 0);
+	assert_int_equal(f->t.cpu.base[SEG_GS], 0x0805d000);
 	/* out of the TLS range, and a 16-bit segment */
 	u->entry = 11;
 	assert_int_equal(int80(f, CPU_MODE_32, I_SET_THREAD_AREA,
