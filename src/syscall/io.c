@@ -76,16 +76,6 @@ SG_SYSCALL_DEFINE(sys_writev)
 	return do_rw_vec(t, a, sc_compat(), SYS_writev, PROT_READ);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_readv)
-{
-	return do_rw_vec(t, a, true, SYS_readv, PROT_WRITE);
-}
-
-SG_SYSCALL_DEFINE(compat_sys_writev)
-{
-	return do_rw_vec(t, a, true, SYS_writev, PROT_READ);
-}
-
 /* i386 _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
 SG_SYSCALL_DEFINE(sys_llseek)
 {
