@@ -82,7 +82,11 @@ struct cpu {
 	enum cpu_mode mode;
 
 	/* Lazy flags: private to src/cpu. Use cpu_get_rflags/cpu_set_rflags. */
-	uint64_t flags_priv[6];
+	struct {
+		uint64_t res, a, b, aux;
+		uint64_t rf;     /* all bits when op == FL_NONE; else the non-arithmetic ones */
+		uint32_t op, size;
+	} lf;
 
 	uint16_t sel[SEG_COUNT];
 	uint64_t base[SEG_COUNT];   /* FS/GS bases (arch_prctl or GDT TLS entry) */
@@ -101,12 +105,19 @@ struct cpu {
 	volatile int stop_requested; /* async-signal-safe: cpu_request_stop */
 	struct cpu_code_cache *cache; /* may be shared by threads of a process */
 	void *owner;                  /* the sg_thread this CPU belongs to */
+
+	/* Private to src/cpu. */
+	uint64_t insn_rip;            /* address of the executing instruction */
+	uint64_t cache_epoch;         /* code-invalidation epoch this cache has seen */
 };
 
 /* Reset to the state the kernel gives a new process of that mode: all GPRs
  * zero, RFLAGS = 0x202, FCW = 0x37f, MXCSR = 0x1f80, selectors as a 64-bit
  * kernel sets them (CS 0x33 or 0x23, SS/DS/ES 0x2b). */
 void cpu_init(struct cpu *cpu, enum cpu_mode mode);
+
+/* Free what the CPU allocated (its decoded-instruction cache). */
+void cpu_release(struct cpu *cpu);
 
 /* Interpret from cpu->rip until a stop; returns cpu->stop. */
 enum cpu_stop_reason cpu_run(struct cpu *cpu);

@@ -1,0 +1,376 @@
+/* Integer arithmetic and logic: ADD..CMP, TEST, NOT, NEG, INC, DEC, the
+ * multiplies and divides, CMPXCHG/XADD, and the flag instructions.
+ * Read-modify-write forms with LOCK run as a host compare-and-swap loop. */
+#include "cpu/ops.h"
+
+enum { ALU_ADD, ALU_OR, ALU_ADC, ALU_SBB, ALU_AND, ALU_SUB, ALU_XOR, ALU_CMP };
+
+static uint64_t alu_calc(unsigned op, uint64_t a, uint64_t b, bool cin)
+{
+	switch (op) {
+	case ALU_ADD: return a + b;
+	case ALU_OR: return a | b;
+	case ALU_ADC: return a + b + cin;
+	case ALU_SBB: return a - b - cin;
+	case ALU_AND: return a & b;
+	case ALU_XOR: return a ^ b;
+	default: return a - b; /* SUB, CMP */
+	}
+}
+
+static void alu_flags(struct cpu *c, unsigned op, unsigned sz, uint64_t a, uint64_t b,
+		      uint64_t res, bool cin)
+{
+	static const uint8_t kind[8] = { FL_ADD, FL_LOGIC, FL_ADC, FL_SBB,
+					 FL_LOGIC, FL_SUB, FL_LOGIC, FL_SUB };
+
+	flags_set(c, kind[op], sz, res, a, b);
+	c->lf.aux = cin;
+}
+
+/* dst op= src on the r/m operand (or just flags for CMP). */
+static void alu_rm(struct cpu *c, const struct insn *i, unsigned op, uint64_t b)
+{
+	unsigned sz = i->osz;
+	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
+	uint64_t a, res;
+
+	b &= size_mask(sz);
+	if (i->mod == 3 || op == ALU_CMP) {
+		a = rm_read(c, i, sz);
+		res = alu_calc(op, a, b, cin);
+		if (op != ALU_CMP)
+			rm_write(c, i, sz, res);
+	} else {
+		uint64_t ea = insn_ea(c, i);
+
+		a = mem_read(ea, sz);
+		if (i->pfx & PFX_LOCK) {
+			do
+				res = alu_calc(op, a, b, cin);
+			while (!mem_cas(ea, sz, &a, res & size_mask(sz)));
+		} else {
+			res = alu_calc(op, a, b, cin);
+			mem_write(ea, sz, res);
+		}
+	}
+	alu_flags(c, op, sz, a, b, res, cin);
+}
+
+void op_alu_EvGv(struct cpu *c, const struct insn *i)
+{
+	alu_rm(c, i, (i->op >> 3) & 7, greg_get(c, i, i->osz));
+}
+
+void op_alu_GvEv(struct cpu *c, const struct insn *i)
+{
+	unsigned op = (i->op >> 3) & 7, sz = i->osz;
+	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
+	uint64_t a = greg_get(c, i, sz), b = rm_read(c, i, sz);
+	uint64_t res = alu_calc(op, a, b, cin);
+
+	if (op != ALU_CMP)
+		greg_set(c, i, sz, res);
+	alu_flags(c, op, sz, a, b, res, cin);
+}
+
+void op_alu_rAXIz(struct cpu *c, const struct insn *i)
+{
+	unsigned op = (i->op >> 3) & 7, sz = i->osz;
+	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
+	uint64_t a = reg_get(c, R_AX, sz), b = i->imm & size_mask(sz);
+	uint64_t res = alu_calc(op, a, b, cin);
+
+	if (op != ALU_CMP)
+		reg_set(c, R_AX, sz, res);
+	alu_flags(c, op, sz, a, b, res, cin);
+}
+
+void op_alu_EvIz(struct cpu *c, const struct insn *i)
+{
+	alu_rm(c, i, i->reg & 7, i->imm);
+}
+
+void op_test_EvGv(struct cpu *c, const struct insn *i)
+{
+	uint64_t r = rm_read(c, i, i->osz) & greg_get(c, i, i->osz);
+
+	flags_set(c, FL_LOGIC, i->osz, r, 0, 0);
+}
+
+void op_test_rAXIz(struct cpu *c, const struct insn *i)
+{
+	flags_set(c, FL_LOGIC, i->osz, reg_get(c, R_AX, i->osz) & i->imm, 0, 0);
+}
+
+void op_test_EvIz(struct cpu *c, const struct insn *i)
+{
+	flags_set(c, FL_LOGIC, i->osz, rm_read(c, i, i->osz) & i->imm, 0, 0);
+}
+
+/* Unary read-modify-write: NOT, NEG, INC, DEC. */
+enum { UN_NOT, UN_NEG, UN_INC, UN_DEC };
+
+static uint64_t unary_calc(unsigned op, uint64_t a)
+{
+	switch (op) {
+	case UN_NOT: return ~a;
+	case UN_NEG: return -a;
+	case UN_INC: return a + 1;
+	default: return a - 1;
+	}
+}
+
+static void unary_flags(struct cpu *c, unsigned op, unsigned sz, uint64_t a, uint64_t res)
+{
+	switch (op) {
+	case UN_NOT:
+		break; /* NOT changes no flags */
+	case UN_NEG:
+		flags_set(c, FL_SUB, sz, res, 0, a);
+		break;
+	default: {
+		bool cf = flags_cf(c);
+
+		flags_set(c, op == UN_INC ? FL_INC : FL_DEC, sz, res, a, 1);
+		c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0);
+		break;
+	}
+	}
+}
+
+static void unary_rm(struct cpu *c, const struct insn *i, unsigned op)
+{
+	unsigned sz = i->osz;
+	uint64_t a, res;
+
+	if (i->mod == 3) {
+		a = rm_read(c, i, sz);
+		res = unary_calc(op, a);
+		rm_write(c, i, sz, res);
+	} else {
+		uint64_t ea = insn_ea(c, i);
+
+		a = mem_read(ea, sz);
+		if (i->pfx & PFX_LOCK) {
+			do
+				res = unary_calc(op, a);
+			while (!mem_cas(ea, sz, &a, res & size_mask(sz)));
+		} else {
+			res = unary_calc(op, a);
+			mem_write(ea, sz, res);
+		}
+	}
+	unary_flags(c, op, sz, a, res);
+}
+
+void op_not_Ev(struct cpu *c, const struct insn *i) { unary_rm(c, i, UN_NOT); }
+void op_neg_Ev(struct cpu *c, const struct insn *i) { unary_rm(c, i, UN_NEG); }
+void op_inc_Ev(struct cpu *c, const struct insn *i) { unary_rm(c, i, UN_INC); }
+void op_dec_Ev(struct cpu *c, const struct insn *i) { unary_rm(c, i, UN_DEC); }
+
+static void unary_r(struct cpu *c, const struct insn *i, unsigned op)
+{
+	uint64_t a = reg_get(c, i->rm, i->osz), res = unary_calc(op, a);
+
+	reg_set(c, i->rm, i->osz, res);
+	unary_flags(c, op, i->osz, a, res);
+}
+
+void op_inc_r(struct cpu *c, const struct insn *i) { unary_r(c, i, UN_INC); }
+void op_dec_r(struct cpu *c, const struct insn *i) { unary_r(c, i, UN_DEC); }
+
+/* ---- multiply and divide ---- */
+
+/* Write the double-width result of a one-operand MUL/IMUL/DIV/IDIV:
+ * AL/AH (byte: lo to AL, hi to AH), else rAX and rDX. */
+static void put_pair(struct cpu *c, unsigned sz, uint64_t lo, uint64_t hi)
+{
+	if (sz == 1) {
+		reg_set(c, R_AX, 2, (lo & 0xff) | (hi & 0xff) << 8);
+	} else {
+		reg_set(c, R_AX, sz, lo);
+		reg_set(c, R_DX, sz, hi);
+	}
+}
+
+void op_mul_Ev(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz, bits = sz * 8;
+	unsigned __int128 p = (unsigned __int128)reg_get(c, R_AX, sz) * rm_read(c, i, sz);
+	uint64_t lo = (uint64_t)p & size_mask(sz);
+	uint64_t hi = (uint64_t)(p >> bits) & size_mask(sz);
+
+	put_pair(c, sz, lo, hi);
+	flags_set_resco(c, sz, lo, hi != 0, hi != 0);
+}
+
+void op_imul_Ev(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz, bits = sz * 8;
+	__int128 p = (__int128)(int64_t)sign_extend(reg_get(c, R_AX, sz), sz) *
+		     (int64_t)sign_extend(rm_read(c, i, sz), sz);
+	uint64_t lo = (uint64_t)p & size_mask(sz);
+	uint64_t hi = (uint64_t)(p >> bits) & size_mask(sz);
+	bool ovf = p != (__int128)(int64_t)sign_extend(lo, sz);
+
+	put_pair(c, sz, lo, hi);
+	flags_set_resco(c, sz, lo, ovf, ovf);
+}
+
+static void imul_to_reg(struct cpu *c, const struct insn *i, uint64_t a, uint64_t b)
+{
+	unsigned sz = i->osz;
+	__int128 p = (__int128)(int64_t)sign_extend(a, sz) * (int64_t)sign_extend(b, sz);
+	uint64_t lo = (uint64_t)p & size_mask(sz);
+	bool ovf = p != (__int128)(int64_t)sign_extend(lo, sz);
+
+	greg_set(c, i, sz, lo);
+	flags_set_resco(c, sz, lo, ovf, ovf);
+}
+
+void op_imul_GvEvIz(struct cpu *c, const struct insn *i)
+{
+	imul_to_reg(c, i, rm_read(c, i, i->osz), i->imm);
+}
+
+void op_imul_GvEv(struct cpu *c, const struct insn *i)
+{
+	imul_to_reg(c, i, greg_get(c, i, i->osz), rm_read(c, i, i->osz));
+}
+
+/* The double-width dividend: AX for bytes, else rDX:rAX. */
+static unsigned __int128 dividend(struct cpu *c, unsigned sz)
+{
+	if (sz == 1)
+		return reg_get(c, R_AX, 2);
+	return (unsigned __int128)reg_get(c, R_DX, sz) << (sz * 8) | reg_get(c, R_AX, sz);
+}
+
+void op_div_Ev(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	uint64_t d = rm_read(c, i, sz);
+	unsigned __int128 n = dividend(c, sz), q;
+
+	if (d == 0 || (q = n / d) > size_mask(sz)) {
+		cpu_raise(c, VEC_DE);
+		return;
+	}
+	put_pair(c, sz, (uint64_t)q, (uint64_t)(n % d));
+}
+
+void op_idiv_Ev(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz, bits = sz * 8;
+	int64_t d = (int64_t)sign_extend(rm_read(c, i, sz), sz);
+	unsigned __int128 u = dividend(c, sz);
+	__int128 n, q;
+	int64_t qmin = sz == 8 ? INT64_MIN : -(int64_t)(1ull << (bits - 1));
+	int64_t qmax = sz == 8 ? INT64_MAX : (int64_t)(1ull << (bits - 1)) - 1;
+
+	/* sign-extend the 2*bits dividend */
+	n = (__int128)(u << (128 - 2 * bits)) >> (128 - 2 * bits);
+	if (d == 0 || (d == -1 && n == (__int128)((unsigned __int128)1 << 127))) {
+		cpu_raise(c, VEC_DE);
+		return;
+	}
+	q = n / d;
+	if (q < qmin || q > qmax) {
+		cpu_raise(c, VEC_DE);
+		return;
+	}
+	put_pair(c, sz, (uint64_t)q, (uint64_t)(n % d));
+}
+
+/* ---- compare-exchange, exchange-add ---- */
+
+void op_cmpxchg_EvGv(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	uint64_t acc = reg_get(c, R_AX, sz), src = greg_get(c, i, sz), cur;
+
+	if (i->mod == 3) {
+		cur = rm_read(c, i, sz);
+		if (cur == acc)
+			rm_write(c, i, sz, src);
+		else
+			reg_set(c, R_AX, sz, cur);
+	} else {
+		uint64_t ea = insn_ea(c, i);
+
+		cur = acc;
+		if (!mem_cas(ea, sz, &cur, src)) {
+			reg_set(c, R_AX, sz, cur);
+		}
+	}
+	flags_set(c, FL_SUB, sz, acc - cur, acc, cur);
+}
+
+void op_xadd_EvGv(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	uint64_t b = greg_get(c, i, sz), a, res;
+
+	if (i->mod == 3) {
+		a = rm_read(c, i, sz);
+		res = a + b;
+		greg_set(c, i, sz, a);
+		rm_write(c, i, sz, res);
+	} else {
+		uint64_t ea = insn_ea(c, i);
+
+		a = mem_read(ea, sz);
+		if (i->pfx & PFX_LOCK) {
+			while (!mem_cas(ea, sz, &a, (a + b) & size_mask(sz)))
+				;
+		} else {
+			mem_write(ea, sz, a + b);
+		}
+		res = a + b;
+		greg_set(c, i, sz, a);
+	}
+	flags_set(c, FL_ADD, sz, res, a, b);
+}
+
+/* CMPXCHG8B m64 / CMPXCHG16B m128 (REX.W): compare rDX:rAX, store rCX:rBX. */
+void op_cmpxchg8b_Mq(struct cpu *c, const struct insn *i)
+{
+	uint64_t ea = insn_ea(c, i);
+	bool eq;
+
+	if (i->rex & 8) {
+		unsigned __int128 want = (unsigned __int128)c->r[R_DX] << 64 | c->r[R_AX];
+		unsigned __int128 put = (unsigned __int128)c->r[R_CX] << 64 | c->r[R_BX];
+		unsigned __int128 *p = g2h(ea);
+
+		if (ea & 15) {
+			cpu_raise_addr(c, VEC_GP, ea);
+			return;
+		}
+		eq = __atomic_compare_exchange_n(p, &want, put, false, __ATOMIC_SEQ_CST,
+						 __ATOMIC_SEQ_CST);
+		if (!eq) {
+			c->r[R_AX] = (uint64_t)want;
+			c->r[R_DX] = (uint64_t)(want >> 64);
+		}
+	} else {
+		uint64_t want = (uint64_t)(uint32_t)c->r[R_DX] << 32 | (uint32_t)c->r[R_AX];
+		uint64_t put = (uint64_t)(uint32_t)c->r[R_CX] << 32 | (uint32_t)c->r[R_BX];
+
+		eq = mem_cas(ea, 8, &want, put);
+		if (!eq) {
+			reg_set(c, R_AX, 4, want);
+			reg_set(c, R_DX, 4, want >> 32);
+		}
+	}
+	flags_put(c, FL_ZF, eq ? FL_ZF : 0);
+}
+
+/* ---- flag instructions ---- */
+
+void op_clc(struct cpu *c, const struct insn *i) { flags_put(c, FL_CF, 0); }
+void op_stc(struct cpu *c, const struct insn *i) { flags_put(c, FL_CF, FL_CF); }
+void op_cmc(struct cpu *c, const struct insn *i) { flags_put(c, FL_CF, flags_cf(c) ? 0 : FL_CF); }
+void op_cld(struct cpu *c, const struct insn *i) { c->lf.rf &= ~FL_DF; }
+void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }

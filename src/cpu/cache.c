@@ -1,0 +1,180 @@
+/* The decoded-instruction cache (DESIGN.md, Performance). Each CPU owns
+ * its cache (a guest thread is a host thread), so lookups take no lock.
+ * cpu_invalidate_code() has no CPU argument: it records the range in a
+ * small global log with an epoch; each CPU applies the ranges it has not
+ * seen when cpu_run starts (after the syscall that changed the mapping),
+ * or drops everything if it fell too far behind. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cpu/cache.h"
+
+#define INVAL_LOG 64
+
+struct cpu_code_cache {
+	struct code_page **buckets;
+	uint32_t nbuckets, count;
+};
+
+static pthread_mutex_t inval_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { uint64_t lo, hi; } inval_log[INVAL_LOG];
+static uint64_t inval_epoch; /* written under inval_lock, read atomically */
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n, sz);
+
+	if (!p) {
+		fprintf(stderr, "sysgate: out of memory for decoded code\n");
+		abort();
+	}
+	return p;
+}
+
+static inline uint32_t page_hash(uint64_t page, uint32_t nbuckets)
+{
+	return (uint32_t)((page >> 12) * 0x9e3779b97f4a7c15ull >> 40) & (nbuckets - 1);
+}
+
+static struct cpu_code_cache *cache_get(struct cpu *c)
+{
+	if (!c->cache) {
+		c->cache = xcalloc(1, sizeof(*c->cache));
+		c->cache->nbuckets = 256;
+		c->cache->buckets = xcalloc(c->cache->nbuckets, sizeof(void *));
+		c->cache_epoch = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
+	}
+	return c->cache;
+}
+
+static void grow(struct cpu_code_cache *cc)
+{
+	uint32_t n = cc->nbuckets * 2;
+	struct code_page **b = xcalloc(n, sizeof(void *));
+
+	for (uint32_t k = 0; k < cc->nbuckets; k++) {
+		struct code_page *pg = cc->buckets[k], *next;
+
+		for (; pg; pg = next) {
+			uint32_t h = page_hash(pg->addr, n);
+
+			next = pg->next;
+			pg->next = b[h];
+			b[h] = pg;
+		}
+	}
+	free(cc->buckets);
+	cc->buckets = b;
+	cc->nbuckets = n;
+}
+
+struct code_page *cache_page(struct cpu *c, uint64_t page)
+{
+	struct cpu_code_cache *cc = cache_get(c);
+	uint32_t h = page_hash(page, cc->nbuckets);
+	struct code_page *pg;
+
+	for (pg = cc->buckets[h]; pg; pg = pg->next)
+		if (pg->addr == page)
+			return pg;
+	if (cc->count >= cc->nbuckets) {
+		grow(cc);
+		h = page_hash(page, cc->nbuckets);
+	}
+	pg = xcalloc(1, sizeof(*pg));
+	pg->addr = page;
+	pg->next = cc->buckets[h];
+	cc->buckets[h] = pg;
+	cc->count++;
+	return pg;
+}
+
+const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr)
+{
+	struct insn i;
+
+	insn_decode(&i, c, addr);
+	if (pg->n == pg->cap) {
+		uint32_t cap = pg->cap ? pg->cap * 2 : 64;
+		struct insn *p = realloc(pg->pool, cap * sizeof(*p));
+
+		if (!p) {
+			fprintf(stderr, "sysgate: out of memory for decoded code\n");
+			abort();
+		}
+		pg->pool = p;
+		pg->cap = cap;
+	}
+	pg->pool[pg->n] = i;
+	pg->slot[addr & (CODE_PAGE_SIZE - 1)] = (uint16_t)++pg->n;
+	return &pg->pool[pg->n - 1];
+}
+
+static void drop_page(struct cpu_code_cache *cc, struct code_page **link)
+{
+	struct code_page *pg = *link;
+
+	*link = pg->next;
+	free(pg->pool);
+	free(pg);
+	cc->count--;
+}
+
+/* Drop pages overlapping [lo, hi); an instruction may start up to 14 bytes
+ * before the range and still cover it, hence the margin. */
+static void drop_range(struct cpu_code_cache *cc, uint64_t lo, uint64_t hi)
+{
+	lo = lo > 15 ? lo - 15 : 0;
+	for (uint32_t k = 0; k < cc->nbuckets; k++) {
+		struct code_page **link = &cc->buckets[k];
+
+		while (*link) {
+			struct code_page *pg = *link;
+
+			if (pg->addr < hi && pg->addr + CODE_PAGE_SIZE > lo)
+				drop_page(cc, link);
+			else
+				link = &pg->next;
+		}
+	}
+}
+
+void cache_sync(struct cpu *c)
+{
+	struct cpu_code_cache *cc = cache_get(c);
+	uint64_t now = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
+
+	if (now == c->cache_epoch)
+		return;
+	pthread_mutex_lock(&inval_lock);
+	now = inval_epoch;
+	if (now - c->cache_epoch > INVAL_LOG) {
+		drop_range(cc, 0, ~0ull);
+	} else {
+		for (uint64_t e = c->cache_epoch; e < now; e++)
+			drop_range(cc, inval_log[e % INVAL_LOG].lo, inval_log[e % INVAL_LOG].hi);
+	}
+	pthread_mutex_unlock(&inval_lock);
+	c->cache_epoch = now;
+}
+
+void cpu_invalidate_code(uint64_t addr, uint64_t len)
+{
+	pthread_mutex_lock(&inval_lock);
+	inval_log[inval_epoch % INVAL_LOG].lo = addr;
+	inval_log[inval_epoch % INVAL_LOG].hi = addr + len < addr ? ~0ull : addr + len;
+	__atomic_store_n(&inval_epoch, inval_epoch + 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&inval_lock);
+}
+
+void cache_free(struct cpu *c)
+{
+	struct cpu_code_cache *cc = c->cache;
+
+	if (!cc)
+		return;
+	drop_range(cc, 0, ~0ull);
+	free(cc->buckets);
+	free(cc);
+	c->cache = NULL;
+}

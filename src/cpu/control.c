@@ -1,0 +1,184 @@
+/* Control transfer: JMP, CALL, RET, ENTER, LEAVE, and the instructions that
+ * leave the interpreter: SYSCALL, SYSENTER, INT n, INT3, INTO; privileged
+ * and timing instructions (group 7, RDTSC, RDTSCP, CPUID, fences). */
+#include <x86intrin.h>
+#include "cpu/ops.h"
+
+void op_jmp_Jz(struct cpu *c, const struct insn *i)
+{
+	jump_to(c, i, c->rip + i->imm);
+}
+
+void op_call_Jz(struct cpu *c, const struct insn *i)
+{
+	push(c, i->osz, c->rip);
+	jump_to(c, i, c->rip + i->imm);
+}
+
+void op_jmp_Ev(struct cpu *c, const struct insn *i)
+{
+	jump_to(c, i, rm_read(c, i, i->osz));
+}
+
+void op_call_Ev(struct cpu *c, const struct insn *i)
+{
+	uint64_t target = rm_read(c, i, i->osz);
+
+	push(c, i->osz, c->rip);
+	jump_to(c, i, target);
+}
+
+void op_ret(struct cpu *c, const struct insn *i)
+{
+	jump_to(c, i, pop(c, i->osz));
+}
+
+void op_ret_Iw(struct cpu *c, const struct insn *i)
+{
+	uint64_t target = pop(c, i->osz);
+
+	if (c->mode == CPU_MODE_64)
+		c->r[R_SP] += i->imm;
+	else
+		reg_set(c, R_SP, 4, c->r[R_SP] + i->imm);
+	jump_to(c, i, target);
+}
+
+static void set_sp(struct cpu *c, uint64_t v)
+{
+	if (c->mode == CPU_MODE_64)
+		c->r[R_SP] = v;
+	else
+		reg_set(c, R_SP, 4, v);
+}
+
+void op_enter(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz, level = i->imm2 & 31;
+	uint64_t frame, bp = c->r[R_BP];
+
+	push(c, sz, reg_get(c, R_BP, sz));
+	frame = c->r[R_SP];
+	for (unsigned k = 1; k < level; k++) {
+		bp -= sz;
+		push(c, sz, mem_read(stack_addr(c, bp), sz));
+	}
+	if (level)
+		push(c, sz, frame);
+	reg_set(c, R_BP, sz, frame);
+	set_sp(c, c->r[R_SP] - i->imm);
+}
+
+/* rSP = rBP, then pop rBP (stack width by mode, rBP width by operand size). */
+void op_leave(struct cpu *c, const struct insn *i)
+{
+	uint64_t sp = c->mode == CPU_MODE_64 ? c->r[R_BP] : (uint32_t)c->r[R_BP];
+	uint64_t v = mem_read(sp, i->osz);
+
+	set_sp(c, sp + i->osz);
+	reg_set(c, R_BP, i->osz, v);
+}
+
+/* ---- leaving the interpreter ---- */
+
+static void stop_syscall(struct cpu *c, enum cpu_syscall_mech mech)
+{
+	c->stop = CPU_STOP_SYSCALL;
+	c->mech = mech;
+}
+
+/* Traps (#BP, #OF) report the address after the instruction in rip. */
+static void trap(struct cpu *c, enum cpu_vector vec)
+{
+	uint64_t next = c->rip;
+
+	cpu_raise(c, vec);
+	c->rip = next;
+}
+
+void op_syscall(struct cpu *c, const struct insn *i)
+{
+	if (c->mode != CPU_MODE_64) {
+		op_ud(c, i); /* Intel: SYSCALL outside 64-bit mode is #UD */
+		return;
+	}
+	c->r[R_CX] = c->rip;
+	c->r[R_R11] = cpu_get_rflags(c) & ~0x10000ull; /* RF reads as 0 */
+	stop_syscall(c, CPU_MECH_SYSCALL);
+}
+
+void op_sysenter(struct cpu *c, const struct insn *i)
+{
+	stop_syscall(c, CPU_MECH_SYSENTER);
+}
+
+void op_int3(struct cpu *c, const struct insn *i)
+{
+	trap(c, VEC_BP);
+}
+
+/* INT n: vectors 3 and 4 have user-callable gates; 0x80 is the system call
+ * gate; every other gate has DPL 0, so ring 3 gets #GP. */
+void op_int_Ib(struct cpu *c, const struct insn *i)
+{
+	switch (i->imm) {
+	case 0x80: stop_syscall(c, CPU_MECH_INT80); break;
+	case 3: trap(c, VEC_BP); break;
+	case 4: trap(c, VEC_OF); break;
+	default: cpu_raise(c, VEC_GP); break;
+	}
+}
+
+void op_into(struct cpu *c, const struct insn *i)
+{
+	if (flags_get(c) & FL_OF)
+		trap(c, VEC_OF);
+}
+
+/* ---- system and timing ---- */
+
+void op_rdtsc(struct cpu *c, const struct insn *i)
+{
+	uint64_t t = __rdtsc();
+
+	reg_set(c, R_AX, 4, t);
+	reg_set(c, R_DX, 4, t >> 32);
+}
+
+/* 0F 01: only RDTSCP (F9) is for user mode; XGETBV is #UD while CPUID
+ * reports no OSXSAVE; the rest are system-table instructions (#GP, as with
+ * UMIP) or MONITOR/MWAIT-like forms (#UD). */
+void op_grp7(struct cpu *c, const struct insn *i)
+{
+	unsigned aux;
+	uint64_t t;
+
+	if (i->modrm == 0xf9) {
+		t = __rdtscp(&aux);
+		reg_set(c, R_AX, 4, t);
+		reg_set(c, R_DX, 4, t >> 32);
+		reg_set(c, R_CX, 4, aux);
+		return;
+	}
+	if (i->mod == 3 && (i->modrm & 0x38) != 0x38 && (i->modrm & 0x38) != 0x20 &&
+	    (i->modrm & 0x38) != 0x30)
+		op_ud(c, i);
+	else
+		cpu_raise(c, VEC_GP);
+}
+
+void op_cpuid(struct cpu *c, const struct insn *i)
+{
+	uint32_t out[4];
+
+	cpu_cpuid((uint32_t)c->r[R_AX], (uint32_t)c->r[R_CX], out);
+	reg_set(c, R_AX, 4, out[0]);
+	reg_set(c, R_BX, 4, out[1]);
+	reg_set(c, R_CX, 4, out[2]);
+	reg_set(c, R_DX, 4, out[3]);
+}
+
+void op_fence(struct cpu *c, const struct insn *i)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}

@@ -1,0 +1,249 @@
+/* The decoder: prefixes, REX, opcode maps, ModRM/SIB/displacement,
+ * immediates, into a struct insn. Table-driven (optable.c); an invalid
+ * encoding becomes an instruction whose handler raises #UD, an over-long
+ * one (> 15 bytes) raises #GP (SDM Vol. 2, 2.3.11). */
+#include "cpu/ops.h"
+#include "cpu/optable.h"
+
+#define MAX_INSN_LEN 15
+
+struct fetch {
+	const uint8_t *p;
+	unsigned n;
+	bool too_long;
+};
+
+static inline uint8_t next8(struct fetch *f)
+{
+	if (f->n >= MAX_INSN_LEN) {
+		f->too_long = true;
+		return 0;
+	}
+	return f->p[f->n++];
+}
+
+static uint64_t next_n(struct fetch *f, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned k = 0; k < bytes; k++)
+		v |= (uint64_t)next8(f) << (8 * k);
+	return v;
+}
+
+static inline uint8_t byte_reg(unsigned r, bool rex)
+{
+	return (!rex && r >= 4 && r < 8) ? (uint8_t)(16 + r - 4) : (uint8_t)r;
+}
+
+/* 16-bit addressing (67h in 32-bit mode): base/index pairs of ModRM.rm. */
+static void modrm16(struct insn *i, struct fetch *f, unsigned mod, unsigned rm)
+{
+	static const uint8_t base[8] = { R_BX, R_BX, R_BP, R_BP, GREG_NONE, GREG_NONE, R_BP, R_BX };
+	static const uint8_t index[8] = { R_SI, R_DI, R_SI, R_DI, R_SI, R_DI, GREG_NONE, GREG_NONE };
+
+	i->base = base[rm];
+	i->index = index[rm];
+	if (rm == 4 || rm == 5)
+		i->base = i->index, i->index = GREG_NONE;
+	if (mod == 0 && rm == 6) {
+		i->base = GREG_NONE;
+		i->disp = (int16_t)next_n(f, 2);
+	} else if (mod == 1) {
+		i->disp = (int8_t)next8(f);
+	} else if (mod == 2) {
+		i->disp = (int16_t)next_n(f, 2);
+	}
+	if (i->base == R_BP && !(i->pfx & PFX_SEG))
+		i->seg = SEG_SS;
+}
+
+static void modrm_mem(struct insn *i, struct fetch *f, unsigned mod, unsigned rm, bool m64)
+{
+	unsigned rexb = (i->rex & 1) << 3, rexx = (i->rex & 2) << 2;
+
+	if (i->asz == 2) {
+		modrm16(i, f, mod, rm);
+		return;
+	}
+	if (rm == 4) {
+		uint8_t sib = next8(f);
+		unsigned idx = ((sib >> 3) & 7) | rexx;
+
+		i->scale = sib >> 6;
+		i->index = idx == 4 ? GREG_NONE : (uint8_t)idx;
+		if ((sib & 7) == 5 && mod == 0) {
+			i->base = GREG_NONE;
+			i->disp = (int32_t)next_n(f, 4);
+		} else {
+			i->base = (uint8_t)((sib & 7) | rexb);
+		}
+	} else if (rm == 5 && mod == 0) {
+		i->base = m64 ? GREG_RIP : GREG_NONE;
+		i->disp = (int32_t)next_n(f, 4);
+	} else {
+		i->base = (uint8_t)(rm | rexb);
+	}
+	if (mod == 1)
+		i->disp = (int8_t)next8(f);
+	else if (mod == 2)
+		i->disp = (int32_t)next_n(f, 4);
+}
+
+static void immediates(struct insn *i, struct fetch *f, unsigned flags)
+{
+	unsigned z = i->osz == 2 ? 2 : 4;
+
+	switch (flags & F_IMM_MASK) {
+	case F_I8: i->imm = next8(f); break;
+	case F_I8S: i->imm = (uint64_t)(int64_t)(int8_t)next8(f); break;
+	case F_I16: i->imm = next_n(f, 2); break;
+	case F_IZ: i->imm = sign_extend(next_n(f, z), z); break;
+	case F_IV: i->imm = next_n(f, i->osz == 8 ? 8 : z); break;
+	case F_MOFFS:
+		i->disp = (int64_t)next_n(f, i->asz);
+		i->mod = 0;
+		break;
+	case F_ENTER:
+		i->imm = next_n(f, 2);
+		i->imm2 = next8(f);
+		break;
+	}
+}
+
+static void make_fault(struct insn *i, struct fetch *f, insn_fn fn)
+{
+	i->fn = fn;
+	i->len = (uint8_t)(f->n ? f->n : 1);
+}
+
+void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
+{
+	bool m64 = c->mode == CPU_MODE_64;
+	struct fetch f = { .p = g2h(addr) };
+	const struct op_entry *e;
+	unsigned map = M1, b, last_rep = 0, pslot, flags, modrm = 0;
+	int seg = -1;
+
+	memset(i, 0, sizeof(*i));
+	i->base = i->index = GREG_NONE;
+	i->mod = 3;
+	for (;;) {
+		b = next8(&f);
+		if (f.too_long)
+			return make_fault(i, &f, op_gp);
+		switch (b) {
+		case 0xf0: i->pfx |= PFX_LOCK; break;
+		case 0xf2: i->pfx |= PFX_REPNE; last_rep = b; break;
+		case 0xf3: i->pfx |= PFX_REP; last_rep = b; break;
+		case 0x66: i->pfx |= PFX_OSZ; break;
+		case 0x67: i->pfx |= PFX_ASZ; break;
+		case 0x26: seg = SEG_ES; break;
+		case 0x2e: seg = SEG_CS; break;
+		case 0x36: seg = SEG_SS; break;
+		case 0x3e: seg = SEG_DS; break;
+		case 0x64: seg = SEG_FS; break;
+		case 0x65: seg = SEG_GS; break;
+		default:
+			if (m64 && (b & 0xf0) == 0x40) {
+				i->rex = (uint8_t)b; /* only counts right before the opcode */
+				continue;
+			}
+			goto opcode;
+		}
+		i->rex = 0;
+	}
+opcode:
+	if (b == 0x0f) {
+		b = next8(&f);
+		map = M0F;
+		if (b == 0x38 || b == 0x3a) {
+			map = b == 0x38 ? M38 : M3A;
+			b = next8(&f);
+		}
+		if (f.too_long)
+			return make_fault(i, &f, op_gp);
+	}
+	i->op = (uint8_t)b;
+	if (seg >= 0 && (!m64 || seg >= SEG_FS)) {
+		i->seg = (uint8_t)seg;
+		i->pfx |= PFX_SEG;
+	} else {
+		i->seg = SEG_DS;
+	}
+	i->asz = m64 ? (i->pfx & PFX_ASZ ? 4 : 8) : (i->pfx & PFX_ASZ ? 2 : 4);
+	pslot = last_rep == 0xf3 ? P_F3 : last_rep == 0xf2 ? P_F2 : i->pfx & PFX_OSZ ? P_66 : P_NP;
+
+	if (map == M1 && b >= 0xd8 && b <= 0xdf) {
+		insn_fn fn;
+
+		modrm = next8(&f);
+		i->modrm = (uint8_t)modrm;
+		i->mod = (uint8_t)(modrm >> 6);
+		i->reg = (modrm >> 3) & 7;
+		i->rm = (uint8_t)((modrm & 7) | ((i->rex & 1) << 3));
+		i->osz = 4;
+		if (i->mod != 3) {
+			modrm_mem(i, &f, i->mod, modrm & 7, m64);
+			fn = op_x87_mem[b - 0xd8][i->reg];
+		} else {
+			fn = op_x87_reg[b - 0xd8][modrm & 0x3f];
+		}
+		if (f.too_long)
+			return make_fault(i, &f, op_gp);
+		if (!fn || (i->pfx & PFX_LOCK))
+			return make_fault(i, &f, op_ud);
+		i->fn = fn;
+		i->len = (uint8_t)f.n;
+		return;
+	}
+
+	e = &op_maps[map][b][pslot];
+	flags = e->flags;
+	if (flags & F_MODRM) {
+		modrm = next8(&f);
+		i->modrm = (uint8_t)modrm;
+		i->mod = (uint8_t)(modrm >> 6);
+		i->reg = (uint8_t)(((modrm >> 3) & 7) | ((i->rex & 4) << 1));
+		i->reg8 = byte_reg(i->reg, i->rex);
+		if (i->mod == 3) {
+			i->rm = (uint8_t)((modrm & 7) | ((i->rex & 1) << 3));
+			i->rm8 = byte_reg(i->rm, i->rex);
+		}
+	}
+	if (e->group) {
+		e = &op_groups[e->group - 1][((modrm >> 3) & 7) + (i->mod == 3 ? 8 : 0)];
+		flags = e->flags;
+	}
+	if (!e->fn)
+		return make_fault(i, &f, op_ud);
+
+	if (flags & F_BYTE)
+		i->osz = 1;
+	else if (m64 && (flags & F_F64))
+		i->osz = 8;
+	else if (i->rex & 8)
+		i->osz = 8;
+	else if (i->pfx & PFX_OSZ)
+		i->osz = 2;
+	else if (m64 && (flags & F_D64))
+		i->osz = 8;
+	else
+		i->osz = 4;
+
+	if (flags & F_OPREG) {
+		i->rm = (uint8_t)((b & 7) | ((i->rex & 1) << 3));
+		i->rm8 = byte_reg(i->rm, i->rex);
+	}
+	if ((flags & F_MODRM) && i->mod != 3)
+		modrm_mem(i, &f, i->mod, modrm & 7, m64);
+	immediates(i, &f, flags);
+	if (f.too_long)
+		return make_fault(i, &f, op_gp);
+	i->len = (uint8_t)f.n;
+	if ((m64 && (flags & F_NO64)) || (!m64 && (flags & F_ONLY64)))
+		return make_fault(i, &f, op_ud);
+	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
+		return make_fault(i, &f, op_ud);
+	i->fn = e->fn;
+}

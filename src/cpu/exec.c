@@ -1,0 +1,189 @@
+/* The run loop, CPU reset, stops and faults, and the host SIGSEGV/SIGBUS
+ * handler that turns faults on guest accesses into CPU_STOP_FAULT. */
+#define _GNU_SOURCE /* REG_ERR */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <ucontext.h>
+#include "cpu/cache.h"
+#include "cpu/ops.h"
+
+/* Per host thread: where a fault inside guest interpretation returns to. */
+static __thread sigjmp_buf *tl_jmp;
+static __thread volatile sig_atomic_t tl_in_guest;
+static __thread uint64_t tl_fault_addr;
+static __thread bool tl_fault_write, tl_fault_prot;
+
+void cpu_init(struct cpu *c, enum cpu_mode mode)
+{
+	struct cpu_code_cache *cache = c->cache;
+	void *owner = c->owner;
+
+	optable_init();
+	memset(c, 0, sizeof(*c));
+	c->cache = cache;
+	c->owner = owner;
+	c->mode = mode;
+	c->lf.rf = 0x202;
+	c->lf.op = FL_NONE;
+	c->x87.fcw = 0x37f;
+	c->x87.ftw_tags = 0xffff; /* all empty */
+	c->mxcsr = 0x1f80;
+	c->sel[SEG_CS] = mode == CPU_MODE_64 ? 0x33 : 0x23;
+	c->sel[SEG_SS] = c->sel[SEG_DS] = c->sel[SEG_ES] = 0x2b;
+}
+
+void cpu_release(struct cpu *c)
+{
+	cache_free(c);
+}
+
+void cpu_raise(struct cpu *c, enum cpu_vector vec)
+{
+	c->rip = c->insn_rip;
+	c->stop = CPU_STOP_FAULT;
+	memset(&c->fault, 0, sizeof(c->fault));
+	c->fault.vector = vec;
+	c->fault.insn_addr = c->insn_rip;
+}
+
+void cpu_raise_addr(struct cpu *c, enum cpu_vector vec, uint64_t addr)
+{
+	cpu_raise(c, vec);
+	c->fault.data_addr = addr;
+}
+
+void op_ud(struct cpu *c, const struct insn *i)
+{
+	/* The bytes that can be read: the decoded ones, and up to 15 while
+	 * they stay on the instruction's page. */
+	uint64_t to_page_end = CODE_PAGE_SIZE - (c->insn_rip & (CODE_PAGE_SIZE - 1));
+	unsigned n = to_page_end < 15 ? (unsigned)to_page_end : 15;
+
+	if (n < i->len)
+		n = i->len;
+	cpu_raise(c, VEC_UD);
+	memcpy(c->fault.bytes, g2h(c->insn_rip), n);
+	c->fault.nbytes = (uint8_t)n;
+}
+
+void op_gp(struct cpu *c, const struct insn *i)
+{
+	cpu_raise(c, VEC_GP);
+}
+
+void op_nop(struct cpu *c, const struct insn *i)
+{
+}
+
+static void run_loop(struct cpu *c, bool single)
+{
+	struct code_page *pg = NULL;
+	uint64_t page = 1; /* no page is at an odd address */
+
+	for (;;) {
+		uint64_t pc = c->rip;
+		const struct insn *i;
+
+		if (__builtin_expect(c->stop_requested, 0)) {
+			c->stop_requested = 0;
+			c->stop = CPU_STOP_REQUEST;
+			return;
+		}
+		if ((pc & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != page) {
+			page = pc & ~(uint64_t)(CODE_PAGE_SIZE - 1);
+			pg = cache_page(c, page);
+		}
+		c->insn_rip = pc;
+		i = cache_insn(c, pg, pc);
+		c->rip = pc + i->len;
+		i->fn(c, i);
+		if (c->stop != CPU_STOP_NONE || single)
+			return;
+	}
+}
+
+static enum cpu_stop_reason run(struct cpu *c, bool single)
+{
+	sigjmp_buf jb;
+	sigjmp_buf *outer = tl_jmp;
+
+	optable_init();
+	cache_sync(c);
+	c->stop = CPU_STOP_NONE;
+	if (c->mode == CPU_MODE_32)
+		c->rip = (uint32_t)c->rip;
+	if (sigsetjmp(jb, 0)) {
+		/* A guest access faulted (on_host_fault). */
+		tl_in_guest = 0;
+		tl_jmp = outer;
+		cpu_raise_addr(c, VEC_PF, tl_fault_addr);
+		c->fault.write = tl_fault_write;
+		c->fault.prot = tl_fault_prot;
+		return c->stop;
+	}
+	tl_jmp = &jb;
+	tl_in_guest = 1;
+	run_loop(c, single);
+	tl_in_guest = 0;
+	tl_jmp = outer;
+	if (c->stop == CPU_STOP_NONE)
+		c->stop = CPU_STOP_REQUEST; /* single step done */
+	return c->stop;
+}
+
+enum cpu_stop_reason cpu_run(struct cpu *c)
+{
+	return run(c, false);
+}
+
+enum cpu_stop_reason cpu_step(struct cpu *c)
+{
+	enum cpu_stop_reason r = run(c, true);
+
+	if (r == CPU_STOP_REQUEST && !c->stop_requested)
+		c->stop = r = CPU_STOP_NONE;
+	return r;
+}
+
+void cpu_request_stop(struct cpu *c)
+{
+	c->stop_requested = 1;
+}
+
+static void on_host_fault(int sig, siginfo_t *si, void *uctx)
+{
+	ucontext_t *uc = uctx;
+
+	if (!tl_in_guest || !tl_jmp) {
+		/* A fault in sysgate itself: die of it as if unhandled. */
+		signal(sig, SIG_DFL);
+		return; /* the faulting instruction runs again, now fatally */
+	}
+	tl_fault_addr = (uint64_t)(uintptr_t)si->si_addr;
+	tl_fault_prot = si->si_code == SEGV_ACCERR;
+	/* Page-fault error code bit 1: the access was a write. */
+	tl_fault_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+	tl_in_guest = 0;
+	siglongjmp(*tl_jmp, 1);
+}
+
+static void install_fault_handler(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_host_fault;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+void cpu_install_fault_handler(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, install_fault_handler);
+}

@@ -1,0 +1,159 @@
+/* Lazy flags: arithmetic handlers record (kind, size, operands, result);
+ * the bits are computed only when something reads them (Jcc, PUSHF, ...).
+ * Every bit the SDM defines for the recorded kind is exact. */
+#include "cpu/insn.h"
+
+static inline uint64_t sign_bit(unsigned sz)
+{
+	return 1ull << (sz * 8 - 1);
+}
+
+static uint64_t arith_bits(const struct cpu *c)
+{
+	uint64_t res = c->lf.res, a = c->lf.a, b = c->lf.b;
+	uint64_t sb = sign_bit(c->lf.size);
+	uint64_t f = 0;
+	bool cf = false, of = false, af = false;
+
+	switch (c->lf.op) {
+	case FL_ADD:
+	case FL_ADC:
+	case FL_INC:
+		if (c->lf.op == FL_INC)
+			cf = c->lf.rf & FL_CF;
+		else
+			cf = res < a || (c->lf.op == FL_ADC && c->lf.aux && res == a);
+		of = (a ^ res) & (b ^ res) & sb;
+		af = (a ^ b ^ res) & 0x10;
+		break;
+	case FL_SUB:
+	case FL_SBB:
+	case FL_DEC:
+		if (c->lf.op == FL_DEC)
+			cf = c->lf.rf & FL_CF;
+		else
+			cf = a < b || (c->lf.op == FL_SBB && c->lf.aux && a == b);
+		of = (a ^ b) & (a ^ res) & sb;
+		af = (a ^ b ^ res) & 0x10;
+		break;
+	case FL_RESCO:
+		cf = c->lf.aux & FL_CF;
+		of = c->lf.aux & FL_OF;
+		break;
+	default: /* FL_LOGIC */
+		break;
+	}
+	if (cf)
+		f |= FL_CF;
+	if (of)
+		f |= FL_OF;
+	if (af)
+		f |= FL_AF;
+	if (res == 0)
+		f |= FL_ZF;
+	if (res & sb)
+		f |= FL_SF;
+	if (!__builtin_parity((unsigned)(res & 0xff)))
+		f |= FL_PF;
+	return f;
+}
+
+uint64_t flags_get(const struct cpu *c)
+{
+	if (c->lf.op == FL_NONE)
+		return c->lf.rf;
+	return (c->lf.rf & ~FL_ARITH) | arith_bits(c);
+}
+
+void flags_put(struct cpu *c, uint64_t mask, uint64_t value)
+{
+	uint64_t rf = flags_get(c);
+
+	c->lf.rf = (rf & ~mask) | (value & mask);
+	c->lf.op = FL_NONE;
+}
+
+bool flags_cf(struct cpu *c)
+{
+	switch (c->lf.op) {
+	case FL_NONE:
+	case FL_INC:
+	case FL_DEC:
+		return c->lf.rf & FL_CF;
+	case FL_LOGIC:
+		return false;
+	case FL_SUB:
+		return c->lf.a < c->lf.b;
+	case FL_ADD:
+		return c->lf.res < c->lf.a;
+	default:
+		return arith_bits(c) & FL_CF;
+	}
+}
+
+static bool cond_from_bits(uint64_t f, unsigned cc)
+{
+	bool r;
+
+	switch (cc >> 1) {
+	case 0: r = f & FL_OF; break;
+	case 1: r = f & FL_CF; break;
+	case 2: r = f & FL_ZF; break;
+	case 3: r = f & (FL_CF | FL_ZF); break;
+	case 4: r = f & FL_SF; break;
+	case 5: r = f & FL_PF; break;
+	case 6: r = !(f & FL_SF) != !(f & FL_OF); break;
+	default: r = (f & FL_ZF) || (!(f & FL_SF) != !(f & FL_OF)); break;
+	}
+	return r ^ (cc & 1);
+}
+
+bool flags_cond(struct cpu *c, unsigned cc)
+{
+	bool r;
+
+	/* Fast paths for what precedes nearly every branch: CMP and TEST. */
+	if (c->lf.op == FL_SUB) {
+		uint64_t a = c->lf.a, b = c->lf.b;
+		int64_t sa = (int64_t)sign_extend(a, c->lf.size);
+		int64_t sb = (int64_t)sign_extend(b, c->lf.size);
+
+		switch (cc >> 1) {
+		case 1: r = a < b; break;
+		case 2: r = a == b; break;
+		case 3: r = a <= b; break;
+		case 6: r = sa < sb; break;
+		case 7: r = sa <= sb; break;
+		default: return cond_from_bits(flags_get(c), cc);
+		}
+		return r ^ (cc & 1);
+	}
+	if (c->lf.op == FL_LOGIC) {
+		bool zf = c->lf.res == 0;
+		bool sf = c->lf.res & sign_bit(c->lf.size);
+
+		switch (cc >> 1) {
+		case 0: r = false; break;
+		case 1: r = false; break;
+		case 2: r = zf; break;
+		case 3: r = zf; break;
+		case 4: r = sf; break;
+		case 6: r = sf; break;
+		case 7: r = zf || sf; break;
+		default: return cond_from_bits(flags_get(c), cc);
+		}
+		return r ^ (cc & 1);
+	}
+	return cond_from_bits(flags_get(c), cc);
+}
+
+uint64_t cpu_get_rflags(const struct cpu *cpu)
+{
+	return flags_get(cpu) | 2;
+}
+
+void cpu_set_rflags(struct cpu *cpu, uint64_t rflags)
+{
+	cpu->lf.rf = rflags | 2;
+	cpu->lf.op = FL_NONE;
+}

@@ -1,0 +1,431 @@
+/* The decoded-instruction format and what instruction handlers use:
+ * operand access, lazy flags, faults. Private to src/cpu.
+ *
+ * The decoder (decode.c) turns bytes into a struct insn once; the code
+ * cache (cache.c) keeps it per code page; the run loop (exec.c) sets
+ * cpu->rip to the next instruction and calls insn->fn. A handler therefore
+ * sees cpu->rip == address of the next instruction (RIP-relative operands
+ * and relative branches use it) and cpu->insn_rip == its own address.
+ *
+ * Opcode tables are data: X-macro .def files, one per family, included by
+ * optable.c. Rows (all maps but x87):
+ *
+ *   OP(map, opcode, prefix, group, handler, flags)
+ *
+ *   map     M1 (one-byte), M0F, M38 (0F 38), M3A (0F 3A)
+ *   opcode  the opcode byte within the map
+ *   prefix  P_ANY (row applies whatever the mandatory prefix), or the
+ *           mandatory prefix: P_NP (none), P_66, P_F3, P_F2. A specific row
+ *           overrides a P_ANY row of the same opcode.
+ *   group   G_NONE, or the ModRM.reg value n of a group member: G(n) for
+ *           both ModRM forms, G_MEM(n) only mod != 3, G_REG(n) only mod == 3;
+ *           G_MEM_ANY / G_REG_ANY: any reg, only that ModRM form
+ *   handler void op_xxx(struct cpu *, const struct insn *)
+ *   flags   F_* below, or'ed (0 for none)
+ *
+ * x87 rows (opcodes_x87.def): X87M(opcode, reg, handler) for the memory
+ * form of D8..DF with ModRM.reg == reg; X87R(opcode, modrm, count, handler)
+ * for register forms with ModRM byte modrm .. modrm+count-1.
+ */
+#ifndef SG_CPU_INSN_H
+#define SG_CPU_INSN_H
+
+#include <stdint.h>
+#include <string.h>
+#include "cpu/cpu.h"
+#include "mm/mm.h"
+
+struct insn;
+typedef void (*insn_fn)(struct cpu *cpu, const struct insn *i);
+
+/* Register codes in insn.base/index beyond the 16 GPRs. */
+#define GREG_RIP 16
+#define GREG_NONE 17
+
+/* insn.pfx bits */
+#define PFX_LOCK 0x01
+#define PFX_REP 0x02   /* F3 */
+#define PFX_REPNE 0x04 /* F2 */
+#define PFX_OSZ 0x08   /* 66 */
+#define PFX_ASZ 0x10   /* 67 */
+#define PFX_SEG 0x20   /* an explicit segment override */
+
+struct insn {
+	insn_fn fn;
+	uint64_t imm;   /* immediate, extended as the form says (F_I*) */
+	int64_t disp;   /* displacement, sign-extended; moffs for A0..A3 */
+	uint16_t imm2;  /* ENTER's level byte */
+	uint8_t len;    /* 1..15 */
+	uint8_t osz;    /* operand size in bytes: 1, 2, 4, 8 */
+	uint8_t asz;    /* address size in bytes: 2, 4, 8 */
+	uint8_t seg;    /* enum cpu_seg of the memory operand */
+	uint8_t pfx;    /* PFX_* */
+	uint8_t rex;    /* the REX byte (0x40..0x4f) or 0 */
+	uint8_t op;     /* the last opcode byte */
+	uint8_t mod;    /* ModRM.mod (3: register operand); 3 for opcode-register forms */
+	uint8_t reg;    /* ModRM.reg | REX.R: GPR or XMM number */
+	uint8_t rm;     /* ModRM.rm | REX.B (mod == 3), or the opcode register */
+	uint8_t reg8;   /* reg as a byte register: 0..15, or 16..19 for AH..BH */
+	uint8_t rm8;    /* rm as a byte register, same coding */
+	uint8_t base;   /* memory operand: GPR, GREG_RIP or GREG_NONE */
+	uint8_t index;  /* GPR or GREG_NONE */
+	uint8_t scale;  /* shift count 0..3 */
+	uint8_t modrm;  /* the raw ModRM byte (x87 register forms) */
+};
+
+/* Row columns (see the top comment). */
+enum { M1, M0F, M38, M3A, MAP_COUNT };
+enum { P_NP, P_66, P_F3, P_F2, P_ANY };
+#define G_NONE (-1)
+#define G(n) (n)
+#define G_MEM(n) (8 + (n))
+#define G_REG(n) (16 + (n))
+#define G_MEM_ANY 24 /* whatever ModRM.reg, only mod != 3 */
+#define G_REG_ANY 25 /* whatever ModRM.reg, only mod == 3 */
+
+/* Row flags */
+#define F_MODRM 0x0001  /* a ModRM byte follows */
+#define F_BYTE 0x0002   /* operand size 1 */
+#define F_D64 0x0004    /* 64-bit mode: operand size 64 unless 66 (push, pop) */
+#define F_F64 0x0008    /* 64-bit mode: operand size always 64 (branches) */
+#define F_NO64 0x0010   /* #UD in 64-bit mode */
+#define F_ONLY64 0x0020 /* #UD outside 64-bit mode */
+#define F_OPREG 0x0040  /* register in opcode bits 2:0 (+REX.B); row covers 8 opcodes */
+#define F_LOCKOK 0x0080   /* LOCK allowed (with a memory operand) */
+#define F_I8 0x0100     /* imm8, zero-extended */
+#define F_I8S 0x0200    /* imm8, sign-extended */
+#define F_I16 0x0300    /* imm16, zero-extended */
+#define F_IZ 0x0400     /* imm16/32 by operand size, sign-extended to 64 */
+#define F_IV 0x0500     /* imm16/32/64 by operand size */
+#define F_MOFFS 0x0600  /* address-size offset, into disp */
+#define F_ENTER 0x0700  /* imm16 then imm8 (imm2) */
+#define F_IMM_MASK 0x0700
+#define F_REL 0x0800    /* immediate is a branch displacement (sign-extended) */
+
+/* Build-time helpers for the run loop. */
+void optable_init(void);
+/* Decode at addr; fills *i (an invalid encoding becomes an #UD insn).
+ * Reads guest memory: a fault while fetching longjmps like any access. */
+void insn_decode(struct insn *i, struct cpu *cpu, uint64_t addr);
+
+/* ---- faults ---- */
+
+/* Stop with a fault at the current instruction (rip = insn_rip). */
+void cpu_raise(struct cpu *cpu, enum cpu_vector vec);
+/* Stop with #GP/#AC-style memory fault naming the data address. */
+void cpu_raise_addr(struct cpu *cpu, enum cpu_vector vec, uint64_t addr);
+void op_ud(struct cpu *cpu, const struct insn *i);
+void op_gp(struct cpu *cpu, const struct insn *i);
+
+/* ---- registers ---- */
+
+static inline uint64_t size_mask(unsigned sz)
+{
+	return sz == 8 ? ~0ull : (1ull << (sz * 8)) - 1;
+}
+
+static inline uint64_t sign_extend(uint64_t v, unsigned sz)
+{
+	switch (sz) {
+	case 1: return (uint64_t)(int64_t)(int8_t)v;
+	case 2: return (uint64_t)(int64_t)(int16_t)v;
+	case 4: return (uint64_t)(int64_t)(int32_t)v;
+	default: return v;
+	}
+}
+
+/* Byte registers are coded 0..15, or 16..19 for AH, CH, DH, BH. */
+static inline uint64_t reg_get(const struct cpu *c, unsigned r, unsigned sz)
+{
+	switch (sz) {
+	case 1:
+		return r >= 16 ? (c->r[r - 16] >> 8) & 0xff : c->r[r] & 0xff;
+	case 2: return c->r[r] & 0xffff;
+	case 4: return (uint32_t)c->r[r];
+	default: return c->r[r];
+	}
+}
+
+/* 32-bit writes zero the upper half (64-bit mode rule; harmless in 32). */
+static inline void reg_set(struct cpu *c, unsigned r, unsigned sz, uint64_t v)
+{
+	switch (sz) {
+	case 1:
+		if (r >= 16)
+			c->r[r - 16] = (c->r[r - 16] & ~0xff00ull) | ((v & 0xff) << 8);
+		else
+			c->r[r] = (c->r[r] & ~0xffull) | (v & 0xff);
+		break;
+	case 2: c->r[r] = (c->r[r] & ~0xffffull) | (v & 0xffff); break;
+	case 4: c->r[r] = (uint32_t)v; break;
+	default: c->r[r] = v; break;
+	}
+}
+
+/* ModRM.reg as a GPR of the operand size (byte registers resolved). */
+static inline uint64_t greg_get(const struct cpu *c, const struct insn *i, unsigned sz)
+{
+	return reg_get(c, sz == 1 ? i->reg8 : i->reg, sz);
+}
+
+static inline void greg_set(struct cpu *c, const struct insn *i, unsigned sz, uint64_t v)
+{
+	reg_set(c, sz == 1 ? i->reg8 : i->reg, sz, v);
+}
+
+/* ---- memory ---- */
+
+/* Offset (LEA) and linear address of the memory operand: address-size
+ * truncation, then the segment base; 32-bit mode wraps at 4 GiB. */
+static inline uint64_t insn_offset(const struct cpu *c, const struct insn *i)
+{
+	uint64_t a = (uint64_t)i->disp;
+
+	if (i->base != GREG_NONE)
+		a += i->base == GREG_RIP ? c->rip : c->r[i->base];
+	if (i->index != GREG_NONE)
+		a += c->r[i->index] << i->scale;
+	if (i->asz != 8)
+		a = i->asz == 4 ? (uint32_t)a : (uint16_t)a;
+	return a;
+}
+
+static inline uint64_t insn_ea(const struct cpu *c, const struct insn *i)
+{
+	uint64_t a = insn_offset(c, i);
+
+	if (i->asz != 8) {
+		a += c->base[i->seg];
+		if (c->mode == CPU_MODE_32)
+			a = (uint32_t)a;
+	} else {
+		a += c->base[i->seg];
+	}
+	return a;
+}
+
+static inline uint64_t mem_read(uint64_t addr, unsigned sz)
+{
+	const void *p = g2h(addr);
+	switch (sz) {
+	case 1: return *(const volatile uint8_t *)p;
+	case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+	default: { uint64_t v; memcpy(&v, p, 8); return v; }
+	}
+}
+
+static inline void mem_write(uint64_t addr, unsigned sz, uint64_t v)
+{
+	void *p = g2h(addr);
+	switch (sz) {
+	case 1: *(volatile uint8_t *)p = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* Atomic compare-and-swap of sz bytes at addr (LOCK-prefixed forms; guest
+ * threads are host threads). On failure *expected is the current value. */
+static inline bool mem_cas(uint64_t addr, unsigned sz, uint64_t *expected, uint64_t desired)
+{
+	void *p = g2h(addr);
+	bool ok;
+
+	switch (sz) {
+	case 1: {
+		uint8_t e = (uint8_t)*expected;
+		ok = __atomic_compare_exchange_n((uint8_t *)p, &e, (uint8_t)desired, false,
+						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		*expected = e;
+		break;
+	}
+	case 2: {
+		uint16_t e = (uint16_t)*expected;
+		ok = __atomic_compare_exchange_n((uint16_t *)p, &e, (uint16_t)desired, false,
+						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		*expected = e;
+		break;
+	}
+	case 4: {
+		uint32_t e = (uint32_t)*expected;
+		ok = __atomic_compare_exchange_n((uint32_t *)p, &e, (uint32_t)desired, false,
+						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		*expected = e;
+		break;
+	}
+	default:
+		ok = __atomic_compare_exchange_n((uint64_t *)p, expected, desired, false,
+						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		break;
+	}
+	return ok;
+}
+
+/* r/m operand of size sz: register (byte registers resolved) or memory. */
+static inline uint64_t rm_read(struct cpu *c, const struct insn *i, unsigned sz)
+{
+	if (i->mod == 3)
+		return reg_get(c, sz == 1 ? i->rm8 : i->rm, sz);
+	return mem_read(insn_ea(c, i), sz);
+}
+
+static inline void rm_write(struct cpu *c, const struct insn *i, unsigned sz, uint64_t v)
+{
+	if (i->mod == 3)
+		reg_set(c, sz == 1 ? i->rm8 : i->rm, sz, v);
+	else
+		mem_write(insn_ea(c, i), sz, v);
+}
+
+/* Read-modify-write without LOCK: the address is computed once. */
+static inline uint64_t rmw_load(struct cpu *c, const struct insn *i, unsigned sz, uint64_t *ea)
+{
+	if (i->mod == 3)
+		return reg_get(c, sz == 1 ? i->rm8 : i->rm, sz);
+	*ea = insn_ea(c, i);
+	return mem_read(*ea, sz);
+}
+
+static inline void rmw_store(struct cpu *c, const struct insn *i, unsigned sz, uint64_t ea, uint64_t v)
+{
+	if (i->mod == 3)
+		reg_set(c, sz == 1 ? i->rm8 : i->rm, sz, v);
+	else
+		mem_write(ea, sz, v);
+}
+
+/* Stack: 64-bit mode uses RSP, 32-bit mode ESP (flat SS). */
+static inline uint64_t stack_addr(const struct cpu *c, uint64_t sp)
+{
+	return c->mode == CPU_MODE_64 ? sp : (uint32_t)sp;
+}
+
+static inline void push(struct cpu *c, unsigned sz, uint64_t v)
+{
+	uint64_t sp = c->r[R_SP] - sz;
+
+	mem_write(stack_addr(c, sp), sz, v);
+	if (c->mode == CPU_MODE_64)
+		c->r[R_SP] = sp;
+	else
+		reg_set(c, R_SP, 4, sp);
+}
+
+static inline uint64_t pop(struct cpu *c, unsigned sz)
+{
+	uint64_t v = mem_read(stack_addr(c, c->r[R_SP]), sz);
+
+	if (c->mode == CPU_MODE_64)
+		c->r[R_SP] += sz;
+	else
+		reg_set(c, R_SP, 4, c->r[R_SP] + sz);
+	return v;
+}
+
+/* Branch target: 32-bit mode and 16-bit operand size truncate. */
+static inline void jump_to(struct cpu *c, const struct insn *i, uint64_t target)
+{
+	if (i->osz == 2)
+		target &= 0xffff;
+	else if (c->mode == CPU_MODE_32)
+		target = (uint32_t)target;
+	c->rip = target;
+}
+
+/* ---- XMM operands ---- */
+
+/* 16-byte loads/stores of the r/m operand; aligned forms raise #GP on a
+ * misaligned address as the hardware does. Return false if they faulted. */
+static inline bool xmm_rm_load(struct cpu *c, const struct insn *i, cpu_xmm *out, bool aligned)
+{
+	if (i->mod == 3) {
+		*out = c->xmm[i->rm];
+		return true;
+	}
+	uint64_t a = insn_ea(c, i);
+	if (aligned && (a & 15)) {
+		cpu_raise_addr(c, VEC_GP, a);
+		return false;
+	}
+	memcpy(out, g2h(a), 16);
+	return true;
+}
+
+static inline bool xmm_rm_store(struct cpu *c, const struct insn *i, const cpu_xmm *v, bool aligned)
+{
+	if (i->mod == 3) {
+		c->xmm[i->rm] = *v;
+		return true;
+	}
+	uint64_t a = insn_ea(c, i);
+	if (aligned && (a & 15)) {
+		cpu_raise_addr(c, VEC_GP, a);
+		return false;
+	}
+	memcpy(g2h(a), v, 16);
+	return true;
+}
+
+/* Low 64 or 32 bits of the r/m operand (register: the low lane). */
+static inline uint64_t xmm_rm_read64(struct cpu *c, const struct insn *i)
+{
+	return i->mod == 3 ? c->xmm[i->rm].q[0] : mem_read(insn_ea(c, i), 8);
+}
+
+static inline uint32_t xmm_rm_read32(struct cpu *c, const struct insn *i)
+{
+	return i->mod == 3 ? c->xmm[i->rm].d[0] : (uint32_t)mem_read(insn_ea(c, i), 4);
+}
+
+/* ---- lazy flags (flags.c) ----
+ * Arithmetic records its kind, size, operands and result; bits are computed
+ * when read. FL_NONE means cpu->lf.rf holds every bit. */
+enum lf_op {
+	FL_NONE,
+	FL_ADD, FL_ADC, FL_SUB, FL_SBB, /* b is the source; aux = carry in */
+	FL_LOGIC,                       /* CF = OF = AF = 0 */
+	FL_INC, FL_DEC,                 /* CF kept in rf */
+	FL_RESCO,                       /* ZF/SF/PF from res; CF/OF in aux; AF 0 */
+};
+
+#define FL_CF 0x0001ull
+#define FL_PF 0x0004ull
+#define FL_AF 0x0010ull
+#define FL_ZF 0x0040ull
+#define FL_SF 0x0080ull
+#define FL_TF 0x0100ull
+#define FL_IF 0x0200ull
+#define FL_DF 0x0400ull
+#define FL_OF 0x0800ull
+#define FL_ARITH (FL_CF | FL_PF | FL_AF | FL_ZF | FL_SF | FL_OF)
+
+static inline void flags_set(struct cpu *c, enum lf_op op, unsigned sz,
+			     uint64_t res, uint64_t a, uint64_t b)
+{
+	c->lf.op = op;
+	c->lf.size = sz;
+	c->lf.res = res & size_mask(sz);
+	c->lf.a = a & size_mask(sz);
+	c->lf.b = b & size_mask(sz);
+}
+
+/* CF/OF given, the rest from res (shifts, multiplies). */
+static inline void flags_set_resco(struct cpu *c, unsigned sz, uint64_t res, bool cf, bool of)
+{
+	c->lf.op = FL_RESCO;
+	c->lf.size = sz;
+	c->lf.res = res & size_mask(sz);
+	c->lf.aux = (cf ? FL_CF : 0) | (of ? FL_OF : 0);
+}
+
+/* Materialise and return the arithmetic bits | the rest of RFLAGS. */
+uint64_t flags_get(const struct cpu *c);
+/* Replace the arithmetic bits (mask) by value; the lazy state is dropped. */
+void flags_put(struct cpu *c, uint64_t mask, uint64_t value);
+bool flags_cf(struct cpu *c);
+/* Condition code cc (0..15, as in Jcc/SETcc/CMOVcc). */
+bool flags_cond(struct cpu *c, unsigned cc);
+
+#endif

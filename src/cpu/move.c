@@ -1,0 +1,222 @@
+/* Data movement: MOV forms, MOVZX/MOVSX/MOVSXD, LEA, XCHG, PUSH/POP of
+ * GPRs and immediates, PUSHA/POPA, PUSHF/POPF, LAHF/SAHF, XLAT, CBW/CWD
+ * families. */
+#include "cpu/ops.h"
+
+void op_mov_EvGv(struct cpu *c, const struct insn *i)
+{
+	rm_write(c, i, i->osz, greg_get(c, i, i->osz));
+}
+
+void op_mov_GvEv(struct cpu *c, const struct insn *i)
+{
+	greg_set(c, i, i->osz, rm_read(c, i, i->osz));
+}
+
+void op_mov_EvIz(struct cpu *c, const struct insn *i)
+{
+	rm_write(c, i, i->osz, i->imm);
+}
+
+void op_mov_rIv(struct cpu *c, const struct insn *i)
+{
+	reg_set(c, i->osz == 1 ? i->rm8 : i->rm, i->osz, i->imm);
+}
+
+void op_mov_rAXOv(struct cpu *c, const struct insn *i)
+{
+	reg_set(c, R_AX, i->osz, mem_read(insn_ea(c, i), i->osz));
+}
+
+void op_mov_OvrAX(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea(c, i), i->osz, reg_get(c, R_AX, i->osz));
+}
+
+void op_movzx_GvEb(struct cpu *c, const struct insn *i)
+{
+	greg_set(c, i, i->osz, rm_read(c, i, 1));
+}
+
+void op_movzx_GvEw(struct cpu *c, const struct insn *i)
+{
+	greg_set(c, i, i->osz, rm_read(c, i, 2));
+}
+
+void op_movsx_GvEb(struct cpu *c, const struct insn *i)
+{
+	greg_set(c, i, i->osz, sign_extend(rm_read(c, i, 1), 1));
+}
+
+void op_movsx_GvEw(struct cpu *c, const struct insn *i)
+{
+	greg_set(c, i, i->osz, sign_extend(rm_read(c, i, 2), 2));
+}
+
+void op_movsxd_GvEd(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz == 8 ? 4 : i->osz;
+
+	greg_set(c, i, i->osz, sign_extend(rm_read(c, i, sz), sz));
+}
+
+void op_lea_GvM(struct cpu *c, const struct insn *i)
+{
+	greg_set(c, i, i->osz, insn_offset(c, i));
+}
+
+static uint64_t mem_xchg(uint64_t addr, unsigned sz, uint64_t v)
+{
+	void *p = g2h(addr);
+
+	switch (sz) {
+	case 1: return __atomic_exchange_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST);
+	case 2: return __atomic_exchange_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST);
+	case 4: return __atomic_exchange_n((uint32_t *)p, (uint32_t)v, __ATOMIC_SEQ_CST);
+	default: return __atomic_exchange_n((uint64_t *)p, v, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* XCHG with memory is locked whether or not LOCK is given. */
+void op_xchg_EvGv(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	uint64_t g = greg_get(c, i, sz), old;
+
+	if (i->mod == 3) {
+		old = rm_read(c, i, sz);
+		rm_write(c, i, sz, g);
+	} else {
+		old = mem_xchg(insn_ea(c, i), sz, g);
+	}
+	greg_set(c, i, sz, old);
+}
+
+/* 90+r; plain 90 (no REX.B) is NOP, also in 64-bit mode. */
+void op_xchg_rAXr(struct cpu *c, const struct insn *i)
+{
+	uint64_t a, b;
+
+	if (i->rm == R_AX)
+		return;
+	a = reg_get(c, R_AX, i->osz);
+	b = reg_get(c, i->rm, i->osz);
+	reg_set(c, R_AX, i->osz, b);
+	reg_set(c, i->rm, i->osz, a);
+}
+
+void op_push_r(struct cpu *c, const struct insn *i)
+{
+	push(c, i->osz, reg_get(c, i->rm, i->osz));
+}
+
+void op_pop_r(struct cpu *c, const struct insn *i)
+{
+	uint64_t v = pop(c, i->osz);
+
+	reg_set(c, i->rm, i->osz, v);
+}
+
+void op_push_Iz(struct cpu *c, const struct insn *i)
+{
+	push(c, i->osz, i->imm);
+}
+
+void op_push_Ev(struct cpu *c, const struct insn *i)
+{
+	push(c, i->osz, rm_read(c, i, i->osz));
+}
+
+/* The destination address is computed with the incremented stack pointer. */
+void op_pop_Ev(struct cpu *c, const struct insn *i)
+{
+	uint64_t sp = c->r[R_SP], v = pop(c, i->osz);
+
+	if (i->mod != 3) {
+		uint64_t ea = insn_ea(c, i);
+		uint64_t new_sp = c->r[R_SP];
+
+		c->r[R_SP] = sp; /* a fault leaves the stack as it was */
+		mem_write(ea, i->osz, v);
+		c->r[R_SP] = new_sp;
+	} else {
+		rm_write(c, i, i->osz, v);
+	}
+}
+
+void op_pusha(struct cpu *c, const struct insn *i)
+{
+	uint64_t sp = c->r[R_SP];
+
+	for (unsigned r = R_AX; r <= R_DI; r++)
+		push(c, i->osz, r == R_SP ? sp : c->r[r]);
+}
+
+void op_popa(struct cpu *c, const struct insn *i)
+{
+	for (int r = R_DI; r >= R_AX; r--) {
+		uint64_t v = pop(c, i->osz);
+
+		if (r != R_SP)
+			reg_set(c, (unsigned)r, i->osz, v);
+	}
+}
+
+/* Flags a ring-3 POPF may change: CF PF AF ZF SF TF DF OF NT AC ID (not IF,
+ * IOPL, VM, RF). */
+#define POPF_MASK 0x254dd5ull
+
+void op_pushf(struct cpu *c, const struct insn *i)
+{
+	push(c, i->osz, (flags_get(c) | 2) & ~0x30000ull); /* image has RF, VM clear */
+}
+
+void op_popf(struct cpu *c, const struct insn *i)
+{
+	uint64_t mask = i->osz == 2 ? POPF_MASK & 0xffff : POPF_MASK;
+	uint64_t v = pop(c, i->osz);
+	uint64_t rf = flags_get(c);
+
+	c->lf.rf = (rf & ~mask) | (v & mask) | 2;
+	c->lf.op = FL_NONE;
+}
+
+#define LAHF_MASK (FL_SF | FL_ZF | FL_AF | FL_PF | FL_CF)
+
+void op_lahf(struct cpu *c, const struct insn *i)
+{
+	reg_set(c, 16 + 0, 1, (flags_get(c) & LAHF_MASK) | 2); /* AH */
+}
+
+void op_sahf(struct cpu *c, const struct insn *i)
+{
+	flags_put(c, LAHF_MASK, (c->r[R_AX] >> 8) & LAHF_MASK);
+}
+
+void op_xlat(struct cpu *c, const struct insn *i)
+{
+	uint64_t a = c->r[R_BX] + (c->r[R_AX] & 0xff);
+
+	if (i->asz != 8)
+		a = i->asz == 4 ? (uint32_t)a : (uint16_t)a;
+	a += c->base[i->seg];
+	if (c->mode == CPU_MODE_32)
+		a = (uint32_t)a;
+	reg_set(c, R_AX, 1, mem_read(a, 1));
+}
+
+/* CBW / CWDE / CDQE */
+void op_cbw(struct cpu *c, const struct insn *i)
+{
+	unsigned half = i->osz / 2;
+
+	reg_set(c, R_AX, i->osz, sign_extend(reg_get(c, R_AX, half), half));
+}
+
+/* CWD / CDQ / CQO */
+void op_cwd(struct cpu *c, const struct insn *i)
+{
+	bool neg = (reg_get(c, R_AX, i->osz) >> (i->osz * 8 - 1)) & 1;
+
+	reg_set(c, R_DX, i->osz, neg ? ~0ull : 0);
+}

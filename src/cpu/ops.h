@@ -1,0 +1,22 @@
+/* Prototypes of every instruction handler named in the .def tables, so the
+ * handler files are checked against the rows. Private to src/cpu. */
+#ifndef SG_CPU_OPS_H
+#define SG_CPU_OPS_H
+
+#include "cpu/insn.h"
+
+#define OP(map, opcode, prefix, group, handler, flags) \
+	void handler(struct cpu *cpu, const struct insn *i);
+#define X87M(opcode, reg, handler) void handler(struct cpu *cpu, const struct insn *i);
+#define X87R(opcode, modrm, count, handler) void handler(struct cpu *cpu, const struct insn *i);
+#include "cpu/opcodes_base.def"
+#include "cpu/opcodes_0f.def"
+#include "cpu/opcodes_sse.def"
+#include "cpu/opcodes_x87.def"
+#undef OP
+#undef X87M
+#undef X87R
+
+void op_nop(struct cpu *cpu, const struct insn *i);
+
+#endif

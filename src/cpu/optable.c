@@ -1,0 +1,93 @@
+/* Builds the opcode tables from the X-macro .def rows, once. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cpu/ops.h"
+#include "cpu/optable.h"
+
+struct op_entry op_maps[MAP_COUNT][256][4];
+struct op_entry op_groups[OP_GROUPS_MAX][16];
+insn_fn op_x87_mem[8][8];
+insn_fn op_x87_reg[8][64];
+static unsigned ngroups;
+
+static void set_entry(struct op_entry *e, insn_fn fn, unsigned flags, bool specific)
+{
+	if (e->specific && !specific)
+		return; /* a mandatory-prefix row wins over a P_ANY row */
+	e->fn = fn;
+	e->flags = (uint16_t)flags;
+	e->specific = specific;
+}
+
+static void set_group(struct op_entry *e, int group, insn_fn fn, unsigned flags, bool specific)
+{
+	struct op_entry *g;
+	int lo, hi;
+
+	if (!e->group) {
+		if (ngroups == OP_GROUPS_MAX) {
+			fprintf(stderr, "sysgate: cpu: OP_GROUPS_MAX too small\n");
+			abort();
+		}
+		e->group = (uint8_t)++ngroups;
+		e->fn = NULL;
+		e->flags = F_MODRM;
+	}
+	g = op_groups[e->group - 1];
+	if (group == G_MEM_ANY) {
+		lo = 0, hi = 7;
+	} else if (group == G_REG_ANY) {
+		lo = 8, hi = 15;
+	} else if (group < 8) {
+		set_entry(&g[group], fn, flags, specific);
+		lo = hi = group + 8;
+	} else {
+		lo = hi = group - 8; /* G_MEM(n) -> n, G_REG(n) -> 8 + n */
+	}
+	for (int k = lo; k <= hi; k++)
+		set_entry(&g[k], fn, flags, specific);
+}
+
+static void add_row(int map, int opcode, int prefix, int group, insn_fn fn, unsigned flags)
+{
+	int n = flags & F_OPREG ? 8 : 1;
+
+	for (int op = opcode; op < opcode + n; op++) {
+		for (int p = 0; p < 4; p++) {
+			struct op_entry *e = &op_maps[map][op][p];
+			bool specific = prefix != P_ANY;
+
+			if (specific && p != prefix)
+				continue;
+			if (group == G_NONE)
+				set_entry(e, fn, flags, specific);
+			else
+				set_group(e, group, fn, flags, specific);
+		}
+	}
+}
+
+static void build(void)
+{
+#define OP(map, opcode, prefix, group, handler, flags) \
+	add_row(map, opcode, prefix, group, handler, flags);
+#define X87M(opcode, reg, handler) op_x87_mem[(opcode) - 0xd8][reg] = handler;
+#define X87R(opcode, modrm, count, handler) \
+	for (int k = 0; k < (count); k++) \
+		op_x87_reg[(opcode) - 0xd8][(modrm) - 0xc0 + k] = handler;
+#include "cpu/opcodes_base.def"
+#include "cpu/opcodes_0f.def"
+#include "cpu/opcodes_sse.def"
+#include "cpu/opcodes_x87.def"
+#undef OP
+#undef X87M
+#undef X87R
+}
+
+void optable_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, build);
+}

@@ -1,0 +1,119 @@
+/* Shifts and rotates: ROL ROR RCL RCR SHL SHR SAL SAR (group 2), SHLD,
+ * SHRD. Counts are masked to 5 bits (6 with 64-bit operands); a masked
+ * count of 0 changes nothing, flags included. */
+#include "cpu/ops.h"
+
+enum { SH_ROL, SH_ROR, SH_RCL, SH_RCR, SH_SHL, SH_SHR, SH_SAL, SH_SAR };
+
+static inline bool msb(uint64_t v, unsigned sz)
+{
+	return (v >> (sz * 8 - 1)) & 1;
+}
+
+/* Rotates change only CF and OF. */
+static void put_cf_of(struct cpu *c, bool cf, bool of)
+{
+	flags_put(c, FL_CF | FL_OF, (cf ? FL_CF : 0) | (of ? FL_OF : 0));
+}
+
+static void shift(struct cpu *c, const struct insn *i, unsigned count)
+{
+	unsigned sz = i->osz, bits = sz * 8;
+	unsigned n = count & (sz == 8 ? 63 : 31);
+	uint64_t ea = 0, v, res, mask = size_mask(sz);
+	bool cf, of;
+
+	if (!n)
+		return;
+	v = rmw_load(c, i, sz, &ea);
+	switch (i->reg & 7) {
+	case SH_ROL: {
+		unsigned r = n % bits;
+		res = r ? ((v << r) | (v >> (bits - r))) & mask : v;
+		rmw_store(c, i, sz, ea, res);
+		cf = res & 1;
+		put_cf_of(c, cf, msb(res, sz) ^ cf);
+		return;
+	}
+	case SH_ROR: {
+		unsigned r = n % bits;
+		res = r ? ((v >> r) | (v << (bits - r))) & mask : v;
+		rmw_store(c, i, sz, ea, res);
+		put_cf_of(c, msb(res, sz), msb(res, sz) ^ msb(res << 1, sz));
+		return;
+	}
+	case SH_RCL:
+	case SH_RCR: {
+		/* Rotate the (bits + 1)-bit value CF:v. */
+		unsigned w = bits + 1, r = n % w;
+		unsigned __int128 t = (unsigned __int128)flags_cf(c) << bits | v;
+		unsigned __int128 wmask = ((unsigned __int128)1 << w) - 1;
+
+		if ((i->reg & 7) == SH_RCR)
+			r = (w - r) % w;
+		if (r)
+			t = ((t << r) | (t >> (w - r))) & wmask;
+		res = (uint64_t)t & mask;
+		cf = (t >> bits) & 1;
+		rmw_store(c, i, sz, ea, res);
+		if ((i->reg & 7) == SH_RCL)
+			put_cf_of(c, cf, msb(res, sz) ^ cf);
+		else
+			put_cf_of(c, cf, msb(res, sz) ^ msb(res << 1, sz));
+		return;
+	}
+	case SH_SHL:
+	case SH_SAL:
+		res = n < 64 ? (v << n) & mask : 0;
+		cf = n <= bits ? (v >> (bits - n)) & 1 : 0;
+		of = msb(res, sz) ^ cf;
+		break;
+	case SH_SHR:
+		res = n < bits ? v >> n : 0;
+		cf = (v >> (n - 1)) & 1;
+		of = msb(v, sz);
+		break;
+	default: { /* SAR */
+		int64_t sv = (int64_t)sign_extend(v, sz);
+		res = (uint64_t)(sv >> n) & mask;
+		cf = (sv >> (n - 1)) & 1;
+		of = false;
+		break;
+	}
+	}
+	rmw_store(c, i, sz, ea, res);
+	flags_set_resco(c, sz, res, cf, of);
+}
+
+void op_shift_EvIb(struct cpu *c, const struct insn *i) { shift(c, i, (unsigned)i->imm); }
+void op_shift_Ev1(struct cpu *c, const struct insn *i) { shift(c, i, 1); }
+void op_shift_EvCL(struct cpu *c, const struct insn *i) { shift(c, i, (uint8_t)c->r[R_CX]); }
+
+/* SHLD/SHRD: 0F A4/AC take imm8, 0F A5/AD take CL. */
+static void double_shift(struct cpu *c, const struct insn *i, bool left)
+{
+	unsigned sz = i->osz, bits = sz * 8;
+	unsigned n = (i->op & 1 ? (uint8_t)c->r[R_CX] : (unsigned)i->imm) & (sz == 8 ? 63 : 31);
+	uint64_t ea = 0, d, s = greg_get(c, i, sz), res, mask = size_mask(sz);
+	bool cf;
+
+	if (!n)
+		return;
+	d = rmw_load(c, i, sz, &ea);
+	if (n > bits) {
+		/* 16-bit operands, counts 17..31: the SDM leaves it undefined. */
+		res = 0;
+		cf = false;
+	} else if (left) {
+		res = ((d << n) | (s >> (bits - n))) & mask;
+		cf = (d >> (bits - n)) & 1;
+	} else {
+		res = ((d >> n) | (s << (bits - n))) & mask;
+		cf = (d >> (n - 1)) & 1;
+	}
+	rmw_store(c, i, sz, ea, res);
+	flags_set_resco(c, sz, res, cf, msb(res, sz) ^ msb(d, sz));
+}
+
+void op_shld_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, true); }
+void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, false); }

@@ -1,0 +1,137 @@
+/* SSE2 packed integer instructions on XMM registers: logic, compare,
+ * add/subtract (wrapping and unsigned saturating), min/max, unpack,
+ * shuffle, shifts by immediate. Legacy-SSE m128 operands must be 16-byte
+ * aligned (#GP otherwise). */
+#include "cpu/ops.h"
+
+/* dst = f(dst, src) lane by lane; LANE is the cpu_xmm member, N the count. */
+#define PACKED_OP(name, LANE, N, EXPR) \
+	void op_##name##_VxWx(struct cpu *c, const struct insn *i) \
+	{ \
+		cpu_xmm s, *d = &c->xmm[i->reg]; \
+		if (!xmm_rm_load(c, i, &s, true)) \
+			return; \
+		for (int k = 0; k < (N); k++) { \
+			__typeof__(d->LANE[0]) a = d->LANE[k], b = s.LANE[k]; \
+			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
+		} \
+	}
+
+PACKED_OP(pand, q, 2, a & b)
+PACKED_OP(pandn, q, 2, ~a & b)
+PACKED_OP(por, q, 2, a | b)
+PACKED_OP(pxor, q, 2, a ^ b)
+PACKED_OP(pcmpeqb, b, 16, a == b ? 0xff : 0)
+PACKED_OP(pcmpeqw, w, 8, a == b ? 0xffff : 0)
+PACKED_OP(pcmpeqd, d, 4, a == b ? 0xffffffffu : 0)
+PACKED_OP(pcmpgtb, b, 16, (int8_t)a > (int8_t)b ? 0xff : 0)
+PACKED_OP(pcmpgtw, w, 8, (int16_t)a > (int16_t)b ? 0xffff : 0)
+PACKED_OP(pcmpgtd, d, 4, (int32_t)a > (int32_t)b ? 0xffffffffu : 0)
+PACKED_OP(paddb, b, 16, a + b)
+PACKED_OP(paddw, w, 8, a + b)
+PACKED_OP(paddd, d, 4, a + b)
+PACKED_OP(paddq, q, 2, a + b)
+PACKED_OP(psubb, b, 16, a - b)
+PACKED_OP(psubw, w, 8, a - b)
+PACKED_OP(psubd, d, 4, a - b)
+PACKED_OP(psubq, q, 2, a - b)
+PACKED_OP(paddusb, b, 16, a + b > 0xff ? 0xff : a + b)
+PACKED_OP(paddusw, w, 8, a + b > 0xffff ? 0xffff : a + b)
+PACKED_OP(psubusb, b, 16, a > b ? a - b : 0)
+PACKED_OP(psubusw, w, 8, a > b ? a - b : 0)
+PACKED_OP(pminub, b, 16, a < b ? a : b)
+PACKED_OP(pmaxub, b, 16, a > b ? a : b)
+PACKED_OP(pminsw, w, 8, (int16_t)a < (int16_t)b ? a : b)
+PACKED_OP(pmaxsw, w, 8, (int16_t)a > (int16_t)b ? a : b)
+#undef PACKED_OP
+
+/* Interleave the low (hi = 0) or high halves of dst and src, lane by lane. */
+#define UNPACK_OP(name, LANE, N, HI) \
+	void op_##name##_VxWx(struct cpu *c, const struct insn *i) \
+	{ \
+		cpu_xmm s, a = c->xmm[i->reg], *d = &c->xmm[i->reg]; \
+		if (!xmm_rm_load(c, i, &s, true)) \
+			return; \
+		for (int k = 0; k < (N) / 2; k++) { \
+			d->LANE[2 * k] = a.LANE[k + (HI) * (N) / 2]; \
+			d->LANE[2 * k + 1] = s.LANE[k + (HI) * (N) / 2]; \
+		} \
+	}
+
+UNPACK_OP(punpcklbw, b, 16, 0)
+UNPACK_OP(punpcklwd, w, 8, 0)
+UNPACK_OP(punpckldq, d, 4, 0)
+UNPACK_OP(punpcklqdq, q, 2, 0)
+UNPACK_OP(punpckhbw, b, 16, 1)
+UNPACK_OP(punpckhwd, w, 8, 1)
+UNPACK_OP(punpckhdq, d, 4, 1)
+UNPACK_OP(punpckhqdq, q, 2, 1)
+UNPACK_OP(unpcklps, d, 4, 0)
+#undef UNPACK_OP
+
+void op_pshufd_VxWxIb(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm s;
+
+	if (!xmm_rm_load(c, i, &s, true))
+		return;
+	for (int k = 0; k < 4; k++)
+		c->xmm[i->reg].d[k] = s.d[(i->imm >> (2 * k)) & 3];
+}
+
+/* PSHUFLW shuffles words 0..3 and copies 4..7; PSHUFHW the reverse. */
+static void pshufw_half(struct cpu *c, const struct insn *i, int half)
+{
+	cpu_xmm s;
+
+	if (!xmm_rm_load(c, i, &s, true))
+		return;
+	c->xmm[i->reg] = s;
+	for (int k = 0; k < 4; k++)
+		c->xmm[i->reg].w[4 * half + k] = s.w[4 * half + ((i->imm >> (2 * k)) & 3)];
+}
+
+void op_pshuflw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 0); }
+void op_pshufhw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 1); }
+
+/* Shifts by immediate of xmm[rm]: counts past the lane width give 0 (or
+ * all sign bits for arithmetic right shifts). */
+#define SHIFT_IMM(name, LANE, N, BITS, EXPR) \
+	void op_##name##_UxIb(struct cpu *c, const struct insn *i) \
+	{ \
+		cpu_xmm *d = &c->xmm[i->rm]; \
+		unsigned n = (unsigned)(i->imm & 0xff); \
+		for (int k = 0; k < (N); k++) { \
+			__typeof__(d->LANE[0]) a = d->LANE[k]; \
+			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
+		} \
+	}
+
+SHIFT_IMM(psrlw, w, 8, 16, n > 15 ? 0 : a >> n)
+SHIFT_IMM(psllw, w, 8, 16, n > 15 ? 0 : a << n)
+SHIFT_IMM(psraw, w, 8, 16, (int16_t)a >> (n > 15 ? 15 : n))
+SHIFT_IMM(psrld, d, 4, 32, n > 31 ? 0 : a >> n)
+SHIFT_IMM(pslld, d, 4, 32, n > 31 ? 0 : a << n)
+SHIFT_IMM(psrad, d, 4, 32, (int32_t)a >> (n > 31 ? 31 : n))
+SHIFT_IMM(psrlq, q, 2, 64, n > 63 ? 0 : a >> n)
+SHIFT_IMM(psllq, q, 2, 64, n > 63 ? 0 : a << n)
+#undef SHIFT_IMM
+
+/* Byte shifts of the whole register. */
+void op_psrldq_UxIb(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm s = c->xmm[i->rm], *d = &c->xmm[i->rm];
+	unsigned n = (unsigned)(i->imm & 0xff);
+
+	for (unsigned k = 0; k < 16; k++)
+		d->b[k] = k + n < 16 ? s.b[k + n] : 0;
+}
+
+void op_pslldq_UxIb(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm s = c->xmm[i->rm], *d = &c->xmm[i->rm];
+	unsigned n = (unsigned)(i->imm & 0xff);
+
+	for (unsigned k = 0; k < 16; k++)
+		d->b[k] = k >= n ? s.b[k - n] : 0;
+}

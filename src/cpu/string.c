@@ -1,0 +1,168 @@
+/* String instructions: MOVS, STOS, LODS, CMPS, SCAS, with REP/REPE/REPNE
+ * and DF. Registers advance element by element, so a fault leaves rSI,
+ * rDI and rCX at the faulting element as on hardware; REP MOVS and REP
+ * STOS move whole runs at once up to the next page boundary. */
+#include "cpu/ops.h"
+
+/* Linear address of a string pointer register (rSI with the segment of
+ * the instruction, rDI always with ES). */
+static inline uint64_t str_addr(const struct cpu *c, const struct insn *i, unsigned r,
+				unsigned seg)
+{
+	uint64_t a = reg_get(c, r, i->asz) + c->base[seg];
+
+	return c->mode == CPU_MODE_32 ? (uint32_t)a : a;
+}
+
+static inline void advance(struct cpu *c, const struct insn *i, unsigned r, int64_t delta)
+{
+	reg_set(c, r, i->asz, c->r[r] + (uint64_t)delta);
+}
+
+static inline int64_t step(const struct cpu *c, unsigned sz)
+{
+	return c->lf.rf & FL_DF ? -(int64_t)sz : (int64_t)sz;
+}
+
+static inline uint64_t count(const struct cpu *c, const struct insn *i)
+{
+	return reg_get(c, R_CX, i->asz);
+}
+
+static inline uint64_t to_page_end(uint64_t a)
+{
+	return 4096 - (a & 4095);
+}
+
+static inline bool is_rep(const struct insn *i)
+{
+	return i->pfx & (PFX_REP | PFX_REPNE);
+}
+
+/* Elements of size sz from a and b that stay within their pages. */
+static uint64_t run_len(uint64_t a, uint64_t b, unsigned sz, uint64_t n)
+{
+	uint64_t m = to_page_end(a) < to_page_end(b) ? to_page_end(a) : to_page_end(b);
+
+	m /= sz;
+	return m < n ? (m ? m : 1) : n;
+}
+
+void op_movs(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	int64_t d = step(c, sz);
+
+	if (!is_rep(i)) {
+		mem_write(str_addr(c, i, R_DI, SEG_ES), sz,
+			  mem_read(str_addr(c, i, R_SI, i->seg), sz));
+		advance(c, i, R_SI, d);
+		advance(c, i, R_DI, d);
+		return;
+	}
+	for (uint64_t n = count(c, i); n;) {
+		uint64_t src = str_addr(c, i, R_SI, i->seg), dst = str_addr(c, i, R_DI, SEG_ES);
+		uint64_t k = d > 0 ? run_len(src, dst, sz, n) : 1;
+
+		/* A forward copy onto an overlapping higher destination
+		 * replicates the source pattern: memmove would not. */
+		if (k > 1 && (dst <= src || dst >= src + k * sz)) {
+			memmove(g2h(dst), g2h(src), k * sz);
+		} else {
+			k = 1;
+			mem_write(dst, sz, mem_read(src, sz));
+		}
+		advance(c, i, R_SI, d * (int64_t)k);
+		advance(c, i, R_DI, d * (int64_t)k);
+		n -= k;
+		reg_set(c, R_CX, i->asz, n);
+	}
+}
+
+void op_stos(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	int64_t d = step(c, sz);
+	uint64_t v = reg_get(c, R_AX, sz);
+
+	if (!is_rep(i)) {
+		mem_write(str_addr(c, i, R_DI, SEG_ES), sz, v);
+		advance(c, i, R_DI, d);
+		return;
+	}
+	for (uint64_t n = count(c, i); n;) {
+		uint64_t dst = str_addr(c, i, R_DI, SEG_ES);
+		uint64_t k = d > 0 ? run_len(dst, dst, sz, n) : 1;
+
+		if (sz == 1) {
+			memset(g2h(dst), (int)v, k);
+		} else {
+			for (uint64_t e = 0; e < k; e++)
+				mem_write(dst + e * sz, sz, v);
+		}
+		advance(c, i, R_DI, d * (int64_t)k);
+		n -= k;
+		reg_set(c, R_CX, i->asz, n);
+	}
+}
+
+void op_lods(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	int64_t d = step(c, sz);
+	uint64_t n = is_rep(i) ? count(c, i) : 1;
+
+	for (; n; n--) {
+		reg_set(c, R_AX, sz, mem_read(str_addr(c, i, R_SI, i->seg), sz));
+		advance(c, i, R_SI, d);
+		if (is_rep(i))
+			reg_set(c, R_CX, i->asz, n - 1);
+	}
+}
+
+/* CMPS/SCAS: REPE stops when ZF = 0, REPNE when ZF = 1. */
+static bool rep_done(const struct insn *i, uint64_t a, uint64_t b)
+{
+	return (i->pfx & PFX_REPNE) ? a == b : a != b;
+}
+
+void op_cmps(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	int64_t d = step(c, sz);
+	uint64_t n = is_rep(i) ? count(c, i) : 1;
+
+	for (; n; n--) {
+		uint64_t a = mem_read(str_addr(c, i, R_SI, i->seg), sz);
+		uint64_t b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
+
+		advance(c, i, R_SI, d);
+		advance(c, i, R_DI, d);
+		flags_set(c, FL_SUB, sz, a - b, a, b);
+		if (!is_rep(i))
+			return;
+		reg_set(c, R_CX, i->asz, n - 1);
+		if (rep_done(i, a, b))
+			return;
+	}
+}
+
+void op_scas(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	int64_t d = step(c, sz);
+	uint64_t n = is_rep(i) ? count(c, i) : 1;
+	uint64_t a = reg_get(c, R_AX, sz);
+
+	for (; n; n--) {
+		uint64_t b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
+
+		advance(c, i, R_DI, d);
+		flags_set(c, FL_SUB, sz, a - b, a, b);
+		if (!is_rep(i))
+			return;
+		reg_set(c, R_CX, i->asz, n - 1);
+		if (rep_done(i, a, b))
+			return;
+	}
+}
