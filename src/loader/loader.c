@@ -1,0 +1,228 @@
+/* loader_probe and loader_load: decide the ABI, create the address space,
+ * map the program (and its interpreter, looked up under the sysroot
+ * first), the vDSO and the stack, and give the CPU the registers a fresh
+ * process has. Addresses are the kernel's with ASLR off (docs/loader.md). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "loader/loader.h"
+#include "loader/loader_internal.h"
+#include "mm/mm.h"
+#include "vdso/vdso.h"
+
+/* ELF_ET_DYN_BASE: where an ET_DYN program goes (as a compat task and as
+ * a 64-bit task on a 6.x kernel, ASLR off). */
+#define ET_DYN_BASE_32 0x56555000ull
+#define ET_DYN_BASE_64 0x555555554000ull
+#define STACK_SIZE (8ull << 20)
+
+enum sg_err loader_probe(const char *path, enum sg_abi *abi)
+{
+	struct elf_file f;
+	enum sg_err err;
+
+	if (!path || !abi)
+		return SG_ERR_INVAL;
+	err = elf_open(path, &f);
+	if (err)
+		return err;
+	*abi = f.abi;
+	elf_close(&f);
+	return SG_OK;
+}
+
+/* The interpreter: under the sysroot first, then as named. */
+static enum sg_err open_interp(const struct sg_process *p, const char *name,
+			       enum sg_abi abi, struct elf_file *f)
+{
+	char path[PATH_MAX];
+	enum sg_err err = SG_ERR_NOENT;
+
+	if (p->sysroot && p->sysroot[0] &&
+	    snprintf(path, sizeof(path), "%s/%s", p->sysroot, name) <
+		    (int)sizeof(path))
+		err = elf_open(path, f);
+	if (err)
+		err = elf_open(name, f);
+	if (err)
+		return SG_ERR_INTERP;
+	if (f->abi != abi || f->interp) {
+		elf_close(f);
+		return SG_ERR_INTERP; /* wrong ABI, or itself dynamic */
+	}
+	return SG_OK;
+}
+
+/* Map the vDSO read+exec; 0 when this ABI has none. */
+static uint64_t map_vdso(struct mm *mm, const struct vdso_image *img)
+{
+	long base;
+
+	if (!img)
+		return 0;
+	base = mm_mmap(mm, 0, img->size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base < 0)
+		return 0;
+	memcpy(g2h((uint64_t)base), img->data, img->size);
+	if (mm_mprotect(mm, (uint64_t)base, img->size, PROT_READ | PROT_EXEC) < 0)
+		return 0;
+	mm_name_range(mm, (uint64_t)base, img->size, "[vdso]");
+	return (uint64_t)base;
+}
+
+/* An 8 MiB stack: below a compat task's TASK_SIZE for low4g guests,
+ * wherever the host likes for x86_64. Returns its top, or 0. */
+static uint64_t map_stack(struct mm *mm, bool exec)
+{
+	int prot = PROT_READ | PROT_WRITE | (exec ? PROT_EXEC : 0);
+	uint64_t top = mm_stack_top(mm);
+	long base;
+
+	if (top)
+		base = mm_mmap(mm, top - STACK_SIZE, STACK_SIZE, prot,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			       -1, 0);
+	else
+		base = mm_mmap(mm, 0, STACK_SIZE, prot,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base < 0)
+		return 0;
+	mm_name_range(mm, (uint64_t)base, STACK_SIZE, "[stack]");
+	return (uint64_t)base + STACK_SIZE;
+}
+
+struct load_state {
+	struct elf_file prog, interp;
+	struct elf_loaded prog_at, interp_at;
+	uint64_t vdso_base, stack_top;
+};
+
+static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
+				  const char *path, char *const argv[],
+				  char *const envp[])
+{
+	const struct vdso_image *img = vdso_image_for(s->prog.abi);
+	bool is64 = s->prog.abi == SG_ABI_X64;
+	struct stack_info si = { 0 };
+	uint32_t cpuid1[4] = { 0 };
+	bool exec_stack;
+	enum sg_err err;
+
+	err = elf_map(p->mm, &s->prog, is64 ? ET_DYN_BASE_64 : ET_DYN_BASE_32,
+		      &s->prog_at);
+	if (err)
+		return err;
+	if (s->prog.interp) {
+		err = elf_map(p->mm, &s->interp, 0, &s->interp_at);
+		if (err)
+			return err;
+	}
+	s->vdso_base = map_vdso(p->mm, img);
+	/* no PT_GNU_STACK: 32-bit programs get READ_IMPLIES_EXEC */
+	exec_stack = s->prog.has_gnu_stack ? s->prog.exec_stack : !is64;
+	s->stack_top = map_stack(p->mm, exec_stack);
+	if (!s->stack_top || (img && !s->vdso_base))
+		return SG_ERR_NOMEM;
+
+	cpu_cpuid(1, 0, cpuid1);
+	si.abi = s->prog.abi;
+	si.argv = argv;
+	si.envp = envp;
+	si.execfn = path;
+	si.phdr = s->prog_at.phdr;
+	si.phent = s->prog.phentsize;
+	si.phnum = s->prog.phnum;
+	si.base = s->prog.interp ? s->interp_at.bias : 0;
+	si.entry = s->prog_at.entry;
+	si.hwcap = cpuid1[3]; /* EDX */
+	if (img && s->vdso_base) {
+		si.sysinfo_ehdr = s->vdso_base;
+		if (img->sym_kernel_vsyscall)
+			si.sysinfo = s->vdso_base + img->sym_kernel_vsyscall;
+	}
+	p->image.stack_pointer = stack_build(p->mm, s->stack_top - STACK_SIZE,
+					     s->stack_top, &si);
+	if (!p->image.stack_pointer)
+		return SG_ERR_NOMEM; /* E2BIG, really: arguments too long */
+
+	p->image.entry = s->prog.interp ? s->interp_at.entry : s->prog_at.entry;
+	p->image.load_bias = s->prog_at.bias;
+	p->image.phdr = si.phdr;
+	p->image.phent = si.phent;
+	p->image.phnum = si.phnum;
+	p->image.brk_start = MM_PAGE_ALIGN_UP(s->prog_at.end);
+	p->image.vdso_base = s->vdso_base;
+	p->image.sysinfo = si.sysinfo;
+	p->image.sysenter_return =
+		img && s->vdso_base && img->sym_sysenter_return ?
+			s->vdso_base + img->sym_sysenter_return : 0;
+	mm_brk_init(p->mm, p->image.brk_start);
+	return SG_OK;
+}
+
+static void init_cpu(struct cpu *cpu, const struct sg_process *p)
+{
+	void *owner = cpu->owner;
+
+	cpu_init(cpu, p->abi == SG_ABI_I386 ? CPU_MODE_32 : CPU_MODE_64);
+	cpu->owner = owner;
+	/* a fresh process: every GPR zero (glibc's static start-up takes a
+	 * non-zero rdx/edx as an atexit function) */
+	memset(cpu->r, 0, sizeof(cpu->r));
+	cpu->rip = p->image.entry;
+	cpu->r[R_SP] = p->image.stack_pointer;
+}
+
+enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
+			char *const argv[], char *const envp[])
+{
+	struct load_state s = { .prog.fd = -1, .interp.fd = -1 };
+	char real[PATH_MAX];
+	enum sg_err err;
+
+	if (!p || !cpu || !path || !argv || !envp || p->mm)
+		return SG_ERR_INVAL;
+	err = elf_open(path, &s.prog);
+	if (err)
+		return err;
+	if (s.prog.interp) {
+		err = open_interp(p, s.prog.interp, s.prog.abi, &s.interp);
+		if (err)
+			goto fail;
+	}
+	p->mm = mm_create(s.prog.abi != SG_ABI_X64);
+	if (!p->mm) {
+		err = errno == ENOMEM ? SG_ERR_NOMEM : SG_ERR_RESERVE;
+		goto fail;
+	}
+	p->abi = s.prog.abi;
+	memset(&p->image, 0, sizeof(p->image));
+	err = map_everything(p, &s, path, argv, envp);
+	if (err)
+		goto fail;
+	p->exe_path = strdup(realpath(path, real) ? real : path);
+	if (!p->exe_path) {
+		err = SG_ERR_NOMEM;
+		goto fail;
+	}
+	init_cpu(cpu, p);
+	elf_close(&s.prog);
+	if (s.interp.fd >= 0)
+		elf_close(&s.interp);
+	return SG_OK;
+fail:
+	if (p->mm)
+		mm_destroy(p->mm);
+	p->mm = NULL;
+	p->abi = SG_ABI_NONE;
+	memset(&p->image, 0, sizeof(p->image));
+	elf_close(&s.prog);
+	if (s.interp.fd >= 0)
+		elf_close(&s.interp);
+	return err;
+}
