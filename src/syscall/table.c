@@ -1,0 +1,137 @@
+/* The syscall tables, expanded from the X-macro headers that
+ * tools/systab_gen.sh generates from tables/ (see table.h).
+ *
+ * Each entry point is declared weak: a handler that is not written (or
+ * not linked into this executable) leaves a NULL fn and the call answers
+ * -ENOSYS, so the tables can list every syscall from the start.
+ */
+#include <string.h>
+
+#include "syscall/table.h"
+
+#define SG_SYSCALL_ENTRY(entry) \
+	extern long entry(struct sg_thread *, const uint64_t *) __attribute__((weak));
+#include "syscall_entries.h"
+#undef SG_SYSCALL_ENTRY
+
+#define SG_SYSCALL(nr, name, entry, ret, nargs, k0, k1, k2, k3, k4, k5) \
+	[nr] = { #name, #entry, entry, nargs },
+
+static const struct sg_syscall_row ia32_rows[] = {
+#include "syscalls_ia32.h"
+};
+static const struct sg_syscall_row x64_rows[] = {
+#include "syscalls_x64.h"
+};
+static const struct sg_syscall_row x32_rows[] = {
+#include "syscalls_x32.h"
+};
+#undef SG_SYSCALL
+
+#define SG_SYSCALL(nr, name, entry, ret, nargs, k0, k1, k2, k3, k4, k5) \
+	[nr] = { SYSTAB_RET_##ret, nargs,                                 \
+		 { SYSTAB_ARG_##k0, SYSTAB_ARG_##k1, SYSTAB_ARG_##k2,     \
+		   SYSTAB_ARG_##k3, SYSTAB_ARG_##k4, SYSTAB_ARG_##k5 } },
+
+static const struct systab_sig ia32_sigs[] = {
+#include "syscalls_ia32.h"
+};
+static const struct systab_sig x64_sigs[] = {
+#include "syscalls_x64.h"
+};
+static const struct systab_sig x32_sigs[] = {
+#include "syscalls_x32.h"
+};
+#undef SG_SYSCALL
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+_Static_assert(ARRAY_SIZE(ia32_rows) == ARRAY_SIZE(ia32_sigs), "ia32 sizes");
+_Static_assert(ARRAY_SIZE(x64_rows) == ARRAY_SIZE(x64_sigs), "x64 sizes");
+_Static_assert(ARRAY_SIZE(x32_rows) == ARRAY_SIZE(x32_sigs), "x32 sizes");
+
+static const struct sg_syscall_table tables[SG_TABLE__COUNT] = {
+	[SG_TABLE_IA32] = { "i386", ARRAY_SIZE(ia32_rows), ia32_rows },
+	[SG_TABLE_X64] = { "x86_64", ARRAY_SIZE(x64_rows), x64_rows },
+	[SG_TABLE_X32] = { "x32", ARRAY_SIZE(x32_rows), x32_rows },
+};
+
+static const struct systab_sig *const sigs[SG_TABLE__COUNT] = {
+	[SG_TABLE_IA32] = ia32_sigs,
+	[SG_TABLE_X64] = x64_sigs,
+	[SG_TABLE_X32] = x32_sigs,
+};
+
+const struct sg_syscall_table *sg_syscall_table(enum sg_table table)
+{
+	if ((unsigned)table >= SG_TABLE__COUNT)
+		return NULL;
+	return &tables[table];
+}
+
+const struct systab_sig *systab_sig(enum sg_table t, unsigned index)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(t);
+
+	if (!tab || index >= tab->size || !tab->rows[index].name)
+		return NULL;
+	return &sigs[t][index];
+}
+
+bool systab_row_is_ni(const struct sg_syscall_row *row)
+{
+	return row && row->entry && strcmp(row->entry, "sys_ni_syscall") == 0;
+}
+
+int systab_lookup_abi(const char *name, enum sg_table *out)
+{
+	static const struct {
+		const char *name;
+		enum sg_table table;
+	} names[] = {
+		{ "i386", SG_TABLE_IA32 }, { "ia32", SG_TABLE_IA32 },
+		{ "x86_64", SG_TABLE_X64 }, { "x64", SG_TABLE_X64 },
+		{ "x32", SG_TABLE_X32 },
+	};
+
+	for (unsigned i = 0; name && i < ARRAY_SIZE(names); i++) {
+		if (strcmp(name, names[i].name) == 0) {
+			if (out)
+				*out = names[i].table;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void systab_print_coverage(FILE *out, enum sg_table t)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(t);
+	unsigned rows = 0, done = 0, missing = 0, ni = 0;
+
+	if (!tab)
+		return;
+	for (unsigned i = 0; i < tab->size; i++) {
+		const struct sg_syscall_row *row = &tab->rows[i];
+		const char *status;
+
+		if (!row->name)
+			continue;
+		rows++;
+		if (systab_row_is_ni(row)) {
+			status = "ni";
+			ni++;
+		} else if (row->fn) {
+			status = "implemented";
+			done++;
+		} else {
+			status = "missing";
+			missing++;
+		}
+		fprintf(out, "%4u  %-28s %-36s %s\n", i, row->name, row->entry,
+			status);
+	}
+	fprintf(out,
+		"%s: %u syscalls: %u implemented, %u missing, %u ni (not implemented by Linux either)\n",
+		tab->abi_name, rows, done, missing, ni);
+}
