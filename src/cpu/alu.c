@@ -333,6 +333,21 @@ void op_xadd_EvGv(struct cpu *c, const struct insn *i)
 	flags_set(c, FL_ADD, sz, res, a, b);
 }
 
+/* The host's own CMPXCHG16B: the compiler's 16-byte atomics would need
+ * libatomic. */
+static bool cas16(unsigned __int128 *p, unsigned __int128 *expected, unsigned __int128 desired)
+{
+	uint64_t lo = (uint64_t)*expected, hi = (uint64_t)(*expected >> 64);
+	bool ok;
+
+	__asm__ volatile("lock cmpxchg16b %1"
+			 : "=@ccz"(ok), "+m"(*p), "+a"(lo), "+d"(hi)
+			 : "b"((uint64_t)desired), "c"((uint64_t)(desired >> 64))
+			 : "memory");
+	*expected = (unsigned __int128)hi << 64 | lo;
+	return ok;
+}
+
 /* CMPXCHG8B m64 / CMPXCHG16B m128 (REX.W): compare rDX:rAX, store rCX:rBX. */
 void op_cmpxchg8b_Mq(struct cpu *c, const struct insn *i)
 {
@@ -348,8 +363,7 @@ void op_cmpxchg8b_Mq(struct cpu *c, const struct insn *i)
 			cpu_raise_addr(c, VEC_GP, ea);
 			return;
 		}
-		eq = __atomic_compare_exchange_n(p, &want, put, false, __ATOMIC_SEQ_CST,
-						 __ATOMIC_SEQ_CST);
+		eq = cas16(p, &want, put);
 		if (!eq) {
 			c->r[R_AX] = (uint64_t)want;
 			c->r[R_DX] = (uint64_t)(want >> 64);

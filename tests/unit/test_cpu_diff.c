@@ -1,0 +1,383 @@
+/* Differential tests: the host CPU is the oracle. Each snippet runs
+ * natively (from an RWX page, through a wrapper that loads and saves every
+ * GPR and RFLAGS) and in the interpreter from the same state; GPRs, the
+ * flags the SDM defines for the snippet, and a memory buffer must match. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+#include "cpu/cpu.h"
+
+struct state {
+	uint64_t r[16];
+	uint64_t rflags;
+};
+
+/* run_native(struct state *s, void *code): RSP stays the host's. */
+void run_native(struct state *s, void *code);
+__asm__(".text\n"
+	".globl run_native\n"
+	"run_native:\n"
+	"push %rbx; push %rbp; push %r12; push %r13; push %r14; push %r15\n"
+	"push %rdi\n"
+	"push %rsi\n"
+	"pushq 128(%rdi); popfq\n"
+	"mov 0(%rdi),%rax; mov 8(%rdi),%rcx; mov 16(%rdi),%rdx; mov 24(%rdi),%rbx\n"
+	"mov 40(%rdi),%rbp; mov 48(%rdi),%rsi\n"
+	"mov 64(%rdi),%r8; mov 72(%rdi),%r9; mov 80(%rdi),%r10; mov 88(%rdi),%r11\n"
+	"mov 96(%rdi),%r12; mov 104(%rdi),%r13; mov 112(%rdi),%r14; mov 120(%rdi),%r15\n"
+	"mov 56(%rdi),%rdi\n"
+	"call *(%rsp)\n"
+	"xchg %rdi,8(%rsp)\n"
+	"mov %rax,0(%rdi); mov %rcx,8(%rdi); mov %rdx,16(%rdi); mov %rbx,24(%rdi)\n"
+	"mov %rbp,40(%rdi); mov %rsi,48(%rdi)\n"
+	"mov %r8,64(%rdi); mov %r9,72(%rdi); mov %r10,80(%rdi); mov %r11,88(%rdi)\n"
+	"mov %r12,96(%rdi); mov %r13,104(%rdi); mov %r14,112(%rdi); mov %r15,120(%rdi)\n"
+	"pushfq; popq 128(%rdi)\n"
+	"mov 8(%rsp),%rax; mov %rax,56(%rdi)\n"
+	"cld\n"
+	"add $16,%rsp\n"
+	"pop %r15; pop %r14; pop %r13; pop %r12; pop %rbp; pop %rbx\n"
+	"ret\n");
+
+#define FCF 0x001
+#define FPF 0x004
+#define FAF 0x010
+#define FZF 0x040
+#define FSF 0x080
+#define FOF 0x800
+#define MASK_ARITH (FCF | FPF | FAF | FZF | FSF | FOF)
+#define MASK_ARITH_NOAF (FCF | FPF | FZF | FSF | FOF)
+#define MASK_ALL MASK_ARITH
+#define MASK_CO (FCF | FOF)
+#define MASK_COSZP (FCF | FOF | FSF | FZF | FPF)
+#define MASK_CF FCF
+#define MASK_CF_IFCNT FCF
+#define MASK_ZF FZF
+#define MASK_CZ (FCF | FZF)
+#define MASK_NONE 0
+
+struct snippet {
+	const char *name;
+	const char *bytes;
+	unsigned len;
+	uint64_t flags_mask;
+};
+
+
+static const struct snippet cases64[] = {
+	{ "ALU: add %rbx,%rax; adc %rcx,%rdx; sub %r8,%r9; sbb %r10,%r11",
+	  "\x48\x01\xd8\x48\x11\xca\x4d\x29\xc1\x4d\x19\xd3", 12, MASK_ARITH },
+	{ "ALU: add %ebx,%eax; adc %ecx,%edx; sub %r8d,%r9d; sbb %r10d,%r11d",
+	  "\x01\xd8\x11\xca\x45\x29\xc1\x45\x19\xd3", 10, MASK_ARITH },
+	{ "ALU: addw %bx,%ax; adcb %ch,%dl; subb %ah,%bh; sbbw %r10w,%r11w",
+	  "\x66\x01\xd8\x10\xea\x28\xe7\x66\x45\x19\xd3", 11, MASK_ARITH },
+	{ "ALU: and %rbx,%rax; or %rcx,%rdx; xor %r8,%r9; test %r10,%r11",
+	  "\x48\x21\xd8\x48\x09\xca\x4d\x31\xc1\x4d\x85\xd3", 12, MASK_ARITH_NOAF },
+	{ "ALU: cmp %rbx,%rax; setb %cl; setl %dl; setle %r8b; seta %r9b; setg %r10b; sets %r11b; setp %r12b; seto %r13b",
+	  "\x48\x39\xd8\x0f\x92\xc1\x0f\x9c\xc2\x41\x0f\x9e\xc0\x41\x0f\x97\xc1\x41\x0f\x9f\xc2\x41\x0f\x98\xc3\x41\x0f\x9a\xc4\x41\x0f\x90\xc5", 33, MASK_ARITH },
+	{ "ALU: cmp %ebx,%eax; cmovb %ecx,%edx; cmovge %r8,%r9; cmovne %r10d,%r11d; cmovbe %r12,%r13",
+	  "\x39\xd8\x0f\x42\xd1\x4d\x0f\x4d\xc8\x45\x0f\x45\xda\x4d\x0f\x46\xec", 17, MASK_ARITH },
+	{ "ALU: add $0x7f,%al; adc $-3,%ebx; sub $0x12345678,%rcx; sbb $5,%dx; cmp $-1,%r8d",
+	  "\x04\x7f\x83\xd3\xfd\x48\x81\xe9\x78\x56\x34\x12\x66\x83\xda\x05\x41\x83\xf8\xff", 20, MASK_ARITH },
+	{ "ALU: inc %rax; dec %ebx; inc %cl; dec %dx; neg %rsi; not %edi",
+	  "\x48\xff\xc0\xff\xcb\xfe\xc1\x66\xff\xca\x48\xf7\xde\xf7\xd7", 15, MASK_ARITH },
+	{ "ALU: neg %eax; inc %r8w; dec %r9b",
+	  "\xf7\xd8\x66\x41\xff\xc0\x41\xfe\xc9", 9, MASK_ARITH },
+	{ "ALU: lea 0x10(%rax,%rbx,4),%rcx; lea -8(%rsi),%edx; lea (%rdi,%rdi,8),%r8w",
+	  "\x48\x8d\x4c\x98\x10\x8d\x56\xf8\x66\x44\x8d\x04\xff", 13, MASK_ALL },
+	{ "MUL: mul %rbx",
+	  "\x48\xf7\xe3", 3, MASK_CO },
+	{ "MUL: mul %ebx",
+	  "\xf7\xe3", 2, MASK_CO },
+	{ "MUL: mul %bl",
+	  "\xf6\xe3", 2, MASK_CO },
+	{ "MUL: mulw %bx",
+	  "\x66\xf7\xe3", 3, MASK_CO },
+	{ "MUL: imul %rcx",
+	  "\x48\xf7\xe9", 3, MASK_CO },
+	{ "MUL: imul %ecx",
+	  "\xf7\xe9", 2, MASK_CO },
+	{ "MUL: imul %cl",
+	  "\xf6\xe9", 2, MASK_CO },
+	{ "MUL: imul %rbx,%rdx; imul $-7,%r8,%r9",
+	  "\x48\x0f\xaf\xd3\x4d\x6b\xc8\xf9", 8, MASK_CO },
+	{ "MUL: imul $0x12345,%ecx,%esi",
+	  "\x69\xf1\x45\x23\x01\x00", 6, MASK_CO },
+	{ "MUL: imulw $-3,%bx,%dx",
+	  "\x66\x6b\xd3\xfd", 4, MASK_CO },
+	{ "DIV: mov $7,%ecx; xor %edx,%edx; div %ecx",
+	  "\xb9\x07\x00\x00\x00\x31\xd2\xf7\xf1", 9, MASK_NONE },
+	{ "DIV: mov $-7,%rcx; cqo; idiv %rcx",
+	  "\x48\xc7\xc1\xf9\xff\xff\xff\x48\x99\x48\xf7\xf9", 12, MASK_NONE },
+	{ "DIV: mov $13,%cl; movzwl %ax,%eax; and $0x3ff,%eax; div %cl",
+	  "\xb1\x0d\x0f\xb7\xc0\x25\xff\x03\x00\x00\xf6\xf1", 12, MASK_NONE },
+	{ "DIV: mov $-13,%cl; movsbw %al,%ax; idiv %cl",
+	  "\xb1\xf3\x66\x0f\xbe\xc0\xf6\xf9", 8, MASK_NONE },
+	{ "DIV: mov $1000,%cx; and $0x7,%dx; div %cx",
+	  "\x66\xb9\xe8\x03\x66\x83\xe2\x07\x66\xf7\xf1", 11, MASK_NONE },
+	{ "SHIFT: shl $3,%rax; shr $5,%ebx; sar $7,%cx; rol $9,%rdx; ror $11,%esi",
+	  "\x48\xc1\xe0\x03\xc1\xeb\x05\x66\xc1\xf9\x07\x48\xc1\xc2\x09\xc1\xce\x0b", 18, MASK_CF },
+	{ "SHIFT: shl $1,%rax",
+	  "\x48\xd1\xe0", 3, MASK_COSZP },
+	{ "SHIFT: shr $1,%ebx",
+	  "\xd1\xeb", 2, MASK_COSZP },
+	{ "SHIFT: sar $1,%cl",
+	  "\xd0\xf9", 2, MASK_COSZP },
+	{ "SHIFT: rol $1,%dx",
+	  "\x66\xd1\xc2", 3, MASK_CO },
+	{ "SHIFT: ror $1,%r8",
+	  "\x49\xd1\xc8", 3, MASK_CO },
+	{ "SHIFT: rcl $1,%r9d",
+	  "\x41\xd1\xd1", 3, MASK_CO },
+	{ "SHIFT: rcr $1,%r10w",
+	  "\x66\x41\xd1\xda", 4, MASK_CO },
+	{ "SHIFT: rcl $5,%r9d; rcr $3,%r10b; rcl $17,%r11w",
+	  "\x41\xc1\xd1\x05\x41\xc0\xda\x03\x66\x41\xc1\xd3\x11", 13, MASK_CF },
+	{ "SHIFT: shl %cl,%rax",
+	  "\x48\xd3\xe0", 3, MASK_CF_IFCNT },
+	{ "SHIFT: shr %cl,%ebx",
+	  "\xd3\xeb", 2, MASK_CF_IFCNT },
+	{ "SHIFT: sar %cl,%rdx",
+	  "\x48\xd3\xfa", 3, MASK_CF_IFCNT },
+	{ "SHIFT: rol %cl,%esi",
+	  "\xd3\xc6", 2, MASK_CF_IFCNT },
+	{ "SHIFT: shld $7,%rbx,%rax; shrd $9,%edx,%esi",
+	  "\x48\x0f\xa4\xd8\x07\x0f\xac\xd6\x09", 9, MASK_CF },
+	{ "SHIFT: shld %cl,%rbx,%rax",
+	  "\x48\x0f\xa5\xd8", 4, MASK_CF_IFCNT },
+	{ "SHIFT: shrd %cl,%edx,%esi",
+	  "\x0f\xad\xd6", 3, MASK_CF_IFCNT },
+	{ "SHIFT: shlb $4,%al; sarb $6,%bl; shrw $3,%dx",
+	  "\xc0\xe0\x04\xc0\xfb\x06\x66\xc1\xea\x03", 10, MASK_CF },
+	{ "BIT: bt %rbx,%rax; setc %cl; bts $5,%edx; setc %r8b; btr %rsi,%rdi; btc $63,%r9",
+	  "\x48\x0f\xa3\xd8\x0f\x92\xc1\x0f\xba\xea\x05\x41\x0f\x92\xc0\x48\x0f\xb3\xf7\x49\x0f\xba\xf9\x3f", 24, MASK_CF },
+	{ "BIT: bsf %rax,%rbx; bsr %rcx,%rdx; setz %r8b",
+	  "\x48\x0f\xbc\xd8\x48\x0f\xbd\xd1\x41\x0f\x94\xc0", 12, MASK_ZF },
+	{ "BIT: bsf %eax,%ebx; bsr %ecx,%edx",
+	  "\x0f\xbc\xd8\x0f\xbd\xd1", 6, MASK_ZF },
+	{ "BIT: popcnt %rax,%rbx; popcnt %ecx,%edx",
+	  "\xf3\x48\x0f\xb8\xd8\xf3\x0f\xb8\xd1", 9, MASK_ARITH },
+	{ "BIT: lzcnt %rax,%rbx; setc %r9b; lzcnt %ecx,%edx",
+	  "\xf3\x48\x0f\xbd\xd8\x41\x0f\x92\xc1\xf3\x0f\xbd\xd1", 13, MASK_CZ },
+	{ "BIT: bswap %eax; bswap %rbx",
+	  "\x0f\xc8\x48\x0f\xcb", 5, MASK_ALL },
+	{ "BIT: movzbl %al,%ebx; movzwq %cx,%rdx; movsbq %sil,%rdi; movswl %r8w,%r9d; movslq %r10d,%r11",
+	  "\x0f\xb6\xd8\x48\x0f\xb7\xd1\x48\x0f\xbe\xfe\x45\x0f\xbf\xc8\x4d\x63\xda", 18, MASK_ALL },
+	{ "BIT: xchg %rax,%rbx; xchg %ecx,%edx; xchg %al,%ah; cbw; cwde; cdqe; cwd; cdq; cqo",
+	  "\x48\x93\x87\xca\x86\xc4\x66\x98\x98\x48\x98\x66\x99\x99\x48\x99", 16, MASK_ALL },
+	{ "BIT: lahf; stc; cmc; sahf",
+	  "\x9f\xf9\xf5\x9e", 4, MASK_ARITH },
+	{ "MEM: mov (%rsi),%rax; add %rax,8(%rsi); sub 16(%rsi),%ebx; xor %bl,3(%rsi); incq 24(%rsi); notw 32(%rsi)",
+	  "\x48\x8b\x06\x48\x01\x46\x08\x2b\x5e\x10\x30\x5e\x03\x48\xff\x46\x18\x66\xf7\x56\x20", 21, MASK_ARITH },
+	{ "MEM: lock xadd %rax,(%rsi); lock cmpxchg %rbx,8(%rsi); lock add %ecx,16(%rsi); lock btsq $3,24(%rsi)",
+	  "\xf0\x48\x0f\xc1\x06\xf0\x48\x0f\xb1\x5e\x08\xf0\x01\x4e\x10\xf0\x48\x0f\xba\x6e\x18\x03", 22, MASK_ZF },
+	{ "MEM: mov (%rsi),%rax; cmpxchg %rcx,(%rsi); mov 8(%rsi),%eax; cmpxchg %ecx,8(%rsi)",
+	  "\x48\x8b\x06\x48\x0f\xb1\x0e\x8b\x46\x08\x0f\xb1\x4e\x08", 14, MASK_ARITH },
+	{ "MEM: cmpxchg8b (%rsi); mov (%rsi),%rax; mov %rax,%rdx; cmpxchg8b (%rsi)",
+	  "\x0f\xc7\x0e\x48\x8b\x06\x48\x89\xc2\x0f\xc7\x0e", 12, MASK_ZF },
+	{ "MEM: mov %rsi,%rdi; add $64,%rdi; cmpxchg16b (%rsi); mov (%rsi),%rax; mov 8(%rsi),%rdx; cmpxchg16b (%rsi)",
+	  "\x48\x89\xf7\x48\x83\xc7\x40\x48\x0f\xc7\x0e\x48\x8b\x06\x48\x8b\x56\x08\x48\x0f\xc7\x0e", 22, MASK_ZF },
+	{ "MEM: push %rax; push %rbx; pushfq; pop %rcx; pop %rdx; pop %r8",
+	  "\x50\x53\x9c\x59\x5a\x41\x58", 7, MASK_ALL },
+	{ "MEM: movsbq %bl,%rbx; bt %rbx,(%rsi); setc %al; and $511,%rcx; btc %rcx,(%rsi); setc %dl",
+	  "\x48\x0f\xbe\xdb\x48\x0f\xa3\x1e\x0f\x92\xc0\x48\x81\xe1\xff\x01\x00\x00\x48\x0f\xbb\x0e\x0f\x92\xc2", 25, MASK_CF },
+	{ "MEM: xchg %rax,(%rsi); xchg 8(%rsi),%bl",
+	  "\x48\x87\x06\x86\x5e\x08", 6, MASK_ALL },
+	{ "STR: cld; mov $13,%ecx; rep movsb",
+	  "\xfc\xb9\x0d\x00\x00\x00\xf3\xa4", 8, MASK_ALL },
+	{ "STR: cld; mov $9,%ecx; rep movsq",
+	  "\xfc\xb9\x09\x00\x00\x00\xf3\x48\xa5", 9, MASK_ALL },
+	{ "STR: std; mov $7,%ecx; add $64,%rsi; add $64,%rdi; rep movsl; cld",
+	  "\xfd\xb9\x07\x00\x00\x00\x48\x83\xc6\x40\x48\x83\xc7\x40\xf3\xa5\xfc", 17, MASK_ALL },
+	{ "STR: cld; mov $21,%ecx; rep stosb",
+	  "\xfc\xb9\x15\x00\x00\x00\xf3\xaa", 8, MASK_ALL },
+	{ "STR: cld; mov $5,%ecx; rep stosw; movsq; lodsl; stosl",
+	  "\xfc\xb9\x05\x00\x00\x00\x66\xf3\xab\x48\xa5\xad\xab", 13, MASK_ALL },
+	{ "STR: cld; mov $40,%ecx; mov (%rsi),%rdi; lea 8(%rsi),%rdi; repe cmpsb",
+	  "\xfc\xb9\x28\x00\x00\x00\x48\x8b\x3e\x48\x8d\x7e\x08\xf3\xa6", 15, MASK_ARITH },
+	{ "STR: cld; mov $40,%ecx; mov 5(%rsi),%al; mov %rsi,%rdi; repne scasb",
+	  "\xfc\xb9\x28\x00\x00\x00\x8a\x46\x05\x48\x89\xf7\xf2\xae", 14, MASK_ARITH },
+	{ "STR: cld; mov $16,%ecx; mov %rsi,%rdi; inc %rdi; rep movsb",
+	  "\xfc\xb9\x10\x00\x00\x00\x48\x89\xf7\x48\xff\xc7\xf3\xa4", 14, MASK_ALL },
+	{ "STR: cld; mov $30,%ecx; lea 4(%rsi),%rdi; repe cmpsw",
+	  "\xfc\xb9\x1e\x00\x00\x00\x48\x8d\x7e\x04\x66\xf3\xa7", 13, MASK_ARITH },
+	{ "SSE: movdqu (%rsi),%xmm0; movdqu 16(%rsi),%xmm1; pcmpeqb %xmm1,%xmm0; pmovmskb %xmm0,%eax; pxor %xmm2,%xmm2; pcmpeqb (%rsi),%xmm2; pmovmskb %xmm2,%ebx",
+	  "\xf3\x0f\x6f\x06\xf3\x0f\x6f\x4e\x10\x66\x0f\x74\xc1\x66\x0f\xd7\xc0\x66\x0f\xef\xd2\x66\x0f\x74\x16\x66\x0f\xd7\xda", 29, MASK_ALL },
+	{ "SSE: movdqa (%rsi),%xmm3; movdqa 16(%rsi),%xmm4; pminub %xmm4,%xmm3; pmaxub 32(%rsi),%xmm4; psubb %xmm3,%xmm4; paddd %xmm3,%xmm4; movq %xmm4,%rax; movd %xmm3,%ebx; pmovmskb %xmm4,%ecx",
+	  "\x66\x0f\x6f\x1e\x66\x0f\x6f\x66\x10\x66\x0f\xda\xdc\x66\x0f\xde\x66\x20\x66\x0f\xf8\xe3\x66\x0f\xfe\xe3\x66\x48\x0f\x7e\xe0\x66\x0f\x7e\xdb\x66\x0f\xd7\xcc", 39, MASK_ALL },
+	{ "SSE: movd %eax,%xmm0; punpcklbw %xmm0,%xmm0; punpcklwd %xmm0,%xmm0; pshufd $0,%xmm0,%xmm0; movq %xmm0,%rbx; movhlps %xmm0,%xmm1; movq %xmm1,%rcx",
+	  "\x66\x0f\x6e\xc0\x66\x0f\x60\xc0\x66\x0f\x61\xc0\x66\x0f\x70\xc0\x00\x66\x48\x0f\x7e\xc3\x0f\x12\xc8\x66\x48\x0f\x7e\xc9", 30, MASK_ALL },
+	{ "SSE: movdqu (%rsi),%xmm5; pslldq $3,%xmm5; movq %xmm5,%rax; movdqu (%rsi),%xmm6; psrldq $5,%xmm6; movq %xmm6,%rbx; psrlq $7,%xmm6; movq %xmm6,%rcx; psllw $3,%xmm5; movq %xmm5,%rdx",
+	  "\xf3\x0f\x6f\x2e\x66\x0f\x73\xfd\x03\x66\x48\x0f\x7e\xe8\xf3\x0f\x6f\x36\x66\x0f\x73\xde\x05\x66\x48\x0f\x7e\xf3\x66\x0f\x73\xd6\x07\x66\x48\x0f\x7e\xf1\x66\x0f\x71\xf5\x03\x66\x48\x0f\x7e\xea", 48, MASK_ALL },
+	{ "SSE: movdqu (%rsi),%xmm1; pcmpgtb 16(%rsi),%xmm1; pmovmskb %xmm1,%eax; movdqu (%rsi),%xmm2; pand 16(%rsi),%xmm2; por 32(%rsi),%xmm2; pandn 48(%rsi),%xmm2; movq %xmm2,%rbx; punpckhqdq %xmm2,%xmm2; movq %xmm2,%rcx",
+	  "\xf3\x0f\x6f\x0e\x66\x0f\x64\x4e\x10\x66\x0f\xd7\xc1\xf3\x0f\x6f\x16\x66\x0f\xdb\x56\x10\x66\x0f\xeb\x56\x20\x66\x0f\xdf\x56\x30\x66\x48\x0f\x7e\xd3\x66\x0f\x6d\xd2\x66\x48\x0f\x7e\xd1", 46, MASK_ALL },
+	{ "SSE: movups (%rsi),%xmm0; movaps %xmm0,%xmm1; movmskps %xmm1,%eax; movmskpd %xmm1,%ebx; pshuflw $0x1b,%xmm1,%xmm2; movq %xmm2,%rcx; movlpd 8(%rsi),%xmm2; movhpd (%rsi),%xmm2; movdqu %xmm2,64(%rsi)",
+	  "\x0f\x10\x06\x0f\x28\xc8\x0f\x50\xc1\x66\x0f\x50\xd9\xf2\x0f\x70\xd1\x1b\x66\x48\x0f\x7e\xd1\x66\x0f\x12\x56\x08\x66\x0f\x16\x16\xf3\x0f\x7f\x56\x40", 37, MASK_ALL },
+	{ "SSE: movq %rax,%xmm0; movq %rbx,%xmm1; punpcklqdq %xmm1,%xmm0; movdqu %xmm0,(%rsi); movq (%rsi),%xmm3; movq %xmm3,8(%rsi); psrad $3,%xmm0; movdqu %xmm0,16(%rsi)",
+	  "\x66\x48\x0f\x6e\xc0\x66\x48\x0f\x6e\xcb\x66\x0f\x6c\xc1\xf3\x0f\x7f\x06\xf3\x0f\x7e\x1e\x66\x0f\xd6\x5e\x08\x66\x0f\x72\xe0\x03\xf3\x0f\x7f\x46\x10", 37, MASK_ALL },
+};
+
+static const struct snippet cases32[] = {
+	{ "ALU32: add %ebx,%eax; adc %ecx,%edx; sub %esi,%edi; sbb %ebp,%ebx; setl %cl; setbe %ch",
+	  "\x01\xd8\x11\xca\x29\xf7\x19\xeb\x0f\x9c\xc1\x0f\x96\xc5", 14, MASK_ARITH },
+	{ "ALU32: add $1,%eax; sub $1,%ebx; neg %ecx; imul %edx,%esi; shld $5,%eax,%ebx; bsr %ecx,%edi",
+	  "\x83\xc0\x01\x83\xeb\x01\xf7\xd9\x0f\xaf\xf2\x0f\xa4\xc3\x05\x0f\xbd\xf9", 18, MASK_ZF },
+	{ "ALU32: mov $9,%ecx; xor %edx,%edx; div %ecx; cmpxchg %ebx,%ecx; cmovz %esi,%edi",
+	  "\xb9\x09\x00\x00\x00\x31\xd2\xf7\xf1\x0f\xb1\xd9\x0f\x44\xfe", 15, MASK_ZF },
+	{ "MEM32: mov (%esi),%eax; add %eax,4(%esi); cld; mov $11,%ecx; rep movsb; lock xaddl %edx,8(%esi)",
+	  "\x8b\x06\x01\x46\x04\xfc\xb9\x0b\x00\x00\x00\xf3\xa4\xf0\x0f\xc1\x56\x08", 18, MASK_ARITH },
+	{ "MEM32: cmpxchg8b (%esi); mov $5,%ecx; rep stosl; lea 3(%eax,%ebx,2),%edx; mov %esi,%ebx; xlat",
+	  "\x0f\xc7\x0e\xb9\x05\x00\x00\x00\xf3\xab\x8d\x54\x58\x03\x89\xf3\xd7", 17, MASK_ZF },
+};
+
+#define BUF_SIZE 1024
+static uint8_t *code_page, *buf;
+static uint8_t expect_buf[BUF_SIZE];
+static uint8_t *guest_stack;
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* Random values with edge cases mixed in. */
+static uint64_t rnd_value(void)
+{
+	static const uint64_t edge[] = { 0, 1, ~0ull, 0x80000000ull, 0x7fffffffull,
+					 0x8000000000000000ull, 0xffffffffull, 0x80, 0x7f,
+					 0x8000, 0xffff, 63, 64, 31, 32 };
+	uint64_t r = rnd();
+
+	if (r % 4 == 0)
+		return edge[(r >> 8) % (sizeof(edge) / sizeof(edge[0]))];
+	if (r % 4 == 1)
+		return rnd() & 0xff;
+	return rnd();
+}
+
+static void fill_buf(uint64_t seed)
+{
+	uint64_t saved = rng_state;
+
+	rng_state = seed | 1;
+	for (unsigned k = 0; k < BUF_SIZE; k++)
+		buf[k] = (uint8_t)(k % 7 == 0 ? buf[k ? k - 1 : 0] : rnd());
+	rng_state = saved;
+}
+
+static void init_state(struct state *s, bool low32)
+{
+	for (int r = 0; r < 16; r++)
+		s->r[r] = low32 ? (uint32_t)rnd_value() : rnd_value();
+	s->r[4] = 0;
+	s->r[6] = (uint64_t)(uintptr_t)(buf + 128);
+	s->r[7] = (uint64_t)(uintptr_t)(buf + 256);
+	s->rflags = 0x202 | (rnd() & MASK_ARITH);
+}
+
+static void run_case(const struct snippet *sn, bool mode32, uint64_t seed)
+{
+	struct state native, start;
+	struct cpu *cpu;
+	uint64_t mask32 = mode32 ? 0xffffffffull : ~0ull;
+
+	if (getenv("SG_TEST_VERBOSE"))
+		fprintf(stderr, "%s\n", sn->name);
+	rng_state = seed;
+	init_state(&start, mode32);
+	native = start;
+
+	memcpy(code_page, sn->bytes, sn->len);
+	code_page[sn->len] = 0xc3; /* ret */
+	fill_buf(seed);
+	run_native(&native, code_page);
+	memcpy(expect_buf, buf, BUF_SIZE);
+
+	code_page[sn->len] = 0xcc; /* int3 stops the interpreter */
+	cpu_invalidate_code((uint64_t)(uintptr_t)code_page, 4096);
+	fill_buf(seed);
+	cpu = calloc(1, sizeof(*cpu));
+	cpu_init(cpu, mode32 ? CPU_MODE_32 : CPU_MODE_64);
+	memcpy(cpu->r, start.r, sizeof(start.r));
+	cpu->r[4] = (uint64_t)(uintptr_t)(guest_stack + 65536 - 64);
+	cpu_set_rflags(cpu, start.rflags);
+	cpu->rip = (uint64_t)(uintptr_t)code_page;
+	assert_int_equal(cpu_run(cpu), CPU_STOP_FAULT);
+	if (cpu->fault.vector != VEC_BP)
+		fail_msg("%s: stopped with vector %d at +%llx", sn->name, cpu->fault.vector,
+			 (unsigned long long)(cpu->fault.insn_addr - (uintptr_t)code_page));
+	assert_int_equal(cpu->fault.insn_addr, (uintptr_t)code_page + sn->len);
+	for (int r = 0; r < 16; r++) {
+		if (r == 4)
+			continue;
+		if ((cpu->r[r] & mask32) != (native.r[r] & mask32))
+			fail_msg("%s (seed %llx): r%d = %llx, native %llx", sn->name,
+				 (unsigned long long)seed, r, (unsigned long long)cpu->r[r],
+				 (unsigned long long)native.r[r]);
+	}
+	if ((cpu_get_rflags(cpu) & sn->flags_mask) != (native.rflags & sn->flags_mask))
+		fail_msg("%s (seed %llx): flags %llx, native %llx (mask %llx)", sn->name,
+			 (unsigned long long)seed, (unsigned long long)cpu_get_rflags(cpu),
+			 (unsigned long long)native.rflags, (unsigned long long)sn->flags_mask);
+	if (memcmp(buf, expect_buf, BUF_SIZE) != 0)
+		fail_msg("%s (seed %llx): memory differs", sn->name, (unsigned long long)seed);
+	cpu_release(cpu);
+	free(cpu);
+}
+
+#define SEEDS 24
+
+static void test_diff64(void **state)
+{
+	for (size_t k = 0; k < sizeof(cases64) / sizeof(cases64[0]); k++)
+		for (uint64_t s = 1; s <= SEEDS; s++)
+			run_case(&cases64[k], false, s * 0x9e3779b97f4a7c15ull + k);
+}
+
+/* 32-bit mode: code and data below 4 GiB; the same bytes run natively in
+ * 64-bit mode mean the same for these snippets (no REX, no stack). */
+static void test_diff32(void **state)
+{
+	for (size_t k = 0; k < sizeof(cases32) / sizeof(cases32[0]); k++)
+		for (uint64_t s = 1; s <= SEEDS; s++)
+			run_case(&cases32[k], true, s * 0x9e3779b97f4a7c15ull + k);
+}
+
+static int setup(void **state)
+{
+	code_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		   -1, 0);
+	guest_stack = malloc(65536);
+	cpu_install_fault_handler();
+	return code_page == MAP_FAILED || buf == MAP_FAILED || !guest_stack;
+}
+
+static int teardown(void **state)
+{
+	munmap(code_page, 4096);
+	munmap(buf, 4096);
+	free(guest_stack);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diff64),
+		cmocka_unit_test(test_diff32),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
