@@ -45,6 +45,42 @@ PACKED_OP(pminsw, w, 8, (int16_t)a < (int16_t)b ? a : b)
 PACKED_OP(pmaxsw, w, 8, (int16_t)a > (int16_t)b ? a : b)
 #undef PACKED_OP
 
+/* PMULUDQ: the even dwords multiplied into quadwords. */
+void op_pmuludq_VxWx(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm s, *d = &c->xmm[i->reg];
+
+	if (!xmm_rm_load(c, i, &s, true))
+		return;
+	d->q[0] = (uint64_t)d->d[0] * s.d[0];
+	d->q[1] = (uint64_t)d->d[2] * s.d[2];
+}
+
+/* Saturating packs: dst's lanes then src's, narrowed. */
+static inline uint8_t sat_u8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+static inline int8_t sat_s8(int v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
+static inline int16_t sat_s16(int32_t v) { return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
+
+#define PACK_OP(name, OUT, IN, N, SAT) \
+	void op_##name##_VxWx(struct cpu *c, const struct insn *i) \
+	{ \
+		cpu_xmm s, a = c->xmm[i->reg], *d = &c->xmm[i->reg]; \
+		if (!xmm_rm_load(c, i, &s, true)) \
+			return; \
+		for (int k = 0; k < (N); k++) { \
+			d->OUT[k] = (__typeof__(d->OUT[0]))SAT(IN(a, k)); \
+			d->OUT[k + (N)] = (__typeof__(d->OUT[0]))SAT(IN(s, k)); \
+		} \
+	}
+#define S16(x, k) ((int16_t)(x).w[k])
+#define S32(x, k) ((int32_t)(x).d[k])
+PACK_OP(packuswb, b, S16, 8, sat_u8)
+PACK_OP(packsswb, b, S16, 8, sat_s8)
+PACK_OP(packssdw, w, S32, 4, sat_s16)
+#undef S16
+#undef S32
+#undef PACK_OP
+
 /* Interleave the low (hi = 0) or high halves of dst and src, lane by lane. */
 #define UNPACK_OP(name, LANE, N, HI) \
 	void op_##name##_VxWx(struct cpu *c, const struct insn *i) \
