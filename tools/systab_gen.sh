@@ -72,7 +72,7 @@ function header(tab, what) {
 }
 
 BEGIN {
-	split("int long ulong size hex ptr fd dirfd str ibuf obuf oct flags", kk, " ")
+	split("int long ulong size hex ptr fd dirfd str ibuf obuf oct cmode flags", kk, " ")
 	for (i in kk)
 		known_kind[kk[i]] = 1
 	split("dec hex oct none", rr, " ")

@@ -29,6 +29,7 @@ enum systab_arg {
 	SYSTAB_ARG_IBUF,  /* guest bytes, length in the next register */
 	SYSTAB_ARG_OBUF,  /* guest bytes written by the call, length = result */
 	SYSTAB_ARG_OCT,   /* octal mode */
+	SYSTAB_ARG_CMODE, /* octal mode, shown only if the flags before it create */
 	SYSTAB_ARG_FLAGS, /* bit set (hex for now) */
 	SYSTAB_ARG_OFF64, /* 64-bit offset in one register */
 	SYSTAB_ARG_LO64,  /* i386: low word of a 64-bit offset... */
