@@ -181,9 +181,13 @@ static void install_fault_handler(void)
 	sigaction(SIGBUS, &sa, NULL);
 }
 
+/* Idempotent; installs again if someone replaced the handler since. */
 void cpu_install_fault_handler(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	struct sigaction cur;
 
-	pthread_once(&once, install_fault_handler);
+	if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+	    cur.sa_sigaction == on_host_fault)
+		return;
+	install_fault_handler();
 }
