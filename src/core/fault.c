@@ -29,8 +29,11 @@ void fault_report(const struct cpu_fault *f, int signo)
 
 	if (f->vector != VEC_UD)
 		return;
+	size_t len = 0;
+
 	for (size_t i = 0; i < n; i++)
-		snprintf(bytes + 3 * i, 4, "%s%02x", i ? " " : "", f->bytes[i]);
+		len += snprintf(bytes + len, sizeof(bytes) - len, "%s%02x",
+				i ? " " : "", f->bytes[i]);
 	fprintf(stderr, "sysgate: illegal instruction at 0x%llx: %s (%s)\n",
 		(unsigned long long)f->insn_addr, n ? bytes : "(unreadable)",
 		strsignal(signo));

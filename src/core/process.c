@@ -154,6 +154,8 @@ SG_API void sg_destroy(sg_process *p)
 		trace_destroy(p->trace);
 	if (p->mm)
 		mm_destroy(p->mm);
+	if (p->main_thread)
+		cpu_release(&p->main_thread->cpu);
 	free(p->main_thread);
 	free(p->exe_path);
 	free(p->sysroot);
