@@ -53,6 +53,7 @@ struct sg_options {
 	unsigned trace;          /* enum sg_trace_flags */
 	int trace_fd;            /* where trace lines go; -1: stderr */
 	int verbose;             /* warnings (unimplemented syscalls, ...) to stderr */
+	int no_aslr;             /* --no-aslr: the kernel's layout with ADDR_NO_RANDOMIZE */
 };
 
 /* Defaults: no sysroot, no trace, trace_fd -1. */

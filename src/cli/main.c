@@ -29,6 +29,7 @@ static void usage(FILE *out)
 		"                         (also the path each call took: ABI, mechanism,\n"
 		"                         number, handler)\n"
 		"  -o FILE                write the trace to FILE instead of stderr\n"
+		"      --no-aslr          no address randomisation (as setarch -R)\n"
 		"  -v, --verbose          warn about unimplemented system calls\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "trace", optional_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-aslr", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -102,6 +104,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			opts.verbose++;
+			break;
+		case 'R':
+			opts.no_aslr = 1;
 			break;
 		case 'h':
 			usage(stdout);

@@ -1,13 +1,17 @@
-/* loader_probe and loader_load: decide the ABI, create the address space,
- * map the program (and its interpreter, looked up under the sysroot
- * first), the vDSO and the stack, and give the CPU the registers a fresh
- * process has. Addresses are the kernel's with ASLR off (docs/loader.md). */
+/* loader_probe and loader_load: follow `#!` scripts, decide the ABI,
+ * create the address space, map the program (and its interpreter, looked
+ * up under the sysroot first), the vDSO and the stack, and give the CPU
+ * the registers a fresh process has. Addresses are the kernel's: fixed
+ * with --no-aslr or ADDR_NO_RANDOMIZE, else randomised by the same number
+ * of bits (docs/loader.md). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/random.h>
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
@@ -19,6 +23,30 @@
 #define ET_DYN_BASE_32 0x56555000ull
 #define ET_DYN_BASE_64 0x555555554000ull
 #define STACK_SIZE (8ull << 20)
+/* Randomisation as the kernel's: mmap_rnd_bits (28) / mmap_rnd_compat_bits
+ * (8) pages for an ET_DYN base, a 1 GiB / 32 MiB range for brk. */
+#define DYN_RND_BITS_64 28
+#define DYN_RND_BITS_32 8
+#define BRK_RND_BITS_64 18
+#define BRK_RND_BITS_32 13
+
+static uint64_t random_pages(unsigned bits)
+{
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+		r = (uint64_t)random();
+	return (r & ((1ull << bits) - 1)) * MM_PAGE_SIZE;
+}
+
+/* PF_RANDOMIZE: unless --no-aslr, or sysgate runs with ADDR_NO_RANDOMIZE
+ * (setarch -R), which the guest inherits as it would natively. */
+static bool want_aslr(const struct sg_process *p)
+{
+	int pers = personality(0xffffffff);
+
+	return !p->opts.no_aslr && !(pers != -1 && (pers & ADDR_NO_RANDOMIZE));
+}
 
 enum sg_err loader_probe(const char *path, enum sg_abi *abi)
 {
@@ -39,16 +67,10 @@ enum sg_err loader_probe(const char *path, enum sg_abi *abi)
 static enum sg_err open_interp(const struct sg_process *p, const char *name,
 			       enum sg_abi abi, struct elf_file *f)
 {
-	char path[PATH_MAX];
-	enum sg_err err = SG_ERR_NOENT;
+	char buf[PATH_MAX];
+	const char *path = loader_sysroot_path(p->sysroot, name, buf, sizeof(buf));
 
-	if (p->sysroot && p->sysroot[0] &&
-	    snprintf(path, sizeof(path), "%s/%s", p->sysroot, name) <
-		    (int)sizeof(path))
-		err = elf_open(path, f);
-	if (err)
-		err = elf_open(name, f);
-	if (err)
+	if (elf_open(path, f) != SG_OK)
 		return SG_ERR_INTERP;
 	if (f->abi != abi || f->interp) {
 		elf_close(f);
@@ -100,10 +122,11 @@ struct load_state {
 	struct elf_file prog, interp;
 	struct elf_loaded prog_at, interp_at;
 	uint64_t vdso_base, stack_top;
+	bool aslr;
 };
 
 static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
-				  const char *path, char *const argv[],
+				  const char *execfn, char *const argv[],
 				  char *const envp[])
 {
 	const struct vdso_image *img = vdso_image_for(s->prog.abi);
@@ -113,8 +136,14 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	bool exec_stack;
 	enum sg_err err;
 
-	err = elf_map(p->mm, &s->prog, is64 ? ET_DYN_BASE_64 : ET_DYN_BASE_32,
-		      &s->prog_at);
+	uint64_t dyn_base = is64 ? ET_DYN_BASE_64 : ET_DYN_BASE_32;
+	uint64_t brk_rnd = 0;
+
+	if (s->aslr) {
+		dyn_base += random_pages(is64 ? DYN_RND_BITS_64 : DYN_RND_BITS_32);
+		brk_rnd = random_pages(is64 ? BRK_RND_BITS_64 : BRK_RND_BITS_32);
+	}
+	err = elf_map(p->mm, &s->prog, dyn_base, &s->prog_at);
 	if (err)
 		return err;
 	if (s->prog.interp) {
@@ -133,7 +162,7 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	si.abi = s->prog.abi;
 	si.argv = argv;
 	si.envp = envp;
-	si.execfn = path;
+	si.execfn = execfn;
 	si.phdr = s->prog_at.phdr;
 	si.phent = s->prog.phentsize;
 	si.phnum = s->prog.phnum;
@@ -155,7 +184,7 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	p->image.phdr = si.phdr;
 	p->image.phent = si.phent;
 	p->image.phnum = si.phnum;
-	p->image.brk_start = MM_PAGE_ALIGN_UP(s->prog_at.end);
+	p->image.brk_start = MM_PAGE_ALIGN_UP(s->prog_at.end) + brk_rnd;
 	p->image.vdso_base = s->vdso_base;
 	p->image.sysinfo = si.sysinfo;
 	p->image.sysenter_return =
@@ -182,14 +211,25 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 			char *const argv[], char *const envp[])
 {
 	struct load_state s = { .prog.fd = -1, .interp.fd = -1 };
-	char real[PATH_MAX];
+	struct script_exec script;
+	char real[PATH_MAX], rooted[PATH_MAX];
+	const char *file;
 	enum sg_err err;
 
 	if (!p || !cpu || !path || !argv || !envp || p->mm)
 		return SG_ERR_INVAL;
-	err = elf_open(path, &s.prog);
+	err = script_resolve(p->sysroot, path, argv, &script);
 	if (err)
 		return err;
+	if (script.argv)
+		argv = script.argv;
+	file = loader_sysroot_path(p->sysroot, script.path, rooted,
+				   sizeof(rooted));
+	err = elf_open(file, &s.prog);
+	if (err) {
+		script_free(&script);
+		return err;
+	}
 	if (s.prog.interp) {
 		err = open_interp(p, s.prog.interp, s.prog.abi, &s.interp);
 		if (err)
@@ -200,12 +240,16 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 		err = errno == ENOMEM ? SG_ERR_NOMEM : SG_ERR_RESERVE;
 		goto fail;
 	}
+	s.aslr = want_aslr(p);
+	if (s.aslr)
+		mm_randomize(p->mm);
 	p->abi = s.prog.abi;
 	memset(&p->image, 0, sizeof(p->image));
+	/* AT_EXECFN is the name execve was given, the script's for a script */
 	err = map_everything(p, &s, path, argv, envp);
 	if (err)
 		goto fail;
-	p->exe_path = strdup(realpath(path, real) ? real : path);
+	p->exe_path = strdup(realpath(file, real) ? real : file);
 	if (!p->exe_path) {
 		err = SG_ERR_NOMEM;
 		goto fail;
@@ -214,6 +258,7 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 	elf_close(&s.prog);
 	if (s.interp.fd >= 0)
 		elf_close(&s.interp);
+	script_free(&script);
 	return SG_OK;
 fail:
 	if (p->mm)
@@ -224,5 +269,6 @@ fail:
 	elf_close(&s.prog);
 	if (s.interp.fd >= 0)
 		elf_close(&s.interp);
+	script_free(&script);
 	return err;
 }

@@ -5,6 +5,7 @@
 
 #include <gelf.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sysgate.h"
@@ -41,6 +42,23 @@ void elf_close(struct elf_file *f);
  * (0: top-down / host choice); ET_EXEC goes where it says. */
 enum sg_err elf_map(struct mm *mm, const struct elf_file *f, uint64_t hint,
 		    struct elf_loaded *out);
+
+/* script.c: follow `#!` lines from path. out->path is the program to
+ * load (path itself when it is not a script), out->argv its argv (NULL:
+ * the caller's argv unchanged); script_free releases them. SG_OK, or
+ * SG_ERR_NOEXEC (bad `#!` line, too deep), SG_ERR_NOMEM. Files that cannot
+ * be read are left to elf_open to report. */
+struct script_exec {
+	const char *path;
+	char **argv;
+};
+enum sg_err script_resolve(const char *sysroot, const char *path,
+			   char *const argv[], struct script_exec *out);
+void script_free(struct script_exec *s);
+
+/* <sysroot><name> in buf if name is absolute and exists there, else name. */
+const char *loader_sysroot_path(const char *sysroot, const char *name,
+				char *buf, size_t size);
 
 /* stack.c: what goes on the initial stack. */
 struct stack_info {

@@ -107,6 +107,50 @@ static void fill_random(uint8_t *buf, size_t n)
 		buf[got] = (uint8_t)rand();
 }
 
+/* /proc/self/auxv's bytes: the kernel saves the vector in an array of
+ * unsigned long and prints it two longs at a time until a zero type. A
+ * 64-bit task's pairs are two longs; a compat task's 4-byte pairs are
+ * packed one per long, so its file runs on to the next even pair (one or
+ * two zero pairs after AT_NULL, checked on native i386 runs). */
+static size_t saved_auxv(const struct auxv *a, unsigned word, uint8_t *out,
+			 size_t max)
+{
+	size_t pairs = a->n / 2, len; /* AT_NULL included */
+
+	if (word == 8)
+		len = pairs * 16;
+	else
+		len = 8 * (pairs + 1 + ((pairs - 1) & 1));
+	if (len > max)
+		return 0;
+	memset(out, 0, len);
+	for (unsigned i = 0; i < a->n; i++) {
+		if (word == 8) {
+			memcpy(out + 8 * i, &a->v[i], 8);
+		} else {
+			uint32_t v32 = (uint32_t)a->v[i];
+
+			memcpy(out + 4 * i, &v32, 4);
+		}
+	}
+	return len;
+}
+
+/* Where the strings went, for /proc/self/cmdline and environ. */
+static void save_exec_info(struct mm *mm, const struct auxv *a, unsigned word,
+			   const uint64_t *argp, size_t argc, size_t envc,
+			   uint64_t strings_end)
+{
+	struct mm_exec_info x = { 0 };
+
+	x.env_end = strings_end;
+	x.env_start = envc ? argp[argc] : strings_end;
+	x.arg_end = x.env_start;
+	x.arg_start = argc ? argp[0] : x.env_start;
+	x.auxv_len = saved_auxv(a, word, x.auxv, sizeof(x.auxv));
+	mm_set_exec_info(mm, &x);
+}
+
 uint64_t stack_build(struct mm *mm, uint64_t limit, uint64_t top,
 		     const struct stack_info *si)
 {
@@ -117,7 +161,6 @@ uint64_t stack_build(struct mm *mm, uint64_t limit, uint64_t top,
 	struct auxv a = { .n = 0 };
 	uint8_t rnd[16];
 
-	(void)mm;
 	if (!argp)
 		return 0;
 	sp = 0;
@@ -158,6 +201,7 @@ uint64_t stack_build(struct mm *mm, uint64_t limit, uint64_t top,
 	p += word;
 	for (unsigned i = 0; i < a.n; i++, p += word)
 		put_word(p, a.v[i], word);
+	save_exec_info(mm, &a, word, argp, argc, envc, execfn);
 out:
 	free(argp);
 	return sp;

@@ -47,6 +47,7 @@ static bool brk_grow(struct mm *mm, uint64_t old_top, uint64_t new_top)
 	v.start = old_top;
 	v.end = new_top;
 	v.prot = PROT_READ | PROT_WRITE;
+	v.account = true;
 	v.name = NULL;
 	return vma_insert(mm, &v) == 0;
 }

@@ -1,5 +1,7 @@
-/* The guest's /proc/self/maps: one line per guest VMA, formatted as the
- * kernel's show_map_vma() prints them (the name starts in column 73). */
+/* The guest's /proc/self view of its address space: maps (one line per
+ * guest VMA, formatted as the kernel's show_map_vma() prints them, the
+ * name starting in column 73) and the exec facts behind cmdline, environ
+ * and auxv. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -68,4 +70,18 @@ int mm_write_maps(const struct mm *mm, int fd)
 	}
 	mm_unlock(mm);
 	return err;
+}
+
+void mm_set_exec_info(struct mm *mm, const struct mm_exec_info *info)
+{
+	mm_wrlock(mm);
+	mm->exec = *info;
+	if (mm->exec.auxv_len > MM_AUXV_MAX)
+		mm->exec.auxv_len = MM_AUXV_MAX;
+	mm_unlock(mm);
+}
+
+const struct mm_exec_info *mm_exec_info(const struct mm *mm)
+{
+	return &mm->exec; /* set once at exec, before the guest runs */
 }

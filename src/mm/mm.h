@@ -80,4 +80,23 @@ long strncpy_from_guest(const struct mm *mm, char *dst, uint64_t src, size_t max
 /* Write the guest's /proc/self/maps view to fd (lines as the kernel prints). */
 int mm_write_maps(const struct mm *mm, int fd);
 
+/* What exec leaves for /proc/self/{cmdline,environ,auxv}; the kernel keeps
+ * the same facts in its mm: where the argument and environment strings
+ * are on the initial stack (read live, as the kernel does), and the auxv
+ * bytes exactly as /proc/self/auxv gives them (saved at exec). */
+#define MM_AUXV_MAX 512
+struct mm_exec_info {
+	uint64_t arg_start, arg_end, env_start, env_end;
+	uint8_t auxv[MM_AUXV_MAX];
+	size_t auxv_len;
+};
+void mm_set_exec_info(struct mm *mm, const struct mm_exec_info *info);
+const struct mm_exec_info *mm_exec_info(const struct mm *mm);
+
+/* Randomise the layout as the kernel does for a task with PF_RANDOMIZE
+ * (before anything is mapped): low4g moves the stack top down by up to
+ * 8 MiB and mmap_base by up to 1 MiB more (compat: 11 and 8 random page
+ * bits); x86_64 has nothing to move (the host's mmap places everything). */
+void mm_randomize(struct mm *mm);
+
 #endif

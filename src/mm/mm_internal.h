@@ -17,6 +17,9 @@ struct vma {
 	int prot;       /* PROT_READ | PROT_WRITE | PROT_EXEC */
 	bool shared;    /* MAP_SHARED (shown as 's' in maps) */
 	bool file;      /* file backed: offset/dev/ino are meaningful */
+	bool account;   /* the kernel's VM_ACCOUNT: private and writable at some
+			 * point (never cleared by mprotect); merges only
+			 * with its like, so a RELRO page stays apart */
 	uint64_t offset;/* file offset of start */
 	uint64_t dev, ino;
 	char *name;     /* owned; NULL for plain anonymous memory */
@@ -39,6 +42,7 @@ struct mm {
 	struct vma *vmas;    /* sorted by start, never overlapping */
 	size_t nvmas, cap;
 	uint64_t brk_start, brk_cur;
+	struct mm_exec_info exec;
 	pthread_rwlock_t lock;
 };
 

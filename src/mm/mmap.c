@@ -28,6 +28,8 @@ static void describe_mapping(struct vma *v, int prot, int flags, int fd,
 
 	v->prot = prot & PROT_RWX;
 	v->shared = (flags & MAP_TYPE) != MAP_PRIVATE;
+	v->account = !v->shared && (prot & PROT_WRITE) &&
+		     !(flags & MAP_NORESERVE);
 	if (flags & MAP_ANONYMOUS) {
 		/* shared anonymous memory is a shmem file the kernel names so */
 		if (v->shared)

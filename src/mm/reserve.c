@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 
 #include "mm/mm_internal.h"
 
@@ -229,6 +230,28 @@ void mm_destroy(struct mm *mm)
 	free(mm->foreign);
 	pthread_rwlock_destroy(&mm->lock);
 	free(mm);
+}
+
+/* Random whole pages in [0, 2^bits). */
+static uint64_t random_pages(unsigned bits)
+{
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+		r = (uint64_t)random();
+	return (r & ((1ull << bits) - 1)) * MM_PAGE_SIZE;
+}
+
+void mm_randomize(struct mm *mm)
+{
+	if (!mm->low4g)
+		return;
+	mm_wrlock(mm);
+	/* STACK_RND_MASK for compat tasks: 0x7ff pages; then mmap_base
+	 * below the gap with mmap_rnd_compat_bits (8) more pages */
+	mm->stack_top -= random_pages(11);
+	mm->mmap_base = mm->stack_top - MM_STACK_GAP - random_pages(8);
+	mm_unlock(mm);
 }
 
 bool mm_is_low4g(const struct mm *mm)

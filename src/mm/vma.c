@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mm/mm_internal.h"
 
@@ -64,7 +65,7 @@ static bool vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	if (a->end != b->start || a->prot != b->prot ||
 	    a->shared != b->shared || a->file != b->file ||
-	    !same_name(a->name, b->name))
+	    a->account != b->account || !same_name(a->name, b->name))
 		return false;
 	if (a->file)
 		return a->dev == b->dev && a->ino == b->ino &&
@@ -188,8 +189,11 @@ int vma_set_prot(struct mm *mm, uint64_t start, uint64_t end, int prot)
 	if (err)
 		return err;
 	first = i = vma_lower_bound(mm, start);
-	for (; i < mm->nvmas && mm->vmas[i].start < end; i++)
+	for (; i < mm->nvmas && mm->vmas[i].start < end; i++) {
 		mm->vmas[i].prot = prot;
+		if ((prot & PROT_WRITE) && !mm->vmas[i].shared)
+			mm->vmas[i].account = true;
+	}
 	/* merge from the top so indices below stay valid */
 	while (i-- > first)
 		vma_merge_around(mm, i);

@@ -1,6 +1,6 @@
 /* File-system calls that need more than a pass-through: the i386 stat
- * family (struct stat / struct stat64 translated), open of /proc/self/maps
- * (the guest's view) and readlink of /proc/self/exe, and i386 fcntl64 with
+ * family (struct stat / struct stat64 translated), open (the guest's
+ * /proc/self files: path.c) and readlink of /proc/self/exe, and i386 fcntl64 with
  * its struct flock variants. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -99,34 +99,7 @@ SG_SYSCALL_DEFINE(compat_sys_ia32_fstatat64)
 			   FORM_STAT64);
 }
 
-/* --- open: /proc/self/maps shows the guest's mappings --------------------- */
-
-static bool is_proc_maps(const char *path)
-{
-	char own[32];
-
-	if (strcmp(path, "/proc/self/maps") == 0 ||
-	    strcmp(path, "/proc/thread-self/maps") == 0)
-		return true;
-	snprintf(own, sizeof(own), "/proc/%ld/maps", host_syscall0(SYS_getpid));
-	return strcmp(path, own) == 0;
-}
-
-/* A memory file filled with mm's view, positioned at its start. */
-static long open_guest_maps(struct sg_thread *t, int flags)
-{
-	long fd = host_syscall2(SYS_memfd_create, "maps",
-				(flags & O_CLOEXEC) ? 1u /* MFD_CLOEXEC */ : 0);
-
-	if (fd < 0)
-		return fd;
-	if (mm_write_maps(sc_mm(t), (int)fd) < 0) {
-		host_syscall1(SYS_close, fd);
-		return -EIO;
-	}
-	host_syscall3(SYS_lseek, fd, 0, SEEK_SET);
-	return fd;
-}
+/* --- open: /proc/self files show the guest (path.c) ----------------------- */
 
 static long do_openat(struct sg_thread *t, int dfd, uint64_t path_addr,
 		      uint64_t flags, uint64_t mode)
@@ -136,8 +109,8 @@ static long do_openat(struct sg_thread *t, int dfd, uint64_t path_addr,
 
 	if (r)
 		return r;
-	if (is_proc_maps(path) && (flags & O_ACCMODE) == O_RDONLY)
-		return open_guest_maps(t, (int)flags);
+	if (sc_proc_self_open(t, path, (int)flags, &r))
+		return r;
 	return host_syscall4(SYS_openat, dfd, path, flags, mode);
 }
 

@@ -99,13 +99,20 @@ static inline bool sc_ok(struct sg_thread *t, uint64_t addr, uint64_t len,
 void *sc_buf(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
 	     long *err);
 
-/* Copy a guest path (at most PATH_MAX bytes with the NUL) into buf.
- * 0, -EFAULT or -ENAMETOOLONG. With exe_alias, /proc/self/exe and
- * /proc/<pid>/exe name the guest program instead of sysgate. */
+/* path.c: copy a guest path (at most PATH_MAX bytes with the NUL) into
+ * buf. 0, -EFAULT or -ENAMETOOLONG. With exe_alias, /proc/self/exe and
+ * /proc/<pid>/exe name the guest program instead of sysgate; an absolute
+ * path that exists under the sysroot is rewritten to that file. */
 long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias);
 
 /* Is this path the guest's /proc/self/exe (or /proc/<own pid>/exe)? */
 bool sc_is_proc_exe(const char *path);
+
+/* path.c: open of /proc/self/{maps,auxv,cmdline,environ} (read-only): a
+ * memory file with the guest's view; *result is the fd or -errno. false:
+ * not such a file, open it on the host. */
+bool sc_proc_self_open(struct sg_thread *t, const char *path, int flags,
+		       long *result);
 
 /* --- generic pass-through ---------------------------------------------- */
 

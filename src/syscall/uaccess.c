@@ -1,5 +1,5 @@
-/* Guest buffers and paths as the handlers hand them to the host, and the
- * generic pass-through engine behind SG_PASSTHROUGH (internal.h). */
+/* Guest buffers as the handlers hand them to the host, and the generic
+ * pass-through engine behind SG_PASSTHROUGH (internal.h). Paths: path.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,32 +19,7 @@ void *sc_buf(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
 	return g2h(addr);
 }
 
-bool sc_is_proc_exe(const char *path)
-{
-	char own[32];
-
-	if (strcmp(path, "/proc/self/exe") == 0 ||
-	    strcmp(path, "/proc/thread-self/exe") == 0)
-		return true;
-	snprintf(own, sizeof(own), "/proc/%ld/exe", host_syscall0(SYS_getpid));
-	return strcmp(path, own) == 0;
-}
-
-long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias)
-{
-	long n = strncpy_from_guest(sc_mm(t), buf, addr, PATH_MAX);
-
-	if (n < 0)
-		return n;
-	if (exe_alias && t->proc->exe_path && sc_is_proc_exe(buf)) {
-		size_t len = strlen(t->proc->exe_path);
-
-		if (len >= PATH_MAX)
-			return -ENAMETOOLONG;
-		memcpy(buf, t->proc->exe_path, len + 1);
-	}
-	return 0;
-}
+/* sc_path and sc_is_proc_exe: path.c */
 
 long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 		    const uint16_t *spec, unsigned nargs)

@@ -330,6 +330,7 @@ static struct loaded *load(const char *path, char *const argv[],
 	enum sg_err err;
 
 	assert_non_null(l);
+	l->p.opts.no_aslr = 1; /* the kernel's fixed layout */
 	err = loader_load(&l->p, &l->cpu, path, argv, envp);
 	if (err == SG_OK)
 		current = l;

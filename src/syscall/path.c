@@ -1,0 +1,185 @@
+/* Path policy, the one place every path-taking handler goes through
+ * (sc_path): the guest's own /proc/self, and the sysroot.
+ *
+ * /proc/self, /proc/thread-self and /proc/<own pid> would show sysgate;
+ * exe names the guest program instead, and opening maps, auxv, cmdline or
+ * environ read-only gives a memory file with the guest's view (the same
+ * bytes the kernel would give a native run).
+ *
+ * Sysroot (-L DIR, SYSGATE_SYSROOT): an absolute path that exists under
+ * DIR is used from there, as qemu-user's -L does, so a guest sees its own
+ * /lib, /usr and /etc where the sysroot has them and the host's
+ * everywhere else. /proc, /dev and /sys are always the host's. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "syscall/internal.h"
+
+/* "/proc/self/X", "/proc/thread-self/X", "/proc/<own pid>/X" -> "X";
+ * anything else -> NULL. */
+static const char *proc_self_entry(const char *path)
+{
+	static const char *const selves[] = { "self/", "thread-self/" };
+	const char *rest;
+	char *end;
+	long pid;
+
+	if (strncmp(path, "/proc/", 6) != 0)
+		return NULL;
+	rest = path + 6;
+	for (unsigned i = 0; i < ARRAY_SIZE(selves); i++)
+		if (strncmp(rest, selves[i], strlen(selves[i])) == 0)
+			return rest + strlen(selves[i]);
+	if (*rest < '1' || *rest > '9')
+		return NULL;
+	pid = strtol(rest, &end, 10);
+	if (*end != '/' || pid != host_syscall0(SYS_getpid))
+		return NULL;
+	return end + 1;
+}
+
+bool sc_is_proc_exe(const char *path)
+{
+	const char *entry = proc_self_entry(path);
+
+	return entry && strcmp(entry, "exe") == 0;
+}
+
+/* Host-only trees: never looked up under the sysroot. */
+static bool host_only(const char *path)
+{
+	static const char *const trees[] = { "/proc", "/dev", "/sys" };
+
+	for (unsigned i = 0; i < ARRAY_SIZE(trees); i++) {
+		size_t n = strlen(trees[i]);
+
+		if (strncmp(path, trees[i], n) == 0 &&
+		    (path[n] == '/' || path[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* Rewrite buf to <sysroot><buf> when that exists (without following a
+ * final symlink: a link in the sysroot is the sysroot's file). */
+static long apply_sysroot(const struct sg_process *p, char *buf)
+{
+	char rooted[PATH_MAX];
+	struct stat st;
+	int n;
+
+	if (!p->sysroot || !p->sysroot[0] || buf[0] != '/' || buf[1] == '\0' ||
+	    host_only(buf))
+		return 0;
+	n = snprintf(rooted, sizeof(rooted), "%s%s", p->sysroot, buf);
+	if (n >= (int)sizeof(rooted))
+		return 0; /* too long under the sysroot: the host's path */
+	if (host_syscall4(SYS_newfstatat, AT_FDCWD, rooted, &st,
+			  AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	memcpy(buf, rooted, (size_t)n + 1);
+	return 0;
+}
+
+long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias)
+{
+	long n = strncpy_from_guest(sc_mm(t), buf, addr, PATH_MAX);
+
+	if (n < 0)
+		return n;
+	if (exe_alias && t->proc->exe_path && sc_is_proc_exe(buf)) {
+		size_t len = strlen(t->proc->exe_path);
+
+		if (len >= PATH_MAX)
+			return -ENAMETOOLONG;
+		memcpy(buf, t->proc->exe_path, len + 1);
+		return 0;
+	}
+	return apply_sysroot(t->proc, buf);
+}
+
+/* --- /proc/self files with the guest's content ---------------------------- */
+
+static long write_memfd(long fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		long n = host_syscall3(SYS_write, fd, p, len);
+
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? n : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Guest memory [start, end) into fd (cmdline, environ: read at open time,
+ * as the kernel reads them from the live stack at read time). */
+static long write_guest_range(struct sg_thread *t, long fd, uint64_t start,
+			      uint64_t end)
+{
+	char chunk[4096];
+
+	while (start < end) {
+		size_t n = end - start < sizeof(chunk) ? end - start : sizeof(chunk);
+
+		if (copy_from_guest(sc_mm(t), chunk, start, n))
+			return 0; /* the kernel stops at what it cannot read */
+		long r = write_memfd(fd, chunk, n);
+
+		if (r)
+			return r;
+		start += n;
+	}
+	return 0;
+}
+
+static long fill_proc_file(struct sg_thread *t, const char *entry, long fd)
+{
+	const struct mm_exec_info *x = mm_exec_info(sc_mm(t));
+
+	if (strcmp(entry, "maps") == 0)
+		return mm_write_maps(sc_mm(t), (int)fd);
+	if (strcmp(entry, "auxv") == 0)
+		return write_memfd(fd, x->auxv, x->auxv_len);
+	if (strcmp(entry, "cmdline") == 0)
+		return write_guest_range(t, fd, x->arg_start, x->arg_end);
+	return write_guest_range(t, fd, x->env_start, x->env_end);
+}
+
+bool sc_proc_self_open(struct sg_thread *t, const char *path, int flags,
+		       long *result)
+{
+	static const char *const emulated[] = { "maps", "auxv", "cmdline",
+						"environ" };
+	const char *entry = proc_self_entry(path);
+	bool known = false;
+	long fd, r;
+
+	if (!entry || (flags & O_ACCMODE) != O_RDONLY)
+		return false;
+	for (unsigned i = 0; i < ARRAY_SIZE(emulated) && !known; i++)
+		known = strcmp(entry, emulated[i]) == 0;
+	if (!known)
+		return false;
+	fd = host_syscall2(SYS_memfd_create, entry,
+			   (flags & O_CLOEXEC) ? 1u /* MFD_CLOEXEC */ : 0);
+	if (fd >= 0) {
+		r = fill_proc_file(t, entry, fd);
+		if (r) {
+			host_syscall1(SYS_close, fd);
+			fd = r < 0 ? r : -EIO;
+		} else {
+			host_syscall3(SYS_lseek, fd, 0, SEEK_SET);
+		}
+	}
+	*result = fd;
+	return true;
+}
