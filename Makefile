@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean
+.PHONY: all setup build build-asan run test test-plain test-asan clean bench
 
 all: build
 
@@ -37,3 +37,17 @@ test: test-plain test-asan
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# Benchmarks (not part of `make test`): the release tree, then bench/run.sh:
+# native, sysgate and qemu-user side by side. REPS=N, SMALL=1 (quick),
+# FULL=1 (the issue's sizes), ONLY=regex.
+BENCH_BUILD ?= build-release
+REPS ?= 5
+SMALL ?= 0
+FULL ?= 0
+ONLY ?= .
+
+bench: setup
+	@[ -f $(BENCH_BUILD)/CMakeCache.txt ] || cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target sysgate_cli
+	REPS=$(REPS) SMALL=$(SMALL) FULL=$(FULL) ONLY='$(ONLY)' bash bench/run.sh $(BENCH_BUILD)
