@@ -82,6 +82,11 @@ SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status);
 
 SG_API void sg_destroy(sg_process *p);
 
+/* --syscalls=ABI: every row of that ABI's syscall table as implemented,
+ * missing or unsupported (with the reason), then a line of totals.
+ * SG_ERR_INVAL for SG_ABI_NONE. */
+SG_API enum sg_err sg_list_syscalls(enum sg_abi abi, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,9 @@ static void usage(FILE *out)
 		"  -o FILE                write the trace to FILE instead of stderr\n"
 		"      --no-aslr          no address randomisation (as setarch -R)\n"
 		"  -v, --verbose          warn about unimplemented system calls\n"
+		"      --syscalls=ABI     list the system calls of ABI (i386, x32,\n"
+		"                         x86_64) as implemented, missing or\n"
+		"                         unsupported (with the reason) and exit\n"
 		"  -h, --help             show this help and exit\n"
 		"  -V, --version          show the version and exit\n"
 		"\n"
@@ -50,6 +53,18 @@ static int parse_trace(const char *what, unsigned *flags)
 		return 0;
 	}
 	return -1;
+}
+
+/* --syscalls=ABI */
+static int list_syscalls(const char *name)
+{
+	static const enum sg_abi abis[] = { SG_ABI_I386, SG_ABI_X32, SG_ABI_X64 };
+
+	for (unsigned i = 0; i < sizeof(abis) / sizeof(abis[0]); i++)
+		if (!strcmp(name, sg_abi_name(abis[i])))
+			return sg_list_syscalls(abis[i], stdout) == SG_OK ? 0 : 1;
+	fprintf(stderr, "sysgate: unknown ABI '%s' (i386, x32, x86_64)\n", name);
+	return EXIT_USAGE;
 }
 
 /* Die the way the guest died, so our parent sees the same wait status. */
@@ -73,6 +88,7 @@ int main(int argc, char **argv)
 		{ "trace", optional_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-aslr", no_argument, NULL, 'R' },
+		{ "syscalls", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -108,6 +124,8 @@ int main(int argc, char **argv)
 		case 'R':
 			opts.no_aslr = 1;
 			break;
+		case 'S':
+			return list_syscalls(optarg);
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -1,6 +1,7 @@
 /* Public API entry points that are pure data: errors, names, options. */
 #include <string.h>
 #include "sysgate.h"
+#include "syscall/syscall.h"
 
 static const char *const err_text[SG_ERR__COUNT] = {
 	[SG_OK] = "success",
@@ -50,4 +51,18 @@ SG_API void sg_options_init(struct sg_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->trace_fd = -1;
+}
+
+SG_API enum sg_err sg_list_syscalls(enum sg_abi abi, FILE *out)
+{
+	static const enum sg_table tables[] = {
+		[SG_ABI_I386] = SG_TABLE_IA32,
+		[SG_ABI_X32] = SG_TABLE_X32,
+		[SG_ABI_X64] = SG_TABLE_X64,
+	};
+
+	if (abi != SG_ABI_I386 && abi != SG_ABI_X32 && abi != SG_ABI_X64)
+		return SG_ERR_INVAL;
+	syscall_print_coverage(out, tables[abi]);
+	return SG_OK;
 }

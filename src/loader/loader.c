@@ -190,6 +190,9 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	p->image.sysenter_return =
 		img && s->vdso_base && img->sym_sysenter_return ?
 			s->vdso_base + img->sym_sysenter_return : 0;
+	p->image.vdso_private_return =
+		img && s->vdso_base && img->sym_private_return ?
+			s->vdso_base + img->sym_private_return : 0;
 	mm_brk_init(p->mm, p->image.brk_start);
 	return SG_OK;
 }

@@ -22,6 +22,7 @@
 
 #include "syscall/internal.h"
 #include "trace/trace.h"
+#include "vdso/vdso.h"
 
 #define X32_SYSCALL_BIT 0x40000000u
 #define RFLAGS_RF 0x10000ull
@@ -84,9 +85,15 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 	struct trace *tr = t->proc->trace;
 	sg_syscall_fn fn = call->row ? call->row->fn : NULL;
 
+	/* a native strace never sees a vDSO time call: only --trace=entry */
+	if (call->vdso_fn && !(t->proc->opts.trace & SG_TRACE_ENTRY))
+		tr = NULL;
 	if (tr)
 		trace_syscall_enter(tr, t, call);
-	if (fn) {
+	if (call->vdso_fn) {
+		call->result = vdso_answer(sc_mm(t), call->table == SG_TABLE_IA32,
+					   call->index, call->args);
+	} else if (fn) {
 		const struct sg_syscall_call *outer = sc_current;
 
 		sc_current = call;
@@ -149,6 +156,11 @@ void syscall_entry(struct sg_thread *t)
 
 	memset(&call, 0, sizeof(call));
 	call.mech = mech;
+	/* the vDSO's time functions call in through one instruction of
+	 * their own (docs/loader.md, vDSO) */
+	call.vdso_fn = t->proc->image.vdso_private_return &&
+		       cpu->rip == t->proc->image.vdso_private_return &&
+		       mech != CPU_MECH_SYSENTER;
 
 	if (mech == CPU_MECH_SYSCALL && cpu->mode == CPU_MODE_64) {
 		uint32_t nr = (uint32_t)cpu->r[R_AX];

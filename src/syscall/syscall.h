@@ -41,6 +41,9 @@ struct sg_syscall_call {
 	uint64_t args[6];
 	long result;
 	bool vdso;               /* arrived through the vDSO's __kernel_vsyscall */
+	bool vdso_fn;            /* a vDSO function's private call (clock_gettime,
+				  * ...): answered in sysgate, no kernel entry;
+				  * traced only with SG_TRACE_ENTRY */
 };
 
 /* Handle a CPU_STOP_SYSCALL: pick the table for this call as the kernel

@@ -98,7 +98,9 @@ static void print_entry_note(struct tline *l, const struct sg_syscall_call *call
 		tl_printf(l, " %s", call->row->entry);
 	if (!call->row || (!call->row->fn && !systab_row_is_ni(call->row)))
 		tl_puts(l, " missing");
-	if (call->vdso)
+	if (call->vdso_fn)
+		tl_puts(l, " vdso-fn");
+	else if (call->vdso)
 		tl_puts(l, " vdso");
 	tl_putc(l, ']');
 }

@@ -2,14 +2,19 @@
  * by vdso_embed from the shared objects built in this folder). */
 #include "vdso/vdso.h"
 
-extern const struct vdso_image vdso_image_i386;
+extern const struct vdso_image vdso_image_i386, vdso_image_x32,
+	vdso_image_x86_64;
 
 const struct vdso_image *vdso_image_for(enum sg_abi abi)
 {
 	switch (abi) {
 	case SG_ABI_I386:
 		return &vdso_image_i386;
+	case SG_ABI_X32:
+		return &vdso_image_x32;
+	case SG_ABI_X64:
+		return &vdso_image_x86_64;
 	default:
-		return NULL; /* x32 and x86_64 images: not yet */
+		return NULL;
 	}
 }

@@ -2,6 +2,7 @@
 #ifndef SG_VDSO_H
 #define SG_VDSO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "sysgate.h"
@@ -13,9 +14,21 @@ struct vdso_image {
 	uint64_t sym_kernel_vsyscall;   /* i386: AT_SYSINFO */
 	uint64_t sym_sysenter_return;   /* i386: where the kernel resumes after SYSENTER */
 	uint64_t sym_sigreturn, sym_rt_sigreturn;
+	/* after the private call instruction of the time functions: a
+	 * call that returns here is answered by vdso_answer */
+	uint64_t sym_private_return;
 };
 
-/* NULL if this ABI has no image (yet). */
+/* The image of that ABI; NULL for SG_ABI_NONE. */
 const struct vdso_image *vdso_image_for(enum sg_abi abi);
+
+struct mm;
+
+/* vdso_calls.c: answer a private call of a vDSO time function. ia32: the
+ * call came through the i386 table, else the x86_64/x32 one; nr is the
+ * number in that table (x32 without its bit), a[] the arguments. Returns
+ * what that system call returns (the value or -errno; -ENOSYS for a
+ * number the vDSO does not use), writing guest memory through mm. */
+long vdso_answer(struct mm *mm, bool ia32, unsigned nr, const uint64_t *a);
 
 #endif

@@ -47,6 +47,7 @@ static const struct {
 	{ "vdso_sysenter_return", "sym_sysenter_return" },
 	{ "__kernel_sigreturn", "sym_sigreturn" },
 	{ "__kernel_rt_sigreturn", "sym_rt_sigreturn" },
+	{ "vdso_private_return", "sym_private_return" },
 };
 #define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
 

@@ -425,11 +425,12 @@ static void check_common(struct loaded *l, const char *path,
 			    abi == SG_ABI_I386 ? "i686" : "x86_64");
 	/* strings and random bytes live above the vectors, inside the stack */
 	assert_true(rnd > sp && auxv_get(l, AT_EXECFN, NULL) > rnd);
-	/* vDSO: i386 only for now */
+	/* vDSO: every ABI; AT_SYSINFO (__kernel_vsyscall) only for i386 */
 	auxv_get(l, AT_SYSINFO, &found);
 	assert_int_equal(found, abi == SG_ABI_I386);
-	auxv_get(l, AT_SYSINFO_EHDR, &found);
-	assert_int_equal(found, abi == SG_ABI_I386);
+	assert_int_equal(auxv_get(l, AT_SYSINFO_EHDR, &found), l->p.image.vdso_base);
+	assert_true(found && l->p.image.vdso_base);
+	assert_true(l->p.image.vdso_private_return > l->p.image.vdso_base);
 	/* brk: the page after the highest segment */
 	assert_int_equal(l->p.image.brk_start, MM_PAGE_ALIGN_UP(bias + h->end));
 	assert_int_equal(mm_brk(l->p.mm, 0), l->p.image.brk_start);
@@ -474,7 +475,7 @@ static void test_load_x64_static(void **state)
 	l = load(path, test_argv, test_envp);
 	check_common(l, path, &h, SG_ABI_X64, 0);
 	assert_int_equal(l->cpu.rip, h.entry);
-	assert_int_equal(l->p.image.vdso_base, 0);
+	assert_int_not_equal(l->p.image.vdso_base, 0);
 	assert_int_equal(l->p.image.sysenter_return, 0);
 	/* the stack is guest memory, 8 MiB, the strings at its very top */
 	assert_true(mm_access_ok(l->p.mm, l->cpu.r[R_SP] - 4096, 4096 + 64, PROT_WRITE));
