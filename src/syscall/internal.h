@@ -125,7 +125,14 @@ enum sc_arg_kind {
 	PA_OUT,   /* writable guest buffer, length in argument p */
 	PA_INN,   /* readable guest buffer of p bytes */
 	PA_OUTN,  /* writable guest buffer of p bytes */
+	PA_STR,   /* NUL-terminated guest string that is not a path (no policy) */
+	PA_ID16,  /* i386 16-bit uid/gid: (u16)-1 stays -1 (low2highuid) */
+	PA_INE,   /* readable array: count in argument p & 7, element p >> 3 bytes */
+	PA_OUTE,  /* writable array, as PA_INE */
 };
+
+/* Array argument: count in argument idx, elements of size bytes. */
+#define PA_ELEM(idx, size) ((idx) | ((size) << 3))
 
 #define PA(kind, p) ((uint16_t)((kind) | ((p) << 4)))
 #define PA_KIND(s) ((enum sc_arg_kind)((s) & 0xf))

@@ -199,3 +199,188 @@ SG_PASSTHROUGH(sys_fchown, SYS_fchown, PA(PA_VAL, 0), PA(PA_VAL, 0),
 	       PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fchownat, SYS_fchownat, PA(PA_VAL, 0), PA(PA_PATH, 0),
 	       PA(PA_VAL, 0), PA(PA_VAL, 0), PA(PA_VAL, 0))
+
+/* --- memory hints and locks (ranges are checked by the host; a guest
+ * range over sysgate's own pages only changes residency) ---------------- */
+SG_PASSTHROUGH(sys_msync, SYS_msync, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_mlock, SYS_mlock, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_munlock, SYS_munlock, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_mlock2, SYS_mlock2, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_mlockall, SYS_mlockall, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_munlockall, SYS_munlockall)
+
+/* --- more paths ----------------------------------------------------------- */
+SG_PASSTHROUGH(sys_chroot, SYS_chroot, PA(PA_PATH, 0))
+SG_PASSTHROUGH(sys_mknod, SYS_mknod, PA(PA_PATH, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_mknodat, SYS_mknodat, PA(PA_VAL, 0), PA(PA_PATH, 0),
+	       PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_linkat, SYS_linkat, PA(PA_VAL, 0), PA(PA_PATH, 0),
+	       PA(PA_VAL, 0), PA(PA_PATH, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_symlinkat, SYS_symlinkat, PA(PA_STR, 0), PA(PA_VAL, 0),
+	       PA(PA_PATH, 0))
+/* struct utimbuf / timeval[2] of kernel longs: x86_64 and x32 alike */
+SG_PASSTHROUGH(sys_utime, SYS_utime, PA(PA_PATH, 0), PA(PA_INN, 16))
+SG_PASSTHROUGH(sys_utimes, SYS_utimes, PA(PA_PATH, 0), PA(PA_INN, 32))
+SG_PASSTHROUGH(sys_futimesat, SYS_futimesat, PA(PA_VAL, 0), PA(PA_PATH, 0),
+	       PA(PA_INN, 32))
+/* struct statfs of kernel longs (120 bytes): x86_64 and x32 alike */
+SG_PASSTHROUGH(sys_statfs, SYS_statfs, PA(PA_PATH, 0), PA(PA_OUTN, 120))
+SG_PASSTHROUGH(sys_fstatfs, SYS_fstatfs, PA(PA_VAL, 0), PA(PA_OUTN, 120))
+
+/* --- extended attributes (names are strings, not paths) -------------------- */
+SG_PASSTHROUGH(sys_setxattr, SYS_setxattr, PA(PA_PATH, 0), PA(PA_STR, 0),
+	       PA(PA_IN, 3), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_lsetxattr, SYS_lsetxattr, PA(PA_PATH, 0), PA(PA_STR, 0),
+	       PA(PA_IN, 3), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_fsetxattr, SYS_fsetxattr, PA(PA_VAL, 0), PA(PA_STR, 0),
+	       PA(PA_IN, 3), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_getxattr, SYS_getxattr, PA(PA_PATH, 0), PA(PA_STR, 0),
+	       PA(PA_OUT, 3), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_lgetxattr, SYS_lgetxattr, PA(PA_PATH, 0), PA(PA_STR, 0),
+	       PA(PA_OUT, 3), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_fgetxattr, SYS_fgetxattr, PA(PA_VAL, 0), PA(PA_STR, 0),
+	       PA(PA_OUT, 3), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_listxattr, SYS_listxattr, PA(PA_PATH, 0), PA(PA_OUT, 2),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_llistxattr, SYS_llistxattr, PA(PA_PATH, 0), PA(PA_OUT, 2),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_flistxattr, SYS_flistxattr, PA(PA_VAL, 0), PA(PA_OUT, 2),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_removexattr, SYS_removexattr, PA(PA_PATH, 0),
+	       PA(PA_STR, 0))
+SG_PASSTHROUGH(sys_lremovexattr, SYS_lremovexattr, PA(PA_PATH, 0),
+	       PA(PA_STR, 0))
+SG_PASSTHROUGH(sys_fremovexattr, SYS_fremovexattr, PA(PA_VAL, 0),
+	       PA(PA_STR, 0))
+
+/* --- descriptors of every kind: struct epoll_event is packed (12 bytes) in
+ * all three ABIs; inotify, eventfd, timerfd, signalfd carry no pointers of
+ * their own ----------------------------------------------------------------- */
+SG_PASSTHROUGH(sys_epoll_create, SYS_epoll_create, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_epoll_ctl, SYS_epoll_ctl, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_INN, 12))
+SG_PASSTHROUGH(sys_epoll_wait, SYS_epoll_wait, PA(PA_VAL, 0),
+	       PA(PA_OUTE, PA_ELEM(2, 12)), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_epoll_pwait, SYS_epoll_pwait, PA(PA_VAL, 0),
+	       PA(PA_OUTE, PA_ELEM(2, 12)), PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_INN, 8), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_epoll_pwait2, SYS_epoll_pwait2, PA(PA_VAL, 0),
+	       PA(PA_OUTE, PA_ELEM(2, 12)), PA(PA_VAL, 0), PA(PA_INN, 16),
+	       PA(PA_INN, 8), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_inotify_init, SYS_inotify_init)
+SG_PASSTHROUGH(sys_inotify_init1, SYS_inotify_init1, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_inotify_add_watch, SYS_inotify_add_watch, PA(PA_VAL, 0),
+	       PA(PA_PATH, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_inotify_rm_watch, SYS_inotify_rm_watch, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_eventfd, SYS_eventfd, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_timerfd_create, SYS_timerfd_create, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_timerfd_settime, SYS_timerfd_settime, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_INN, 32), PA(PA_OUTN, 32))
+SG_PASSTHROUGH(sys_timerfd_gettime, SYS_timerfd_gettime, PA(PA_VAL, 0),
+	       PA(PA_OUTN, 32))
+/* a sigset of 64 bits is the same bytes in the compat ABIs */
+SG_PASSTHROUGH(sys_signalfd, SYS_signalfd, PA(PA_VAL, 0), PA(PA_IN, 2),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_signalfd4, SYS_signalfd4, PA(PA_VAL, 0), PA(PA_IN, 2),
+	       PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(compat_sys_signalfd, SYS_signalfd, PA(PA_VAL, 0), PA(PA_IN, 2),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(compat_sys_signalfd4, SYS_signalfd4, PA(PA_VAL, 0),
+	       PA(PA_IN, 2), PA(PA_VAL, 0), PA(PA_VAL, 0))
+
+/* --- data movement between descriptors (loff_t is 64-bit everywhere) ------- */
+SG_PASSTHROUGH(sys_splice, SYS_splice, PA(PA_VAL, 0), PA(PA_OUTN, 8),
+	       PA(PA_VAL, 0), PA(PA_OUTN, 8), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_tee, SYS_tee, PA(PA_VAL, 0), PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_copy_file_range, SYS_copy_file_range, PA(PA_VAL, 0),
+	       PA(PA_OUTN, 8), PA(PA_VAL, 0), PA(PA_OUTN, 8), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sync_file_range, SYS_sync_file_range, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_readahead, SYS_readahead, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+
+/* --- scheduling and priorities: struct sched_param is one int,
+ * struct sched_attr fixed-width ------------------------------------------------ */
+SG_PASSTHROUGH(sys_getpriority, SYS_getpriority, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setpriority, SYS_setpriority, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sched_setparam, SYS_sched_setparam, PA(PA_VAL, 0),
+	       PA(PA_INN, 4))
+SG_PASSTHROUGH(sys_sched_getparam, SYS_sched_getparam, PA(PA_VAL, 0),
+	       PA(PA_OUTN, 4))
+SG_PASSTHROUGH(sys_sched_setscheduler, SYS_sched_setscheduler, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_INN, 4))
+SG_PASSTHROUGH(sys_sched_getscheduler, SYS_sched_getscheduler, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sched_get_priority_max, SYS_sched_get_priority_max,
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sched_get_priority_min, SYS_sched_get_priority_min,
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sched_rr_get_interval, SYS_sched_rr_get_interval,
+	       PA(PA_VAL, 0), PA(PA_OUTN, 16))
+SG_PASSTHROUGH(sys_sched_setattr, SYS_sched_setattr, PA(PA_VAL, 0),
+	       PA(PA_INN, 48), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_sched_getattr, SYS_sched_getattr, PA(PA_VAL, 0),
+	       PA(PA_OUT, 2), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_ioprio_set, SYS_ioprio_set, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_ioprio_get, SYS_ioprio_get, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_membarrier, SYS_membarrier, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+
+/* --- ids, capabilities, namespaces (the guest process is sysgate's) --------- */
+SG_PASSTHROUGH(sys_setreuid, SYS_setreuid, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setregid, SYS_setregid, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setfsuid, SYS_setfsuid, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setfsgid, SYS_setfsgid, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_getgroups, SYS_getgroups, PA(PA_VAL, 0),
+	       PA(PA_OUTE, PA_ELEM(0, 4)))
+SG_PASSTHROUGH(sys_setgroups, SYS_setgroups, PA(PA_VAL, 0),
+	       PA(PA_INE, PA_ELEM(0, 4)))
+/* cap_user_header (8 bytes, written back on a version mismatch) and two
+ * cap_user_data structs (12 bytes each, version 2 and 3) */
+SG_PASSTHROUGH(sys_capget, SYS_capget, PA(PA_OUTN, 8), PA(PA_OUTN, 24))
+SG_PASSTHROUGH(sys_capset, SYS_capset, PA(PA_OUTN, 8), PA(PA_INN, 24))
+SG_PASSTHROUGH(sys_unshare, SYS_unshare, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setns, SYS_setns, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_landlock_create_ruleset, SYS_landlock_create_ruleset,
+	       PA(PA_IN, 1), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_landlock_add_rule, SYS_landlock_add_rule, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_INN, 12), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_landlock_restrict_self, SYS_landlock_restrict_self,
+	       PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_add_key, SYS_add_key, PA(PA_STR, 0), PA(PA_STR, 0),
+	       PA(PA_IN, 3), PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_request_key, SYS_request_key, PA(PA_STR, 0),
+	       PA(PA_STR, 0), PA(PA_STR, 0), PA(PA_VAL, 0))
+
+/* --- timers and message queues with 64-bit time (x86_64, x32 and the
+ * i386 *_time64 rows): itimerval/itimerspec of kernel longs, 32 bytes;
+ * struct mq_attr 64 bytes; struct sigevent 64 bytes ------------------------ */
+SG_PASSTHROUGH(sys_getitimer, SYS_getitimer, PA(PA_VAL, 0), PA(PA_OUTN, 32))
+SG_PASSTHROUGH(sys_setitimer, SYS_setitimer, PA(PA_VAL, 0), PA(PA_INN, 32),
+	       PA(PA_OUTN, 32))
+SG_PASSTHROUGH(sys_timer_create, SYS_timer_create, PA(PA_VAL, 0),
+	       PA(PA_INN, 64), PA(PA_OUTN, 4))
+SG_PASSTHROUGH(sys_timer_settime, SYS_timer_settime, PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_INN, 32), PA(PA_OUTN, 32))
+SG_PASSTHROUGH(sys_timer_gettime, SYS_timer_gettime, PA(PA_VAL, 0),
+	       PA(PA_OUTN, 32))
+SG_PASSTHROUGH(sys_timer_getoverrun, SYS_timer_getoverrun, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_timer_delete, SYS_timer_delete, PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_mq_open, SYS_mq_open, PA(PA_STR, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_INN, 64))
+SG_PASSTHROUGH(sys_mq_unlink, SYS_mq_unlink, PA(PA_STR, 0))
+SG_PASSTHROUGH(sys_mq_timedsend, SYS_mq_timedsend, PA(PA_VAL, 0),
+	       PA(PA_IN, 2), PA(PA_VAL, 0), PA(PA_VAL, 0), PA(PA_INN, 16))
+SG_PASSTHROUGH(sys_mq_timedreceive, SYS_mq_timedreceive, PA(PA_VAL, 0),
+	       PA(PA_OUT, 2), PA(PA_VAL, 0), PA(PA_OUTN, 4), PA(PA_INN, 16))
+SG_PASSTHROUGH(sys_mq_notify, SYS_mq_notify, PA(PA_VAL, 0), PA(PA_INN, 64))
+SG_PASSTHROUGH(sys_mq_getsetattr, SYS_mq_getsetattr, PA(PA_VAL, 0),
+	       PA(PA_INN, 64), PA(PA_OUTN, 64))

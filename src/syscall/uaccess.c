@@ -61,6 +61,30 @@ long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 		case PA_OUTN:
 			host[i] = (long)sc_buf(t, a[i], p, PROT_WRITE, &err);
 			break;
+		case PA_STR:
+			if (a[i] == 0 || npaths == ARRAY_SIZE(paths)) {
+				host[i] = 0;
+				break;
+			}
+			err = strncpy_from_guest(sc_mm(t), paths[npaths], a[i],
+						 PATH_MAX);
+			if (err > 0)
+				err = 0;
+			host[i] = (long)paths[npaths++];
+			break;
+		case PA_ID16:
+			host[i] = (uint16_t)a[i] == 0xffff ? -1
+							    : (long)(uint16_t)a[i];
+			break;
+		case PA_INE:
+		case PA_OUTE:
+			/* count * size cannot wrap: both are below 2^32 */
+			host[i] = (long)sc_buf(t, a[i],
+					       (uint64_t)(uint32_t)a[p & 7] * (p >> 3),
+					       PA_KIND(spec[i]) == PA_INE ? PROT_READ
+									  : PROT_WRITE,
+					       &err);
+			break;
 		}
 		if (err)
 			return err;
