@@ -1,0 +1,451 @@
+/* The differential tester: the host CPU is the oracle (DESIGN.md, Testing).
+ * Each trial runs one generated snippet natively, in a child process of
+ * the right mode (difftest-native64 / difftest-native32), and in the
+ * interpreter, from the same registers, RFLAGS, FXSAVE state and scratch
+ * memory; GPRs, RFLAGS (less what the SDM leaves undefined), XMM, MXCSR,
+ * x87 state (x87 snippets), the scratch memory and the fault (signal,
+ * address, rip) must agree. Usage:
+ *
+ *   difftest [--mode 64|32|both] [-n TRIALS] [--seed S] [--strict]
+ *            [--log N] --native64 PATH --native32 PATH
+ *
+ * prints every mismatch (up to N per family) with its bytes, input and both
+ * outputs, then a per-family table. --strict: exit 1 when an integer
+ * family has a mismatch (SIMD/x87 families are reported only). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "difftest.h"
+#include "gen.h"
+#include "cpu/cpu.h"
+
+#define MAX_FAMILIES 32
+#define MAX_STEPS 64
+
+struct fam_stat {
+	const char *name;
+	bool strict;
+	unsigned long trials, mismatches, logged;
+};
+
+struct child {
+	pid_t pid;
+	int to, from;
+	const char *path;
+};
+
+static struct dt_io *io = (struct dt_io *)DT_IO;
+static uint8_t *code_rw;
+static int memfd;
+static unsigned max_log = 5;
+static struct fam_stat fams[MAX_FAMILIES];
+static unsigned nfams;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "difftest: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static void map_fixed(uint64_t addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *p = mmap((void *)(uintptr_t)addr, len, prot, flags | MAP_FIXED_NOREPLACE, fd, off);
+
+	if (p != (void *)(uintptr_t)addr)
+		die("mmap at a fixed address");
+}
+
+static size_t io_len(void)
+{
+	return (sizeof(struct dt_io) + DT_PAGE - 1) & ~(size_t)(DT_PAGE - 1);
+}
+
+static void setup_memory(void)
+{
+	memfd = memfd_create("difftest", 0);
+	if (memfd < 0 || ftruncate(memfd, DT_PAGE + (off_t)io_len()) < 0)
+		die("memfd");
+	map_fixed(DT_CODE, DT_PAGE, PROT_READ | PROT_EXEC, MAP_SHARED, memfd, DT_MEMFD_CODE);
+	code_rw = mmap(NULL, DT_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, DT_MEMFD_CODE);
+	if (code_rw == MAP_FAILED)
+		die("mmap code");
+	map_fixed(DT_IO, io_len(), PROT_READ | PROT_WRITE, MAP_SHARED, memfd, DT_MEMFD_IO);
+	map_fixed(DT_GUARD_LO, DT_DATA - DT_GUARD_LO, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	map_fixed(DT_DATA, DT_DATA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	map_fixed(DT_GUARD_HI, DT_GUARD_END - DT_GUARD_HI, PROT_NONE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+static void child_stop(struct child *c)
+{
+	if (c->pid <= 0)
+		return;
+	close(c->to);
+	close(c->from);
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
+	c->pid = 0;
+}
+
+static void child_start(struct child *c)
+{
+	int in[2], out[2];
+	char fdarg[16];
+
+	if (pipe(in) < 0 || pipe(out) < 0)
+		die("pipe");
+	io->ready = 0;
+	c->pid = fork();
+	if (c->pid < 0)
+		die("fork");
+	if (c->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		snprintf(fdarg, sizeof(fdarg), "%d", memfd);
+		execl(c->path, c->path, fdarg, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	c->to = in[1];
+	c->from = out[0];
+}
+
+/* Run the snippet in the child; false if it died or hung (restarted). */
+static bool run_native(struct child *c)
+{
+	struct pollfd p = { .fd = c->from, .events = POLLIN };
+	char b = 1;
+
+	if (c->pid <= 0)
+		child_start(c);
+	if (write(c->to, &b, 1) != 1 || poll(&p, 1, 3000) != 1 || read(c->from, &b, 1) != 1) {
+		child_stop(c);
+		return false;
+	}
+	return true;
+}
+
+/* ---- the interpreter side ---- */
+
+static void fx_to_cpu(struct cpu *cpu, const uint8_t *fx, bool m64)
+{
+	uint16_t fsw;
+	unsigned top;
+
+	memcpy(&cpu->x87.fcw, fx, 2);
+	memcpy(&fsw, fx + 2, 2);
+	top = (fsw >> 11) & 7;
+	cpu->x87.fsw = fsw & (uint16_t)~0x3800;
+	cpu->x87.top = (uint8_t)top;
+	cpu->x87.ftw_tags = 0;
+	for (unsigned k = 0; k < 8; k++) {
+		unsigned phys = (top + k) & 7;
+		long double v = 0;
+
+		memcpy(&v, fx + 32 + 16 * k, 10);
+		cpu->x87.st[phys] = v;
+		if (!(fx[4] >> phys & 1))
+			cpu->x87.ftw_tags |= (uint16_t)(3u << (2 * phys));
+		else if (v == 0)
+			cpu->x87.ftw_tags |= (uint16_t)(1u << (2 * phys));
+		else if (!__builtin_isnormal(v))
+			cpu->x87.ftw_tags |= (uint16_t)(2u << (2 * phys));
+	}
+	memcpy(&cpu->mxcsr, fx + 24, 4);
+	for (unsigned k = 0; k < (m64 ? 16u : 8u); k++)
+		memcpy(&cpu->xmm[k], fx + 160 + 16 * k, 16);
+}
+
+static void cpu_to_fx(const struct cpu *cpu, uint8_t *fx)
+{
+	uint16_t fsw = (uint16_t)((cpu->x87.fsw & ~0x3800) | (cpu->x87.top & 7) << 11);
+
+	memset(fx, 0, 512);
+	memcpy(fx, &cpu->x87.fcw, 2);
+	memcpy(fx + 2, &fsw, 2);
+	for (unsigned k = 0; k < 8; k++) {
+		unsigned phys = (cpu->x87.top + k) & 7;
+
+		if (((cpu->x87.ftw_tags >> (2 * phys)) & 3) != 3)
+			fx[4] |= (uint8_t)(1u << phys);
+		memcpy(fx + 32 + 16 * k, &cpu->x87.st[phys], 10);
+	}
+	memcpy(fx + 24, &cpu->mxcsr, 4);
+	for (unsigned k = 0; k < 16; k++)
+		memcpy(fx + 160 + 16 * k, &cpu->xmm[k], 16);
+}
+
+struct outcome {
+	uint64_t r[16], rflags, rip;
+	int sig;
+	uint64_t addr;
+	uint8_t fx[512];
+	const uint8_t *data;
+	const char *note;
+};
+
+static int vector_signal(enum cpu_vector v)
+{
+	switch (v) {
+	case VEC_UD: return SIGILL;
+	case VEC_DE: case VEC_MF: case VEC_XM: return SIGFPE;
+	case VEC_BP: case VEC_DB: return SIGTRAP;
+	case VEC_AC: return SIGBUS;
+	default: return SIGSEGV;
+	}
+}
+
+static void run_interp(const struct trial *t, struct outcome *o)
+{
+	static struct cpu cpu;
+	uint64_t end = DT_CODE + t->len;
+
+	memcpy((void *)(uintptr_t)DT_DATA, t->data, DT_DATA_SIZE);
+	cpu_invalidate_code(DT_CODE, DT_PAGE);
+	cpu_init(&cpu, t->m64 ? CPU_MODE_64 : CPU_MODE_32);
+	memcpy(cpu.r, t->r, sizeof(cpu.r));
+	cpu_set_rflags(&cpu, t->rflags);
+	fx_to_cpu(&cpu, t->fx, t->m64);
+	cpu.base[SEG_GS] = t->m64 ? DT_GS_BASE : io->gs_base;
+	cpu.rip = DT_CODE;
+	memset(o, 0, sizeof(*o));
+	for (int s = 0; s < MAX_STEPS && cpu.rip != end; s++) {
+		enum cpu_stop_reason st = cpu_step(&cpu);
+
+		if (st == CPU_STOP_FAULT) {
+			o->sig = vector_signal(cpu.fault.vector);
+			o->addr = cpu.fault.vector == VEC_PF ? cpu.fault.data_addr : 0;
+			break;
+		}
+		if (st != CPU_STOP_NONE) {
+			o->note = "stopped (not a fault)";
+			o->sig = -1;
+			break;
+		}
+	}
+	if (!o->sig && cpu.rip != end)
+		o->note = "did not reach the end";
+	memcpy(o->r, cpu.r, sizeof(o->r));
+	o->rflags = cpu_get_rflags(&cpu);
+	o->rip = cpu.rip;
+	cpu_to_fx(&cpu, o->fx);
+	o->data = (const uint8_t *)(uintptr_t)DT_DATA;
+}
+
+static void native_outcome(const struct trial *t, struct outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	memcpy(o->r, io->out_r, sizeof(o->r));
+	o->rflags = io->out_flags;
+	o->sig = (int)io->sig;
+	o->rip = io->sig ? io->out_rip : DT_CODE + t->len;
+	o->addr = (o->sig == SIGSEGV || o->sig == SIGBUS) ? io->fault_addr : 0;
+	memcpy(o->fx, io->out_fx, 512);
+	o->data = io->out_data;
+}
+
+/* ---- comparison and report ---- */
+
+static struct fam_stat *family(const char *name, bool strict)
+{
+	for (unsigned k = 0; k < nfams; k++)
+		if (!strcmp(fams[k].name, name))
+			return &fams[k];
+	if (nfams == MAX_FAMILIES)
+		return &fams[MAX_FAMILIES - 1];
+	fams[nfams].name = name;
+	fams[nfams].strict = strict;
+	return &fams[nfams++];
+}
+
+static const char *const rnames[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+					"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
+
+/* Differences as text into buf; empty when they agree. */
+static void compare(const struct trial *t, const struct outcome *n, const struct outcome *i,
+		    char *buf, size_t cap)
+{
+	size_t u = 0;
+	unsigned nr = t->m64 ? 16 : 8;
+	uint64_t rmask = t->m64 ? ~0ull : 0xffffffffull;
+	uint64_t fmask = 0xcd5 & ~t->flags_undef;
+
+#define OUT(...) (u += (size_t)snprintf(buf + u, u < cap ? cap - u : 0, __VA_ARGS__))
+	buf[0] = 0;
+	if (i->note)
+		OUT("  interpreter: %s (rip %#llx)\n", i->note, (unsigned long long)i->rip);
+	if (n->sig != i->sig || n->addr != i->addr)
+		OUT("  fault: native sig %d addr %#llx, interpreter sig %d addr %#llx\n", n->sig,
+		    (unsigned long long)n->addr, i->sig, (unsigned long long)i->addr);
+	if ((n->rip & rmask) != (i->rip & rmask))
+		OUT("  rip: native %#llx, interpreter %#llx\n", (unsigned long long)n->rip,
+		    (unsigned long long)i->rip);
+	for (unsigned r = 0; r < nr; r++)
+		if ((n->r[r] & rmask) != (i->r[r] & rmask))
+			OUT("  %s: native %#llx, interpreter %#llx\n", rnames[r],
+			    (unsigned long long)(n->r[r] & rmask), (unsigned long long)(i->r[r] & rmask));
+	if ((n->rflags & fmask) != (i->rflags & fmask))
+		OUT("  rflags: native %#llx, interpreter %#llx (compared %#llx)\n",
+		    (unsigned long long)n->rflags, (unsigned long long)i->rflags,
+		    (unsigned long long)fmask);
+	if (memcmp(n->fx + 24, i->fx + 24, 4))
+		OUT("  mxcsr: native %#x, interpreter %#x\n", *(const uint32_t *)(n->fx + 24),
+		    *(const uint32_t *)(i->fx + 24));
+	for (unsigned k = 0; k < nr; k++)
+		if (memcmp(n->fx + 160 + 16 * k, i->fx + 160 + 16 * k, 16))
+			OUT("  xmm%u: native %016llx%016llx, interpreter %016llx%016llx\n", k,
+			    *(const unsigned long long *)(n->fx + 168 + 16 * k),
+			    *(const unsigned long long *)(n->fx + 160 + 16 * k),
+			    *(const unsigned long long *)(i->fx + 168 + 16 * k),
+			    *(const unsigned long long *)(i->fx + 160 + 16 * k));
+	if (t->x87) {
+		if (memcmp(n->fx, i->fx, 5))
+			OUT("  x87 fcw/fsw/tags: native %04x %04x %02x, interpreter %04x %04x %02x\n",
+			    *(const uint16_t *)n->fx, *(const uint16_t *)(n->fx + 2), n->fx[4],
+			    *(const uint16_t *)i->fx, *(const uint16_t *)(i->fx + 2), i->fx[4]);
+		for (unsigned k = 0; k < 8; k++) {
+			unsigned phys = (((*(const uint16_t *)(n->fx + 2)) >> 11) + k) & 7;
+
+			if ((n->fx[4] >> phys & 1) && memcmp(n->fx + 32 + 16 * k, i->fx + 32 + 16 * k, 10))
+				OUT("  st%u: native %04x:%016llx, interpreter %04x:%016llx\n", k,
+				    *(const uint16_t *)(n->fx + 40 + 16 * k),
+				    *(const unsigned long long *)(n->fx + 32 + 16 * k),
+				    *(const uint16_t *)(i->fx + 40 + 16 * k),
+				    *(const unsigned long long *)(i->fx + 32 + 16 * k));
+		}
+	}
+	for (unsigned k = 0; k < DT_DATA_SIZE; k++) {
+		if (n->data[k] != i->data[k]) {
+			unsigned lo = k & ~7u;
+
+			OUT("  memory %#x: native %016llx, interpreter %016llx, input %016llx\n",
+			    DT_DATA + lo, *(const unsigned long long *)(n->data + lo),
+			    *(const unsigned long long *)(i->data + lo),
+			    *(const unsigned long long *)(t->data + lo));
+			break;
+		}
+	}
+#undef OUT
+}
+
+static void log_mismatch(const struct trial *t, unsigned long idx, const char *diff)
+{
+	printf("MISMATCH mode %d trial %lu family %s: %s\n  bytes:", t->m64 ? 64 : 32, idx,
+	       t->family, t->text);
+	for (unsigned k = 0; k < t->len; k++)
+		printf(" %02x", t->code[k]);
+	printf("\n  input:");
+	for (unsigned r = 0; r < (t->m64 ? 16u : 8u); r++)
+		printf(" %s=%llx", rnames[r], (unsigned long long)t->r[r]);
+	printf(" rflags=%llx mxcsr=%x\n%s", (unsigned long long)t->rflags,
+	       *(const uint32_t *)(t->fx + 24), diff);
+}
+
+static void run_mode(bool m64, unsigned long n, uint64_t seed, const char *native)
+{
+	struct child c = { .path = native };
+	struct gen g;
+	struct trial t;
+	struct outcome no, in;
+	char diff[4096];
+	unsigned long done = 0, attempts = 0, lost = 0;
+
+	if (gen_init(&g, m64, seed) < 0) {
+		fprintf(stderr, "difftest: capstone\n");
+		exit(2);
+	}
+	child_start(&c);
+	while (done < n && attempts < n * 50) {
+		attempts++;
+		if (!gen_trial(&g, &t))
+			continue;
+		memcpy(code_rw, t.code, t.len + 5);
+		memcpy(io->in_r, t.r, sizeof(t.r));
+		io->in_flags = t.rflags;
+		memcpy(io->in_fx, t.fx, 512);
+		memcpy(io->in_data, t.data, DT_DATA_SIZE);
+		if (!run_native(&c)) {
+			lost++;
+			continue;
+		}
+		native_outcome(&t, &no);
+		run_interp(&t, &in);
+		done++;
+		struct fam_stat *f = family(t.family, t.strict);
+		f->trials++;
+		compare(&t, &no, &in, diff, sizeof(diff));
+		if (diff[0]) {
+			f->mismatches++;
+			if (f->logged++ < max_log)
+				log_mismatch(&t, done, diff);
+		}
+	}
+	child_stop(&c);
+	printf("mode %d: %lu trials, %lu candidates rejected by Capstone, %lu skipped "
+	       "(unsafe/undefined), %lu native runs lost\n",
+	       m64 ? 64 : 32, done, g.invalid, g.skipped, lost);
+	gen_fini(&g);
+}
+
+static bool report(void)
+{
+	bool strict_fail = false;
+
+	printf("%-10s %6s %10s %10s\n", "family", "strict", "trials", "mismatch");
+	for (unsigned k = 0; k < nfams; k++) {
+		printf("%-10s %6s %10lu %10lu\n", fams[k].name, fams[k].strict ? "yes" : "no",
+		       fams[k].trials, fams[k].mismatches);
+		if (fams[k].strict && fams[k].mismatches)
+			strict_fail = true;
+	}
+	return strict_fail;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = "both", *n64 = NULL, *n32 = NULL;
+	unsigned long n = 1000;
+	uint64_t seed = 1;
+	bool strict = false;
+
+	for (int k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--mode") && k + 1 < argc)
+			mode = argv[++k];
+		else if (!strcmp(argv[k], "-n") && k + 1 < argc)
+			n = strtoul(argv[++k], NULL, 0);
+		else if (!strcmp(argv[k], "--seed") && k + 1 < argc)
+			seed = strtoull(argv[++k], NULL, 0);
+		else if (!strcmp(argv[k], "--log") && k + 1 < argc)
+			max_log = (unsigned)strtoul(argv[++k], NULL, 0);
+		else if (!strcmp(argv[k], "--native64") && k + 1 < argc)
+			n64 = argv[++k];
+		else if (!strcmp(argv[k], "--native32") && k + 1 < argc)
+			n32 = argv[++k];
+		else if (!strcmp(argv[k], "--strict"))
+			strict = true;
+		else {
+			fprintf(stderr, "usage: difftest [--mode 64|32|both] [-n N] [--seed S] "
+					"[--log N] [--strict] --native64 P --native32 P\n");
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	setup_memory();
+	cpu_install_fault_handler();
+	if (strcmp(mode, "32") && n64)
+		run_mode(true, n, seed, n64);
+	if (strcmp(mode, "64") && n32)
+		run_mode(false, n, seed, n32);
+	return report() && strict ? 1 : 0;
+}

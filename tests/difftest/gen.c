@@ -1,0 +1,736 @@
+/* Trial generation: templates (opcode lists per map, random ModRM/SIB/
+ * displacement/immediate tail) and random byte strings, decoded by
+ * Capstone, filtered to user-mode instructions whose result is defined and
+ * deterministic, with operands fixed up to stay in the scratch region. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "difftest.h"
+#include "gen.h"
+#include "cpu/cpu.h"
+
+uint64_t gen_rnd(struct gen *g)
+{
+	g->rng ^= g->rng << 13;
+	g->rng ^= g->rng >> 7;
+	g->rng ^= g->rng << 17;
+	return g->rng;
+}
+
+static unsigned below(struct gen *g, unsigned n)
+{
+	return (unsigned)(gen_rnd(g) % n);
+}
+
+static bool chance(struct gen *g, unsigned percent)
+{
+	return below(g, 100) < percent;
+}
+
+/* ---- templates: opcode lists per map ---- */
+
+struct opc {
+	uint8_t map;  /* 0: one-byte, 1: 0F, 2: 0F 38, 3: 0F 3A */
+	uint8_t lo, hi;
+	uint8_t pfx;  /* mandatory prefix byte or 0 (random 66/F2/F3 for SIMD maps) */
+};
+
+/* Integer, control and system opcodes (prefix bytes and escapes left out). */
+static const struct opc int_ops[] = {
+	{ 0, 0x00, 0x25, 0 }, { 0, 0x27, 0x2d, 0 }, { 0, 0x2f, 0x35, 0 }, { 0, 0x37, 0x3d, 0 },
+	{ 0, 0x3f, 0x3f, 0 }, { 0, 0x40, 0x63, 0 }, { 0, 0x68, 0x8f, 0 }, { 0, 0x90, 0xc3, 0 },
+	{ 0, 0xc4, 0xd7, 0 }, { 0, 0xe0, 0xef, 0 }, { 0, 0xf4, 0xff, 0 },
+	{ 0, 0xf6, 0xf7, 0 }, { 0, 0x80, 0x83, 0 }, { 0, 0xc0, 0xc1, 0 }, { 0, 0xd0, 0xd3, 0 },
+	{ 1, 0x00, 0x01, 0 }, { 1, 0x0b, 0x0b, 0 }, { 1, 0x0d, 0x0d, 0 }, { 1, 0x18, 0x1f, 0 },
+	{ 1, 0x40, 0x4f, 0 }, { 1, 0x80, 0x8f, 0 }, { 1, 0x90, 0x9f, 0 }, { 1, 0xa0, 0xa5, 0 },
+	{ 1, 0xa8, 0xaf, 0 }, { 1, 0xb0, 0xbf, 0 }, { 1, 0xc0, 0xc1, 0 }, { 1, 0xc3, 0xc3, 0 },
+	{ 1, 0xc7, 0xcf, 0 }, { 1, 0xb8, 0xb8, 0xf3 }, { 1, 0xbc, 0xbd, 0xf3 },
+	{ 2, 0xf0, 0xf1, 0 }, { 2, 0xf0, 0xf1, 0xf2 }, { 2, 0xf0, 0xf1, 0x66 },
+};
+
+/* SSE/MMX (0F, 0F 38, 0F 3A) and x87 (D8..DF). */
+static const struct opc simd_ops[] = {
+	{ 1, 0x10, 0x17, 1 }, { 1, 0x28, 0x2f, 1 }, { 1, 0x50, 0x7f, 1 }, { 1, 0xae, 0xae, 1 },
+	{ 1, 0xc2, 0xc2, 1 }, { 1, 0xc4, 0xc6, 1 }, { 1, 0xd0, 0xff, 1 },
+	{ 2, 0x00, 0x0b, 1 }, { 2, 0x10, 0x17, 1 }, { 2, 0x1c, 0x1e, 1 }, { 2, 0x20, 0x25, 1 },
+	{ 2, 0x28, 0x2b, 1 }, { 2, 0x30, 0x35, 1 }, { 2, 0x37, 0x41, 1 },
+	{ 3, 0x08, 0x0f, 1 }, { 3, 0x14, 0x17, 1 }, { 3, 0x20, 0x22, 1 }, { 3, 0x40, 0x42, 1 },
+	{ 3, 0x60, 0x63, 1 },
+	{ 0, 0xd8, 0xdf, 0 }, { 0, 0xd8, 0xdf, 0 }, { 0, 0xd8, 0xdf, 0 },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static unsigned put_prefixes(struct gen *g, uint8_t *p, bool integer)
+{
+	static const uint8_t segs32[] = { 0x26, 0x36, 0x3e };
+	static const uint8_t segs64[] = { 0x26, 0x2e, 0x36, 0x3e, 0x65 };
+	unsigned n = 0;
+
+	if (chance(g, integer ? 25 : 10))
+		p[n++] = 0x66;
+	if (chance(g, 5))
+		p[n++] = 0x67;
+	if (chance(g, 6))
+		p[n++] = 0xf0;
+	if (integer && chance(g, 6))
+		p[n++] = chance(g, 50) ? 0xf3 : 0xf2;
+	if (chance(g, 6))
+		p[n++] = g->m64 ? segs64[below(g, NELEM(segs64))] : segs32[below(g, NELEM(segs32))];
+	return n;
+}
+
+static unsigned put_opcode(uint8_t *p, unsigned map, uint8_t op)
+{
+	unsigned n = 0;
+
+	if (map >= 1)
+		p[n++] = 0x0f;
+	if (map == 2)
+		p[n++] = 0x38;
+	if (map == 3)
+		p[n++] = 0x3a;
+	p[n++] = op;
+	return n;
+}
+
+/* Bytes of one instruction candidate into p (at least 15 + tail). */
+static unsigned candidate(struct gen *g, uint8_t *p, int kind)
+{
+	unsigned n = 0;
+
+	if (kind == 2) { /* random bytes, random map */
+		n = put_prefixes(g, p, true);
+		if (g->m64 && chance(g, 40))
+			p[n++] = (uint8_t)(0x40 | below(g, 16));
+		unsigned r = below(g, 10);
+		n += put_opcode(p + n, r < 6 ? 0 : r < 9 ? 1 : 2 + below(g, 2), (uint8_t)gen_rnd(g));
+	} else {
+		const struct opc *o = kind == 0 ? &int_ops[below(g, NELEM(int_ops))]
+						: &simd_ops[below(g, NELEM(simd_ops))];
+		uint8_t op = (uint8_t)(o->lo + below(g, o->hi - o->lo + 1u));
+
+		n = put_prefixes(g, p, kind == 0);
+		if (o->pfx == 1) {
+			static const uint8_t mand[] = { 0, 0x66, 0xf3, 0xf2 };
+			uint8_t m = mand[below(g, 4)];
+
+			if (m)
+				p[n++] = m;
+		} else if (o->pfx) {
+			p[n++] = o->pfx;
+		}
+		if (g->m64 && chance(g, 50))
+			p[n++] = (uint8_t)(0x40 | below(g, 16));
+		n += put_opcode(p + n, o->map, op);
+	}
+	for (unsigned k = 0; k < 14; k++)
+		p[n + k] = (uint8_t)gen_rnd(g);
+	/* Bias ModRM towards registers and simple memory forms. */
+	if (chance(g, 40))
+		p[n] |= 0xc0;
+	return n + 14;
+}
+
+/* ---- filters ---- */
+
+static const char *const rejected[] = {
+	/* would enter the host kernel or leave the snippet */
+	"syscall", "sysenter", "sysexit", "sysret", "ljmp", "lcall", "retf", "retfq", "lret",
+	"iret", "iretd", "iretq",
+	/* results the host decides: time, randomness, CPU identity, descriptor
+	 * tables the kernel emulates (UMIP), features CPUID does not report */
+	"cpuid", "rdtsc", "rdtscp", "rdpid", "rdrand", "rdseed", "rdpmc", "xgetbv", "rdpkru",
+	"wrpkru", "sgdt", "sidt", "sldt", "str", "smsw", "lar", "lsl", "verr", "verw",
+	"xbegin", "xend", "xabort", "xtest", "enclu", "encls", "serialize", "umonitor",
+	"umwait", "tpause", "ptwrite", "rdfsbase", "rdgsbase", "wrfsbase", "wrgsbase",
+	"movdir64b", "movdiri", "enqcmd", "enqcmds", "xsave", "xsave64", "xsaveopt",
+	"xsaveopt64", "xsavec", "xsavec64", "xsaves", "xsaves64", "xrstor", "xrstor64",
+	"xrstors", "xrstors64", "getsec", "rsm", "clwb", "clflushopt", "incsspd", "incsspq",
+	"rdsspd", "rdsspq", "saveprevssp", "rstorssp", "wrssd", "wrssq", "wrussd", "wrussq",
+	"setssbsy", "clrssbsy", "monitorx", "mwaitx", "clzero", "rdpru", "invlpgb", "tlbsync",
+	"vmcall", "vmmcall", "vmfunc", "uiret", "testui", "clui", "stui", "senduipi",
+	"hreset", "pconfig", "wbnoinvd", "cldemote", "fxsave", "fxsave64", "fxrstor",
+	"fxrstor64",
+	NULL,
+};
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+/* The mnemonic without "lock"/"rep"/... prefixes. */
+static const char *base_mnemonic(const char *m)
+{
+	const char *sp = strrchr(m, ' ');
+
+	return sp ? sp + 1 : m;
+}
+
+static bool has_group(const cs_insn *in, unsigned grp)
+{
+	for (unsigned k = 0; k < in->detail->groups_count; k++)
+		if (in->detail->groups[k] == grp)
+			return true;
+	return false;
+}
+
+/* Capstone groups of features CPUID must report before we compare them. */
+static bool advertised(struct gen *g, const cs_insn *in)
+{
+	static const struct { uint16_t grp; uint8_t reg; uint8_t bit; } need[] = {
+		/* reg: 0 leaf1 ecx, 1 leaf1 edx, 2 leaf7 ebx, 3 0x80000001 ecx, 4 never */
+		{ X86_GRP_SSE1, 1, 25 }, { X86_GRP_SSE2, 1, 26 }, { X86_GRP_SSE3, 0, 0 },
+		{ X86_GRP_SSSE3, 0, 9 }, { X86_GRP_SSE41, 0, 19 }, { X86_GRP_SSE42, 0, 20 },
+		{ X86_GRP_PCLMUL, 0, 1 }, { X86_GRP_AES, 0, 25 }, { X86_GRP_AVX, 0, 28 },
+		{ X86_GRP_F16C, 0, 29 }, { X86_GRP_FMA, 0, 12 }, { X86_GRP_MMX, 1, 23 },
+		{ X86_GRP_BMI, 2, 3 }, { X86_GRP_AVX2, 2, 5 }, { X86_GRP_BMI2, 2, 8 },
+		{ X86_GRP_ADX, 2, 19 }, { X86_GRP_SHA, 2, 29 }, { X86_GRP_AVX512, 2, 16 },
+		{ X86_GRP_SSE4A, 3, 6 }, { X86_GRP_XOP, 3, 11 }, { X86_GRP_FMA4, 3, 16 },
+		{ X86_GRP_TBM, 3, 21 }, { X86_GRP_3DNOW, 4, 0 }, { X86_GRP_VM, 4, 0 },
+		{ X86_GRP_SGX, 4, 0 }, { X86_GRP_FSGSBASE, 4, 0 }, { X86_GRP_RTM, 4, 0 },
+		{ X86_GRP_CDI, 4, 0 }, { X86_GRP_ERI, 4, 0 }, { X86_GRP_DQI, 4, 0 },
+		{ X86_GRP_BWI, 4, 0 }, { X86_GRP_PFI, 4, 0 }, { X86_GRP_VLX, 4, 0 },
+	};
+	uint32_t regs[4] = { g->cpuid1_ecx, g->cpuid1_edx, g->cpuid7_ebx, g->cpuidx_ecx };
+
+	for (size_t k = 0; k < NELEM(need); k++) {
+		if (!has_group(in, need[k].grp))
+			continue;
+		if (need[k].reg == 4 || !(regs[need[k].reg] >> need[k].bit & 1))
+			return false;
+	}
+	return true;
+}
+
+/* ---- families and undefined flags ---- */
+
+struct family {
+	const char *name;
+	bool strict;
+	const char *mnemonics; /* space separated; "*" prefix match with a trailing '*' */
+};
+
+static const struct family families[] = {
+	{ "alu", true, "add adc sub sbb and or xor cmp test inc dec neg not" },
+	{ "mul", true, "mul imul" },
+	{ "div", true, "div idiv" },
+	{ "shift", true, "shl sal shr sar rol ror rcl rcr shld shrd" },
+	{ "bit", true, "bt bts btr btc bsf bsr lzcnt tzcnt popcnt bswap" },
+	{ "move", true, "mov movabs movzx movsx movsxd lea xchg cmpxchg xadd cmpxchg8b "
+			"cmpxchg16b cbw cwde cdqe cwd cdq cqo lahf sahf movbe xlatb nop movnti "
+			"lds les lss lfs lgs" },
+	{ "stack", true, "push pop pushal popal pushaw popaw pusha popa pushf pushfd pushfq "
+			 "popf popfd popfq enter leave" },
+	{ "branch", true, "jmp call ret loop loope loopne jcxz jecxz jrcxz jo jno jb jae je "
+			  "jne jbe ja js jns jp jnp jl jge jle jg" },
+	{ "cond", true, "seto setno setb setae sete setne setbe seta sets setns setp setnp "
+			"setl setge setle setg cmovo cmovno cmovb cmovae cmove cmovne cmovbe "
+			"cmova cmovs cmovns cmovp cmovnp cmovl cmovge cmovle cmovg salc" },
+	{ "string", true, "movsb movsw movsd movsq cmpsb cmpsw cmpsd cmpsq scasb scasw scasd "
+			  "scasq lodsb lodsw lodsd lodsq stosb stosw stosd stosq" },
+	{ "bcd", true, "daa das aaa aas aam aad" },
+	{ "flagop", true, "clc stc cmc cld std" },
+	{ "crc32", true, "crc32" },
+};
+
+static const char *classify(const cs_insn *in, bool *strict)
+{
+	const char *m = base_mnemonic(in->mnemonic);
+	size_t ml = strlen(m);
+
+	if (has_group(in, X86_GRP_FPU) || m[0] == 'f') {
+		*strict = false;
+		return "x87";
+	}
+	if (has_group(in, X86_GRP_MMX)) {
+		*strict = false;
+		return "mmx";
+	}
+	for (size_t k = 0; k < NELEM(families); k++) {
+		const char *s = families[k].mnemonics;
+
+		while (*s) {
+			const char *e = strchr(s, ' ');
+			size_t l = e ? (size_t)(e - s) : strlen(s);
+
+			/* cmpsd/movsd with operands are SSE2, not strings */
+			if (l == ml && !memcmp(s, m, l) &&
+			    !(in->detail->x86.op_count && !strcmp(families[k].name, "string") &&
+			      in->detail->x86.operands[0].type == X86_OP_REG &&
+			      in->detail->x86.operands[0].reg >= X86_REG_XMM0 &&
+			      in->detail->x86.operands[0].reg <= X86_REG_XMM31)) {
+				*strict = families[k].strict;
+				return families[k].name;
+			}
+			s += l;
+			while (*s == ' ')
+				s++;
+		}
+	}
+	for (unsigned k = 0; k < in->detail->groups_count; k++) {
+		unsigned gr = in->detail->groups[k];
+
+		if (gr >= X86_GRP_SSE1 && gr <= X86_GRP_SSSE3) {
+			*strict = false;
+			return "sse";
+		}
+		if (gr == X86_GRP_AES || gr == X86_GRP_PCLMUL) {
+			*strict = false;
+			return "sse";
+		}
+	}
+	*strict = true;
+	return "system";
+}
+
+#define U_CF 0x001
+#define U_PF 0x004
+#define U_AF 0x010
+#define U_ZF 0x040
+#define U_SF 0x080
+#define U_OF 0x800
+
+/* ---- registers ---- */
+
+/* GPR number (0..15) of a Capstone register, its size, or -1. */
+static int gpr_of(csh cs, unsigned reg, unsigned *size)
+{
+	static const char *const n64[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi",
+					     "rdi", "r8", "r9", "r10", "r11", "r12", "r13",
+					     "r14", "r15" };
+	static const char *const n32[8] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
+	static const char *const n16[8] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
+	const char *name = cs_reg_name(cs, reg);
+
+	if (!name)
+		return -1;
+	for (int k = 0; k < 16; k++) {
+		if (!strcmp(name, n64[k])) {
+			*size = 8;
+			return k;
+		}
+		if (k < 8 && !strcmp(name, n32[k])) {
+			*size = 4;
+			return k;
+		}
+		if (k < 8 && !strcmp(name, n16[k])) {
+			*size = 2;
+			return k;
+		}
+		if (k >= 8) {
+			char b[8];
+
+			snprintf(b, sizeof(b), "r%dd", k);
+			if (!strcmp(name, b)) {
+				*size = 4;
+				return k;
+			}
+			snprintf(b, sizeof(b), "r%dw", k);
+			if (!strcmp(name, b)) {
+				*size = 2;
+				return k;
+			}
+		}
+	}
+	return -1;
+}
+
+static uint64_t data_ptr(struct gen *g)
+{
+	unsigned off = below(g, DT_DATA_SIZE - 64) + 32;
+
+	if (chance(g, 70))
+		off &= ~7u;
+	if (chance(g, 3)) /* straddle the end of the region */
+		off = DT_DATA_SIZE - 1 - below(g, 8);
+	return DT_DATA + off;
+}
+
+static uint64_t rnd_value(struct gen *g)
+{
+	static const uint64_t edge[] = { 0, 1, 2, ~0ull, 0x80000000ull, 0x7fffffffull,
+					 0x8000000000000000ull, 0x7fffffffffffffffull,
+					 0xffffffffull, 0x80, 0x7f, 0xff, 0x100, 0x8000, 0xffff,
+					 63, 64, 31, 32, 9, 16, 17, 8 };
+	switch (below(g, 6)) {
+	case 0:
+	case 1: return edge[below(g, NELEM(edge))];
+	case 2: return gen_rnd(g) & 0xff;
+	case 3: return gen_rnd(g) & 0xffff;
+	default: return gen_rnd(g);
+	}
+}
+
+static bool is_string(const char *m)
+{
+	static const char *const p[] = { "movs", "cmps", "scas", "lods", "stos", "ins", "outs" };
+
+	for (size_t k = 0; k < NELEM(p); k++)
+		if (!strncmp(m, p[k], strlen(p[k])) && strlen(m) == strlen(p[k]) + 1)
+			return true;
+	return false;
+}
+
+static uint64_t reg_val(const struct trial *t, int r, unsigned size)
+{
+	uint64_t v = t->r[r];
+
+	return size == 8 ? v : size == 4 ? (uint32_t)v : (uint16_t)v;
+}
+
+/* Effective address of a memory operand (segment base included). */
+static uint64_t mem_ea(struct gen *g, const struct trial *t, const cs_insn *in,
+		       const x86_op_mem *m, uint64_t end)
+{
+	uint64_t a = (uint64_t)m->disp;
+	unsigned sz, asz = in->detail->x86.addr_size;
+	int r;
+
+	if (m->base == X86_REG_RIP || m->base == X86_REG_EIP)
+		a += end;
+	else if (m->base != X86_REG_INVALID && (r = gpr_of(g->cs, m->base, &sz)) >= 0)
+		a += reg_val(t, r, sz);
+	if (m->index != X86_REG_INVALID && (r = gpr_of(g->cs, m->index, &sz)) >= 0)
+		a += reg_val(t, r, sz) * (uint64_t)m->scale;
+	a = asz == 8 ? a : asz == 4 ? (uint32_t)a : (uint16_t)a;
+	if (m->segment == X86_REG_GS && g->m64)
+		a += DT_GS_BASE;
+	return g->m64 ? a : (uint32_t)a;
+}
+
+/* An address both sides fault on the same way, or the scratch region. */
+static bool safe_addr(struct gen *g, uint64_t a, uint64_t span)
+{
+	if (a >= DT_GUARD_LO && a + span <= DT_GUARD_END)
+		return true;
+	if (a + span < 0x10000)
+		return true;
+	if (g->m64 && a >= 0x800000000000ull && a < 0xffff800000000000ull)
+		return true; /* non-canonical: #GP */
+	return false;
+}
+
+/* Point a memory operand into the scratch region. */
+static void fix_mem(struct gen *g, struct trial *t, const cs_insn *in, const x86_op_mem *m,
+		    unsigned at, uint64_t end)
+{
+	const cs_x86 *x = &in->detail->x86;
+	uint64_t target = data_ptr(g), segbase = (m->segment == X86_REG_GS && g->m64) ? DT_GS_BASE : 0;
+	unsigned sz, isz = 0;
+	int b = -1, ix = -1;
+
+	if (m->base != X86_REG_INVALID && m->base != X86_REG_RIP && m->base != X86_REG_EIP)
+		b = gpr_of(g->cs, m->base, &sz);
+	if (m->index != X86_REG_INVALID)
+		ix = gpr_of(g->cs, m->index, &isz);
+	if (x->addr_size == 2)
+		return; /* 16-bit addresses are below 64 KiB: both fault */
+	if (m->base == X86_REG_RIP || m->base == X86_REG_EIP || (b < 0 && ix < 0)) {
+		int64_t d = (int64_t)(target - segbase) - (int64_t)((b < 0 && ix < 0 && m->base == X86_REG_INVALID) ? 0 : end);
+
+		if (x->encoding.disp_size == 4 || x->encoding.disp_size == 8) {
+			memcpy(t->code + at + x->encoding.disp_offset, &d, x->encoding.disp_size);
+		} else if (x->encoding.disp_size == 0 && x->encoding.imm_size >= 4) {
+			memcpy(t->code + at + x->encoding.imm_offset, &d, x->encoding.imm_size);
+		}
+		return;
+	}
+	if (b >= 0 && b == ix) {
+		t->r[b] = (target - segbase - (uint64_t)m->disp) / (1u + (unsigned)m->scale);
+	} else if (b >= 0) {
+		uint64_t idx = ix >= 0 ? reg_val(t, ix, isz) * (uint64_t)m->scale : 0;
+
+		if (ix >= 0 && chance(g, 50)) {
+			t->r[ix] = below(g, 64);
+			idx = t->r[ix] * (uint64_t)m->scale;
+		}
+		t->r[b] = target - segbase - (uint64_t)m->disp - idx;
+	} else {
+		t->r[ix] = (target - segbase - (uint64_t)m->disp) / (uint64_t)m->scale;
+	}
+	if (!g->m64) {
+		if (b >= 0)
+			t->r[b] = (uint32_t)t->r[b];
+		if (ix >= 0)
+			t->r[ix] = (uint32_t)t->r[ix];
+	}
+}
+
+/* Undefined RFLAGS bits of the instruction, from the SDM; -1: the result
+ * itself is undefined (skip the trial). */
+static int64_t undefined_flags(struct gen *g, const struct trial *t, const cs_insn *in)
+{
+	const char *m = base_mnemonic(in->mnemonic);
+	const cs_x86 *x = &in->detail->x86;
+	static const struct { const char *m; uint64_t u; } fixed[] = {
+		{ "mul", U_SF | U_ZF | U_AF | U_PF }, { "imul", U_SF | U_ZF | U_AF | U_PF },
+		{ "div", 0x8d5 }, { "idiv", 0x8d5 },
+		{ "and", U_AF }, { "or", U_AF }, { "xor", U_AF }, { "test", U_AF },
+		{ "bt", U_OF | U_SF | U_AF | U_PF }, { "bts", U_OF | U_SF | U_AF | U_PF },
+		{ "btr", U_OF | U_SF | U_AF | U_PF }, { "btc", U_OF | U_SF | U_AF | U_PF },
+		{ "bsf", U_CF | U_OF | U_SF | U_AF | U_PF }, { "bsr", U_CF | U_OF | U_SF | U_AF | U_PF },
+		{ "lzcnt", U_OF | U_SF | U_AF | U_PF }, { "tzcnt", U_OF | U_SF | U_AF | U_PF },
+		{ "aaa", U_OF | U_SF | U_ZF | U_PF }, { "aas", U_OF | U_SF | U_ZF | U_PF },
+		{ "daa", U_OF }, { "das", U_OF }, { "aam", U_OF | U_AF | U_CF },
+		{ "aad", U_OF | U_AF | U_CF },
+	};
+	static const char *const shifts[] = { "shl", "sal", "shr", "sar", "rol", "ror", "rcl",
+					      "rcr", "shld", "shrd", NULL };
+	unsigned width, count, masked;
+	bool dbl;
+
+	for (size_t k = 0; k < NELEM(fixed); k++)
+		if (!strcmp(m, fixed[k].m))
+			return (int64_t)fixed[k].u;
+	if (!in_list(shifts, m))
+		return 0;
+	width = x->operands[0].size * 8u;
+	dbl = m[3] == 'd';
+	count = 1;
+	if (x->op_count >= 2) {
+		const cs_x86_op *c = &x->operands[x->op_count - 1];
+
+		if (c->type == X86_OP_IMM)
+			count = (unsigned)c->imm;
+		else if (c->type == X86_OP_REG && c->reg == X86_REG_CL)
+			count = (uint8_t)t->r[1];
+	}
+	masked = count & (width == 64 ? 63 : 31);
+	if (masked == 0)
+		return 0;
+	if (dbl && masked > width)
+		return -1;
+	if (m[1] == 'c') /* rcl, rcr */
+		return masked == 1 ? 0 : U_OF;
+	if (m[1] == 'o') /* rol, ror */
+		return masked == 1 ? 0 : U_OF;
+	return U_AF | (masked == 1 ? 0 : U_OF) |
+	       ((!strcmp(m, "shl") || !strcmp(m, "shr") || !strcmp(m, "sal")) && masked >= width ? U_CF : 0);
+}
+
+/* ---- input state ---- */
+
+static void fill_state(struct gen *g, struct trial *t)
+{
+	for (int r = 0; r < 16; r++)
+		t->r[r] = chance(g, 15) ? data_ptr(g) : rnd_value(g);
+	t->r[4] = DT_DATA + 0x1000 + (below(g, 0x800) & ~7u);
+	for (int r = 3; r <= 7; r++)
+		if (r != 4 && chance(g, 50))
+			t->r[r] = data_ptr(g);
+	if (!g->m64)
+		for (int r = 0; r < 16; r++)
+			t->r[r] = r < 8 ? (uint32_t)t->r[r] : 0;
+	t->rflags = 0x202 | (gen_rnd(g) & 0x8d5) | (chance(g, 10) ? 0x400 : 0);
+	for (unsigned k = 0; k < DT_DATA_SIZE; k += 8) {
+		uint64_t v = chance(g, 20) ? rnd_value(g) : gen_rnd(g);
+
+		memcpy(t->data + k, &v, 8);
+	}
+	/* FXSAVE image: FCW, MXCSR, random XMM, an x87 stack of 0..8 values. */
+	memset(t->fx, 0, sizeof(t->fx));
+	uint16_t fcw = 0x37f, fsw;
+	uint32_t mxcsr = 0x1f80 | (chance(g, 20) ? (below(g, 4) << 13) : 0), mxmask = 0xffff;
+	unsigned depth = below(g, 9), top = (8 - depth) & 7;
+	uint8_t tags = 0;
+
+	if (chance(g, 20))
+		fcw = (uint16_t)(0x37f & ~0x300) | (uint16_t)(below(g, 4) << 8) | (uint16_t)(below(g, 4) << 10);
+	fsw = (uint16_t)(top << 11);
+	memcpy(t->fx + 0, &fcw, 2);
+	memcpy(t->fx + 2, &fsw, 2);
+	memcpy(t->fx + 24, &mxcsr, 4);
+	memcpy(t->fx + 28, &mxmask, 4);
+	for (unsigned k = 0; k < depth; k++) {
+		static const double edge[] = { 0.0, -0.0, 1.0, -1.5, 1e300, 3.0e-310, 0.5, 2.0 };
+		long double v = chance(g, 30) ? (long double)edge[below(g, NELEM(edge))]
+					      : (long double)(int64_t)gen_rnd(g) / (long double)(1 + below(g, 1000));
+		memcpy(t->fx + 32 + 16 * k, &v, 10);
+		tags |= (uint8_t)(1u << ((top + k) & 7));
+	}
+	t->fx[4] = tags;
+	for (unsigned k = 0; k < 16; k++)
+		for (unsigned q = 0; q < 2; q++) {
+			uint64_t v = rnd_value(g);
+
+			if (chance(g, 30)) {
+				double d = (double)(int64_t)gen_rnd(g) / 1024.0;
+				memcpy(&v, &d, 8);
+			}
+			memcpy(t->fx + 160 + 16 * k + 8 * q, &v, 8);
+		}
+}
+
+/* A CMP or TEST before the instruction: the flags it reads then come from
+ * a lazily recorded operation in the interpreter. */
+static unsigned flag_setter(struct gen *g, uint8_t *p)
+{
+	static const uint8_t ops[] = { 0x38, 0x39, 0x84, 0x85 };
+	unsigned n = 0;
+
+	if (g->m64 && chance(g, 50))
+		p[n++] = (uint8_t)(0x48 | below(g, 2) | (below(g, 2) << 2));
+	else if (chance(g, 20))
+		p[n++] = 0x66;
+	p[n++] = ops[below(g, NELEM(ops))];
+	p[n++] = (uint8_t)(0xc0 | below(g, 64));
+	return n;
+}
+
+int gen_init(struct gen *g, bool m64, uint64_t seed)
+{
+	uint32_t out[4];
+
+	memset(g, 0, sizeof(*g));
+	g->m64 = m64;
+	g->rng = seed * 0x9e3779b97f4a7c15ull + (m64 ? 64 : 32);
+	if (!g->rng)
+		g->rng = 1;
+	if (cs_open(CS_ARCH_X86, m64 ? CS_MODE_64 : CS_MODE_32, &g->cs) != CS_ERR_OK)
+		return -1;
+	cs_option(g->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	cpu_cpuid(1, 0, out);
+	g->cpuid1_ecx = out[2];
+	g->cpuid1_edx = out[3];
+	cpu_cpuid(7, 0, out);
+	g->cpuid7_ebx = out[1];
+	cpu_cpuid(0x80000001u, 0, out);
+	g->cpuidx_ecx = out[2];
+	return 0;
+}
+
+void gen_fini(struct gen *g)
+{
+	cs_close(&g->cs);
+}
+
+bool gen_trial(struct gen *g, struct trial *t)
+{
+	uint8_t cand[64];
+	cs_insn *in = NULL;
+	unsigned at, n, kind = below(g, 10);
+	const char *m;
+	uint64_t end;
+	int64_t undef;
+	bool ok = false;
+
+	memset(t, 0, offsetof(struct trial, r));
+	t->m64 = g->m64;
+	fill_state(g, t);
+	/* 55% integer templates, 20% SIMD/x87 templates, 25% random bytes */
+	n = candidate(g, cand, kind < 5 ? 0 : kind < 7 ? 1 : 2);
+	at = chance(g, 30) ? flag_setter(g, t->code) : 0;
+	if (cs_disasm(g->cs, cand, n, DT_CODE + at, 1, &in) != 1) {
+		g->invalid++;
+		return false;
+	}
+	m = base_mnemonic(in->mnemonic);
+	if (in_list(rejected, m) || !advertised(g, in))
+		goto out;
+	if (!strcmp(m, "int") && in->detail->x86.operands[0].imm == 0x80)
+		goto out;
+	if (in->detail->x86.prefix[1] == X86_PREFIX_FS ||
+	    (!g->m64 && (in->detail->x86.prefix[1] == X86_PREFIX_GS ||
+			 in->detail->x86.prefix[1] == X86_PREFIX_CS)))
+		goto out; /* bases the two processes cannot share */
+	if (g->m64 && (!strcmp(m, "lfs") || !strcmp(m, "lgs") ||
+		       ((!strcmp(m, "mov") || !strcmp(m, "pop")) &&
+			in->detail->x86.operands[0].type == X86_OP_REG &&
+			(in->detail->x86.operands[0].reg == X86_REG_FS ||
+			 in->detail->x86.operands[0].reg == X86_REG_GS))))
+		goto out; /* would replace the host's TLS base */
+	memcpy(t->code + at, cand, in->size);
+	t->len = at + in->size;
+	t->ninsn = at ? 2 : 1;
+	end = DT_CODE + t->len;
+	t->family = classify(in, &t->strict);
+	t->x87 = !strcmp(t->family, "x87");
+
+	/* Operands: memory into the scratch region, branches to the next
+	 * instruction. */
+	const cs_x86 *x = &in->detail->x86;
+	for (unsigned k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_MEM)
+			fix_mem(g, t, in, &x->operands[k].mem, at, end);
+	if (has_group(in, X86_GRP_BRANCH_RELATIVE) && x->encoding.imm_size)
+		memset(t->code + at + x->encoding.imm_offset, 0, x->encoding.imm_size);
+	if (is_string(m) || !strcmp(m, "xlatb") || !strcmp(m, "enter") || !strcmp(m, "leave")) {
+		t->r[6] = data_ptr(g);
+		t->r[7] = data_ptr(g);
+		t->r[3] = data_ptr(g) - below(g, 256);
+		t->r[5] = data_ptr(g);
+		if (chance(g, 50))
+			t->r[1] = below(g, 40);
+	}
+	if (!strcmp(m, "popf") || !strcmp(m, "popfd") || !strcmp(m, "popfq")) {
+		t->data[t->r[4] - DT_DATA + 1] &= (uint8_t)~1; /* no TF: single-step trap */
+	}
+	if (has_group(in, X86_GRP_JUMP) || has_group(in, X86_GRP_CALL) || has_group(in, X86_GRP_RET)) {
+		const cs_x86_op *o = &x->operands[0];
+		unsigned sz;
+		int r;
+
+		if (has_group(in, X86_GRP_RET)) {
+			memcpy(t->data + (t->r[4] - DT_DATA), &end, g->m64 ? 8 : 4);
+		} else if (!has_group(in, X86_GRP_BRANCH_RELATIVE) && x->op_count) {
+			if (o->type == X86_OP_REG && (r = gpr_of(g->cs, o->reg, &sz)) >= 0) {
+				t->r[r] = end;
+			} else if (o->type == X86_OP_MEM) {
+				uint64_t a = mem_ea(g, t, in, &o->mem, end);
+
+				if (a >= DT_DATA && a + 8 <= DT_DATA + DT_DATA_SIZE)
+					memcpy(t->data + (a - DT_DATA), &end, o->size < 8 ? o->size : 8);
+			}
+		}
+	}
+	/* Every access must land where both sides behave alike. */
+	for (unsigned k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_MEM &&
+		    !safe_addr(g, mem_ea(g, t, in, &x->operands[k].mem, end), 512))
+			goto out_skip;
+	if (!safe_addr(g, g->m64 ? t->r[4] - 256 : (uint32_t)(t->r[4] - 256), 512))
+		goto out_skip;
+	if (is_string(m) || !strcmp(m, "xlatb") || !strcmp(m, "enter") || !strcmp(m, "leave")) {
+		for (int r = 3; r <= 7; r++) {
+			uint64_t v = g->m64 && x->addr_size == 8 ? t->r[r] : (uint32_t)t->r[r];
+
+			if (x->addr_size == 2)
+				v &= 0xffff;
+			if (!safe_addr(g, v - 256, 512) && !safe_addr(g, v, 1))
+				goto out_skip;
+		}
+	}
+	undef = undefined_flags(g, t, in);
+	if (undef < 0)
+		goto out_skip;
+	t->flags_undef = (uint64_t)undef;
+	/* the "jmp rel32" to the exit */
+	t->code[t->len] = 0xe9;
+	int32_t rel = (int32_t)(DT_EXIT - (DT_CODE + t->len + 5));
+	memcpy(t->code + t->len + 1, &rel, 4);
+	{
+		cs_insn *all = NULL;
+		size_t cnt = cs_disasm(g->cs, t->code, t->len, DT_CODE, 0, &all);
+		size_t used = 0;
+
+		t->text[0] = 0;
+		for (size_t k = 0; k < cnt; k++)
+			used += (size_t)snprintf(t->text + used, used < sizeof(t->text) ? sizeof(t->text) - used : 0,
+						 "%s%s %s", k ? "; " : "", all[k].mnemonic, all[k].op_str);
+		if (cnt)
+			cs_free(all, cnt);
+	}
+	ok = true;
+	goto out;
+out_skip:
+	g->skipped++;
+out:
+	cs_free(in, 1);
+	return ok;
+}

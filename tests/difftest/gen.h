@@ -1,0 +1,41 @@
+/* Trial generation for the differential tester: instruction bytes from
+ * per-family templates or random byte strings (filtered through Capstone
+ * to valid user-mode encodings), a random input state, and the fix-ups
+ * that keep every memory access inside the scratch region. */
+#ifndef SG_DIFFTEST_GEN_H
+#define SG_DIFFTEST_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <capstone/capstone.h>
+
+struct trial {
+	bool m64;
+	uint8_t code[DT_CODE_MAX];
+	unsigned len;                 /* bytes of the snippet */
+	unsigned ninsn;
+	char text[160];               /* Capstone's disassembly of the snippet */
+	const char *family;           /* family of the last instruction */
+	bool strict;                  /* integer family: a mismatch fails CI */
+	uint64_t flags_undef;         /* RFLAGS bits the SDM leaves undefined */
+	bool x87;                     /* compare x87 state */
+	uint64_t r[16], rflags;
+	uint8_t fx[512];
+	uint8_t data[DT_DATA_SIZE];
+};
+
+struct gen {
+	csh cs;
+	bool m64;
+	uint64_t rng;
+	uint32_t cpuid1_ecx, cpuid1_edx, cpuid7_ebx, cpuidx_ecx;
+	unsigned long skipped, invalid;
+};
+
+int gen_init(struct gen *g, bool m64, uint64_t seed);
+void gen_fini(struct gen *g);
+/* Fill t with the next trial; false if this attempt was rejected (try again). */
+bool gen_trial(struct gen *g, struct trial *t);
+uint64_t gen_rnd(struct gen *g);
+
+#endif
