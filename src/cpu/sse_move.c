@@ -1,7 +1,8 @@
 /* SSE/SSE2 data movement: MOVAPS/MOVUPS/MOVDQA/MOVDQU and kin, MOVSS/MOVSD,
  * MOVLPS/MOVHPS/MOVLPD/MOVHPD/MOVHLPS/MOVLHPS, MOVD/MOVQ, the move-mask
- * instructions, LDMXCSR/STMXCSR, FXSAVE/FXRSTOR. */
+ * instructions, LDMXCSR/STMXCSR. */
 #include "cpu/ops.h"
+#include "cpu/x87.h"
 
 void op_mova_VxWx(struct cpu *c, const struct insn *i)
 {
@@ -172,8 +173,7 @@ void op_pmovmskb_GdUx(struct cpu *c, const struct insn *i)
 	reg_set(c, i->reg, 8, m);
 }
 
-/* MXCSR bits 16..31 are reserved: setting one is #GP. */
-#define MXCSR_MASK 0xffffu
+/* MXCSR bits 16..31 are reserved: setting one is #GP (MXCSR_MASK). */
 
 void op_ldmxcsr_Md(struct cpu *c, const struct insn *i)
 {
@@ -189,84 +189,4 @@ void op_ldmxcsr_Md(struct cpu *c, const struct insn *i)
 void op_stmxcsr_Md(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 4, c->mxcsr);
-}
-
-/* FXSAVE area (SDM Vol. 1, 10.5.1): FCW 0, FSW 2, abridged FTW 4, FOP 6,
- * FIP 8, FDP 16, MXCSR 24, MXCSR_MASK 28, ST0..7 at 32 (16 bytes each,
- * in stack order), XMM0..15 at 160 (XMM8..15 only in 64-bit mode). */
-static uint16_t x87_fsw(const struct cpu *c)
-{
-	return (uint16_t)((c->x87.fsw & ~0x3800) | (c->x87.top & 7) << 11);
-}
-
-void op_fxsave_M(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea(c, i);
-	uint8_t area[512] = { 0 };
-	uint8_t ftw = 0;
-	unsigned nxmm = c->mode == CPU_MODE_64 ? 16 : 8;
-
-	if (ea & 15) {
-		cpu_raise_addr(c, VEC_GP, ea);
-		return;
-	}
-	for (int r = 0; r < 8; r++)
-		if (((c->x87.ftw_tags >> (2 * r)) & 3) != 3)
-			ftw |= (uint8_t)(1u << r);
-	memcpy(area + 0, &c->x87.fcw, 2);
-	{
-		uint16_t fsw = x87_fsw(c);
-		memcpy(area + 2, &fsw, 2);
-	}
-	area[4] = ftw;
-	memcpy(area + 6, &c->x87.fop, 2);
-	memcpy(area + 8, &c->x87.fip, 8);
-	memcpy(area + 16, &c->x87.fdp, 8);
-	memcpy(area + 24, &c->mxcsr, 4);
-	{
-		uint32_t mask = MXCSR_MASK;
-		memcpy(area + 28, &mask, 4);
-	}
-	for (int k = 0; k < 8; k++)
-		memcpy(area + 32 + 16 * k, &c->x87.st[(c->x87.top + k) & 7], 10);
-	memcpy(area + 160, c->xmm, 16 * nxmm);
-	memcpy(g2h(ea), area, 512);
-}
-
-void op_fxrstor_M(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea(c, i);
-	uint8_t area[512];
-	uint16_t fsw, tags = 0;
-	uint32_t mxcsr;
-	unsigned nxmm = c->mode == CPU_MODE_64 ? 16 : 8;
-
-	if (ea & 15) {
-		cpu_raise_addr(c, VEC_GP, ea);
-		return;
-	}
-	memcpy(area, g2h(ea), 512);
-	memcpy(&mxcsr, area + 24, 4);
-	if (mxcsr & ~MXCSR_MASK) {
-		cpu_raise(c, VEC_GP);
-		return;
-	}
-	c->mxcsr = mxcsr;
-	memcpy(&c->x87.fcw, area, 2);
-	memcpy(&fsw, area + 2, 2);
-	c->x87.top = (fsw >> 11) & 7;
-	c->x87.fsw = fsw & ~0x3800;
-	for (int r = 0; r < 8; r++)
-		tags |= (uint16_t)((area[4] >> r & 1 ? 0 : 3) << (2 * r)); /* valid or empty */
-	c->x87.ftw_tags = tags;
-	memcpy(&c->x87.fop, area + 6, 2);
-	memcpy(&c->x87.fip, area + 8, 8);
-	memcpy(&c->x87.fdp, area + 16, 8);
-	for (int k = 0; k < 8; k++) {
-		long double *st = &c->x87.st[(c->x87.top + k) & 7];
-
-		memset(st, 0, sizeof(*st));
-		memcpy(st, area + 32 + 16 * k, 10);
-	}
-	memcpy(c->xmm, area + 160, 16 * nxmm);
 }

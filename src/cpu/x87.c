@@ -1,7 +1,8 @@
-/* x87 control instructions that glibc's startup and FXSAVE users touch:
- * FNINIT, FNCLEX, FLDCW, FNSTCW, FNSTSW, FWAIT. The arithmetic family
- * comes with its own rows in opcodes_x87.def. */
+/* x87 control instructions simple enough to do in C: FNINIT, FNCLEX,
+ * FNSTCW, FNSTSW, FWAIT. Everything else runs on the host FPU
+ * (x87_host.c). */
 #include "cpu/ops.h"
+#include "cpu/x87.h"
 
 static uint16_t fsw_with_top(const struct cpu *c)
 {
@@ -24,11 +25,6 @@ void op_fnclex(struct cpu *c, const struct insn *i)
 	c->x87.fsw &= 0x7f00; /* exception flags, ES, B cleared */
 }
 
-void op_fldcw_Mw(struct cpu *c, const struct insn *i)
-{
-	c->x87.fcw = (uint16_t)mem_read(insn_ea(c, i), 2);
-}
-
 void op_fnstcw_Mw(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 2, c->x87.fcw);
@@ -47,6 +43,6 @@ void op_fnstsw_AX(struct cpu *c, const struct insn *i)
 /* Pending unmasked x87 exceptions would be reported here (#MF). */
 void op_fwait(struct cpu *c, const struct insn *i)
 {
-	if ((c->x87.fsw & 0x3f) & ~(c->x87.fcw & 0x3f))
+	if (x87_pending(c))
 		cpu_raise(c, VEC_MF);
 }

@@ -1,0 +1,213 @@
+/* x87 differential tests: every documented x87 encoding (register forms,
+ * and memory forms on (%rsi)) runs natively and interpreted from the same
+ * random x87 state (values chosen to hit zeros, infinities, NaNs, denormals,
+ * unsupported encodings, huge and tiny exponents, every precision and
+ * rounding control, empty and full registers); the whole x87 state, GPRs,
+ * RFLAGS and memory must match. */
+#include "test_cpu_simd_harness.h"
+
+/* The valid register forms: [opcode - 0xd8] bitmap of ModRM - 0xc0. */
+static bool reg_form_valid(unsigned op, unsigned m)
+{
+	switch (op) {
+	case 0xd8: return true;
+	case 0xd9: return m < 0x10 || m == 0x10 || m == 0x20 || m == 0x21 || m == 0x24 ||
+			  m == 0x25 || (m >= 0x28 && m <= 0x2e) || m >= 0x30;
+	case 0xda: return m < 0x20 || m == 0x29;
+	case 0xdb: return m < 0x20 || (m >= 0x20 && m <= 0x24) || (m >= 0x28 && m < 0x38);
+	case 0xdc: return m < 0x10 || m >= 0x20;
+	case 0xdd: return m < 0x08 || (m >= 0x10 && m < 0x30);
+	case 0xde: return m < 0x10 || m == 0x19 || m >= 0x20;
+	case 0xdf: return m == 0x20 || (m >= 0x28 && m < 0x38);
+	}
+	return false;
+}
+
+/* Memory forms: bitmap of valid ModRM.reg per opcode. */
+static const uint8_t mem_valid[8] = { 0xff, 0xfd, 0xff, 0xaf, 0xff, 0xdf, 0xff, 0xff };
+
+/* An interesting 80-bit value. */
+static void rnd_ext(uint8_t out[10])
+{
+	uint64_t r = h_rnd(), mant = h_rnd();
+	uint16_t se;
+	long double v;
+
+	switch (r % 12) {
+	case 0: mant = 0; se = 0; break;                               /* zero */
+	case 1: mant = 1ull << 63; se = 0x7fff; break;                 /* inf */
+	case 2: mant |= 1ull << 63; se = 0x7fff; break;                /* NaN */
+	case 3: mant &= ~(1ull << 63); se = 0; break;                  /* denormal */
+	case 4: se = (uint16_t)(h_rnd() & 0x7fff); mant &= ~(1ull << 63); break; /* unnormal */
+	case 5: se = (uint16_t)(0x3fff + (int)(h_rnd() % 200) - 100); mant |= 1ull << 63; break;
+	case 6: v = (long double)(int64_t)(h_rnd() % 2000 - 1000) / 8; memcpy(out, &v, 10); return;
+	case 7: v = (long double)(int32_t)h_rnd(); memcpy(out, &v, 10); return;
+	case 8: se = (uint16_t)(0x3fff + 64 + h_rnd() % 8); mant |= 1ull << 63; break;
+	case 9: v = 3.14159265358979323846L * (long double)(int)(h_rnd() % 9 - 4);
+		memcpy(out, &v, 10); return;
+	default: se = (uint16_t)(h_rnd() & 0x7fff); mant |= 1ull << 63; break;
+	}
+	if (r & 0x1000)
+		se |= 0x8000;
+	memcpy(out, &mant, 8);
+	memcpy(out + 8, &se, 2);
+}
+
+/* Random x87 state; exceptions masked unless unmask (then flags clear, so
+ * nothing is pending before the instruction). */
+static void rnd_state(struct fstate *s, bool unmask)
+{
+	memset(s, 0, sizeof(*s));
+	for (int r = 0; r < 16; r++)
+		s->r[r] = h_rnd();
+	s->r[6] = (uint64_t)(uintptr_t)(h_buf + 128);
+	s->rflags = 0x202 | (h_rnd() & 0x8d5);
+	s->fx.fcw = (uint16_t)(0x1040 | (h_rnd() & 0xf00) | 0x3f);
+	if (unmask)
+		s->fx.fcw &= (uint16_t)~(h_rnd() & 0x3f);
+	s->fx.fsw = (uint16_t)(h_rnd() & 0x7f00);
+	if (!unmask)
+		s->fx.fsw |= (uint16_t)(h_rnd() & 0x7f & ~0x80);
+	s->fx.ftw = (uint8_t)(h_rnd() % 4 == 0 ? 0xff : h_rnd() % 4 == 0 ? 0 : h_rnd());
+	s->fx.fip = h_rnd() & 0xffffffffffull;
+	s->fx.fdp = h_rnd() & 0xffffffffffull;
+	s->fx.mxcsr = 0x1f80;
+	for (int k = 0; k < 8; k++)
+		rnd_ext(s->fx.st[k]);
+}
+
+static void rnd_mem(void)
+{
+	for (int k = 0; k < HBUF_SIZE; k += 16) {
+		uint64_t r = h_rnd();
+		if (r % 4 == 0) {
+			rnd_ext(h_buf + k);
+			continue;
+		}
+		for (int j = 0; j < 16; j += 8) {
+			uint64_t v = h_rnd();
+			if (r % 4 == 1) {
+				double d = (double)(int64_t)(v % 100000) / 16;
+				memcpy(&v, &d, 8);
+			} else if (r % 4 == 2) {
+				float f[2] = { (float)(int32_t)(v % 1000) / 4, (float)(v >> 40) };
+				memcpy(&v, f, 8);
+			}
+			memcpy(h_buf + k + j, &v, 8);
+		}
+	}
+}
+
+static unsigned run_family(bool mode32, unsigned seeds, unsigned *trials)
+{
+	unsigned fails = 0;
+	uint8_t code[4];
+	char name[64];
+
+	for (unsigned op = 0xd8; op <= 0xdf; op++) {
+		for (unsigned f = 0; f < 72; f++) {
+			unsigned len;
+
+			if (f < 8) {
+				if (!(mem_valid[op - 0xd8] >> f & 1))
+					continue;
+				code[0] = (uint8_t)op;
+				code[1] = (uint8_t)(0x46 | f << 3); /* disp8(%rsi) */
+				code[2] = 0x10;
+				len = 3;
+			} else {
+				if (!reg_form_valid(op, f - 8))
+					continue;
+				code[0] = (uint8_t)op;
+				code[1] = (uint8_t)(0xc0 + f - 8);
+				len = 2;
+			}
+			for (unsigned s = 0; s < seeds; s++) {
+				struct fstate st;
+				/* 16-bit environment formats: 66 FLDENV/FNSTENV/FRSTOR/FNSAVE */
+				bool o16 = f < 8 && (op == 0xd9 || op == 0xdd) && (f == 4 || f == 6) &&
+					   (s & 1);
+				uint8_t code16[5] = { 0x66, code[0], code[1], code[2] };
+
+				h_rng = (op * 72 + f) * 0x9e3779b97f4a7c15ull + s * 7919 + mode32;
+				rnd_state(&st, s % 4 == 3);
+				rnd_mem();
+				snprintf(name, sizeof(name), "%s %02x %02x seed %u",
+					 mode32 ? "x87/32" : "x87", code[0], code[1], s);
+				fails += (unsigned)h_run(o16 ? code16 : code, len + o16, &st, mode32,
+						   CMP_X87 | CMP_GPR | CMP_MEM, 0x8d5, name);
+				(*trials)++;
+			}
+		}
+	}
+	return fails;
+}
+
+/* A waiting instruction with an unmasked exception pending raises #MF
+ * (natively: SIGFPE, so only the interpreter runs); FNSTSW does not wait.
+ * A faulting memory operand leaves the state as it was. */
+static void test_x87_pending_and_faults(void **state)
+{
+	static const uint8_t fadd[] = { 0xd8, 0xc1, 0xcc }, fnstsw[] = { 0xdf, 0xe0, 0xcc };
+	static const uint8_t fld_bad[] = { 0xdd, 0x06, 0xcc }; /* fldl (%rsi) */
+	struct cpu *cpu = calloc(1, sizeof(*cpu));
+
+	cpu_install_fault_handler(); /* cmocka installs its own per test */
+	cpu_init(cpu, CPU_MODE_64);
+	cpu->x87.fcw = 0x37e; /* IM unmasked */
+	cpu->x87.fsw = 0x0081; /* IE, ES */
+	memcpy(h_code, fadd, sizeof(fadd));
+	cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
+	cpu->rip = (uint64_t)(uintptr_t)h_code;
+	cpu_run(cpu);
+	assert_int_equal(cpu->fault.vector, VEC_MF);
+	assert_int_equal(cpu->rip, (uintptr_t)h_code);
+	memcpy(h_code, fnstsw, sizeof(fnstsw));
+	cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
+	cpu_run(cpu);
+	assert_int_equal(cpu->fault.vector, VEC_BP);
+	assert_int_equal(cpu->r[0] & 0xffff, 0x0081);
+
+	cpu_init(cpu, CPU_MODE_64);
+	memcpy(h_code, fld_bad, sizeof(fld_bad));
+	cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
+	cpu->r[6] = 8; /* unmapped */
+	cpu->rip = (uint64_t)(uintptr_t)h_code;
+	cpu_run(cpu);
+	assert_int_equal(cpu->fault.vector, VEC_PF);
+	assert_int_equal(cpu->x87.top, 0);
+	assert_int_equal(cpu->x87.ftw_tags, 0xffff);
+	{
+		uint16_t fcw;
+		__asm__ volatile("fnstcw %0" : "=m"(fcw));
+		assert_int_equal(fcw, 0x37f); /* the host FPU is untouched */
+	}
+	cpu_release(cpu);
+	free(cpu);
+}
+
+static void test_x87_64(void **state)
+{
+	unsigned trials = 0, fails = run_family(false, 16, &trials);
+
+	fprintf(stderr, "x87 64-bit: %u trials, %u mismatches\n", trials, fails);
+	assert_int_equal(fails, 0);
+}
+
+static void test_x87_32(void **state)
+{
+	unsigned trials = 0, fails = run_family(true, 4, &trials);
+
+	fprintf(stderr, "x87 32-bit: %u trials, %u mismatches\n", trials, fails);
+	assert_int_equal(fails, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_x87_64),
+		cmocka_unit_test(test_x87_32),
+		cmocka_unit_test(test_x87_pending_and_faults),
+	};
+	return cmocka_run_group_tests(tests, h_setup, h_teardown);
+}
