@@ -100,9 +100,13 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 		call->result = fn(t, call->args);
 		sc_current = outer;
 	} else {
-		if (call->row && t->proc->opts.verbose)
+		long err = syscall_unsupported_errno(call->row);
+
+		/* deliberately unsupported rows answer quietly; missing ones
+		 * say so once per name under -v or --trace */
+		if (call->row && !err && (t->proc->opts.verbose || tr))
 			warn_unimplemented(call);
-		call->result = -ENOSYS;
+		call->result = err ? err : -ENOSYS;
 	}
 	if (tr)
 		trace_syscall_exit(tr, t, call);

@@ -8,6 +8,7 @@
 #define SG_SYSCALL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "core/process.h"
 
 typedef long (*sg_syscall_fn)(struct sg_thread *t, const uint64_t *a);
@@ -50,5 +51,14 @@ struct sg_syscall_call {
  * does, read the arguments, trace, dispatch, write the result, and set the
  * resume rip (SYSENTER: the vDSO landing pad). */
 void syscall_entry(struct sg_thread *t);
+
+/* coverage.c: one line per row of table (implemented, missing, or
+ * unsupported with the reason from tables/syscall_unsupported.in), then
+ * the totals: what `sysgate --syscalls=ABI` prints. */
+void syscall_print_coverage(FILE *out, enum sg_table table);
+
+/* -errno a row without a handler answers when it is deliberately
+ * unsupported (tables/syscall_unsupported.in), else 0. */
+long syscall_unsupported_errno(const struct sg_syscall_row *row);
 
 #endif

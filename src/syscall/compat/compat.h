@@ -203,4 +203,206 @@ int put_compat_flock(struct compat_flock *c, const struct flock *f);
 void get_compat_flock64(struct flock *f, const struct compat_flock64 *c);
 void put_compat_flock64(struct compat_flock64 *c, const struct flock *f);
 
+/* ==== file system ========================================================= */
+
+/* i386 struct __old_kernel_stat (oldstat family 18, 28, 84) */
+struct compat_old_stat {
+	uint16_t st_dev;
+	uint16_t st_ino;
+	uint16_t st_mode;
+	uint16_t st_nlink;
+	uint16_t st_uid;
+	uint16_t st_gid;
+	uint16_t st_rdev;
+	uint32_t st_size __attribute__((aligned(4)));
+	uint32_t st_atime_;
+	uint32_t st_mtime_;
+	uint32_t st_ctime_;
+};
+COMPAT_ASSERT_SIZE(struct compat_old_stat, 32);
+COMPAT_ASSERT_OFF(struct compat_old_stat, st_size, 16);
+
+/* i386 struct statfs (statfs/fstatfs 99/100) */
+struct compat_statfs {
+	int32_t f_type;
+	int32_t f_bsize;
+	int32_t f_blocks;
+	int32_t f_bfree;
+	int32_t f_bavail;
+	int32_t f_files;
+	int32_t f_ffree;
+	int32_t f_fsid[2];
+	int32_t f_namelen;
+	int32_t f_frsize;
+	int32_t f_flags;
+	int32_t f_spare[4];
+};
+COMPAT_ASSERT_SIZE(struct compat_statfs, 64);
+COMPAT_ASSERT_OFF(struct compat_statfs, f_namelen, 36);
+
+/* i386 struct statfs64 (statfs64/fstatfs64 268/269): 64-bit counts
+ * aligned to 4, so 84 bytes */
+struct compat_statfs64 {
+	uint32_t f_type;
+	uint32_t f_bsize;
+	compat_u64 f_blocks;
+	compat_u64 f_bfree;
+	compat_u64 f_bavail;
+	compat_u64 f_files;
+	compat_u64 f_ffree;
+	int32_t f_fsid[2];
+	uint32_t f_namelen;
+	uint32_t f_frsize;
+	uint32_t f_flags;
+	uint32_t f_spare[4];
+};
+COMPAT_ASSERT_SIZE(struct compat_statfs64, 84);
+COMPAT_ASSERT_OFF(struct compat_statfs64, f_fsid, 48);
+
+/* i386 struct linux_dirent (getdents 141): u32 ino and off; the name is
+ * followed by a NUL, padding, and the type in the record's last byte */
+struct compat_linux_dirent {
+	uint32_t d_ino;
+	uint32_t d_off;
+	uint16_t d_reclen;
+	char d_name[];
+};
+COMPAT_ASSERT_OFF(struct compat_linux_dirent, d_name, 10);
+
+/* i386 struct old_linux_dirent (readdir 89): one entry per call */
+struct compat_old_linux_dirent {
+	uint32_t d_ino;
+	uint32_t d_offset;
+	uint16_t d_namlen;
+	char d_name[];
+};
+COMPAT_ASSERT_OFF(struct compat_old_linux_dirent, d_name, 10);
+
+/* i386 struct utimbuf (utime 30) */
+struct compat_utimbuf {
+	int32_t actime;
+	int32_t modtime;
+};
+COMPAT_ASSERT_SIZE(struct compat_utimbuf, 8);
+
+/* 0 or -EOVERFLOW (inode or nlink over 16 bits, size over 2^31-1), as
+ * cp_old_stat; ids narrowed as high2lowuid, devices as old_encode_dev. */
+int put_compat_old_stat(struct compat_old_stat *c, const struct stat *st);
+
+struct statfs;
+/* 0 or -EOVERFLOW (a count over 32 bits, as put_compat_statfs). */
+int put_compat_statfs(struct compat_statfs *c, const struct statfs *s);
+void put_compat_statfs64(struct compat_statfs64 *c, const struct statfs *s);
+void get_compat_utimbuf(struct timespec ts[2], const struct compat_utimbuf *c);
+
+/* ==== time ================================================================ */
+
+/* old_itimerspec32 and compat itimerval (i386) */
+struct compat_itimerspec {
+	struct compat_timespec it_interval;
+	struct compat_timespec it_value;
+};
+COMPAT_ASSERT_SIZE(struct compat_itimerspec, 16);
+
+struct compat_itimerval {
+	struct compat_timeval it_interval;
+	struct compat_timeval it_value;
+};
+COMPAT_ASSERT_SIZE(struct compat_itimerval, 16);
+
+void get_compat_timeval(struct timeval *tv, const struct compat_timeval *c);
+void get_compat_itimerspec(struct itimerspec *h,
+			   const struct compat_itimerspec *c);
+void put_compat_itimerspec(struct compat_itimerspec *c,
+			   const struct itimerspec *h);
+void get_compat_itimerval(struct itimerval *h, const struct compat_itimerval *c);
+void put_compat_itimerval(struct compat_itimerval *c, const struct itimerval *h);
+
+/* struct sigevent of i386 and x32: sigev_value is a 4-byte union */
+struct compat_sigevent {
+	uint32_t sigev_value;
+	int32_t sigev_signo;
+	int32_t sigev_notify;
+	union {
+		int32_t pad[13];
+		int32_t tid;
+		struct {
+			compat_uptr_t function;
+			compat_uptr_t attribute;
+		} thread;
+	} un;
+};
+COMPAT_ASSERT_SIZE(struct compat_sigevent, 64);
+COMPAT_ASSERT_OFF(struct compat_sigevent, un, 12);
+
+/* The host's struct sigevent as the kernel reads it (64 bytes). */
+struct sc_sigevent64 {
+	uint64_t sigev_value;
+	int32_t sigev_signo;
+	int32_t sigev_notify;
+	union {
+		int32_t pad[12];
+		int32_t tid;
+		struct {
+			uint64_t function;
+			uint64_t attribute;
+		} thread;
+	} un;
+};
+COMPAT_ASSERT_SIZE(struct sc_sigevent64, 64);
+void get_compat_sigevent(struct sc_sigevent64 *h, const struct compat_sigevent *c);
+
+/* i386 struct mq_attr (compat longs) */
+struct compat_mq_attr {
+	int32_t mq_flags;
+	int32_t mq_maxmsg;
+	int32_t mq_msgsize;
+	int32_t mq_curmsgs;
+	int32_t reserved[4];
+};
+COMPAT_ASSERT_SIZE(struct compat_mq_attr, 32);
+struct sc_mq_attr64 {
+	int64_t mq_flags, mq_maxmsg, mq_msgsize, mq_curmsgs, reserved[4];
+};
+void get_compat_mq_attr(struct sc_mq_attr64 *h, const struct compat_mq_attr *c);
+void put_compat_mq_attr(struct compat_mq_attr *c, const struct sc_mq_attr64 *h);
+
+/* ==== resources and system information ==================================== */
+
+/* i386 struct rusage: two timevals and 14 compat longs */
+struct compat_rusage {
+	struct compat_timeval ru_utime;
+	struct compat_timeval ru_stime;
+	int32_t ru_long[14]; /* ru_maxrss ... ru_nivcsw */
+};
+COMPAT_ASSERT_SIZE(struct compat_rusage, 72);
+
+/* i386 struct sysinfo */
+struct compat_sysinfo {
+	int32_t uptime;
+	uint32_t loads[3];
+	uint32_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	uint16_t procs;
+	uint16_t pad;
+	uint32_t totalhigh, freehigh;
+	uint32_t mem_unit;
+	char f[8];
+};
+COMPAT_ASSERT_SIZE(struct compat_sysinfo, 64);
+COMPAT_ASSERT_OFF(struct compat_sysinfo, procs, 40);
+COMPAT_ASSERT_OFF(struct compat_sysinfo, mem_unit, 52);
+
+/* i386 struct tms (compat clock_t) */
+struct compat_tms {
+	int32_t tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+COMPAT_ASSERT_SIZE(struct compat_tms, 16);
+
+struct sysinfo;
+struct tms;
+void put_compat_rusage(struct compat_rusage *c, const struct rusage *r);
+/* Scales memory sizes to fit 32 bits (mem_unit grows), as the kernel. */
+void put_compat_sysinfo(struct compat_sysinfo *c, const struct sysinfo *s);
+void put_compat_tms(struct compat_tms *c, const struct tms *h);
+
 #endif
