@@ -1,0 +1,283 @@
+/* Identity, limits and system information where the guest's form differs
+ * from the host's: the i386 16-bit uid/gid calls, old uname forms, the
+ * i386 rusage / sysinfo / tms layouts, nice (no x86_64 host call), and
+ * prctl, whose pointer arguments depend on the option. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <sys/times.h>
+#include <sys/utsname.h>
+
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+/* --- i386 16-bit ids: -1 (0xffff) stays "unchanged" (low2highuid) -------- */
+SG_PASSTHROUGH(sys_setuid16, SYS_setuid, PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_setgid16, SYS_setgid, PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_setreuid16, SYS_setreuid, PA(PA_ID16, 0), PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_setregid16, SYS_setregid, PA(PA_ID16, 0), PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_setresuid16, SYS_setresuid, PA(PA_ID16, 0),
+	       PA(PA_ID16, 0), PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_setresgid16, SYS_setresgid, PA(PA_ID16, 0),
+	       PA(PA_ID16, 0), PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_chown16, SYS_chown, PA(PA_PATH, 0), PA(PA_ID16, 0),
+	       PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_lchown16, SYS_lchown, PA(PA_PATH, 0), PA(PA_ID16, 0),
+	       PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_fchown16, SYS_fchown, PA(PA_VAL, 0), PA(PA_ID16, 0),
+	       PA(PA_ID16, 0))
+
+/* setfsuid answers the previous fsuid, narrowed as well */
+SG_SYSCALL_DEFINE(sys_setfsuid16)
+{
+	uint16_t id = (uint16_t)a[0];
+
+	return compat_high2low_id((uint32_t)host_syscall1(
+		SYS_setfsuid, id == 0xffff ? -1L : (long)id));
+}
+
+SG_SYSCALL_DEFINE(sys_setfsgid16)
+{
+	uint16_t id = (uint16_t)a[0];
+
+	return compat_high2low_id((uint32_t)host_syscall1(
+		SYS_setfsgid, id == 0xffff ? -1L : (long)id));
+}
+
+static long getres16(struct sg_thread *t, const uint64_t *a, long nr)
+{
+	uint32_t id[3];
+	long r = host_syscall3(nr, &id[0], &id[1], &id[2]);
+
+	for (int i = 0; i < 3 && r == 0; i++) {
+		uint16_t v = compat_high2low_id(id[i]);
+
+		if (copy_to_guest(sc_mm(t), a[i], &v, sizeof(v)))
+			r = -EFAULT;
+	}
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_getresuid16)
+{
+	return getres16(t, a, SYS_getresuid);
+}
+
+SG_SYSCALL_DEFINE(sys_getresgid16)
+{
+	return getres16(t, a, SYS_getresgid);
+}
+
+#define SC_NGROUPS_MAX 65536
+
+SG_SYSCALL_DEFINE(sys_getgroups16)
+{
+	int size = (int)a[0];
+	uint32_t *groups;
+	uint16_t *out;
+	long n;
+
+	if (size < 0)
+		return -EINVAL;
+	n = host_syscall2(SYS_getgroups, 0, NULL);
+	if (n <= 0 || size == 0)
+		return n;
+	if (n > size)
+		return -EINVAL;
+	groups = malloc((size_t)n * (sizeof(*groups) + sizeof(*out)));
+	if (!groups)
+		return -ENOMEM;
+	out = (uint16_t *)(groups + n);
+	n = host_syscall2(SYS_getgroups, n, groups);
+	for (long i = 0; i < n; i++)
+		out[i] = compat_high2low_id(groups[i]);
+	if (n > 0 && copy_to_guest(sc_mm(t), a[1], out, (size_t)n * 2))
+		n = -EFAULT;
+	free(groups);
+	return n;
+}
+
+SG_SYSCALL_DEFINE(sys_setgroups16)
+{
+	uint32_t n = (uint32_t)a[0];
+	uint32_t *groups;
+	uint16_t *in;
+	long r;
+
+	if (n > SC_NGROUPS_MAX)
+		return -EINVAL;
+	groups = malloc((size_t)n * (sizeof(*groups) + sizeof(*in)) + 1);
+	if (!groups)
+		return -ENOMEM;
+	in = (uint16_t *)(groups + n);
+	r = n && copy_from_guest(sc_mm(t), in, a[1], (size_t)n * 2) ? -EFAULT : 0;
+	for (uint32_t i = 0; i < n && !r; i++)
+		groups[i] = in[i] == 0xffff ? 0xffffffffu : in[i];
+	if (!r)
+		r = host_syscall2(SYS_setgroups, n, groups);
+	free(groups);
+	return r;
+}
+
+/* --- nice: i386 only; the x86_64 host has no such call ------------------- */
+SG_SYSCALL_DEFINE(sys_nice)
+{
+	long inc = sc_s32(a[0]);
+	long prio = host_syscall2(SYS_getpriority, PRIO_PROCESS, 0);
+	long nice;
+
+	if (prio < 0)
+		return prio;
+	inc = inc < -40 ? -40 : inc > 40 ? 40 : inc;
+	nice = 20 - prio + inc; /* getpriority answers 20 - nice */
+	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+	return host_syscall3(SYS_setpriority, PRIO_PROCESS, 0, nice);
+}
+
+/* --- old uname forms (i386 59, 109) --------------------------------------- */
+
+/* oldold_utsname: five 9-byte fields; old_utsname: five 65-byte fields
+ * (no domainname). Strings are cut, as the kernel's copies are. */
+static long old_uname(struct sg_thread *t, uint64_t buf, size_t field)
+{
+	const char *src[5];
+	char out[5 * 65];
+	struct utsname u;
+	long r = host_syscall1(SYS_uname, &u);
+
+	if (r)
+		return r;
+	src[0] = u.sysname;
+	src[1] = u.nodename;
+	src[2] = u.release;
+	src[3] = u.version;
+	src[4] = u.machine;
+	memset(out, 0, sizeof(out));
+	for (int i = 0; i < 5; i++)
+		strncpy(out + i * field, src[i], field - 1);
+	return copy_to_guest(sc_mm(t), buf, out, 5 * field);
+}
+
+SG_SYSCALL_DEFINE(sys_olduname)
+{
+	return a[0] ? old_uname(t, a[0], 9) : -EFAULT;
+}
+
+SG_SYSCALL_DEFINE(sys_uname)
+{
+	return a[0] ? old_uname(t, a[0], 65) : -EFAULT;
+}
+
+/* --- i386 resource and system information layouts ------------------------ */
+
+SG_SYSCALL_DEFINE(compat_sys_getrusage)
+{
+	struct compat_rusage c;
+	struct rusage r;
+	long ret = host_syscall2(SYS_getrusage, (int)a[0], &r);
+
+	if (ret)
+		return ret;
+	put_compat_rusage(&c, &r);
+	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+}
+
+SG_SYSCALL_DEFINE(compat_sys_sysinfo)
+{
+	struct compat_sysinfo c;
+	struct sysinfo s;
+	long r = host_syscall1(SYS_sysinfo, &s);
+
+	if (r)
+		return r;
+	put_compat_sysinfo(&c, &s);
+	return copy_to_guest(sc_mm(t), a[0], &c, sizeof(c));
+}
+
+SG_SYSCALL_DEFINE(compat_sys_times)
+{
+	struct compat_tms c;
+	struct tms h;
+	long r = host_syscall1(SYS_times, &h);
+
+	if (a[0]) {
+		put_compat_tms(&c, &h);
+		if (copy_to_guest(sc_mm(t), a[0], &c, sizeof(c)))
+			return -EFAULT;
+	}
+	return (long)(int32_t)r; /* compat_clock_t */
+}
+
+/* --- scheduling with 32-bit guest longs --------------------------------- */
+
+SG_SYSCALL_DEFINE(compat_sys_sched_setaffinity)
+{
+	uint8_t mask[1024] = { 0 };
+	uint32_t len = (uint32_t)a[1];
+	uint32_t n = len < sizeof(mask) ? len : sizeof(mask);
+
+	if (copy_from_guest(sc_mm(t), mask, a[2], n))
+		return -EFAULT;
+	return host_syscall3(SYS_sched_setaffinity, a[0], sizeof(mask), mask);
+}
+
+SG_SYSCALL_DEFINE(sys_sched_rr_get_interval_time32)
+{
+	struct compat_timespec c;
+	struct timespec ts;
+	long r = host_syscall2(SYS_sched_rr_get_interval, a[0], &ts);
+
+	if (r)
+		return r;
+	put_compat_timespec(&c, &ts);
+	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+}
+
+/* --- prctl: pointer arguments by option ------------------------------------ */
+
+#define SC_PR_SET_VMA 0x53564d41
+#define SC_PR_SET_SYSCALL_USER_DISPATCH 59
+
+SG_SYSCALL_DEFINE(sys_prctl)
+{
+	int opt = (int)a[0];
+	long err = 0;
+	void *p;
+
+	switch (opt) {
+	case PR_SET_NAME:
+	case PR_GET_NAME:
+		/* TASK_COMM_LEN bytes */
+		p = sc_buf(t, a[1], 16, opt == PR_SET_NAME ? PROT_READ : PROT_WRITE,
+			   &err);
+		if (err || !p)
+			return -EFAULT;
+		return host_syscall2(SYS_prctl, opt, p);
+	case PR_GET_PDEATHSIG:
+	case PR_GET_UNALIGN:
+	case PR_GET_FPEMU:
+	case PR_GET_FPEXC:
+	case PR_GET_TSC:
+	case PR_GET_CHILD_SUBREAPER:
+		p = sc_buf(t, a[1], sizeof(int), PROT_WRITE, &err);
+		if (err)
+			return err;
+		return host_syscall2(SYS_prctl, opt, p);
+	case PR_GET_TID_ADDRESS:
+	case PR_SET_MM:
+	case PR_SET_SECCOMP:
+	case SC_PR_SET_SYSCALL_USER_DISPATCH:
+		/* would describe or change sysgate's own host process */
+		return -EINVAL;
+	case SC_PR_SET_VMA:
+		/* anonymous VMA names: answered as a kernel without
+		 * CONFIG_ANON_VMA_NAME does (the guest's maps view has none) */
+		return -EINVAL;
+	default:
+		/* the remaining options take values only */
+		return host_syscall6(SYS_prctl, opt, (long)a[1], (long)a[2],
+				     (long)a[3], (long)a[4], 0);
+	}
+}
