@@ -67,7 +67,7 @@ __asm__(".text\n"
 	"pop %r15; pop %r14; pop %r13; pop %r12; pop %rbp; pop %rbx\n"
 	"ret\n");
 
-#define HBUF_SIZE 1024
+#define HBUF_SIZE 2048
 static uint8_t *h_code, *h_buf;
 static uint8_t h_expect[HBUF_SIZE];
 static uint8_t *h_stack;

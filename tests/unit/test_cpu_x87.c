@@ -61,6 +61,7 @@ static void rnd_state(struct fstate *s, bool unmask)
 	for (int r = 0; r < 16; r++)
 		s->r[r] = h_rnd();
 	s->r[6] = (uint64_t)(uintptr_t)(h_buf + 128);
+	s->r[7] = (uint64_t)(uintptr_t)(h_buf + 1024);
 	s->rflags = 0x202 | (h_rnd() & 0x8d5);
 	s->fx.fcw = (uint16_t)(0x1040 | (h_rnd() & 0xf00) | 0x3f);
 	if (unmask)

@@ -1,0 +1,82 @@
+/* MMX state and stores that the host-executed rows do not cover: EMMS,
+ * MOVQ mm/m64, mm, MOVNTQ, and the byte-masked stores MASKMOVQ and
+ * MASKMOVDQU (to DS:rDI, address-size wide). */
+#include "cpu/ops.h"
+#include "cpu/x87.h"
+
+static bool mmx_start(struct cpu *c)
+{
+	if (x87_pending(c)) {
+		cpu_raise(c, VEC_MF);
+		return false;
+	}
+	return true;
+}
+
+void op_emms(struct cpu *c, const struct insn *i)
+{
+	if (mmx_start(c))
+{
+		c->x87.top = 0;
+		c->x87.ftw_tags = 0xffff;
+	}
+}
+
+/* 0F 7F: MOVQ mm/m64, mm; 0F E7: MOVNTQ m64, mm (memory only). */
+void op_movq_QqPq(struct cpu *c, const struct insn *i)
+{
+	uint64_t v;
+
+	if (i->op == 0xe7 && i->mod == 3) {
+		op_ud(c, i);
+		return;
+	}
+	if (!mmx_start(c))
+		return;
+	v = mmx_get(c, i->reg);
+	if (i->mod == 3)
+		mmx_set(c, i->rm, v);
+	else
+		mem_write(insn_ea(c, i), 8, v);
+	mmx_enter(c);
+}
+
+static void masked_store(struct cpu *c, const struct insn *i, const uint8_t *data,
+			 const uint8_t *mask, unsigned n)
+{
+	uint64_t a = c->r[R_DI];
+
+	if (i->asz != 8)
+		a = i->asz == 4 ? (uint32_t)a : (uint16_t)a;
+	a += c->base[i->seg];
+	if (c->mode == CPU_MODE_32)
+		a = (uint32_t)a;
+	for (unsigned k = 0; k < n; k++)
+		if (mask[k] & 0x80)
+			mem_write(a + k, 1, data[k]);
+}
+
+void op_maskmovq(struct cpu *c, const struct insn *i)
+{
+	uint64_t d, m;
+
+	if (i->mod != 3) {
+		op_ud(c, i);
+		return;
+	}
+	if (!mmx_start(c))
+		return;
+	d = mmx_get(c, i->reg);
+	m = mmx_get(c, i->rm);
+	masked_store(c, i, (const uint8_t *)&d, (const uint8_t *)&m, 8);
+	mmx_enter(c);
+}
+
+void op_maskmovdqu(struct cpu *c, const struct insn *i)
+{
+	if (i->mod != 3) {
+		op_ud(c, i);
+		return;
+	}
+	masked_store(c, i, c->xmm[i->reg].b, c->xmm[i->rm].b, 16);
+}

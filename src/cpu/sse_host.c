@@ -1,0 +1,222 @@
+/* The SIMD instructions that run on the host: every SIMD(), SIMDI(),
+ * SIMDW() and SIMDG() row of opcodes_sse.def becomes a thunk (the row's own
+ * instruction on fixed registers, then RET; 256/128/.. copies for an
+ * immediate, one per value, 8 bytes apart) and a handler that moves the
+ * guest's operands into a frame, runs the thunk through a trampoline and
+ * writes the results back. FP rows run under the guest's MXCSR (all
+ * exceptions masked; an unmasked one that occurred becomes #XM with the
+ * destination left alone); MMX rows see the guest's MMX registers and make
+ * the x87 -> MMX transition. Register roles in the thunks:
+ *   xmm1/mm1 the destination (ModRM.reg), xmm2/mm2 the source (r/m),
+ *   xmm0 implicit (BLENDV mask, PCMPxSTRM result), eax/rax a GPR operand,
+ *   eax/edx/ecx PCMPESTRx lengths and PCMPxSTRI's index. */
+#include "cpu/ops.h"
+#include "cpu/x87.h"
+#include "cpu/sse_host.h"
+
+struct simd_frame {
+	cpu_xmm x0, x1, x2;
+	uint64_t m1, m2, rax, rcx, rdx, rflags;
+	uint32_t mxcsr;
+};
+_Static_assert(offsetof(struct simd_frame, m1) == 48 && offsetof(struct simd_frame, mxcsr) == 96,
+	       "the trampolines use these offsets");
+
+void simd_call_int(struct simd_frame *f, const void *thunk);
+void simd_call_fp(struct simd_frame *f, const void *thunk);
+void simd_call_mmx(struct simd_frame *f, const void *thunk);
+
+/* Trampolines: the MXCSR/MMX variants are the integer one plus their
+ * extra loads and stores. */
+#define TRAMPOLINE(name, pre, post) \
+	".globl " name "\n.type " name ", @function\n" name ":\n" \
+	"  sub $8, %rsp\n  stmxcsr (%rsp)\n" pre \
+	"  movdqa 0(%rdi), %xmm0\n  movdqa 16(%rdi), %xmm1\n  movdqa 32(%rdi), %xmm2\n" \
+	"  mov 64(%rdi), %rax\n  mov 72(%rdi), %rcx\n  mov 80(%rdi), %rdx\n" \
+	"  push %rdi\n  pushq 88(%rdi)\n  popfq\n  call *%rsi\n  pushfq\n  pop %r8\n  pop %rdi\n" \
+	"  mov %r8, 88(%rdi)\n" \
+	"  movdqa %xmm0, 0(%rdi)\n  movdqa %xmm1, 16(%rdi)\n  movdqa %xmm2, 32(%rdi)\n" \
+	"  mov %rax, 64(%rdi)\n  mov %rcx, 72(%rdi)\n  mov %rdx, 80(%rdi)\n" post \
+	"  ldmxcsr (%rsp)\n  add $8, %rsp\n  cld\n  ret\n.size " name ", . - " name "\n"
+__asm__(".text\n"
+	TRAMPOLINE("simd_call_int", "", "")
+	TRAMPOLINE("simd_call_fp", "  ldmxcsr 96(%rdi)\n", "  stmxcsr 96(%rdi)\n")
+	TRAMPOLINE("simd_call_mmx",
+		   "  ldmxcsr 96(%rdi)\n  movq 48(%rdi), %mm1\n  movq 56(%rdi), %mm2\n",
+		   "  stmxcsr 96(%rdi)\n  movq %mm1, 48(%rdi)\n  movq %mm2, 56(%rdi)\n  emms\n"));
+
+/* The thunks. */
+#define OP(map, opcode, prefix, group, handler, flags)
+#define THUNK_I(label, mask, text) \
+	".balign 8\n" label ":\n.set i, 0\n.rept (" #mask ") + 1\n" text "\nret\n" \
+	".balign 8, 0xcc\n.set i, i + 1\n.endr\n"
+#define SIMD(map, opc, pfx, name, src, dst, fl, text) \
+	".balign 8\nsimd_t_" #name ":\n" text "\nret\n"
+#define SIMDI(map, opc, pfx, name, src, dst, fl, mask, text) THUNK_I("simd_t_" #name, mask, text)
+#define SIMDW(map, opc, pfx, name, src, dst, fl, text, textw) \
+	".balign 8\nsimd_t_" #name ":\n" text "\nret\n" \
+	".balign 8\nsimd_t_" #name "_w:\n" textw "\nret\n"
+#define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
+	THUNK_I("simd_t_" #name, mask, text) THUNK_I("simd_t_" #name "_w", mask, textw)
+#define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) THUNK_I("simd_t_" #name, mask, text)
+__asm__(".text\n"
+#include "cpu/opcodes_sse.def"
+	);
+#undef SIMD
+#undef SIMDI
+#undef SIMDW
+#undef SIMDWI
+#undef SIMDG
+
+/* Everything a row's handler does, specialised by its constant arguments. */
+static inline __attribute__((always_inline)) void
+simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned src, unsigned dst,
+	  unsigned fl)
+{
+	struct simd_frame f;
+	bool w = i->rex & 8;
+	bool mmx = (fl & SF_MMX) || ((fl & SF_MMXR) && i->mod == 3);
+	uint32_t guest_mxcsr = c->mxcsr;
+
+	if (mmx && x87_pending(c)) {
+		cpu_raise(c, VEC_MF);
+		return;
+	}
+	f.x0 = c->xmm[0];
+	f.x1 = c->xmm[i->reg];
+	f.rax = c->r[R_AX];
+	f.rcx = c->r[R_CX];
+	f.rdx = c->r[R_DX];
+	f.rflags = 2;
+	f.mxcsr = guest_mxcsr | 0x1f80;
+	f.m1 = mmx_get(c, i->reg);
+	switch (src) {
+	case S128A:
+	case S128U:
+		if (!xmm_rm_load(c, i, &f.x2, src == S128A))
+			return;
+		break;
+	case SM128A:
+	case SM128U:
+		if (i->mod == 3) {
+			op_ud(c, i);
+			return;
+		}
+		if (!xmm_rm_load(c, i, &f.x2, src == SM128A))
+			return;
+		break;
+	case S64:
+	case S32:
+	case S16:
+		if (i->mod == 3) {
+			f.x2 = c->xmm[i->rm];
+		} else {
+			memset(&f.x2, 0, sizeof(f.x2));
+			f.x2.q[0] = mem_read(insn_ea(c, i), src == S64 ? 8 : src == S32 ? 4 : 2);
+		}
+		break;
+	case SX:
+		if (i->mod != 3) {
+			op_ud(c, i);
+			return;
+		}
+		f.x2 = c->xmm[i->rm];
+		break;
+	case SMM:
+		f.m2 = i->mod == 3 ? mmx_get(c, i->rm) : mem_read(insn_ea(c, i), 8);
+		break;
+	case SMMR:
+		if (i->mod != 3) {
+			op_ud(c, i);
+			return;
+		}
+		f.m2 = mmx_get(c, i->rm);
+		break;
+	case SE:
+		f.rax = rm_read(c, i, w ? 8 : 4);
+		break;
+	case SE8:
+	case SE16:
+		f.rax = i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), src == SE8 ? 1 : 2);
+		break;
+	case SRM:
+		f.m1 = mmx_get(c, i->rm);
+		f.x1 = c->xmm[i->rm];
+		break;
+	}
+
+	if (fl & (SF_FP | SF_MMX | SF_MMXR)) {
+		if (fl & (SF_MMX | SF_MMXR))
+			simd_call_mmx(&f, thunk);
+		else
+			simd_call_fp(&f, thunk);
+		if (fl & SF_FP) {
+			uint32_t raised = f.mxcsr & 0x3f;
+
+			if (raised & ~(guest_mxcsr >> 7)) {
+				c->mxcsr = guest_mxcsr | raised;
+				cpu_raise(c, VEC_XM);
+				return;
+			}
+			c->mxcsr = guest_mxcsr | raised;
+		}
+	} else {
+		simd_call_int(&f, thunk);
+	}
+
+	switch (dst) {
+	case DX: c->xmm[i->reg] = f.x1; break;
+	case DX0: c->xmm[0] = f.x0; break;
+	case DCX: reg_set(c, R_CX, 4, f.rcx); break;
+	case DMM: mmx_set(c, i->reg, f.m1); break;
+	case DG: reg_set(c, i->reg, w ? 8 : 4, f.rax); break;
+	case DRM8:
+	case DRM16:
+	case DRM32:
+		if (i->mod == 3)
+			reg_set(c, i->rm, w ? 8 : 4, f.rax);
+		else
+			mem_write(insn_ea(c, i), dst == DRM8 ? 1 : dst == DRM16 ? 2 : 4, f.rax);
+		break;
+	case DRMW: rm_write(c, i, w ? 8 : 4, f.rax); break;
+	case DMMRM: mmx_set(c, i->rm, f.m1); break;
+	case DXRM: c->xmm[i->rm] = f.x1; break;
+	case DNONE: break;
+	}
+	if (fl & SF_FLAGS)
+		flags_put(c, FL_ARITH, f.rflags & FL_ARITH);
+	if (mmx)
+		mmx_enter(c);
+}
+
+#define SIMD(map, opc, pfx, name, src, dst, fl, text) \
+	extern const uint8_t simd_t_##name[]; \
+	void op_simd_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		simd_exec(c, i, simd_t_##name, src, dst, fl); \
+	}
+#define SIMDI(map, opc, pfx, name, src, dst, fl, mask, text) \
+	extern const uint8_t simd_t_##name[]; \
+	void op_simd_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		unsigned imm = (unsigned)i->imm & (mask); \
+		if (((fl) & SF_M32SEL) && i->mod != 3) \
+			imm &= 0x3f; /* INSERTPS m32: no source lane */ \
+		simd_exec(c, i, simd_t_##name + imm * 8, src, dst, fl); \
+	}
+#define SIMDW(map, opc, pfx, name, src, dst, fl, text, textw) \
+	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \
+	void op_simd_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		simd_exec(c, i, i->rex & 8 ? simd_t_##name##_w : simd_t_##name, src, dst, fl); \
+	}
+#define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
+	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \
+	void op_simd_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		simd_exec(c, i, (i->rex & 8 ? simd_t_##name##_w : simd_t_##name) + \
+			  (i->imm & (mask)) * 8, src, dst, fl); \
+	}
+#define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) \
+	SIMDI(map, opc, pfx, name, src, dst, fl, mask, text)
+#include "cpu/opcodes_sse.def"

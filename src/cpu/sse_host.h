@@ -1,0 +1,44 @@
+/* Operand kinds of the host-executed SIMD rows (opcodes_sse.def,
+ * sse_host.c). Private to src/cpu. */
+#ifndef SG_CPU_SSE_HOST_H
+#define SG_CPU_SSE_HOST_H
+
+/* Source (the r/m operand): */
+enum {
+	S128A,  /* xmm/m128, 16-byte aligned (legacy SSE) */
+	S128U,  /* xmm/m128, any alignment */
+	SM128A, /* m128 only, aligned (MOVNTDQA) */
+	SM128U, /* m128 only, any alignment (LDDQU) */
+	S64, S32, S16, /* xmm/m64, m32, m16: the low lane */
+	SX,     /* xmm register only */
+	SMM,    /* mm/m64 */
+	SMMR,   /* mm register only */
+	SE,     /* r/m32, r/m64 with REX.W: in eax/rax */
+	SE8, SE16, /* r32/m8, r32/m16: in eax */
+	SRM,    /* the r/m register is the destination too (group forms) */
+	SNONE,
+};
+
+/* Destination: */
+enum {
+	DX,     /* xmm1 -> xmm(reg) */
+	DX0,    /* xmm0 -> xmm0 (PCMPxSTRM) */
+	DCX,    /* ecx -> ECX (PCMPxSTRI) */
+	DMM,    /* mm1 -> mm(reg) */
+	DG,     /* eax/rax -> GPR(reg), 32 or 64 bits by REX.W */
+	DRM8, DRM16, DRM32, /* eax -> r32/r64 (zero-extended) or m8/m16/m32 */
+	DRMW,   /* eax/rax -> r/m32 or r/m64 by REX.W */
+	DMMRM,  /* mm1 -> mm(rm) (group forms) */
+	DXRM,   /* xmm1 -> xmm(rm) (group forms) */
+	DNONE,  /* flags only */
+};
+
+/* Row flags: */
+#define SF_FP 1     /* runs under the guest's MXCSR; may raise #XM */
+#define SF_MMX 2    /* MMX operands: x87 -> MMX transition */
+#define SF_MMXR 4   /* the transition only with a register source (CVTPI2PS/PD) */
+#define SF_FLAGS 8  /* writes ZF/PF/CF (and OF/SF/AF) */
+#define SF_M32SEL 16 /* INSERTPS: a memory source has no lane select */
+#define SF_INT 0
+
+#endif

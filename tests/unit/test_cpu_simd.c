@@ -1,0 +1,269 @@
+/* SIMD differential tests: every row of opcodes_sse.def (MMX, SSE..SSE4.2,
+ * and the C rows of sse_*.c) is encoded with random registers, random
+ * register or memory forms (what the instruction allows), random REX bits
+ * and immediates, and run natively and interpreted from the same random
+ * XMM/MMX/MXCSR (rounding, FTZ, DAZ)/GPR/flags state; XMM, MXCSR, the x87
+ * state (MMX aliasing), GPRs, flags and memory must match. */
+#include "test_cpu_simd_harness.h"
+#include "cpu/insn.h"
+#include "cpu/sse_host.h"
+
+struct row {
+	uint8_t map, opc, pfx;
+	int grp;
+	const char *name;
+	unsigned flags;
+	int src; /* -1: a C row */
+	int dst;
+};
+
+static const struct row rows[] = {
+#define OP(map, opc, pfx, grp, handler, fl) { map, opc, pfx, grp, #handler, fl, -1, -1 },
+#define SIMD(map, opc, pfx, name, src, dst, fl, text) \
+	{ map, opc, pfx, G_NONE, #name, F_MODRM, src, dst },
+#define SIMDI(map, opc, pfx, name, src, dst, fl, mask, text) \
+	{ map, opc, pfx, G_NONE, #name, F_MODRM | F_I8, src, dst },
+#define SIMDW(map, opc, pfx, name, src, dst, fl, text, textw) \
+	{ map, opc, pfx, G_NONE, #name, F_MODRM, src, dst },
+#define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
+	{ map, opc, pfx, G_NONE, #name, F_MODRM | F_I8, src, dst },
+#define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) \
+	{ map, opc, pfx, grp, #name, F_MODRM | F_I8, src, dst },
+#include "cpu/opcodes_sse.def"
+#undef OP
+#undef SIMD
+#undef SIMDI
+#undef SIMDW
+#undef SIMDWI
+#undef SIMDG
+};
+
+#define FORM_REG 1
+#define FORM_MEM 2
+
+/* Which ModRM forms are valid (the others are #UD, or another instruction,
+ * natively). */
+static unsigned row_forms(const struct row *r)
+{
+	static const char *const mem_only[] = {
+		"op_movlps_MqVx", "op_movhps_MqVx", "op_fxsave_M", "op_stmxcsr_Md",
+	};
+	static const char *const reg_only[] = { "op_maskmovq", "op_maskmovdqu" };
+
+	if (r->grp == G_MEM_ANY || (r->grp >= 8 && r->grp < 16))
+		return FORM_MEM;
+	if (r->grp == G_REG_ANY || (r->grp >= 16 && r->grp < 24))
+		return FORM_REG;
+	if (r->src == SX || r->src == SMMR)
+		return FORM_REG;
+	if (r->src == SM128A || r->src == SM128U)
+		return FORM_MEM;
+	for (size_t k = 0; k < sizeof(mem_only) / sizeof(mem_only[0]); k++)
+		if (!strcmp(r->name, mem_only[k]))
+			return FORM_MEM;
+	for (size_t k = 0; k < sizeof(reg_only) / sizeof(reg_only[0]); k++)
+		if (!strcmp(r->name, reg_only[k]))
+			return FORM_REG;
+	/* non-temporal stores, MOVHPD xmm, MOVNTQ: memory only */
+	if (r->map == M0F && (r->opc == 0x2b || r->opc == 0xe7))
+		return FORM_MEM;
+	if (r->map == M0F && r->opc == 0x16 && r->pfx == P_66)
+		return FORM_MEM;
+	return FORM_REG | FORM_MEM;
+}
+
+/* Rows tested elsewhere: their random memory would fault natively. */
+static bool row_skipped(const struct row *r, bool mode32)
+{
+	if (!strcmp(r->name, "op_ldmxcsr_Md") || !strcmp(r->name, "op_fxrstor_M"))
+		return true;
+	/* 64-bit-mode FXSAVE natively writes XMM8..15, 32-bit mode does not */
+	return mode32 && !strcmp(r->name, "op_fxsave_M");
+}
+
+static uint32_t rnd_f32(void)
+{
+	static const uint32_t edge[] = { 0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+					 0xffc00000, 0x7fa00000, 0x00000001, 0x807fffff,
+					 0x3f800000, 0x3fc00000, 0x4f000000, 0xcf000000,
+					 0x5f000000, 0x3effffff, 0x00800000 };
+	uint64_t r = h_rnd();
+
+	switch (r % 4) {
+	case 0: return edge[(r >> 8) % 16];
+	case 1: { float f = (float)(int32_t)(h_rnd() % 2001 - 1000) / 4; uint32_t v; memcpy(&v, &f, 4); return v; }
+	default: return (uint32_t)h_rnd();
+	}
+}
+
+static uint64_t rnd_f64(void)
+{
+	static const uint64_t edge[] = { 0, 1ull << 63, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+					 0x7ff8000000000000ull, 0x7ff4000000000000ull, 1,
+					 0x800fffffffffffffull, 0x3ff0000000000000ull,
+					 0x3ff8000000000000ull, 0x41e0000000000000ull,
+					 0xc3e0000000000000ull, 0x43e0000000000000ull,
+					 0x3fdfffffffffffffull, 0x0010000000000000ull,
+					 0x4330000000000001ull };
+	uint64_t r = h_rnd();
+
+	switch (r % 4) {
+	case 0: return edge[(r >> 8) % 16];
+	case 1: { double d = (double)(int64_t)(h_rnd() % 2001 - 1000) / 4; uint64_t v; memcpy(&v, &d, 8); return v; }
+	default: return h_rnd();
+	}
+}
+
+static void rnd_vec(uint8_t out[16])
+{
+	uint64_t r = h_rnd();
+
+	for (int k = 0; k < 4; k++) {
+		uint32_t v = r % 4 == 0 ? rnd_f32() : r % 4 == 1 ? (uint32_t)(h_rnd() % 40) * 0x01010101u
+							: (uint32_t)h_rnd();
+		memcpy(out + 4 * k, &v, 4);
+	}
+	if (r % 4 == 3)
+		for (int k = 0; k < 2; k++) {
+			uint64_t v = rnd_f64();
+			memcpy(out + 8 * k, &v, 8);
+		}
+	if (r % 8 == 2) /* strings with a terminator for PCMPISTRx */
+		out[h_rnd() % 16] = 0;
+}
+
+static void rnd_state(struct fstate *s)
+{
+	static const int64_t lens[] = { 0, 1, 3, 8, 15, 16, 17, -1, -16, -17, 7, 0x7fffffff };
+
+	memset(s, 0, sizeof(*s));
+	for (int r = 0; r < 16; r++)
+		s->r[r] = h_rnd() % 3 == 0 ? h_rnd() % 512 : h_rnd();
+	if (h_rnd() % 2) {
+		s->r[0] = (uint64_t)lens[h_rnd() % 12];
+		s->r[2] = (uint64_t)lens[h_rnd() % 12];
+	}
+	s->r[6] = (uint64_t)(uintptr_t)(h_buf + 512);
+	s->r[7] = (uint64_t)(uintptr_t)(h_buf + 1280);
+	s->rflags = 0x202 | (h_rnd() & 0x8d5);
+	s->fx.fcw = (uint16_t)(0x037f | (h_rnd() & 0xc00));
+	s->fx.fsw = (uint16_t)(h_rnd() & 0x7f3f & ~0x80);
+	s->fx.ftw = (uint8_t)h_rnd();
+	s->fx.mxcsr = (uint32_t)(0x1f80 | (h_rnd() & 0xe07f));
+	for (int k = 0; k < 8; k++) {
+		uint64_t v = h_rnd();
+		memcpy(s->fx.st[k], &v, 8);
+		v = h_rnd() & 0xffff;
+		memcpy(s->fx.st[k] + 8, &v, 2);
+	}
+	for (int k = 0; k < 16; k++)
+		rnd_vec(s->fx.xmm[k]);
+}
+
+static void rnd_mem(void)
+{
+	for (int k = 0; k < HBUF_SIZE; k += 16)
+		rnd_vec(h_buf + k);
+}
+
+/* Encodes row r: prefix, REX (64-bit mode), map, opcode, ModRM (+disp8 on
+ * (%rsi), 16-byte aligned), imm8. */
+static unsigned encode(const struct row *r, bool mode32, uint8_t *b)
+{
+	static const uint8_t pfx[] = { 0, 0x66, 0xf3, 0xf2 };
+	unsigned n = 0, forms = row_forms(r), reg, rm, mod;
+	uint8_t rex = 0;
+
+	if (r->pfx != P_NP && r->pfx != P_ANY)
+		b[n++] = pfx[r->pfx];
+	if (!mode32)
+		rex = (uint8_t)(0x40 | (h_rnd() & 0xf));
+	reg = (unsigned)(h_rnd() & 7);
+	rm = (unsigned)(h_rnd() & 7);
+	if (reg == 4) /* as a GPR: the native stack pointer */
+		reg = 3;
+	if (rm == 4)
+		rm = 1;
+	mod = forms == FORM_REG ? 3 : forms == FORM_MEM ? 1 : (h_rnd() & 1 ? 3 : 1);
+	if (r->grp >= 0 && r->grp < 24)
+		reg = (unsigned)r->grp & 7;
+	if (mod != 3) {
+		rm = 6;
+		rex &= ~1; /* base stays %rsi */
+		rex &= ~2;
+	}
+	if (rex != 0x40 && rex)
+		b[n++] = rex;
+	b[n++] = 0x0f;
+	if (r->map == M38)
+		b[n++] = 0x38;
+	else if (r->map == M3A)
+		b[n++] = 0x3a;
+	b[n++] = r->opc;
+	if (!(r->flags & F_MODRM))
+		return n;
+	b[n++] = (uint8_t)(mod << 6 | reg << 3 | rm);
+	if (mod == 1)
+		b[n++] = (uint8_t)(16 * (int)(h_rnd() % 16) - 128);
+	if ((r->flags & F_IMM_MASK) == F_I8)
+		b[n++] = (uint8_t)h_rnd();
+	return n;
+}
+
+static unsigned run_rows(bool mode32, unsigned seeds, unsigned *trials)
+{
+	unsigned fails = 0;
+	char name[160];
+
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		const struct row *r = &rows[k];
+
+		if (row_skipped(r, mode32))
+			continue;
+		for (unsigned s = 0; s < seeds; s++) {
+			struct fstate st;
+			uint8_t code[16];
+			unsigned len;
+
+			h_rng = (k + 1) * 0x9e3779b97f4a7c15ull + s * 104729 + mode32;
+			rnd_state(&st);
+			rnd_mem();
+			len = encode(r, mode32, code);
+			snprintf(name, sizeof(name), "%s%s [%02x %02x %02x %02x %02x %02x %02x %02x]",
+				 mode32 ? "32: " : "", r->name, code[0], code[1], code[2], code[3],
+				 code[4], code[5], code[6], code[7]);
+			if (getenv("SG_TEST_VERBOSE"))
+				fprintf(stderr, "%s\n", name);
+			fails += (unsigned)h_run(code, len, &st, mode32,
+						 CMP_X87 | CMP_SSE | CMP_GPR | CMP_MEM, 0x8d5, name);
+			(*trials)++;
+		}
+	}
+	return fails;
+}
+
+static void test_simd_64(void **state)
+{
+	unsigned trials = 0, fails = run_rows(false, 16, &trials);
+
+	fprintf(stderr, "SIMD 64-bit: %u rows, %u trials, %u mismatches\n",
+		(unsigned)(sizeof(rows) / sizeof(rows[0])), trials, fails);
+	assert_int_equal(fails, 0);
+}
+
+static void test_simd_32(void **state)
+{
+	unsigned trials = 0, fails = run_rows(true, 4, &trials);
+
+	fprintf(stderr, "SIMD 32-bit: %u trials, %u mismatches\n", trials, fails);
+	assert_int_equal(fails, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_simd_64),
+		cmocka_unit_test(test_simd_32),
+	};
+	return cmocka_run_group_tests(tests, h_setup, h_teardown);
+}
