@@ -33,6 +33,9 @@ enum sg_err {
 	SG_ERR_IO,           /* read error */
 	SG_ERR_INVAL,        /* bad argument to the API */
 	SG_ERR_STATE,        /* call not valid in this state (e.g. run before load) */
+	SG_ERR_STOPPED,      /* sg_run returned because sg_stop was called */
+	SG_ERR_FAULT,        /* guest address not mapped or not accessible */
+	SG_ERR_FILTER,       /* unknown syscall name or %class in trace_filter */
 	SG_ERR__COUNT
 };
 
@@ -46,6 +49,15 @@ SG_API const char *sg_abi_name(enum sg_abi abi); /* "i386", "x32", "x86_64" */
 enum sg_trace_flags {
 	SG_TRACE_SYSCALLS = 1u << 0, /* strace-format line per syscall */
 	SG_TRACE_ENTRY = 1u << 1,    /* + [abi mech nr handler] annotation, vDSO calls */
+	SG_TRACE_FOLLOW = 1u << 2,   /* -f: threads and children too, [pid N] prefixes */
+	SG_TRACE_FDPATHS = 1u << 3,  /* -y: fd arguments with their paths, 3</etc/passwd> */
+	SG_TRACE_SUMMARY = 1u << 4,  /* -c: a table of calls, errors, time at exit, no lines */
+	SG_TRACE_TIME = 1u << 5,     /* -t: time of day before each line */
+	SG_TRACE_TIME_US = 1u << 6,  /* -tt: the same with microseconds */
+	SG_TRACE_TIME_EPOCH = 1u << 7, /* -ttt: seconds since the epoch, microseconds */
+	SG_TRACE_DURATION = 1u << 8, /* -T: time spent in the call, <0.000012> */
+	SG_TRACE_INSN = 1u << 9,     /* --trace=insn: each instruction, disassembled */
+	SG_TRACE_BLOCKS = 1u << 10,  /* --trace=blocks: each basic block entered */
 };
 
 struct sg_options {
@@ -54,6 +66,10 @@ struct sg_options {
 	int trace_fd;            /* where trace lines go; -1: stderr */
 	int verbose;             /* warnings (unimplemented syscalls, ...) to stderr */
 	int no_aslr;             /* --no-aslr: the kernel's layout with ADDR_NO_RANDOMIZE */
+	unsigned trace_strlen;   /* -s N: bytes of strings shown; 0: strace's 32 */
+	const char *trace_filter; /* -e trace=SET: names, %classes, !negation; NULL: all */
+	uint64_t trace_start;    /* --trace-start=ADDR: instruction trace from there; 0: start */
+	uint64_t trace_count;    /* --trace-count=N: instructions/blocks shown; 0: no limit */
 };
 
 /* Defaults: no sysroot, no trace, trace_fd -1. */

@@ -19,6 +19,9 @@ static const char *const err_text[SG_ERR__COUNT] = {
 	[SG_ERR_IO] = "Input/output error",
 	[SG_ERR_INVAL] = "Invalid argument",
 	[SG_ERR_STATE] = "operation not valid in this state",
+	[SG_ERR_STOPPED] = "stopped by sg_stop",
+	[SG_ERR_FAULT] = "Bad address",
+	[SG_ERR_FILTER] = "unknown system call or class in the trace filter",
 };
 
 SG_API const char *sg_strerror(enum sg_err err)
