@@ -126,3 +126,108 @@ SG_SYSCALL_DEFINE(sys_poll)
 		return err;
 	return host_syscall3(SYS_poll, fds, nfds, (int)a[2]);
 }
+
+/* --- positioned vectors: preadv/pwritev(2) in each ABI's argument form ---- */
+
+/* pos < 0 with v2 means "the current position", as the host reads it. */
+static long do_prw_vec(struct sg_thread *t, const uint64_t *a, int64_t pos,
+		       long flags, bool v2, bool write)
+{
+	struct iovec iov[SC_UIO_MAXIOV];
+	uint64_t cnt = (uint32_t)a[2];
+	long r;
+
+	if (cnt > SC_UIO_MAXIOV)
+		return -EINVAL;
+	if (!v2 && pos < 0)
+		return -EINVAL;
+	r = get_iovec(t, a[1], cnt, sc_compat(), write ? PROT_READ : PROT_WRITE,
+		      iov);
+	if (r)
+		return r;
+	if (v2)
+		return host_syscall6(write ? SYS_pwritev2 : SYS_preadv2,
+				     (long)a[0], (long)iov, (long)cnt, pos, 0,
+				     flags);
+	return host_syscall6(write ? SYS_pwritev : SYS_preadv, (long)a[0],
+			     (long)iov, (long)cnt, pos, 0, 0);
+}
+
+/* x86_64: (fd, vec, vlen, pos_l, pos_h[, flags]); pos_h is ignored by a
+ * 64-bit kernel (the halves are combined in 64 bits) */
+SG_SYSCALL_DEFINE(sys_preadv)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], 0, false, false);
+}
+
+SG_SYSCALL_DEFINE(sys_pwritev)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], 0, false, true);
+}
+
+SG_SYSCALL_DEFINE(sys_preadv2)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], (long)a[5], true, false);
+}
+
+SG_SYSCALL_DEFINE(sys_pwritev2)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], (long)a[5], true, true);
+}
+
+/* i386: the position in two 32-bit halves */
+#define IA32_POS(a) ((int64_t)((uint32_t)(a)[3] | ((a)[4] << 32)))
+
+SG_SYSCALL_DEFINE(compat_sys_preadv)
+{
+	return do_prw_vec(t, a, IA32_POS(a), 0, false, false);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_pwritev)
+{
+	return do_prw_vec(t, a, IA32_POS(a), 0, false, true);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_preadv2)
+{
+	return do_prw_vec(t, a, IA32_POS(a), (long)(uint32_t)a[5], true, false);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_pwritev2)
+{
+	return do_prw_vec(t, a, IA32_POS(a), (long)(uint32_t)a[5], true, true);
+}
+
+/* x32: the position in one 64-bit register, compat iovecs */
+SG_SYSCALL_DEFINE(compat_sys_preadv64)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], 0, false, false);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_pwritev64)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], 0, false, true);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_preadv64v2)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], (long)(uint32_t)a[4], true, false);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_pwritev64v2)
+{
+	return do_prw_vec(t, a, (int64_t)a[3], (long)(uint32_t)a[4], true, true);
+}
+
+/* vmsplice(fd, iov, nr_segs, flags): guest pages into a pipe (or out) */
+SG_SYSCALL_DEFINE(sys_vmsplice)
+{
+	struct iovec iov[SC_UIO_MAXIOV];
+	uint64_t cnt = (uint32_t)a[2];
+	long r;
+
+	if (cnt > SC_UIO_MAXIOV)
+		return -EINVAL;
+	r = get_iovec(t, a[1], cnt, sc_compat(), PROT_READ, iov);
+	return r ? r : host_syscall4(SYS_vmsplice, a[0], iov, cnt, a[3]);
+}
