@@ -48,6 +48,8 @@ static inline long host_syscall6(long nr, long a1, long a2, long a3, long a4,
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), 0, 0, 0)
 #define host_syscall4(nr, a, b, c, d) \
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+#define host_syscall5(nr, a, b, c, d, e) \
+	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
 
 /* --- the call being handled ------------------------------------------ */
 

@@ -1,0 +1,269 @@
+/* Waiting on descriptors: select, pselect6 and ppoll in every ABI form.
+ *
+ * fd_set bitmaps are little-endian arrays of guest longs, so the bits are
+ * the same bytes in all three ABIs; only how many bytes the kernel touches
+ * differs ((n + 31) / 32 * 4 for i386, (n + 63) / 64 * 8 otherwise). The
+ * guest's sets are copied into host bitmaps and back, timeouts converted
+ * (i386 time32), and the remaining time written back as Linux does. The
+ * sigmask argument pack of pselect6 is { sigset pointer, size } of guest
+ * longs.
+ */
+#include <poll.h>
+#include <string.h>
+#include <sys/select.h>
+
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+/* sysgate's descriptors stay below the guest's (DESIGN.md): a larger n
+ * than this only names descriptors nobody has. */
+#define SC_MAX_FDS 65536
+#define SC_SET_WORDS (SC_MAX_FDS / 64)
+
+enum tmo_form { TMO_NONE, TMO_TIMEVAL, TMO_TIMEVAL32, TMO_TS, TMO_TS32 };
+
+struct fdsets {
+	uint64_t bits[3][SC_SET_WORDS];
+	uint64_t guest[3];
+	size_t bytes; /* what the guest's kernel would copy per set */
+};
+
+static long get_sets(struct sg_thread *t, struct fdsets *s, const uint64_t *a,
+		     int n)
+{
+	size_t host = (size_t)(n + 63) / 64 * 8;
+
+	s->bytes = sc_ia32() ? (size_t)(n + 31) / 32 * 4 : host;
+	for (int i = 0; i < 3; i++) {
+		s->guest[i] = a[i];
+		if (!a[i])
+			continue;
+		memset(s->bits[i], 0, host);
+		if (copy_from_guest(sc_mm(t), s->bits[i], a[i], s->bytes))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+static long put_sets(struct sg_thread *t, const struct fdsets *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (s->guest[i] &&
+		    copy_to_guest(sc_mm(t), s->guest[i], s->bits[i], s->bytes))
+			return -EFAULT;
+	return 0;
+}
+
+/* Read the guest timeout into *ts; 0, -EFAULT or -EINVAL. */
+static long get_tmo(struct sg_thread *t, uint64_t addr, enum tmo_form f,
+		    struct timespec *ts)
+{
+	union {
+		struct compat_timeval tv32;
+		struct compat_timespec ts32;
+		struct timeval tv;
+		struct timespec ts;
+	} u;
+	size_t size = f == TMO_TIMEVAL32 || f == TMO_TS32 ? 8 : 16;
+
+	if (copy_from_guest(sc_mm(t), &u, addr, size))
+		return -EFAULT;
+	switch (f) {
+	case TMO_TIMEVAL32:
+		ts->tv_sec = u.tv32.tv_sec;
+		ts->tv_nsec = (long)u.tv32.tv_usec * 1000;
+		break;
+	case TMO_TIMEVAL:
+		ts->tv_sec = u.tv.tv_sec;
+		ts->tv_nsec = u.tv.tv_usec * 1000;
+		break;
+	case TMO_TS32:
+		get_compat_timespec(ts, &u.ts32);
+		break;
+	default:
+		*ts = u.ts;
+		break;
+	}
+	return 0;
+}
+
+static long put_tmo(struct sg_thread *t, uint64_t addr, enum tmo_form f,
+		    const struct timespec *ts)
+{
+	union {
+		struct compat_timeval tv32;
+		struct compat_timespec ts32;
+		struct timeval tv;
+		struct timespec ts;
+	} u;
+	size_t size = f == TMO_TIMEVAL32 || f == TMO_TS32 ? 8 : 16;
+
+	switch (f) {
+	case TMO_TIMEVAL32:
+		u.tv32.tv_sec = (int32_t)ts->tv_sec;
+		u.tv32.tv_usec = (int32_t)(ts->tv_nsec / 1000);
+		break;
+	case TMO_TIMEVAL:
+		u.tv.tv_sec = ts->tv_sec;
+		u.tv.tv_usec = ts->tv_nsec / 1000;
+		break;
+	case TMO_TS32:
+		put_compat_timespec(&u.ts32, ts);
+		break;
+	default:
+		u.ts = *ts;
+		break;
+	}
+	return copy_to_guest(sc_mm(t), addr, &u, size);
+}
+
+/* The host's pselect6 does all forms: select's timeval becomes a timespec
+ * (microseconds over 999999 are -EINVAL, as the kernel's poll_select_set_timeout). */
+static long do_select(struct sg_thread *t, int n, const uint64_t *sets,
+		      uint64_t tmo, enum tmo_form f, const void *sigpack)
+{
+	struct fdsets s; /* 24 KiB of stack, no allocation */
+	struct timespec ts;
+	long r;
+
+	if (n < 0)
+		return -EINVAL;
+	if (n > SC_MAX_FDS)
+		n = SC_MAX_FDS;
+	r = get_sets(t, &s, sets, n);
+	if (r)
+		return r;
+	if (tmo) {
+		r = get_tmo(t, tmo, f, &ts);
+		if (r)
+			return r;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
+			return -EINVAL;
+	}
+	r = host_syscall6(SYS_pselect6, n, sets[0] ? (long)s.bits[0] : 0,
+			  sets[1] ? (long)s.bits[1] : 0,
+			  sets[2] ? (long)s.bits[2] : 0, tmo ? (long)&ts : 0,
+			  (long)sigpack);
+	if (r >= 0 && put_sets(t, &s))
+		return -EFAULT;
+	/* the remaining time goes back even on EINTR (not for ERESTART*) */
+	if (tmo && (r >= 0 || r == -EINTR))
+		put_tmo(t, tmo, f, &ts);
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_select)
+{
+	return do_select(t, (int)a[0], &a[1], a[4], TMO_TIMEVAL, NULL);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_select)
+{
+	return do_select(t, (int)a[0], &a[1], a[4], TMO_TIMEVAL32, NULL);
+}
+
+/* i386 old select (82): the five arguments in a struct in guest memory */
+SG_SYSCALL_DEFINE(compat_sys_old_select)
+{
+	uint32_t args[5];
+	uint64_t sets[3];
+
+	if (copy_from_guest(sc_mm(t), args, a[0], sizeof(args)))
+		return -EFAULT;
+	for (int i = 0; i < 3; i++)
+		sets[i] = args[1 + i];
+	return do_select(t, (int)args[0], sets, args[4], TMO_TIMEVAL32, NULL);
+}
+
+/* pselect6's sixth argument: { const sigset_t *ss; size_t ss_len } with
+ * guest-width members; the host gets its own 64-bit pack. */
+struct sigpack {
+	uint64_t ss;
+	uint64_t len;
+};
+
+static long get_sigpack(struct sg_thread *t, uint64_t addr, struct sigpack *p)
+{
+	if (sc_ia32()) {
+		uint32_t c[2];
+
+		if (copy_from_guest(sc_mm(t), c, addr, sizeof(c)))
+			return -EFAULT;
+		p->ss = c[0];
+		p->len = c[1];
+	} else if (copy_from_guest(sc_mm(t), p, addr, sizeof(*p))) {
+		return -EFAULT;
+	}
+	if (p->ss && !sc_ok(t, p->ss, 8, PROT_READ))
+		return -EFAULT;
+	return 0;
+}
+
+static long do_pselect(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
+{
+	struct sigpack pack;
+	long r = a[5] ? get_sigpack(t, a[5], &pack) : 0;
+
+	if (r)
+		return r;
+	return do_select(t, (int)a[0], &a[1], a[4], f, a[5] ? &pack : NULL);
+}
+
+SG_SYSCALL_DEFINE(sys_pselect6)
+{
+	/* x32 reaches this too: its pack has 64-bit members (glibc passes
+	 * __syscall_ulong_t), so only i386 uses the compat pack */
+	return do_pselect(t, a, TMO_TS);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_pselect6_time32)
+{
+	return do_pselect(t, a, TMO_TS32);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_pselect6_time64)
+{
+	return do_pselect(t, a, TMO_TS);
+}
+
+/* --- ppoll ---------------------------------------------------------------- */
+
+static long do_ppoll(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
+{
+	uint64_t nfds = (uint32_t)a[1];
+	struct timespec ts;
+	long err = 0, r;
+	void *fds, *mask;
+
+	if (nfds > (1u << 20))
+		return -EINVAL;
+	fds = sc_buf(t, a[0], nfds * sizeof(struct pollfd),
+		     PROT_READ | PROT_WRITE, &err);
+	mask = sc_buf(t, a[3], 8, PROT_READ, &err);
+	if (err)
+		return err;
+	if (a[2]) {
+		r = get_tmo(t, a[2], f, &ts);
+		if (r)
+			return r;
+	}
+	r = host_syscall5(SYS_ppoll, fds, nfds, a[2] ? &ts : NULL, mask, a[4]);
+	if (a[2] && (r >= 0 || r == -EINTR))
+		put_tmo(t, a[2], f, &ts);
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_ppoll)
+{
+	return do_ppoll(t, a, TMO_TS);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_ppoll_time32)
+{
+	return do_ppoll(t, a, TMO_TS32);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_ppoll_time64)
+{
+	return do_ppoll(t, a, TMO_TS);
+}
