@@ -36,6 +36,10 @@ static void alu_rm(struct cpu *c, const struct insn *i, unsigned op, uint64_t b)
 	uint64_t a, res;
 
 	b &= size_mask(sz);
+	if (op == ALU_CMP && (i->pfx & PFX_LOCK)) {
+		op_ud(c, i);
+		return;
+	}
 	if (i->mod == 3 || op == ALU_CMP) {
 		a = rm_read(c, i, sz);
 		res = alu_calc(op, a, b, cin);

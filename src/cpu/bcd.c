@@ -44,8 +44,7 @@ static void ascii_adjust(struct cpu *c, bool sub)
 	bool adj = (ax & 0xf) > 9 || (flags_get(c) & FL_AF);
 
 	if (adj)
-		ax = sub ? (uint16_t)(((ax - 6) & 0xff) | ((ax & 0xff00) - 0x100))
-			 : (uint16_t)(ax + 0x106);
+		ax = sub ? (uint16_t)(ax - 0x106) : (uint16_t)(ax + 0x106); /* AX +- 6, AH +- 1 */
 	ax &= 0xff0f;
 	reg_set(c, R_AX, 2, ax);
 	put_bcd_flags(c, (uint8_t)ax, adj, adj);

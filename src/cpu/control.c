@@ -52,21 +52,28 @@ static void set_sp(struct cpu *c, uint64_t v)
 		reg_set(c, R_SP, 4, v);
 }
 
+/* ENTER: the frame is written first, then the new stack top is probed;
+ * a fault there leaves RSP and RBP unchanged (as the host does). */
 void op_enter(struct cpu *c, const struct insn *i)
 {
 	unsigned sz = i->osz, level = i->imm2 & 31;
-	uint64_t frame, bp = c->r[R_BP];
+	uint64_t sp = c->r[R_SP] - sz, bp = c->r[R_BP], frame, top;
 
-	push(c, sz, reg_get(c, R_BP, sz));
-	frame = c->r[R_SP];
+	mem_write(stack_addr(c, sp), sz, reg_get(c, R_BP, sz));
+	frame = sp;
 	for (unsigned k = 1; k < level; k++) {
 		bp -= sz;
-		push(c, sz, mem_read(stack_addr(c, bp), sz));
+		sp -= sz;
+		mem_write(stack_addr(c, sp), sz, mem_read(stack_addr(c, bp), sz));
 	}
-	if (level)
-		push(c, sz, frame);
+	if (level) {
+		sp -= sz;
+		mem_write(stack_addr(c, sp), sz, frame);
+	}
+	top = stack_addr(c, sp - i->imm);
+	mem_write(top, 1, mem_read(top, 1));
 	reg_set(c, R_BP, sz, frame);
-	set_sp(c, c->r[R_SP] - i->imm);
+	set_sp(c, sp - i->imm);
 }
 
 /* rSP = rBP, then pop rBP (stack width by mode, rBP width by operand size). */
@@ -110,6 +117,25 @@ void op_syscall(struct cpu *c, const struct insn *i)
 void op_sysenter(struct cpu *c, const struct insn *i)
 {
 	stop_syscall(c, CPU_MECH_SYSENTER);
+}
+
+/* INT1 (F1, ICEBP): a debug trap, SIGTRAP in Linux. */
+void op_int1(struct cpu *c, const struct insn *i)
+{
+	trap(c, VEC_DB);
+}
+
+/* BOUND Gv, Ma: #BR unless lower <= index <= upper (signed). */
+void op_bound_GvMa(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	uint64_t ea = insn_ea(c, i);
+	int64_t lo = (int64_t)sign_extend(mem_read(ea, sz), sz);
+	int64_t hi = (int64_t)sign_extend(mem_read(ea + sz, sz), sz);
+	int64_t v = (int64_t)sign_extend(greg_get(c, i, sz), sz);
+
+	if (v < lo || v > hi)
+		cpu_raise(c, VEC_BR);
 }
 
 void op_int3(struct cpu *c, const struct insn *i)
@@ -158,6 +184,14 @@ void op_grp7(struct cpu *c, const struct insn *i)
 		reg_set(c, R_AX, 4, t);
 		reg_set(c, R_DX, 4, t >> 32);
 		reg_set(c, R_CX, 4, aux);
+		return;
+	}
+	if (i->modrm == 0xd1) { /* XSETBV */
+		cpu_raise(c, VEC_GP);
+		return;
+	}
+	if (i->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
+		op_ud(c, i);
 		return;
 	}
 	if (i->mod == 3 && (i->modrm & 0x38) != 0x38 && (i->modrm & 0x38) != 0x20 &&

@@ -18,6 +18,7 @@
 #define ID_SSE2 (1u << 26)
 /* Leaf 1 ECX */
 #define ID_CX16 (1u << 13)
+#define ID_MOVBE (1u << 22)
 #define ID_POPCNT (1u << 23)
 /* Leaf 0x80000001 ECX / EDX */
 #define ID_LAHF_LM (1u << 0)
@@ -60,7 +61,7 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 	case 1:
 		out[0] = 0x000206a7;          /* family 6 */
 		out[1] = 8u << 8 | 1u << 16;  /* CLFLUSH 64 B, 1 logical CPU */
-		out[2] = ID_CX16 | ID_POPCNT;
+		out[2] = ID_CX16 | ID_MOVBE | ID_POPCNT;
 		out[3] = ID_TSC | ID_CX8 | ID_CMOV | ID_CLFSH | ID_FXSR | ID_SSE | ID_SSE2;
 		break;
 	case 2:

@@ -8,7 +8,7 @@
 #define MAX_INSN_LEN 15
 
 struct fetch {
-	const uint8_t *p;
+	uint64_t addr;
 	unsigned n;
 	bool too_long;
 };
@@ -19,7 +19,7 @@ static inline uint8_t next8(struct fetch *f)
 		f->too_long = true;
 		return 0;
 	}
-	return f->p[f->n++];
+	return (uint8_t)mem_read(f->addr + f->n++, 1);
 }
 
 static uint64_t next_n(struct fetch *f, unsigned bytes)
@@ -120,7 +120,7 @@ static void make_fault(struct insn *i, struct fetch *f, insn_fn fn)
 void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 {
 	bool m64 = c->mode == CPU_MODE_64;
-	struct fetch f = { .p = g2h(addr) };
+	struct fetch f = { .addr = addr };
 	const struct op_entry *e;
 	unsigned map = M1, b, last_rep = 0, pslot, flags, modrm = 0;
 	int seg = -1;
@@ -138,10 +138,11 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 		case 0xf3: i->pfx |= PFX_REP; last_rep = b; break;
 		case 0x66: i->pfx |= PFX_OSZ; break;
 		case 0x67: i->pfx |= PFX_ASZ; break;
-		case 0x26: seg = SEG_ES; break;
-		case 0x2e: seg = SEG_CS; break;
-		case 0x36: seg = SEG_SS; break;
-		case 0x3e: seg = SEG_DS; break;
+		/* 64-bit mode ignores ES/CS/SS/DS overrides, even after FS/GS */
+		case 0x26: if (!m64) seg = SEG_ES; break;
+		case 0x2e: if (!m64) seg = SEG_CS; break;
+		case 0x36: if (!m64) seg = SEG_SS; break;
+		case 0x3e: if (!m64) seg = SEG_DS; break;
 		case 0x64: seg = SEG_FS; break;
 		case 0x65: seg = SEG_GS; break;
 		default:

@@ -55,6 +55,10 @@ void op_movsx_GvEw(struct cpu *c, const struct insn *i)
 
 void op_movsxd_GvEd(struct cpu *c, const struct insn *i)
 {
+	if (c->mode != CPU_MODE_64) {
+		op_arpl_EwGw(c, i);
+		return;
+	}
 	unsigned sz = i->osz == 8 ? 4 : i->osz;
 
 	greg_set(c, i, i->osz, sign_extend(rm_read(c, i, sz), sz));
@@ -219,4 +223,30 @@ void op_cwd(struct cpu *c, const struct insn *i)
 	bool neg = (reg_get(c, R_AX, i->osz) >> (i->osz * 8 - 1)) & 1;
 
 	reg_set(c, R_DX, i->osz, neg ? ~0ull : 0);
+}
+
+/* MOVBE: a load or store with the bytes reversed (16/32/64 bits). */
+static uint64_t byte_swap(uint64_t v, unsigned sz)
+{
+	switch (sz) {
+	case 2: return __builtin_bswap16((uint16_t)v);
+	case 4: return __builtin_bswap32((uint32_t)v);
+	default: return __builtin_bswap64(v);
+	}
+}
+
+void op_movbe_GvMv(struct cpu *c, const struct insn *i)
+{
+	greg_set(c, i, i->osz, byte_swap(mem_read(insn_ea(c, i), i->osz), i->osz));
+}
+
+void op_movbe_MvGv(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea(c, i), i->osz, byte_swap(greg_get(c, i, i->osz), i->osz));
+}
+
+/* SALC (D6, outside 64-bit mode): AL = CF ? FF : 00, flags kept. */
+void op_salc(struct cpu *c, const struct insn *i)
+{
+	reg_set(c, R_AX, 1, flags_cf(c) ? 0xff : 0);
 }

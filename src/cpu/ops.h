@@ -18,5 +18,7 @@
 #undef X87R
 
 void op_nop(struct cpu *cpu, const struct insn *i);
+/* 63 is MOVSXD in 64-bit mode and ARPL outside it: one row, two handlers. */
+void op_arpl_EwGw(struct cpu *cpu, const struct insn *i);
 
 #endif

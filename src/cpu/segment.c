@@ -50,16 +50,19 @@ static unsigned opcode_seg(const struct insn *i)
 	return i->op < 0x20 ? (unsigned)(i->op >> 3) : (unsigned)(SEG_FS + ((i->op >> 3) & 1));
 }
 
-/* A 32/64-bit push of a selector writes 16 bits (recent Intel cores). */
+/* PUSH Sreg: the SDM allows a 16-bit write for 32-bit pushes. The
+ * difftest host writes 16 bits in 32-bit mode and the whole zero-extended
+ * slot in 64-bit mode. */
 void op_push_sreg(struct cpu *c, const struct insn *i)
 {
 	uint64_t sp = c->r[R_SP] - i->osz;
 
+	if (c->mode == CPU_MODE_64) {
+		push(c, i->osz, c->sel[opcode_seg(i)]);
+		return;
+	}
 	mem_write(stack_addr(c, sp), 2, c->sel[opcode_seg(i)]);
-	if (c->mode == CPU_MODE_64)
-		c->r[R_SP] = sp;
-	else
-		reg_set(c, R_SP, 4, sp);
+	reg_set(c, R_SP, 4, sp);
 }
 
 void op_pop_sreg(struct cpu *c, const struct insn *i)
@@ -98,4 +101,35 @@ void op_mov_SwEw(struct cpu *c, const struct insn *i)
 	}
 	if (cpu_load_segment(c, s, (uint16_t)rm_read(c, i, 2)) < 0)
 		cpu_raise(c, VEC_GP);
+}
+
+/* LES LDS (C4/C5 outside 64-bit mode), LSS LFS LGS (0F B2/B4/B5): offset
+ * then selector from memory (m16:16/32/64). */
+void op_lxs_GvMp(struct cpu *c, const struct insn *i)
+{
+	unsigned seg = i->op == 0xc4 ? SEG_ES : i->op == 0xc5 ? SEG_DS :
+		       i->op == 0xb2 ? SEG_SS : i->op == 0xb4 ? SEG_FS : SEG_GS;
+	uint64_t ea = insn_ea(c, i);
+	uint64_t off = mem_read(ea, i->osz);
+	uint16_t sel = (uint16_t)mem_read(ea + i->osz, 2);
+
+	if (cpu_load_segment(c, seg, sel) < 0) {
+		cpu_raise(c, VEC_GP);
+		return;
+	}
+	greg_set(c, i, i->osz, off);
+}
+
+/* ARPL Ew, Gw: raise the destination selector's RPL to the source's. */
+void op_arpl_EwGw(struct cpu *c, const struct insn *i)
+{
+	uint64_t ea = 0;
+	uint16_t d = (uint16_t)rmw_load(c, i, 2, &ea), s = (uint16_t)greg_get(c, i, 2);
+
+	if ((d & 3) < (s & 3)) {
+		rmw_store(c, i, 2, ea, (d & ~3u) | (s & 3u));
+		flags_put(c, FL_ZF, FL_ZF);
+	} else {
+		flags_put(c, FL_ZF, 0);
+	}
 }

@@ -23,8 +23,11 @@ static void shift(struct cpu *c, const struct insn *i, unsigned count)
 	uint64_t ea = 0, v, res, mask = size_mask(sz);
 	bool cf, of;
 
-	if (!n)
+	if (!n) {
+		if (sz == 4 && i->mod == 3)
+			reg_set(c, i->rm, 4, c->r[i->rm]); /* still zero-extends (host) */
 		return;
+	}
 	v = rmw_load(c, i, sz, &ea);
 	switch (i->reg & 7) {
 	case SH_ROL: {
@@ -97,8 +100,11 @@ static void double_shift(struct cpu *c, const struct insn *i, bool left)
 	uint64_t ea = 0, d, s = greg_get(c, i, sz), res, mask = size_mask(sz);
 	bool cf;
 
-	if (!n)
+	if (!n) {
+		if (sz == 4 && i->mod == 3)
+			reg_set(c, i->rm, 4, c->r[i->rm]); /* still zero-extends (host) */
 		return;
+	}
 	d = rmw_load(c, i, sz, &ea);
 	if (n > bits) {
 		/* 16-bit operands, counts 17..31: the SDM leaves it undefined. */

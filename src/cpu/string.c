@@ -66,7 +66,8 @@ void op_movs(struct cpu *c, const struct insn *i)
 
 		/* A forward copy onto an overlapping higher destination
 		 * replicates the source pattern: memmove would not. */
-		if (k > 1 && (dst <= src || dst >= src + k * sz)) {
+		if (k > 1 && src >= CODE_NULL_PAGE && dst >= CODE_NULL_PAGE &&
+		    (dst <= src || dst >= src + k * sz)) {
 			memmove(g2h(dst), g2h(src), k * sz);
 		} else {
 			k = 1;
@@ -94,7 +95,7 @@ void op_stos(struct cpu *c, const struct insn *i)
 		uint64_t dst = str_addr(c, i, R_DI, SEG_ES);
 		uint64_t k = d > 0 ? run_len(dst, dst, sz, n) : 1;
 
-		if (sz == 1) {
+		if (sz == 1 && dst >= CODE_NULL_PAGE) {
 			memset(g2h(dst), (int)v, k);
 		} else {
 			for (uint64_t e = 0; e < k; e++)

@@ -635,6 +635,12 @@ bool gen_trial(struct gen *g, struct trial *t)
 		goto out;
 	if (!strcmp(m, "int") && in->detail->x86.operands[0].imm == 0x80)
 		goto out;
+	if (g->m64 && has_group(in, X86_GRP_BRANCH_RELATIVE) && in->detail->x86.prefix[2])
+		goto out; /* Capstone takes 66 as rel16; Intel ignores it in 64-bit mode */
+	if (in->detail->x86.opcode[0] == 0x0f && in->detail->x86.opcode[1] == 0x38 &&
+	    (in->detail->x86.opcode[2] & 0xfe) == 0xf0 && in->detail->x86.prefix[0] == 0xf2 &&
+	    !(g->cpuid1_ecx >> 20 & 1))
+		goto out; /* CRC32 (SSE4.2, not reported; Capstone may call it MOVBE) */
 	if (in->detail->x86.prefix[1] == X86_PREFIX_FS ||
 	    (!g->m64 && (in->detail->x86.prefix[1] == X86_PREFIX_GS ||
 			 in->detail->x86.prefix[1] == X86_PREFIX_CS)))

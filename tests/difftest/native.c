@@ -163,9 +163,10 @@ static void setup(int fd)
 
 	exitp = (uint8_t *)(uintptr_t)DT_EXIT;
 #ifdef __x86_64__
-	memcpy(exitp, "\xff\x25\x00\x00\x00\x00", 6); /* jmp *0(%rip) */
+	/* jmp *2(%rip): the target aligned, so AC=1 cannot fault on it */
+	memcpy(exitp, "\xff\x25\x02\x00\x00\x00", 6);
 	uint64_t target = (uint64_t)(uintptr_t)dt_exit;
-	memcpy(exitp + 6, &target, 8);
+	memcpy(exitp + 8, &target, 8);
 	syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)DT_GS_BASE);
 	IO->gs_base = DT_GS_BASE;
 #else
