@@ -1,11 +1,15 @@
 /* Arguments and results of one traced call, printed by the kinds that
- * tables/syscall_args.in gives each row (see docs/trace-format.md). Guest
- * memory is read only through src/mm's checked copies: a bad pointer is
- * shown as its address, as strace does. */
+ * tables/syscall_args.in gives each row (see docs/trace-format.md): the
+ * base kinds here, the named constants of src/trace/kinds.in through their
+ * generated sets, the structs in structs.c and sockets.c. Guest memory is
+ * read only through src/mm's checked copies: a bad pointer is shown as its
+ * address, as strace does. */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mm/mm.h"
 #include "trace/trace_internal.h"
@@ -29,18 +33,52 @@ const char *trace_errno_name(long err)
 	return NULL;
 }
 
-/* The register as the guest's long: 32-bit ABIs keep the low half. */
-static uint64_t as_ulong(enum sg_table t, uint64_t v)
+/* The kinds of kinds.in, indexed by kind - SYSTAB_ARG__EXT. */
+static const struct kind_info {
+	const struct xlat *xlat;
+	bool (*print)(const struct targ *a, uint64_t v);
+	bool late;
+} ext_kinds[] = {
+#define TRACE_KIND_FLAGS(k) { &xlat_##k, NULL, false },
+#define TRACE_KIND_ENUM(k) { &xlat_##k, NULL, false },
+#define TRACE_KIND_STRUCT(k) { NULL, tk_##k, false },
+#define TRACE_KIND_OSTRUCT(k) { NULL, tk_##k, true },
+#define TRACE_KIND(up, k, style) TRACE_KIND_##style(k)
+#include "trace_kinds.h"
+#undef TRACE_KIND
+#undef TRACE_KIND_FLAGS
+#undef TRACE_KIND_ENUM
+#undef TRACE_KIND_STRUCT
+#undef TRACE_KIND_OSTRUCT
+};
+
+static const struct kind_info *ext_kind(unsigned kind)
 {
-	return guest_long_bytes(t) == 4 ? (uint32_t)v : v;
+	if (kind < SYSTAB_ARG__EXT || kind - SYSTAB_ARG__EXT >=
+	    sizeof(ext_kinds) / sizeof(ext_kinds[0]))
+		return NULL;
+	return &ext_kinds[kind - SYSTAB_ARG__EXT];
 }
 
-static int64_t as_long(enum sg_table t, uint64_t v)
+bool trace_kind_is_late(unsigned kind)
 {
-	return guest_long_bytes(t) == 4 ? (int32_t)(uint32_t)v : (int64_t)v;
+	const struct kind_info *k = ext_kind(kind);
+
+	return kind == SYSTAB_ARG_OBUF || (k && k->late);
 }
 
-static void print_hex(struct tline *l, uint64_t v)
+uint64_t targ_ulong(const struct targ *a, uint64_t v)
+{
+	return guest_long_bytes(targ_table(a)) == 4 ? (uint32_t)v : v;
+}
+
+int64_t targ_long(const struct targ *a, uint64_t v)
+{
+	return guest_long_bytes(targ_table(a)) == 4 ? (int32_t)(uint32_t)v
+						    : (int64_t)v;
+}
+
+void tprint_hex(struct tline *l, uint64_t v)
 {
 	if (v)
 		tl_printf(l, "%#llx", (unsigned long long)v);
@@ -48,7 +86,7 @@ static void print_hex(struct tline *l, uint64_t v)
 		tl_putc(l, '0');
 }
 
-static void print_ptr(struct tline *l, uint64_t v)
+void tprint_ptr(struct tline *l, uint64_t v)
 {
 	if (v)
 		tl_printf(l, "%#llx", (unsigned long long)v);
@@ -56,46 +94,98 @@ static void print_ptr(struct tline *l, uint64_t v)
 		tl_puts(l, "NULL");
 }
 
-/* n bytes at guest address addr, quoted and cut at TRACE_STRLEN. */
-static void print_buf(struct tline *l, const struct mm *mm, uint64_t addr,
-		      uint64_t n)
+bool tread(const struct targ *a, void *dst, uint64_t addr, size_t n)
 {
-	unsigned char tmp[TRACE_STRLEN];
-	size_t shown = n < TRACE_STRLEN ? n : TRACE_STRLEN;
-
-	if (!addr || copy_from_guest(mm, tmp, addr, shown) != 0) {
-		print_ptr(l, addr);
-		return;
-	}
-	tl_quote(l, tmp, shown, n > shown);
+	return addr && a->mm && copy_from_guest(a->mm, dst, addr, n) == 0;
 }
 
-/* A NUL-terminated guest string, cut at TRACE_STRLEN bytes. */
-static void print_str(struct tline *l, const struct mm *mm, uint64_t addr)
+void tprint_fd(const struct targ *a, int fd)
 {
-	char tmp[TRACE_STRLEN + 1];
+	char link[64], path[512];
+	ssize_t n;
+
+	tl_printf(a->l, "%d", fd);
+	if (!(a->tr->flags & SG_TRACE_FDPATHS) || fd < 0)
+		return;
+	/* guest fds are host fds (DESIGN.md), so /proc/self/fd names them */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	tl_putc(a->l, '<');
+	tl_puts(a->l, path);
+	tl_putc(a->l, '>');
+}
+
+/* n bytes at guest address addr, quoted and cut at -s. */
+void tprint_buf(const struct targ *a, uint64_t addr, uint64_t n, bool hex)
+{
+	unsigned char tmp[TRACE_STRLEN_MAX];
+	size_t shown = n < a->tr->strlen ? n : a->tr->strlen;
+
+	if (!tread(a, tmp, addr, shown) && shown) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	if (!addr && !n) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	if (hex)
+		tl_quote_hex(a->l, tmp, shown, n > shown);
+	else
+		tl_quote(a->l, tmp, shown, n > shown);
+}
+
+/* A NUL-terminated guest string, cut at -s bytes. */
+void tprint_str(const struct targ *a, uint64_t addr)
+{
+	char tmp[TRACE_STRLEN_MAX + 1];
+	size_t max = a->tr->strlen;
 	long n;
 
 	if (!addr) {
-		tl_puts(l, "NULL");
+		tl_puts(a->l, "NULL");
 		return;
 	}
-	n = strncpy_from_guest(mm, tmp, addr, sizeof(tmp));
+	n = a->mm ? strncpy_from_guest(a->mm, tmp, addr, max + 1) : -EFAULT;
 	if (n >= 0) {
-		tl_quote(l, (const unsigned char *)tmp, (size_t)n, false);
-	} else if (n == -ENAMETOOLONG &&
-		   copy_from_guest(mm, tmp, addr, TRACE_STRLEN) == 0) {
-		tl_quote(l, (const unsigned char *)tmp, TRACE_STRLEN, true);
+		tl_quote(a->l, (const unsigned char *)tmp, (size_t)n, false);
+	} else if (n == -ENAMETOOLONG && tread(a, tmp, addr, max)) {
+		tl_quote(a->l, (const unsigned char *)tmp, max, true);
 	} else {
-		print_ptr(l, addr);
+		tprint_ptr(a->l, addr);
 	}
 }
 
+static bool print_ext(const struct targ *a, unsigned kind, uint64_t v)
+{
+	const struct kind_info *k = ext_kind(kind);
+
+	if (!k) {
+		tprint_hex(a->l, v);
+		return true;
+	}
+	if (k->print) {
+		if (k->late && (!a->exiting || a->call->result < 0)) {
+			tprint_ptr(a->l, targ_ulong(a, v));
+			return true;
+		}
+		return k->print(a, v);
+	}
+	if (k->xlat->style == XLAT_FLAGS)
+		tprint_flags(a->l, k->xlat, (uint32_t)v);
+	else
+		tprint_enum(a->l, k->xlat, (int32_t)(uint32_t)v);
+	return true;
+}
+
 bool trace_print_arg(struct tline *l, const struct mm *mm,
-		     const struct sg_syscall_call *call,
+		     const struct trace *tr, const struct sg_syscall_call *call,
 		     const struct systab_sig *sig, unsigned i, bool exiting)
 {
-	enum sg_table t = call->table;
+	struct targ a = { l, mm, call, tr, i, exiting };
 	uint64_t v = call->args[i];
 	uint64_t next = i + 1 < 6 ? call->args[i + 1] : 0;
 
@@ -104,28 +194,30 @@ bool trace_print_arg(struct tline *l, const struct mm *mm,
 	case SYSTAB_ARG_HI64:
 		return false;
 	case SYSTAB_ARG_INT:
-	case SYSTAB_ARG_FD:
 		tl_printf(l, "%d", (int)(uint32_t)v);
+		break;
+	case SYSTAB_ARG_FD:
+		tprint_fd(&a, (int)(uint32_t)v);
 		break;
 	case SYSTAB_ARG_DIRFD:
 		if ((int)(uint32_t)v == AT_FDCWD_VALUE)
 			tl_puts(l, "AT_FDCWD");
 		else
-			tl_printf(l, "%d", (int)(uint32_t)v);
+			tprint_fd(&a, (int)(uint32_t)v);
 		break;
 	case SYSTAB_ARG_LONG:
-		tl_printf(l, "%lld", (long long)as_long(t, v));
+		tl_printf(l, "%lld", (long long)targ_long(&a, v));
 		break;
 	case SYSTAB_ARG_ULONG:
 	case SYSTAB_ARG_SIZE:
-		tl_printf(l, "%llu", (unsigned long long)as_ulong(t, v));
+		tl_printf(l, "%llu", (unsigned long long)targ_ulong(&a, v));
 		break;
 	case SYSTAB_ARG_HEX:
 	case SYSTAB_ARG_FLAGS:
-		print_hex(l, as_ulong(t, v));
+		tprint_hex(l, targ_ulong(&a, v));
 		break;
 	case SYSTAB_ARG_PTR:
-		print_ptr(l, as_ulong(t, v));
+		tprint_ptr(l, targ_ulong(&a, v));
 		break;
 	case SYSTAB_ARG_OCT:
 		tl_printf(l, "%#03o", (unsigned)v);
@@ -138,17 +230,18 @@ bool trace_print_arg(struct tline *l, const struct mm *mm,
 		tl_printf(l, "%#03o", (unsigned)v);
 		break;
 	case SYSTAB_ARG_STR:
-		print_str(l, mm, as_ulong(t, v));
+		tprint_str(&a, targ_ulong(&a, v));
 		break;
 	case SYSTAB_ARG_IBUF:
-		print_buf(l, mm, as_ulong(t, v), as_ulong(t, next));
+		tprint_buf(&a, targ_ulong(&a, v), targ_ulong(&a, next), false);
 		break;
 	case SYSTAB_ARG_OBUF:
 		/* filled by the call: only its result says how much */
 		if (exiting && call->result >= 0)
-			print_buf(l, mm, as_ulong(t, v), (uint64_t)call->result);
+			tprint_buf(&a, targ_ulong(&a, v), (uint64_t)call->result,
+				   false);
 		else
-			print_ptr(l, as_ulong(t, v));
+			tprint_ptr(l, targ_ulong(&a, v));
 		break;
 	case SYSTAB_ARG_OFF64:
 		tl_printf(l, "%lld", (long long)v);
@@ -158,14 +251,13 @@ bool trace_print_arg(struct tline *l, const struct mm *mm,
 			  (long long)((uint32_t)v | (uint64_t)(uint32_t)next << 32));
 		break;
 	default:
-		print_hex(l, v);
-		break;
+		return print_ext(&a, sig->arg[i], v);
 	}
 	return true;
 }
 
-void trace_print_result(struct tline *l, const struct sg_syscall_call *call,
-			unsigned ret_kind)
+void trace_print_result(struct tline *l, const struct trace *tr,
+			const struct sg_syscall_call *call, unsigned ret_kind)
 {
 	long r = call->result;
 
@@ -180,7 +272,8 @@ void trace_print_result(struct tline *l, const struct sg_syscall_call *call,
 		else
 			tl_printf(l, "-1 ERRNO_%ld (%s)", -r, strerror((int)-r));
 	} else if (ret_kind == SYSTAB_RET_HEX) {
-		print_hex(l, as_ulong(call->table, (uint64_t)r));
+		tprint_hex(l, guest_long_bytes(call->table) == 4 ? (uint32_t)r
+								 : (uint64_t)r);
 	} else if (ret_kind == SYSTAB_RET_OCT) {
 		tl_printf(l, "%#lo", (unsigned long)r);
 	} else {

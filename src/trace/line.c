@@ -71,3 +71,14 @@ void tl_quote(struct tline *l, const unsigned char *p, size_t n, bool more)
 	if (more)
 		tl_puts(l, "...");
 }
+
+/* Binary data (getrandom): every byte as \xNN, as strace's QUOTE_FORCE_HEX. */
+void tl_quote_hex(struct tline *l, const unsigned char *p, size_t n, bool more)
+{
+	tl_putc(l, '"');
+	for (size_t i = 0; i < n; i++)
+		tl_printf(l, "\\x%02x", p[i]);
+	tl_putc(l, '"');
+	if (more)
+		tl_puts(l, "...");
+}

@@ -1,49 +1,81 @@
-/* strace-format syscall trace: one line per call, written whole with one
+/* strace-format syscall trace: one line per call, written with one
  * write(2) so lines of different threads never interleave.
  *
  * The arguments are formatted when the call enters (input strings are
  * read before the call can change or unmap them, as strace does) and the
- * line is printed when it returns, with the output buffers and the
- * result. Calls that never return (exit, exit_group) are printed on entry
- * with "= ?". See docs/trace-format.md.
+ * line is printed when it returns, with the output buffers and structs
+ * and the result. Calls that never return (exit, exit_group) are printed
+ * on entry with "= ?". With -f and several threads, the start of the line
+ * is written on entry, and a line of another thread in between leaves it
+ * "<unfinished ...>", resumed by "<... name resumed>" (strace's form).
+ * See docs/trace-format.md.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/process.h"
 #include "trace/trace.h"
 #include "trace/trace_internal.h"
 
-struct trace {
-	int fd;
-	bool own_fd;
-	unsigned flags;
-};
-
-/* The call between enter and exit, per guest thread (= host thread): its
- * arguments as formatted on entry. Output buffers (SYSTAB_ARG_OBUF) are
- * formatted on exit, when the result says how much was written. */
-#define ARG_TEXT_MAX 192 /* a quoted 32-byte string is at most 4*32+5 */
+/* The call between enter and exit, per guest thread (= host thread). Each
+ * argument's text is kept at off[i]..off[i]+len[i] of text; the ones
+ * printed on exit are formatted then. */
 static __thread struct pending {
 	const struct sg_syscall_call *call;
-	char arg[6][ARG_TEXT_MAX];
-	bool shown[6]; /* false: the slot prints nothing (HI64) */
+	char text[sizeof(((struct tline *)0)->buf)];
+	size_t used;
+	unsigned off[6], len[6];
+	bool shown[6], late[6];
+	unsigned head;      /* args written with the open line (-f threads) */
+	bool opened;        /* the head was written */
+	struct timespec start;
 } pending;
 
-struct trace *trace_create(int fd, unsigned flags)
+static int my_tid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 {
 	struct trace *tr = calloc(1, sizeof(*tr));
 
-	if (!tr)
+	if (!tr) {
+		errno = ENOMEM;
 		return NULL;
+	}
+	if (trace_filter_init(&tr->filter, opts ? opts->trace_filter : NULL) < 0) {
+		int err = errno;
+
+		free(tr);
+		errno = err;
+		return NULL;
+	}
 	tr->fd = fd >= 0 ? fd : STDERR_FILENO;
 	tr->own_fd = fd >= 0 && fd != STDERR_FILENO;
-	tr->flags = flags;
+	tr->flags = opts ? opts->trace : SG_TRACE_SYSCALLS;
+	tr->strlen = opts && opts->trace_strlen ? opts->trace_strlen : TRACE_STRLEN;
+	if (tr->strlen > TRACE_STRLEN_MAX)
+		tr->strlen = TRACE_STRLEN_MAX;
+	tr->insn_start = opts ? opts->trace_start : 0;
+	tr->insn_count = opts ? opts->trace_count : 0;
+	pthread_mutex_init(&tr->lock, NULL);
 	return tr;
+}
+
+struct trace *trace_create(int fd, unsigned flags)
+{
+	struct sg_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.trace = flags;
+	return trace_create_opts(fd, &o);
 }
 
 void trace_destroy(struct trace *tr)
@@ -52,16 +84,15 @@ void trace_destroy(struct trace *tr)
 		return;
 	if (tr->own_fd)
 		close(tr->fd);
+	trace_filter_free(&tr->filter);
+	for (int t = 0; t < SG_TABLE__COUNT; t++)
+		free(tr->counts[t]);
+	pthread_mutex_destroy(&tr->lock);
 	free(tr);
 }
 
-static void emit(struct trace *tr, struct tline *l)
+static void write_all(struct trace *tr, const char *p, size_t left)
 {
-	const char *p = l->buf;
-	size_t left;
-
-	l->buf[l->len++] = '\n'; /* tl_* always leave room for it */
-	left = l->len;
 	while (left) {
 		ssize_t n = write(tr->fd, p, left);
 
@@ -71,6 +102,55 @@ static void emit(struct trace *tr, struct tline *l)
 			return;
 		p += n;
 		left -= (size_t)n;
+	}
+}
+
+/* Close the line another thread left open: strace's "<unfinished ...>".
+ * Called with tr->lock held. */
+static void close_open_line(struct trace *tr, int except_tid)
+{
+	static const char unfinished[] = " <unfinished ...>\n";
+
+	if (tr->open_tid && tr->open_tid != except_tid) {
+		write_all(tr, unfinished, sizeof(unfinished) - 1);
+		tr->open_tid = 0;
+	}
+}
+
+/* Write a whole line (a newline is added). */
+void trace_emit(struct trace *tr, struct tline *l)
+{
+	l->buf[l->len++] = '\n'; /* tl_* always leave room for it */
+	if (tr->multi) {
+		pthread_mutex_lock(&tr->lock);
+		close_open_line(tr, 0);
+		write_all(tr, l->buf, l->len);
+		pthread_mutex_unlock(&tr->lock);
+	} else {
+		write_all(tr, l->buf, l->len);
+	}
+}
+
+/* "[pid  123] " with -f and more than one task; -t/-tt/-ttt time. */
+void trace_print_prefix(struct trace *tr, struct tline *l)
+{
+	if (tr->multi)
+		tl_printf(l, "[pid %5d] ", my_tid());
+	if (tr->flags & (SG_TRACE_TIME | SG_TRACE_TIME_US | SG_TRACE_TIME_EPOCH)) {
+		struct timespec now;
+		struct tm tm;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (tr->flags & SG_TRACE_TIME_EPOCH) {
+			tl_printf(l, "%lld.%06ld ", (long long)now.tv_sec,
+				  now.tv_nsec / 1000);
+			return;
+		}
+		localtime_r(&now.tv_sec, &tm);
+		tl_printf(l, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+		if (tr->flags & SG_TRACE_TIME_US)
+			tl_printf(l, ".%06ld", now.tv_nsec / 1000);
+		tl_putc(l, ' ');
 	}
 }
 
@@ -98,9 +178,7 @@ static void print_entry_note(struct tline *l, const struct sg_syscall_call *call
 		tl_printf(l, " %s", call->row->entry);
 	if (!call->row || (!call->row->fn && !systab_row_is_ni(call->row)))
 		tl_puts(l, " missing");
-	if (call->vdso_fn)
-		tl_puts(l, " vdso-fn");
-	else if (call->vdso)
+	if (call->vdso)
 		tl_puts(l, " vdso");
 	tl_putc(l, ']');
 }
@@ -120,60 +198,119 @@ static const struct systab_sig *sig_of(const struct sg_syscall_call *call)
 	return sig ? sig : &unknown_sig;
 }
 
-/* Format the arguments of call into pending.arg[]. exiting: all of them
- * (no enter was seen); else all but the output buffers, done on exit. */
-static void format_args(const struct mm *mm, const struct sg_syscall_call *call,
-			const struct systab_sig *sig, bool exiting)
+static const struct mm *mm_of(struct sg_thread *t)
 {
-	for (unsigned i = 0; i < sig->nargs && i < 6; i++) {
-		struct tline arg = { .len = 0 };
-		bool late = sig->arg[i] == SYSTAB_ARG_OBUF;
-
-		if (late != exiting && !(exiting && pending.call != call))
-			continue;
-		pending.shown[i] = trace_print_arg(&arg, mm, call, sig, i, exiting);
-		if (arg.len >= ARG_TEXT_MAX)
-			arg.len = ARG_TEXT_MAX - 1;
-		memcpy(pending.arg[i], arg.buf, arg.len);
-		pending.arg[i][arg.len] = '\0';
-	}
+	return t && t->proc ? t->proc->mm : NULL;
 }
 
-/* "name(arg, arg, ...)" from pending.arg[] */
-static void print_call(struct tline *l, const struct sg_syscall_call *call,
-		       const struct systab_sig *sig)
+/* Format argument i into pending.text. */
+static void format_arg(struct trace *tr, const struct mm *mm,
+		       const struct sg_syscall_call *call,
+		       const struct systab_sig *sig, unsigned i, bool exiting)
 {
-	bool first = true;
+	struct tline arg = { .len = 0 };
+	size_t room = sizeof(pending.text) - pending.used;
 
-	if (call->row)
-		tl_printf(l, "%s(", call->row->name);
-	else
-		tl_printf(l, "syscall_%#llx(", (unsigned long long)call->nr);
-	for (unsigned i = 0; i < sig->nargs && i < 6; i++) {
+	pending.shown[i] = trace_print_arg(&arg, mm, tr, call, sig, i, exiting);
+	if (arg.len > room)
+		arg.len = room;
+	memcpy(pending.text + pending.used, arg.buf, arg.len);
+	pending.off[i] = (unsigned)pending.used;
+	pending.len[i] = (unsigned)arg.len;
+	pending.used += arg.len;
+}
+
+/* Arguments from..to-1 of pending, with strace's ", " separators; first:
+ * no separator before the first one shown. */
+static bool print_args(struct tline *l, const struct systab_sig *sig,
+		       unsigned from, unsigned to, bool first)
+{
+	for (unsigned i = from; i < to && i < sig->nargs && i < 6; i++) {
 		if (!pending.shown[i])
 			continue;
 		if (!first)
 			tl_puts(l, ", ");
-		tl_puts(l, pending.arg[i]);
+		for (unsigned k = 0; k < pending.len[i]; k++)
+			tl_putc(l, pending.text[pending.off[i] + k]);
 		first = false;
 	}
-	tl_putc(l, ')');
+	return first;
 }
 
-static void finish_line(struct trace *tr, struct tline *l,
+static const char *name_of(const struct sg_syscall_call *call, char *buf,
+			   size_t size)
+{
+	if (call->row)
+		return call->row->name;
+	snprintf(buf, size, "syscall_%#llx", (unsigned long long)call->nr);
+	return buf;
+}
+
+static bool is_call(const struct sg_syscall_call *call, const char *name)
+{
+	return call->row && !strcmp(call->row->name, name);
+}
+
+/* Result, result notes, -T, the entry annotation. */
+static void finish_line(struct trace *tr, struct tline *l, const struct mm *mm,
 			const struct sg_syscall_call *call, unsigned ret_kind)
 {
 	tl_putc(l, ' ');
 	tl_tab_to_result(l);
-	trace_print_result(l, call, ret_kind);
+	trace_print_result(l, tr, call, ret_kind);
+	if (ret_kind != SYSTAB_RET_NONE)
+		trace_print_result_note(l, tr, call, mm);
+	if ((tr->flags & SG_TRACE_DURATION) && ret_kind != SYSTAB_RET_NONE) {
+		struct timespec now;
+		long long ns;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ns = (now.tv_sec - pending.start.tv_sec) * 1000000000ll +
+		     (now.tv_nsec - pending.start.tv_nsec);
+		tl_printf(l, " <%lld.%06lld>", ns / 1000000000, ns % 1000000000 / 1000);
+	}
 	if (tr->flags & SG_TRACE_ENTRY)
 		print_entry_note(l, call);
-	emit(tr, l);
 }
 
-static const struct mm *mm_of(struct sg_thread *t)
+/* Is this call printed at all? -c prints only the table; without -f only
+ * the first thread of the first process is traced. */
+static bool shows_lines(const struct trace *tr)
 {
-	return t && t->proc ? t->proc->mm : NULL;
+	return !(tr->flags & SG_TRACE_SUMMARY) && (tr->flags & SG_TRACE_SYSCALLS);
+}
+
+static bool traced_task(struct trace *tr)
+{
+	if (tr->flags & SG_TRACE_FOLLOW)
+		return true;
+	if (!tr->main_tid)
+		tr->main_tid = my_tid();
+	return tr->main_tid == my_tid();
+}
+
+/* The line is open with its first head arguments (multi-thread -f). */
+static void open_line(struct trace *tr, const struct sg_syscall_call *call,
+		      const struct systab_sig *sig)
+{
+	struct tline l = { .len = 0 };
+	char nbuf[32];
+	unsigned head = 0;
+
+	while (head < sig->nargs && head < 6 && !pending.late[head])
+		head++;
+	trace_print_prefix(tr, &l);
+	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
+	print_args(&l, sig, 0, head, true);
+	if (head < sig->nargs && head > 0 && l.buf[l.len - 1] != '(')
+		tl_puts(&l, ", ");
+	pthread_mutex_lock(&tr->lock);
+	close_open_line(tr, 0);
+	write_all(tr, l.buf, l.len);
+	tr->open_tid = my_tid();
+	pthread_mutex_unlock(&tr->lock);
+	pending.head = head;
+	pending.opened = true;
 }
 
 void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
@@ -181,17 +318,49 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 {
 	const struct systab_sig *sig = sig_of(call);
 
-	memset(pending.shown, 0, sizeof(pending.shown));
+	pending.call = NULL;
+	if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &pending.start);
 	pending.call = call;
-	format_args(mm_of(t), call, sig, false);
+	pending.used = 0;
+	pending.opened = false;
+	pending.head = 0;
+	memset(pending.shown, 0, sizeof(pending.shown));
+	for (unsigned i = 0; i < sig->nargs && i < 6; i++) {
+		pending.late[i] = trace_kind_is_late(sig->arg[i]);
+		if (!pending.late[i])
+			format_arg(tr, mm_of(t), call, sig, i, false);
+	}
+	if (!shows_lines(tr))
+		return;
 	if (sig->ret == SYSTAB_RET_NONE) {
 		/* no exit will come: print now, as strace does */
 		struct tline l = { .len = 0 };
+		char nbuf[32];
 
-		print_call(&l, call, sig);
-		finish_line(tr, &l, call, SYSTAB_RET_NONE);
+		trace_print_prefix(tr, &l);
+		tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
+		print_args(&l, sig, 0, 6, true);
+		tl_putc(&l, ')');
+		finish_line(tr, &l, mm_of(t), call, SYSTAB_RET_NONE);
+		trace_emit(tr, &l);
 		pending.call = NULL;
+		return;
 	}
+	if (tr->multi)
+		open_line(tr, call, sig);
+}
+
+/* A new thread or child process: prefixes from now on (strace prints them
+ * while it traces more than one task). */
+static void note_new_task(struct trace *tr, const struct sg_syscall_call *call)
+{
+	if (!(tr->flags & SG_TRACE_FOLLOW) || call->result < 0)
+		return;
+	if (is_call(call, "clone") || is_call(call, "clone3") ||
+	    is_call(call, "fork") || is_call(call, "vfork"))
+		tr->multi = true;
 }
 
 void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
@@ -199,30 +368,135 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 {
 	const struct systab_sig *sig = sig_of(call);
 	struct tline l = { .len = 0 };
+	char nbuf[32];
+	bool first;
 
-	if (sig->ret == SYSTAB_RET_NONE && pending.call != call)
-		return; /* printed on entry */
-	if (pending.call != call)
-		memset(pending.shown, 0, sizeof(pending.shown));
-	format_args(mm_of(t), call, sig, true);
-	print_call(&l, call, sig);
-	finish_line(tr, &l, call, sig->ret);
+	if (pending.call != call) {
+		if (sig->ret == SYSTAB_RET_NONE)
+			return; /* printed on entry */
+		if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
+			return;
+		/* no enter was seen: format everything now */
+		pending.used = 0;
+		pending.opened = false;
+		memset(pending.late, 1, sizeof(pending.late));
+		clock_gettime(CLOCK_MONOTONIC, &pending.start);
+	}
+	note_new_task(tr, call);
+	if (tr->flags & SG_TRACE_SUMMARY) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		trace_count_call(tr, call,
+				 (uint64_t)((now.tv_sec - pending.start.tv_sec) * 1000000000ll +
+					    (now.tv_nsec - pending.start.tv_nsec)));
+	}
+	for (unsigned i = 0; i < sig->nargs && i < 6; i++)
+		if (pending.late[i])
+			format_arg(tr, mm_of(t), call, sig, i, true);
 	pending.call = NULL;
+	if (!shows_lines(tr))
+		return;
+	if (pending.opened) {
+		bool resumed;
+
+		pthread_mutex_lock(&tr->lock);
+		resumed = tr->open_tid != my_tid();
+		pthread_mutex_unlock(&tr->lock);
+		if (resumed) {
+			trace_print_prefix(tr, &l);
+			tl_printf(&l, "<... %s resumed>", name_of(call, nbuf, sizeof(nbuf)));
+		}
+		first = print_args(&l, sig, pending.head, 6, true);
+		(void)first;
+		tl_putc(&l, ')');
+		finish_line(tr, &l, mm_of(t), call, sig->ret);
+		l.buf[l.len++] = '\n';
+		pthread_mutex_lock(&tr->lock);
+		if (tr->open_tid == my_tid())
+			tr->open_tid = 0;
+		else
+			close_open_line(tr, 0);
+		write_all(tr, l.buf, l.len);
+		pthread_mutex_unlock(&tr->lock);
+		return;
+	}
+	trace_print_prefix(tr, &l);
+	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
+	print_args(&l, sig, 0, 6, true);
+	tl_putc(&l, ')');
+	finish_line(tr, &l, mm_of(t), call, sig->ret);
+	trace_emit(tr, &l);
+}
+
+void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
+			const struct sg_syscall_call *call)
+{
+	struct sg_syscall_call done = *call;
+
+	if (pending.call != call)
+		return;
+	done.result = 0;
+	pending.call = &done;
+	trace_syscall_exit(tr, t, &done);
 }
 
 void trace_exit(struct trace *tr, const struct sg_exit *status)
 {
 	struct tline l = { .len = 0 };
 
+	if (tr->flags & SG_TRACE_SUMMARY) {
+		trace_print_summary(tr);
+		return;
+	}
+	if (!(tr->flags & SG_TRACE_SYSCALLS))
+		return;
+	trace_print_prefix(tr, &l);
 	if (status->signaled) {
-		const char *abbrev = sigabbrev_np(status->signal);
-
-		if (abbrev)
-			tl_printf(&l, "+++ killed by SIG%s +++", abbrev);
-		else
-			tl_printf(&l, "+++ killed by SIG%d +++", status->signal);
+		tl_puts(&l, "+++ killed by ");
+		tprint_signame(&l, status->signal, false);
+		tl_puts(&l, " +++");
 	} else {
 		tl_printf(&l, "+++ exited with %d +++", status->code);
 	}
-	emit(tr, &l);
+	trace_emit(tr, &l);
+}
+
+/* --- result notes ----------------------------------------------------------- */
+
+void trace_print_poll_note(const struct targ *a);
+
+/* What strace adds after some results: fcntl's flags, poll's revents. */
+void trace_print_result_note(struct tline *l, const struct trace *tr,
+			     const struct sg_syscall_call *call,
+			     const struct mm *mm)
+{
+	struct targ a = { l, mm, call, tr, 0, true };
+
+	if (call->result < 0 && call->result >= -4095)
+		return;
+	if (is_call(call, "poll") || is_call(call, "ppoll") ||
+	    is_call(call, "ppoll_time64")) {
+		trace_print_poll_note(&a);
+	} else if (is_call(call, "fcntl") || is_call(call, "fcntl64")) {
+		const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)call->args[1]);
+
+		if (!cmd)
+			return;
+		/* the result printed as strace does: hex, then the flags */
+		if (!strcmp(cmd, "F_GETFL") ||
+		    (!strcmp(cmd, "F_GETFD") && call->result)) {
+			size_t eq = l->len;
+
+			while (eq > 0 && l->buf[eq - 1] != '=')
+				eq--;
+			l->len = eq;
+			tl_printf(l, " %#lx (flags ", call->result);
+			if (!strcmp(cmd, "F_GETFL"))
+				tk_accmodeflags(&a, (uint64_t)call->result);
+			else
+				tprint_flags(l, &xlat_fdflags, (uint64_t)call->result);
+			tl_putc(l, ')');
+		}
+	}
 }

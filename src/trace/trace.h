@@ -1,24 +1,58 @@
-/* strace-format syscall trace (DESIGN.md, Trace). */
+/* strace-format syscall trace, signal lines and the instruction trace
+ * (DESIGN.md, Trace; docs/trace-format.md). */
 #ifndef SG_TRACE_H
 #define SG_TRACE_H
 
+#include <signal.h>
 #include "syscall/syscall.h"
 
 struct trace;
 
-/* fd < 0: stderr. flags: enum sg_trace_flags. */
+/* fd < 0: stderr. flags: enum sg_trace_flags; strace's defaults for the
+ * rest (-s 32, every call). */
 struct trace *trace_create(int fd, unsigned flags);
+/* The same with every trace option of opts (trace, trace_strlen,
+ * trace_filter, trace_start, trace_count). NULL with errno EINVAL when
+ * the filter names an unknown call or class, ENOMEM otherwise. */
+struct trace *trace_create_opts(int fd, const struct sg_options *opts);
 void trace_destroy(struct trace *tr);
 
 /* Called by syscall_entry before and after the handler runs. The line is
  * printed on exit (enter only remembers what the exit line needs, e.g.
- * calls that never return such as exit_group print at enter). */
+ * calls that never return such as exit_group print at enter). With -f and
+ * more than one thread, enter writes the start of the line at once and a
+ * line of another thread in between leaves it "<unfinished ...>", closed
+ * later by "<... name resumed>", as strace does. */
 void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 			 const struct sg_syscall_call *call);
 void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 			const struct sg_syscall_call *call);
 
-/* "+++ exited with N +++" / "+++ killed by SIGX +++" */
+/* An execve that is about to replace the process image: print its line
+ * with "= 0" now (nothing of this process returns to print it). Call it
+ * after every check, right before the host execve. */
+void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
+			const struct sg_syscall_call *call);
+
+/* A signal is delivered to the guest (called by the signal delivery code
+ * before the handler frame is built or the default action taken):
+ * "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---". */
+void trace_signal(struct trace *tr, struct sg_thread *t, const siginfo_t *si);
+
+/* "+++ exited with N +++" / "+++ killed by SIGX +++"; with -c the summary
+ * table instead. */
 void trace_exit(struct trace *tr, const struct sg_exit *status);
+
+/* --- instruction trace (--trace=insn / --trace=blocks, insn.c) ---------- */
+
+/* The trace wants to see instructions (and is not past --trace-count). */
+bool trace_wants_insns(const struct trace *tr);
+/* After one instruction of t ran: pc is where it was; before and
+ * before_flags the registers and RFLAGS as they were, after_flags RFLAGS
+ * now (the trace does not call the CPU). Prints it (or its block), with
+ * the registers it changed. */
+void trace_insn(struct trace *tr, struct sg_thread *t, uint64_t pc,
+		const uint64_t before[16], uint64_t before_flags,
+		uint64_t after_flags);
 
 #endif

@@ -1,25 +1,64 @@
-/* Private to src/trace: the line being built and the argument printers. */
+/* Private to src/trace: the trace object, the line being built and the
+ * argument printers. */
 #ifndef SG_TRACE_INTERNAL_H
 #define SG_TRACE_INTERNAL_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "syscall/table.h"
+#include "systab_kinds.h"
+#include "trace/xlat.h"
 
 struct mm;
 
-/* strace's limits: strings and buffers are cut after this many bytes. */
+/* strace's default: strings and buffers are cut after this many bytes. */
 #define TRACE_STRLEN 32
+/* The most -s can ask for: a quoted byte is at most 4 characters and the
+ * whole line must fit struct tline. */
+#define TRACE_STRLEN_MAX 1024
 /* strace's alignment: " = result" starts at this column when it can. */
 #define TRACE_RESULT_COLUMN 40
+/* Array elements strace shows before "..." (iovec, pollfd, argv). */
+#define TRACE_MAX_ELEMS 32
 
 /* One output line, built in place and written with a single write(2).
  * Overlong text is cut (the line still ends with '\n'). */
 struct tline {
-	char buf[2048];
+	char buf[8192];
 	size_t len;
+};
+
+/* -c: calls, errors and time per row of each table. */
+struct trace_count {
+	uint64_t calls, errors, ns;
+};
+
+/* -e trace=SET: one bit per row of each table (1: traced). */
+struct trace_filter {
+	bool all;
+	uint8_t *bits[SG_TABLE__COUNT];
+};
+
+struct trace {
+	int fd;
+	bool own_fd;
+	unsigned flags;      /* enum sg_trace_flags */
+	unsigned strlen;     /* -s */
+	struct trace_filter filter;
+	uint64_t insn_start, insn_count;
+	pthread_mutex_t lock; /* open_tid, multi, counts */
+	int open_tid;        /* thread whose line was left open (<unfinished>) */
+	bool multi;          /* more than one task traced: [pid N] prefixes */
+	int main_tid;        /* without -f: the only thread traced */
+	/* printed instructions or blocks so far (--trace-count); reached
+	 * --trace-start */
+	uint64_t insn_shown;
+	bool insn_started;
+	struct trace_count *counts[SG_TABLE__COUNT];
 };
 
 void tl_putc(struct tline *l, char c);
@@ -27,8 +66,10 @@ void tl_puts(struct tline *l, const char *s);
 void tl_printf(struct tline *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* n bytes as a C string literal the way strace quotes them; "..." after
- * the closing quote when more is true. */
+ * the closing quote when more is true. hex: every byte as \xNN (strace's
+ * form for binary data such as getrandom's). */
 void tl_quote(struct tline *l, const unsigned char *p, size_t n, bool more);
+void tl_quote_hex(struct tline *l, const unsigned char *p, size_t n, bool more);
 /* Spaces up to TRACE_RESULT_COLUMN (or none), as strace's tabto(). */
 void tl_tab_to_result(struct tline *l);
 
@@ -38,19 +79,93 @@ static inline unsigned guest_long_bytes(enum sg_table t)
 	return t == SG_TABLE_X64 ? 8 : 4;
 }
 
+/* What one argument printer sees. */
+struct targ {
+	struct tline *l;
+	const struct mm *mm;
+	const struct sg_syscall_call *call;
+	const struct trace *tr;
+	unsigned i;          /* argument slot */
+	bool exiting;
+};
+
+static inline enum sg_table targ_table(const struct targ *a)
+{
+	return a->call->table;
+}
+
+/* --- args.c: scalars, strings, buffers, xlat sets ---------------------- */
+
 /* Print argument i of call (kind from sig) into l. Kinds shown on exit
- * (SYSTAB_ARG_OBUF) need the result: pass exiting = true then. Returns
- * false for a slot that prints nothing (the high word of an i386 64-bit
- * offset). */
+ * (output buffers and structs) need the result: pass exiting = true then.
+ * Returns false for a slot that prints nothing (the high word of an i386
+ * 64-bit offset, the mode of an open without O_CREAT). */
 bool trace_print_arg(struct tline *l, const struct mm *mm,
-		     const struct sg_syscall_call *call,
+		     const struct trace *tr, const struct sg_syscall_call *call,
 		     const struct systab_sig *sig, unsigned i, bool exiting);
+/* The kind is printed when the call returns (output buffers, structs). */
+bool trace_kind_is_late(unsigned kind);
 
 /* "= 3", "= 0x7f...", "= -1 ENOENT (No such file or directory)", "= ?" */
-void trace_print_result(struct tline *l, const struct sg_syscall_call *call,
-			unsigned ret_kind);
+void trace_print_result(struct tline *l, const struct trace *tr,
+			const struct sg_syscall_call *call, unsigned ret_kind);
 
 /* "ENOENT" for 2; NULL when the kernel has no name for the number. */
 const char *trace_errno_name(long err);
+
+/* The register as the guest's long / unsigned long. */
+uint64_t targ_ulong(const struct targ *a, uint64_t v);
+int64_t targ_long(const struct targ *a, uint64_t v);
+void tprint_ptr(struct tline *l, uint64_t v);
+void tprint_hex(struct tline *l, uint64_t v);
+/* fd, with -y its path: 3</etc/passwd> */
+void tprint_fd(const struct targ *a, int fd);
+void tprint_str(const struct targ *a, uint64_t addr);
+void tprint_buf(const struct targ *a, uint64_t addr, uint64_t n, bool hex);
+/* Flags of a set ("O_RDONLY|O_CLOEXEC", leftover bits in hex), enums by
+ * name or as a decimal number. */
+void tprint_flags(struct tline *l, const struct xlat *x, uint64_t v);
+void tprint_enum(struct tline *l, const struct xlat *x, int64_t v);
+/* Signal name: "SIGCHLD", "SIGRTMIN", "SIGRT_3"; bare: without "SIG". */
+void tprint_signame(struct tline *l, int sig, bool bare);
+/* Copy n bytes of guest memory; false when unreadable. */
+bool tread(const struct targ *a, void *dst, uint64_t addr, size_t n);
+
+/* --- structs.c, sockets.c: the struct kinds of kinds.in --------------- */
+#define TRACE_KIND_FLAGS(k)
+#define TRACE_KIND_ENUM(k)
+#define TRACE_KIND_STRUCT(k) bool tk_##k(const struct targ *a, uint64_t v);
+#define TRACE_KIND_OSTRUCT(k) bool tk_##k(const struct targ *a, uint64_t v);
+#define TRACE_KIND(up, k, style) TRACE_KIND_##style(k)
+#include "trace_kinds.h"
+#undef TRACE_KIND
+#undef TRACE_KIND_FLAGS
+#undef TRACE_KIND_ENUM
+#undef TRACE_KIND_STRUCT
+#undef TRACE_KIND_OSTRUCT
+
+/* Extra text after the result: " (flags O_RDONLY)" of fcntl F_GETFL, the
+ * revents of poll. */
+void trace_print_result_note(struct tline *l, const struct trace *tr,
+			     const struct sg_syscall_call *call,
+			     const struct mm *mm);
+
+/* --- trace.c, signal.c ---------------------------------------------------- */
+/* Write a whole line (adds the newline), closing another thread's open
+ * line first. */
+void trace_emit(struct trace *tr, struct tline *l);
+/* "[pid N] " (-f with several tasks) and the -t/-tt/-ttt time. */
+void trace_print_prefix(struct trace *tr, struct tline *l);
+/* {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} */
+void trace_print_siginfo(struct tline *l, const siginfo_t *si);
+
+/* --- filter.c: -e trace=, -c -------------------------------------------- */
+int trace_filter_init(struct trace_filter *f, const char *spec);
+void trace_filter_free(struct trace_filter *f);
+bool trace_filter_wants(const struct trace_filter *f,
+			const struct sg_syscall_call *call);
+void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,
+		      uint64_t ns);
+void trace_print_summary(struct trace *tr);
 
 #endif

@@ -1,0 +1,176 @@
+/* Socket kinds: addresses, message headers, socket type and protocol, as
+ * strace prints them. */
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "trace/trace_internal.h"
+
+static uint64_t rd(const void *p, unsigned size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, size);
+	return v;
+}
+
+/* socket(2)'s type: SOCK_STREAM|SOCK_CLOEXEC */
+bool tk_socktypefl(const struct targ *a, uint64_t v)
+{
+	uint32_t t = (uint32_t)v;
+
+	tprint_enum(a->l, &xlat_socktype, t & 0xf);
+	if (t & ~0xfu) {
+		tl_putc(a->l, '|');
+		tprint_flags(a->l, &xlat_sockflags, t & ~0xfu);
+	}
+	return true;
+}
+
+/* The protocol has IPPROTO_ names only for the Internet families. */
+bool tk_sockproto(const struct targ *a, uint64_t v)
+{
+	int family = (int)a->call->args[0];
+
+	if (family == AF_INET || family == AF_INET6)
+		tprint_enum(a->l, &xlat_ipproto, (int32_t)v);
+	else
+		tl_printf(a->l, "%d", (int)(int32_t)v);
+	return true;
+}
+
+/* {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")} */
+static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
+{
+	unsigned char b[sizeof(struct sockaddr_storage)];
+	size_t n = len < sizeof(b) ? (size_t)len : sizeof(b);
+	int family;
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return;
+	}
+	memset(b, 0, sizeof(b));
+	if (n < 2 || !tread(a, b, addr, n)) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	family = (int)rd(b, 2);
+	tl_puts(a->l, "{sa_family=");
+	tprint_enum(a->l, &xlat_family, family);
+	if (family == AF_INET && n >= sizeof(struct sockaddr_in)) {
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, b + 4, ip, sizeof(ip));
+		tl_printf(a->l, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
+			  (unsigned)ntohs((uint16_t)rd(b + 2, 2)), ip);
+	} else if (family == AF_INET6 && n >= sizeof(struct sockaddr_in6)) {
+		char ip[INET6_ADDRSTRLEN];
+
+		inet_ntop(AF_INET6, b + 8, ip, sizeof(ip));
+		tl_printf(a->l, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
+			  "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
+			  (unsigned)ntohs((uint16_t)rd(b + 2, 2)),
+			  (unsigned)ntohl((uint32_t)rd(b + 4, 4)), ip,
+			  (unsigned)rd(b + 24, 4));
+	} else if (family == AF_UNIX) {
+		size_t plen = n - 2;
+		const unsigned char *path = b + 2;
+
+		tl_puts(a->l, ", sun_path=");
+		if (plen && path[0] == 0) {
+			/* abstract: strace prints @name */
+			tl_putc(a->l, '@');
+			tl_quote(a->l, path + 1, plen - 1, false);
+		} else {
+			tl_quote(a->l, path, strnlen((const char *)path, plen), false);
+		}
+	} else if (n > 2) {
+		tl_puts(a->l, ", sa_data=");
+		tl_quote(a->l, b + 2, n - 2, false);
+	}
+	tl_putc(a->l, '}');
+}
+
+/* Input address, its length in the next argument (connect, bind, sendto). */
+bool tk_sockaddr(const struct targ *a, uint64_t v)
+{
+	print_sockaddr(a, targ_ulong(a, v), (uint32_t)a->call->args[a->i + 1]);
+	return true;
+}
+
+/* Output address, its length through the pointer in the next argument
+ * (accept, getsockname, recvfrom's last two). */
+bool tk_osockaddr(const struct targ *a, uint64_t v)
+{
+	uint32_t len;
+
+	if (!tread(a, &len, targ_ulong(a, a->call->args[a->i + 1]), sizeof(len)))
+		len = 0;
+	print_sockaddr(a, targ_ulong(a, v), len);
+	return true;
+}
+
+/* [16]: the socklen_t an output address came with */
+bool tk_osocklen(const struct targ *a, uint64_t v)
+{
+	uint32_t len;
+	uint64_t addr = targ_ulong(a, v);
+
+	if (!tread(a, &len, addr, sizeof(len))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_printf(a->l, "[%u]", len);
+	return true;
+}
+
+void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
+		     uint64_t budget);
+
+/* struct msghdr: pointers and lengths in the guest's width, except
+ * msg_namelen and msg_flags (ints). */
+static void print_msghdr(const struct targ *a, uint64_t addr, uint64_t budget)
+{
+	unsigned w = guest_long_bytes(targ_table(a));
+	unsigned char b[56];
+	uint64_t name, namelen, iov, iovlen, control, controllen, flags;
+
+	if (!tread(a, b, addr, w == 8 ? 56 : 28)) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	name = rd(b, w);
+	namelen = rd(b + w, 4);
+	iov = rd(b + 2 * w, w);
+	iovlen = rd(b + 3 * w, w);
+	control = rd(b + 4 * w, w);
+	controllen = rd(b + 5 * w, w);
+	flags = rd(b + 6 * w, 4);
+	tl_puts(a->l, "{msg_name=");
+	print_sockaddr(a, name, namelen);
+	tl_printf(a->l, ", msg_namelen=%u, msg_iov=", (unsigned)namelen);
+	trace_print_iov(a, iov, iovlen, budget);
+	tl_printf(a->l, ", msg_iovlen=%llu", (unsigned long long)iovlen);
+	if (controllen) {
+		tl_puts(a->l, ", msg_control=");
+		tprint_ptr(a->l, control);
+	}
+	tl_printf(a->l, ", msg_controllen=%llu, msg_flags=",
+		  (unsigned long long)controllen);
+	tprint_flags(a->l, &xlat_msgflags, flags);
+	tl_putc(a->l, '}');
+}
+
+bool tk_msghdr(const struct targ *a, uint64_t v)
+{
+	print_msghdr(a, targ_ulong(a, v), UINT64_MAX);
+	return true;
+}
+
+bool tk_omsghdr(const struct targ *a, uint64_t v)
+{
+	print_msghdr(a, targ_ulong(a, v), (uint64_t)a->call->result);
+	return true;
+}

@@ -1,0 +1,605 @@
+/* The struct and special-form kinds of kinds.in, printed as strace shows
+ * them: file status, times, signal sets and actions, vectors, argv, limits,
+ * wait status. Layouts per guest ABI are read field by field at their
+ * offsets (the kernel's, checked by the unit tests against -m32/-m64
+ * headers); sockets are in sockets.c. */
+#include <string.h>
+
+#include "trace/trace_internal.h"
+
+static uint64_t rd(const void *p, unsigned size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, size); /* little-endian guest and host */
+	return v;
+}
+
+/* Guest pointer / long width of the call's ABI. */
+static unsigned wl(const struct targ *a)
+{
+	return guest_long_bytes(targ_table(a));
+}
+
+bool tk_accmodeflags(const struct targ *a, uint64_t v)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR",
+					   "O_ACCMODE" };
+	uint32_t f = (uint32_t)v;
+
+	tl_puts(a->l, acc[f & 3]);
+	if (f & ~3u) {
+		tl_putc(a->l, '|');
+		tprint_flags(a->l, &xlat_openflags, f & ~3u);
+	}
+	return true;
+}
+
+bool tk_killsig(const struct targ *a, uint64_t v)
+{
+	if ((int)v == 0)
+		tl_putc(a->l, '0');
+	else
+		tprint_signame(a->l, (int)(uint32_t)v, false);
+	return true;
+}
+
+/* fcntl's third argument depends on the command. */
+bool tk_fcntlarg(const struct targ *a, uint64_t v)
+{
+	const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)a->call->args[1]);
+
+	if (!cmd || !strncmp(cmd, "F_GET", 5) || !strcmp(cmd, "F_NOTIFY"))
+		return cmd == NULL ? (tprint_hex(a->l, v), true) : false;
+	if (!strcmp(cmd, "F_SETFD"))
+		tprint_flags(a->l, &xlat_fdflags, (uint32_t)v);
+	else if (!strcmp(cmd, "F_SETFL"))
+		tk_accmodeflags(a, v & ~(uint64_t)3);
+	else if (strstr(cmd, "LK"))
+		tprint_ptr(a->l, targ_ulong(a, v));
+	else
+		tl_printf(a->l, "%d", (int)(uint32_t)v);
+	return true;
+}
+
+bool tk_ioctlarg(const struct targ *a, uint64_t v)
+{
+	tprint_ptr(a->l, targ_ulong(a, v));
+	return true;
+}
+
+/* clone(2): the kernel's argument order differs by ABI (CLONE_BACKWARDS on
+ * i386: tls before child_tid); strace prints named fields. The whole
+ * argument list is printed from slot 0. */
+bool tk_clonefl(const struct targ *a, uint64_t v)
+{
+	const uint64_t *arg = a->call->args;
+	bool i386 = targ_table(a) == SG_TABLE_IA32;
+	uint64_t flags = arg[0], stack = targ_ulong(a, arg[1]);
+	uint64_t ptid = targ_ulong(a, arg[2]);
+	uint64_t tls = targ_ulong(a, i386 ? arg[3] : arg[4]);
+	uint64_t ctid = targ_ulong(a, i386 ? arg[4] : arg[3]);
+	int sig = (int)(flags & 0xff);
+
+	tl_puts(a->l, "child_stack=");
+	tprint_ptr(a->l, stack);
+	tl_puts(a->l, ", flags=");
+	if (flags & ~(uint64_t)0xff)
+		tprint_flags(a->l, &xlat_cloneflags, flags & ~(uint64_t)0xff);
+	if (sig) {
+		if (flags & ~(uint64_t)0xff)
+			tl_putc(a->l, '|');
+		tprint_signame(a->l, sig, false);
+	} else if (!(flags & ~(uint64_t)0xff)) {
+		tl_putc(a->l, '0');
+	}
+	if (flags & (xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID") |
+		     xlat_value(&xlat_cloneflags, "CLONE_PIDFD"))) {
+		tl_puts(a->l, ", parent_tid=");
+		tprint_ptr(a->l, ptid);
+	}
+	if (flags & xlat_value(&xlat_cloneflags, "CLONE_SETTLS")) {
+		tl_puts(a->l, ", tls=");
+		tprint_ptr(a->l, tls);
+	}
+	if (flags & (xlat_value(&xlat_cloneflags, "CLONE_CHILD_SETTID") |
+		     xlat_value(&xlat_cloneflags, "CLONE_CHILD_CLEARTID"))) {
+		tl_puts(a->l, ", child_tidptr=");
+		tprint_ptr(a->l, ctid);
+	}
+	return true;
+}
+
+/* --- file status ------------------------------------------------------- */
+
+static void print_mode(struct tline *l, uint32_t mode)
+{
+	const char *type = xlat_name(&xlat_filetype, mode & 0170000);
+
+	if (type)
+		tl_printf(l, "%s|%#04o", type, mode & 07777);
+	else
+		tl_printf(l, "%#o", mode);
+}
+
+static void print_dev(struct tline *l, uint64_t dev)
+{
+	unsigned major = (unsigned)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffu));
+	unsigned minor = (unsigned)((dev & 0xff) | ((dev >> 12) & ~0xffu));
+
+	tl_printf(l, "makedev(%#x, %#x)", major, minor);
+}
+
+/* strace's short form: type and permissions, then the device of a device
+ * file or the size of anything else. */
+static void print_stat_short(struct tline *l, uint32_t mode, uint64_t rdev,
+			     uint64_t size)
+{
+	uint32_t type = mode & 0170000;
+
+	tl_puts(l, "{st_mode=");
+	print_mode(l, mode);
+	if (type == 0020000 || type == 0060000) {
+		tl_puts(l, ", st_rdev=");
+		print_dev(l, rdev);
+	} else {
+		tl_printf(l, ", st_size=%llu", (unsigned long long)size);
+	}
+	tl_puts(l, ", ...}");
+}
+
+/* struct stat of x86_64 (x32 uses it too); i386's old struct stat. */
+bool tk_stat(const struct targ *a, uint64_t v)
+{
+	unsigned char b[144];
+	uint64_t addr = targ_ulong(a, v);
+
+	if (targ_table(a) == SG_TABLE_IA32) {
+		/* compat struct stat: mode u16 @8, rdev u32 @16, size u32 @20 */
+		if (!tread(a, b, addr, 64))
+			goto bad;
+		print_stat_short(a->l, (uint32_t)rd(b + 8, 2), rd(b + 16, 4),
+				 rd(b + 20, 4));
+		return true;
+	}
+	if (!tread(a, b, addr, sizeof(b)))
+		goto bad;
+	print_stat_short(a->l, (uint32_t)rd(b + 24, 4), rd(b + 40, 8), rd(b + 48, 8));
+	return true;
+bad:
+	tprint_ptr(a->l, addr);
+	return true;
+}
+
+/* i386 struct stat64: mode @16, rdev @32, size @44 (4-byte aligned). */
+bool tk_stat64(const struct targ *a, uint64_t v)
+{
+	unsigned char b[96];
+	uint64_t addr = targ_ulong(a, v);
+
+	if (!tread(a, b, addr, sizeof(b))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	print_stat_short(a->l, (uint32_t)rd(b + 16, 4), rd(b + 32, 8), rd(b + 44, 8));
+	return true;
+}
+
+/* struct statx, the same for every ABI. */
+bool tk_statx(const struct targ *a, uint64_t v)
+{
+	unsigned char b[256];
+	uint64_t addr = targ_ulong(a, v);
+
+	if (!tread(a, b, addr, sizeof(b))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_puts(a->l, "{stx_mask=");
+	tprint_flags(a->l, &xlat_statxmask, rd(b, 4));
+	tl_puts(a->l, ", stx_attributes=");
+	tprint_hex(a->l, rd(b + 8, 8));
+	tl_puts(a->l, ", stx_mode=");
+	print_mode(a->l, (uint32_t)rd(b + 28, 2));
+	tl_printf(a->l, ", stx_size=%llu, ...}", (unsigned long long)rd(b + 40, 8));
+	return true;
+}
+
+/* --- time -------------------------------------------------------------- */
+
+static bool print_timespec(const struct targ *a, uint64_t addr, unsigned w)
+{
+	unsigned char b[16];
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return true;
+	}
+	if (!tread(a, b, addr, 2 * w)) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	if (w == 4)
+		tl_printf(a->l, "{tv_sec=%d, tv_nsec=%d}", (int32_t)rd(b, 4),
+			  (int32_t)rd(b + 4, 4));
+	else
+		tl_printf(a->l, "{tv_sec=%lld, tv_nsec=%lld}", (long long)rd(b, 8),
+			  (long long)rd(b + 8, 8));
+	return true;
+}
+
+/* struct timespec: 32-bit fields on i386 only (x32's time_t is 64-bit). */
+bool tk_timespec(const struct targ *a, uint64_t v)
+{
+	return print_timespec(a, targ_ulong(a, v),
+			      targ_table(a) == SG_TABLE_IA32 ? 4 : 8);
+}
+
+bool tk_otimespec(const struct targ *a, uint64_t v)
+{
+	return tk_timespec(a, v);
+}
+
+/* struct __kernel_timespec of the *_time64 calls. */
+bool tk_timespec64(const struct targ *a, uint64_t v)
+{
+	return print_timespec(a, targ_ulong(a, v), 8);
+}
+
+bool tk_otimespec64(const struct targ *a, uint64_t v)
+{
+	return tk_timespec64(a, v);
+}
+
+/* --- signals ------------------------------------------------------------ */
+
+/* "[INT USR2]"; more than half the signals set: "~[...]" of the missing. */
+static void print_sigmask(struct tline *l, uint64_t mask)
+{
+	bool inverted = __builtin_popcountll(mask) > 32;
+	bool first = true;
+
+	if (inverted) {
+		mask = ~mask;
+		tl_putc(l, '~');
+	}
+	tl_putc(l, '[');
+	for (int s = 1; s <= 64; s++) {
+		if (!(mask >> (s - 1) & 1))
+			continue;
+		if (!first)
+			tl_putc(l, ' ');
+		tprint_signame(l, s, true);
+		first = false;
+	}
+	tl_putc(l, ']');
+}
+
+bool tk_sigset(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v), mask;
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return true;
+	}
+	if (!tread(a, &mask, addr, sizeof(mask))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	print_sigmask(a->l, mask);
+	return true;
+}
+
+bool tk_osigset(const struct targ *a, uint64_t v)
+{
+	return tk_sigset(a, v);
+}
+
+/* The kernel's struct sigaction: handler, flags, restorer, mask; 32-bit
+ * words for i386 and x32 (compat_sigaction), 64-bit for x86_64. */
+bool tk_sigaction(const struct targ *a, uint64_t v)
+{
+	unsigned w = wl(a);
+	unsigned char b[32];
+	uint64_t addr = targ_ulong(a, v), handler, flags, restorer;
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return true;
+	}
+	if (!tread(a, b, addr, 3 * w + 8)) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	handler = rd(b, w);
+	flags = rd(b + w, w);
+	restorer = rd(b + 2 * w, w);
+	tl_puts(a->l, "{sa_handler=");
+	if (handler == 0)
+		tl_puts(a->l, "SIG_DFL");
+	else if (handler == 1)
+		tl_puts(a->l, "SIG_IGN");
+	else
+		tl_printf(a->l, "%#llx", (unsigned long long)handler);
+	tl_puts(a->l, ", sa_mask=");
+	print_sigmask(a->l, rd(b + 3 * w, 8));
+	tl_puts(a->l, ", sa_flags=");
+	tprint_flags(a->l, &xlat_saflags, flags);
+	if (flags & xlat_value(&xlat_saflags, "SA_RESTORER")) {
+		tl_puts(a->l, ", sa_restorer=");
+		tprint_ptr(a->l, restorer);
+	}
+	tl_putc(a->l, '}');
+	return true;
+}
+
+bool tk_osigaction(const struct targ *a, uint64_t v)
+{
+	return tk_sigaction(a, v);
+}
+
+/* --- vectors and arrays --------------------------------------------------- */
+
+/* [{iov_base="ab", iov_len=2}, ...]; budget: bytes still to show
+ * (readv: the result), or UINT64_MAX for input vectors. */
+void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
+		     uint64_t budget)
+{
+	unsigned w = wl(a);
+	unsigned char probe[16];
+
+	if (count && !tread(a, probe, addr, 2 * w)) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	tl_putc(a->l, '[');
+	for (uint64_t i = 0; i < count; i++) {
+		unsigned char b[16];
+		uint64_t base, len;
+
+		if (i == TRACE_MAX_ELEMS) {
+			tl_puts(a->l, ", ...");
+			break;
+		}
+		if (!tread(a, b, addr + i * 2 * w, 2 * w))
+			break;
+		base = rd(b, w);
+		len = rd(b + w, w);
+		if (i)
+			tl_puts(a->l, ", ");
+		tl_puts(a->l, "{iov_base=");
+		tprint_buf(a, base, len < budget ? len : budget, false);
+		budget -= len < budget ? len : budget;
+		tl_printf(a->l, ", iov_len=%llu}", (unsigned long long)len);
+	}
+	tl_putc(a->l, ']');
+}
+
+bool tk_iovec(const struct targ *a, uint64_t v)
+{
+	trace_print_iov(a, targ_ulong(a, v),
+			targ_ulong(a, a->call->args[a->i + 1]), UINT64_MAX);
+	return true;
+}
+
+bool tk_oiovec(const struct targ *a, uint64_t v)
+{
+	trace_print_iov(a, targ_ulong(a, v),
+			targ_ulong(a, a->call->args[a->i + 1]),
+			(uint64_t)a->call->result);
+	return true;
+}
+
+/* [{fd=0, events=POLLIN}, ...] */
+bool tk_pollfd(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v);
+	uint64_t n = (uint32_t)a->call->args[a->i + 1];
+
+	tl_putc(a->l, '[');
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned char b[8];
+
+		if (i == TRACE_MAX_ELEMS) {
+			tl_puts(a->l, ", ...");
+			break;
+		}
+		if (!tread(a, b, addr + 8 * i, 8)) {
+			if (!i) {
+				a->l->len--;
+				tprint_ptr(a->l, addr);
+				return true;
+			}
+			break;
+		}
+		if (i)
+			tl_puts(a->l, ", ");
+		tl_printf(a->l, "{fd=%d, events=", (int32_t)rd(b, 4));
+		tprint_flags(a->l, &xlat_pollevents, rd(b + 4, 2));
+		tl_putc(a->l, '}');
+	}
+	tl_putc(a->l, ']');
+	return true;
+}
+
+/* " ([{fd=0, revents=POLLIN}])" after poll's result; " (Timeout)" for 0. */
+void trace_print_poll_note(const struct targ *a)
+{
+	uint64_t addr = targ_ulong(a, a->call->args[0]);
+	uint64_t n = (uint32_t)a->call->args[1];
+	bool first = true;
+
+	if (a->call->result == 0) {
+		tl_puts(a->l, " (Timeout)");
+		return;
+	}
+	tl_puts(a->l, " ([");
+	for (uint64_t i = 0; i < n && i < TRACE_MAX_ELEMS; i++) {
+		unsigned char b[8];
+
+		if (!tread(a, b, addr + 8 * i, 8))
+			break;
+		if (!rd(b + 6, 2))
+			continue;
+		if (!first)
+			tl_puts(a->l, ", ");
+		tl_printf(a->l, "{fd=%d, revents=", (int32_t)rd(b, 4));
+		tprint_flags(a->l, &xlat_pollevents, rd(b + 6, 2));
+		tl_putc(a->l, '}');
+		first = false;
+	}
+	tl_puts(a->l, "])");
+}
+
+/* execve's argv: ["ls", "-l"] */
+bool tk_argv(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v);
+	unsigned w = wl(a);
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return true;
+	}
+	tl_putc(a->l, '[');
+	for (unsigned i = 0;; i++) {
+		uint64_t p = 0;
+
+		if (!tread(a, &p, addr + (uint64_t)i * w, w)) {
+			if (!i) {
+				a->l->len--;
+				tprint_ptr(a->l, addr);
+				return true;
+			}
+			break;
+		}
+		if (!p)
+			break;
+		if (i == TRACE_MAX_ELEMS) {
+			tl_puts(a->l, ", ...");
+			break;
+		}
+		if (i)
+			tl_puts(a->l, ", ");
+		tprint_str(a, p);
+	}
+	tl_putc(a->l, ']');
+	return true;
+}
+
+/* execve's envp, as strace abbreviates it: 0x7ffd... / * 37 vars * / */
+bool tk_envp(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v);
+	unsigned w = wl(a), n = 0;
+	uint64_t p = 0;
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return true;
+	}
+	while (n < 100000 && tread(a, &p, addr + (uint64_t)n * w, w) && p)
+		n++;
+	tl_printf(a->l, "%#llx /* %u var%s */", (unsigned long long)addr, n,
+		  n == 1 ? "" : "s");
+	return true;
+}
+
+/* --- limits, wait status, pipes, random bytes ------------------------------ */
+
+static void print_rlim(struct tline *l, uint64_t v, unsigned w, bool is64)
+{
+	uint64_t inf = w == 4 ? 0xffffffffu : ~(uint64_t)0;
+
+	if (v == inf)
+		tl_puts(l, is64 ? "RLIM64_INFINITY" : "RLIM_INFINITY");
+	else if (v > 1024 && v % 1024 == 0)
+		tl_printf(l, "%llu*1024", (unsigned long long)(v / 1024));
+	else
+		tl_printf(l, "%llu", (unsigned long long)v);
+}
+
+/* struct rlimit (guest longs), or struct rlimit64 for prlimit64. */
+bool tk_rlimit(const struct targ *a, uint64_t v)
+{
+	bool is64 = a->call->row && !strcmp(a->call->row->name, "prlimit64");
+	unsigned w = is64 ? 8 : wl(a);
+	uint64_t addr = targ_ulong(a, v);
+	unsigned char b[16];
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return true;
+	}
+	if (!tread(a, b, addr, 2 * w)) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_puts(a->l, "{rlim_cur=");
+	print_rlim(a->l, rd(b, w), w, is64);
+	tl_puts(a->l, ", rlim_max=");
+	print_rlim(a->l, rd(b + w, w), w, is64);
+	tl_putc(a->l, '}');
+	return true;
+}
+
+bool tk_orlimit(const struct targ *a, uint64_t v)
+{
+	return tk_rlimit(a, v);
+}
+
+/* [{WIFEXITED(s) && WEXITSTATUS(s) == 0}] */
+bool tk_wstatus(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v);
+	int32_t s;
+
+	if (!addr || a->call->result == 0) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	if (!tread(a, &s, addr, sizeof(s))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_puts(a->l, "[{");
+	if ((s & 0x7f) == 0) {
+		tl_printf(a->l, "WIFEXITED(s) && WEXITSTATUS(s) == %d", (s >> 8) & 0xff);
+	} else if ((s & 0xff) == 0x7f) {
+		tl_puts(a->l, "WIFSTOPPED(s) && WSTOPSIG(s) == ");
+		tprint_signame(a->l, (s >> 8) & 0xff, false);
+	} else {
+		tl_puts(a->l, "WIFSIGNALED(s) && WTERMSIG(s) == ");
+		tprint_signame(a->l, s & 0x7f, false);
+		if (s & 0x80)
+			tl_puts(a->l, " && WCOREDUMP(s)");
+	}
+	tl_puts(a->l, "}]");
+	return true;
+}
+
+/* pipe's two descriptors: [3, 4] */
+bool tk_fds2(const struct targ *a, uint64_t v)
+{
+	int32_t fd[2];
+	uint64_t addr = targ_ulong(a, v);
+
+	if (!tread(a, fd, addr, sizeof(fd))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_putc(a->l, '[');
+	tprint_fd(a, fd[0]);
+	tl_puts(a->l, ", ");
+	tprint_fd(a, fd[1]);
+	tl_putc(a->l, ']');
+	return true;
+}
+
+/* getrandom's bytes: binary, so strace shows them all in \x form. */
+bool tk_xbuf(const struct targ *a, uint64_t v)
+{
+	tprint_buf(a, targ_ulong(a, v), (uint64_t)a->call->result, true);
+	return true;
+}

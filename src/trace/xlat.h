@@ -1,0 +1,45 @@
+/* Named constants of the trace: sets generated from the system headers
+ * (tools/xlat_gen.sh, src/trace/kinds.in). This header is included by the
+ * generated files next to kernel or C library headers, so it needs only
+ * <stdint.h> and <stddef.h>. */
+#ifndef SG_TRACE_XLAT_H
+#define SG_TRACE_XLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum xlat_style { XLAT_FLAGS, XLAT_ENUM };
+
+struct xlat_entry {
+	const char *name;
+	uint64_t value;
+	int tail; /* flags: printed after the others (strace's order) */
+};
+
+struct xlat {
+	const char *kind;
+	enum xlat_style style;
+	const struct xlat_entry *entries;
+	size_t n;
+	const char *zero;  /* flags: the name of 0, or NULL for "0" */
+	uint64_t mask;     /* flags: bits the set decodes; 0: all */
+};
+
+#define TRACE_KIND_FLAGS(k) extern const struct xlat xlat_##k;
+#define TRACE_KIND_ENUM(k) extern const struct xlat xlat_##k;
+#define TRACE_KIND_STRUCT(k)
+#define TRACE_KIND_OSTRUCT(k)
+#define TRACE_KIND(up, k, style) TRACE_KIND_##style(k)
+#include "trace_kinds.h"
+#undef TRACE_KIND
+#undef TRACE_KIND_FLAGS
+#undef TRACE_KIND_ENUM
+#undef TRACE_KIND_STRUCT
+#undef TRACE_KIND_OSTRUCT
+
+/* The name of value in an enum set, or NULL. */
+const char *xlat_name(const struct xlat *x, uint64_t value);
+/* The value of a name of the set, 0 when the headers lack it. */
+uint64_t xlat_value(const struct xlat *x, const char *name);
+
+#endif
