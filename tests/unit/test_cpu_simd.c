@@ -203,8 +203,12 @@ static unsigned encode(const struct row *r, bool mode32, uint8_t *b)
 	if (!(r->flags & F_MODRM))
 		return n;
 	b[n++] = (uint8_t)(mod << 6 | reg << 3 | rm);
-	if (mod == 1)
-		b[n++] = (uint8_t)(16 * (int)(h_rnd() % 16) - 128);
+	if (mod == 1) {
+		bool any_align = r->src >= 0 && r->src != S128A && r->src != SM128A;
+
+		b[n++] = (uint8_t)(any_align && h_rnd() % 2 ? h_rnd() % 256
+							  : 16 * (h_rnd() % 16) - 128);
+	}
 	if ((r->flags & F_IMM_MASK) == F_I8)
 		b[n++] = (uint8_t)h_rnd();
 	return n;
@@ -242,9 +246,119 @@ static unsigned run_rows(bool mode32, unsigned seeds, unsigned *trials)
 	return fails;
 }
 
+/* Runs bytes in the interpreter only (what would fault natively). */
+static struct cpu *interp_only(const uint8_t *bytes, unsigned len, const struct fstate *st)
+{
+	struct cpu *cpu = calloc(1, sizeof(*cpu));
+
+	cpu_install_fault_handler();
+	memcpy(h_code, bytes, len);
+	h_code[len] = 0xcc;
+	cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
+	cpu_init(cpu, CPU_MODE_64);
+	h_load_cpu(cpu, st);
+	cpu->r[4] = (uint64_t)(uintptr_t)(h_stack + 65536 - 64);
+	cpu->rip = (uint64_t)(uintptr_t)h_code;
+	cpu_run(cpu);
+	return cpu;
+}
+
+static void done(struct cpu *cpu)
+{
+	cpu_release(cpu);
+	free(cpu);
+}
+
+/* Legacy-SSE 16-byte operands must be aligned (#GP), unaligned forms and
+ * SSE4.2 string operands need not; an unmasked SIMD FP exception is #XM with
+ * the destination unchanged; LDMXCSR with a reserved bit is #GP; MMX with
+ * an x87 exception pending is #MF. */
+static void test_simd_faults(void **state)
+{
+	struct fstate st;
+	struct cpu *cpu;
+	float one = 1.0f;
+
+	h_rng = 42;
+	rnd_state(&st);
+	st.r[6] = (uint64_t)(uintptr_t)(h_buf + 513);
+	cpu = interp_only((const uint8_t *)"\x0f\x28\x06", 3, &st); /* movaps (%rsi),%xmm0 */
+	assert_int_equal(cpu->fault.vector, VEC_GP);
+	assert_int_equal(cpu->rip, (uintptr_t)h_code);
+	done(cpu);
+	cpu = interp_only((const uint8_t *)"\x66\x0f\xfe\x06", 4, &st); /* paddd (%rsi),%xmm0 */
+	assert_int_equal(cpu->fault.vector, VEC_GP);
+	done(cpu);
+	cpu = interp_only((const uint8_t *)"\x66\x0f\x3a\x63\x06\x0c", 6, &st); /* pcmpistri */
+	assert_int_equal(cpu->fault.vector, VEC_BP);
+	done(cpu);
+
+	/* divps %xmm1,%xmm0 with ZM unmasked: 1/0 */
+	st.fx.mxcsr = 0x1f80 & ~0x200;
+	for (int k = 0; k < 4; k++) {
+		memcpy(st.fx.xmm[0] + 4 * k, &one, 4);
+		memset(st.fx.xmm[1] + 4 * k, 0, 4);
+	}
+	cpu = interp_only((const uint8_t *)"\x0f\x5e\xc1", 3, &st);
+	assert_int_equal(cpu->fault.vector, VEC_XM);
+	assert_int_equal(cpu->mxcsr & 0x3f, 0x04);
+	assert_memory_equal(cpu->xmm[0].b, st.fx.xmm[0], 16);
+	done(cpu);
+
+	/* ldmxcsr (%rsi) with bit 16 set */
+	st.r[6] = (uint64_t)(uintptr_t)(h_buf + 512);
+	memcpy(h_buf + 512, &(uint32_t){ 0x11f80 }, 4);
+	cpu = interp_only((const uint8_t *)"\x0f\xae\x16", 3, &st);
+	assert_int_equal(cpu->fault.vector, VEC_GP);
+	done(cpu);
+
+	/* paddb %mm1,%mm0 with IE unmasked and set */
+	st.fx.fcw = 0x37e;
+	st.fx.fsw = 0x81;
+	cpu = interp_only((const uint8_t *)"\x0f\xfc\xc1", 3, &st);
+	assert_int_equal(cpu->fault.vector, VEC_MF);
+	done(cpu);
+}
+
+/* LDMXCSR with valid random values, FXRSTOR (and FXRSTOR64) of a valid
+ * random image, each followed by STMXCSR/FXSAVE so the result lands in
+ * memory too. */
+static void test_simd_restore(void **state)
+{
+	static const uint8_t ld[] = { 0x0f, 0xae, 0x16, 0x0f, 0xae, 0x5e, 0x10 };
+	static const uint8_t rs[] = { 0x0f, 0xae, 0x0e, 0x0f, 0xae, 0x86, 0x00, 0x02, 0x00, 0x00 };
+	static const uint8_t rs64[] = { 0x48, 0x0f, 0xae, 0x0e, 0x48, 0x0f, 0xae, 0x86,
+					0x00, 0x02, 0x00, 0x00 };
+	unsigned fails = 0, trials = 0;
+
+	for (unsigned s = 0; s < 200; s++) {
+		struct fstate st, img;
+		uint32_t v;
+
+		h_rng = 0x5eed + s;
+		rnd_state(&st);
+		rnd_mem();
+		st.r[6] = (uint64_t)(uintptr_t)(h_buf);
+		v = (uint32_t)(h_rnd() & 0xffff);
+		memcpy(h_buf, &v, 4);
+		fails += (unsigned)h_run(ld, sizeof(ld), &st, false, CMP_SSE | CMP_MEM, 0x8d5, "ldmxcsr");
+
+		rnd_state(&img);
+		img.fx.fcw |= 0x3f;
+		img.fx.fsw &= (uint16_t)~0x80;
+		img.fx.mxcsr &= 0xffff;
+		memcpy(h_buf, &img.fx, 512);
+		fails += (unsigned)h_run(s & 1 ? rs64 : rs, s & 1 ? sizeof(rs64) : sizeof(rs), &st,
+					 false, CMP_X87 | CMP_SSE | CMP_MEM, 0x8d5, "fxrstor");
+		trials += 2;
+	}
+	fprintf(stderr, "LDMXCSR/FXRSTOR: %u trials, %u mismatches\n", trials, fails);
+	assert_int_equal(fails, 0);
+}
+
 static void test_simd_64(void **state)
 {
-	unsigned trials = 0, fails = run_rows(false, 16, &trials);
+	unsigned trials = 0, fails = run_rows(false, 48, &trials);
 
 	fprintf(stderr, "SIMD 64-bit: %u rows, %u trials, %u mismatches\n",
 		(unsigned)(sizeof(rows) / sizeof(rows[0])), trials, fails);
@@ -253,7 +367,7 @@ static void test_simd_64(void **state)
 
 static void test_simd_32(void **state)
 {
-	unsigned trials = 0, fails = run_rows(true, 4, &trials);
+	unsigned trials = 0, fails = run_rows(true, 8, &trials);
 
 	fprintf(stderr, "SIMD 32-bit: %u trials, %u mismatches\n", trials, fails);
 	assert_int_equal(fails, 0);
@@ -264,6 +378,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_simd_64),
 		cmocka_unit_test(test_simd_32),
+		cmocka_unit_test(test_simd_faults),
+		cmocka_unit_test(test_simd_restore),
 	};
 	return cmocka_run_group_tests(tests, h_setup, h_teardown);
 }
