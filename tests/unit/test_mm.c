@@ -478,6 +478,76 @@ static void test_maps_x64(void **state)
 	assert_int_equal(mm_munmap(mm, f, 2 * PAGE), 0);
 }
 
+/* ld.so's RELRO: a private file mapping made writable, then read-only
+ * again, keeps the kernel's VM_ACCOUNT and so stays a separate line next
+ * to the read-only mapping of the same file; the host's own maps for the
+ * same calls is the oracle. */
+static void test_maps_relro_x64(void **state)
+{
+	struct mm *mm = *state;
+	static char host[1 << 16], guest[1 << 14];
+	char hl[256], gl[256];
+	int fd = open("/bin/sh", O_RDONLY);
+	long f;
+
+	assert_true(fd >= 0);
+	f = mm_mmap(mm, 0, 4 * PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(f > 0);
+	assert_int_equal(mm_mmap(mm, f + 2 * PAGE, 2 * PAGE, RW,
+				 MAP_PRIVATE | MAP_FIXED, fd, 2 * PAGE), f + 2 * PAGE);
+	close(fd);
+	assert_int_equal(mm_mprotect(mm, f + 2 * PAGE, PAGE, PROT_READ), 0);
+	host_maps(host, sizeof(host));
+	guest_maps(mm, guest, sizeof(guest));
+	for (int i = 0; i < 4; i++) {
+		find_line(host, f + i * PAGE, hl, sizeof(hl));
+		find_line(guest, f + i * PAGE, gl, sizeof(gl));
+		assert_string_equal(gl, hl);
+	}
+	/* three lines: r-- (2 pages), r-- (the RELRO page), rw- */
+	find_line(guest, f + 2 * PAGE, gl, sizeof(gl));
+	assert_true(gl[0] != '\0');
+	find_line(guest, f + 3 * PAGE, gl, sizeof(gl));
+	assert_true(gl[0] != '\0');
+	assert_int_equal(mm_munmap(mm, f, 4 * PAGE), 0);
+}
+
+/* The facts exec leaves for /proc/self: kept as given, auxv clamped. */
+static void test_exec_info_x64(void **state)
+{
+	struct mm *mm = *state;
+	struct mm_exec_info x = { .arg_start = 1, .arg_end = 2, .env_start = 3,
+				  .env_end = 4, .auxv_len = 16 };
+
+	memset(x.auxv, 7, 16);
+	mm_set_exec_info(mm, &x);
+	assert_int_equal(mm_exec_info(mm)->arg_end, 2);
+	assert_int_equal(mm_exec_info(mm)->env_end, 4);
+	assert_int_equal(mm_exec_info(mm)->auxv_len, 16);
+	assert_int_equal(mm_exec_info(mm)->auxv[15], 7);
+	x.auxv_len = MM_AUXV_MAX + 100;
+	mm_set_exec_info(mm, &x);
+	assert_int_equal(mm_exec_info(mm)->auxv_len, MM_AUXV_MAX);
+}
+
+/* Randomisation of a compat layout: the stack top moves down by at most
+ * 8 MiB (11 page bits), page aligned; top-down mappings stay below the
+ * 128 MiB gap under it. Runs last: it moves the shared mm's stack. */
+static void test_randomize_low4g(void **state)
+{
+	struct mm *mm = *state;
+	uint64_t before = mm_stack_top(mm), after;
+	long a;
+
+	mm_randomize(mm);
+	after = mm_stack_top(mm);
+	assert_true(after <= before && before - after < (8ull << 20));
+	assert_int_equal(after % PAGE, 0);
+	a = mm_mmap(mm, 0, PAGE, RW, ANON, -1, 0);
+	assert_true(a > 0 && (uint64_t)a + PAGE <= after - (128ull << 20));
+	assert_int_equal(mm_munmap(mm, (uint64_t)a, PAGE), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest low4g[] = {
@@ -490,11 +560,14 @@ int main(void)
 		cmocka_unit_test(test_access_low4g),
 		cmocka_unit_test(test_mremap_low4g),
 		cmocka_unit_test(test_maps_low4g),
+		cmocka_unit_test(test_randomize_low4g),
 	};
 	const struct CMUnitTest x64[] = {
 		cmocka_unit_test(test_x64_mmap),
 		cmocka_unit_test(test_x64_brk_mremap),
 		cmocka_unit_test(test_maps_x64),
+		cmocka_unit_test(test_maps_relro_x64),
+		cmocka_unit_test(test_exec_info_x64),
 	};
 	int fails = cmocka_run_group_tests_name("mm_low4g", low4g, setup_low4g,
 						 teardown);
