@@ -9,15 +9,21 @@
 #define MAX_EXT_LEAF 0x80000008u
 
 /* Leaf 1 EDX */
+#define ID_FPU (1u << 0)
 #define ID_TSC (1u << 4)
 #define ID_CX8 (1u << 8)
 #define ID_CMOV (1u << 15)
 #define ID_CLFSH (1u << 19)
+#define ID_MMX (1u << 23)
 #define ID_FXSR (1u << 24)
 #define ID_SSE (1u << 25)
 #define ID_SSE2 (1u << 26)
 /* Leaf 1 ECX */
+#define ID_SSE3 (1u << 0)
+#define ID_SSSE3 (1u << 9)
 #define ID_CX16 (1u << 13)
+#define ID_SSE41 (1u << 19)
+#define ID_SSE42 (1u << 20)
 #define ID_MOVBE (1u << 22)
 #define ID_POPCNT (1u << 23)
 /* Leaf 0x80000001 ECX / EDX */
@@ -61,8 +67,9 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 	case 1:
 		out[0] = 0x000206a7;          /* family 6 */
 		out[1] = 8u << 8 | 1u << 16;  /* CLFLUSH 64 B, 1 logical CPU */
-		out[2] = ID_CX16 | ID_MOVBE | ID_POPCNT;
-		out[3] = ID_TSC | ID_CX8 | ID_CMOV | ID_CLFSH | ID_FXSR | ID_SSE | ID_SSE2;
+		out[2] = ID_SSE3 | ID_SSSE3 | ID_CX16 | ID_SSE41 | ID_SSE42 | ID_MOVBE | ID_POPCNT;
+		out[3] = ID_FPU | ID_TSC | ID_CX8 | ID_CMOV | ID_MMX | ID_CLFSH | ID_FXSR | ID_SSE |
+			 ID_SSE2;
 		break;
 	case 2:
 		out[0] = 0x0000ff01; /* one round; descriptor FF: use leaf 4 */
