@@ -116,6 +116,14 @@ bool sc_is_proc_exe(const char *path);
 bool sc_proc_self_open(struct sg_thread *t, const char *path, int flags,
 		       long *result);
 
+/* io.c: host iovecs from the guest's array of cnt entries (struct
+ * compat_iovec when compat), every buffer checked for prot: 0, -EFAULT or
+ * -EINVAL (a negative length). */
+struct iovec;
+long sc_get_iovec(struct sg_thread *t, uint64_t uvec, uint64_t cnt,
+		  bool compat, int prot, struct iovec *iov);
+#define SC_UIO_MAXIOV 1024
+
 /* --- generic pass-through ---------------------------------------------- */
 
 /* How one argument of a pass-through call is handed to the host. */

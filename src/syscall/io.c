@@ -5,11 +5,9 @@
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
-#define SC_UIO_MAXIOV 1024
-
 /* Build a host iovec array from the guest's, checking every buffer. */
-static long get_iovec(struct sg_thread *t, uint64_t uvec, uint64_t cnt,
-		      bool compat, int prot, struct iovec *iov)
+long sc_get_iovec(struct sg_thread *t, uint64_t uvec, uint64_t cnt,
+		  bool compat, int prot, struct iovec *iov)
 {
 	long err = 0;
 
@@ -58,7 +56,7 @@ static long do_rw_vec(struct sg_thread *t, const uint64_t *a, bool compat,
 		return -EINVAL;
 	if (cnt == 0)
 		return 0;
-	r = get_iovec(t, a[1], cnt, compat, prot, iov);
+	r = sc_get_iovec(t, a[1], cnt, compat, prot, iov);
 	if (r)
 		return r;
 	return host_syscall3(host_nr, a[0], iov, cnt);
@@ -141,7 +139,7 @@ static long do_prw_vec(struct sg_thread *t, const uint64_t *a, int64_t pos,
 		return -EINVAL;
 	if (!v2 && pos < 0)
 		return -EINVAL;
-	r = get_iovec(t, a[1], cnt, sc_compat(), write ? PROT_READ : PROT_WRITE,
+	r = sc_get_iovec(t, a[1], cnt, sc_compat(), write ? PROT_READ : PROT_WRITE,
 		      iov);
 	if (r)
 		return r;
@@ -228,6 +226,6 @@ SG_SYSCALL_DEFINE(sys_vmsplice)
 
 	if (cnt > SC_UIO_MAXIOV)
 		return -EINVAL;
-	r = get_iovec(t, a[1], cnt, sc_compat(), PROT_READ, iov);
+	r = sc_get_iovec(t, a[1], cnt, sc_compat(), PROT_READ, iov);
 	return r ? r : host_syscall4(SYS_vmsplice, a[0], iov, cnt, a[3]);
 }

@@ -7,6 +7,7 @@
 #ifndef SG_SYSCALL_COMPAT_H
 #define SG_SYSCALL_COMPAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -404,5 +405,71 @@ void put_compat_rusage(struct compat_rusage *c, const struct rusage *r);
 /* Scales memory sizes to fit 32 bits (mem_unit grows), as the kernel. */
 void put_compat_sysinfo(struct compat_sysinfo *c, const struct sysinfo *s);
 void put_compat_tms(struct compat_tms *c, const struct tms *h);
+
+/* ==== sockets ============================================================= */
+
+/* struct msghdr of i386 and x32 */
+struct compat_msghdr {
+	compat_uptr_t msg_name;
+	uint32_t msg_namelen;
+	compat_uptr_t msg_iov;
+	uint32_t msg_iovlen;
+	compat_uptr_t msg_control;
+	uint32_t msg_controllen;
+	uint32_t msg_flags;
+};
+COMPAT_ASSERT_SIZE(struct compat_msghdr, 28);
+COMPAT_ASSERT_OFF(struct compat_msghdr, msg_control, 16);
+
+struct compat_mmsghdr {
+	struct compat_msghdr msg_hdr;
+	uint32_t msg_len;
+};
+COMPAT_ASSERT_SIZE(struct compat_mmsghdr, 32);
+
+/* struct cmsghdr of i386 and x32: 32-bit length, 4-byte alignment */
+struct compat_cmsghdr {
+	uint32_t cmsg_len;
+	int32_t cmsg_level;
+	int32_t cmsg_type;
+};
+COMPAT_ASSERT_SIZE(struct compat_cmsghdr, 12);
+#define COMPAT_CMSG_ALIGN(len) (((len) + 3) & ~(size_t)3)
+#define HOST_CMSG_ALIGN(len) (((len) + 7) & ~(size_t)7)
+
+/* struct sock_fprog (SO_ATTACH_FILTER) of i386 and x32 */
+struct compat_sock_fprog {
+	uint16_t len;
+	compat_uptr_t filter __attribute__((aligned(4)));
+};
+COMPAT_ASSERT_SIZE(struct compat_sock_fprog, 8);
+
+/* struct group_req / group_source_req (MCAST_*): sockaddr_storage is
+ * 4-byte aligned in i386 and x32, so no padding after the interface */
+struct compat_group_req {
+	uint32_t gr_interface;
+	uint8_t gr_group[128];
+} __attribute__((packed, aligned(4)));
+COMPAT_ASSERT_SIZE(struct compat_group_req, 132);
+
+struct compat_group_source_req {
+	uint32_t gsr_interface;
+	uint8_t gsr_group[128];
+	uint8_t gsr_source[128];
+} __attribute__((packed, aligned(4)));
+COMPAT_ASSERT_SIZE(struct compat_group_source_req, 260);
+
+struct msghdr;
+struct cmsghdr;
+/* Host control messages from the guest's: 0, -EINVAL (malformed, as the
+ * kernel's cmsghdr_from_user_compat_to_kern) or -ENOBUFS (out too small).
+ * *outlen: bytes of host control data written. */
+long get_compat_cmsgs(void *out, size_t outsize, size_t *outlen,
+		      const void *in, size_t inlen, bool time32);
+/* Guest control messages from the host's: bytes written to out; the ones
+ * that do not fit set *ctrunc, and descriptors they carried are closed
+ * (as scm_detach_fds_compat gives no descriptor it could not report). */
+size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
+			size_t inlen, bool time32, bool *ctrunc);
 
 #endif

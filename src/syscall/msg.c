@@ -1,0 +1,336 @@
+/* sendmsg, recvmsg, sendmmsg, recvmmsg in every ABI form.
+ *
+ * The guest's struct msghdr is read (compat_msghdr for i386 and x32),
+ * every pointer in it checked, and a host msghdr built: the name and the
+ * data buffers are the guest's own memory (same addresses); the control
+ * data is the guest's for x86_64 and a translated host copy for the
+ * 32-bit ABIs (struct cmsghdr differs, compat/compat_net.c). After a
+ * receive, msg_namelen, msg_controllen and msg_flags go back to the guest
+ * as the kernel writes them.
+ */
+#define _GNU_SOURCE /* struct mmsghdr */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+#define SC_SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
+#define SC_MSG_CMSG_COMPAT 0x80000000u
+
+/* One message being sent or received. */
+struct msg_conv {
+	struct msghdr h;
+	uint64_t guest;      /* the guest's msghdr */
+	uint64_t g_ctl;      /* the guest's control buffer */
+	uint32_t g_ctllen;
+	bool compat;
+};
+
+static void msg_free(struct msg_conv *m)
+{
+	free(m->h.msg_iov);
+	if (m->compat)
+		free(m->h.msg_control);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The guest header, widened to the host's field types. */
+static long read_msghdr(struct sg_thread *t, uint64_t addr, bool compat,
+			uint64_t f[7])
+{
+	if (compat) {
+		struct compat_msghdr c;
+
+		if (copy_from_guest(sc_mm(t), &c, addr, sizeof(c)))
+			return -EFAULT;
+		f[0] = c.msg_name;
+		f[1] = c.msg_namelen;
+		f[2] = c.msg_iov;
+		f[3] = c.msg_iovlen;
+		f[4] = c.msg_control;
+		f[5] = c.msg_controllen;
+		f[6] = c.msg_flags;
+	} else {
+		struct msghdr h;
+
+		if (copy_from_guest(sc_mm(t), &h, addr, sizeof(h)))
+			return -EFAULT;
+		f[0] = h2g(h.msg_name);
+		f[1] = h.msg_namelen;
+		f[2] = h2g(h.msg_iov);
+		f[3] = h.msg_iovlen;
+		f[4] = h2g(h.msg_control);
+		f[5] = h.msg_controllen;
+		f[6] = (uint32_t)h.msg_flags;
+	}
+	return 0;
+}
+
+static long get_msg(struct sg_thread *t, uint64_t addr, bool recv,
+		    struct msg_conv *m)
+{
+	bool compat = sc_compat();
+	int data_prot = recv ? PROT_WRITE : PROT_READ;
+	uint64_t f[7];
+	long err = 0, r;
+
+	memset(m, 0, sizeof(*m));
+	m->compat = compat;
+	m->guest = addr;
+	r = read_msghdr(t, addr, compat, f);
+	if (r)
+		return r;
+	/* name: the kernel refuses more than a sockaddr_storage on send
+	 * and a negative length on receive */
+	if ((int32_t)f[1] < 0 || (!recv && f[1] > SC_SOCKADDR_MAX))
+		return -EINVAL;
+	if (f[0] && f[1]) {
+		m->h.msg_name = sc_buf(t, f[0], f[1], data_prot, &err);
+		if (err)
+			return err;
+		m->h.msg_namelen = (socklen_t)f[1];
+	}
+	if (f[3] > SC_UIO_MAXIOV)
+		return -EMSGSIZE;
+	if (f[3]) {
+		m->h.msg_iov = malloc(f[3] * sizeof(struct iovec));
+		if (!m->h.msg_iov)
+			return -ENOMEM;
+		m->h.msg_iovlen = f[3];
+		r = sc_get_iovec(t, f[2], f[3], compat, data_prot, m->h.msg_iov);
+		if (r)
+			return r;
+	}
+	m->g_ctl = f[4];
+	m->g_ctllen = (uint32_t)f[5];
+	if (!f[4] || !f[5])
+		return 0;
+	if (!compat) {
+		m->h.msg_control = sc_buf(t, f[4], f[5],
+					  recv ? PROT_WRITE : PROT_READ, &err);
+		m->h.msg_controllen = f[5];
+		return err;
+	}
+	/* host cmsgs are at most twice the size of compat ones, plus one
+	 * header's worth of alignment */
+	m->h.msg_controllen = 2 * (size_t)m->g_ctllen + 16;
+	m->h.msg_control = calloc(1, m->h.msg_controllen);
+	if (!m->h.msg_control)
+		return -ENOMEM;
+	if (recv)
+		return 0;
+	{
+		void *in = sc_buf(t, f[4], f[5], PROT_READ, &err);
+		size_t len = 0;
+
+		if (err)
+			return err;
+		r = get_compat_cmsgs(m->h.msg_control, m->h.msg_controllen,
+				     &len, in, f[5], sc_ia32());
+		m->h.msg_controllen = len;
+		return r;
+	}
+}
+
+/* After a receive: name length, control data and flags to the guest. */
+static long put_msg(struct sg_thread *t, struct msg_conv *m)
+{
+	uint32_t flags = (uint32_t)m->h.msg_flags & ~SC_MSG_CMSG_COMPAT;
+
+	if (!m->compat) {
+		struct msghdr h;
+
+		if (copy_from_guest(sc_mm(t), &h, m->guest, sizeof(h)))
+			return -EFAULT;
+		h.msg_namelen = m->h.msg_namelen;
+		h.msg_controllen = m->h.msg_control ? m->h.msg_controllen : 0;
+		h.msg_flags = (int)flags;
+		return copy_to_guest(sc_mm(t), m->guest, &h, sizeof(h));
+	} else {
+		struct compat_msghdr c;
+		uint32_t used = 0;
+
+		if (copy_from_guest(sc_mm(t), &c, m->guest, sizeof(c)))
+			return -EFAULT;
+		if (m->h.msg_control) {
+			bool ctrunc = false;
+			long err = 0;
+			void *out = sc_buf(t, m->g_ctl, m->g_ctllen, PROT_WRITE,
+					   &err);
+
+			if (err)
+				return err;
+			used = (uint32_t)put_compat_cmsgs(
+				out, m->g_ctllen, m->h.msg_control,
+				m->h.msg_controllen, sc_ia32(), &ctrunc);
+			if (ctrunc)
+				flags |= MSG_CTRUNC;
+		}
+		c.msg_namelen = m->h.msg_namelen;
+		c.msg_controllen = used;
+		c.msg_flags = flags;
+		return copy_to_guest(sc_mm(t), m->guest, &c, sizeof(c));
+	}
+}
+
+static long do_sendmsg(struct sg_thread *t, const uint64_t *a)
+{
+	struct msg_conv m;
+	long r = get_msg(t, a[1], false, &m);
+
+	if (!r)
+		r = host_syscall3(SYS_sendmsg, a[0], &m.h,
+				  (uint32_t)a[2] & ~SC_MSG_CMSG_COMPAT);
+	msg_free(&m);
+	return r;
+}
+
+static long do_recvmsg(struct sg_thread *t, const uint64_t *a)
+{
+	struct msg_conv m;
+	long r = get_msg(t, a[1], true, &m);
+
+	if (!r)
+		r = host_syscall3(SYS_recvmsg, a[0], &m.h,
+				  (uint32_t)a[2] & ~SC_MSG_CMSG_COMPAT);
+	if (r >= 0) {
+		long p = put_msg(t, &m);
+
+		if (p)
+			r = p;
+	}
+	msg_free(&m);
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_sendmsg)
+{
+	return do_sendmsg(t, a);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_sendmsg)
+{
+	return do_sendmsg(t, a);
+}
+
+SG_SYSCALL_DEFINE(sys_recvmsg)
+{
+	return do_recvmsg(t, a);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_recvmsg)
+{
+	return do_recvmsg(t, a);
+}
+
+/* --- vectors of messages --------------------------------------------------- */
+
+enum mmsg_tmo { MMSG_TS, MMSG_TS32 };
+
+/* fd, guest vector, vlen, flags; recv: the timeout (NULL or host form) */
+static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
+		    struct timespec *tmo)
+{
+	size_t entry = sc_compat() ? sizeof(struct compat_mmsghdr)
+				   : sizeof(struct mmsghdr);
+	uint32_t vlen = (uint32_t)a[2];
+	struct mmsghdr *hv;
+	struct msg_conv *mv;
+	uint32_t n = 0;
+	long r = 0;
+
+	if (vlen > SC_UIO_MAXIOV)
+		vlen = SC_UIO_MAXIOV;
+	hv = calloc(vlen ? vlen : 1, sizeof(*hv) + sizeof(*mv));
+	if (!hv)
+		return -ENOMEM;
+	mv = (struct msg_conv *)(hv + (vlen ? vlen : 1));
+	for (; n < vlen; n++) {
+		r = get_msg(t, a[1] + n * entry, recv, &mv[n]);
+		if (r) {
+			msg_free(&mv[n]);
+			break;
+		}
+		hv[n].msg_hdr = mv[n].h;
+	}
+	if (n)
+		r = host_syscall5(recv ? SYS_recvmmsg : SYS_sendmmsg, a[0], hv, n,
+				  (uint32_t)a[3] & ~SC_MSG_CMSG_COMPAT,
+				  recv ? tmo : NULL);
+	/* the kernel stops at a bad entry after the first: that many sent */
+	for (uint32_t i = 0; r > 0 && i < (uint32_t)r; i++) {
+		uint32_t len = hv[i].msg_len;
+		uint64_t at = a[1] + i * entry +
+			      (sc_compat() ? offsetof(struct compat_mmsghdr, msg_len)
+					   : offsetof(struct mmsghdr, msg_len));
+
+		mv[i].h = hv[i].msg_hdr;
+		if ((recv && put_msg(t, &mv[i])) ||
+		    copy_to_guest(sc_mm(t), at, &len, sizeof(len)))
+			r = i ? (long)i : -EFAULT;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		msg_free(&mv[i]);
+	free(hv);
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_sendmmsg)
+{
+	return do_mmsg(t, a, false, NULL);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_sendmmsg)
+{
+	return do_mmsg(t, a, false, NULL);
+}
+
+static long recvmmsg_tmo(struct sg_thread *t, const uint64_t *a,
+			 enum mmsg_tmo form)
+{
+	struct timespec ts;
+	long r;
+
+	if (!a[4])
+		return do_mmsg(t, a, true, NULL);
+	if (form == MMSG_TS32) {
+		struct compat_timespec c;
+
+		if (copy_from_guest(sc_mm(t), &c, a[4], sizeof(c)))
+			return -EFAULT;
+		get_compat_timespec(&ts, &c);
+	} else if (copy_from_guest(sc_mm(t), &ts, a[4], sizeof(ts))) {
+		return -EFAULT;
+	}
+	r = do_mmsg(t, a, true, &ts);
+	/* the remaining time goes back, as the kernel writes it */
+	if (r >= 0) {
+		if (form == MMSG_TS32) {
+			struct compat_timespec c;
+
+			put_compat_timespec(&c, &ts);
+			copy_to_guest(sc_mm(t), a[4], &c, sizeof(c));
+		} else {
+			copy_to_guest(sc_mm(t), a[4], &ts, sizeof(ts));
+		}
+	}
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_recvmmsg)
+{
+	return recvmmsg_tmo(t, a, MMSG_TS);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_recvmmsg_time64)
+{
+	return recvmmsg_tmo(t, a, MMSG_TS);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_recvmmsg_time32)
+{
+	return recvmmsg_tmo(t, a, MMSG_TS32);
+}

@@ -1,0 +1,359 @@
+/* Sockets: the direct calls of every ABI, socket options whose values
+ * differ between the ABIs, and the i386 socketcall multiplexer. Socket
+ * addresses are the same bytes in all ABIs, so they are only checked;
+ * messages (msghdr, cmsg) are msg.c.
+ */
+#include <linux/filter.h>
+#include <linux/net.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+#define SC_SOCKADDR_MAX 128
+
+/* A guest (addr, int *len) result pair: check both for the length the
+ * guest gives; the host writes them directly. */
+static long addr_out(struct sg_thread *t, uint64_t addr, uint64_t lenp,
+		     void **h_addr, void **h_len)
+{
+	int32_t len;
+	long err = 0;
+
+	*h_addr = *h_len = NULL;
+	if (!addr)
+		return 0;
+	if (copy_from_guest(sc_mm(t), &len, lenp, sizeof(len)))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	*h_len = sc_buf(t, lenp, sizeof(len), PROT_WRITE, &err);
+	if (!err && len)
+		*h_addr = sc_buf(t, addr, (uint32_t)len, PROT_WRITE, &err);
+	return err;
+}
+
+SG_PASSTHROUGH(sys_socket, SYS_socket, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_socketpair, SYS_socketpair, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0), PA(PA_OUTN, 2 * sizeof(int)))
+SG_PASSTHROUGH(sys_listen, SYS_listen, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_shutdown, SYS_shutdown, PA(PA_VAL, 0), PA(PA_VAL, 0))
+
+/* bind/connect: a sockaddr of at most sockaddr_storage (else -EINVAL) */
+static long addr_in_call(struct sg_thread *t, const uint64_t *a, long nr)
+{
+	uint32_t len = (uint32_t)a[2];
+	long err = 0;
+	void *addr;
+
+	if ((int32_t)len < 0 || len > SC_SOCKADDR_MAX)
+		return -EINVAL;
+	addr = sc_buf(t, a[1], len, PROT_READ, &err);
+	return err ? err : host_syscall3(nr, a[0], addr, len);
+}
+
+SG_SYSCALL_DEFINE(sys_bind)
+{
+	return addr_in_call(t, a, SYS_bind);
+}
+
+SG_SYSCALL_DEFINE(sys_connect)
+{
+	return addr_in_call(t, a, SYS_connect);
+}
+
+static long addr_out_call(struct sg_thread *t, const uint64_t *a, long nr,
+			  long flags)
+{
+	void *addr, *len;
+	long r = addr_out(t, a[1], a[2], &addr, &len);
+
+	if (r)
+		return r;
+	if (nr == SYS_accept4)
+		return host_syscall4(nr, a[0], addr, len, flags);
+	if (!len && nr != SYS_accept)
+		return -EFAULT; /* getsockname needs the length */
+	return host_syscall3(nr, a[0], addr, len);
+}
+
+SG_SYSCALL_DEFINE(sys_accept)
+{
+	return addr_out_call(t, a, SYS_accept, 0);
+}
+
+SG_SYSCALL_DEFINE(sys_accept4)
+{
+	return addr_out_call(t, a, SYS_accept4, (long)(int)a[3]);
+}
+
+SG_SYSCALL_DEFINE(sys_getsockname)
+{
+	return addr_out_call(t, a, SYS_getsockname, 0);
+}
+
+SG_SYSCALL_DEFINE(sys_getpeername)
+{
+	return addr_out_call(t, a, SYS_getpeername, 0);
+}
+
+/* sendto(fd, buf, len, flags, addr, addrlen) */
+SG_SYSCALL_DEFINE(sys_sendto)
+{
+	uint32_t alen = (uint32_t)a[5];
+	long err = 0;
+	void *buf = sc_buf(t, a[1], sc_compat() ? (uint32_t)a[2] : a[2],
+			   PROT_READ, &err);
+	void *addr = NULL;
+
+	if (a[4]) {
+		if ((int32_t)alen < 0 || alen > SC_SOCKADDR_MAX)
+			return -EINVAL;
+		addr = sc_buf(t, a[4], alen, PROT_READ, &err);
+	}
+	if (err)
+		return err;
+	return host_syscall6(SYS_sendto, (long)a[0], (long)buf,
+			     sc_compat() ? (long)(uint32_t)a[2] : (long)a[2],
+			     (long)(uint32_t)a[3], (long)addr, (long)alen);
+}
+
+/* recvfrom(fd, buf, len, flags, addr, addrlen*) */
+SG_SYSCALL_DEFINE(sys_recvfrom)
+{
+	uint64_t len = sc_compat() ? (uint32_t)a[2] : a[2];
+	void *addr, *alen, *buf;
+	long err = 0;
+
+	buf = sc_buf(t, a[1], len, PROT_WRITE, &err);
+	if (err)
+		return err;
+	err = addr_out(t, a[4], a[5], &addr, &alen);
+	if (err)
+		return err;
+	return host_syscall6(SYS_recvfrom, (long)a[0], (long)buf, (long)len,
+			     (long)(uint32_t)a[3], (long)addr, (long)alen);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_recvfrom)
+{
+	return sys_recvfrom(t, a);
+}
+
+/* --- socket options ----------------------------------------------------------- */
+
+#define SC_SO_RCVTIMEO_OLD 20
+#define SC_SO_SNDTIMEO_OLD 21
+
+static bool is_old_timeo(int level, int name)
+{
+	return level == SOL_SOCKET &&
+	       (name == SC_SO_RCVTIMEO_OLD || name == SC_SO_SNDTIMEO_OLD);
+}
+
+static bool is_fprog(int level, int name)
+{
+	return level == SOL_SOCKET &&
+	       (name == SO_ATTACH_FILTER || name == SO_ATTACH_REUSEPORT_CBPF);
+}
+
+static bool is_group_req(int level, int name)
+{
+	return (level == IPPROTO_IP || level == IPPROTO_IPV6) &&
+	       (name == MCAST_JOIN_GROUP || name == MCAST_LEAVE_GROUP);
+}
+
+static bool is_group_source_req(int level, int name)
+{
+	return (level == IPPROTO_IP || level == IPPROTO_IPV6) &&
+	       (name == MCAST_BLOCK_SOURCE || name == MCAST_UNBLOCK_SOURCE ||
+		name == MCAST_JOIN_SOURCE_GROUP ||
+		name == MCAST_LEAVE_SOURCE_GROUP);
+}
+
+/* setsockopt(fd, level, name, val, len): i386 gives a 32-bit timeval for
+ * the old timeouts; i386 and x32 give compat sock_fprog and group_req. */
+SG_SYSCALL_DEFINE(sys_setsockopt)
+{
+	int level = (int)a[1], name = (int)a[2];
+	uint32_t len = (uint32_t)a[4];
+	long err = 0;
+	void *val;
+
+	if ((int32_t)len < 0)
+		return -EINVAL;
+	if (sc_ia32() && is_old_timeo(level, name)) {
+		struct compat_timeval c;
+		struct timeval tv;
+
+		if (len < sizeof(c))
+			return -EINVAL;
+		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+			return -EFAULT;
+		get_compat_timeval(&tv, &c);
+		return host_syscall5(SYS_setsockopt, a[0], level, name, &tv,
+				     sizeof(tv));
+	}
+	if (sc_compat() && is_fprog(level, name)) {
+		struct compat_sock_fprog c;
+		struct sock_fprog h;
+
+		if (len < sizeof(c))
+			return -EINVAL;
+		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+			return -EFAULT;
+		h.len = c.len;
+		h.filter = sc_buf(t, c.filter,
+				  (uint64_t)c.len * sizeof(struct sock_filter),
+				  PROT_READ, &err);
+		if (err)
+			return err;
+		return host_syscall5(SYS_setsockopt, a[0], level, name, &h,
+				     sizeof(h));
+	}
+	if (sc_compat() && is_group_req(level, name)) {
+		struct compat_group_req c;
+		struct group_req h;
+
+		if (len < sizeof(c))
+			return -EINVAL;
+		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+			return -EFAULT;
+		memset(&h, 0, sizeof(h));
+		h.gr_interface = c.gr_interface;
+		memcpy(&h.gr_group, c.gr_group, sizeof(c.gr_group));
+		return host_syscall5(SYS_setsockopt, a[0], level, name, &h,
+				     sizeof(h));
+	}
+	if (sc_compat() && is_group_source_req(level, name)) {
+		struct compat_group_source_req c;
+		struct group_source_req h;
+
+		if (len < sizeof(c))
+			return -EINVAL;
+		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+			return -EFAULT;
+		memset(&h, 0, sizeof(h));
+		h.gsr_interface = c.gsr_interface;
+		memcpy(&h.gsr_group, c.gsr_group, sizeof(c.gsr_group));
+		memcpy(&h.gsr_source, c.gsr_source, sizeof(c.gsr_source));
+		return host_syscall5(SYS_setsockopt, a[0], level, name, &h,
+				     sizeof(h));
+	}
+	val = sc_buf(t, a[3], len, PROT_READ, &err);
+	return err ? err : host_syscall5(SYS_setsockopt, a[0], level, name, val,
+					 len);
+}
+
+/* getsockopt(fd, level, name, val, int *len) */
+SG_SYSCALL_DEFINE(sys_getsockopt)
+{
+	int level = (int)a[1], name = (int)a[2];
+	int32_t len;
+	long err = 0, r;
+	void *val, *lenp;
+
+	if (copy_from_guest(sc_mm(t), &len, a[4], sizeof(len)))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	if (sc_ia32() && is_old_timeo(level, name)) {
+		struct compat_timeval c;
+		struct timeval tv;
+		socklen_t hl = sizeof(tv);
+
+		if ((size_t)len < sizeof(c))
+			return -EINVAL;
+		r = host_syscall5(SYS_getsockopt, a[0], level, name, &tv, &hl);
+		if (r)
+			return r;
+		put_compat_timeval(&c, &tv);
+		len = sizeof(c);
+		if (copy_to_guest(sc_mm(t), a[3], &c, sizeof(c)) ||
+		    copy_to_guest(sc_mm(t), a[4], &len, sizeof(len)))
+			return -EFAULT;
+		return 0;
+	}
+	lenp = sc_buf(t, a[4], sizeof(len), PROT_WRITE, &err);
+	val = sc_buf(t, a[3], (uint32_t)len, PROT_WRITE, &err);
+	if (err)
+		return err;
+	return host_syscall5(SYS_getsockopt, a[0], level, name, val, lenp);
+}
+
+/* --- i386 socketcall(call, unsigned long args[]) -------------------------------- */
+
+SG_SYSCALL_DEFINE(compat_sys_sendmsg);
+SG_SYSCALL_DEFINE(compat_sys_recvmsg);
+SG_SYSCALL_DEFINE(compat_sys_sendmmsg);
+SG_SYSCALL_DEFINE(compat_sys_recvmmsg_time32);
+
+SG_SYSCALL_DEFINE(compat_sys_socketcall)
+{
+	static const uint8_t nargs[] = {
+		[SYS_SOCKET] = 3,      [SYS_BIND] = 3,	      [SYS_CONNECT] = 3,
+		[SYS_LISTEN] = 2,      [SYS_ACCEPT] = 3,      [SYS_GETSOCKNAME] = 3,
+		[SYS_GETPEERNAME] = 3, [SYS_SOCKETPAIR] = 4,  [SYS_SEND] = 4,
+		[SYS_RECV] = 4,	       [SYS_SENDTO] = 6,      [SYS_RECVFROM] = 6,
+		[SYS_SHUTDOWN] = 2,    [SYS_SETSOCKOPT] = 5,  [SYS_GETSOCKOPT] = 5,
+		[SYS_SENDMSG] = 3,     [SYS_RECVMSG] = 3,     [SYS_ACCEPT4] = 4,
+		[SYS_RECVMMSG] = 5,    [SYS_SENDMMSG] = 4,
+	};
+	uint32_t call = (uint32_t)a[0];
+	uint32_t args32[6] = { 0 };
+	uint64_t v[6] = { 0 };
+
+	if (call < 1 || call >= ARRAY_SIZE(nargs))
+		return -EINVAL;
+	if (copy_from_guest(sc_mm(t), args32, a[1], nargs[call] * 4u))
+		return -EFAULT;
+	for (int i = 0; i < 6; i++)
+		v[i] = args32[i];
+	switch (call) {
+	case SYS_SOCKET:
+		return sys_socket(t, v);
+	case SYS_BIND:
+		return sys_bind(t, v);
+	case SYS_CONNECT:
+		return sys_connect(t, v);
+	case SYS_LISTEN:
+		return sys_listen(t, v);
+	case SYS_ACCEPT:
+		return sys_accept(t, v);
+	case SYS_GETSOCKNAME:
+		return sys_getsockname(t, v);
+	case SYS_GETPEERNAME:
+		return sys_getpeername(t, v);
+	case SYS_SOCKETPAIR:
+		return sys_socketpair(t, v);
+	case SYS_SEND:
+		v[4] = v[5] = 0;
+		return sys_sendto(t, v);
+	case SYS_RECV:
+		v[4] = v[5] = 0;
+		return sys_recvfrom(t, v);
+	case SYS_SENDTO:
+		return sys_sendto(t, v);
+	case SYS_RECVFROM:
+		return sys_recvfrom(t, v);
+	case SYS_SHUTDOWN:
+		return sys_shutdown(t, v);
+	case SYS_SETSOCKOPT:
+		return sys_setsockopt(t, v);
+	case SYS_GETSOCKOPT:
+		return sys_getsockopt(t, v);
+	case SYS_SENDMSG:
+		return compat_sys_sendmsg(t, v);
+	case SYS_RECVMSG:
+		return compat_sys_recvmsg(t, v);
+	case SYS_ACCEPT4:
+		return sys_accept4(t, v);
+	case SYS_RECVMMSG:
+		return compat_sys_recvmmsg_time32(t, v);
+	default: /* SYS_SENDMMSG */
+		return compat_sys_sendmmsg(t, v);
+	}
+}
