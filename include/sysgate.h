@@ -3,11 +3,19 @@
  *
  * This header is the whole public API; the sysgate CLI uses nothing else.
  * Functions return SG_OK (0) or an enum sg_err; sg_strerror() names it.
- * One sg_process may be used by one host thread at a time.
+ * docs/api.md has the whole story, with examples.
+ *
+ * Thread safety: one sg_process may be used by one host thread at a time
+ * (sg_stop excepted: any thread, or a signal handler). Different
+ * sg_process objects may be used from different threads. Hooks run on the
+ * host thread of the guest thread that triggered them, so a multithreaded
+ * guest can run a hook on several threads at once; inside a hook,
+ * sg_reg_* and sg_mem_* act on that guest thread.
  */
 #ifndef SYSGATE_H
 #define SYSGATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -97,6 +105,84 @@ struct sg_exit {
 SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status);
 
 SG_API void sg_destroy(sg_process *p);
+
+/* --- embedding: control, registers, memory --------------------------- */
+
+/* Ask a running sg_run to return SG_ERR_STOPPED at the next instruction
+ * boundary (of the main guest thread). Safe from any thread and from a
+ * signal handler. sg_run may be called again to continue. */
+SG_API void sg_stop(sg_process *p);
+
+/* Run one instruction of the main guest thread (a system call instruction
+ * includes the call). SG_OK, or SG_ERR_STATE when the program has exited;
+ * status (may be NULL) is filled once it has. */
+SG_API enum sg_err sg_step(sg_process *p, struct sg_exit *status);
+
+/* Guest registers. The 16 general registers in encoding order, then the
+ * instruction pointer and flags. For 32-bit guests the high halves read 0
+ * and are ignored on write. */
+enum sg_reg {
+	SG_REG_RAX, SG_REG_RCX, SG_REG_RDX, SG_REG_RBX,
+	SG_REG_RSP, SG_REG_RBP, SG_REG_RSI, SG_REG_RDI,
+	SG_REG_R8, SG_REG_R9, SG_REG_R10, SG_REG_R11,
+	SG_REG_R12, SG_REG_R13, SG_REG_R14, SG_REG_R15,
+	SG_REG_RIP, SG_REG_RFLAGS, SG_REG_FS_BASE, SG_REG_GS_BASE,
+	SG_REG__COUNT
+};
+/* SG_ERR_STATE before sg_load, SG_ERR_INVAL for a bad reg. Inside a hook:
+ * the registers of the hooked thread (during a syscall hook, RAX still
+ * holds the number and RIP points after the instruction). */
+SG_API enum sg_err sg_reg_read(sg_process *p, enum sg_reg reg, uint64_t *value);
+SG_API enum sg_err sg_reg_write(sg_process *p, enum sg_reg reg, uint64_t value);
+
+/* Guest memory (guest addresses are host addresses, DESIGN.md). The whole
+ * range must be mapped and readable (writable): else SG_ERR_FAULT and
+ * nothing is copied. Writing over code is seen by the next instruction. */
+SG_API enum sg_err sg_mem_read(sg_process *p, uint64_t addr, void *buf, size_t n);
+SG_API enum sg_err sg_mem_write(sg_process *p, uint64_t addr, const void *buf,
+				size_t n);
+/* A NUL-terminated guest string into buf (at most size bytes with the NUL):
+ * SG_ERR_FAULT if unreadable, SG_ERR_INVAL if it does not fit. */
+SG_API enum sg_err sg_mem_read_string(sg_process *p, uint64_t addr, char *buf,
+				      size_t size);
+
+/* --- embedding: hooks ---------------------------------------------------- */
+
+/* One system call as the hooks see it. */
+struct sg_syscall_info {
+	enum sg_abi abi;      /* the table the call went through (per call) */
+	const char *name;     /* "openat"; NULL for a number with no table row */
+	unsigned nr;          /* number in that table (x32: without 0x40000000) */
+	int tid;              /* the guest thread (its host thread id) */
+	uint64_t args[6];     /* entry hook: may change them; the call sees the change */
+	long result;          /* value or -errno: set it with SG_HOOK_SKIP on entry,
+			       * or change it on exit */
+};
+
+enum sg_hook_action {
+	SG_HOOK_CONTINUE = 0, /* go on as usual */
+	SG_HOOK_SKIP = 1,     /* entry: do not make the call, answer info->result;
+			       * signal: discard the signal */
+};
+
+typedef enum sg_hook_action (*sg_syscall_hook)(sg_process *p,
+					       struct sg_syscall_info *info,
+					       void *user);
+/* addr: the instruction about to run (or the first of a basic block). */
+typedef void (*sg_code_hook)(sg_process *p, uint64_t addr, void *user);
+/* A signal is about to be delivered to guest thread tid. */
+typedef enum sg_hook_action (*sg_signal_hook)(sg_process *p, int tid, int signo,
+					      void *user);
+
+/* One hook of each kind per process; fn NULL removes it. Register before
+ * sg_run (or while stopped). SG_ERR_NOMEM, SG_ERR_INVAL for p NULL.
+ * Instruction and block hooks make the run step one instruction at a time
+ * (several times slower); without them the interpreter runs at full speed. */
+SG_API enum sg_err sg_hook_syscall_entry(sg_process *p, sg_syscall_hook fn, void *user);
+SG_API enum sg_err sg_hook_syscall_exit(sg_process *p, sg_syscall_hook fn, void *user);
+SG_API enum sg_err sg_hook_insn(sg_process *p, sg_code_hook fn, void *user);
+SG_API enum sg_err sg_hook_block(sg_process *p, sg_code_hook fn, void *user);
+SG_API enum sg_err sg_hook_signal(sg_process *p, sg_signal_hook fn, void *user);
 
 /* --syscalls=ABI: every row of that ABI's syscall table as implemented,
  * missing or unsupported (with the reason), then a line of totals.

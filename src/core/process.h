@@ -37,6 +37,7 @@ struct sg_process {
 	enum sg_abi abi;
 	struct mm *mm;
 	struct trace *trace;
+	struct sg_embed *embed;   /* embedding API hooks (core/embed.c); NULL: none */
 	struct sg_image_info image;
 	char *exe_path;          /* absolute host path of the guest program (/proc/self/exe) */
 	bool loaded;

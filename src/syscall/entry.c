@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "syscall/internal.h"
+#include "core/embed.h"
 #include "trace/trace.h"
 #include "vdso/vdso.h"
 
@@ -83,14 +84,21 @@ static void pick_x64_or_x32(struct sg_syscall_call *call, uint32_t nr)
 static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	struct trace *tr = t->proc->trace;
+	struct sg_embed *em = t->proc->embed;
 	sg_syscall_fn fn = call->row ? call->row->fn : NULL;
+	bool skip = false;
 
 	/* a native strace never sees a vDSO time call: only --trace=entry */
 	if (call->vdso_fn && !(t->proc->opts.trace & SG_TRACE_ENTRY))
 		tr = NULL;
+	/* embedding API: the entry hook may change the arguments or answer */
+	if (em && em->syscall_enter && em->syscall_enter(t, call))
+		skip = true;
 	if (tr)
 		trace_syscall_enter(tr, t, call);
-	if (call->vdso_fn) {
+	if (skip) {
+		/* call->result is the hook's answer */
+	} else if (call->vdso_fn) {
 		call->result = vdso_answer(sc_mm(t), call->table == SG_TABLE_IA32,
 					   call->index, call->args);
 	} else if (fn) {
@@ -108,6 +116,8 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 			warn_unimplemented(call);
 		call->result = err ? err : -ENOSYS;
 	}
+	if (em && em->syscall_exit)
+		em->syscall_exit(t, call);
 	if (tr)
 		trace_syscall_exit(tr, t, call);
 }

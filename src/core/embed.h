@@ -1,0 +1,55 @@
+/* The embedding API's hooks (src/core/embed.c; include/sysgate.h).
+ *
+ * The syscall and signal layers cannot call core (dependencies point one
+ * way), so they reach the hooks through the function pointers here, set
+ * when the first hook is registered: p->embed stays NULL, and costs one
+ * test per call, for a program that registers none.
+ */
+#ifndef SG_EMBED_H
+#define SG_EMBED_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "sysgate.h"
+#include "core/process.h"
+
+struct sg_syscall_call;
+
+struct sg_embed {
+	/* Called by syscall entry before the trace and the handler: true
+	 * means skip the handler, call->result is the answer. The hook may
+	 * have changed call->args. */
+	bool (*syscall_enter)(struct sg_thread *t, struct sg_syscall_call *call);
+	/* After the handler, before the trace's exit line: may change
+	 * call->result. */
+	void (*syscall_exit)(struct sg_thread *t, struct sg_syscall_call *call);
+	/* Called by signal delivery before the guest sees si: true means
+	 * discard the signal. */
+	bool (*signal)(struct sg_thread *t, const siginfo_t *si);
+
+	/* The user's hooks (sg_hook_*). */
+	sg_syscall_hook entry_fn, exit_fn;
+	void *entry_user, *exit_user;
+	sg_code_hook insn_fn, block_fn;
+	void *insn_user, *block_user;
+	sg_signal_hook signal_fn;
+	void *signal_user;
+
+	/* sg_stop / sg_step: the run loop returns to sg_run's caller. */
+	volatile int stop_requested;
+	bool stopped;
+	bool stepping;
+};
+
+/* The run loop's cpu_run: cpu_run itself unless instruction hooks or the
+ * instruction trace are on; then one instruction at a time, with them. */
+enum cpu_stop_reason embed_cpu_run(struct sg_thread *t);
+
+/* sg_stop or sg_step ended the run: the loop must return to sg_run, which
+ * returns SG_ERR_STOPPED (the thread stays as it is, to be run again). */
+static inline bool embed_stopped(const struct sg_process *p)
+{
+	return p->embed && p->embed->stopped;
+}
+
+#endif
