@@ -7,6 +7,7 @@
 #	SMALL=1    sizes / 8, for a quick look
 #	FULL=1     the issue's sizes (sha256 of 32 MiB, gzip of 16 MiB)
 #	ONLY=RE    only the workloads whose name matches the regex RE
+#	SG_REV=... the revision to print (default: git describe of this tree)
 # A workload that fails under sysgate (or qemu) is measured no further
 # there and shows "fails (reason)": the run goes on.
 set -u
@@ -20,9 +21,10 @@ SG=$BUILD/sysgate
 W=$BUILD/bench
 LIMIT=300 # seconds: one run longer than this counts as a hang
 
-# Sizes, chosen so the default `make bench` takes well under ten minutes at
-# the interpreter's speed of December 2026 (about 100x native).
-SHA_MIB=8 GZIP_MIB=2 QSORT_N=300000 SYS_N=100000 TIME_N=100000
+# Sizes, chosen so the default `make bench` takes under ten minutes at the
+# interpreter's speed of December 2026 (about 100x native on hashing) on a
+# 2-CPU machine; FULL=1 takes about half an hour.
+SHA_MIB=6 GZIP_MIB=2 QSORT_N=200000 SYS_N=100000 TIME_N=100000
 START_N=20 FORK_N=300 PERL_N=3000000 PY_N=1000000
 if [ "$FULL" = 1 ]; then
 	SHA_MIB=32 GZIP_MIB=16
@@ -135,7 +137,8 @@ measure() { # measure ID MODE REP
 	if [ "${3:-}" != ok ]; then
 		# The last message, without our paths and the fault address.
 		reason="$(grep -v '^$' "$err" 2>/dev/null | tail -n 1 |
-			sed -e "s|$W/||g" -e 's/ at 0x[0-9a-f]*//' | cut -c1-60)"
+			sed -e "s|$W/||g" -e 's/ at 0x[0-9a-f]*//' -e 's/^[^ ]*\.sh: line [0-9]*: //' |
+			cut -c1-64)"
 		[ -n "$reason" ] || reason="${3:-?} ${4:-}"
 		[ "$3" = signal ] && [ "$4" = 14 ] && reason="timeout ${LIMIT}s"
 	elif [ "${WL_OUT[$i]}" = file ] && [ "$mode" != native ] &&
@@ -186,7 +189,7 @@ cell() { # cell ID MODE -> "ms" | "fails (reason)" | "n/a"
 rss() { local r; r=$(median "$1" "$2" 5); [ -n "$r" ] && printf '%.0f' "$r" || echo -; }
 
 echo
-echo "sysgate $(git -C "$HERE" describe --always --dirty 2>/dev/null), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs:" \
+echo "sysgate ${SG_REV:-$(git -C "$HERE" describe --always --dirty 2>/dev/null)}, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs:" \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "kernel $(uname -r); $(qemu-x86_64 --version 2>/dev/null | head -n 1 || echo 'no qemu-user')"
 echo "medians of $REPS runs; times in ms (start-up: per run, of $START_N); RSS = peak KiB; x32 native = its x86_64 twin"
