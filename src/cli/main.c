@@ -24,10 +24,25 @@ static void usage(FILE *out)
 		"\n"
 		"  -L DIR                 sysroot: look up the program interpreter and\n"
 		"                         absolute paths in DIR first (also SYSGATE_SYSROOT)\n"
-		"  -t, --trace[=WHAT]     trace system calls to stderr; WHAT is\n"
-		"                         syscalls (default: strace format) or entry\n"
-		"                         (also the path each call took: ABI, mechanism,\n"
-		"                         number, handler)\n"
+		"  -t, --trace[=WHAT]     trace system calls to stderr; WHAT is a comma\n"
+		"                         list of syscalls (default: strace format),\n"
+		"                         entry (also the path each call took: ABI,\n"
+		"                         mechanism, number, handler), insn (each\n"
+		"                         instruction, disassembled, with the registers\n"
+		"                         it changed) or blocks (each basic block)\n"
+		"  -tt, -ttt              trace, with the time of day (microseconds) /\n"
+		"                         seconds since the epoch before each line\n"
+		"  -T                     show the time spent in each call\n"
+		"  -f                     trace threads and child processes, [pid N]\n"
+		"  -y                     print the paths of file descriptors\n"
+		"  -s N                   show N bytes of strings (default 32)\n"
+		"  -e trace=SET           trace only SET: names and %%file, %%network,\n"
+		"                         %%process, %%memory, %%signal, %%desc, %%ipc,\n"
+		"                         %%creds, %%clock; !SET for all but SET\n"
+		"  -c                     count time, calls and errors per call; print\n"
+		"                         a table at exit instead of the trace\n"
+		"      --trace-start=ADDR instruction trace from ADDR on\n"
+		"      --trace-count=N    at most N instructions (or blocks)\n"
 		"  -o FILE                write the trace to FILE instead of stderr\n"
 		"      --no-aslr          no address randomisation (as setarch -R)\n"
 		"  -v, --verbose          warn about unimplemented system calls\n"
@@ -42,17 +57,87 @@ static void usage(FILE *out)
 		"run / was not found.\n");
 }
 
+/* How many bare -t were given: -tt and -ttt add timestamps, as strace's. */
+static int bare_t_count;
+
+/* --trace=WHAT[,WHAT...] */
 static int parse_trace(const char *what, unsigned *flags)
 {
-	if (!what || !strcmp(what, "syscalls") || !strcmp(what, "1")) {
+	static const struct {
+		const char *word;
+		unsigned flags;
+	} words[] = {
+		{ "syscalls", SG_TRACE_SYSCALLS },
+		{ "1", SG_TRACE_SYSCALLS },
+		{ "entry", SG_TRACE_SYSCALLS | SG_TRACE_ENTRY },
+		{ "insn", SG_TRACE_INSN },
+		{ "blocks", SG_TRACE_BLOCKS },
+	};
+	char buf[128], *save = NULL;
+
+	if (!what) {
+		bare_t_count++;
 		*flags |= SG_TRACE_SYSCALLS;
 		return 0;
 	}
-	if (!strcmp(what, "entry")) {
-		*flags |= SG_TRACE_SYSCALLS | SG_TRACE_ENTRY;
-		return 0;
+	if (strlen(what) >= sizeof(buf))
+		return -1;
+	strcpy(buf, what);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < sizeof(words) / sizeof(words[0]) && strcmp(w, words[i].word))
+			i++;
+		if (i == sizeof(words) / sizeof(words[0]))
+			return -1;
+		*flags |= words[i].flags;
 	}
-	return -1;
+	return 0;
+}
+
+/* strace's one-letter options; 1 if c is one of them. */
+static int parse_strace_option(int c, const char *arg, struct sg_options *o)
+{
+	char *end;
+
+	switch (c) {
+	case 'f': o->trace |= SG_TRACE_FOLLOW; return 1;
+	case 'y': o->trace |= SG_TRACE_FDPATHS; return 1;
+	case 'c': o->trace |= SG_TRACE_SUMMARY | SG_TRACE_SYSCALLS; return 1;
+	case 'T': o->trace |= SG_TRACE_DURATION; return 1;
+	case 's':
+		o->trace_strlen = (unsigned)strtoul(arg, &end, 10);
+		if (*end || !*arg) {
+			fprintf(stderr, "sysgate: -s: not a number: '%s'\n", arg);
+			exit(EXIT_USAGE);
+		}
+		return 1;
+	case 'e':
+		o->trace_filter = arg;
+		return 1;
+	case 'A': /* --trace-start */
+	case 'N': /* --trace-count */
+		errno = 0;
+		(c == 'A' ? &o->trace_start : &o->trace_count)[0] = strtoull(arg, &end, 0);
+		if (*end || !*arg || errno) {
+			fprintf(stderr, "sysgate: not a number: '%s'\n", arg);
+			exit(EXIT_USAGE);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* After the options: what the strace options imply. */
+static void finish_trace_options(struct sg_options *o)
+{
+	if (bare_t_count == 2)
+		o->trace |= SG_TRACE_TIME_US;
+	else if (bare_t_count >= 3)
+		o->trace |= SG_TRACE_TIME_EPOCH;
+	if (o->trace && !(o->trace & (SG_TRACE_SYSCALLS | SG_TRACE_INSN |
+				      SG_TRACE_BLOCKS)))
+		o->trace |= SG_TRACE_SYSCALLS;
 }
 
 /* --syscalls=ABI */
@@ -86,6 +171,8 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "trace", optional_argument, NULL, 't' },
+		{ "trace-start", required_argument, NULL, 'A' },
+		{ "trace-count", required_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-aslr", no_argument, NULL, 'R' },
 		{ "syscalls", required_argument, NULL, 'S' },
@@ -103,7 +190,7 @@ int main(int argc, char **argv)
 	sg_options_init(&opts);
 	opts.sysroot = getenv("SYSGATE_SYSROOT");
 	/* '+': options end at the program name; its own options are its own. */
-	while ((c = getopt_long(argc, argv, "+L:to:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+L:to:vhVfycTs:e:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			opts.sysroot = optarg;
@@ -111,7 +198,7 @@ int main(int argc, char **argv)
 		case 't':
 			if (parse_trace(optarg, &opts.trace) < 0) {
 				fprintf(stderr, "sysgate: unknown trace kind '%s' "
-					"(syscalls, entry)\n", optarg);
+					"(syscalls, entry, insn, blocks)\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -126,6 +213,10 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			return list_syscalls(optarg);
+		case 'f': case 'y': case 'c': case 'T': case 's': case 'e':
+		case 'A': case 'N':
+			parse_strace_option(c, optarg, &opts);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -137,6 +228,7 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	finish_trace_options(&opts);
 	if (optind >= argc) {
 		fprintf(stderr, "sysgate: no program given\n");
 		usage(stderr);

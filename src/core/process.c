@@ -53,9 +53,13 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 							     : STDERR_FILENO);
 		if (fd < 0)
 			goto nomem;
-		p->trace = trace_create(fd, p->opts.trace);
+		p->trace = trace_create_opts(fd, &p->opts);
 		if (!p->trace) {
 			close(fd);
+			if (errno == EINVAL) {
+				sg_destroy(p);
+				return SG_ERR_FILTER;
+			}
 			goto nomem;
 		}
 	}
