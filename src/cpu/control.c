@@ -130,11 +130,11 @@ void op_bound_GvMa(struct cpu *c, const struct insn *i)
 {
 	unsigned sz = i->osz;
 	uint64_t ea = insn_ea(c, i);
-	int64_t lo = (int64_t)sign_extend(mem_read(ea, sz), sz);
-	int64_t hi = (int64_t)sign_extend(mem_read(ea + sz, sz), sz);
 	int64_t v = (int64_t)sign_extend(greg_get(c, i, sz), sz);
 
-	if (v < lo || v > hi)
+	/* the host checks the lower bound before it reads the upper one */
+	if (v < (int64_t)sign_extend(mem_read(ea, sz), sz) ||
+	    v > (int64_t)sign_extend(mem_read(ea + sz, sz), sz))
 		cpu_raise(c, VEC_BR);
 }
 
@@ -186,8 +186,11 @@ void op_grp7(struct cpu *c, const struct insn *i)
 		reg_set(c, R_CX, 4, aux);
 		return;
 	}
-	if (i->modrm == 0xd1) { /* XSETBV */
-		cpu_raise(c, VEC_GP);
+	if (i->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
+		if (i->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))
+			op_ud(c, i);
+		else
+			cpu_raise(c, VEC_GP);
 		return;
 	}
 	if (i->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
@@ -196,6 +199,19 @@ void op_grp7(struct cpu *c, const struct insn *i)
 	}
 	if (i->mod == 3 && (i->modrm & 0x38) != 0x38 && (i->modrm & 0x38) != 0x20 &&
 	    (i->modrm & 0x38) != 0x30)
+		op_ud(c, i);
+	else
+		cpu_raise(c, VEC_GP);
+}
+
+/* MOV to/from CR/DR: a register that does not exist is #UD (checked
+ * first, as the host does), any other is #GP at CPL 3. */
+void op_mov_crdr(struct cpu *c, const struct insn *i)
+{
+	bool cr = !(i->op & 1);
+	unsigned n = i->reg;
+
+	if (cr ? !(n == 0 || n == 2 || n == 3 || n == 4 || n == 8) : n > 7)
 		op_ud(c, i);
 	else
 		cpu_raise(c, VEC_GP);

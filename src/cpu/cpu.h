@@ -31,7 +31,7 @@ enum cpu_syscall_mech { CPU_MECH_SYSCALL, CPU_MECH_SYSENTER, CPU_MECH_INT80 };
 
 enum cpu_vector {
 	VEC_DE = 0, VEC_DB = 1, VEC_BP = 3, VEC_OF = 4, VEC_BR = 5, VEC_UD = 6,
-	VEC_NM = 7, VEC_GP = 13, VEC_PF = 14, VEC_MF = 16, VEC_AC = 17,
+	VEC_NM = 7, VEC_SS = 12, VEC_GP = 13, VEC_PF = 14, VEC_MF = 16, VEC_AC = 17,
 	VEC_XM = 19,
 };
 

@@ -106,6 +106,17 @@ static void run_loop(struct cpu *c, bool single)
 	}
 }
 
+/* A host #GP (si_addr 0) on a non-canonical address is #SS natively when
+ * the memory operand is based on RSP or RBP (Linux: SIGBUS). Only the
+ * fault path decodes the instruction again to tell. */
+static bool stack_based(struct cpu *c)
+{
+	struct insn i;
+
+	insn_decode(&i, c, c->insn_rip);
+	return i.mod != 3 && (i.base == R_SP || i.base == R_BP);
+}
+
 static enum cpu_stop_reason run(struct cpu *c, bool single)
 {
 	sigjmp_buf jb;
@@ -123,6 +134,8 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 		cpu_raise_addr(c, VEC_PF, tl_fault_addr);
 		c->fault.write = tl_fault_write;
 		c->fault.prot = tl_fault_prot;
+		if (tl_fault_addr == 0 && c->mode == CPU_MODE_64 && stack_based(c))
+			c->fault.vector = VEC_SS; /* non-canonical via RSP/RBP */
 		return c->stop;
 	}
 	tl_jmp = &jb;

@@ -101,7 +101,8 @@ void op_xchg_rAXr(struct cpu *c, const struct insn *i)
 {
 	uint64_t a, b;
 
-	if (i->rm == R_AX)
+	/* 90 is NOP; F3 90 is PAUSE even with REX.B (the host ignores it) */
+	if (i->rm == R_AX || (i->op == 0x90 && (i->pfx & PFX_REP)))
 		return;
 	a = reg_get(c, R_AX, i->osz);
 	b = reg_get(c, i->rm, i->osz);

@@ -7,6 +7,7 @@
 #define GDT_USER32_CS 4
 #define GDT_USER_DS 5
 #define GDT_USER_CS 6
+#define GDT_CPUNODE 15 /* DPL 3 read-only data; its limit encodes the CPU */
 
 int cpu_load_segment(struct cpu *c, enum cpu_seg seg, uint16_t sel)
 {
@@ -16,20 +17,20 @@ int cpu_load_segment(struct cpu *c, enum cpu_seg seg, uint16_t sel)
 	if (seg == SEG_CS)
 		return -1; /* only far transfers load CS */
 	if (idx == 0 && !(sel & 4)) {
-		/* null selector: fine except for SS outside 64-bit mode */
-		if (seg == SEG_SS && c->mode != CPU_MODE_64)
+		/* null selector: fine except for SS (at CPL 3, in every mode) */
+		if (seg == SEG_SS)
 			return -1;
 	} else if (sel & 4) {
 		return -1; /* no LDT */
-	} else if ((sel & 3) != 3) {
-		return -1; /* RPL must be the CPL for user segments */
+	} else if (seg == SEG_SS && (sel & 3) != 3) {
+		return -1; /* SS: RPL must be the CPL; data loads take any RPL <= DPL 3 */
 	} else if (idx >= CPU_GDT_TLS_MIN && idx < CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT) {
 		const struct cpu_tls_desc *d = &c->tls[idx - CPU_GDT_TLS_MIN];
 
 		if (!d->present)
 			return -1;
 		base = d->base;
-	} else if (idx == GDT_USER_DS) {
+	} else if (idx == GDT_USER_DS || (idx == GDT_CPUNODE && seg != SEG_SS)) {
 		base = 0;
 	} else if (idx == GDT_USER32_CS || idx == GDT_USER_CS) {
 		if (seg == SEG_SS)

@@ -16,6 +16,16 @@ static void put_cf_of(struct cpu *c, bool cf, bool of)
 	flags_put(c, FL_CF | FL_OF, (cf ? FL_CF : 0) | (of ? FL_OF : 0));
 }
 
+/* A count of 0 changes no flags, but the operand is still accessed (a bad
+ * address faults) and a 32-bit register is still zero-extended (host). */
+static void shift_by_zero(struct cpu *c, const struct insn *i)
+{
+	if (i->mod != 3)
+		mem_read(insn_ea(c, i), i->osz);
+	else if (i->osz == 4)
+		reg_set(c, i->rm, 4, c->r[i->rm]);
+}
+
 static void shift(struct cpu *c, const struct insn *i, unsigned count)
 {
 	unsigned sz = i->osz, bits = sz * 8;
@@ -24,8 +34,7 @@ static void shift(struct cpu *c, const struct insn *i, unsigned count)
 	bool cf, of;
 
 	if (!n) {
-		if (sz == 4 && i->mod == 3)
-			reg_set(c, i->rm, 4, c->r[i->rm]); /* still zero-extends (host) */
+		shift_by_zero(c, i);
 		return;
 	}
 	v = rmw_load(c, i, sz, &ea);
@@ -101,8 +110,7 @@ static void double_shift(struct cpu *c, const struct insn *i, bool left)
 	bool cf;
 
 	if (!n) {
-		if (sz == 4 && i->mod == 3)
-			reg_set(c, i->rm, 4, c->r[i->rm]); /* still zero-extends (host) */
+		shift_by_zero(c, i);
 		return;
 	}
 	d = rmw_load(c, i, sz, &ea);

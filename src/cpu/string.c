@@ -68,7 +68,9 @@ void op_movs(struct cpu *c, const struct insn *i)
 		 * replicates the source pattern: memmove would not. */
 		if (k > 1 && src >= CODE_NULL_PAGE && dst >= CODE_NULL_PAGE &&
 		    (dst <= src || dst >= src + k * sz)) {
-			memmove(g2h(dst), g2h(src), k * sz);
+			/* the first element alone: a bad page faults at its start */
+			mem_write(dst, sz, mem_read(src, sz));
+			memmove(g2h(dst + sz), g2h(src + sz), (k - 1) * sz);
 		} else {
 			k = 1;
 			mem_write(dst, sz, mem_read(src, sz));
@@ -96,6 +98,7 @@ void op_stos(struct cpu *c, const struct insn *i)
 		uint64_t k = d > 0 ? run_len(dst, dst, sz, n) : 1;
 
 		if (sz == 1 && dst >= CODE_NULL_PAGE) {
+			mem_write(dst, 1, v); /* a bad page faults at its start */
 			memset(g2h(dst), (int)v, k);
 		} else {
 			for (uint64_t e = 0; e < k; e++)
@@ -127,43 +130,50 @@ static bool rep_done(const struct insn *i, uint64_t a, uint64_t b)
 	return (i->pfx & PFX_REPNE) ? a == b : a != b;
 }
 
+/* A REP CMPS/SCAS that faults part-way has advanced rSI/rDI/rCX but left
+ * the flags as they were (host): the flags are recorded once, at the end. */
 void op_cmps(struct cpu *c, const struct insn *i)
 {
 	unsigned sz = i->osz;
 	int64_t d = step(c, sz);
-	uint64_t n = is_rep(i) ? count(c, i) : 1;
+	uint64_t n = is_rep(i) ? count(c, i) : 1, a = 0, b = 0;
+	bool any = false;
 
 	for (; n; n--) {
-		uint64_t a = mem_read(str_addr(c, i, R_SI, i->seg), sz);
-		uint64_t b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
-
+		/* the host reads ES:rDI first (seen when both fault) */
+		b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
+		a = mem_read(str_addr(c, i, R_SI, i->seg), sz);
+		any = true;
 		advance(c, i, R_SI, d);
 		advance(c, i, R_DI, d);
-		flags_set(c, FL_SUB, sz, a - b, a, b);
 		if (!is_rep(i))
-			return;
+			break;
 		reg_set(c, R_CX, i->asz, n - 1);
 		if (rep_done(i, a, b))
-			return;
+			break;
 	}
+	if (any)
+		flags_set(c, FL_SUB, sz, a - b, a, b);
 }
 
 void op_scas(struct cpu *c, const struct insn *i)
 {
 	unsigned sz = i->osz;
 	int64_t d = step(c, sz);
-	uint64_t n = is_rep(i) ? count(c, i) : 1;
+	uint64_t n = is_rep(i) ? count(c, i) : 1, b = 0;
 	uint64_t a = reg_get(c, R_AX, sz);
+	bool any = false;
 
 	for (; n; n--) {
-		uint64_t b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
-
+		b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
+		any = true;
 		advance(c, i, R_DI, d);
-		flags_set(c, FL_SUB, sz, a - b, a, b);
 		if (!is_rep(i))
-			return;
+			break;
 		reg_set(c, R_CX, i->asz, n - 1);
 		if (rep_done(i, a, b))
-			return;
+			break;
 	}
+	if (any)
+		flags_set(c, FL_SUB, sz, a - b, a, b);
 }

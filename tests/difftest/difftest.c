@@ -200,7 +200,7 @@ static int vector_signal(enum cpu_vector v)
 	case VEC_UD: return SIGILL;
 	case VEC_DE: case VEC_MF: case VEC_XM: return SIGFPE;
 	case VEC_BP: case VEC_DB: return SIGTRAP;
-	case VEC_AC: return SIGBUS;
+	case VEC_AC: case VEC_SS: return SIGBUS;
 	default: return SIGSEGV;
 	}
 }
@@ -217,6 +217,9 @@ static void run_interp(const struct trial *t, struct outcome *o)
 	cpu_set_rflags(&cpu, t->rflags);
 	fx_to_cpu(&cpu, t->fx, t->m64);
 	cpu.base[SEG_GS] = t->m64 ? DT_GS_BASE : io->gs_base;
+	/* the child's selectors: FS/GS 0 in 64-bit mode; glibc's in 32-bit */
+	cpu.sel[SEG_FS] = t->m64 ? 0 : (uint16_t)io->scratch[0];
+	cpu.sel[SEG_GS] = t->m64 ? 0 : (uint16_t)io->scratch[1];
 	cpu.rip = DT_CODE;
 	memset(o, 0, sizeof(*o));
 	for (int s = 0; s < MAX_STEPS && cpu.rip != end; s++) {

@@ -151,7 +151,7 @@ static const char *const rejected[] = {
 	"rdsspd", "rdsspq", "saveprevssp", "rstorssp", "wrssd", "wrssq", "wrussd", "wrussq",
 	"setssbsy", "clrssbsy", "monitorx", "mwaitx", "clzero", "rdpru", "invlpgb", "tlbsync",
 	"vmcall", "vmmcall", "vmfunc", "uiret", "testui", "clui", "stui", "senduipi",
-	"hreset", "pconfig", "wbnoinvd", "cldemote", "fxsave", "fxsave64", "fxrstor",
+	"hreset", "pconfig", "wbnoinvd", "cldemote", "invpcid", "fxsave", "fxsave64", "fxrstor",
 	"fxrstor64",
 	NULL,
 };
@@ -490,8 +490,9 @@ static int64_t undefined_flags(struct gen *g, const struct trial *t, const cs_in
 			return (int64_t)fixed[k].u;
 	if (!in_list(shifts, m))
 		return 0;
-	width = x->operands[0].size * 8u;
 	dbl = m[3] == 'd';
+	/* Capstone may size a SHLD/SHRD memory operand wrongly: use the register */
+	width = (dbl && x->op_count >= 2 ? x->operands[1].size : x->operands[0].size) * 8u;
 	count = 1;
 	if (x->op_count >= 2) {
 		const cs_x86_op *c = &x->operands[x->op_count - 1];
@@ -637,14 +638,33 @@ bool gen_trial(struct gen *g, struct trial *t)
 		goto out;
 	if (g->m64 && has_group(in, X86_GRP_BRANCH_RELATIVE) && in->detail->x86.prefix[2])
 		goto out; /* Capstone takes 66 as rel16; Intel ignores it in 64-bit mode */
-	if (in->detail->x86.opcode[0] == 0x0f && in->detail->x86.opcode[1] == 0x38 &&
-	    (in->detail->x86.opcode[2] & 0xfe) == 0xf0 && in->detail->x86.prefix[0] == 0xf2 &&
-	    !(g->cpuid1_ecx >> 20 & 1))
-		goto out; /* CRC32 (SSE4.2, not reported; Capstone may call it MOVBE) */
-	if (in->detail->x86.prefix[1] == X86_PREFIX_FS ||
-	    (!g->m64 && (in->detail->x86.prefix[1] == X86_PREFIX_GS ||
-			 in->detail->x86.prefix[1] == X86_PREFIX_CS)))
-		goto out; /* bases the two processes cannot share */
+	if (!(g->cpuid1_ecx >> 20 & 1)) {
+		/* F2 0F 38 F0/F1 is CRC32 (SSE4.2, not reported); Capstone may
+		 * call it MOVBE when 66 is there too */
+		bool f2 = false;
+
+		for (unsigned k = 0; k + 3 < in->size; k++) {
+			if (cand[k] == 0xf2)
+				f2 = true;
+			if (cand[k] == 0x0f && cand[k + 1] == 0x38 && (cand[k + 2] & 0xfe) == 0xf0 && f2)
+				goto out;
+			if (cand[k] == 0x0f)
+				break;
+		}
+	}
+	for (unsigned k = 0; k < in->size; k++) {
+		uint8_t b = cand[k];
+
+		/* bases the two processes cannot share (any FS prefix; in 32-bit
+		 * mode GS and CS too: Capstone reports only the last one) */
+		if (b == 0x64 || (!g->m64 && (b == 0x65 || b == 0x2e)))
+			goto out;
+		if (!(b == 0xf0 || b == 0xf2 || b == 0xf3 || b == 0x66 || b == 0x67 || b == 0x26 ||
+		      b == 0x2e || b == 0x36 || b == 0x3e || b == 0x65 || (g->m64 && (b & 0xf0) == 0x40)))
+			break;
+	}
+	if (m[0] == 'v' && strcmp(m, "verr") && strcmp(m, "verw"))
+		goto out; /* VEX/EVEX: AVX is not reported */
 	if (g->m64 && (!strcmp(m, "lfs") || !strcmp(m, "lgs") ||
 		       ((!strcmp(m, "mov") || !strcmp(m, "pop")) &&
 			in->detail->x86.operands[0].type == X86_OP_REG &&
@@ -696,10 +716,17 @@ bool gen_trial(struct gen *g, struct trial *t)
 		}
 	}
 	/* Every access must land where both sides behave alike. */
-	for (unsigned k = 0; k < x->op_count; k++)
-		if (x->operands[k].type == X86_OP_MEM &&
-		    !safe_addr(g, mem_ea(g, t, in, &x->operands[k].mem, end), 512))
+	for (unsigned k = 0; k < x->op_count; k++) {
+		const x86_op_mem *mm = &x->operands[k].mem;
+		uint64_t a;
+
+		if (x->operands[k].type != X86_OP_MEM)
+			continue;
+		a = mem_ea(g, t, in, mm, end);
+		if (!safe_addr(g, a, 512))
 			goto out_skip;
+		(void)mm;
+	}
 	if (!safe_addr(g, g->m64 ? t->r[4] - 256 : (uint32_t)(t->r[4] - 256), 512))
 		goto out_skip;
 	if (is_string(m) || !strcmp(m, "xlatb") || !strcmp(m, "enter") || !strcmp(m, "leave")) {

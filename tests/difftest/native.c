@@ -170,10 +170,10 @@ static void setup(int fd)
 	syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)DT_GS_BASE);
 	IO->gs_base = DT_GS_BASE;
 #else
-	uint32_t slot = DT_EXIT + 8, target = (uint32_t)(uintptr_t)dt_exit;
-	exitp[0] = 0xff, exitp[1] = 0x25; /* jmp *slot */
-	memcpy(exitp + 2, &slot, 4);
-	memcpy(exitp + 8, &target, 4);
+	/* jmp rel32: no memory operand, so a snippet's DS cannot break it */
+	int32_t rel = (int32_t)((uint32_t)(uintptr_t)dt_exit - (DT_EXIT + 5));
+	exitp[0] = 0xe9;
+	memcpy(exitp + 1, &rel, 4);
 	uint32_t gs, fs_sel, gs_sel;
 	__asm__ volatile("mov %%gs:0, %0" : "=r"(gs)); /* the TCB points to itself */
 	__asm__ volatile("mov %%fs, %0; mov %%gs, %1" : "=r"(fs_sel), "=r"(gs_sel));
