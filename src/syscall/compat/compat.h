@@ -472,4 +472,78 @@ long get_compat_cmsgs(void *out, size_t outsize, size_t *outlen,
 size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
 			size_t inlen, bool time32, bool *ctrunc);
 
+/* ==== System V IPC (i386; x32 uses the 64-bit layouts) ==================== */
+
+struct compat_ipc64_perm {
+	int32_t key;
+	uint32_t uid, gid, cuid, cgid;
+	uint16_t mode, pad1;
+	uint16_t seq, pad2;
+	uint32_t unused1, unused2;
+};
+COMPAT_ASSERT_SIZE(struct compat_ipc64_perm, 36);
+
+struct compat_semid64_ds {
+	struct compat_ipc64_perm sem_perm;
+	uint32_t sem_otime, sem_otime_high;
+	uint32_t sem_ctime, sem_ctime_high;
+	uint32_t sem_nsems;
+	uint32_t unused3, unused4;
+};
+COMPAT_ASSERT_SIZE(struct compat_semid64_ds, 64);
+COMPAT_ASSERT_OFF(struct compat_semid64_ds, sem_nsems, 52);
+
+struct compat_shmid64_ds {
+	struct compat_ipc64_perm shm_perm;
+	uint32_t shm_segsz;
+	uint32_t shm_atime, shm_atime_high;
+	uint32_t shm_dtime, shm_dtime_high;
+	uint32_t shm_ctime, shm_ctime_high;
+	int32_t shm_cpid, shm_lpid;
+	uint32_t shm_nattch;
+	uint32_t unused4, unused5;
+};
+COMPAT_ASSERT_SIZE(struct compat_shmid64_ds, 84);
+COMPAT_ASSERT_OFF(struct compat_shmid64_ds, shm_nattch, 72);
+
+struct compat_msqid64_ds {
+	struct compat_ipc64_perm msg_perm;
+	uint32_t msg_stime, msg_stime_high;
+	uint32_t msg_rtime, msg_rtime_high;
+	uint32_t msg_ctime, msg_ctime_high;
+	uint32_t msg_cbytes, msg_qnum, msg_qbytes;
+	int32_t msg_lspid, msg_lrpid;
+	uint32_t unused4, unused5;
+};
+COMPAT_ASSERT_SIZE(struct compat_msqid64_ds, 88);
+COMPAT_ASSERT_OFF(struct compat_msqid64_ds, msg_qbytes, 68);
+
+/* IPC_INFO / SHM_INFO answers for shmctl (seminfo and msginfo are ints) */
+struct compat_shminfo64 {
+	uint32_t shmmax, shmmin, shmmni, shmseg, shmall;
+	uint32_t unused1, unused2, unused3, unused4;
+};
+COMPAT_ASSERT_SIZE(struct compat_shminfo64, 36);
+
+struct compat_shm_info {
+	int32_t used_ids;
+	uint32_t shm_tot, shm_rss, shm_swp, swap_attempts, swap_successes;
+};
+COMPAT_ASSERT_SIZE(struct compat_shm_info, 24);
+
+struct semid_ds;
+struct shmid_ds;
+struct msqid_ds;
+struct shminfo;
+struct shm_info;
+/* IPC_SET reads only the owner, mode (and msg_qbytes): get_ fills those. */
+void get_compat_semid64_ds(struct semid_ds *h, const struct compat_semid64_ds *c);
+void put_compat_semid64_ds(struct compat_semid64_ds *c, const struct semid_ds *h);
+void get_compat_shmid64_ds(struct shmid_ds *h, const struct compat_shmid64_ds *c);
+void put_compat_shmid64_ds(struct compat_shmid64_ds *c, const struct shmid_ds *h);
+void get_compat_msqid64_ds(struct msqid_ds *h, const struct compat_msqid64_ds *c);
+void put_compat_msqid64_ds(struct compat_msqid64_ds *c, const struct msqid_ds *h);
+void put_compat_shminfo64(struct compat_shminfo64 *c, const struct shminfo *h);
+void put_compat_shm_info(struct compat_shm_info *c, const struct shm_info *h);
+
 #endif

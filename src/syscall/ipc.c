@@ -1,0 +1,520 @@
+/* System V IPC: semaphores, shared memory, message queues, for x86_64 and
+ * x32 (the 64-bit layouts) and i386 (the IPC_64 compat layouts, and the
+ * `ipc` multiplexer).
+ *
+ * shmat maps memory, so the guest's address space (src/mm) has to know:
+ * the range is first reserved through mm_mmap (which picks the address as
+ * for any guest mapping, or checks the guest's), then the segment is
+ * attached over it with SHM_REMAP and the protection recorded. shmdt needs
+ * the size again: attachments are remembered in a small table.
+ */
+#define _GNU_SOURCE /* struct shm_info, msginfo, seminfo */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+
+#include "cpu/cpu.h"
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+#define SC_IPC_64 0x0100
+#define SC_SHM_REMAP 040000
+
+/* --- semaphores ------------------------------------------------------------- */
+
+SG_PASSTHROUGH(sys_semget, SYS_semget, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_semop, SYS_semop, PA(PA_VAL, 0),
+	       PA(PA_INE, PA_ELEM(2, sizeof(struct sembuf))), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_semtimedop, SYS_semtimedop, PA(PA_VAL, 0),
+	       PA(PA_INE, PA_ELEM(2, sizeof(struct sembuf))), PA(PA_VAL, 0),
+	       PA(PA_INN, 16))
+SG_PASSTHROUGH(sys_shmget, SYS_shmget, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_msgget, SYS_msgget, PA(PA_VAL, 0), PA(PA_VAL, 0))
+
+/* i386 semtimedop with an old_timespec32 (only through `ipc`) */
+static long semtimedop32(struct sg_thread *t, uint64_t id, uint64_t sops,
+			 uint64_t nsops, uint64_t tmo)
+{
+	struct compat_timespec c;
+	struct timespec ts;
+	long err = 0;
+	void *s = sc_buf(t, sops, (uint64_t)(uint32_t)nsops * sizeof(struct sembuf),
+			 PROT_READ, &err);
+
+	if (err)
+		return err;
+	if (tmo) {
+		if (copy_from_guest(sc_mm(t), &c, tmo, sizeof(c)))
+			return -EFAULT;
+		get_compat_timespec(&ts, &c);
+	}
+	return host_syscall4(SYS_semtimedop, id, s, (uint32_t)nsops,
+			     tmo ? &ts : NULL);
+}
+
+/* cmd without IPC_64; compat: the i386 layouts (only the IPC_64 ones
+ * glibc uses: the old forms answer -EINVAL) */
+static long do_semctl(struct sg_thread *t, uint64_t id, uint64_t num, int cmd,
+		      uint64_t arg, bool compat)
+{
+	struct semid_ds h;
+	long err = 0, r;
+	void *p;
+
+	switch (cmd) {
+	case IPC_STAT:
+	case SEM_STAT:
+	case SEM_STAT_ANY:
+		r = host_syscall4(SYS_semctl, id, num, cmd, &h);
+		if (r < 0)
+			return r;
+		if (compat) {
+			struct compat_semid64_ds c;
+
+			put_compat_semid64_ds(&c, &h);
+			return copy_to_guest(sc_mm(t), arg, &c, sizeof(c)) ? -EFAULT : r;
+		}
+		return copy_to_guest(sc_mm(t), arg, &h, sizeof(h)) ? -EFAULT : r;
+	case IPC_SET:
+		if (compat) {
+			struct compat_semid64_ds c;
+
+			if (copy_from_guest(sc_mm(t), &c, arg, sizeof(c)))
+				return -EFAULT;
+			get_compat_semid64_ds(&h, &c);
+		} else if (copy_from_guest(sc_mm(t), &h, arg, sizeof(h))) {
+			return -EFAULT;
+		}
+		return host_syscall4(SYS_semctl, id, num, cmd, &h);
+	case IPC_INFO:
+	case SEM_INFO:
+		p = sc_buf(t, arg, sizeof(struct seminfo), PROT_WRITE, &err);
+		return err ? err : host_syscall4(SYS_semctl, id, num, cmd, p);
+	case GETALL:
+	case SETALL:
+		r = host_syscall4(SYS_semctl, id, 0, IPC_STAT, &h);
+		if (r < 0)
+			return r;
+		p = sc_buf(t, arg, h.sem_nsems * sizeof(unsigned short),
+			   cmd == GETALL ? PROT_WRITE : PROT_READ, &err);
+		return err ? err : host_syscall4(SYS_semctl, id, num, cmd, p);
+	default:
+		/* GETVAL, SETVAL, GETPID, GETNCNT, GETZCNT, IPC_RMID: values */
+		return host_syscall4(SYS_semctl, id, num, cmd,
+				     compat ? (long)(int32_t)arg : (long)arg);
+	}
+}
+
+SG_SYSCALL_DEFINE(sys_semctl)
+{
+	return do_semctl(t, a[0], a[1], (int)a[2] & ~SC_IPC_64, a[3], false);
+}
+
+static bool compat_version_ok(int cmd)
+{
+	int c = cmd & ~SC_IPC_64;
+
+	/* the old (non-IPC_64) structures are not translated */
+	return (cmd & SC_IPC_64) || (c != IPC_STAT && c != IPC_SET &&
+				     c != SEM_STAT && c != SHM_STAT &&
+				     c != MSG_STAT && c != IPC_INFO &&
+				     c != SHM_INFO && c != SEM_STAT_ANY &&
+				     c != SHM_STAT_ANY && c != MSG_STAT_ANY);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_semctl)
+{
+	if (!compat_version_ok((int)a[2]))
+		return -EINVAL;
+	return do_semctl(t, a[0], a[1], (int)a[2] & ~SC_IPC_64, (uint32_t)a[3],
+			 true);
+}
+
+/* --- message queues ------------------------------------------------------------ */
+
+static long do_msgctl(struct sg_thread *t, uint64_t id, int cmd, uint64_t buf,
+		      bool compat)
+{
+	struct msqid_ds h;
+	long err = 0, r;
+	void *p;
+
+	switch (cmd) {
+	case IPC_STAT:
+	case MSG_STAT:
+	case MSG_STAT_ANY:
+		r = host_syscall3(SYS_msgctl, id, cmd, &h);
+		if (r < 0)
+			return r;
+		if (compat) {
+			struct compat_msqid64_ds c;
+
+			put_compat_msqid64_ds(&c, &h);
+			return copy_to_guest(sc_mm(t), buf, &c, sizeof(c)) ? -EFAULT : r;
+		}
+		return copy_to_guest(sc_mm(t), buf, &h, sizeof(h)) ? -EFAULT : r;
+	case IPC_SET:
+		if (compat) {
+			struct compat_msqid64_ds c;
+
+			if (copy_from_guest(sc_mm(t), &c, buf, sizeof(c)))
+				return -EFAULT;
+			get_compat_msqid64_ds(&h, &c);
+		} else if (copy_from_guest(sc_mm(t), &h, buf, sizeof(h))) {
+			return -EFAULT;
+		}
+		return host_syscall3(SYS_msgctl, id, cmd, &h);
+	case IPC_INFO:
+	case MSG_INFO:
+		p = sc_buf(t, buf, sizeof(struct msginfo), PROT_WRITE, &err);
+		return err ? err : host_syscall3(SYS_msgctl, id, cmd, p);
+	default:
+		return host_syscall3(SYS_msgctl, id, cmd, 0);
+	}
+}
+
+SG_SYSCALL_DEFINE(sys_msgctl)
+{
+	return do_msgctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], false);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_msgctl)
+{
+	if (!compat_version_ok((int)a[1]))
+		return -EINVAL;
+	return do_msgctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], true);
+}
+
+/* x86_64/x32: struct msgbuf starts with an 8-byte mtype */
+SG_SYSCALL_DEFINE(sys_msgsnd)
+{
+	long err = 0;
+	void *p;
+
+	if ((int64_t)a[2] < 0)
+		return -EINVAL;
+	p = sc_buf(t, a[1], 8 + a[2], PROT_READ, &err);
+	return err ? err : host_syscall4(SYS_msgsnd, a[0], p, a[2], a[3]);
+}
+
+SG_SYSCALL_DEFINE(sys_msgrcv)
+{
+	long err = 0;
+	void *p;
+
+	if ((int64_t)a[2] < 0)
+		return -EINVAL;
+	p = sc_buf(t, a[1], 8 + a[2], PROT_WRITE, &err);
+	return err ? err
+		   : host_syscall5(SYS_msgrcv, a[0], p, a[2], a[3], a[4]);
+}
+
+/* i386: struct msgbuf starts with a 4-byte mtype */
+static long msgsnd32(struct sg_thread *t, uint64_t id, uint64_t msgp,
+		     uint64_t sz, uint64_t flg)
+{
+	int32_t size = (int32_t)sz, mtype;
+	int64_t *buf;
+	long r;
+
+	if (size < 0)
+		return -EINVAL;
+	if (copy_from_guest(sc_mm(t), &mtype, msgp, sizeof(mtype)))
+		return -EFAULT;
+	buf = malloc(8 + (size_t)size);
+	if (!buf)
+		return -ENOMEM;
+	buf[0] = mtype;
+	r = copy_from_guest(sc_mm(t), buf + 1, msgp + 4, (size_t)size)
+		    ? -EFAULT
+		    : host_syscall4(SYS_msgsnd, id, buf, size, (int)flg);
+	free(buf);
+	return r;
+}
+
+static long msgrcv32(struct sg_thread *t, uint64_t id, uint64_t msgp,
+		     uint64_t sz, long typ, uint64_t flg)
+{
+	int32_t size = (int32_t)sz, mtype;
+	int64_t *buf;
+	long r;
+
+	if (size < 0)
+		return -EINVAL;
+	if (!sc_ok(t, msgp, 4 + (uint64_t)size, PROT_WRITE))
+		return -EFAULT;
+	buf = malloc(8 + (size_t)size);
+	if (!buf)
+		return -ENOMEM;
+	r = host_syscall5(SYS_msgrcv, id, buf, size, typ, (int)flg);
+	if (r >= 0) {
+		mtype = (int32_t)buf[0];
+		if (copy_to_guest(sc_mm(t), msgp, &mtype, sizeof(mtype)) ||
+		    copy_to_guest(sc_mm(t), msgp + 4, buf + 1, (size_t)r))
+			r = -EFAULT;
+	}
+	free(buf);
+	return r;
+}
+
+SG_SYSCALL_DEFINE(compat_sys_msgsnd)
+{
+	return msgsnd32(t, a[0], a[1], a[2], a[3]);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_msgrcv)
+{
+	return msgrcv32(t, a[0], a[1], a[2], sc_s32(a[3]), a[4]);
+}
+
+/* --- shared memory ---------------------------------------------------------------- */
+
+static long do_shmctl(struct sg_thread *t, uint64_t id, int cmd, uint64_t buf,
+		      bool compat)
+{
+	struct shmid_ds h;
+	long err = 0, r;
+	void *p;
+
+	switch (cmd) {
+	case IPC_STAT:
+	case SHM_STAT:
+	case SHM_STAT_ANY:
+		r = host_syscall3(SYS_shmctl, id, cmd, &h);
+		if (r < 0)
+			return r;
+		if (compat) {
+			struct compat_shmid64_ds c;
+
+			put_compat_shmid64_ds(&c, &h);
+			return copy_to_guest(sc_mm(t), buf, &c, sizeof(c)) ? -EFAULT : r;
+		}
+		return copy_to_guest(sc_mm(t), buf, &h, sizeof(h)) ? -EFAULT : r;
+	case IPC_SET:
+		if (compat) {
+			struct compat_shmid64_ds c;
+
+			if (copy_from_guest(sc_mm(t), &c, buf, sizeof(c)))
+				return -EFAULT;
+			get_compat_shmid64_ds(&h, &c);
+		} else if (copy_from_guest(sc_mm(t), &h, buf, sizeof(h))) {
+			return -EFAULT;
+		}
+		return host_syscall3(SYS_shmctl, id, cmd, &h);
+	case IPC_INFO:
+		if (compat) {
+			struct compat_shminfo64 c;
+			struct shminfo hi;
+
+			r = host_syscall3(SYS_shmctl, id, cmd, &hi);
+			if (r < 0)
+				return r;
+			put_compat_shminfo64(&c, &hi);
+			return copy_to_guest(sc_mm(t), buf, &c, sizeof(c)) ? -EFAULT : r;
+		}
+		p = sc_buf(t, buf, sizeof(struct shminfo), PROT_WRITE, &err);
+		return err ? err : host_syscall3(SYS_shmctl, id, cmd, p);
+	case SHM_INFO:
+		if (compat) {
+			struct compat_shm_info c;
+			struct shm_info hi;
+
+			r = host_syscall3(SYS_shmctl, id, cmd, &hi);
+			if (r < 0)
+				return r;
+			put_compat_shm_info(&c, &hi);
+			return copy_to_guest(sc_mm(t), buf, &c, sizeof(c)) ? -EFAULT : r;
+		}
+		p = sc_buf(t, buf, sizeof(struct shm_info), PROT_WRITE, &err);
+		return err ? err : host_syscall3(SYS_shmctl, id, cmd, p);
+	default:
+		/* IPC_RMID, SHM_LOCK, SHM_UNLOCK */
+		return host_syscall3(SYS_shmctl, id, cmd, 0);
+	}
+}
+
+SG_SYSCALL_DEFINE(sys_shmctl)
+{
+	return do_shmctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], false);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_shmctl)
+{
+	if (!compat_version_ok((int)a[1]))
+		return -EINVAL;
+	return do_shmctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], true);
+}
+
+/* Attached segments: address and size, for shmdt. */
+#define SC_MAX_SHM 128
+static struct {
+	uint64_t addr, size;
+} attached[SC_MAX_SHM];
+static pthread_mutex_t attached_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remember(uint64_t addr, uint64_t size)
+{
+	pthread_mutex_lock(&attached_lock);
+	for (unsigned i = 0; i < SC_MAX_SHM; i++) {
+		if (!attached[i].size) {
+			attached[i].addr = addr;
+			attached[i].size = size;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&attached_lock);
+}
+
+static uint64_t forget(uint64_t addr)
+{
+	uint64_t size = 0;
+
+	pthread_mutex_lock(&attached_lock);
+	for (unsigned i = 0; i < SC_MAX_SHM && !size; i++) {
+		if (attached[i].size && attached[i].addr == addr) {
+			size = attached[i].size;
+			attached[i].size = 0;
+		}
+	}
+	pthread_mutex_unlock(&attached_lock);
+	return size;
+}
+
+static long do_shmat(struct sg_thread *t, uint64_t id, uint64_t addr, int flg)
+{
+	struct shmid_ds ds;
+	uint64_t size;
+	int prot = PROT_READ | ((flg & SHM_RDONLY) ? 0 : PROT_WRITE) |
+		   ((flg & SHM_EXEC) ? PROT_EXEC : 0);
+	long r, at;
+
+	r = host_syscall3(SYS_shmctl, id, IPC_STAT, &ds);
+	if (r < 0)
+		return r == -EACCES ? -EACCES : -EINVAL;
+	size = MM_PAGE_ALIGN_UP(ds.shm_segsz);
+	if (addr && (flg & SHM_RND))
+		addr &= ~(uint64_t)(SHMLBA - 1);
+	if (addr & (MM_PAGE_SIZE - 1))
+		return -EINVAL;
+	if (addr && !(flg & SC_SHM_REMAP) && sc_ok(t, addr, 1, 0))
+		return -EINVAL; /* over an existing mapping */
+	/* reserve the range in the guest's address space first */
+	at = mm_mmap(sc_mm(t), addr, size, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | (addr ? MAP_FIXED : 0), -1, 0);
+	if (at < 0 && at >= -4095)
+		return at == -ENOMEM ? -ENOMEM : -EINVAL;
+	r = host_syscall3(SYS_shmat, id, at, (flg & ~SHM_RND) | SC_SHM_REMAP);
+	if (r < 0) {
+		mm_munmap(sc_mm(t), (uint64_t)at, size);
+		return r;
+	}
+	mm_mprotect(sc_mm(t), (uint64_t)at, size, prot);
+	cpu_invalidate_code((uint64_t)at, size);
+	remember((uint64_t)at, size);
+	return at;
+}
+
+SG_SYSCALL_DEFINE(sys_shmat)
+{
+	return do_shmat(t, a[0], a[1], (int)a[2]);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_shmat)
+{
+	return do_shmat(t, a[0], a[1], (int)a[2]);
+}
+
+SG_SYSCALL_DEFINE(sys_shmdt)
+{
+	uint64_t size;
+	long r = host_syscall1(SYS_shmdt, a[0]);
+
+	if (r)
+		return r;
+	size = forget(a[0]);
+	if (size) {
+		mm_munmap(sc_mm(t), a[0], size);
+		cpu_invalidate_code(a[0], size);
+	}
+	return 0;
+}
+
+/* --- i386 ipc(call, first, second, third, ptr, fifth) ------------------------- */
+
+enum {
+	IPC_SEMOP = 1, IPC_SEMGET, IPC_SEMCTL, IPC_SEMTIMEDOP,
+	IPC_MSGSND = 11, IPC_MSGRCV, IPC_MSGGET, IPC_MSGCTL,
+	IPC_SHMAT = 21, IPC_SHMDT, IPC_SHMGET, IPC_SHMCTL,
+};
+
+SG_SYSCALL_DEFINE(compat_sys_ipc)
+{
+	uint32_t call = (uint32_t)a[0] & 0xffff, version = (uint32_t)a[0] >> 16;
+	uint64_t first = (uint32_t)a[1], second = (uint32_t)a[2];
+	uint64_t third = (uint32_t)a[3], ptr = (uint32_t)a[4];
+	uint64_t fifth = (uint32_t)a[5];
+	uint32_t u;
+	long r;
+
+	switch (call) {
+	case IPC_SEMOP:
+		return semtimedop32(t, first, ptr, second, 0);
+	case IPC_SEMTIMEDOP:
+		return semtimedop32(t, first, ptr, second, fifth);
+	case IPC_SEMGET:
+		return host_syscall3(SYS_semget, (int)first, (int)second, (int)third);
+	case IPC_SEMCTL:
+		/* the semun argument is read from *ptr */
+		if (!ptr)
+			return -EINVAL;
+		if (copy_from_guest(sc_mm(t), &u, ptr, sizeof(u)))
+			return -EFAULT;
+		if (!compat_version_ok((int)third))
+			return -EINVAL;
+		return do_semctl(t, first, second, (int)third & ~SC_IPC_64, u, true);
+	case IPC_MSGSND:
+		return msgsnd32(t, first, ptr, second, third);
+	case IPC_MSGRCV:
+		if (version == 0) {
+			/* struct ipc_kludge { u32 msgp; s32 msgtyp; } at ptr */
+			uint32_t k[2];
+
+			if (!ptr)
+				return -EINVAL;
+			if (copy_from_guest(sc_mm(t), k, ptr, sizeof(k)))
+				return -EFAULT;
+			return msgrcv32(t, first, k[0], second, (int32_t)k[1], third);
+		}
+		return msgrcv32(t, first, ptr, second, (int32_t)fifth, third);
+	case IPC_MSGGET:
+		return host_syscall2(SYS_msgget, (int)first, (int)second);
+	case IPC_MSGCTL:
+		if (!compat_version_ok((int)second))
+			return -EINVAL;
+		return do_msgctl(t, first, (int)second & ~SC_IPC_64, ptr, true);
+	case IPC_SHMAT:
+		if (version == 1)
+			return -EINVAL;
+		r = do_shmat(t, first, ptr, (int)second);
+		if (r < 0 && r >= -4095)
+			return r;
+		u = (uint32_t)r;
+		return copy_to_guest(sc_mm(t), third, &u, sizeof(u)) ? -EFAULT : 0;
+	case IPC_SHMDT:
+		return sys_shmdt(t, (const uint64_t[6]){ ptr });
+	case IPC_SHMGET:
+		return host_syscall3(SYS_shmget, (int)first, second, (int)third);
+	case IPC_SHMCTL:
+		if (!compat_version_ok((int)second))
+			return -EINVAL;
+		return do_shmctl(t, first, (int)second & ~SC_IPC_64, ptr, true);
+	default:
+		return -ENOSYS;
+	}
+}
