@@ -5,7 +5,7 @@
  * guest's operands into a frame, runs the thunk through a trampoline and
  * writes the results back. FP rows run under the guest's MXCSR (all
  * exceptions masked; an unmasked one that occurred becomes #XM with the
- * destination left alone); MMX rows see the guest's MMX registers and make
+ * destination left alone; see mxcsr_fast for the common case); MMX rows see the guest's MMX registers and make
  * the x87 -> MMX transition. Register roles in the thunks:
  *   xmm1/mm1 the destination (ModRM.reg), xmm2/mm2 the source (r/m),
  *   xmm0 implicit (BLENDV mask, PCMPxSTRM result), eax/rax a GPR operand,
@@ -25,25 +25,35 @@ _Static_assert(offsetof(struct simd_frame, m1) == 48 && offsetof(struct simd_fra
 void simd_call_int(struct simd_frame *f, const void *thunk);
 void simd_call_fp(struct simd_frame *f, const void *thunk);
 void simd_call_mmx(struct simd_frame *f, const void *thunk);
+void simd_call_mmx_fp(struct simd_frame *f, const void *thunk);
 
-/* Trampolines: the MXCSR/MMX variants are the integer one plus their
- * extra loads and stores. */
+/* Trampolines: the integer one loads and stores xmm0..2, rax, rcx, rdx
+ * and captures RFLAGS; the FP ones run under the frame's MXCSR and put the
+ * host's back; the MMX ones also carry mm1/mm2 and end with EMMS. No input
+ * flags: no SIMD instruction reads them. */
 #define TRAMPOLINE(name, pre, post) \
 	".globl " name "\n.type " name ", @function\n" name ":\n" \
-	"  sub $8, %rsp\n  stmxcsr (%rsp)\n" pre \
+	"  sub $24, %rsp\n" pre \
 	"  movdqa 0(%rdi), %xmm0\n  movdqa 16(%rdi), %xmm1\n  movdqa 32(%rdi), %xmm2\n" \
 	"  mov 64(%rdi), %rax\n  mov 72(%rdi), %rcx\n  mov 80(%rdi), %rdx\n" \
-	"  push %rdi\n  pushq 88(%rdi)\n  popfq\n  call *%rsi\n  pushfq\n  pop %r8\n  pop %rdi\n" \
+	"  mov %rdi, (%rsp)\n  call *%rsi\n  pushfq\n  pop %r8\n  mov (%rsp), %rdi\n" \
 	"  mov %r8, 88(%rdi)\n" \
 	"  movdqa %xmm0, 0(%rdi)\n  movdqa %xmm1, 16(%rdi)\n  movdqa %xmm2, 32(%rdi)\n" \
 	"  mov %rax, 64(%rdi)\n  mov %rcx, 72(%rdi)\n  mov %rdx, 80(%rdi)\n" post \
-	"  ldmxcsr (%rsp)\n  add $8, %rsp\n  cld\n  ret\n.size " name ", . - " name "\n"
+	"  add $24, %rsp\n  ret\n.size " name ", . - " name "\n"
+#define MXCSR_IN "  stmxcsr 8(%rsp)\n  ldmxcsr 96(%rdi)\n"
+#define MXCSR_OUT "  stmxcsr 96(%rdi)\n  ldmxcsr 8(%rsp)\n"
+#define MMX_IN "  movq 48(%rdi), %mm1\n  movq 56(%rdi), %mm2\n"
+#define MMX_OUT "  movq %mm1, 48(%rdi)\n  movq %mm2, 56(%rdi)\n  emms\n"
 __asm__(".text\n"
 	TRAMPOLINE("simd_call_int", "", "")
-	TRAMPOLINE("simd_call_fp", "  ldmxcsr 96(%rdi)\n", "  stmxcsr 96(%rdi)\n")
-	TRAMPOLINE("simd_call_mmx",
-		   "  ldmxcsr 96(%rdi)\n  movq 48(%rdi), %mm1\n  movq 56(%rdi), %mm2\n",
-		   "  stmxcsr 96(%rdi)\n  movq %mm1, 48(%rdi)\n  movq %mm2, 56(%rdi)\n  emms\n"));
+	TRAMPOLINE("simd_call_fp", MXCSR_IN, MXCSR_OUT)
+	TRAMPOLINE("simd_call_mmx", MMX_IN, MMX_OUT)
+	TRAMPOLINE("simd_call_mmx_fp", MXCSR_IN MMX_IN, MMX_OUT MXCSR_OUT));
+#undef MXCSR_IN
+#undef MXCSR_OUT
+#undef MMX_IN
+#undef MMX_OUT
 
 /* The thunks. */
 #define OP(map, opcode, prefix, group, handler, flags)
@@ -67,6 +77,30 @@ __asm__(".text\n"
 #undef SIMDW
 #undef SIMDWI
 #undef SIMDG
+
+static inline uint32_t mxcsr_read(void)
+{
+	uint32_t v;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(v) : : "memory");
+	return v;
+}
+
+/* The fast path of FP rows: when the guest's MXCSR masks every exception
+ * and has the host's control bits, the host MXCSR simply becomes the
+ * guest's (flags included; host code never reads the sticky flags) and
+ * stays so, and the instruction runs without LDMXCSR, which costs more
+ * than most instructions. */
+static inline bool mxcsr_fast(uint32_t guest)
+{
+	uint32_t host = mxcsr_read();
+
+	if ((host & ~0x3fu) != (guest & ~0x3fu) || (guest & 0x1f80) != 0x1f80)
+		return false;
+	if (host != guest)
+		__asm__ volatile("ldmxcsr %0" : : "m"(guest) : "memory");
+	return true;
+}
 
 /* Everything a row's handler does, specialised by its constant arguments. */
 static inline __attribute__((always_inline)) void
@@ -145,21 +179,24 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	}
 
-	if (fl & (SF_FP | SF_MMX | SF_MMXR)) {
+	if ((fl & SF_FP) && !(fl & (SF_MMX | SF_MMXR)) && mxcsr_fast(guest_mxcsr)) {
+		simd_call_int(&f, thunk);
+		c->mxcsr = mxcsr_read();
+	} else if (fl & SF_FP) {
+		uint32_t raised;
+
 		if (fl & (SF_MMX | SF_MMXR))
-			simd_call_mmx(&f, thunk);
+			simd_call_mmx_fp(&f, thunk);
 		else
 			simd_call_fp(&f, thunk);
-		if (fl & SF_FP) {
-			uint32_t raised = f.mxcsr & 0x3f;
-
-			if (raised & ~(guest_mxcsr >> 7)) {
-				c->mxcsr = guest_mxcsr | raised;
-				cpu_raise(c, VEC_XM);
-				return;
-			}
-			c->mxcsr = guest_mxcsr | raised;
+		raised = f.mxcsr & 0x3f;
+		c->mxcsr = guest_mxcsr | raised;
+		if (raised & ~(guest_mxcsr >> 7)) {
+			cpu_raise(c, VEC_XM);
+			return;
 		}
+	} else if (fl & (SF_MMX | SF_MMXR)) {
+		simd_call_mmx(&f, thunk);
 	} else {
 		simd_call_int(&f, thunk);
 	}
