@@ -244,3 +244,29 @@ SG_SYSCALL_DEFINE(compat_sys_fcntl64)
 		return host_syscall3(SYS_fcntl, fd, cmd, a[2]);
 	}
 }
+
+/* openat2(dfd, path, struct open_how *, size): open_how is three u64s in
+ * every ABI; the guest's /proc/self files as for openat */
+SG_SYSCALL_DEFINE(sys_openat2)
+{
+	uint64_t how[3] = { 0 };
+	char path[PATH_MAX];
+	uint64_t size = a[3];
+	long r;
+
+	if (size < sizeof(how) || size > 4096)
+		return size < sizeof(how) ? -EINVAL : -E2BIG;
+	if (copy_from_guest(sc_mm(t), how, a[2], sizeof(how)))
+		return -EFAULT;
+	r = sc_path(t, a[1], path, true);
+	if (r)
+		return r;
+	if (sc_proc_self_open(t, path, (int)how[0], &r))
+		return r;
+	/* fields beyond the ones known here must be zero: the host checks
+	 * the guest's own copy */
+	if (size > sizeof(how) && !sc_ok(t, a[2], size, PROT_READ))
+		return -EFAULT;
+	return host_syscall4(SYS_openat2, a[0], path,
+			     size > sizeof(how) ? g2h(a[2]) : (void *)how, size);
+}

@@ -281,3 +281,79 @@ SG_SYSCALL_DEFINE(sys_prctl)
 				     (long)a[3], (long)a[4], 0);
 	}
 }
+
+/* --- keyctl: pointer arguments by operation ----------------------------------- */
+
+enum {
+	KC_GET_KEYRING_ID, KC_JOIN_SESSION_KEYRING, KC_UPDATE, KC_REVOKE,
+	KC_CHOWN, KC_SETPERM, KC_DESCRIBE, KC_CLEAR, KC_LINK, KC_UNLINK,
+	KC_SEARCH, KC_READ, KC_INSTANTIATE, KC_NEGATE, KC_SET_REQKEY_KEYRING,
+	KC_SET_TIMEOUT, KC_ASSUME_AUTHORITY, KC_GET_SECURITY,
+	KC_SESSION_TO_PARENT, KC_REJECT, KC_INSTANTIATE_IOV, KC_INVALIDATE,
+	KC_GET_PERSISTENT,
+};
+
+static long do_keyctl(struct sg_thread *t, const uint64_t *a)
+{
+	char s1[PATH_MAX], s2[PATH_MAX];
+	int op = (int)a[0];
+	long err = 0, r;
+	void *p;
+
+	switch (op) {
+	case KC_JOIN_SESSION_KEYRING:
+		if (!a[1])
+			return host_syscall2(SYS_keyctl, op, NULL);
+		r = strncpy_from_guest(sc_mm(t), s1, a[1], sizeof(s1));
+		return r < 0 ? r : host_syscall2(SYS_keyctl, op, s1);
+	case KC_UPDATE:
+	case KC_INSTANTIATE:
+		p = sc_buf(t, a[2], (uint32_t)a[3], PROT_READ, &err);
+		return err ? err
+			   : host_syscall5(SYS_keyctl, op, a[1], p,
+					   (uint32_t)a[3], a[4]);
+	case KC_DESCRIBE:
+	case KC_READ:
+	case KC_GET_SECURITY:
+		p = sc_buf(t, a[2], (uint32_t)a[3], PROT_WRITE, &err);
+		return err ? err
+			   : host_syscall4(SYS_keyctl, op, a[1], p, (uint32_t)a[3]);
+	case KC_SEARCH:
+		r = strncpy_from_guest(sc_mm(t), s1, a[2], sizeof(s1));
+		if (r >= 0)
+			r = strncpy_from_guest(sc_mm(t), s2, a[3], sizeof(s2));
+		return r < 0 ? r
+			     : host_syscall5(SYS_keyctl, op, a[1], s1, s2, a[4]);
+	case KC_GET_KEYRING_ID:
+	case KC_REVOKE:
+	case KC_CHOWN:
+	case KC_SETPERM:
+	case KC_CLEAR:
+	case KC_LINK:
+	case KC_UNLINK:
+	case KC_NEGATE:
+	case KC_SET_REQKEY_KEYRING:
+	case KC_SET_TIMEOUT:
+	case KC_ASSUME_AUTHORITY:
+	case KC_SESSION_TO_PARENT:
+	case KC_REJECT:
+	case KC_INVALIDATE:
+	case KC_GET_PERSISTENT:
+		return host_syscall5(SYS_keyctl, op, sc_s32(a[1]), sc_s32(a[2]),
+				     sc_s32(a[3]), sc_s32(a[4]));
+	default:
+		/* INSTANTIATE_IOV, DH_COMPUTE, PKEY_*, RESTRICT_KEYRING,
+		 * MOVE, CAPABILITIES, WATCH_KEY: not translated */
+		return -EOPNOTSUPP;
+	}
+}
+
+SG_SYSCALL_DEFINE(sys_keyctl)
+{
+	return do_keyctl(t, a);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_keyctl)
+{
+	return do_keyctl(t, a);
+}

@@ -229,3 +229,47 @@ SG_SYSCALL_DEFINE(sys_vmsplice)
 	r = sc_get_iovec(t, a[1], cnt, sc_compat(), PROT_READ, iov);
 	return r ? r : host_syscall4(SYS_vmsplice, a[0], iov, cnt, a[3]);
 }
+
+/* process_vm_readv/writev(pid, local iov, n, remote iov, n, flags): the
+ * local buffers are the guest's (checked); the remote ones are addresses
+ * in the other process, widened from the guest's iovec form only. */
+static long process_vm(struct sg_thread *t, const uint64_t *a, long nr,
+		       int local_prot)
+{
+	struct iovec local[SC_UIO_MAXIOV], remote[SC_UIO_MAXIOV]; /* 32 KiB of stack */
+	uint64_t nl = (uint32_t)a[2], nrem = (uint32_t)a[4];
+	long r;
+
+	if (nl > SC_UIO_MAXIOV || nrem > SC_UIO_MAXIOV)
+		return -EINVAL;
+	r = sc_get_iovec(t, a[1], nl, sc_compat(), local_prot, local);
+	if (r)
+		return r;
+	for (uint64_t i = 0; i < nrem; i++) {
+		if (sc_compat()) {
+			struct compat_iovec c;
+
+			if (copy_from_guest(sc_mm(t), &c, a[3] + i * sizeof(c),
+					    sizeof(c)))
+				return -EFAULT;
+			remote[i].iov_base = (void *)(uintptr_t)c.iov_base;
+			remote[i].iov_len = c.iov_len;
+		} else if (copy_from_guest(sc_mm(t), &remote[i],
+					   a[3] + i * sizeof(remote[i]),
+					   sizeof(remote[i]))) {
+			return -EFAULT;
+		}
+	}
+	return host_syscall6(nr, (long)a[0], (long)local, (long)nl, (long)remote,
+			     (long)nrem, (long)a[5]);
+}
+
+SG_SYSCALL_DEFINE(sys_process_vm_readv)
+{
+	return process_vm(t, a, SYS_process_vm_readv, PROT_WRITE);
+}
+
+SG_SYSCALL_DEFINE(sys_process_vm_writev)
+{
+	return process_vm(t, a, SYS_process_vm_writev, PROT_READ);
+}

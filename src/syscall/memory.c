@@ -98,3 +98,17 @@ SG_SYSCALL_DEFINE(sys_madvise)
 		return -ENOMEM;
 	return host_syscall3(SYS_madvise, a[0], len, a[2]);
 }
+
+/* mincore(addr, len, vec): one byte per page of a guest range */
+SG_SYSCALL_DEFINE(sys_mincore)
+{
+	uint64_t pages = MM_PAGE_ALIGN_UP(a[1]) / MM_PAGE_SIZE;
+
+	if (a[0] & (MM_PAGE_SIZE - 1))
+		return -EINVAL;
+	if (!sc_ok(t, a[0], pages * MM_PAGE_SIZE, 0))
+		return -ENOMEM;
+	if (!sc_ok(t, a[2], pages, PROT_WRITE))
+		return -EFAULT;
+	return host_syscall3(SYS_mincore, a[0], a[1], g2h(a[2]));
+}

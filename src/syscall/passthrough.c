@@ -384,3 +384,7 @@ SG_PASSTHROUGH(sys_mq_timedreceive, SYS_mq_timedreceive, PA(PA_VAL, 0),
 SG_PASSTHROUGH(sys_mq_notify, SYS_mq_notify, PA(PA_VAL, 0), PA(PA_INN, 64))
 SG_PASSTHROUGH(sys_mq_getsetattr, SYS_mq_getsetattr, PA(PA_VAL, 0),
 	       PA(PA_INN, 64), PA(PA_OUTN, 64))
+/* i386 epoll_pwait2: a 64-bit timespec and a sigset of the same bytes */
+SG_PASSTHROUGH(compat_sys_epoll_pwait2, SYS_epoll_pwait2, PA(PA_VAL, 0),
+	       PA(PA_OUTE, PA_ELEM(2, 12)), PA(PA_VAL, 0), PA(PA_INN, 16),
+	       PA(PA_INN, 8), PA(PA_VAL, 0))

@@ -172,3 +172,29 @@ SG_SYSCALL_DEFINE(sys_futex_time32)
 {
 	return do_futex(t, a, true);
 }
+
+/* futex_waitv(waiters, nr, flags, timeout, clockid): struct futex_waitv
+ * is { u64 val; u64 uaddr; u32 flags; u32 reserved } in every ABI; each
+ * futex address is checked before the host waits on it */
+SG_SYSCALL_DEFINE(sys_futex_waitv)
+{
+	struct {
+		uint64_t val, uaddr;
+		uint32_t flags, reserved;
+	} w[128];
+	uint32_t nr = (uint32_t)a[1];
+	long err = 0;
+	void *tmo;
+
+	if (nr == 0 || nr > ARRAY_SIZE(w))
+		return -EINVAL;
+	if (copy_from_guest(sc_mm(t), w, a[0], nr * sizeof(w[0])))
+		return -EFAULT;
+	for (uint32_t i = 0; i < nr; i++)
+		if (!sc_ok(t, w[i].uaddr, 4, PROT_READ))
+			return -EFAULT;
+	tmo = sc_buf(t, a[3], 16, PROT_READ, &err);
+	if (err)
+		return err;
+	return host_syscall5(SYS_futex_waitv, w, nr, a[2], tmo, a[4]);
+}
