@@ -19,7 +19,8 @@ __asm__(".text\n"
 
 static void fx_run(struct cpu *c, const struct insn *i, bool save)
 {
-	uint64_t ea = insn_ea(c, i), rflags = 2;
+	uint64_t ea = insn_ea(c, i);
+	uint32_t host_mxcsr;
 	bool w = c->mode == CPU_MODE_64 && (i->rex & 8);
 	bool m32 = c->mode != CPU_MODE_64;
 	uint8_t img[512] __attribute__((aligned(16)));
@@ -43,8 +44,10 @@ static void fx_run(struct cpu *c, const struct insn *i, bool save)
 	}
 	memcpy(hi, &c->xmm[8], sizeof(hi));
 	x87_to_fx(c, &fx, true);
+	__asm__ volatile("stmxcsr %0" : "=m"(host_mxcsr));
 	x87_host_call(&fx, save ? (w ? fx_thunk_save64 : fx_thunk_save)
-				: (w ? fx_thunk_rstor64 : fx_thunk_rstor), img, &rflags);
+				: (w ? fx_thunk_rstor64 : fx_thunk_rstor), img, NULL);
+	__asm__ volatile("ldmxcsr %0" : : "m"(host_mxcsr));
 	x87_from_fx(c, &fx, true);
 	if (m32) {
 		memcpy(&c->xmm[8], hi, sizeof(hi));

@@ -37,8 +37,9 @@ _Static_assert(sizeof(struct fx_area) == 512, "FXSAVE area is 512 bytes");
 void x87_to_fx(const struct cpu *c, struct fx_area *fx, bool with_sse);
 void x87_from_fx(struct cpu *c, const struct fx_area *fx, bool with_sse);
 
-/* FXRSTOR64 fx; RFLAGS arithmetic bits = *rflags; call thunk with rdi = mem;
- * *rflags = RFLAGS; FXSAVE64 fx; FNINIT; host MXCSR back. */
+/* FXRSTOR64 fx; call thunk with rdi = mem; FXSAVE64 fx; FNINIT. With
+ * rflags, RFLAGS is *rflags around the thunk and *rflags RFLAGS after. The
+ * MXCSR is fx's afterwards: x87_to_fx without SSE puts the host's there. */
 void x87_host_call(struct fx_area *fx, const void *thunk, void *mem, uint64_t *rflags);
 
 /* An unmasked x87 exception is pending (a waiting instruction raises #MF). */

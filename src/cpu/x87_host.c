@@ -45,22 +45,26 @@ __asm__(".text\n"
 	"x87_host_call:\n"
 	"  push %rdi\n"
 	"  push %rcx\n"
-	"  sub $24, %rsp\n"
-	"  stmxcsr (%rsp)\n"
+	"  sub $8, %rsp\n"
 	"  fxrstor64 (%rdi)\n"
+	"  test %rcx, %rcx\n"
+	"  jz 1f\n"
 	"  pushq (%rcx)\n"
 	"  popfq\n"
+	"1:\n"
 	"  mov %rdx, %rdi\n"
 	"  call *%rsi\n"
 	"  pushfq\n"
 	"  pop %rax\n"
-	"  mov 24(%rsp), %rcx\n"
+	"  mov 8(%rsp), %rcx\n"
+	"  test %rcx, %rcx\n"
+	"  jz 2f\n"
 	"  mov %rax, (%rcx)\n"
-	"  mov 32(%rsp), %rdi\n"
+	"2:\n"
+	"  mov 16(%rsp), %rdi\n"
 	"  fxsave64 (%rdi)\n"
 	"  fninit\n"
-	"  ldmxcsr (%rsp)\n"
-	"  add $40, %rsp\n"
+	"  add $24, %rsp\n"
 	"  cld\n"
 	"  ret\n"
 	".size x87_host_call, . - x87_host_call\n");
@@ -80,7 +84,10 @@ void x87_to_fx(const struct cpu *c, struct fx_area *fx, bool with_sse)
 	fx->fop = x->fop;
 	fx->fip = x->fip;
 	fx->fdp = x->fdp;
-	fx->mxcsr = c->mxcsr;
+	if (with_sse)
+		fx->mxcsr = c->mxcsr;
+	else /* FXRSTOR then leaves the host's MXCSR as it was */
+		__asm__ volatile("stmxcsr %0" : "=m"(fx->mxcsr));
 	fx->mxcsr_mask = 0;
 	for (int k = 0; k < 8; k++)
 		memcpy(fx->st[k], &x->st[(x->top + k) & 7], 16);
@@ -125,7 +132,7 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 	struct fx_area fx;
 	uint8_t buf[112] __attribute__((aligned(16)));
 	const uint8_t *thunk;
-	uint64_t ea = 0, rflags = 2, fip0, fdp0;
+	uint64_t ea = 0, rflags = 2 | (flags_io & 1 ? flags_get(c) & FL_ARITH : 0), fip0, fdp0;
 	unsigned slot;
 
 	if (waiting && x87_pending(c)) {
@@ -146,12 +153,10 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		if (dir == X_STORE)
 			memcpy(g2h(ea), buf, size); /* and a read-only one here */
 	}
-	if (flags_io & 1)
-		rflags = 2 | (flags_get(c) & FL_ARITH);
 	x87_to_fx(c, &fx, false);
 	fip0 = fx.fip;
 	fdp0 = fx.fdp;
-	x87_host_call(&fx, thunk, buf, &rflags);
+	x87_host_call(&fx, thunk, buf, flags_io ? &rflags : NULL);
 	x87_from_fx(c, &fx, false);
 	/* The host recorded its own thunk and buffer as the last instruction
 	 * and operand: the guest's are the instruction and its offset. */
