@@ -65,12 +65,13 @@ while read -r kind style headers names exclude opts; do
 		echo "xlat_gen: $kind: no macro of <$headers> matches $names" >&2
 		exit 1
 	fi
-	zero= tail= mask=0
+	zero= tail= mask=0 desc=0
 	for o in $opts; do
 		case $o in
 		zero=*) zero=${o#zero=} ;;
 		tail=*) tail=,${o#tail=}, ;;
 		mask=*) mask=${o#mask=} ;;
+		desc) desc=1 ;;
 		*) echo "xlat_gen: $kind: unknown option '$o'" >&2; exit 1 ;;
 		esac
 	done
@@ -91,9 +92,9 @@ while read -r kind style headers names exclude opts; do
 		printf '\t"%s", XLAT_%s, entries, sizeof(entries) / sizeof(entries[0]),\n' \
 			"$kind" "$(echo "$style" | tr a-z A-Z)"
 		if [ -n "$zero" ]; then
-			printf '\t"%s", %s,\n' "$zero" "$mask"
+			printf '\t"%s", %s, %s,\n' "$zero" "$mask" "$desc"
 		else
-			printf '\tNULL, %s,\n' "$mask"
+			printf '\tNULL, %s, %s,\n' "$mask" "$desc"
 		fi
 		echo "};"
 	} > "$tmp.out"

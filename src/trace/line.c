@@ -33,7 +33,7 @@ void tl_printf(struct tline *l, const char *fmt, ...)
 
 void tl_tab_to_result(struct tline *l)
 {
-	while (l->len < TRACE_RESULT_COLUMN && l->len < TL_MAX)
+	while (l->col0 + l->len < TRACE_RESULT_COLUMN && l->len < TL_MAX)
 		l->buf[l->len++] = ' ';
 }
 

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,12 +35,50 @@ static __thread struct pending {
 	bool shown[6], late[6];
 	unsigned head;      /* args written with the open line (-f threads) */
 	bool opened;        /* the head was written */
+	size_t open_len;    /* columns the open line took */
 	struct timespec start;
 } pending;
 
 static int my_tid(void)
 {
 	return (int)syscall(SYS_gettid);
+}
+
+static int shared_init(struct trace *tr)
+{
+	pthread_mutexattr_t attr;
+
+	tr->sh = mmap(NULL, sizeof(*tr->sh), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (tr->sh == MAP_FAILED) {
+		tr->sh = NULL;
+		return -1;
+	}
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&tr->sh->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	tr->sh->tasks = 1;
+	return 0;
+}
+
+/* A task that died holding the lock left nothing half-done that matters:
+ * take it over. */
+static void sh_lock(struct trace *tr)
+{
+	if (pthread_mutex_lock(&tr->sh->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&tr->sh->lock);
+}
+
+static void sh_unlock(struct trace *tr)
+{
+	pthread_mutex_unlock(&tr->sh->lock);
+}
+
+static bool multi(const struct trace *tr)
+{
+	return __atomic_load_n(&tr->sh->tasks, __ATOMIC_RELAXED) > 1;
 }
 
 struct trace *trace_create_opts(int fd, const struct sg_options *opts)
@@ -66,6 +105,11 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 	tr->insn_start = opts ? opts->trace_start : 0;
 	tr->insn_count = opts ? opts->trace_count : 0;
 	pthread_mutex_init(&tr->lock, NULL);
+	if (shared_init(tr) < 0) {
+		trace_destroy(tr);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return tr;
 }
 
@@ -88,6 +132,8 @@ void trace_destroy(struct trace *tr)
 	for (int t = 0; t < SG_TABLE__COUNT; t++)
 		free(tr->counts[t]);
 	pthread_mutex_destroy(&tr->lock);
+	if (tr->sh)
+		munmap(tr->sh, sizeof(*tr->sh));
 	free(tr);
 }
 
@@ -105,15 +151,15 @@ static void write_all(struct trace *tr, const char *p, size_t left)
 	}
 }
 
-/* Close the line another thread left open: strace's "<unfinished ...>".
- * Called with tr->lock held. */
+/* Close the line another task left open: strace's "<unfinished ...>".
+ * Called with the shared lock held. */
 static void close_open_line(struct trace *tr, int except_tid)
 {
 	static const char unfinished[] = " <unfinished ...>\n";
 
-	if (tr->open_tid && tr->open_tid != except_tid) {
+	if (tr->sh->open_tid && tr->sh->open_tid != except_tid) {
 		write_all(tr, unfinished, sizeof(unfinished) - 1);
-		tr->open_tid = 0;
+		tr->sh->open_tid = 0;
 	}
 }
 
@@ -121,11 +167,11 @@ static void close_open_line(struct trace *tr, int except_tid)
 void trace_emit(struct trace *tr, struct tline *l)
 {
 	l->buf[l->len++] = '\n'; /* tl_* always leave room for it */
-	if (tr->multi) {
-		pthread_mutex_lock(&tr->lock);
+	if (tr->flags & SG_TRACE_FOLLOW) {
+		sh_lock(tr);
 		close_open_line(tr, 0);
 		write_all(tr, l->buf, l->len);
-		pthread_mutex_unlock(&tr->lock);
+		sh_unlock(tr);
 	} else {
 		write_all(tr, l->buf, l->len);
 	}
@@ -134,7 +180,7 @@ void trace_emit(struct trace *tr, struct tline *l)
 /* "[pid  123] " with -f and more than one task; -t/-tt/-ttt time. */
 void trace_print_prefix(struct trace *tr, struct tline *l)
 {
-	if (tr->multi)
+	if (multi(tr))
 		tl_printf(l, "[pid %5d] ", my_tid());
 	if (tr->flags & (SG_TRACE_TIME | SG_TRACE_TIME_US | SG_TRACE_TIME_EPOCH)) {
 		struct timespec now;
@@ -178,7 +224,9 @@ static void print_entry_note(struct tline *l, const struct sg_syscall_call *call
 		tl_printf(l, " %s", call->row->entry);
 	if (!call->row || (!call->row->fn && !systab_row_is_ni(call->row)))
 		tl_puts(l, " missing");
-	if (call->vdso)
+	if (call->vdso_fn) /* a vDSO time function, answered in sysgate */
+		tl_puts(l, " vdso-fn");
+	else if (call->vdso)
 		tl_puts(l, " vdso");
 	tl_putc(l, ']');
 }
@@ -304,13 +352,37 @@ static void open_line(struct trace *tr, const struct sg_syscall_call *call,
 	print_args(&l, sig, 0, head, true);
 	if (head < sig->nargs && head > 0 && l.buf[l.len - 1] != '(')
 		tl_puts(&l, ", ");
-	pthread_mutex_lock(&tr->lock);
+	sh_lock(tr);
 	close_open_line(tr, 0);
 	write_all(tr, l.buf, l.len);
-	tr->open_tid = my_tid();
-	pthread_mutex_unlock(&tr->lock);
+	tr->sh->open_tid = my_tid();
+	sh_unlock(tr);
 	pending.head = head;
 	pending.opened = true;
+	pending.open_len = l.len;
+}
+
+/* A new thread or child process: prefixes from now on (strace prints them
+ * while it traces more than one task). */
+static bool is_fork(const struct sg_syscall_call *call)
+{
+	return is_call(call, "clone") || is_call(call, "clone3") ||
+	       is_call(call, "fork") || is_call(call, "vfork");
+}
+
+static void note_new_task(struct trace *tr, const struct sg_syscall_call *call)
+{
+	if ((tr->flags & SG_TRACE_FOLLOW) && call->result > 0 && is_fork(call))
+		__atomic_add_fetch(&tr->sh->tasks, 1, __ATOMIC_RELAXED);
+}
+
+/* A task is gone (after its last line): prefixes stop with the last but
+ * one, as strace's do. */
+static void note_task_gone(struct trace *tr)
+{
+	if ((tr->flags & SG_TRACE_FOLLOW) &&
+	    __atomic_load_n(&tr->sh->tasks, __ATOMIC_RELAXED) > 1)
+		__atomic_sub_fetch(&tr->sh->tasks, 1, __ATOMIC_RELAXED);
 }
 
 void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
@@ -346,21 +418,12 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		finish_line(tr, &l, mm_of(t), call, SYSTAB_RET_NONE);
 		trace_emit(tr, &l);
 		pending.call = NULL;
+		if (is_call(call, "exit"))
+			note_task_gone(tr); /* a thread: no "+++" line follows */
 		return;
 	}
-	if (tr->multi)
+	if (multi(tr))
 		open_line(tr, call, sig);
-}
-
-/* A new thread or child process: prefixes from now on (strace prints them
- * while it traces more than one task). */
-static void note_new_task(struct trace *tr, const struct sg_syscall_call *call)
-{
-	if (!(tr->flags & SG_TRACE_FOLLOW) || call->result < 0)
-		return;
-	if (is_call(call, "clone") || is_call(call, "clone3") ||
-	    is_call(call, "fork") || is_call(call, "vfork"))
-		tr->multi = true;
 }
 
 void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
@@ -382,7 +445,11 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		memset(pending.late, 1, sizeof(pending.late));
 		clock_gettime(CLOCK_MONOTONIC, &pending.start);
 	}
-	note_new_task(tr, call);
+	if (call->result == 0 && is_fork(call)) {
+		/* the child's side: a tracer never sees it return */
+		pending.call = NULL;
+		return;
+	}
 	if (tr->flags & SG_TRACE_SUMMARY) {
 		struct timespec now;
 
@@ -395,30 +462,35 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		if (pending.late[i])
 			format_arg(tr, mm_of(t), call, sig, i, true);
 	pending.call = NULL;
-	if (!shows_lines(tr))
+	if (!shows_lines(tr)) {
+		note_new_task(tr, call);
 		return;
+	}
 	if (pending.opened) {
 		bool resumed;
 
-		pthread_mutex_lock(&tr->lock);
-		resumed = tr->open_tid != my_tid();
-		pthread_mutex_unlock(&tr->lock);
+		sh_lock(tr);
+		resumed = tr->sh->open_tid != my_tid();
+		sh_unlock(tr);
 		if (resumed) {
 			trace_print_prefix(tr, &l);
 			tl_printf(&l, "<... %s resumed>", name_of(call, nbuf, sizeof(nbuf)));
+		} else {
+			l.col0 = pending.open_len;
 		}
 		first = print_args(&l, sig, pending.head, 6, true);
 		(void)first;
 		tl_putc(&l, ')');
 		finish_line(tr, &l, mm_of(t), call, sig->ret);
 		l.buf[l.len++] = '\n';
-		pthread_mutex_lock(&tr->lock);
-		if (tr->open_tid == my_tid())
-			tr->open_tid = 0;
+		sh_lock(tr);
+		if (tr->sh->open_tid == my_tid())
+			tr->sh->open_tid = 0;
 		else
 			close_open_line(tr, 0);
 		write_all(tr, l.buf, l.len);
-		pthread_mutex_unlock(&tr->lock);
+		sh_unlock(tr);
+		note_new_task(tr, call);
 		return;
 	}
 	trace_print_prefix(tr, &l);
@@ -427,6 +499,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 	tl_putc(&l, ')');
 	finish_line(tr, &l, mm_of(t), call, sig->ret);
 	trace_emit(tr, &l);
+	note_new_task(tr, call);
 }
 
 void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
@@ -460,6 +533,7 @@ void trace_exit(struct trace *tr, const struct sg_exit *status)
 		tl_printf(&l, "+++ exited with %d +++", status->code);
 	}
 	trace_emit(tr, &l);
+	note_task_gone(tr);
 }
 
 /* --- result notes ----------------------------------------------------------- */

@@ -30,6 +30,7 @@ struct mm;
 struct tline {
 	char buf[8192];
 	size_t len;
+	size_t col0; /* column where buf starts (the rest of an open line) */
 };
 
 /* -c: calls, errors and time per row of each table. */
@@ -50,9 +51,14 @@ struct trace {
 	unsigned strlen;     /* -s */
 	struct trace_filter filter;
 	uint64_t insn_start, insn_count;
-	pthread_mutex_t lock; /* open_tid, multi, counts */
-	int open_tid;        /* thread whose line was left open (<unfinished>) */
-	bool multi;          /* more than one task traced: [pid N] prefixes */
+	pthread_mutex_t lock; /* counts */
+	/* What the threads and forked children writing to the same fd share
+	 * (a MAP_SHARED page, so a fork keeps sharing it). */
+	struct trace_shared {
+		pthread_mutex_t lock; /* process-shared, robust */
+		int open_tid;  /* task whose line was left open (<unfinished>) */
+		int tasks;     /* tasks traced: more than 1 gives [pid N] prefixes */
+	} *sh;
 	int main_tid;        /* without -f: the only thread traced */
 	/* printed instructions or blocks so far (--trace-count); reached
 	 * --trace-start */

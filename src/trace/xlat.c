@@ -51,7 +51,7 @@ void tprint_flags(struct tline *l, const struct xlat *x, uint64_t v)
 
 			for (size_t i = 0; i < n; i++)
 				if (chosen[i] && chosen[i]->tail == tail &&
-				    (!lo || chosen[i]->value < lo->value)) {
+				    (!lo || (chosen[i]->value < lo->value) != x->desc)) {
 					lo = chosen[i];
 					lo_i = i;
 				}

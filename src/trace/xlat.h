@@ -23,6 +23,7 @@ struct xlat {
 	size_t n;
 	const char *zero;  /* flags: the name of 0, or NULL for "0" */
 	uint64_t mask;     /* flags: bits the set decodes; 0: all */
+	int desc;          /* flags: descending order (R_OK|W_OK) */
 };
 
 #define TRACE_KIND_FLAGS(k) extern const struct xlat xlat_##k;
