@@ -368,6 +368,8 @@ void op_cmpxchg8b_Mq(struct cpu *c, const struct insn *i)
 			return;
 		}
 		eq = cas16(p, &want, put);
+		if (eq)
+			code_write_check(ea, 16);
 		if (!eq) {
 			c->r[R_AX] = (uint64_t)want;
 			c->r[R_DX] = (uint64_t)(want >> 64);

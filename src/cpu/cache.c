@@ -3,7 +3,8 @@
  * cpu_invalidate_code() has no CPU argument: it records the range in a
  * small global log with an epoch; each CPU applies the ranges it has not
  * seen when cpu_run starts (after the syscall that changed the mapping),
- * or drops everything if it fell too far behind. */
+ * or drops everything if it fell too far behind. Stores into decoded code
+ * are caught by the code map (insn.h, code_written). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@ struct cpu_code_cache {
 	struct code_page **buckets;
 	uint32_t nbuckets, count;
 };
+
+uint8_t *code_map[CODE_MAP_L1];
 
 static pthread_mutex_t inval_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct { uint64_t lo, hi; } inval_log[INVAL_LOG];
@@ -89,11 +92,51 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 	return pg;
 }
 
+/* Mark the page of addr as holding decoded code. */
+static void code_map_mark(uint64_t addr)
+{
+	uint8_t **slot = &code_map[(addr >> 30) & (CODE_MAP_L1 - 1)];
+	uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (!m) {
+		uint8_t *fresh = xcalloc(CODE_MAP_PAGES, 1), *none = NULL;
+
+		if (__atomic_compare_exchange_n(slot, &none, fresh, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			m = fresh;
+		else
+			free(fresh), m = none;
+	}
+	if (!m[(addr >> 12) & (CODE_MAP_PAGES - 1)])
+		__atomic_store_n(&m[(addr >> 12) & (CODE_MAP_PAGES - 1)], 1, __ATOMIC_RELAXED);
+}
+
+/* A guest store hit a page with decoded code: forget the page (every
+ * CPU's copy, through the invalidation log) and make this thread's run
+ * loop resynchronise before its next instruction. Other threads see the
+ * change when they next enter cpu_run (cross-modifying code needs a
+ * serialising event on hardware too). */
+void code_written(uint64_t addr)
+{
+	uint8_t *m = code_map[(addr >> 30) & (CODE_MAP_L1 - 1)];
+	struct cpu *c = cpu_tl_current;
+
+	__atomic_store_n(&m[(addr >> 12) & (CODE_MAP_PAGES - 1)], 0, __ATOMIC_RELAXED);
+	cpu_invalidate_code(addr & ~(uint64_t)(CODE_PAGE_SIZE - 1), CODE_PAGE_SIZE);
+	if (c) {
+		c->code_dirty = 1;
+		c->exec_page = 1;
+	}
+}
+
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr)
 {
 	struct insn i;
 
+	code_map_mark(addr);
 	insn_decode(&i, c, addr);
+	if (((addr & (CODE_PAGE_SIZE - 1)) + i.len) > CODE_PAGE_SIZE)
+		code_map_mark(addr + i.len - 1);
 	if (pg->n == pg->cap) {
 		uint32_t cap = pg->cap ? pg->cap * 2 : 64;
 		struct insn *p = realloc(pg->pool, cap * sizeof(*p));

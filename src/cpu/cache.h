@@ -16,6 +16,9 @@ struct code_page {
 	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 */
 };
 
+/* The CPU the calling thread is interpreting (set by cpu_run). */
+extern __thread struct cpu *cpu_tl_current;
+
 /* The page holding addr (page aligned), created if needed. */
 struct code_page *cache_page(struct cpu *c, uint64_t page);
 /* Decode the instruction at addr into pg. */

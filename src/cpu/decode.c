@@ -207,6 +207,8 @@ opcode:
 		i->mod = (uint8_t)(modrm >> 6);
 		i->reg = (uint8_t)(((modrm >> 3) & 7) | ((i->rex & 4) << 1));
 		i->reg8 = byte_reg(i->reg, i->rex);
+		if (flags & F_MOD3)
+			i->mod = 3;
 		if (i->mod == 3) {
 			i->rm = (uint8_t)((modrm & 7) | ((i->rex & 1) << 3));
 			i->rm8 = byte_reg(i->rm, i->rex);

@@ -9,6 +9,8 @@
 #include "cpu/cache.h"
 #include "cpu/ops.h"
 
+__thread struct cpu *cpu_tl_current; /* the CPU this thread interprets (cache.h) */
+
 /* Per host thread: where a fault inside guest interpretation returns to. */
 static __thread sigjmp_buf *tl_jmp;
 static __thread volatile sig_atomic_t tl_in_guest;
@@ -79,11 +81,14 @@ void op_nop(struct cpu *c, const struct insn *i)
 {
 }
 
+/* The page being executed lives in c->exec_page: a store into decoded code
+ * (code_written) sets it to 1 (no page) and code_dirty, so the next
+ * instruction resynchronises the cache and is decoded afresh. */
 static void run_loop(struct cpu *c, bool single)
 {
 	struct code_page *pg = NULL;
-	uint64_t page = 1; /* no page is at an odd address */
 
+	c->exec_page = 1; /* no page is at an odd address */
 	for (;;) {
 		uint64_t pc = c->rip;
 		const struct insn *i;
@@ -93,9 +98,13 @@ static void run_loop(struct cpu *c, bool single)
 			c->stop = CPU_STOP_REQUEST;
 			return;
 		}
-		if ((pc & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != page) {
-			page = pc & ~(uint64_t)(CODE_PAGE_SIZE - 1);
-			pg = cache_page(c, page);
+		if ((pc & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != c->exec_page) {
+			if (c->code_dirty) {
+				c->code_dirty = 0;
+				cache_sync(c);
+			}
+			c->exec_page = pc & ~(uint64_t)(CODE_PAGE_SIZE - 1);
+			pg = cache_page(c, c->exec_page);
 		}
 		c->insn_rip = pc;
 		i = cache_insn(c, pg, pc);
@@ -140,6 +149,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	}
 	tl_jmp = &jb;
 	tl_in_guest = 1;
+	cpu_tl_current = c;
 	run_loop(c, single);
 	tl_in_guest = 0;
 	tl_jmp = outer;

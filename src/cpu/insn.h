@@ -101,6 +101,7 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define F_ENTER 0x0700  /* imm16 then imm8 (imm2) */
 #define F_IMM_MASK 0x0700
 #define F_REL 0x0800    /* immediate is a branch displacement (sign-extended) */
+#define F_MOD3 0x1000   /* ModRM names registers whatever mod says (MOV CR/DR) */
 
 /* Build-time helpers for the run loop. */
 void optable_init(void);
@@ -204,6 +205,31 @@ static inline uint64_t insn_ea(const struct cpu *c, const struct insn *i)
 	return a;
 }
 
+/* Self-modifying code (cache.c): a byte per 4 KiB page, set when an
+ * instruction on the page is decoded; stores check it and, on a hit, drop
+ * the decoded page and make the run loop resynchronise before the next
+ * instruction. One table of these maps per GiB of address space. */
+#define CODE_MAP_L1 (1u << 17)
+#define CODE_MAP_PAGES (1u << 18)
+extern uint8_t *code_map[CODE_MAP_L1];
+void code_written(uint64_t addr);
+
+static inline bool code_map_hit(uint64_t addr)
+{
+	const uint8_t *m = code_map[(addr >> 30) & (CODE_MAP_L1 - 1)];
+
+	return __builtin_expect(m != NULL, 0) && m[(addr >> 12) & (CODE_MAP_PAGES - 1)];
+}
+
+/* After a store of len bytes at addr (len <= 4 KiB). */
+static inline void code_write_check(uint64_t addr, uint64_t len)
+{
+	if (code_map_hit(addr))
+		code_written(addr);
+	if (((addr & 4095) + len > 4096) && code_map_hit(addr + len - 1))
+		code_written(addr + len - 1);
+}
+
 /* Bulk copies (memmove/memset fast paths) avoid the null page: C says
  * they never see address 0; the element loop then faults there. */
 #define CODE_NULL_PAGE 4096u
@@ -235,6 +261,7 @@ static inline void mem_write(uint64_t addr, unsigned sz, uint64_t v)
 	case 4: __asm__ volatile("movl %k1, (%0)" : : "r"(p), "r"(v) : "memory"); break;
 	default: __asm__ volatile("movq %1, (%0)" : : "r"(p), "r"(v) : "memory"); break;
 	}
+	code_write_check(addr, sz);
 }
 
 /* 16 bytes (XMM operands), unaligned. */
@@ -290,6 +317,8 @@ static inline bool mem_cas(uint64_t addr, unsigned sz, uint64_t *expected, uint6
 						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 		break;
 	}
+	if (ok)
+		code_write_check(addr, sz);
 	return ok;
 }
 

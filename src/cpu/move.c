@@ -72,13 +72,16 @@ void op_lea_GvM(struct cpu *c, const struct insn *i)
 static uint64_t mem_xchg(uint64_t addr, unsigned sz, uint64_t v)
 {
 	void *p = g2h(addr);
+	uint64_t old;
 
 	switch (sz) {
-	case 1: return __atomic_exchange_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST);
-	case 2: return __atomic_exchange_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST);
-	case 4: return __atomic_exchange_n((uint32_t *)p, (uint32_t)v, __ATOMIC_SEQ_CST);
-	default: return __atomic_exchange_n((uint64_t *)p, v, __ATOMIC_SEQ_CST);
+	case 1: old = __atomic_exchange_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST); break;
+	case 2: old = __atomic_exchange_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST); break;
+	case 4: old = __atomic_exchange_n((uint32_t *)p, (uint32_t)v, __ATOMIC_SEQ_CST); break;
+	default: old = __atomic_exchange_n((uint64_t *)p, v, __ATOMIC_SEQ_CST); break;
 	}
+	code_write_check(addr, sz);
+	return old;
 }
 
 /* XCHG with memory is locked whether or not LOCK is given. */

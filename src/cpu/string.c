@@ -71,6 +71,7 @@ void op_movs(struct cpu *c, const struct insn *i)
 			/* the first element alone: a bad page faults at its start */
 			mem_write(dst, sz, mem_read(src, sz));
 			memmove(g2h(dst + sz), g2h(src + sz), (k - 1) * sz);
+			code_write_check(dst, k * sz);
 		} else {
 			k = 1;
 			mem_write(dst, sz, mem_read(src, sz));
@@ -100,6 +101,7 @@ void op_stos(struct cpu *c, const struct insn *i)
 		if (sz == 1 && dst >= CODE_NULL_PAGE) {
 			mem_write(dst, 1, v); /* a bad page faults at its start */
 			memset(g2h(dst), (int)v, k);
+			code_write_check(dst, k);
 		} else {
 			for (uint64_t e = 0; e < k; e++)
 				mem_write(dst + e * sz, sz, v);

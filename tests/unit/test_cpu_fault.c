@@ -126,12 +126,155 @@ static void test_cpuid(void **state)
 	assert_false(r[1] & (1u << 9));          /* no ERMS */
 }
 
+/* Faults as stop reasons: vector, rip at the instruction (traps after it),
+ * the data address. Expected vectors: the SDM, as the host raises them
+ * (the differential tester checks the same forms against the host). */
+static void test_more_faults(void **state)
+{
+	struct cpu *c;
+
+	cpu_install_fault_handler(); /* cmocka installs its own per test */
+	/* idiv overflow: INT_MIN / -1 */
+	c = run("\xb8\x00\x00\x00\x80\x99\xb9\xff\xff\xff\xff\xf7\xf9", 13, CPU_MODE_64);
+	assert_int_equal(c->fault.vector, VEC_DE);
+	assert_int_equal(c->fault.insn_addr, (uintptr_t)code + 11);
+	/* privileged: hlt, in al,dx, wbinvd, mov rax,cr0 are #GP; mov rax,cr9 #UD */
+	c = run("\xf4", 1, CPU_MODE_64);
+	assert_int_equal(c->fault.vector, VEC_GP);
+	c = run("\xec", 1, CPU_MODE_32);
+	assert_int_equal(c->fault.vector, VEC_GP);
+	c = run("\x0f\x09", 2, CPU_MODE_64);
+	assert_int_equal(c->fault.vector, VEC_GP);
+	c = run("\x0f\x20\xc0", 3, CPU_MODE_64);
+	assert_int_equal(c->fault.vector, VEC_GP);
+	c = run("\x44\x0f\x20\xc8", 4, CPU_MODE_64);
+	assert_int_equal(c->fault.vector, VEC_UD);
+	/* lock cmp is #UD; lock add to memory is fine */
+	c = run("\xf0\x39\x00", 3, CPU_MODE_64);
+	assert_int_equal(c->fault.vector, VEC_UD);
+	/* int1 (F1) traps with rip after it */
+	c = run("\xf1", 1, CPU_MODE_64);
+	assert_int_equal(c->fault.vector, VEC_DB);
+	assert_int_equal(c->rip, (uintptr_t)code + 1);
+	/* into with OF set traps (32-bit); bound out of range is #BR */
+	c = run("\xb0\x7f\x04\x01\xce", 5, CPU_MODE_32);
+	assert_int_equal(c->fault.vector, VEC_OF);
+	assert_int_equal(c->rip, (uintptr_t)code + 5);
+	memcpy(code + 64, "\x00\x00\x00\x00\x10\x00\x00\x00", 8); /* bounds 0..16 */
+	{
+		static struct cpu d;
+		static const uint8_t bound[] = { 0x62, 0x03 }; /* bound eax, [ebx] */
+
+		cpu_release(&d);
+		cpu_init(&d, CPU_MODE_32);
+		memcpy(code, bound, sizeof(bound));
+		cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+		d.r[R_BX] = (uintptr_t)code + 64;
+		d.r[R_AX] = 17;
+		d.rip = (uintptr_t)code;
+		cpu_run(&d);
+		assert_int_equal(d.fault.vector, VEC_BR);
+		assert_int_equal(d.fault.insn_addr, (uintptr_t)code);
+	}
+	/* a non-canonical address through RSP is #SS, through RAX #GP */
+	{
+		static struct cpu d;
+
+		cpu_release(&d);
+		cpu_init(&d, CPU_MODE_64);
+		memcpy(code, "\x48\x8b\x04\x24\x48\x8b\x00", 7);
+		cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+		d.r[R_SP] = 0x8000000000000000ull;
+		d.rip = (uintptr_t)code;
+		cpu_run(&d);
+		assert_int_equal(d.fault.vector, VEC_SS);
+		d.r[R_SP] = 0;
+		d.r[R_AX] = 0x8000000000000000ull;
+		d.rip = (uintptr_t)code + 4;
+		cpu_run(&d);
+		assert_int_equal(d.fault.vector, VEC_PF); /* host #GP: data_addr 0 */
+		assert_int_equal(d.fault.data_addr, 0);
+	}
+}
+
+/* Self-modifying code: the expected results come from running the same
+ * bytes natively (with RET for the final INT3). */
+static uint8_t *rwx;
+
+static uint64_t native_call(const uint8_t *bytes, size_t n, uint64_t rdi)
+{
+	uint64_t (*fn)(uint64_t) = (uint64_t (*)(uint64_t))(void *)rwx;
+
+	memcpy(rwx, bytes, n);
+	rwx[n - 1] = 0xc3;
+	return fn(rdi);
+}
+
+static void test_smc_patch(void **state)
+{
+	/* xor ecx,ecx; L: mov eax,1; inc ecx; cmp ecx,2; je end;
+	 * mov byte [rip-18],7 (the immediate of L); jmp L; end: int3 */
+	static const uint8_t prog[] = {
+		0x31, 0xc9, 0xb8, 0x01, 0x00, 0x00, 0x00, 0xff, 0xc1, 0x83, 0xf9, 0x02,
+		0x74, 0x09, 0xc6, 0x05, 0xee, 0xff, 0xff, 0xff, 0x07, 0xeb, 0xeb, 0xcc,
+	};
+	uint64_t expect = (uint32_t)native_call(prog, sizeof(prog), 0);
+	struct cpu *c;
+
+	cpu_install_fault_handler();
+	c = run((const char *)prog, sizeof(prog), CPU_MODE_64);
+	assert_int_equal(expect, 7);
+	assert_int_equal(c->fault.vector, VEC_BP);
+	assert_int_equal((uint32_t)c->r[R_AX], expect);
+}
+
+static void test_smc_jit(void **state)
+{
+	/* A JIT: store "mov eax,1; ret" into the buffer at rdi, call it; store
+	 * "mov eax,2; ret" over it, call again; eax + edx * 8. */
+	static const uint8_t prog[] = {
+		0x48, 0xb8, 0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0x00, 0x00, /* mov rax, imm64 */
+		0x48, 0x89, 0x07,                                           /* mov [rdi], rax */
+		0xff, 0xd7,                                                 /* call rdi */
+		0x89, 0xc2,                                                 /* mov edx, eax */
+		0x48, 0xb8, 0xb8, 0x02, 0x00, 0x00, 0x00, 0xc3, 0x00, 0x00,
+		0x48, 0x89, 0x07, 0xff, 0xd7,
+		0x8d, 0x04, 0xd0,                                           /* lea eax, [rax+rdx*8] */
+		0xcc,
+	};
+	uint8_t *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	static uint64_t stack[512];
+	static struct cpu c;
+	uint64_t expect;
+
+	assert_true(buf != MAP_FAILED);
+	cpu_install_fault_handler();
+	expect = (uint32_t)native_call(prog, sizeof(prog), (uintptr_t)buf);
+	assert_int_equal(expect, 2 + 8);
+	memset(buf, 0xcc, 4096);
+	memcpy(code, prog, sizeof(prog));
+	cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+	cpu_invalidate_code((uint64_t)(uintptr_t)buf, 4096);
+	cpu_release(&c);
+	cpu_init(&c, CPU_MODE_64);
+	c.r[R_DI] = (uintptr_t)buf;
+	c.r[R_SP] = (uintptr_t)&stack[500];
+	c.rip = (uintptr_t)code;
+	assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+	assert_int_equal(c.fault.vector, VEC_BP);
+	assert_int_equal((uint32_t)c.r[R_AX], expect);
+	munmap(buf, 4096);
+}
+
 static int setup(void **state)
 {
 	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
 		    -1, 0);
+	rwx = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
 	cpu_install_fault_handler();
-	return code == MAP_FAILED;
+	return code == MAP_FAILED || rwx == MAP_FAILED;
 }
 
 int main(void)
@@ -141,6 +284,9 @@ int main(void)
 		cmocka_unit_test(test_stops),
 		cmocka_unit_test(test_segments),
 		cmocka_unit_test(test_cpuid),
+		cmocka_unit_test(test_more_faults),
+		cmocka_unit_test(test_smc_patch),
+		cmocka_unit_test(test_smc_jit),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
