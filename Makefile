@@ -51,3 +51,12 @@ bench: setup
 	@[ -f $(BENCH_BUILD)/CMakeCache.txt ] || cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target sysgate_cli
 	REPS=$(REPS) SMALL=$(SMALL) FULL=$(FULL) ONLY='$(ONLY)' bash bench/run.sh $(BENCH_BUILD)
+
+# Differential test against the host CPU: `make difftest N=1000000 [SEED=s]`
+# (per-family table of trials and mismatches; mismatches logged with bytes).
+difftest: setup
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) --target difftest -j $(JOBS)
+	$(BUILD)/tests/difftest/difftest -n $(or $(N),100000) --seed $(or $(SEED),1) --log 3 \
+	  --native64 $(BUILD)/tests/difftest/difftest-native64 \
+	  --native32 $(BUILD)/tests/difftest/difftest-native32
