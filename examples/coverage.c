@@ -61,6 +61,8 @@ struct counts {
 
 static void on_insn(sg_process *p, uint64_t addr, void *user)
 {
+	(void)p;
+	(void)addr;
 	((struct counts *)user)->insns++;
 }
 
@@ -68,6 +70,7 @@ static void on_block(sg_process *p, uint64_t addr, void *user)
 {
 	struct counts *c = user;
 
+	(void)p;
 	c->blocks++;
 	set_add(&c->seen, addr);
 }
@@ -75,6 +78,8 @@ static void on_block(sg_process *p, uint64_t addr, void *user)
 static enum sg_hook_action on_syscall(sg_process *p, struct sg_syscall_info *info,
 				      void *user)
 {
+	(void)p;
+	(void)info;
 	((struct counts *)user)->syscalls++;
 	return SG_HOOK_CONTINUE;
 }

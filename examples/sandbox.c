@@ -97,7 +97,10 @@ static int resolve(int dirfd, const char *path, char *out)
 	dir[n] = '\0';
 	if (!realpath(n ? dir : "/", real))
 		return -1;
-	snprintf(out, PATH_MAX, "%s/%s", strcmp(real, "/") ? real : "", slash + 1);
+	if (strlen(real) + strlen(slash) >= PATH_MAX)
+		return -1;
+	strcpy(out, strcmp(real, "/") ? real : "");
+	strcat(out, slash);
 	return 0;
 }
 
