@@ -9,6 +9,17 @@
 #include <linux/resource.h>
 #include <linux/time_types.h>
 #include <linux/uio.h>
+#include <asm/statfs.h>
+#include <asm/sembuf.h>
+#include <asm/shmbuf.h>
+#include <asm/msgbuf.h>
+#include <asm/siginfo.h>
+#include <linux/sysinfo.h>
+#include <linux/mqueue.h>
+#include <linux/times.h>
+#include <linux/utime.h>
+#include <linux/filter.h>
+#include <linux/in.h>
 
 #define EMIT(name, val) \
 	__asm__ volatile(".ascii \"@@ " #name " %c0\\n\"" : : "i"((long)(val)))
@@ -74,4 +85,85 @@ void layout_ref(void)
 	OFF(FLOCK64, struct flock64, l_start);
 	OFF(FLOCK64, struct flock64, l_len);
 	OFF(FLOCK64, struct flock64, l_pid);
+	/* --- file system --- */
+#ifdef __i386__
+	SIZE(OLDSTAT, struct __old_kernel_stat);
+	OFF(OLDSTAT, struct __old_kernel_stat, st_ino);
+	OFF(OLDSTAT, struct __old_kernel_stat, st_mode);
+	OFF(OLDSTAT, struct __old_kernel_stat, st_uid);
+	OFF(OLDSTAT, struct __old_kernel_stat, st_rdev);
+	OFF(OLDSTAT, struct __old_kernel_stat, st_size);
+	OFF(OLDSTAT, struct __old_kernel_stat, st_atime);
+	OFF(OLDSTAT, struct __old_kernel_stat, st_ctime);
+#endif
+	SIZE(STATFS, struct statfs);
+	OFF(STATFS, struct statfs, f_bsize);
+	OFF(STATFS, struct statfs, f_blocks);
+	OFF(STATFS, struct statfs, f_files);
+	OFF(STATFS, struct statfs, f_fsid);
+	OFF(STATFS, struct statfs, f_namelen);
+	OFF(STATFS, struct statfs, f_frsize);
+	OFF(STATFS, struct statfs, f_flags);
+	SIZE(STATFS64, struct statfs64);
+	OFF(STATFS64, struct statfs64, f_blocks);
+	OFF(STATFS64, struct statfs64, f_bavail);
+	OFF(STATFS64, struct statfs64, f_ffree);
+	OFF(STATFS64, struct statfs64, f_fsid);
+	OFF(STATFS64, struct statfs64, f_namelen);
+	OFF(STATFS64, struct statfs64, f_flags);
+	SIZE(UTIMBUF, struct utimbuf);
+	OFF(UTIMBUF, struct utimbuf, modtime);
+	/* --- time, resources --- */
+	SIZE(ITIMERVAL, struct __kernel_old_itimerval);
+	SIZE(ITIMERSPEC, struct __kernel_itimerspec);
+	SIZE(SIGEVENT, struct sigevent);
+	OFF(SIGEVENT, struct sigevent, sigev_signo);
+	OFF(SIGEVENT, struct sigevent, sigev_notify);
+	EMIT(SIGEVENT_tid, offsetof(struct sigevent, _sigev_un._tid));
+	EMIT(SIGEVENT_attribute,
+	     offsetof(struct sigevent, _sigev_un._sigev_thread._attribute));
+	SIZE(MQ_ATTR, struct mq_attr);
+	OFF(MQ_ATTR, struct mq_attr, mq_msgsize);
+	OFF(MQ_ATTR, struct mq_attr, mq_curmsgs);
+	SIZE(RUSAGE, struct rusage);
+	OFF(RUSAGE, struct rusage, ru_stime);
+	OFF(RUSAGE, struct rusage, ru_maxrss);
+	OFF(RUSAGE, struct rusage, ru_nivcsw);
+	SIZE(SYSINFO, struct sysinfo);
+	OFF(SYSINFO, struct sysinfo, loads);
+	OFF(SYSINFO, struct sysinfo, totalram);
+	OFF(SYSINFO, struct sysinfo, freeswap);
+	OFF(SYSINFO, struct sysinfo, procs);
+	OFF(SYSINFO, struct sysinfo, totalhigh);
+	OFF(SYSINFO, struct sysinfo, mem_unit);
+	SIZE(TMS, struct tms);
+	OFF(TMS, struct tms, tms_cstime);
+	/* --- sockets --- */
+	SIZE(SOCK_FPROG, struct sock_fprog);
+	OFF(SOCK_FPROG, struct sock_fprog, filter);
+	SIZE(GROUP_REQ, struct group_req);
+	OFF(GROUP_REQ, struct group_req, gr_group);
+	SIZE(GROUP_SOURCE_REQ, struct group_source_req);
+	OFF(GROUP_SOURCE_REQ, struct group_source_req, gsr_source);
+	/* --- System V IPC (the IPC_64 forms) --- */
+	SIZE(IPC64_PERM, struct ipc64_perm);
+	OFF(IPC64_PERM, struct ipc64_perm, mode);
+	OFF(IPC64_PERM, struct ipc64_perm, seq);
+	SIZE(SEMID64_DS, struct semid64_ds);
+	OFF(SEMID64_DS, struct semid64_ds, sem_otime);
+	OFF(SEMID64_DS, struct semid64_ds, sem_ctime);
+	OFF(SEMID64_DS, struct semid64_ds, sem_nsems);
+	SIZE(SHMID64_DS, struct shmid64_ds);
+	OFF(SHMID64_DS, struct shmid64_ds, shm_segsz);
+	OFF(SHMID64_DS, struct shmid64_ds, shm_atime);
+	OFF(SHMID64_DS, struct shmid64_ds, shm_ctime);
+	OFF(SHMID64_DS, struct shmid64_ds, shm_cpid);
+	OFF(SHMID64_DS, struct shmid64_ds, shm_nattch);
+	SIZE(MSQID64_DS, struct msqid64_ds);
+	OFF(MSQID64_DS, struct msqid64_ds, msg_stime);
+	OFF(MSQID64_DS, struct msqid64_ds, msg_cbytes);
+	OFF(MSQID64_DS, struct msqid64_ds, msg_qbytes);
+	OFF(MSQID64_DS, struct msqid64_ds, msg_lspid);
+	SIZE(SHMINFO64, struct shminfo64);
+	OFF(SHMINFO64, struct shminfo64, shmall);
 }
