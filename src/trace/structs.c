@@ -603,3 +603,37 @@ bool tk_xbuf(const struct targ *a, uint64_t v)
 	tprint_buf(a, targ_ulong(a, v), (uint64_t)a->call->result, true);
 	return true;
 }
+
+/* statx's flags: the sync type always (AT_STATX_SYNC_AS_STAT is 0), then
+ * the AT_* flags. */
+bool tk_statxflags(const struct targ *a, uint64_t v)
+{
+	uint32_t f = (uint32_t)v;
+	uint32_t sync_bits = (uint32_t)(xlat_value(&xlat_statxsync, "AT_STATX_FORCE_SYNC") |
+					xlat_value(&xlat_statxsync, "AT_STATX_DONT_SYNC"));
+
+	tprint_enum(a->l, &xlat_statxsync, f & sync_bits);
+	if (f & ~sync_bits) {
+		tl_putc(a->l, '|');
+		tprint_flags(a->l, &xlat_atflags, f & ~sync_bits);
+	}
+	return true;
+}
+
+/* i386 set_thread_area's struct user_desc: three words, then bit-fields. */
+bool tk_userdesc(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v);
+	uint32_t d[4];
+
+	if (!tread(a, d, addr, sizeof(d))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_printf(a->l, "{entry_number=%d, base_addr=%#x, limit=%#08x, seg_32bit=%u, "
+		  "contents=%u, read_exec_only=%u, limit_in_pages=%u, "
+		  "seg_not_present=%u, useable=%u}",
+		  (int32_t)d[0], d[1], d[2], d[3] & 1, (d[3] >> 1) & 3,
+		  (d[3] >> 3) & 1, (d[3] >> 4) & 1, (d[3] >> 5) & 1, (d[3] >> 6) & 1);
+	return true;
+}

@@ -549,7 +549,13 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 
 	if (call->result < 0 && call->result >= -4095)
 		return;
-	if (is_call(call, "poll") || is_call(call, "ppoll") ||
+	if (is_call(call, "set_thread_area") && call->result == 0) {
+		int32_t entry;
+
+		/* the kernel wrote back the GDT entry it chose */
+		if (tread(&a, &entry, targ_ulong(&a, call->args[0]), sizeof(entry)))
+			tl_printf(l, " (entry_number=%d)", entry);
+	} else if (is_call(call, "poll") || is_call(call, "ppoll") ||
 	    is_call(call, "ppoll_time64")) {
 		trace_print_poll_note(&a);
 	} else if (is_call(call, "fcntl") || is_call(call, "fcntl64")) {

@@ -1,0 +1,102 @@
+#!/bin/sh
+# compare_strace.sh [--stdin FILE] [--name NAME] MIN SYSGATE GUEST REF [ARG]...
+#
+# Trace GUEST under `SYSGATE -f` and its native twin REF (the same program
+# for i386/x86_64, the -m64 build for x32) under `strace -f`, normalise
+# both and report the share of identical lines:
+#
+#   trace-compare NAME: 47/50 lines identical (94%)
+#
+# Fails when it is below MIN percent (or when either run fails to start).
+# Normalising (the parts that differ between any two runs, even natively):
+#   - strace's own lines ("[ Process PID=... ]", "strace: ...") and its
+#     first execve (sysgate starts the program itself, no execve is seen)
+#   - "[pid N] " prefixes and <unfinished ...>/<... resumed> splits, which
+#     depend on timing: a split call is joined back into one line
+#   - pids and tids (numbered in order of appearance), addresses (0x and 5+
+#     hex digits), TCP ports of 1024 and up, times, /* N vars */ counts,
+#     getrandom's bytes and the run's directory
+# On a mismatch the unified diff of the normalised traces is printed.
+set -u
+
+stdin=/dev/null name=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--stdin) stdin=$2; shift 2 ;;
+	--name) name=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 4 ] || { echo "usage: $0 [--stdin F] [--name N] MIN SYSGATE GUEST REF [ARG]..." >&2; exit 2; }
+min=$1 sysgate=$2 guest=$3 ref=$4
+shift 4
+: "${name:=$(basename "$guest")}"
+command -v strace >/dev/null || { echo "trace-compare $name: no strace, skipped"; exit 0; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/native" "$work/sg"
+# copies, so /proc/self/exe names WORK/<dir>/prog in both runs
+cp "$ref" "$work/native/prog"
+cp "$guest" "$work/sg/prog"
+
+(cd "$work/native" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw ./prog "$@" \
+	<"$stdin" >../native.out 2>&1)
+(cd "$work/sg" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw ./prog "$@" \
+	<"$stdin" >../sg.out 2>&1)
+
+# One call per line (prefixes gone, split calls joined), then the parts
+# that differ between any two runs replaced by placeholders (perl-base is
+# part of every Debian system).
+normalise() {
+	perl -e '
+	my (%open, %ids, $n, @lines);
+	while (<>) {
+		chomp;
+		# "[pid N] " on a terminal, "N   " with -o
+		my $pid = s/^\[pid +(\d+)\] // || s/^(\d+) +// ? $1 : 0;
+		$ids{$pid} //= "PID" . ++$n if $pid;
+		next if /^(\[ Process PID=|strace: |\+\+\+ (exited|killed))/;
+		if (s/ <unfinished \.\.\.>$//) { $open{$pid} = $_; next; }
+		if (s/^<\.\.\. \w+ resumed> ?//) {
+			my ($k) = exists $open{$pid} ? ($pid) : (keys %open);
+			$_ = delete($open{$k}) . $_ if defined $k;
+		}
+		push @lines, $_;
+	}
+	shift @lines if @lines && $lines[0] =~ /^execve\(/;
+	for (@lines) {
+		# pids: what the calls returning one return
+		$ids{$1} //= "PID" . ++$n
+			if /^(?:getpid|gettid|getppid|set_tid_address|clone3?|v?fork|wait4|waitid)\(.*\) += (\d+)$/ && $1 > 1;
+	}
+	for (@lines) {
+		for my $id (keys %ids) { s/(?<![\w.])$id(?!\w)/$ids{$id}/g; }
+		s/0x[0-9a-f]{5,}/0xADDR/g;
+		s/htons\(\d{4,5}\)/htons(PORT)/g;
+		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
+		s#/\* \d+ vars \*/#/* N vars */#;
+		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
+		s/ +=/ =/;
+		print "$_\n";
+	}' "$1" | sed -e "s#$work/native/#WORK/#g" -e "s#$work/sg/#WORK/#g"
+}
+
+[ -s "$work/native.raw" ] || { echo "trace-compare $name: strace produced nothing" >&2; cat "$work/native.out" >&2; exit 1; }
+[ -s "$work/sg.raw" ] || { echo "trace-compare $name: sysgate produced no trace" >&2; cat "$work/sg.out" >&2; exit 1; }
+normalise "$work/native.raw" > "$work/native.txt"
+normalise "$work/sg.raw" > "$work/sg.txt"
+
+total=$(wc -l < "$work/native.txt")
+same=$(diff --unchanged-line-format='=
+' --old-line-format='' --new-line-format='' "$work/native.txt" "$work/sg.txt" | wc -l)
+[ "$total" -gt 0 ] || total=1
+pct=$((100 * same / total))
+echo "trace-compare $name: $same/$total lines identical ($pct%)"
+if [ "$pct" -lt "$min" ]; then
+	diff -u "$work/native.txt" "$work/sg.txt"
+	echo "trace-compare $name: below $min%" >&2
+	exit 1
+fi
+[ -n "${SG_TRACE_COMPARE_DIFF:-}" ] && diff -u "$work/native.txt" "$work/sg.txt"
+exit 0
