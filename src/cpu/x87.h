@@ -42,6 +42,15 @@ void x87_from_fx(struct cpu *c, const struct fx_area *fx, bool with_sse);
  * MXCSR is fx's afterwards: x87_to_fx without SSE puts the host's there. */
 void x87_host_call(struct fx_area *fx, const void *thunk, void *mem, uint64_t *rflags);
 
+/* The thunk of an x87 encoding: opcode - 0xd8, and slot ModRM.reg (memory
+ * forms, operand at (%rdi)) or 8 + ModRM - 0xc0 (register forms). */
+const uint8_t *x87_thunk(unsigned op, unsigned slot);
+
+/* The fast path (x87_fast.c): runs i's thunk on just the guest's stack when
+ * that is exact; false if the slow path must run. */
+bool x87_fast_run(struct cpu *c, const struct insn *i, unsigned slot, const uint8_t *thunk,
+		  void *buf, uint64_t *rflags, bool flags_in);
+
 /* An unmasked x87 exception is pending (a waiting instruction raises #MF). */
 static inline bool x87_pending(const struct cpu *c)
 {

@@ -121,6 +121,11 @@ void x87_from_fx(struct cpu *c, const struct fx_area *fx, bool with_sse)
 	}
 }
 
+const uint8_t *x87_thunk(unsigned op, unsigned slot)
+{
+	return x87_thunks + (op * THUNKS_PER_OP + slot) * THUNK_SLOT;
+}
+
 enum x87_mem { X_NONE, X_LOAD, X_STORE };
 
 /* Runs instruction i on the host: `size` bytes of memory operand copied in
@@ -141,18 +146,20 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 	}
 	if (i->mod == 3) {
 		slot = 8 + (i->modrm & 0x3f);
-		thunk = x87_thunks + ((i->op - 0xd8) * THUNKS_PER_OP + slot) * THUNK_SLOT;
+		thunk = x87_thunk(i->op - 0xd8u, slot);
 	} else {
 		slot = (i->modrm >> 3) & 7;
 		if (i->pfx & PFX_OSZ)
 			thunk = x87_thunks_o16 + ((i->op - 0xd8) * 8 + slot) * THUNK_SLOT;
 		else
-			thunk = x87_thunks + ((i->op - 0xd8) * THUNKS_PER_OP + slot) * THUNK_SLOT;
+			thunk = x87_thunk(i->op - 0xd8u, slot);
 		ea = insn_ea(c, i);
 		memcpy(buf, g2h(ea), size); /* a bad address faults here */
 		if (dir == X_STORE)
 			memcpy(g2h(ea), buf, size); /* and a read-only one here */
 	}
+	if (x87_fast_run(c, i, slot, thunk, buf, &rflags, flags_io & 1))
+		goto done;
 	x87_to_fx(c, &fx, false);
 	fip0 = fx.fip;
 	fdp0 = fx.fdp;
@@ -166,6 +173,7 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		c->x87.fdp = insn_offset(c, i);
 	if (i->mod != 3 && fx.fop == (((i->op & 7) << 8) | (slot << 3) | 7))
 		c->x87.fop = (uint16_t)(((i->op & 7) << 8) | i->modrm);
+done:
 	if (flags_io & 2)
 		flags_put(c, FL_ARITH, rflags & FL_ARITH);
 	if (dir == X_STORE)

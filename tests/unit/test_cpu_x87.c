@@ -70,6 +70,13 @@ static void rnd_state(struct fstate *s, bool unmask)
 	if (!unmask)
 		s->fx.fsw |= (uint16_t)(h_rnd() & 0x7f & ~0x80);
 	s->fx.ftw = (uint8_t)(h_rnd() % 4 == 0 ? 0xff : h_rnd() % 4 == 0 ? 0 : h_rnd());
+	if (h_rnd() % 2) { /* a plain stack: ST0..ST(n-1) in use, the rest empty */
+		unsigned n = (unsigned)(h_rnd() % 9), top = (s->fx.fsw >> 11) & 7;
+
+		s->fx.ftw = 0;
+		for (unsigned k = 0; k < n; k++)
+			s->fx.ftw |= (uint8_t)(1u << ((top + k) & 7));
+	}
 	s->fx.fip = h_rnd() & 0xffffffffffull;
 	s->fx.fdp = h_rnd() & 0xffffffffffull;
 	s->fx.mxcsr = 0x1f80;
@@ -194,7 +201,7 @@ static void test_x87_pending_and_faults(void **state)
 static unsigned run_sequences(bool mode32, unsigned count, unsigned *trials)
 {
 	unsigned fails = 0;
-	char name[96];
+	char name[128];
 
 	for (unsigned s = 0; s < count; s++) {
 		uint8_t code[32];
@@ -223,7 +230,12 @@ static unsigned run_sequences(bool mode32, unsigned count, unsigned *trials)
 		}
 		rnd_state(&st, false);
 		rnd_mem();
-		snprintf(name, sizeof(name), "%s sequence %u", mode32 ? "x87/32" : "x87", s);
+		{
+			int o = snprintf(name, sizeof(name), "%s sequence %u:", mode32 ? "x87/32" : "x87",
+					 s);
+			for (unsigned k = 0; k < len && o < (int)sizeof(name) - 4; k++)
+				o += snprintf(name + o, sizeof(name) - (size_t)o, " %02x", code[k]);
+		}
 		fails += (unsigned)h_run(code, len, &st, mode32, CMP_X87 | CMP_GPR | CMP_MEM, 0x8d5,
 					 name);
 		(*trials)++;
