@@ -2,6 +2,7 @@
  * leave the interpreter: SYSCALL, SYSENTER, INT n, INT3, INTO; privileged
  * and timing instructions (group 7, RDTSC, RDTSCP, CPUID, fences). */
 #include <x86intrin.h>
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 void op_jmp_Jz(struct cpu *c, const struct insn *i)
@@ -84,6 +85,126 @@ void op_leave(struct cpu *c, const struct insn *i)
 
 	set_sp(c, sp + i->osz);
 	reg_set(c, R_BP, i->osz, v);
+}
+
+/* ---- far transfers ----
+ * Ring 3 can far-jump, call and return between its own code segments: the
+ * kernel's user32 (0x23, 32-bit mode) and user64 (0x33, 64-bit mode) CS.
+ * Any other selector is #GP. A mode switch drops the decoded code, which
+ * depends on the mode (rare: WoW64-style thunks). */
+#define USER32_CS 0x23
+#define USER64_CS 0x33
+
+static bool far_to(struct cpu *c, uint16_t cs, uint64_t ip)
+{
+	enum cpu_mode m;
+
+	if ((cs | 3) == USER32_CS)
+		m = CPU_MODE_32;
+	else if ((cs | 3) == USER64_CS)
+		m = CPU_MODE_64;
+	else
+		return false;
+	c->sel[SEG_CS] = (uint16_t)(cs | 3);
+	c->rip = m == CPU_MODE_32 ? (uint32_t)ip : ip;
+	if (m != c->mode) {
+		c->mode = m;
+		cache_free(c); /* the handler's own insn goes too: callers are done with it */
+		c->exec_page = 1;
+	}
+	return true;
+}
+
+static void far_call(struct cpu *c, const struct insn *i, uint16_t cs, uint64_t ip)
+{
+	unsigned sz = i->osz;
+	uint64_t sp = c->r[R_SP], ret = c->rip;
+	uint16_t old_cs = c->sel[SEG_CS];
+
+	if ((cs | 3) != USER32_CS && (cs | 3) != USER64_CS) {
+		cpu_raise(c, VEC_GP);
+		return;
+	}
+	push(c, sz, old_cs);
+	push(c, sz, ret);
+	if (!far_to(c, cs, ip)) {
+		c->r[R_SP] = sp;
+		cpu_raise(c, VEC_GP);
+	}
+}
+
+static void far_jump(struct cpu *c, uint16_t cs, uint64_t ip)
+{
+	if (!far_to(c, cs, ip))
+		cpu_raise(c, VEC_GP);
+}
+
+void op_callf_Ap(struct cpu *c, const struct insn *i)
+{
+	far_call(c, i, i->imm2, i->imm & size_mask(i->osz));
+}
+
+void op_jmpf_Ap(struct cpu *c, const struct insn *i)
+{
+	far_jump(c, i->imm2, i->imm & size_mask(i->osz));
+}
+
+/* FF /3, FF /5: m16:16, m16:32, m16:64 (REX.W) */
+void op_callf_Mp(struct cpu *c, const struct insn *i)
+{
+	uint64_t ea = insn_ea(c, i);
+	uint64_t ip = mem_read(ea, i->osz);
+
+	far_call(c, i, (uint16_t)mem_read(ea + i->osz, 2), ip);
+}
+
+void op_jmpf_Mp(struct cpu *c, const struct insn *i)
+{
+	uint64_t ea = insn_ea(c, i);
+	uint64_t ip = mem_read(ea, i->osz);
+
+	far_jump(c, (uint16_t)mem_read(ea + i->osz, 2), ip);
+}
+
+/* RETF [imm16]: pop IP, pop CS (operand-size slots), release imm16 bytes. */
+void op_retf(struct cpu *c, const struct insn *i)
+{
+	uint64_t sp = c->r[R_SP], release = i->imm;
+	uint64_t ip = pop(c, i->osz);
+	uint16_t cs = (uint16_t)pop(c, i->osz);
+
+	if ((cs & 3) != 3 || !far_to(c, cs, ip)) {
+		c->r[R_SP] = sp;
+		cpu_raise(c, VEC_GP);
+		return;
+	}
+	set_sp(c, c->r[R_SP] + release);
+}
+
+/* IRET at CPL 3 to CPL 3: IP, CS, FLAGS; in 64-bit mode also RSP and SS. */
+void op_iret(struct cpu *c, const struct insn *i)
+{
+	unsigned sz = i->osz;
+	bool m64 = c->mode == CPU_MODE_64;
+	uint64_t sp = c->r[R_SP], ip, fl, nsp = 0;
+	uint16_t cs, ss = 0;
+
+	ip = pop(c, sz);
+	cs = (uint16_t)pop(c, sz);
+	fl = pop(c, sz);
+	if (m64) {
+		nsp = pop(c, sz);
+		ss = (uint16_t)pop(c, sz);
+	}
+	if ((cs & 3) != 3 || (m64 && cpu_load_segment(c, SEG_SS, ss) < 0) ||
+	    !far_to(c, cs, ip)) {
+		c->r[R_SP] = sp;
+		cpu_raise(c, VEC_GP);
+		return;
+	}
+	flags_load_user(c, fl, sz);
+	if (m64)
+		c->r[R_SP] = sz == 8 ? nsp : (sz == 4 ? (uint32_t)nsp : (uint16_t)nsp);
 }
 
 /* ---- leaving the interpreter ---- */

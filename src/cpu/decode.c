@@ -109,6 +109,8 @@ static void immediates(struct insn *i, struct fetch *f, unsigned flags)
 		i->imm2 = next8(f);
 		break;
 	}
+	if (flags & F_FARPTR)
+		i->imm2 = (uint16_t)next_n(f, 2);
 }
 
 static void make_fault(struct insn *i, struct fetch *f, insn_fn fn)
@@ -166,6 +168,8 @@ opcode:
 			return make_fault(i, &f, op_gp);
 	}
 	i->op = (uint8_t)b;
+	if (last_rep) /* F2 and F3 together: the last one counts */
+		i->pfx &= (uint8_t)~(last_rep == 0xf3 ? PFX_REPNE : PFX_REP);
 	if (seg >= 0 && (!m64 || seg >= SEG_FS)) {
 		i->seg = (uint8_t)seg;
 		i->pfx |= PFX_SEG;

@@ -102,6 +102,7 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define F_IMM_MASK 0x0700
 #define F_REL 0x0800    /* immediate is a branch displacement (sign-extended) */
 #define F_MOD3 0x1000   /* ModRM names registers whatever mod says (MOV CR/DR) */
+#define F_FARPTR 0x2000 /* after the F_IZ offset, a 16-bit selector into imm2 */
 
 /* Build-time helpers for the run loop. */
 void optable_init(void);
@@ -484,6 +485,8 @@ uint64_t flags_get(const struct cpu *c);
 /* Replace the arithmetic bits (mask) by value; the lazy state is dropped. */
 void flags_put(struct cpu *c, uint64_t mask, uint64_t value);
 bool flags_cf(struct cpu *c);
+/* POPF/IRET: the user-changeable bits of v (osz 2: the low 16 only). */
+void flags_load_user(struct cpu *c, uint64_t v, unsigned osz);
 /* Condition code cc (0..15, as in Jcc/SETcc/CMOVcc). */
 bool flags_cond(struct cpu *c, unsigned cc);
 

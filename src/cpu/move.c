@@ -179,14 +179,19 @@ void op_pushf(struct cpu *c, const struct insn *i)
 	push(c, i->osz, (flags_get(c) | 2) & ~0x30000ull); /* image has RF, VM clear */
 }
 
-void op_popf(struct cpu *c, const struct insn *i)
+/* The RFLAGS bits POPF and IRET may change at CPL 3 (not IF, IOPL, VM). */
+void flags_load_user(struct cpu *c, uint64_t v, unsigned osz)
 {
-	uint64_t mask = i->osz == 2 ? POPF_MASK & 0xffff : POPF_MASK;
-	uint64_t v = pop(c, i->osz);
+	uint64_t mask = osz == 2 ? POPF_MASK & 0xffff : POPF_MASK;
 	uint64_t rf = flags_get(c);
 
 	c->lf.rf = (rf & ~mask) | (v & mask) | 2;
 	c->lf.op = FL_NONE;
+}
+
+void op_popf(struct cpu *c, const struct insn *i)
+{
+	flags_load_user(c, pop(c, i->osz), i->osz);
 }
 
 #define LAHF_MASK (FL_SF | FL_ZF | FL_AF | FL_PF | FL_CF)

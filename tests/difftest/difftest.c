@@ -220,6 +220,11 @@ static void run_interp(const struct trial *t, struct outcome *o)
 	/* the child's selectors: FS/GS 0 in 64-bit mode; glibc's in 32-bit */
 	cpu.sel[SEG_FS] = t->m64 ? 0 : (uint16_t)io->scratch[0];
 	cpu.sel[SEG_GS] = t->m64 ? 0 : (uint16_t)io->scratch[1];
+	if (!t->m64) { /* glibc's TLS descriptor, GDT entry 12 */
+		cpu.tls[0].base = (uint32_t)io->gs_base;
+		cpu.tls[0].limit = 0xfffff;
+		cpu.tls[0].present = true;
+	}
 	cpu.rip = DT_CODE;
 	memset(o, 0, sizeof(*o));
 	for (int s = 0; s < MAX_STEPS && cpu.rip != end; s++) {
@@ -350,8 +355,15 @@ static void log_mismatch(const struct trial *t, unsigned long idx, const char *d
 	printf("\n  input:");
 	for (unsigned r = 0; r < (t->m64 ? 16u : 8u); r++)
 		printf(" %s=%llx", rnames[r], (unsigned long long)t->r[r]);
-	printf(" rflags=%llx mxcsr=%x\n%s", (unsigned long long)t->rflags,
-	       *(const uint32_t *)(t->fx + 24), diff);
+	printf(" rflags=%llx mxcsr=%x\n", (unsigned long long)t->rflags,
+	       *(const uint32_t *)(t->fx + 24));
+	if (t->r[4] >= DT_DATA && t->r[4] + 16 <= DT_DATA + DT_DATA_SIZE) {
+		printf("  stack:");
+		for (unsigned k = 0; k < 16; k++)
+			printf(" %02x", t->data[t->r[4] - DT_DATA + k]);
+		printf("\n");
+	}
+	fputs(diff, stdout);
 }
 
 static void run_mode(bool m64, unsigned long n, uint64_t seed, const char *native)

@@ -652,6 +652,28 @@ bool gen_trial(struct gen *g, struct trial *t)
 				break;
 		}
 	}
+	bool p66 = false, prep = false;
+
+	for (unsigned k = 0; k < in->size; k++) {
+		uint8_t b = cand[k];
+
+		if (b == 0x66)
+			p66 = true;
+		if (b == 0xf2 || b == 0xf3)
+			prep = true;
+		if (!(b == 0xf0 || b == 0xf2 || b == 0xf3 || b == 0x66 || b == 0x67 || b == 0x26 ||
+		      b == 0x2e || b == 0x36 || b == 0x3e || b == 0x64 || b == 0x65 ||
+		      (g->m64 && (b & 0xf0) == 0x40))) {
+			/* Capstone drops 66 when F2/F3 is there too (the host does
+			 * not, outside the SIMD maps); and it may miss F3 0F BC
+			 * (TZCNT, BMI1, not reported) behind other prefixes */
+			if (p66 && prep && b != 0x0f)
+				goto out;
+			if (prep && b == 0x0f && cand[k + 1] == 0xbc)
+				goto out;
+			break;
+		}
+	}
 	for (unsigned k = 0; k < in->size; k++) {
 		uint8_t b = cand[k];
 

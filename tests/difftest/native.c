@@ -57,6 +57,7 @@ __asm__(".text\n"
 	"mov %r15, " OUT_R(15) "\n"
 	"mov " A(DT_OFF_HOST_SP) ", %rsp\n"
 	"pushfq; popq " A(DT_OFF_OUT_FLAGS) "\n"
+	"xor %eax, %eax; mov %eax, %ds; mov %eax, %es\n" /* a snippet may load them */
 	"pushq $0x202; popfq\n" /* DF and AC off for the C code */
 	"fxsave " STR((DT_IO + 512)) "\n"
 	"pop %r15; pop %r14; pop %r13; pop %r12; pop %rbp; pop %rbx\n"
@@ -211,6 +212,9 @@ int main(int argc, char **argv)
 			dt_enter();
 		else
 			__asm__ volatile("push $0x202; popf" ::: "cc", "memory");
+#ifdef __x86_64__
+		__asm__ volatile("mov %0, %%ds; mov %0, %%es" : : "r"(0));
+#endif
 		memcpy(IO->out_data, (void *)(uintptr_t)DT_DATA, DT_DATA_SIZE);
 		if (write(1, &cmd, 1) != 1)
 			return 1;

@@ -197,6 +197,57 @@ static void test_more_faults(void **state)
 	}
 }
 
+/* Far transfers between the user code segments switch the mode: 0x40 is
+ * INC EAX in 32-bit mode and a REX prefix in 64-bit mode. */
+static void test_far_mode_switch(void **state)
+{
+	static struct cpu c;
+	uint32_t base = (uint32_t)(uintptr_t)code, p32 = base + 32, p64 = base + 48;
+	uint8_t prog[64] = {
+		0xff, 0x2d, 0x0a, 0x00, 0x00, 0x00, /* 0: ljmp *10(%rip) -> [16] */
+	};
+
+	cpu_install_fault_handler();
+	memcpy(prog + 16, &p32, 4);                /* m16:32 = 0x23:p32 */
+	prog[20] = 0x23;
+	prog[32] = 0x40;                           /* 32-bit: inc eax */
+	prog[33] = 0xea;                           /* ljmp 0x33:p64 */
+	memcpy(prog + 34, &p64, 4);
+	prog[38] = 0x33;
+	prog[48] = 0x40;                           /* 64-bit: REX, then */
+	prog[49] = 0x90;                           /* nop */
+	prog[50] = 0xcb;                           /* retf (64-bit: 32-bit slots) */
+	memcpy(code, prog, sizeof(prog));
+	cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+	cpu_release(&c);
+	cpu_init(&c, CPU_MODE_64);
+	{
+		static uint32_t stack[64];
+		uint32_t end = base + 56;
+
+		code[56] = 0xcc;
+		stack[60] = end;                    /* retf pops EIP, then CS */
+		stack[61] = 0x33;
+		c.r[R_SP] = (uintptr_t)&stack[60];
+	}
+	c.rip = (uintptr_t)code;
+	assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+	assert_int_equal(c.fault.vector, VEC_BP);
+	assert_int_equal(c.mode, CPU_MODE_64);
+	assert_int_equal(c.sel[SEG_CS], 0x33);
+	assert_int_equal(c.r[R_AX], 1);            /* one INC, in 32-bit mode */
+	assert_int_equal(c.rip, (uintptr_t)code + 57);
+	/* a far jump to any other selector is #GP */
+	code[0] = 0xea;
+	cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+	cpu_release(&c);
+	cpu_init(&c, CPU_MODE_32);
+	memcpy(code + 1, "\x00\x00\x00\x00\x2b\x00", 6);
+	c.rip = (uintptr_t)code;
+	cpu_run(&c);
+	assert_int_equal(c.fault.vector, VEC_GP);
+}
+
 /* Self-modifying code: the expected results come from running the same
  * bytes natively (with RET for the final INT3). */
 static uint8_t *rwx;
@@ -287,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_more_faults),
 		cmocka_unit_test(test_smc_patch),
 		cmocka_unit_test(test_smc_jit),
+		cmocka_unit_test(test_far_mode_switch),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
