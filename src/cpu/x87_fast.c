@@ -225,7 +225,8 @@ bool x87_fast_run(struct cpu *c, const struct insn *i, unsigned slot, const uint
 	if (!ent || (x->fcw & 0x3f) != 0x3f)
 		return false;
 	/* tags relative to TOP: n in use, then only empty ones */
-	rel = (uint16_t)((x->ftw_tags >> (2 * top)) | (x->ftw_tags << (16 - 2 * top)));
+	rel = (uint16_t)(((uint32_t)x->ftw_tags >> (2 * top)) |
+			 ((uint32_t)x->ftw_tags << (16 - 2 * top)));
 	while (n < 8 && !((rel >> (2 * n)) & 3))
 		n++;
 	if (n < 8 && (unsigned)(rel >> (2 * n)) != (0xffffu >> (2 * n)))
@@ -251,7 +252,7 @@ bool x87_fast_run(struct cpu *c, const struct insn *i, unsigned slot, const uint
 		memcpy(st, f.st[k], 10);
 	}
 	tags = (uint16_t)(0xffffu << (2 * f.n));
-	x->ftw_tags = (uint16_t)((tags << (2 * top)) | (tags >> (16 - 2 * top)));
+	x->ftw_tags = (uint16_t)(((uint32_t)tags << (2 * top)) | ((uint32_t)tags >> (16 - 2 * top)));
 	x->top = (uint8_t)top;
 	x->fsw = (uint16_t)((x->fsw & ~(ent & CBITS)) | (f.fsw & ent & CBITS) | (f.fsw & 0x7f));
 	x->fip = c->insn_rip;
