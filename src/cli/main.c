@@ -46,6 +46,8 @@ static void usage(FILE *out)
 		"  -o FILE                write the trace to FILE instead of stderr\n"
 		"      --no-aslr          no address randomisation (as setarch -R)\n"
 		"  -v, --verbose          warn about unimplemented system calls\n"
+		"      --argv0 NAME       the program's argv[0] (default: PROGRAM)\n"
+		"      --trace-fd N       trace to descriptor N (left open by an exec)\n"
 		"      --syscalls=ABI     list the system calls of ABI (i386, x32,\n"
 		"                         x86_64) as implemented, missing or\n"
 		"                         unsupported (with the reason) and exit\n"
@@ -178,10 +180,13 @@ int main(int argc, char **argv)
 		{ "syscalls", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "argv0", required_argument, NULL, '0' },
+		{ "trace-fd", required_argument, NULL, 'F' },
 		{ 0 }
 	};
 	struct sg_options opts;
 	const char *trace_path = NULL;
+	const char *argv0 = NULL;
 	struct sg_exit status;
 	sg_process *proc;
 	enum sg_err err;
@@ -213,6 +218,14 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			return list_syscalls(optarg);
+		case '0': /* the guest's argv[0] (a guest's execve re-enters us) */
+			argv0 = optarg;
+			break;
+		case 'F': /* trace to this inherited descriptor (execve) */
+			opts.trace_fd = atoi(optarg);
+			if (!opts.trace)
+				opts.trace = SG_TRACE_SYSCALLS;
+			break;
 		case 'f': case 'y': case 'c': case 'T': case 's': case 'e':
 		case 'A': case 'N':
 			parse_strace_option(c, optarg, &opts);
@@ -253,6 +266,8 @@ int main(int argc, char **argv)
 		close(opts.trace_fd); /* the library keeps its own copy */
 
 	const char *path = argv[optind];
+	if (argv0)
+		argv[optind] = (char *)argv0;
 	err = sg_load(proc, path, &argv[optind], environ);
 	if (err != SG_OK) {
 		fprintf(stderr, "sysgate: %s: %s\n", path, sg_strerror(err));

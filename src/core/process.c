@@ -7,12 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "sysgate.h"
-#include "core/fault.h"
+#include "core/embed.h"
 #include "core/process.h"
+#include "core/thread.h"
 #include "cpu/cpu.h"
 #include "loader/loader.h"
 #include "mm/mm.h"
-#include "syscall/syscall.h"
+#include "signal/signal.h"
 #include "trace/trace.h"
 
 /* sysgate holds no low-numbered descriptors (DESIGN.md): guest fd numbers
@@ -26,6 +27,24 @@ static int move_fd_high(int fd)
 	if (high < 0)
 		return -1;
 	return high;
+}
+
+/* sysgate's own binary, remembered before the guest can change anything
+ * (execve re-enters it); SYSGATE_EXE names another (a library user's
+ * guest then execs that CLI). */
+static char *host_exe_path(void)
+{
+	const char *env = getenv("SYSGATE_EXE");
+	char buf[4096];
+	ssize_t n;
+
+	if (env && *env)
+		return strdup(env);
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	return strdup(buf);
 }
 
 SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
@@ -42,6 +61,11 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 		p->opts = *opts;
 	else
 		sg_options_init(&p->opts);
+	p->trace_fd = -1;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->threads_done, NULL);
+	thread_hooks_init(p);
+	p->host_exe = host_exe_path();
 	if (p->opts.sysroot) {
 		p->sysroot = strdup(p->opts.sysroot);
 		if (!p->sysroot)
@@ -53,6 +77,7 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 							     : STDERR_FILENO);
 		if (fd < 0)
 			goto nomem;
+		p->trace_fd = fd;
 		p->trace = trace_create_opts(fd, &p->opts);
 		if (!p->trace) {
 			close(fd);
@@ -93,6 +118,10 @@ SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 	}
 	t->cpu.owner = t;
 	p->main_thread = t;
+	p->threads = t;
+	p->nthreads = 1;
+	sig_process_init(p);
+	sig_thread_init(t);
 	p->loaded = true;
 	return SG_OK;
 }
@@ -100,19 +129,6 @@ SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 SG_API enum sg_abi sg_process_abi(const sg_process *p)
 {
 	return p ? p->abi : SG_ABI_NONE;
-}
-
-/* The guest dies of a fault whose signal nobody handles (signal delivery
- * to guest handlers is the signals layer's job). */
-static void die_of_fault(struct sg_process *p, const struct cpu_fault *f)
-{
-	int signo = fault_signal(f);
-
-	fault_report(f, signo);
-	p->exited = true;
-	p->exit.signaled = 1;
-	p->exit.signal = signo;
-	p->exit.code = 0;
 }
 
 SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status)
@@ -123,26 +139,15 @@ SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status)
 		return SG_ERR_STATE;
 	t = p->main_thread;
 	cpu_install_fault_handler();
-	while (!p->exited) {
-		switch (cpu_run(&t->cpu)) {
-		case CPU_STOP_SYSCALL:
-			syscall_entry(t);
-			break;
-		case CPU_STOP_FAULT:
-			die_of_fault(p, &t->cpu.fault);
-			break;
-		case CPU_STOP_REQUEST:
-		case CPU_STOP_NONE:
-			break;
-		case CPU_STOP_HALT: {
-			/* HLT is privileged: ring 3 gets #GP. */
-			struct cpu_fault f = { .vector = VEC_GP,
-					       .insn_addr = t->cpu.rip };
-			die_of_fault(p, &f);
-			break;
-		}
-		}
+	thread_loop(t);
+	if (embed_stopped(p)) {
+		p->embed->stopped = false;
+		if (status)
+			*status = p->exit;
+		return SG_ERR_STOPPED;
 	}
+	thread_finish(t);
+	thread_wait_all(p);
 	if (p->trace)
 		trace_exit(p->trace, &p->exit);
 	if (status)
@@ -162,6 +167,7 @@ SG_API void sg_destroy(sg_process *p)
 		cpu_release(&p->main_thread->cpu);
 	free(p->main_thread);
 	free(p->exe_path);
+	free(p->host_exe);
 	free(p->sysroot);
 	free(p);
 }

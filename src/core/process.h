@@ -2,6 +2,8 @@
 #ifndef SG_PROCESS_H
 #define SG_PROCESS_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "sysgate.h"
@@ -31,6 +33,18 @@ struct sg_sigaction {
 
 #define SG_NSIG 64
 
+struct sg_thread;
+
+/* What core lends the syscall layer (which cannot call core directly:
+ * dependencies point one way). */
+struct sg_core_hooks {
+	/* Start a host thread running child (a guest thread of clone). 0 or
+	 * -errno; on success child->tid is the new host tid. */
+	long (*spawn_thread)(struct sg_thread *child);
+	/* A fork child: only the calling thread goes on. */
+	void (*forked)(struct sg_thread *t);
+};
+
 struct sg_process {
 	struct sg_options opts;
 	char *sysroot;           /* owned copy of opts.sysroot */
@@ -45,6 +59,29 @@ struct sg_process {
 	struct sg_exit exit;
 	struct sg_thread *main_thread;
 	struct sg_sigaction sigactions[SG_NSIG]; /* [signo - 1] */
+
+	/* Threads (src/core/thread.c): all under lock. */
+	pthread_mutex_t lock;
+	pthread_cond_t threads_done;
+	struct sg_thread *threads;   /* list through sg_thread.next */
+	unsigned nthreads;           /* guest threads alive */
+	volatile int exiting;        /* exit_group or a fatal signal: all threads stop */
+	struct sg_core_hooks hooks;
+	char *host_exe;              /* sysgate's own binary, for execve */
+	int trace_fd;                /* the trace's descriptor, -1: none */
+};
+
+/* Per-thread signal state (src/signal). The host handler writes info[] and
+ * sets the pending bit; the run loop delivers at an instruction boundary. */
+struct sg_sigstate {
+	volatile uint64_t pending;   /* bit n-1: info[n-1] is queued */
+	siginfo_t info[SG_NSIG];
+	uint64_t saved_mask;         /* sigsuspend/pselect: mask to put back */
+	bool has_saved_mask;
+	bool sigreturned;            /* the last syscall was a sigreturn */
+	bool restart_valid;          /* the last syscall gave -EINTR: maybe restart */
+	uint64_t restart_nr, restart_rip, restart_rcx;
+	bool restartable;            /* SA_RESTART applies to it */
 };
 
 struct sg_thread {
@@ -56,6 +93,14 @@ struct sg_thread {
 	uint64_t sigmask;         /* rt_sigprocmask: bit n-1 = signal n blocked */
 	uint64_t altstack_sp, altstack_size; /* sigaltstack; size 0: disabled */
 	uint32_t altstack_flags;  /* SS_AUTODISARM as given */
+	struct sg_sigstate sig;
+	struct sg_thread *next;   /* proc->threads */
+	pthread_t host;
+	uint64_t child_tid;       /* CLONE_CHILD_SETTID: written by the child */
+	uint64_t parent_tid;      /* CLONE_PARENT_SETTID: written before it runs */
+	volatile int started;     /* clone: the child has its tid */
+	bool gone;                /* exit of this thread: its run loop ends */
+	int exit_code;
 };
 
 static inline struct sg_thread *thread_of_cpu(struct cpu *cpu)

@@ -1,15 +1,16 @@
-/* Signal state calls. Delivery is not emulated yet: the guest's actions,
- * mask and alternate stack are recorded in the process and thread (so
- * glibc's startup, abort and sigaction round trips see what they set),
- * and nothing is installed on the host. */
+/* Signal actions, masks and the alternate stack (docs/signals.md). The
+ * guest's state lives in the process and thread; src/signal makes the host
+ * follow it (a queueing handler where the guest handles a signal, the
+ * guest's mask in the host thread's) and delivers. Waiting and queueing
+ * calls are in sigwait.c. */
 #include <signal.h>
 #include <string.h>
 
+#include "signal/signal.h"
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
-#define SIGBIT(n) (1ull << ((n) - 1))
-#define UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+#define UNBLOCKABLE SIG_UNBLOCKABLE
 #define SC_SS_ONSTACK 1
 #define SC_SS_DISABLE 2
 #define SC_SS_AUTODISARM (1u << 31)
@@ -90,8 +91,12 @@ static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
 		if (r)
 			return r;
 	}
-	if (a[1])
+	if (a[1]) {
+		pthread_mutex_lock(&t->proc->lock);
 		*cur = nsa;
+		sig_action_changed(t->proc, sig);
+		pthread_mutex_unlock(&t->proc->lock);
+	}
 	return 0;
 }
 
@@ -106,6 +111,110 @@ SG_SYSCALL_DEFINE(compat_sys_rt_sigaction)
 	return do_rt_sigaction(t, a, true);
 }
 
+/* i386 sigaction (67): struct old_sigaction { handler, mask (32 bits),
+ * flags, restorer }. */
+struct old_sigaction32 {
+	uint32_t handler, mask, flags, restorer;
+};
+
+SG_SYSCALL_DEFINE(compat_sys_sigaction)
+{
+	int sig = (int)a[0];
+	struct old_sigaction32 o;
+	struct sg_sigaction *cur;
+
+	if (sig < 1 || sig > SG_NSIG || (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
+		return -EINVAL;
+	cur = &t->proc->sigactions[sig - 1];
+	if (a[1] && copy_from_guest(sc_mm(t), &o, a[1], sizeof(o)))
+		return -EFAULT;
+	if (a[2]) {
+		struct old_sigaction32 old = {
+			.handler = (uint32_t)cur->handler,
+			.mask = (uint32_t)cur->mask,
+			.flags = (uint32_t)cur->flags,
+			.restorer = (uint32_t)cur->restorer,
+		};
+
+		if (copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
+			return -EFAULT;
+	}
+	if (a[1]) {
+		pthread_mutex_lock(&t->proc->lock);
+		cur->handler = o.handler;
+		cur->flags = o.flags;
+		cur->restorer = o.restorer;
+		cur->mask = o.mask & ~UNBLOCKABLE;
+		sig_action_changed(t->proc, sig);
+		pthread_mutex_unlock(&t->proc->lock);
+	}
+	return 0;
+}
+
+/* i386 signal (48): SA_ONESHOT | SA_NOMASK, the old handler returned. */
+SG_SYSCALL_DEFINE(sys_signal)
+{
+	int sig = (int)a[0];
+	struct sg_sigaction *cur;
+	uint64_t old;
+
+	if (sig < 1 || sig > SG_NSIG || sig == SIGKILL || sig == SIGSTOP)
+		return -EINVAL;
+	cur = &t->proc->sigactions[sig - 1];
+	pthread_mutex_lock(&t->proc->lock);
+	old = cur->handler;
+	cur->handler = (uint32_t)a[1];
+	cur->flags = SG_SA_RESETHAND | SG_SA_NODEFER;
+	cur->restorer = 0;
+	cur->mask = 0;
+	sig_action_changed(t->proc, sig);
+	pthread_mutex_unlock(&t->proc->lock);
+	return (long)old;
+}
+
+static long set_mask(struct sg_thread *t, int how, uint64_t set)
+{
+	set &= ~UNBLOCKABLE;
+	switch (how) {
+	case SIG_BLOCK:
+		t->sigmask |= set;
+		break;
+	case SIG_UNBLOCK:
+		t->sigmask &= ~set;
+		break;
+	case SIG_SETMASK:
+		t->sigmask = set;
+		break;
+	default:
+		return -EINVAL;
+	}
+	sig_mask_changed(t);
+	if (sig_deliverable(t))
+		cpu_request_stop(&t->cpu); /* delivered before the next insn */
+	return 0;
+}
+
+/* i386 sigprocmask (126): 32-bit old_sigset_t; the upper signals stay. */
+SG_SYSCALL_DEFINE(compat_sys_sigprocmask)
+{
+	uint32_t set, old = (uint32_t)t->sigmask;
+	long r;
+
+	if (a[1]) {
+		if (copy_from_guest(sc_mm(t), &set, a[1], sizeof(set)))
+			return -EFAULT;
+		if ((int)a[0] == SIG_SETMASK)
+			r = set_mask(t, SIG_SETMASK, (t->sigmask & ~0xffffffffull) | set);
+		else
+			r = set_mask(t, (int)a[0], set);
+		if (r)
+			return r;
+	}
+	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
 /* rt_sigprocmask(how, set, oset, sigsetsize): a 64-bit set in every ABI
  * (i386's two 32-bit words are the same bytes). */
 SG_SYSCALL_DEFINE(sys_rt_sigprocmask)
@@ -115,27 +224,20 @@ SG_SYSCALL_DEFINE(sys_rt_sigprocmask)
 	if (a[3] != sizeof(uint64_t))
 		return -EINVAL;
 	if (a[1]) {
+		long r;
+
 		if (copy_from_guest(sc_mm(t), &set, a[1], sizeof(set)))
 			return -EFAULT;
-		set &= ~UNBLOCKABLE;
-		switch ((int)a[0]) {
-		case SIG_BLOCK:
-			t->sigmask = old | set;
-			break;
-		case SIG_UNBLOCK:
-			t->sigmask = old & ~set;
-			break;
-		case SIG_SETMASK:
-			t->sigmask = set;
-			break;
-		default:
+		if ((int)a[0] < SIG_BLOCK || (int)a[0] > SIG_SETMASK)
 			return -EINVAL;
-		}
+		if (a[2] && !sc_ok(t, a[2], sizeof(old), PROT_WRITE))
+			return -EFAULT;
+		r = set_mask(t, (int)a[0], set);
+		if (r)
+			return r;
 	}
-	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old))) {
-		t->sigmask = old;
+	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
 		return -EFAULT;
-	}
 	return 0;
 }
 
@@ -153,6 +255,8 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 	uint32_t old_flags = t->altstack_flags;
 
 	if (a[0]) {
+		if (frame_ss_flags(t, t->cpu.r[R_SP]) == SS_ONSTACK)
+			return -EPERM; /* not while running on it */
 		if (compat) {
 			struct compat_stack c;
 
@@ -189,6 +293,9 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 	if (a[1]) {
 		int32_t oflags = (int32_t)old_flags |
 				 (old_size ? 0 : SC_SS_DISABLE);
+
+		if (old_size && frame_ss_flags(t, t->cpu.r[R_SP]) == SS_ONSTACK)
+			oflags |= SC_SS_ONSTACK;
 		long r;
 
 		if (compat) {

@@ -7,31 +7,38 @@
 #include <sys/resource.h>
 
 #include "cpu/cpu.h"
+#include "signal/signal.h"
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
 /* --- exit ---------------------------------------------------------------- */
 
-/* The guest process ends; sysgate does not: the run loop stops when it sees
- * proc->exited and sg_run returns the status. Threads are not emulated
- * yet, so exit of the (only) thread ends the process too. */
-static long guest_exit(struct sg_thread *t, uint64_t status)
+/* exit_group: the guest process ends, sysgate does not: every thread's run
+ * loop stops (the others are kicked out of blocking calls) and sg_run
+ * returns the status. */
+SG_SYSCALL_DEFINE(sys_exit_group)
 {
-	t->proc->exited = true;
-	t->proc->exit.signaled = 0;
-	t->proc->exit.signal = 0;
-	t->proc->exit.code = (int)(status & 0xff);
+	struct sg_process *p = t->proc;
+
+	pthread_mutex_lock(&p->lock);
+	if (!p->exited) {
+		p->exited = true;
+		p->exit.signaled = 0;
+		p->exit.signal = 0;
+		p->exit.code = (int)(a[0] & 0xff);
+	}
+	pthread_mutex_unlock(&p->lock);
+	sig_kick_threads(p, t);
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_exit_group)
-{
-	return guest_exit(t, a[0]);
-}
-
+/* exit: this thread ends (clear_child_tid, futex wake: src/core/thread.c);
+ * the last one out ends the process with the leader's code. */
 SG_SYSCALL_DEFINE(sys_exit)
 {
-	return guest_exit(t, a[0]);
+	t->exit_code = (int)(a[0] & 0xff);
+	t->gone = true;
+	return 0;
 }
 
 /* --- thread registration ------------------------------------------------- */

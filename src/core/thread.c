@@ -1,0 +1,277 @@
+/* Guest threads: one host thread each (DESIGN.md, Processes), with its own
+ * struct cpu and decoded-code cache. This file runs a thread's loop, starts
+ * clone's children, ends threads (clear_child_tid + futex wake) and stops
+ * them all at exit_group or a fatal signal. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/embed.h"
+#include "core/fault.h"
+#include "core/thread.h"
+#include "mm/mm.h"
+#include "signal/signal.h"
+#include "syscall/syscall.h"
+
+#define HOST_STACK_SIZE (1u << 20)
+
+/* Calls the kernel returns -EINTR from after a handler, whatever
+ * SA_RESTART says (signal(7)); the others restart with SA_RESTART. */
+static const char *const never_restart[] = {
+	"pause", "sigsuspend", "rt_sigsuspend", "rt_sigtimedwait",
+	"rt_sigtimedwait_time64", "nanosleep", "clock_nanosleep",
+	"clock_nanosleep_time64", "select", "_newselect", "pselect6",
+	"pselect6_time64", "poll", "ppoll", "ppoll_time64", "epoll_wait",
+	"epoll_pwait", "epoll_pwait2", "io_getevents", "io_pgetevents",
+	"io_pgetevents_time64", "semop", "semtimedop", "semtimedop_time64",
+	"msgrcv", "msgsnd", "ipc",
+};
+
+static const struct sg_syscall_row *row_of(const struct cpu *c, enum cpu_syscall_mech mech,
+					   uint64_t nr)
+{
+	enum sg_table tab = SG_TABLE_IA32;
+	uint32_t n = (uint32_t)nr;
+	const struct sg_syscall_table *st;
+
+	if (mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64) {
+		st = sg_syscall_table(SG_TABLE_X64);
+		if (!(st && n < st->size) && (n & 0x40000000u)) {
+			tab = SG_TABLE_X32;
+			n &= ~0x40000000u;
+		} else {
+			tab = SG_TABLE_X64;
+		}
+	}
+	st = sg_syscall_table(tab);
+	if (!st || n >= st->size || !st->rows[n].name)
+		return NULL;
+	return &st->rows[n];
+}
+
+static bool restartable(const struct sg_syscall_row *row)
+{
+	if (!row)
+		return false;
+	for (size_t i = 0; i < sizeof(never_restart) / sizeof(never_restart[0]); i++)
+		if (!strcmp(row->name, never_restart[i]))
+			return false;
+	return true;
+}
+
+static void do_syscall(struct sg_thread *t)
+{
+	struct cpu *c = &t->cpu;
+	enum cpu_syscall_mech mech = c->mech;
+	uint64_t nr = c->r[R_AX];
+	uint64_t after = c->rip, rcx = c->r[R_CX];
+	long res;
+
+	t->sig.sigreturned = false;
+	syscall_entry(t);
+	if (t->sig.sigreturned || t->gone)
+		return;
+	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
+	if (res != -EINTR || !sig_deliverable(t))
+		return;
+	/* the kernel's -ERESTARTSYS: rewind to the instruction (for SYSENTER,
+	 * the vDSO's int $0x80 just before the landing pad) */
+	t->sig.restart_valid = true;
+	t->sig.restart_nr = nr;
+	t->sig.restart_rip = (mech == CPU_MECH_SYSENTER ? c->rip : after) - 2;
+	t->sig.restart_rcx = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ? c->r[R_CX] : rcx;
+	t->sig.restartable = restartable(row_of(c, mech, nr));
+}
+
+/* The guest dies of a fault nobody handles. */
+static void die_of_fault(struct sg_thread *t, const struct cpu_fault *f)
+{
+	struct sg_process *p = t->proc;
+	int signo = fault_signal(f);
+
+	if (sig_deliver_fault(t, f, signo))
+		return;
+	fault_report(f, signo);
+	pthread_mutex_lock(&p->lock);
+	if (!p->exited) {
+		p->exited = true;
+		p->exit.signaled = 1;
+		p->exit.signal = signo;
+		p->exit.code = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	sig_kick_threads(p, t);
+}
+
+void thread_loop(struct sg_thread *t)
+{
+	struct sg_process *p = t->proc;
+	struct cpu *c = &t->cpu;
+
+	sig_attach(t);
+	while (!p->exiting && !t->gone) {
+		switch (embed_cpu_run(t)) {
+		case CPU_STOP_SYSCALL:
+			do_syscall(t);
+			break;
+		case CPU_STOP_FAULT:
+			die_of_fault(t, &c->fault);
+			break;
+		case CPU_STOP_HALT: {
+			/* HLT is privileged: ring 3 gets #GP */
+			struct cpu_fault f = { .vector = VEC_GP, .insn_addr = c->rip };
+
+			die_of_fault(t, &f);
+			break;
+		}
+		case CPU_STOP_REQUEST:
+		case CPU_STOP_NONE:
+			break;
+		}
+		if (!p->exiting && !t->gone &&
+		    (t->sig.pending || t->sig.has_saved_mask || t->sig.restart_valid))
+			sig_deliver(t);
+		if (t == p->main_thread && embed_stopped(p))
+			return; /* sg_stop/sg_step: back to sg_run's caller */
+	}
+}
+
+/* The end of a guest thread: CLONE_CHILD_CLEARTID (0 and a futex wake),
+ * off the list; the last one out decides the process status. */
+void thread_finish(struct sg_thread *t)
+{
+	struct sg_process *p = t->proc;
+
+	if (t->clear_child_tid && !p->exiting) {
+		uint32_t zero = 0;
+
+		if (copy_to_guest(p->mm, t->clear_child_tid, &zero, sizeof(zero)) == 0)
+			syscall(SYS_futex, (uintptr_t)t->clear_child_tid, FUTEX_WAKE, 1,
+				NULL, NULL, 0);
+	}
+	sig_attach(NULL);
+	pthread_mutex_lock(&p->lock);
+	for (struct sg_thread **l = &p->threads; *l; l = &(*l)->next) {
+		if (*l == t) {
+			*l = t->next;
+			break;
+		}
+	}
+	p->nthreads--;
+	if (p->nthreads == 0 && !p->exited) {
+		/* the last thread left by exit: the leader's code is the status */
+		p->exited = true;
+		p->exit.signaled = 0;
+		p->exit.code = p->main_thread ? p->main_thread->exit_code & 0xff
+					      : t->exit_code & 0xff;
+	}
+	pthread_cond_broadcast(&p->threads_done);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *thread_main(void *arg)
+{
+	struct sg_thread *t = arg;
+	struct sg_process *p = t->proc;
+
+	t->tid = (int)syscall(SYS_gettid);
+	if (t->child_tid) {
+		uint32_t tid = (uint32_t)t->tid;
+
+		copy_to_guest(p->mm, t->child_tid, &tid, sizeof(tid));
+	}
+	if (t->parent_tid) {
+		uint32_t tid = (uint32_t)t->tid;
+
+		copy_to_guest(p->mm, t->parent_tid, &tid, sizeof(tid));
+	}
+	__atomic_store_n(&t->started, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &t->started, FUTEX_WAKE, 1, NULL, NULL, 0);
+	thread_loop(t);
+	thread_finish(t);
+	cpu_release(&t->cpu);
+	free(t);
+	return NULL;
+}
+
+static long spawn_thread(struct sg_thread *child)
+{
+	struct sg_process *p = child->proc;
+	pthread_attr_t attr;
+	pthread_t th;
+	int rc;
+
+	pthread_mutex_lock(&p->lock);
+	child->next = p->threads;
+	p->threads = child;
+	p->nthreads++;
+	pthread_mutex_unlock(&p->lock);
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, HOST_STACK_SIZE);
+	rc = pthread_create(&th, &attr, thread_main, child);
+	pthread_attr_destroy(&attr);
+	if (rc) {
+		pthread_mutex_lock(&p->lock);
+		p->threads = child->next;
+		p->nthreads--;
+		pthread_mutex_unlock(&p->lock);
+		return -rc;
+	}
+	while (!__atomic_load_n(&child->started, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &child->started, FUTEX_WAIT, 0, NULL, NULL, 0);
+	return 0;
+}
+
+/* After fork, in the child: the other threads do not exist here. */
+static void forked(struct sg_thread *t)
+{
+	struct sg_process *p = t->proc;
+
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->threads_done, NULL);
+	p->threads = t;
+	t->next = NULL;
+	p->nthreads = 1;
+	t->tid = (int)syscall(SYS_gettid);
+	if (p->main_thread != t) {
+		/* the main host thread is gone: this one is the leader now */
+		p->main_thread = t;
+	}
+}
+
+void thread_hooks_init(struct sg_process *p)
+{
+	p->hooks.spawn_thread = spawn_thread;
+	p->hooks.forked = forked;
+}
+
+void thread_wait_all(struct sg_process *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (p->nthreads > 0) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&p->threads_done, &p->lock, &ts);
+		if (p->exiting && p->nthreads > 0) {
+			/* a thread may have entered a blocking call after
+			 * the first kick: kick again */
+			pthread_mutex_unlock(&p->lock);
+			sig_kick_threads(p, NULL);
+			pthread_mutex_lock(&p->lock);
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+}

@@ -1,0 +1,16 @@
+/* Guest threads as host threads (src/core/thread.c). */
+#ifndef SG_THREAD_H
+#define SG_THREAD_H
+
+#include "core/process.h"
+
+/* Run t until it exits, the process exits, or it dies. */
+void thread_loop(struct sg_thread *t);
+/* t has left its loop: clear_child_tid, thread list, process status. */
+void thread_finish(struct sg_thread *t);
+/* Fill p->hooks (clone's thread start, fork's child fix-up). */
+void thread_hooks_init(struct sg_process *p);
+/* Until every thread of p has finished (kicking them while p exits). */
+void thread_wait_all(struct sg_process *p);
+
+#endif

@@ -1,0 +1,352 @@
+/* Delivery at an instruction boundary: pick a queued signal, apply its
+ * action (handler frame, ignore, or the default: terminate, stop), restart
+ * or fail an interrupted system call as the kernel would, and turn CPU
+ * faults into the kernel's signals with their siginfo. */
+#include <string.h>
+#include <unistd.h>
+
+#include "core/embed.h"
+#include "signal/frame.h"
+#include "trace/trace.h"
+
+#define SS_AUTODISARM_BIT (1u << 31)
+
+static enum sig_layout layout(const struct sg_thread *t)
+{
+	switch (t->proc->abi) {
+	case SG_ABI_I386:
+		return SIGL_I386;
+	case SG_ABI_X32:
+		return SIGL_X32;
+	default:
+		return SIGL_X64;
+	}
+}
+
+/* --- alternate stack ---------------------------------------------------- */
+
+static bool on_altstack(const struct sg_thread *t, uint64_t sp)
+{
+	if (t->altstack_flags & SS_AUTODISARM_BIT)
+		return false;
+	return sp > t->altstack_sp && sp - t->altstack_sp <= t->altstack_size;
+}
+
+int frame_ss_flags(const struct sg_thread *t, uint64_t sp)
+{
+	if (!t->altstack_size)
+		return SS_DISABLE;
+	return on_altstack(t, sp) ? SS_ONSTACK : 0;
+}
+
+uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia32,
+		     bool *onstack_after)
+{
+	uint64_t sp = t->cpu.r[R_SP];
+	bool nested = t->altstack_size && on_altstack(t, sp);
+
+	if (t->proc->abi == SG_ABI_I386 || t->cpu.mode == CPU_MODE_32)
+		sp = (uint32_t)sp;
+	if (!ia32)
+		sp -= 128; /* the red zone */
+	*onstack_after = nested;
+	if ((ka->flags & SG_SA_ONSTACK) && frame_ss_flags(t, sp) == 0) {
+		sp = t->altstack_sp + t->altstack_size;
+		*onstack_after = true;
+	}
+	return sp;
+}
+
+void frame_save_altstack(struct sg_thread *t, uint64_t sp, uint64_t *ss_sp,
+			 int32_t *ss_flags, uint64_t *ss_size)
+{
+	*ss_sp = t->altstack_sp;
+	*ss_size = t->altstack_size;
+	*ss_flags = (int32_t)(t->altstack_flags | (uint32_t)frame_ss_flags(t, sp));
+	if (t->altstack_flags & SS_AUTODISARM_BIT) {
+		t->altstack_sp = t->altstack_size = 0;
+		t->altstack_flags = 0;
+	}
+}
+
+/* As sigaltstack(&uc_stack, NULL) from the frame: changing it while on it
+ * is refused (-EPERM makes a bad frame). */
+int frame_restore_altstack(struct sg_thread *t, uint64_t ss_sp, int32_t flags,
+			   uint64_t size)
+{
+	uint32_t mode = (uint32_t)flags & ~SS_AUTODISARM_BIT;
+
+	if (on_altstack(t, t->cpu.r[R_SP]))
+		return 0; /* -EPERM unless unchanged: the kernel lets it pass */
+	if (mode == SS_DISABLE) {
+		t->altstack_sp = t->altstack_size = 0;
+		t->altstack_flags = 0;
+		return 0;
+	}
+	if (mode != 0 && mode != SS_ONSTACK)
+		return -1;
+	if (size < 2048)
+		return -1;
+	t->altstack_sp = ss_sp;
+	t->altstack_size = size;
+	t->altstack_flags = (uint32_t)flags & SS_AUTODISARM_BIT;
+	return 0;
+}
+
+/* --- masks and forced signals ------------------------------------------- */
+
+void frame_set_mask(struct sg_thread *t, uint64_t mask)
+{
+	t->sigmask = mask & ~SIG_UNBLOCKABLE;
+	sig_mask_changed(t);
+}
+
+static void queue_info(struct sg_thread *t, const siginfo_t *si)
+{
+	int sig = si->si_signo;
+
+	t->sig.info[sig - 1] = *si;
+	__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
+}
+
+/* force_sig: a blocked or ignored signal is unblocked and reset first. */
+static void force_info(struct sg_thread *t, const siginfo_t *si)
+{
+	int sig = si->si_signo;
+	struct sg_sigaction *ka = &t->proc->sigactions[sig - 1];
+
+	if ((t->sigmask & SIGBIT(sig)) || ka->handler == SG_SIG_IGN) {
+		t->sigmask &= ~SIGBIT(sig);
+		if (ka->handler == SG_SIG_IGN)
+			ka->handler = SG_SIG_DFL;
+	}
+	queue_info(t, si);
+}
+
+void sig_force_segv(struct sg_thread *t)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSEGV;
+	si.si_code = SI_KERNEL;
+	force_info(t, &si);
+}
+
+/* --- default actions ---------------------------------------------------- */
+
+static bool default_ignores(int sig)
+{
+	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT;
+}
+
+static bool default_stops(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* The guest dies of sig: every thread stops, sg_run reports it. */
+static void die_of(struct sg_thread *t, int sig)
+{
+	struct sg_process *p = t->proc;
+
+	pthread_mutex_lock(&p->lock);
+	if (!p->exited) {
+		p->exited = true;
+		p->exit.signaled = 1;
+		p->exit.signal = sig;
+		p->exit.code = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	sig_kick_threads(p, t);
+}
+
+/* --- syscall restart ---------------------------------------------------- */
+
+static void restart_syscall(struct sg_thread *t)
+{
+	t->cpu.rip = t->sig.restart_rip;
+	t->cpu.r[R_AX] = t->sig.restart_nr;
+	t->cpu.r[R_CX] = t->sig.restart_rcx; /* the vDSO path's SYSRETL took it */
+	t->sig.restart_valid = false;
+}
+
+/* --- delivery ------------------------------------------------------------- */
+
+static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
+		       const struct cpu_fault *f)
+{
+	struct sg_process *p = t->proc;
+	struct sg_sigaction ka = p->sigactions[sig - 1];
+	struct frame_req r;
+	uint64_t newmask;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.t = t;
+	r.sig = sig;
+	r.ka = &ka;
+	siginfo_to_guest(si, layout(t), r.info);
+	r.old_mask = t->sig.has_saved_mask ? t->sig.saved_mask : t->sigmask;
+	if (f) {
+		r.trapno = f->vector;
+		if (f->vector == VEC_PF) {
+			r.err = 4u | (f->write ? 2u : 0) | (f->prot ? 1u : 0);
+			r.cr2 = f->data_addr;
+		}
+	}
+	if (t->sig.restart_valid) {
+		if ((ka.flags & SG_SA_RESTART) && t->sig.restartable)
+			restart_syscall(t);
+		t->sig.restart_valid = false;
+	}
+	if (p->abi == SG_ABI_I386)
+		rc = frame_setup_i386(&r);
+	else
+		rc = frame_setup_x64(&r, p->abi == SG_ABI_X32);
+	if (rc)
+		return rc;
+	/* what the kernel's handle_signal does after the frame */
+	cpu_set_rflags(&t->cpu, cpu_get_rflags(&t->cpu) & ~0x10500ull); /* DF RF TF */
+	fpstate_reset(&t->cpu);
+	newmask = t->sigmask | ka.mask;
+	if (!(ka.flags & SG_SA_NODEFER))
+		newmask |= SIGBIT(sig);
+	t->sig.has_saved_mask = false;
+	if (ka.flags & SG_SA_RESETHAND) {
+		p->sigactions[sig - 1].handler = SG_SIG_DFL;
+		sig_action_changed(p, sig);
+	}
+	frame_set_mask(t, newmask);
+	return 0;
+}
+
+/* The embedding API's signal hook may swallow it; the trace shows it. */
+static bool announce(struct sg_thread *t, const siginfo_t *si)
+{
+	struct sg_process *p = t->proc;
+
+	if (p->embed && p->embed->signal && p->embed->signal(t, si))
+		return false;
+	if (p->trace)
+		trace_signal(p->trace, t, si);
+	return true;
+}
+
+/* One signal taken from the queue: its action. false: the guest died. */
+static bool act(struct sg_thread *t, int sig, const siginfo_t *si)
+{
+	uint64_t handler = t->proc->sigactions[sig - 1].handler;
+
+	if (handler == SG_SIG_IGN || !announce(t, si))
+		return true;
+	if (handler == SG_SIG_IGN)
+		return true;
+	if (handler == SG_SIG_DFL) {
+		if (default_ignores(sig))
+			return true;
+		if (default_stops(sig)) {
+			kill(getpid(), sig);
+			return true;
+		}
+		die_of(t, sig);
+		return false;
+	}
+	if (setup_frame(t, sig, si, NULL)) {
+		sig_force_segv(t);
+		return true;
+	}
+	return true;
+}
+
+bool sig_deliver(struct sg_thread *t)
+{
+	siginfo_t si;
+	int sig;
+	bool alive = true;
+
+	while (alive && !t->proc->exiting && (sig = sig_dequeue(t, ~t->sigmask, &si)))
+		alive = act(t, sig, &si);
+	if (t->sig.restart_valid)
+		restart_syscall(t); /* no handler ran: the call goes on */
+	if (t->sig.has_saved_mask) {
+		t->sig.has_saved_mask = false;
+		frame_set_mask(t, t->sig.saved_mask);
+	} else {
+		sig_mask_changed(t); /* delivered signals leave the host mask */
+	}
+	return alive;
+}
+
+/* The kernel's si_code for an x87/SSE exception (fpu__exception_code). */
+static int fpe_code(unsigned err)
+{
+	if (err & 0x001)
+		return FPE_FLTINV;
+	if (err & 0x004)
+		return FPE_FLTDIV;
+	if (err & 0x008)
+		return FPE_FLTOVF;
+	if (err & 0x012)
+		return FPE_FLTUND;
+	if (err & 0x020)
+		return FPE_FLTRES;
+	return 0;
+}
+
+static void fault_info(const struct sg_thread *t, const struct cpu_fault *f, int signo,
+		       siginfo_t *si)
+{
+	const struct cpu *c = &t->cpu;
+
+	memset(si, 0, sizeof(*si));
+	si->si_signo = signo;
+	switch (f->vector) {
+	case VEC_PF:
+		/* the low 4 GiB reservation answers ACCERR for what is not
+		 * guest memory at all: the guest's VMAs decide */
+		si->si_code = f->prot && mm_access_ok(t->proc->mm, f->data_addr, 1, 0)
+				      ? SEGV_ACCERR : SEGV_MAPERR;
+		si->si_addr = (void *)(uintptr_t)f->data_addr;
+		break;
+	case VEC_UD:
+		si->si_code = ILL_ILLOPN;
+		si->si_addr = (void *)(uintptr_t)f->insn_addr;
+		break;
+	case VEC_DE:
+		si->si_code = FPE_INTDIV;
+		si->si_addr = (void *)(uintptr_t)f->insn_addr;
+		break;
+	case VEC_MF:
+		si->si_code = fpe_code(c->x87.fsw & ~c->x87.fcw & 0x3f);
+		si->si_addr = (void *)(uintptr_t)f->insn_addr;
+		break;
+	case VEC_XM:
+		si->si_code = fpe_code(~(c->mxcsr >> 7) & c->mxcsr & 0x3f);
+		si->si_addr = (void *)(uintptr_t)f->insn_addr;
+		break;
+	case VEC_AC:
+		si->si_code = BUS_ADRALN;
+		si->si_addr = (void *)(uintptr_t)f->data_addr;
+		break;
+	default: /* #GP, #BP, #OF, #BR: the kernel's force_sig */
+		si->si_code = SI_KERNEL;
+		break;
+	}
+}
+
+bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo)
+{
+	struct sg_sigaction *ka = &t->proc->sigactions[signo - 1];
+	siginfo_t si;
+
+	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
+	    (t->sigmask & SIGBIT(signo)))
+		return false; /* force_sig: blocked or ignored means death */
+	fault_info(t, f, signo, &si);
+	if (!announce(t, &si))
+		return true;
+	if (setup_frame(t, signo, &si, f))
+		return false;
+	return true;
+}

@@ -1,0 +1,146 @@
+/* Host side of guest signals: the queueing handler, host dispositions that
+ * follow the guest's, and the host thread mask that mirrors the guest's. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "signal/signal.h"
+
+static __thread struct sg_thread *tl_thread;
+
+/* Never blocked on the host: the CPU's fault signals and SIG_KICK. */
+#define HOST_NEVER_BLOCK (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIG_KICK) | \
+			  SIG_UNBLOCKABLE)
+
+void sig_attach(struct sg_thread *t)
+{
+	tl_thread = t;
+}
+
+static void on_host_signal(int sig, siginfo_t *si, void *uctx)
+{
+	struct sg_thread *t = tl_thread;
+	ucontext_t *uc = uctx;
+
+	if (!t || sig < 1 || sig > SG_NSIG)
+		return;
+	if (t->proc->exiting) {
+		cpu_request_stop(&t->cpu);
+		return;
+	}
+	if (!(t->sig.pending & SIGBIT(sig))) {
+		t->sig.info[sig - 1] = *si;
+		__atomic_or_fetch(&t->sig.pending, SIGBIT(sig), __ATOMIC_RELEASE);
+	}
+	/* Further instances wait in the host kernel until this one is
+	 * delivered (real-time signals keep their queue there). */
+	if (sig != SIG_KICK)
+		sigaddset(&uc->uc_sigmask, sig);
+	cpu_request_stop(&t->cpu);
+}
+
+static void set_host_action(int sig, uint64_t handler)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGKILL || sig == SIGSTOP)
+		return; /* faults come through the CPU; the others cannot */
+	if (handler == SG_SIG_IGN && sig != SIG_KICK) {
+		sa.sa_handler = SIG_IGN;
+	} else if (handler == SG_SIG_DFL && sig != SIG_KICK) {
+		sa.sa_handler = SIG_DFL;
+	} else {
+		/* no SA_RESTART: a blocking host call returns -EINTR and the
+		 * run loop decides as the kernel would */
+		sa.sa_sigaction = on_host_signal;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+		sigfillset(&sa.sa_mask);
+	}
+	sigaction(sig, &sa, NULL);
+}
+
+void sig_process_init(struct sg_process *p)
+{
+	for (int sig = 1; sig <= SG_NSIG; sig++) {
+		struct sigaction cur;
+
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN &&
+		    !(cur.sa_flags & SA_SIGINFO))
+			p->sigactions[sig - 1].handler = SG_SIG_IGN;
+	}
+	set_host_action(SIG_KICK, p->sigactions[SIG_KICK - 1].handler);
+}
+
+void sig_action_changed(struct sg_process *p, int sig)
+{
+	set_host_action(sig, p->sigactions[sig - 1].handler);
+}
+
+void sig_host_mask(const struct sg_thread *t, uint64_t guest_mask, sigset_t *out)
+{
+	/* queued signals stay blocked until the guest has them */
+	uint64_t m = (guest_mask | t->sig.pending) & ~HOST_NEVER_BLOCK;
+
+	sigemptyset(out);
+	for (int sig = 1; sig <= SG_NSIG; sig++)
+		if (m & SIGBIT(sig))
+			sigaddset(out, sig);
+}
+
+void sig_mask_changed(struct sg_thread *t)
+{
+	sigset_t set;
+
+	sig_host_mask(t, t->sigmask, &set);
+	/* raw: glibc's wrapper refuses its own SIGCANCEL/SIGSETXID */
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &set, NULL, 8);
+}
+
+uint64_t sig_queued(const struct sg_thread *t)
+{
+	return t->sig.pending;
+}
+
+int sig_dequeue(struct sg_thread *t, uint64_t set, siginfo_t *info)
+{
+	uint64_t ready = t->sig.pending & set;
+	int sig;
+
+	if (!ready)
+		return 0;
+	sig = __builtin_ctzll(ready) + 1;
+	if (info)
+		*info = t->sig.info[sig - 1];
+	__atomic_and_fetch(&t->sig.pending, ~SIGBIT(sig), __ATOMIC_RELEASE);
+	return sig;
+}
+
+void sig_kick_threads(struct sg_process *p, struct sg_thread *self)
+{
+	pid_t pid = getpid();
+
+	p->exiting = 1;
+	pthread_mutex_lock(&p->lock);
+	for (struct sg_thread *o = p->threads; o; o = o->next) {
+		if (o == self)
+			continue;
+		cpu_request_stop(&o->cpu);
+		if (o->tid > 0)
+			syscall(SYS_tgkill, pid, o->tid, SIG_KICK);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void sig_thread_init(struct sg_thread *t)
+{
+	uint64_t host = 0;
+
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &host, 8);
+	t->sigmask = host & ~SIG_UNBLOCKABLE;
+}

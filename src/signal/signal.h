@@ -1,0 +1,91 @@
+/* Guest signals (docs/signals.md).
+ *
+ * A host handler is installed for every signal the guest handles; it only
+ * queues the signal in the receiving thread's sg_sigstate (async-signal
+ * safe), keeps it blocked on the host until delivered, and asks the CPU to
+ * stop. The run loop then calls sig_deliver() at an instruction boundary,
+ * which builds the kernel's frame for the ABI and points the CPU at the
+ * handler. The guest's mask is mirrored into the host thread's mask, so
+ * signals the guest blocks stay pending in the host kernel, where
+ * sigpending, sigtimedwait and signalfd find them.
+ */
+#ifndef SG_SIGNAL_H
+#define SG_SIGNAL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/process.h"
+
+#define SIGBIT(n) (1ull << ((n) - 1))
+#define SIG_UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+
+/* The signal that stops every thread at exit_group; never blocked on the
+ * host (its guest blocking is emulated). */
+#define SIG_KICK 64
+
+/* Kernel sa_flags bits (same in every ABI). */
+#define SG_SA_RESTORER 0x04000000u
+#define SG_SA_ONSTACK 0x08000000u
+#define SG_SA_RESTART 0x10000000u
+#define SG_SA_NODEFER 0x40000000u
+#define SG_SA_RESETHAND 0x80000000u
+#define SG_SA_SIGINFO 0x4u
+
+#define SG_SIG_DFL 0
+#define SG_SIG_IGN 1
+
+/* The calling host thread runs guest thread t (NULL: none). */
+void sig_attach(struct sg_thread *t);
+
+/* Start-up of a process: signals the host gives us ignored (nohup, an exec
+ * from an ignoring parent) are ignored for the guest too. */
+void sig_process_init(struct sg_process *p);
+
+/* A process's first thread: the guest mask starts as the host's. */
+void sig_thread_init(struct sg_thread *t);
+
+/* After proc->sigactions[sig-1] changed: the host disposition follows. */
+void sig_action_changed(struct sg_process *p, int sig);
+
+/* After t->sigmask changed: the host thread mask follows. */
+void sig_mask_changed(struct sg_thread *t);
+/* The host mask that mirrors guest mask. */
+void sig_host_mask(const struct sg_thread *t, uint64_t guest_mask, sigset_t *out);
+
+/* sas_ss_flags(sp): SS_DISABLE, SS_ONSTACK (sp on t's alternate stack) or 0. */
+int frame_ss_flags(const struct sg_thread *t, uint64_t sp);
+
+/* Signals queued in t (delivered to the host handler, not yet to the guest). */
+uint64_t sig_queued(const struct sg_thread *t);
+/* Take a queued signal in set out of t's queue: its number, or 0. */
+int sig_dequeue(struct sg_thread *t, uint64_t set, siginfo_t *info);
+
+/* Something in t's queue could be delivered now. */
+static inline bool sig_deliverable(const struct sg_thread *t)
+{
+	return (t->sig.pending & ~t->sigmask) != 0;
+}
+
+/* Interrupt every other thread of p (exit_group): stop + SIG_KICK. */
+void sig_kick_threads(struct sg_process *p, struct sg_thread *self);
+
+/* Deliver queued signals to t (run loop, instruction boundary): frames for
+ * handlers, default actions, syscall restart. Returns false if the guest
+ * dies (p->exited/exiting set). */
+bool sig_deliver(struct sg_thread *t);
+
+/* A CPU fault: deliver the kernel's signal for it to the guest's handler.
+ * false: nobody handles it (the caller kills the guest). */
+bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo);
+
+/* A bad sigreturn frame or an unwritable frame: SIGSEGV (SI_KERNEL) is
+ * forced, unblocked and with the default action if it was ignored. */
+void sig_force_segv(struct sg_thread *t);
+
+/* Kernel ABI of the guest's siginfo (siginfo.c). size: 128 in all ABIs. */
+enum sig_layout { SIGL_X64, SIGL_I386, SIGL_X32 };
+void siginfo_to_guest(const siginfo_t *host, enum sig_layout l, uint8_t out[128]);
+void siginfo_from_guest(const uint8_t in[128], enum sig_layout l, siginfo_t *host);
+
+#endif

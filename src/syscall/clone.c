@@ -1,0 +1,234 @@
+/* clone, clone3, fork, vfork (DESIGN.md, Processes, threads, signals).
+ *
+ * CLONE_VM|CLONE_THREAD makes a guest thread: a host thread of our own
+ * (src/core through proc->hooks) with a copy of the parent's CPU, its own
+ * decoded-code cache, the stack and TLS the guest gave. Anything else is a
+ * new process: a host fork, the child going on with the same guest state.
+ * CLONE_VM|CLONE_VFORK (posix_spawn, vfork) is done as a fork whose parent
+ * waits, as vfork's does, until the child has exec'd or exited.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "signal/signal.h"
+#include "syscall/internal.h"
+
+long sys_set_thread_area(struct sg_thread *t, const uint64_t *a);
+
+#define SG_PRIVATE_FD_MIN 700
+#define CSIGNAL_MASK 0xffu
+
+struct clone_req {
+	uint64_t flags;
+	int exit_signal;
+	uint64_t sp;        /* 0: the parent's */
+	uint64_t ptid, ctid, tls;
+};
+
+static long set_tls(struct sg_thread *t, uint64_t tls)
+{
+	if (t->cpu.mode == CPU_MODE_64) {
+		t->cpu.sel[SEG_FS] = 0;
+		t->cpu.base[SEG_FS] = tls;
+		return 0;
+	} else {
+		uint64_t args[6] = { tls };
+
+		return sys_set_thread_area(t, args); /* struct user_desc * */
+	}
+}
+
+static long new_thread(struct sg_thread *t, const struct clone_req *r)
+{
+	struct sg_thread *child = calloc(1, sizeof(*child));
+	long rc;
+
+	if (!child)
+		return -ENOMEM;
+	if (!t->proc->hooks.spawn_thread) {
+		free(child);
+		return -ENOSYS;
+	}
+	child->cpu = t->cpu;
+	child->cpu.cache = NULL; /* each thread decodes into its own cache */
+	child->cpu.cache_epoch = 0;
+	child->cpu.stop_requested = 0;
+	child->cpu.owner = child;
+	child->proc = t->proc;
+	child->sigmask = t->sigmask;
+	child->cpu.r[R_AX] = 0;
+	if (r->sp)
+		child->cpu.r[R_SP] = r->sp;
+	if (r->flags & CLONE_SETTLS) {
+		rc = set_tls(child, r->tls);
+		if (rc) {
+			free(child);
+			return rc;
+		}
+	}
+	if (r->flags & CLONE_CHILD_SETTID)
+		child->child_tid = r->ctid;
+	if (r->flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = r->ctid;
+	if (r->flags & CLONE_PARENT_SETTID)
+		child->parent_tid = r->ptid;
+	rc = t->proc->hooks.spawn_thread(child);
+	if (rc) {
+		free(child);
+		return rc;
+	}
+	return child->tid; /* child may be gone by now: tid was read before */
+}
+
+/* A vfork parent waits for this pipe to close: the child's exec (close on
+ * exec) or exit closes it. */
+static void vfork_pipe(int fds[2])
+{
+	int p[2];
+
+	fds[0] = fds[1] = -1;
+	if (pipe2(p, O_CLOEXEC))
+		return;
+	fds[0] = fcntl(p[0], F_DUPFD_CLOEXEC, SG_PRIVATE_FD_MIN);
+	fds[1] = fcntl(p[1], F_DUPFD_CLOEXEC, SG_PRIVATE_FD_MIN);
+	close(p[0]);
+	close(p[1]);
+}
+
+static long new_process(struct sg_thread *t, const struct clone_req *r)
+{
+	bool vfork = r->flags & CLONE_VFORK;
+	int vp[2] = { -1, -1 };
+	long pid;
+
+	if (vfork)
+		vfork_pipe(vp);
+	if (r->exit_signal == SIGCHLD)
+		pid = fork();
+	else
+		pid = host_syscall2(SYS_clone, (long)r->exit_signal, 0);
+	if (pid < 0) {
+		pid = r->exit_signal == SIGCHLD ? -errno : pid;
+		goto out;
+	}
+	if (pid == 0) {
+		uint32_t tid;
+
+		if (vp[0] >= 0)
+			close(vp[0]);
+		t->proc->hooks.forked(t);
+		tid = (uint32_t)t->tid;
+		if (r->sp)
+			t->cpu.r[R_SP] = r->sp;
+		if (r->flags & CLONE_SETTLS)
+			set_tls(t, r->tls);
+		if (r->flags & CLONE_CHILD_SETTID)
+			copy_to_guest(sc_mm(t), r->ctid, &tid, sizeof(tid));
+		if (r->flags & CLONE_CHILD_CLEARTID)
+			t->clear_child_tid = r->ctid;
+		return 0;
+	}
+	if (r->flags & CLONE_PARENT_SETTID) {
+		uint32_t v = (uint32_t)pid;
+
+		copy_to_guest(sc_mm(t), r->ptid, &v, sizeof(v));
+	}
+out:
+	if (vp[1] >= 0)
+		close(vp[1]);
+	if (vp[0] >= 0) {
+		char c;
+
+		if (pid > 0)
+			while (read(vp[0], &c, 1) < 0 && errno == EINTR)
+				;
+		close(vp[0]);
+	}
+	return pid;
+}
+
+static long do_clone(struct sg_thread *t, const struct clone_req *r)
+{
+	uint64_t f = r->flags;
+
+	if ((f & CLONE_THREAD) && !(f & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((f & CLONE_SIGHAND) && !(f & CLONE_VM))
+		return -EINVAL;
+	if (f & CLONE_THREAD)
+		return new_thread(t, r);
+	if (f & (CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID |
+		 CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP))
+		return -EINVAL; /* not emulated */
+	return new_process(t, r);
+}
+
+/* x86_64 and x32: clone(flags, newsp, parent_tid, child_tid, tls) */
+SG_SYSCALL_DEFINE(sys_clone)
+{
+	struct clone_req r = {
+		.flags = a[0] & ~(uint64_t)CSIGNAL_MASK,
+		.exit_signal = (int)(a[0] & CSIGNAL_MASK),
+		.sp = a[1], .ptid = a[2], .ctid = a[3], .tls = a[4],
+	};
+
+	return do_clone(t, &r);
+}
+
+/* i386: clone(flags, newsp, parent_tid, tls, child_tid) */
+SG_SYSCALL_DEFINE(compat_sys_ia32_clone)
+{
+	struct clone_req r = {
+		.flags = (uint32_t)a[0] & ~CSIGNAL_MASK,
+		.exit_signal = (int)(a[0] & CSIGNAL_MASK),
+		.sp = (uint32_t)a[1], .ptid = a[2], .tls = a[3], .ctid = a[4],
+	};
+
+	return do_clone(t, &r);
+}
+
+/* clone3(struct clone_args *, size): the same 64-bit fields in every ABI */
+SG_SYSCALL_DEFINE(sys_clone3)
+{
+	struct clone_args ca;
+	struct clone_req r;
+	uint64_t size = a[1];
+
+	if (size < 64 || size > 4096)
+		return -EINVAL; /* CLONE_ARGS_SIZE_VER0 */
+	memset(&ca, 0, sizeof(ca));
+	if (copy_from_guest(sc_mm(t), &ca, a[0], size < sizeof(ca) ? size : sizeof(ca)))
+		return -EFAULT;
+	if (ca.exit_signal & ~(uint64_t)CSIGNAL_MASK)
+		return -EINVAL;
+	if ((ca.stack == 0) != (ca.stack_size == 0))
+		return -EINVAL;
+	if (ca.set_tid || ca.set_tid_size || (ca.flags & CLONE_INTO_CGROUP))
+		return -EINVAL; /* not emulated */
+	r.flags = ca.flags;
+	r.exit_signal = (int)ca.exit_signal;
+	r.sp = ca.stack ? ca.stack + ca.stack_size : 0;
+	r.ptid = ca.parent_tid;
+	r.ctid = ca.child_tid;
+	r.tls = ca.tls;
+	return do_clone(t, &r);
+}
+
+SG_SYSCALL_DEFINE(sys_fork)
+{
+	struct clone_req r = { .exit_signal = SIGCHLD };
+
+	return new_process(t, &r);
+}
+
+SG_SYSCALL_DEFINE(sys_vfork)
+{
+	struct clone_req r = { .flags = CLONE_VFORK | CLONE_VM, .exit_signal = SIGCHLD };
+
+	return new_process(t, &r);
+}

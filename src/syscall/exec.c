@@ -1,0 +1,229 @@
+/* execve, execveat: an x86 program (ELF of any of the three ABIs, or a #!
+ * script) re-enters sysgate: the host execs sysgate's own binary (recorded
+ * at start-up, proc->host_exe) with the same sysroot and trace options,
+ * the guest's argv[0] (--argv0) and its environment. The host kernel then
+ * does what an exec does to the process: other threads end, fds with
+ * FD_CLOEXEC close, handled signals go back to the default, the mask and
+ * ignored signals stay (the new sysgate reads them back for the guest).
+ * What cannot run gives the kernel's errno: ENOENT, EACCES, ENOEXEC, E2BIG.
+ */
+#define _GNU_SOURCE /* AT_EMPTY_PATH */
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "syscall/internal.h"
+
+#define MAX_ARG_STRINGS 0x7fffffff
+#define EXEC_ARGS_MAX (32u << 20) /* bytes of strings we copy at most */
+
+struct strv {
+	char **v;
+	size_t n, cap, bytes;
+};
+
+static long strv_add(struct strv *s, char *str)
+{
+	if (s->n + 1 >= s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		char **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = str;
+	s->v[s->n] = NULL;
+	return 0;
+}
+
+static void strv_free(struct strv *s, size_t from)
+{
+	for (size_t i = from; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+}
+
+/* A guest char *[] (4- or 8-byte pointers) into s; NULL array: empty. */
+static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct strv *s)
+{
+	size_t width = compat ? 4 : 8;
+
+	if (!arr)
+		return 0;
+	for (size_t i = 0;; i++) {
+		uint64_t p = 0;
+		char *str;
+		long len;
+
+		if (i >= MAX_ARG_STRINGS)
+			return -E2BIG;
+		if (copy_from_guest(sc_mm(t), &p, arr + i * width, width))
+			return -EFAULT;
+		if (!p)
+			return 0;
+		str = malloc(PATH_MAX * 32);
+		if (!str)
+			return -ENOMEM;
+		len = strncpy_from_guest(sc_mm(t), str, p, PATH_MAX * 32);
+		if (len < 0 || len >= PATH_MAX * 32 || (s->bytes += (size_t)len + 1) > EXEC_ARGS_MAX) {
+			free(str);
+			return len < 0 ? -EFAULT : -E2BIG;
+		}
+		if (strv_add(s, str)) {
+			free(str);
+			return -ENOMEM;
+		}
+	}
+}
+
+/* What the kernel would say before loading: ENOENT, EACCES (not a
+ * regular executable file), ENOEXEC (neither x86 ELF nor #!). */
+static long check_target(const char *path)
+{
+	unsigned char hdr[20];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == EACCES && access(path, X_OK) == 0)
+			return -EACCES;
+		return -errno;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || access(path, X_OK)) {
+		close(fd);
+		return -EACCES;
+	}
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	close(fd);
+	if (n >= 2 && hdr[0] == '#' && hdr[1] == '!')
+		return 0;
+	if (n >= 20 && !memcmp(hdr, ELFMAG, SELFMAG)) {
+		uint16_t machine = (uint16_t)(hdr[18] | hdr[19] << 8);
+
+		if ((hdr[EI_CLASS] == ELFCLASS32 && (machine == EM_386 || machine == EM_X86_64)) ||
+		    (hdr[EI_CLASS] == ELFCLASS64 && machine == EM_X86_64))
+			return 0;
+	}
+	return -ENOEXEC;
+}
+
+/* sysgate's own arguments for the new image. */
+static long add_options(struct sg_thread *t, struct strv *s, const char *argv0)
+{
+	const struct sg_process *p = t->proc;
+	char buf[64];
+	long r = strv_add(s, strdup(p->host_exe));
+
+	if (!r && p->sysroot) {
+		r = strv_add(s, strdup("-L"));
+		r = r ? r : strv_add(s, strdup(p->sysroot));
+	}
+	if (!r && p->opts.no_aslr)
+		r = strv_add(s, strdup("--no-aslr"));
+	for (int i = 0; !r && i < p->opts.verbose; i++)
+		r = strv_add(s, strdup("-v"));
+	if (!r && p->trace && p->trace_fd >= 0) {
+		snprintf(buf, sizeof(buf), "--trace-fd=%d", p->trace_fd);
+		r = strv_add(s, strdup(buf));
+		r = r ? r : strv_add(s, strdup(p->opts.trace & SG_TRACE_ENTRY
+						       ? "--trace=entry" : "--trace"));
+	}
+	if (!r && argv0) {
+		r = strv_add(s, strdup("--argv0"));
+		r = r ? r : strv_add(s, strdup(argv0));
+	}
+	if (!r)
+		r = strv_add(s, strdup("--"));
+	for (size_t i = 0; i < s->n; i++)
+		if (!s->v[i])
+			return -ENOMEM;
+	return r;
+}
+
+static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64_t argv,
+		      uint64_t envp, int flags, bool compat)
+{
+	char path[PATH_MAX], full[PATH_MAX + 64];
+	struct strv args = { 0 }, env = { 0 }, host = { 0 };
+	long r;
+
+	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	r = sc_path(t, path_addr, path, true);
+	if (r)
+		return r;
+	if (!path[0] && (flags & AT_EMPTY_PATH))
+		snprintf(full, sizeof(full), "/proc/self/fd/%d", dirfd);
+	else if (path[0] != '/' && dirfd != AT_FDCWD)
+		snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", dirfd, path);
+	else if (!path[0])
+		return -ENOENT;
+	else
+		snprintf(full, sizeof(full), "%s", path);
+	if (!t->proc->host_exe)
+		return -ENOEXEC;
+	r = read_strings(t, argv, compat, &args);
+	if (!r)
+		r = read_strings(t, envp, compat, &env);
+	if (!r)
+		r = check_target(full);
+	if (!r)
+		r = add_options(t, &host, args.n ? args.v[0] : NULL);
+	if (!r)
+		r = strv_add(&host, strdup(full));
+	for (size_t i = 1; !r && i < args.n; i++)
+		r = strv_add(&host, args.v[i]);
+	if (!r) {
+		int tfd = t->proc->trace_fd;
+
+		if (tfd >= 0)
+			fcntl(tfd, F_SETFD, 0); /* the new sysgate writes on */
+		if (!env.v)
+			strv_add(&env, NULL);
+		execve(t->proc->host_exe, host.v, env.v);
+		r = -errno;
+		if (tfd >= 0)
+			fcntl(tfd, F_SETFD, FD_CLOEXEC);
+	}
+	/* host.v borrowed args.v[1..]: free those through args only */
+	for (size_t i = 0; i < host.n; i++) {
+		bool borrowed = false;
+
+		for (size_t j = 1; j < args.n && !borrowed; j++)
+			borrowed = host.v[i] == args.v[j];
+		if (!borrowed)
+			free(host.v[i]);
+	}
+	free(host.v);
+	strv_free(&args, 0);
+	strv_free(&env, 0);
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_execve)
+{
+	return do_execve(t, AT_FDCWD, a[0], a[1], a[2], 0, sc_compat());
+}
+
+SG_SYSCALL_DEFINE(compat_sys_execve)
+{
+	return do_execve(t, AT_FDCWD, a[0], a[1], a[2], 0, true);
+}
+
+SG_SYSCALL_DEFINE(sys_execveat)
+{
+	return do_execve(t, (int)a[0], a[1], a[2], a[3], (int)a[4], sc_compat());
+}
+
+SG_SYSCALL_DEFINE(compat_sys_execveat)
+{
+	return do_execve(t, (int)a[0], a[1], a[2], a[3], (int)a[4], true);
+}

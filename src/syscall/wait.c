@@ -1,0 +1,93 @@
+/* wait4, waitpid, waitid. Children are host processes (fork is a host
+ * fork), so the host answers; i386 gets its 72-byte rusage, i386 and x32
+ * their compat siginfo (SIGCHLD layout: x32 keeps 64-bit clock values). */
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "signal/signal.h"
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+static long wait4_compat(struct sg_thread *t, uint64_t pid, uint64_t status_addr,
+			 uint64_t options, uint64_t ru_addr)
+{
+	struct rusage ru;
+	int status = 0;
+	long r;
+
+	if (status_addr && !sc_ok(t, status_addr, sizeof(int), PROT_WRITE))
+		return -EFAULT;
+	if (ru_addr && !sc_ok(t, ru_addr, sizeof(struct compat_rusage), PROT_WRITE))
+		return -EFAULT;
+	r = host_syscall4(SYS_wait4, sc_s32(pid), status_addr ? &status : NULL,
+			  (int)options, ru_addr ? &ru : NULL);
+	if (r <= 0)
+		return r;
+	if (status_addr && copy_to_guest(sc_mm(t), status_addr, &status, sizeof(status)))
+		return -EFAULT;
+	if (ru_addr) {
+		struct compat_rusage c;
+
+		put_compat_rusage(&c, &ru);
+		if (copy_to_guest(sc_mm(t), ru_addr, &c, sizeof(c)))
+			return -EFAULT;
+	}
+	return r;
+}
+
+/* i386 wait4 (114) */
+SG_SYSCALL_DEFINE(compat_sys_wait4)
+{
+	return wait4_compat(t, a[0], a[1], a[2], a[3]);
+}
+
+/* i386 waitpid (7) = wait4 without rusage */
+SG_SYSCALL_DEFINE(sys_waitpid)
+{
+	return wait4_compat(t, a[0], a[1], a[2], 0);
+}
+
+/* waitid(which, id, infop, options, rusage) */
+static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
+{
+	enum sig_layout l = !compat ? SIGL_X64 : sc_ia32() ? SIGL_I386 : SIGL_X32;
+	size_t ru_size = compat ? sizeof(struct compat_rusage) : sizeof(struct rusage);
+	siginfo_t si;
+	struct rusage ru;
+	uint8_t out[128];
+	long r;
+
+	if (a[2] && !sc_ok(t, a[2], sizeof(out), PROT_WRITE))
+		return -EFAULT;
+	if (a[4] && !sc_ok(t, a[4], ru_size, PROT_WRITE))
+		return -EFAULT;
+	memset(&si, 0, sizeof(si));
+	r = host_syscall6(SYS_waitid, (int)a[0], compat ? sc_s32(a[1]) : (long)a[1],
+			  (long)(a[2] ? &si : NULL), (int)a[3], (long)(a[4] ? &ru : NULL), 0);
+	if (r < 0)
+		return r;
+	if (a[2]) {
+		siginfo_to_guest(&si, l, out);
+		if (copy_to_guest(sc_mm(t), a[2], out, sizeof(out)))
+			return -EFAULT;
+	}
+	if (a[4]) {
+		struct compat_rusage c;
+
+		put_compat_rusage(&c, &ru);
+		if (copy_to_guest(sc_mm(t), a[4], compat ? (void *)&c : (void *)&ru, ru_size))
+			return -EFAULT;
+	}
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_waitid)
+{
+	return do_waitid(t, a, sc_compat());
+}
+
+SG_SYSCALL_DEFINE(compat_sys_waitid)
+{
+	return do_waitid(t, a, true);
+}
