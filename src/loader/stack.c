@@ -174,7 +174,9 @@ uint64_t stack_build(struct mm *mm, uint64_t limit, uint64_t top,
 	if (!execfn)
 		goto out;
 	p &= ~15ull;
-	platform = push_string(&p, limit, si->abi == SG_ABI_I386 ? "i686" : "x86_64");
+	/* Every ELFCLASS32 program, x32 too, is loaded by the kernel's
+	 * compat_binfmt_elf, whose platform string is "i686". */
+	platform = push_string(&p, limit, si->abi == SG_ABI_X64 ? "x86_64" : "i686");
 	if (!platform || p - limit < sizeof(rnd))
 		goto out;
 	p -= sizeof(rnd);

@@ -422,7 +422,7 @@ static void check_common(struct loaded *l, const char *path,
 	assert_true(mm_access_ok(l->p.mm, rnd, 16, PROT_READ));
 	assert_string_equal(guest_str(l, auxv_get(l, AT_EXECFN, NULL)), path);
 	assert_string_equal(guest_str(l, auxv_get(l, AT_PLATFORM, NULL)),
-			    abi == SG_ABI_I386 ? "i686" : "x86_64");
+			    abi == SG_ABI_X64 ? "x86_64" : "i686");
 	/* strings and random bytes live above the vectors, inside the stack */
 	assert_true(rnd > sp && auxv_get(l, AT_EXECFN, NULL) > rnd);
 	/* vDSO: every ABI; AT_SYSINFO (__kernel_vsyscall) only for i386 */
