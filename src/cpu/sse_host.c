@@ -5,8 +5,8 @@
  * guest's operands into a frame, runs the thunk through a trampoline and
  * writes the results back. FP rows run under the guest's MXCSR (all
  * exceptions masked; an unmasked one that occurred becomes #XM with the
- * destination left alone; see mxcsr_fast for the common case); MMX rows see the guest's MMX registers and make
- * the x87 -> MMX transition. Register roles in the thunks:
+ * destination left alone; mxcsr_fast is the common case); MMX rows see the
+ * guest's MMX registers and make the x87 -> MMX transition. Register roles in the thunks:
  *   xmm1/mm1 the destination (ModRM.reg), xmm2/mm2 the source (r/m),
  *   xmm0 implicit (BLENDV mask, PCMPxSTRM result), eax/rax a GPR operand,
  *   eax/edx/ecx PCMPESTRx lengths and PCMPxSTRI's index. */
@@ -68,7 +68,8 @@ __asm__(".text\n"
 	".balign 8\nsimd_t_" #name "_w:\n" textw "\nret\n"
 #define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
 	THUNK_I("simd_t_" #name, mask, text) THUNK_I("simd_t_" #name "_w", mask, textw)
-#define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) THUNK_I("simd_t_" #name, mask, text)
+#define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) \
+	THUNK_I("simd_t_" #name, mask, text)
 __asm__(".text\n"
 #include "cpu/opcodes_sse.def"
 	);
