@@ -270,3 +270,47 @@ SG_SYSCALL_DEFINE(sys_openat2)
 	return host_syscall4(SYS_openat2, a[0], path,
 			     size > sizeof(how) ? g2h(a[2]) : (void *)how, size);
 }
+
+/* x86_64 and x32 fcntl: the commands whose argument points somewhere get
+ * it checked (struct flock is the 64-bit one for both) */
+SG_SYSCALL_DEFINE(sys_fcntl)
+{
+	unsigned cmd = (unsigned)a[1];
+	uint64_t size = 0;
+	int prot = PROT_READ;
+	long err = 0;
+	void *p;
+
+	switch (cmd) {
+	case F_GETLK:
+	case SC_F_OFD_GETLK:
+		prot |= PROT_WRITE;
+		/* fall through */
+	case F_SETLK:
+	case F_SETLKW:
+	case SC_F_OFD_SETLK:
+	case SC_F_OFD_SETLKW:
+		size = sizeof(struct flock);
+		break;
+	case 16: /* F_GETOWN_EX */
+		prot = PROT_WRITE;
+		/* fall through */
+	case 15: /* F_SETOWN_EX: struct f_owner_ex */
+		size = 8;
+		break;
+	case 1035: /* F_GET_RW_HINT */
+	case 1037: /* F_GET_FILE_RW_HINT */
+		prot = PROT_WRITE;
+		/* fall through */
+	case 1036: /* F_SET_RW_HINT */
+	case 1038: /* F_SET_FILE_RW_HINT: a u64 */
+		size = 8;
+		break;
+	default:
+		return host_syscall3(SYS_fcntl, a[0], cmd, a[2]);
+	}
+	p = sc_buf(t, a[2], size, prot, &err);
+	if (err)
+		return err;
+	return host_syscall3(SYS_fcntl, a[0], cmd, p);
+}

@@ -71,15 +71,7 @@ SG_PASSTHROUGH(sys_getdents, SYS_getdents, PA(PA_VAL, 0), PA(PA_OUT, 2),
 SG_PASSTHROUGH(sys_fchdir, SYS_fchdir, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fchmod, SYS_fchmod, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_flock, SYS_flock, PA(PA_VAL, 0), PA(PA_VAL, 0))
-/* ioctl and fcntl carry pointers whose size depends on the command; the
- * common terminal and descriptor commands have the same layout in all
- * three ABIs, so for now they go through unchanged. */
-SG_PASSTHROUGH(sys_ioctl, SYS_ioctl, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(compat_sys_ioctl, SYS_ioctl, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_fcntl, SYS_fcntl, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
+/* ioctl: ioctl.c; fcntl: fs.c (pointer arguments by command) */
 
 /* --- paths -------------------------------------------------------------- */
 /* open/openat: fs.c (/proc/self/maps is the guest's) */
