@@ -106,6 +106,42 @@ static void rnd_mem(void)
 	}
 }
 
+/* Which part of the x87 an encoding belongs to, for the per-family counts. */
+enum { XF_LDST, XF_ARITH, XF_CMP, XF_TRANS, XF_STACK, XF_FCMOV, XF_CTRL, XF_N };
+static const char *const xf_names[XF_N] = {
+	"load/store", "arithmetic", "compare/classify", "transcend./misc", "stack/consts",
+	"FCMOVcc", "control/env",
+};
+static unsigned xf_trials[XF_N], xf_fails[XF_N];
+
+static int x87_family(unsigned op, unsigned f)
+{
+	unsigned m = f - 8;
+
+	if (f < 8) {
+		if (op == 0xd8 || op == 0xda || op == 0xdc || op == 0xde)
+			return f == 2 || f == 3 ? XF_CMP : XF_ARITH;
+		if ((op == 0xd9 && f >= 4) || (op == 0xdd && f >= 4))
+			return XF_CTRL;
+		return XF_LDST;
+	}
+	if (op == 0xd8)
+		return m >= 0x10 && m < 0x20 ? XF_CMP : XF_ARITH;
+	if (op == 0xdc || (op == 0xde && m != 0x19))
+		return XF_ARITH;
+	if ((op == 0xda || op == 0xdb) && m < 0x20)
+		return XF_FCMOV;
+	if (op == 0xd9)
+		return m < 0x20 || m == 0x36 || m == 0x37 || (m >= 0x28 && m < 0x30) ||
+		       m == 0x20 || m == 0x21 ? XF_STACK
+		       : m == 0x24 || m == 0x25 ? XF_CMP : XF_TRANS;
+	if (op == 0xdd)
+		return m < 0x20 ? XF_STACK : XF_CMP;
+	if ((op == 0xdb && m < 0x28) || (op == 0xdf && m == 0x20))
+		return XF_CTRL;
+	return XF_CMP;
+}
+
 static unsigned run_family(bool mode32, unsigned seeds, unsigned *trials)
 {
 	unsigned fails = 0;
@@ -130,7 +166,11 @@ static unsigned run_family(bool mode32, unsigned seeds, unsigned *trials)
 				code[1] = (uint8_t)(0xc0 + f - 8);
 				len = 2;
 			}
-			for (unsigned s = 0; s < seeds; s++) {
+			int fam = x87_family(op, f);
+			/* few encodings, many cases each: more trials */
+			unsigned n = seeds * (fam == XF_TRANS ? 8 : fam == XF_LDST || fam == XF_CTRL ? 4 : 1);
+
+			for (unsigned s = 0; s < n; s++) {
 				struct fstate st;
 				/* 16-bit environment formats: 66 FLDENV/FNSTENV/FRSTOR/FNSAVE */
 				bool o16 = f < 8 && (op == 0xd9 || op == 0xdd) && (f == 4 || f == 6) &&
@@ -142,8 +182,12 @@ static unsigned run_family(bool mode32, unsigned seeds, unsigned *trials)
 				rnd_mem();
 				snprintf(name, sizeof(name), "%s %02x %02x seed %u",
 					 mode32 ? "x87/32" : "x87", code[0], code[1], s);
-				fails += (unsigned)h_run(o16 ? code16 : code, len + o16, &st, mode32,
-						   CMP_X87 | CMP_GPR | CMP_MEM, 0x8d5, name);
+				int bad = h_run(o16 ? code16 : code, len + o16, &st, mode32,
+						CMP_X87 | CMP_GPR | CMP_MEM, 0x8d5, name);
+
+				fails += (unsigned)bad;
+				xf_fails[fam] += (unsigned)bad;
+				xf_trials[fam]++;
 				(*trials)++;
 			}
 		}
@@ -265,6 +309,9 @@ static void test_x87_32(void **state)
 	unsigned trials = 0, fails = run_family(true, 8, &trials);
 
 	fprintf(stderr, "x87 32-bit: %u trials, %u mismatches\n", trials, fails);
+	for (int f = 0; f < XF_N; f++)
+		fprintf(stderr, "  %-16s %6u trials, %u mismatches (64- and 32-bit)\n", xf_names[f],
+			xf_trials[f], xf_fails[f]);
 	assert_int_equal(fails, 0);
 }
 
