@@ -61,6 +61,8 @@ static void usage(FILE *out)
 
 /* How many bare -t were given: -tt and -ttt add timestamps, as strace's. */
 static int bare_t_count;
+/* -s or -e was given: they trace, as strace's do. */
+static int strace_option_given;
 
 /* --trace=WHAT[,WHAT...] */
 static int parse_trace(const char *what, unsigned *flags)
@@ -108,6 +110,7 @@ static int parse_strace_option(int c, const char *arg, struct sg_options *o)
 	case 'c': o->trace |= SG_TRACE_SUMMARY | SG_TRACE_SYSCALLS; return 1;
 	case 'T': o->trace |= SG_TRACE_DURATION; return 1;
 	case 's':
+		strace_option_given = 1;
 		o->trace_strlen = (unsigned)strtoul(arg, &end, 10);
 		if (*end || !*arg) {
 			fprintf(stderr, "sysgate: -s: not a number: '%s'\n", arg);
@@ -115,6 +118,7 @@ static int parse_strace_option(int c, const char *arg, struct sg_options *o)
 		}
 		return 1;
 	case 'e':
+		strace_option_given = 1;
 		o->trace_filter = arg;
 		return 1;
 	case 'A': /* --trace-start */
@@ -137,7 +141,8 @@ static void finish_trace_options(struct sg_options *o)
 		o->trace |= SG_TRACE_TIME_US;
 	else if (bare_t_count >= 3)
 		o->trace |= SG_TRACE_TIME_EPOCH;
-	if (o->trace && !(o->trace & (SG_TRACE_SYSCALLS | SG_TRACE_INSN |
+	if ((o->trace || strace_option_given) &&
+	    !(o->trace & (SG_TRACE_SYSCALLS | SG_TRACE_INSN |
 				      SG_TRACE_BLOCKS)))
 		o->trace |= SG_TRACE_SYSCALLS;
 }
