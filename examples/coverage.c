@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 	if (err == SG_OK)
 		err = sg_hook_block(p, on_block, &c);
 	if (err == SG_OK)
-		err = sg_hook_syscall_exit(p, on_syscall, &c);
+		err = sg_hook_syscall_entry(p, on_syscall, &c);
 	if (err == SG_OK)
 		err = sg_load(p, argv[first], &argv[first], environ);
 	if (err == SG_OK)

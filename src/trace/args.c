@@ -138,11 +138,10 @@ void tprint_buf(const struct targ *a, uint64_t addr, uint64_t n, bool hex)
 		tl_quote(a->l, tmp, shown, n > shown);
 }
 
-/* A NUL-terminated guest string, cut at -s bytes. */
-void tprint_str(const struct targ *a, uint64_t addr)
+/* A NUL-terminated guest string, cut after max bytes. */
+static void print_cstring(const struct targ *a, uint64_t addr, size_t max)
 {
-	char tmp[TRACE_STRLEN_MAX + 1];
-	size_t max = a->tr->strlen;
+	char tmp[TRACE_PATH_MAX + 1];
 	long n;
 
 	if (!addr) {
@@ -157,6 +156,18 @@ void tprint_str(const struct targ *a, uint64_t addr)
 	} else {
 		tprint_ptr(a->l, addr);
 	}
+}
+
+/* A string argument that is not a path: cut at -s bytes. */
+void tprint_str(const struct targ *a, uint64_t addr)
+{
+	print_cstring(a, addr, a->tr->strlen);
+}
+
+/* A path: strace shows it whole, whatever -s says. */
+void tprint_path(const struct targ *a, uint64_t addr)
+{
+	print_cstring(a, addr, TRACE_PATH_MAX);
 }
 
 static bool print_ext(const struct targ *a, unsigned kind, uint64_t v)
@@ -230,7 +241,7 @@ bool trace_print_arg(struct tline *l, const struct mm *mm,
 		tl_printf(l, "%#03o", (unsigned)v);
 		break;
 	case SYSTAB_ARG_STR:
-		tprint_str(&a, targ_ulong(&a, v));
+		tprint_path(&a, targ_ulong(&a, v));
 		break;
 	case SYSTAB_ARG_IBUF:
 		tprint_buf(&a, targ_ulong(&a, v), targ_ulong(&a, next), false);

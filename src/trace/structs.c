@@ -637,3 +637,10 @@ bool tk_userdesc(const struct targ *a, uint64_t v)
 		  (d[3] >> 3) & 1, (d[3] >> 4) & 1, (d[3] >> 5) & 1, (d[3] >> 6) & 1);
 	return true;
 }
+
+/* A string that is not a path (names, values): cut at -s. */
+bool tk_cstr(const struct targ *a, uint64_t v)
+{
+	tprint_str(a, targ_ulong(a, v));
+	return true;
+}

@@ -20,6 +20,8 @@ struct mm;
 /* The most -s can ask for: a quoted byte is at most 4 characters and the
  * whole line must fit struct tline. */
 #define TRACE_STRLEN_MAX 1024
+/* Paths are shown whole (strace's printpath), up to this many bytes. */
+#define TRACE_PATH_MAX 4096
 /* strace's alignment: " = result" starts at this column when it can. */
 #define TRACE_RESULT_COLUMN 40
 /* Array elements strace shows before "..." (iovec, pollfd, argv). */
@@ -126,7 +128,8 @@ void tprint_ptr(struct tline *l, uint64_t v);
 void tprint_hex(struct tline *l, uint64_t v);
 /* fd, with -y its path: 3</etc/passwd> */
 void tprint_fd(const struct targ *a, int fd);
-void tprint_str(const struct targ *a, uint64_t addr);
+void tprint_str(const struct targ *a, uint64_t addr);  /* cut at -s */
+void tprint_path(const struct targ *a, uint64_t addr); /* whole */
 void tprint_buf(const struct targ *a, uint64_t addr, uint64_t n, bool hex);
 /* Flags of a set ("O_RDONLY|O_CLOEXEC", leftover bits in hex), enums by
  * name or as a decimal number. */

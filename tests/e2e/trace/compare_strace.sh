@@ -35,14 +35,14 @@ command -v strace >/dev/null || { echo "trace-compare $name: no strace, skipped"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/native" "$work/sg"
+mkdir "$work/ref" "$work/sgt"
 # copies, so /proc/self/exe names WORK/<dir>/prog in both runs
-cp "$ref" "$work/native/prog"
-cp "$guest" "$work/sg/prog"
+cp "$ref" "$work/ref/prog"
+cp "$guest" "$work/sgt/prog"
 
-(cd "$work/native" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw ./prog "$@" \
+(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw ./prog "$@" \
 	<"$stdin" >../native.out 2>&1)
-(cd "$work/sg" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw ./prog "$@" \
+(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw ./prog "$@" \
 	<"$stdin" >../sg.out 2>&1)
 
 # One call per line (prefixes gone, split calls joined), then the parts
@@ -79,7 +79,7 @@ normalise() {
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
 		s/ +=/ =/;
 		print "$_\n";
-	}' "$1" | sed -e "s#$work/native/#WORK/#g" -e "s#$work/sg/#WORK/#g"
+	}' "$1" | sed -e "s#$work/ref/#WORK/#g" -e "s#$work/sgt/#WORK/#g"
 }
 
 [ -s "$work/native.raw" ] || { echo "trace-compare $name: strace produced nothing" >&2; cat "$work/native.out" >&2; exit 1; }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# check_install.sh BUILD_DIR SRC_DIR GUEST_DIR STRAIGHT [CFLAGS...]
+# `cmake --install` into a temporary prefix, then build examples/ against
+# the INSTALLED library through pkg-config, shared and static, and run them:
+#   sandbox: tests/guest/files writes inside the allowed directory (status
+#            0), and is refused outside it (mkstemp: Permission denied,
+#            nothing created)
+#   coverage: straight.asm runs 16 instructions in 4 blocks, 3 distinct
+#            (counted from its source), exit status 7
+# CFLAGS (e.g. the sanitizer flags the library was built with) are added
+# to each example build.
+set -u
+build=$1 src=$2 guests=$3 straight=$4
+shift 4
+cflags=
+for f in "$@"; do [ -n "$f" ] && cflags="$cflags $f"; done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check_install: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log" 2>&1 ||
+	{ cat "$work/install.log" >&2; fail "cmake --install failed"; }
+for f in bin/sysgate include/sysgate.h share/man/man1/sysgate.1; do
+	[ -f "$work/prefix/$f" ] || fail "$f not installed"
+done
+pc=$(find "$work/prefix" -name sysgate.pc | head -1)
+[ -n "$pc" ] || fail "sysgate.pc not installed"
+export PKG_CONFIG_PATH=$(dirname "$pc")
+libdir=$(pkg-config --variable=libdir sysgate)
+[ -f "$libdir/libsysgate.a" ] && [ -e "$libdir/libsysgate.so" ] || fail "libraries not in $libdir"
+
+for ex in sandbox coverage; do
+	cc $cflags -o "$work/$ex-shared" "$src/examples/$ex.c" \
+		$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" ||
+		fail "$ex: shared build failed"
+	cc $cflags -o "$work/$ex-static" "$src/examples/$ex.c" $(pkg-config --cflags sysgate) \
+		"$libdir/libsysgate.a" $(pkg-config --static --libs sysgate | sed 's/-lsysgate//') ||
+		fail "$ex: static build failed"
+done
+# the static ones must not need libsysgate.so
+ldd "$work/sandbox-static" | grep -q libsysgate && fail "static sandbox links libsysgate.so"
+
+mkdir -p "$work/allowed" "$work/other"
+for kind in shared static; do
+	"$work/sandbox-$kind" "$work/allowed" "$guests/files-x86_64" "$work/allowed" \
+		> "$work/out" 2> "$work/err" || { cat "$work/err" >&2; fail "sandbox-$kind: write inside refused"; }
+	"$work/sandbox-$kind" "$work/allowed" "$guests/files-i386" "$work/other" \
+		> "$work/out" 2> "$work/err"
+	[ $? -ne 0 ] || fail "sandbox-$kind: write outside allowed"
+	grep -q "mkstemp: Permission denied" "$work/err" || { cat "$work/err" >&2; fail "sandbox-$kind: no EACCES"; }
+	[ -z "$(ls "$work/other")" ] || fail "sandbox-$kind: a file was created outside"
+
+	"$work/coverage-$kind" "$straight" 2> "$work/err"
+	[ $? -eq 7 ] || fail "coverage-$kind: exit status not 7"
+	grep -q "coverage: 16 instructions, 4 blocks entered, 3 distinct blocks, 1 system calls" "$work/err" ||
+		{ cat "$work/err" >&2; fail "coverage-$kind: wrong counts"; }
+done
+echo "check_install: installed, examples built (shared, static) and run"

@@ -1,0 +1,30 @@
+/* threads: two threads, each writing its own line, joined by the main
+ * thread; the output order is fixed by joining in turn. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
+
+static void *worker(void *arg)
+{
+	const char *line = arg;
+
+	pthread_mutex_lock(&turn);
+	write(1, line, strlen(line));
+	pthread_mutex_unlock(&turn);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, worker, "thread one\n");
+	pthread_join(t, NULL);
+	pthread_create(&t, NULL, worker, "thread two\n");
+	pthread_join(t, NULL);
+	write(1, "main done\n", 10);
+	return 0;
+}
