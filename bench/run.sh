@@ -24,14 +24,14 @@ LIMIT=300 # seconds: one run longer than this counts as a hang
 # Sizes, chosen so the default `make bench` takes under ten minutes at the
 # interpreter's speed of December 2026 (about 100x native on hashing) on a
 # 2-CPU machine; FULL=1 takes about half an hour.
-SHA_MIB=6 GZIP_MIB=2 QSORT_N=200000 SYS_N=100000 TIME_N=100000
-START_N=20 FORK_N=300 PERL_N=3000000 PY_N=1000000
+SHA_MIB=4 GZIP_MIB=2 QSORT_N=200000 SYS_N=100000 TIME_N=100000
+START_N=20 FORK_N=300 PERL_N=250000 PY_N=80000
 if [ "$FULL" = 1 ]; then
 	SHA_MIB=32 GZIP_MIB=16
 fi
 if [ "$SMALL" = 1 ]; then
 	SHA_MIB=1 GZIP_MIB=1 QSORT_N=40000 SYS_N=20000 TIME_N=20000
-	START_N=5 FORK_N=40 PERL_N=400000 PY_N=150000
+	START_N=5 FORK_N=40 PERL_N=40000 PY_N=15000
 fi
 
 die() { echo "bench: $*" >&2; exit 1; }
