@@ -751,6 +751,17 @@ bool gen_trial(struct gen *g, struct trial *t)
 	}
 	if (!safe_addr(g, g->m64 ? t->r[4] - 256 : (uint32_t)(t->r[4] - 256), 512))
 		goto out_skip;
+	if (!strncmp(m, "bt", 2) && x->op_count == 2 && x->operands[0].type == X86_OP_MEM &&
+	    x->operands[1].type == X86_OP_REG) {
+		/* a register bit offset reaches ±2^31 (or 2^63) bits from the operand */
+		unsigned sz;
+		int r = gpr_of(g->cs, x->operands[1].reg, &sz);
+		int64_t off = r < 0 ? 0 : sz == 2 ? (int16_t)t->r[r] : sz == 4 ? (int32_t)t->r[r] : (int64_t)t->r[r];
+		uint64_t a = mem_ea(g, t, in, &x->operands[0].mem, end) + (uint64_t)((off >> 3) & ~(int64_t)(sz - 1));
+
+		if (!safe_addr(g, g->m64 ? a : (uint32_t)a, 8))
+			goto out_skip;
+	}
 	if (is_string(m) || !strcmp(m, "xlatb") || !strcmp(m, "enter") || !strcmp(m, "leave")) {
 		for (int r = 3; r <= 7; r++) {
 			uint64_t v = g->m64 && x->addr_size == 8 ? t->r[r] : (uint32_t)t->r[r];
