@@ -4,6 +4,7 @@
  * unsupported encodings, huge and tiny exponents, every precision and
  * rounding control, empty and full registers); the whole x87 state, GPRs,
  * RFLAGS and memory must match. */
+#include <signal.h>
 #include "test_cpu_simd_harness.h"
 
 /* The valid register forms: [opcode - 0xd8] bitmap of ModRM - 0xc0. */
@@ -296,6 +297,69 @@ static void test_x87_sequences(void **state)
 	assert_int_equal(fails, 0);
 }
 
+static sigjmp_buf fpe_jmp;
+
+static void on_fpe(int sig)
+{
+	siglongjmp(fpe_jmp, 1);
+}
+
+/* Which instructions wait for a pending unmasked exception (#MF) and which
+ * do not, natively (SIGFPE caught) and interpreted. */
+static void test_x87_pending_native(void **state)
+{
+	static const struct { const char *name; uint8_t bytes[4]; unsigned len; } cases[] = {
+		{ "fadd", { 0xd8, 0xc1 }, 2 },        { "fld1", { 0xd9, 0xe8 }, 2 },
+		{ "fxch", { 0xd9, 0xc9 }, 2 },        { "ffree", { 0xdd, 0xc0 }, 2 },
+		{ "fldcw", { 0xd9, 0x2e }, 2 },       { "fldenv", { 0xd9, 0x26 }, 2 },
+		{ "frstor", { 0xdd, 0x26 }, 2 },      { "fnstenv", { 0xd9, 0x36 }, 2 },
+		{ "fnsave", { 0xdd, 0x36 }, 2 },      { "fnstsw ax", { 0xdf, 0xe0 }, 2 },
+		{ "fnstcw", { 0xd9, 0x3e }, 2 },      { "fnclex", { 0xdb, 0xe2 }, 2 },
+		{ "fninit", { 0xdb, 0xe3 }, 2 },      { "fwait", { 0x9b }, 1 },
+		{ "fxsave", { 0x0f, 0xae, 0x06 }, 3 }, { "movq mm", { 0x0f, 0x6f, 0xc8 }, 3 },
+		{ "emms", { 0x0f, 0x77 }, 2 },        { "paddb mm", { 0x0f, 0xfc, 0xc1 }, 3 },
+		{ "cvtpi2ps", { 0x0f, 0x2a, 0xc1 }, 3 },
+	};
+	struct sigaction sa = { .sa_handler = on_fpe }, old;
+
+	sigaction(SIGFPE, &sa, &old);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct fstate st, native;
+		struct cpu *cpu = calloc(1, sizeof(*cpu));
+		volatile bool trapped = false;
+		uint32_t mxcsr = 0x1f80;
+
+		h_rng = 77 + k;
+		rnd_state(&st, false);
+		rnd_mem();
+		st.fx.fcw = 0x37e;   /* IM unmasked */
+		st.fx.fsw = (uint16_t)((st.fx.fsw & 0x3800) | 0x81); /* IE pending */
+		native = st;
+		memcpy(h_code, cases[k].bytes, cases[k].len);
+		h_code[cases[k].len] = 0xc3;
+		if (sigsetjmp(fpe_jmp, 1)) {
+			trapped = true;
+			__asm__ volatile("fninit; ldmxcsr %0; cld" : : "m"(mxcsr));
+		} else {
+			run_native_fx(&native, h_code);
+		}
+
+		h_code[cases[k].len] = 0xcc;
+		cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
+		cpu_init(cpu, CPU_MODE_64);
+		h_load_cpu(cpu, &st);
+		cpu->r[4] = (uint64_t)(uintptr_t)(h_stack + 65536 - 64);
+		cpu->rip = (uint64_t)(uintptr_t)h_code;
+		cpu_run(cpu);
+		if ((cpu->fault.vector == VEC_MF) != trapped)
+			fail_msg("%s: interpreter vector %d, native %s", cases[k].name,
+				 cpu->fault.vector, trapped ? "SIGFPE" : "no trap");
+		cpu_release(cpu);
+		free(cpu);
+	}
+	sigaction(SIGFPE, &old, NULL);
+}
+
 static void test_x87_64(void **state)
 {
 	unsigned trials = 0, fails = run_family(false, 32, &trials);
@@ -321,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_x87_64),
 		cmocka_unit_test(test_x87_32),
 		cmocka_unit_test(test_x87_pending_and_faults),
+		cmocka_unit_test(test_x87_pending_native),
 		cmocka_unit_test(test_x87_sequences),
 	};
 	return cmocka_run_group_tests(tests, h_setup, h_teardown);
