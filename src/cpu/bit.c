@@ -1,4 +1,4 @@
-/* Bit instructions: BT BTS BTR BTC, BSF BSR LZCNT POPCNT, BSWAP, CRC32. */
+/* Bit instructions: BT BTS BTR BTC, BSF BSR LZCNT POPCNT, BSWAP. */
 #include "cpu/ops.h"
 
 enum { BT, BTS, BTR, BTC };
@@ -116,22 +116,4 @@ void op_bswap_r(struct cpu *c, const struct insn *i)
 	default: v = __builtin_bswap64(v); break;
 	}
 	reg_set(c, i->rm, i->osz, v);
-}
-
-/* CRC32 (F2 0F 38 F0: source r/m8; F1: r/m16/32/64): CRC-32C (Castagnoli,
- * reflected polynomial 0x82F63B78) of the source's bytes, low byte first,
- * continuing from the destination's 32 bits; no pre/post inversion. The
- * result is zero-extended into a 64-bit destination. Flags unchanged. */
-void op_crc32_GyEv(struct cpu *c, const struct insn *i)
-{
-	unsigned n = i->op == 0xf0 ? 1 : i->osz;
-	uint64_t src = rm_read(c, i, n);
-	uint32_t crc = (uint32_t)c->r[i->reg];
-
-	for (unsigned b = 0; b < n; b++) {
-		crc ^= (uint8_t)(src >> (8 * b));
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82f63b78u & (0u - (crc & 1)));
-	}
-	reg_set(c, i->reg, 4, crc);
 }
