@@ -304,6 +304,19 @@ static void on_fpe(int sig)
 	siglongjmp(fpe_jmp, 1);
 }
 
+/* Runs h_code natively from *st; true if it raised SIGFPE. */
+static __attribute__((noinline)) bool native_traps(struct fstate *st)
+{
+	static const uint32_t mxcsr = 0x1f80;
+
+	if (sigsetjmp(fpe_jmp, 1)) {
+		__asm__ volatile("fninit; ldmxcsr %0; cld" : : "m"(mxcsr));
+		return true;
+	}
+	run_native_fx(st, h_code);
+	return false;
+}
+
 /* Which instructions wait for a pending unmasked exception (#MF) and which
  * do not, natively (SIGFPE caught) and interpreted. */
 static void test_x87_pending_native(void **state)
@@ -326,8 +339,7 @@ static void test_x87_pending_native(void **state)
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct fstate st, native;
 		struct cpu *cpu = calloc(1, sizeof(*cpu));
-		volatile bool trapped = false;
-		uint32_t mxcsr = 0x1f80;
+		bool trapped;
 
 		h_rng = 77 + k;
 		rnd_state(&st, false);
@@ -337,12 +349,7 @@ static void test_x87_pending_native(void **state)
 		native = st;
 		memcpy(h_code, cases[k].bytes, cases[k].len);
 		h_code[cases[k].len] = 0xc3;
-		if (sigsetjmp(fpe_jmp, 1)) {
-			trapped = true;
-			__asm__ volatile("fninit; ldmxcsr %0; cld" : : "m"(mxcsr));
-		} else {
-			run_native_fx(&native, h_code);
-		}
+		trapped = native_traps(&native);
 
 		h_code[cases[k].len] = 0xcc;
 		cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
