@@ -174,11 +174,92 @@ struct host_dirent64 {
 	char d_name[];
 };
 
-/* compat getdents: read linux_dirent64 records from the host into a
- * bounce buffer, re-pack as the i386 struct linux_dirent. Records that do
- * not fit are given back with lseek to the last one copied, as the kernel
- * stops filling. -EOVERFLOW for an inode or offset over 32 bits. */
+static long getdents_convert(struct sg_thread *t, const uint64_t *a);
+
+/* i386 numbers of the host's own ia32 entry */
+#define IA32_NR_LSEEK 19
+#define IA32_NR_LLSEEK 140
+#define IA32_NR_GETDENTS 141
+#define IA32_NR_GETDENTS64 220
+#define IA32_NR_READDIR 89
+
+/* Directory offsets: file systems hash directory positions into 32 bits
+ * for compat callers (ext4, ... look at in_compat_syscall()), and a 32-bit
+ * C library fails with EOVERFLOW on 64-bit ones. So the calls that read
+ * or set directory positions of i386 and x32 guests go through the host's
+ * own int $0x80 entry, with the guest's (low) pointers unchanged: the
+ * host answers exactly as to a native program, -EFAULT included. Without
+ * IA32 emulation on the host (-ENOSYS), the 64-bit calls are used. */
 SG_SYSCALL_DEFINE(compat_sys_getdents)
+{
+	long r = host_int80(IA32_NR_GETDENTS, (long)a[0], (long)a[1],
+			    (long)a[2], 0, 0);
+
+	return r == -ENOSYS ? getdents_convert(t, a) : r;
+}
+
+SG_SYSCALL_DEFINE(sys_getdents64)
+{
+	long err = 0;
+	void *buf;
+
+	if (sc_compat()) {
+		long r = host_int80(IA32_NR_GETDENTS64, (long)a[0], (long)a[1],
+				    (long)a[2], 0, 0);
+
+		if (r != -ENOSYS)
+			return r;
+	}
+	buf = sc_buf(t, a[1], (uint32_t)a[2], PROT_WRITE, &err);
+	return err ? err : host_syscall3(SYS_getdents64, a[0], buf, (uint32_t)a[2]);
+}
+
+/* i386 lseek(fd, compat off_t, whence) */
+SG_SYSCALL_DEFINE(compat_sys_lseek)
+{
+	long r = host_int80(IA32_NR_LSEEK, (long)a[0], (long)a[1], (long)a[2],
+			    0, 0);
+
+	return r == -ENOSYS ? host_syscall3(SYS_lseek, a[0], sc_s32(a[1]), a[2])
+			    : r;
+}
+
+/* x86_64 lseek; x32 through the ia32 entry while the offset fits 32 bits
+ * (directory positions always do), else as x86_64: for files both agree */
+SG_SYSCALL_DEFINE(sys_lseek)
+{
+	if (sc_compat() && (int64_t)a[1] == (int32_t)a[1]) {
+		long r = host_int80(IA32_NR_LSEEK, (long)a[0], (long)a[1],
+				    (long)a[2], 0, 0);
+
+		if (r != -ENOSYS && r != -EOVERFLOW)
+			return r;
+	}
+	return host_syscall3(SYS_lseek, a[0], a[1], a[2]);
+}
+
+/* i386 _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
+SG_SYSCALL_DEFINE(sys_llseek)
+{
+	uint64_t off = (a[1] << 32) | (uint32_t)a[2];
+	long r = host_int80(IA32_NR_LLSEEK, (long)a[0], (long)a[1], (long)a[2],
+			    (long)a[3], (long)a[4]);
+	int64_t pos;
+
+	if (r != -ENOSYS)
+		return r;
+	r = host_syscall3(SYS_lseek, a[0], off, a[4]);
+	if (r < 0)
+		return r;
+	pos = r;
+	return copy_to_guest(sc_mm(t), a[3], &pos, sizeof(pos)) ? -EFAULT : 0;
+}
+
+/* compat getdents without the host's ia32 entry: read linux_dirent64
+ * records into a bounce buffer, re-pack as the i386 struct linux_dirent.
+ * Records that do not fit are given back with lseek to the last one
+ * copied. -EOVERFLOW for an inode or offset over 32 bits. */
+static long getdents_convert(struct sg_thread *t, const uint64_t *a)
 {
 	uint32_t count = (uint32_t)a[2];
 	char in[8192], out[8192];
@@ -228,6 +309,11 @@ SG_SYSCALL_DEFINE(compat_sys_getdents)
 /* readdir(fd, old_linux_dirent *, count): one entry, 1 or 0 at the end */
 SG_SYSCALL_DEFINE(compat_sys_old_readdir)
 {
+	long r80 = host_int80(IA32_NR_READDIR, (long)a[0], (long)a[1],
+			      (long)a[2], 0, 0);
+
+	if (r80 != -ENOSYS)
+		return r80;
 	char in[sizeof(struct host_dirent64) + 256 + 8];
 	const struct host_dirent64 *d = (const void *)in;
 	struct compat_old_linux_dirent c;

@@ -51,6 +51,24 @@ static inline long host_syscall6(long nr, long a1, long a2, long a3, long a4,
 #define host_syscall5(nr, a, b, c, d, e) \
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
 
+/* The host's own i386 entry (int $0x80 from 64-bit code): arguments are
+ * truncated to 32 bits, so pointers must be below 4 GiB (guest memory of
+ * i386 and x32). The kernel then treats the call as a compat one, e.g.
+ * file systems give 32-bit directory offsets (is_32bit_api()), as they do
+ * for a native i386 or x32 program. -ENOSYS if the host has no IA32
+ * emulation. */
+static inline long host_int80(long nr, long a1, long a2, long a3, long a4,
+			      long a5)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a1), "c"(a2), "d"(a3), "S"(a4), "D"(a5)
+			 : "r8", "r9", "r10", "r11", "memory");
+	return (long)(int32_t)ret;
+}
+
 /* --- the call being handled ------------------------------------------ */
 
 /* Set by syscall_entry for the duration of one handler (per host thread:

@@ -74,20 +74,6 @@ SG_SYSCALL_DEFINE(sys_writev)
 	return do_rw_vec(t, a, sc_compat(), SYS_writev, PROT_READ);
 }
 
-/* i386 _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
-SG_SYSCALL_DEFINE(sys_llseek)
-{
-	uint64_t off = (a[1] << 32) | (uint32_t)a[2];
-	long r = host_syscall3(SYS_lseek, a[0], off, a[4]);
-	int64_t pos = r;
-
-	if (r < 0)
-		return r;
-	if (copy_to_guest(sc_mm(t), a[3], &pos, sizeof(pos)))
-		return -EFAULT;
-	return 0;
-}
-
 /* i386 pread64/pwrite64(fd, buf, count, pos_lo, pos_hi) */
 static long ia32_prw(struct sg_thread *t, const uint64_t *a, long nr, int prot)
 {

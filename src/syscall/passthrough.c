@@ -38,6 +38,8 @@ SG_PASSTHROUGH(sys_getresgid, SYS_getresgid, PA(PA_OUTN, 4), PA(PA_OUTN, 4),
 SG_PASSTHROUGH(sys_newuname, SYS_uname, PA(PA_OUTN, sizeof(struct utsname)))
 SG_PASSTHROUGH(sys_umask, SYS_umask, PA(PA_VAL, 0))
 
+/* lseek, _llseek, getdents64: fs_ia32.c (directory offsets of compat
+ * guests) */
 /* --- file descriptors -------------------------------------------------- */
 SG_PASSTHROUGH(sys_read, SYS_read, PA(PA_VAL, 0), PA(PA_OUT, 2), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_write, SYS_write, PA(PA_VAL, 0), PA(PA_IN, 2),
@@ -54,16 +56,10 @@ SG_PASSTHROUGH(sys_dup3, SYS_dup3, PA(PA_VAL, 0), PA(PA_VAL, 0),
 SG_PASSTHROUGH(sys_pipe, SYS_pipe, PA(PA_OUTN, 2 * sizeof(int)))
 SG_PASSTHROUGH(sys_pipe2, SYS_pipe2, PA(PA_OUTN, 2 * sizeof(int)),
 	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_lseek, SYS_lseek, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(compat_sys_lseek, SYS_lseek, PA(PA_VAL, 0), PA(PA_S32, 0),
-	       PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fsync, SYS_fsync, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fdatasync, SYS_fdatasync, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_ftruncate, SYS_ftruncate, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(compat_sys_ftruncate, SYS_ftruncate, PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_getdents64, SYS_getdents64, PA(PA_VAL, 0), PA(PA_OUT, 2),
 	       PA(PA_VAL, 0))
 /* linux_dirent has kernel longs: x86_64 and x32 alike (i386 differs) */
 SG_PASSTHROUGH(sys_getdents, SYS_getdents, PA(PA_VAL, 0), PA(PA_OUT, 2),

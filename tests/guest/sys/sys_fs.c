@@ -1,0 +1,278 @@
+/* Files and directories: the calls glibc, busybox and coreutils make, and
+ * for i386 the old forms through syscall(). Run in an empty directory
+ * (argv[1]); prints ABI-independent results. */
+#include "sys.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/xattr.h>
+#include <utime.h>
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the names in "." sorted, through getdents64 (readdir) */
+static void list_dir(const char *label)
+{
+	char *names[32];
+	int n = 0;
+	DIR *d = opendir(".");
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) && n < 32)
+		names[n++] = strdup(e->d_name);
+	if (d)
+		closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp);
+	printf("%s:", label);
+	for (int i = 0; i < n; i++) {
+		printf(" %s", names[i]);
+		free(names[i]);
+	}
+	printf("\n");
+}
+
+static void stat_report(const char *label, const struct stat *st)
+{
+	printf("%s: size %lld mode %o nlink %ld\n", label, (long long)st->st_size,
+	       (unsigned)st->st_mode, (long)st->st_nlink);
+}
+
+static void io(void)
+{
+	char buf[64] = { 0 }, b1[4], b2[4];
+	struct iovec iov[2] = { { b1, 4 }, { b2, 4 } };
+	int fd = open("data", O_CREAT | O_RDWR | O_TRUNC, 0644);
+
+	CHECK("open data", fd >= 0 ? 0 : -1);
+	CHECK("write", write(fd, "0123456789", 10));
+	CHECK("pwrite", pwrite(fd, "AB", 2, 4));
+	CHECK("pread", pread(fd, buf, 6, 2));
+	printf("pread bytes: %.6s\n", buf);
+	CHECK("lseek set", lseek(fd, 0, SEEK_SET));
+	CHECK("readv", readv(fd, iov, 2));
+	printf("readv bytes: %.4s|%.4s\n", b1, b2);
+	CHECK("lseek end", lseek(fd, 0, SEEK_END));
+	CHECK("lseek bad whence", lseek(fd, 0, 42));
+	CHECK("writev", writev(fd, iov, 2));
+	CHECK("preadv", preadv(fd, iov, 2, 10));
+	printf("preadv bytes: %.4s|%.4s\n", b1, b2);
+	CHECK("pwritev", pwritev(fd, iov, 1, 0));
+	CHECK("preadv2", preadv2(fd, iov, 1, 0, 0));
+	CHECK("ftruncate", ftruncate(fd, 5));
+	CHECK("fsync", fsync(fd));
+	CHECK("fdatasync", fdatasync(fd));
+	CHECK("posix_fadvise", posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL));
+	CHECK("fallocate", fallocate(fd, 0, 0, 8192));
+	CHECK("flock", flock(fd, LOCK_EX));
+	{
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+				    .l_start = 0, .l_len = 3 };
+
+		CHECK("fcntl setlk", fcntl(fd, F_SETLK, &fl));
+		fl.l_type = F_RDLCK;
+		CHECK("fcntl getlk", fcntl(fd, F_GETLK, &fl));
+		printf("getlk type: %d\n", fl.l_type);
+	}
+	CHECK("fcntl getfl", fcntl(fd, F_GETFL) & O_ACCMODE);
+	CHECK("fcntl dupfd", fcntl(fd, F_DUPFD_CLOEXEC, 50));
+	CHECK("fcntl getfd", fcntl(50, F_GETFD));
+	CHECK("dup2", dup2(fd, 60));
+	CHECK("dup3", dup3(fd, 61, O_CLOEXEC));
+	CHECK("dup3 same", dup3(fd, fd, 0));
+	CHECK("close 50", close(50));
+	CHECK("close 60", close(60));
+	CHECK("close 61", close(61));
+	CHECK("close bad", close(999));
+	CHECK("close", close(fd));
+}
+
+static void stats(void)
+{
+	struct stat st;
+	struct statfs sf;
+	struct statx sx;
+	int fd = open("data", O_RDONLY);
+
+	CHECK("stat", stat("data", &st));
+	stat_report("stat data", &st);
+	CHECK("fstat", fstat(fd, &st));
+	stat_report("fstat data", &st);
+	CHECK("lstat link", lstat("link", &st));
+	FACT("lstat is link", S_ISLNK(st.st_mode));
+	CHECK("fstatat", fstatat(AT_FDCWD, "data", &st, 0));
+	CHECK("statx", statx(AT_FDCWD, "data", 0, STATX_BASIC_STATS, &sx));
+	printf("statx size %llu mode %o\n", (unsigned long long)sx.stx_size,
+	       sx.stx_mode);
+	CHECK("stat missing", stat("nope", &st));
+	CHECK("statfs", statfs(".", &sf));
+	FACT("statfs bsize > 0", sf.f_bsize > 0);
+	{
+		struct statfs s2;
+
+		CHECK("fstatfs", fstatfs(fd, &s2));
+		FACT("fstatfs same type", s2.f_type == sf.f_type);
+	}
+	CHECK("access", access("data", R_OK | W_OK));
+	CHECK("access missing", access("nope", F_OK));
+	CHECK("faccessat", faccessat(AT_FDCWD, "data", R_OK, AT_EACCESS));
+	close(fd);
+}
+
+static void names(void)
+{
+	char buf[64] = { 0 }, cwd[4096];
+	int dfd;
+
+	CHECK("mkdir", mkdir("dir", 0755));
+	CHECK("mkdir again", mkdir("dir", 0755));
+	CHECK("mkdirat", mkdirat(AT_FDCWD, "dir/sub", 0700));
+	CHECK("rmdir nonempty", rmdir("dir"));
+	CHECK("symlink", symlink("data", "link"));
+	CHECK("readlink", readlink("link", buf, sizeof(buf)));
+	printf("readlink: %s\n", buf);
+	CHECK("readlinkat", readlinkat(AT_FDCWD, "link", buf, 2));
+	CHECK("readlink not link", readlink("data", buf, sizeof(buf)));
+	CHECK("link", link("data", "hard"));
+	CHECK("linkat", linkat(AT_FDCWD, "data", AT_FDCWD, "hard2", 0));
+	CHECK("rename", rename("hard2", "hard3"));
+	CHECK("renameat", renameat(AT_FDCWD, "hard3", AT_FDCWD, "hard4"));
+	CHECK("renameat2 noreplace",
+	      renameat2(AT_FDCWD, "hard4", AT_FDCWD, "data", RENAME_NOREPLACE));
+	CHECK("unlink", unlink("hard4"));
+	CHECK("unlinkat dir", unlinkat(AT_FDCWD, "dir/sub", AT_REMOVEDIR));
+	CHECK("chmod", chmod("data", 0600));
+	CHECK("fchmodat", fchmodat(AT_FDCWD, "data", 0640, 0));
+	CHECK("chown same", chown("data", getuid(), getgid()));
+	CHECK("lchown same", lchown("link", getuid(), getgid()));
+	CHECK("truncate", truncate("data", 3));
+	CHECK("creat", creat("made", 0600) >= 0 ? 0 : -1);
+	CHECK("mknod fifo", mknod("fifo", S_IFIFO | 0600, 0));
+	CHECK("mkfifoat", mkfifoat(AT_FDCWD, "fifo2", 0600));
+	CHECK("umask", umask(022));
+	CHECK("umask back", umask(022));
+	dfd = open(".", O_RDONLY | O_DIRECTORY);
+	CHECK("chdir", chdir("dir"));
+	FACT("getcwd ends in /dir",
+	     getcwd(cwd, sizeof(cwd)) && strcmp(strrchr(cwd, '/'), "/dir") == 0);
+	CHECK("getcwd small", syscall(SYS_getcwd, cwd, 1));
+	CHECK("fchdir", fchdir(dfd));
+	close(dfd);
+	list_dir("entries");
+}
+
+static void times_and_attrs(void)
+{
+	struct timespec ts[2] = { { 1000000, 5 }, { 2000000, 6 } };
+	struct timeval tv[2] = { { 3000000, 7 }, { 4000000, 8 } };
+	struct utimbuf ub = { 5000000, 6000000 };
+	struct stat st;
+	char val[16] = { 0 };
+
+	CHECK("utimensat", utimensat(AT_FDCWD, "data", ts, 0));
+	stat("data", &st);
+	printf("mtime %lld.%ld\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+	CHECK("utimes", utimes("data", tv));
+	stat("data", &st);
+	printf("mtime %lld.%ld\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+	CHECK("utime", utime("data", &ub));
+	stat("data", &st);
+	printf("mtime %lld atime %lld\n", (long long)st.st_mtim.tv_sec,
+	       (long long)st.st_atim.tv_sec);
+	CHECK("futimesat", futimesat(AT_FDCWD, "data", tv));
+	ts[0].tv_nsec = UTIME_OMIT;
+	ts[1].tv_nsec = UTIME_OMIT;
+	CHECK("utimensat omit", utimensat(AT_FDCWD, "data", ts, 0));
+	CHECK("setxattr", setxattr("data", "user.sg", "v1", 2, 0));
+	CHECK("getxattr", getxattr("data", "user.sg", val, sizeof(val)));
+	CHECK("getxattr missing", getxattr("data", "user.none", val, sizeof(val)));
+	CHECK("listxattr size", listxattr("data", NULL, 0) >= 0 ? 0 : -1);
+	CHECK("removexattr", removexattr("data", "user.sg"));
+}
+
+static void pipes(void)
+{
+	int p[2], q[2], fd;
+	char buf[16] = { 0 };
+	loff_t off = 0;
+	off_t soff = 0;
+
+	CHECK("pipe", pipe(p));
+	CHECK("pipe2", pipe2(q, O_CLOEXEC | O_NONBLOCK));
+	CHECK("read empty nonblock", read(q[0], buf, 1));
+	fd = open("data", O_RDWR);
+	CHECK("pwrite data", pwrite(fd, "xyz", 3, 0));
+	CHECK("sendfile", sendfile(p[1], fd, &soff, 3));
+	printf("sendfile offset %lld\n", (long long)soff);
+	CHECK("read pipe", read(p[0], buf, sizeof(buf)));
+	printf("pipe bytes: %.3s\n", buf);
+	off = 0;
+	CHECK("copy_file_range", copy_file_range(fd, &off, fd, NULL, 0, 0));
+	CHECK("write pipe", write(p[1], "splice", 6));
+	CHECK("tee", tee(p[0], q[1], 6, 0));
+	CHECK("splice", splice(p[0], NULL, fd, &off, 6, 0));
+	CHECK("splice offset", off);
+	CHECK("sync", (sync(), 0));
+	CHECK("syncfs", syncfs(fd));
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+}
+
+#ifdef __i386__
+/* i386 forms glibc no longer uses: struct stat, old stat, statfs64,
+ * getdents with struct linux_dirent, readdir, _llseek, truncate64 */
+static void i386_forms(void)
+{
+	unsigned char st[96], sf[84];
+	long long pos = 0;
+	int fd = open("data", O_RDWR), dfd = open(".", O_RDONLY);
+	char ents[1024];
+
+	CHECK("i386 stat", syscall(SYS_stat, "data", st));
+	printf("i386 stat size %u\n", *(unsigned *)(st + 20));
+	/* -EOVERFLOW where the inode number does not fit 16 bits */
+	if (syscall(SYS_oldstat, "data", st) == 0)
+		printf("i386 oldstat mode %o size %u\n",
+		       *(unsigned short *)(st + 4), *(unsigned *)(st + 16));
+	CHECK("i386 statfs64 bad size", syscall(SYS_statfs64, ".", 88, sf));
+	CHECK("i386 statfs64", syscall(SYS_statfs64, ".", 84, sf));
+	CHECK("i386 _llseek", syscall(SYS__llseek, fd, 0, 2, &pos, SEEK_SET));
+	printf("_llseek pos %lld\n", pos);
+	CHECK("i386 truncate64", syscall(SYS_truncate64, "data", 4, 0));
+	CHECK("i386 ftruncate64", syscall(SYS_ftruncate64, fd, 3, 0));
+	CHECK("i386 getdents >0", syscall(SYS_getdents, dfd, ents, sizeof(ents)) > 0);
+	CHECK("i386 readdir", syscall(SYS_readdir, dfd, ents, 1));
+	CHECK("i386 readdir end", (lseek(dfd, 0, SEEK_END), syscall(SYS_readdir, dfd, ents, 1)));
+	close(fd);
+	close(dfd);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || chdir(argv[1]) != 0)
+		return 2;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	io();
+	names();
+	stats();
+	times_and_attrs();
+	pipes();
+#ifdef __i386__
+	i386_forms();
+#endif
+	return 0;
+}
