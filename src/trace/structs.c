@@ -644,3 +644,101 @@ bool tk_cstr(const struct targ *a, uint64_t v)
 	tprint_str(a, targ_ulong(a, v));
 	return true;
 }
+
+/* clone3's struct clone_args (u64 fields, every ABI): the fields strace
+ * shows, then " => {parent_tid=[N]}" as the call left it. Printed on
+ * exit, so both halves come from one read. */
+bool tk_clone3args(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v), f[8];
+	uint64_t psettid = xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID");
+	uint64_t csettid = xlat_value(&xlat_cloneflags, "CLONE_CHILD_SETTID") |
+			   xlat_value(&xlat_cloneflags, "CLONE_CHILD_CLEARTID");
+	int32_t ptid;
+
+	if (!tread(a, f, addr, sizeof(f))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	/* flags, pidfd, child_tid, parent_tid, exit_signal, stack, size, tls */
+	tl_puts(a->l, "{flags=");
+	tprint_flags(a->l, &xlat_cloneflags, f[0]);
+	if (f[0] & xlat_value(&xlat_cloneflags, "CLONE_PIDFD"))
+		tl_printf(a->l, ", pidfd=%#llx", (unsigned long long)f[1]);
+	if (f[0] & csettid)
+		tl_printf(a->l, ", child_tid=%#llx", (unsigned long long)f[2]);
+	if (f[0] & psettid)
+		tl_printf(a->l, ", parent_tid=%#llx", (unsigned long long)f[3]);
+	tl_puts(a->l, ", exit_signal=");
+	if (f[4])
+		tprint_signame(a->l, (int)f[4], false);
+	else
+		tl_putc(a->l, '0');
+	tl_printf(a->l, ", stack=%#llx, stack_size=%#llx", (unsigned long long)f[5],
+		  (unsigned long long)f[6]);
+	if (f[0] & xlat_value(&xlat_cloneflags, "CLONE_SETTLS"))
+		tl_printf(a->l, ", tls=%#llx", (unsigned long long)f[7]);
+	tl_putc(a->l, '}');
+	if ((f[0] & psettid) && a->call->result > 0 && tread(a, &ptid, f[3], sizeof(ptid)))
+		tl_printf(a->l, " => {parent_tid=[%d]}", ptid);
+	return true;
+}
+
+/* futex(2): the operation decides which arguments there are. */
+static bool print_futex(const struct targ *a, unsigned ts_width)
+{
+	const uint64_t *arg = a->call->args;
+	uint32_t op = (uint32_t)arg[1];
+	uint32_t realtime = (uint32_t)xlat_value(&xlat_futexflag, "FUTEX_CLOCK_REALTIME");
+	uint32_t private = (uint32_t)xlat_value(&xlat_futexflag, "FUTEX_PRIVATE_FLAG");
+	const char *name = xlat_name(&xlat_futexcmd, op & ~realtime);
+	const char *cmd = xlat_name(&xlat_futexcmd, op & ~(realtime | private));
+	struct targ t = *a;
+
+	tprint_ptr(a->l, targ_ulong(a, arg[0]));
+	tl_puts(a->l, ", ");
+	if (name)
+		tl_puts(a->l, name);
+	else
+		tl_printf(a->l, "%#x", op & ~realtime);
+	if (op & realtime)
+		tl_puts(a->l, "|FUTEX_CLOCK_REALTIME");
+	tl_printf(a->l, ", %u", (uint32_t)arg[2]);
+	if (!cmd)
+		cmd = "";
+	if (!strcmp(cmd, "FUTEX_WAKE") || !strcmp(cmd, "FUTEX_UNLOCK_PI"))
+		return true;
+	tl_puts(a->l, ", ");
+	if (!strcmp(cmd, "FUTEX_REQUEUE") || !strcmp(cmd, "FUTEX_CMP_REQUEUE") ||
+	    !strcmp(cmd, "FUTEX_WAKE_OP") || !strcmp(cmd, "FUTEX_CMP_REQUEUE_PI")) {
+		tl_printf(a->l, "%u, ", (uint32_t)arg[3]);
+		tprint_ptr(a->l, targ_ulong(a, arg[4]));
+		if (strcmp(cmd, "FUTEX_REQUEUE"))
+			tl_printf(a->l, ", %#x", (uint32_t)arg[5]);
+		return true;
+	}
+	print_timespec(&t, targ_ulong(a, arg[3]), ts_width);
+	if (!strcmp(cmd, "FUTEX_WAIT_BITSET") || !strcmp(cmd, "FUTEX_WAKE_BITSET")) {
+		tl_puts(a->l, ", ");
+		if ((uint32_t)arg[5] == 0xffffffffu)
+			tl_puts(a->l, "FUTEX_BITSET_MATCH_ANY");
+		else
+			tl_printf(a->l, "%#x", (uint32_t)arg[5]);
+	} else if (!strcmp(cmd, "FUTEX_WAIT_REQUEUE_PI")) {
+		tl_puts(a->l, ", ");
+		tprint_ptr(a->l, targ_ulong(a, arg[4]));
+	}
+	return true;
+}
+
+bool tk_futexcall(const struct targ *a, uint64_t v)
+{
+	(void)v;
+	return print_futex(a, targ_table(a) == SG_TABLE_IA32 ? 4 : 8);
+}
+
+bool tk_futex64call(const struct targ *a, uint64_t v)
+{
+	(void)v;
+	return print_futex(a, 8);
+}

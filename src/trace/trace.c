@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/process.h"
+#include "mm/mm.h"
 #include "trace/trace.h"
 #include "trace/trace_internal.h"
 
@@ -29,6 +30,7 @@
  * printed on exit are formatted then. */
 static __thread struct pending {
 	const struct sg_syscall_call *call;
+	struct sg_syscall_call view; /* socketcall shown as its call */
 	char text[sizeof(((struct tline *)0)->buf)];
 	size_t used;
 	unsigned off[6], len[6];
@@ -362,6 +364,46 @@ static void open_line(struct trace *tr, const struct sg_syscall_call *call,
 	pending.open_len = l.len;
 }
 
+/* i386 socketcall(call, args): shown as the call it multiplexes, with the
+ * arguments from the guest's array, as strace shows it. view is filled and
+ * returned; call itself when it is not a socketcall (or cannot be read). */
+static const struct sg_syscall_call *socketcall_view(const struct sg_syscall_call *call,
+						     struct sg_syscall_call *view,
+						     const struct mm *mm)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+	const char *sys;
+	char name[32];
+	uint32_t words[6];
+	const struct systab_sig *sig;
+
+	if (!is_call(call, "socketcall") || !tab || !mm)
+		return call;
+	sys = xlat_name(&xlat_socketcallnr, (uint32_t)call->args[0]);
+	if (!sys || strlen(sys) >= sizeof(name) + 4)
+		return call;
+	for (size_t i = 0; sys[i + 4] && i < sizeof(name) - 1; i++)
+		name[i] = (char)(sys[i + 4] | 0x20); /* SYS_SOCKET -> socket */
+	name[strlen(sys) - 4] = '\0';
+	for (unsigned r = 0; r < tab->size; r++) {
+		if (!tab->rows[r].name || strcmp(tab->rows[r].name, name))
+			continue;
+		sig = systab_sig(SG_TABLE_IA32, r);
+		if (!sig || sig->nargs > 6 ||
+		    copy_from_guest(mm, words, (uint32_t)call->args[1], 4u * sig->nargs))
+			return call;
+		*view = *call;
+		view->index = r;
+		view->nr = r;
+		view->row = &tab->rows[r];
+		memset(view->args, 0, sizeof(view->args));
+		for (unsigned k = 0; k < sig->nargs; k++)
+			view->args[k] = words[k];
+		return view;
+	}
+	return call;
+}
+
 /* A new thread or child process: prefixes from now on (strace prints them
  * while it traces more than one task). */
 static bool is_fork(const struct sg_syscall_call *call)
@@ -386,15 +428,16 @@ static void note_task_gone(struct trace *tr)
 }
 
 void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
-			 const struct sg_syscall_call *call)
+			 const struct sg_syscall_call *orig)
 {
+	const struct sg_syscall_call *call = socketcall_view(orig, &pending.view, mm_of(t));
 	const struct systab_sig *sig = sig_of(call);
 
 	pending.call = NULL;
 	if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &pending.start);
-	pending.call = call;
+	pending.call = orig;
 	pending.used = 0;
 	pending.opened = false;
 	pending.head = 0;
@@ -427,14 +470,16 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 }
 
 void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
-			const struct sg_syscall_call *call)
+			const struct sg_syscall_call *orig)
 {
+	struct sg_syscall_call view;
+	const struct sg_syscall_call *call = socketcall_view(orig, &view, mm_of(t));
 	const struct systab_sig *sig = sig_of(call);
 	struct tline l = { .len = 0 };
 	char nbuf[32];
 	bool first;
 
-	if (pending.call != call) {
+	if (pending.call != orig) {
 		if (sig->ret == SYSTAB_RET_NONE)
 			return; /* printed on entry */
 		if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
