@@ -2,6 +2,8 @@
  * Sreg, and selector loading. The GDT a 64-bit kernel gives user mode has
  * user32 CS 0x23, user DS 0x2b, user64 CS 0x33, and the three TLS entries
  * 12..14 that set_thread_area fills (cpu->tls). */
+#define _GNU_SOURCE /* sched_getcpu */
+#include <sched.h>
 #include "cpu/ops.h"
 
 #define GDT_USER32_CS 4
@@ -134,3 +136,57 @@ void op_arpl_EwGw(struct cpu *c, const struct insn *i)
 		flags_put(c, FL_ZF, 0);
 	}
 }
+
+/* The access-rights dword (LAR: bits 8..23 of the descriptor's high half)
+ * and byte limit of the descriptors ring 3 can see in Linux's GDT (values
+ * as LAR/LSL read them on this host); false for anything else (ZF = 0). */
+static bool descriptor(const struct cpu *c, uint16_t sel, uint32_t *ar, uint32_t *limit)
+{
+	unsigned idx = sel >> 3;
+
+	if (sel & 4)
+		return false; /* no LDT */
+	*limit = 0xffffffffu;
+	switch (idx) {
+	case GDT_USER32_CS: *ar = 0x00cffb00; return true;
+	case GDT_USER_DS: *ar = 0x00cff300; return true;
+	case GDT_USER_CS: *ar = 0x00affb00; return true;
+	case GDT_CPUNODE: {
+		int cpu = sched_getcpu();
+
+		*ar = 0x0040f500;
+		*limit = cpu < 0 ? 0 : (uint32_t)cpu; /* node 0 << 12 | cpu */
+		return true;
+	}
+	}
+	if (idx >= CPU_GDT_TLS_MIN && idx < CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT) {
+		const struct cpu_tls_desc *d = &c->tls[idx - CPU_GDT_TLS_MIN];
+		/* struct user_desc: seg_32bit, contents:2, read_exec_only,
+		 * limit_in_pages, seg_not_present, useable, lm */
+		unsigned f = d->flags, type = ((f >> 1 & 3) << 2) | ((~f >> 3 & 1) << 1) | 1;
+		unsigned flags4 = (f >> 4 & 1) << 3 | (f & 1) << 2 | (f >> 7 & 1) << 1 | (f >> 6 & 1);
+
+		if (!d->present)
+			return false;
+		unsigned access = (f >> 5 & 1 ? 0u : 0x80u) | 0x70u | type; /* P DPL3 S type */
+
+		*ar = flags4 << 20 | (d->limit >> 16 & 0xf) << 16 | access << 8;
+		*limit = f >> 4 & 1 ? (d->limit & 0xfffff) << 12 | 0xfff : d->limit & 0xfffff;
+		return true;
+	}
+	return false;
+}
+
+/* LAR/LSL Gv, Ew (0F 02/03): ZF and, when valid, the destination. */
+static void lar_lsl(struct cpu *c, const struct insn *i, bool lsl)
+{
+	uint32_t ar, limit;
+	bool ok = descriptor(c, (uint16_t)rm_read(c, i, 2), &ar, &limit);
+
+	if (ok)
+		greg_set(c, i, i->osz == 2 ? 2 : 4, lsl ? limit : ar);
+	flags_put(c, FL_ZF, ok ? FL_ZF : 0);
+}
+
+void op_lar_GvEw(struct cpu *c, const struct insn *i) { lar_lsl(c, i, false); }
+void op_lsl_GvEw(struct cpu *c, const struct insn *i) { lar_lsl(c, i, true); }

@@ -223,6 +223,7 @@ static void run_interp(const struct trial *t, struct outcome *o)
 	if (!t->m64) { /* glibc's TLS descriptor, GDT entry 12 */
 		cpu.tls[0].base = (uint32_t)io->gs_base;
 		cpu.tls[0].limit = 0xfffff;
+		cpu.tls[0].flags = 0x51; /* seg_32bit, limit_in_pages, useable */
 		cpu.tls[0].present = true;
 	}
 	cpu.rip = DT_CODE;

@@ -142,7 +142,7 @@ static const char *const rejected[] = {
 	/* results the host decides: time, randomness, CPU identity, descriptor
 	 * tables the kernel emulates (UMIP), features CPUID does not report */
 	"cpuid", "rdtsc", "rdtscp", "rdpid", "rdrand", "rdseed", "rdpmc", "xgetbv", "rdpkru",
-	"wrpkru", "sgdt", "sidt", "sldt", "str", "smsw", "lar", "lsl", "verr", "verw",
+	"wrpkru", "sgdt", "sidt", "sldt", "str", "smsw", "lsl", "verr", "verw",
 	"xbegin", "xend", "xabort", "xtest", "enclu", "encls", "serialize", "umonitor",
 	"umwait", "tpause", "ptwrite", "rdfsbase", "rdgsbase", "wrfsbase", "wrgsbase",
 	"movdir64b", "movdiri", "enqcmd", "enqcmds", "xsave", "xsave64", "xsaveopt",

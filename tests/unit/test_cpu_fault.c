@@ -112,6 +112,46 @@ static void test_segments(void **state)
 	assert_int_equal(cpu_load_segment(&c, SEG_DS, 0x2c), -1); /* LDT */
 }
 
+/* LAR/LSL of the selectors ring 3 sees; expected values read on this host
+ * (lar/lsl in a -m32 and a -m64 process). */
+static void test_lar_lsl(void **state)
+{
+	static const struct { uint16_t sel; bool ok; uint32_t ar, limit; } cases[] = {
+		{ 0x00, false, 0, 0 }, { 0x10, false, 0, 0 }, { 0x23, true, 0xcffb00, 0xffffffff },
+		{ 0x28, true, 0xcff300, 0xffffffff }, { 0x33, true, 0xaffb00, 0xffffffff },
+		{ 0x63, true, 0xdff300, 0xffffffff }, { 0x6b, false, 0, 0 }, { 0x78, true, 0x40f500, 0 },
+		{ 0x83, false, 0, 0 },
+	};
+	static struct cpu c;
+
+	cpu_install_fault_handler();
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (int lsl = 0; lsl < 2; lsl++) {
+			/* lar/lsl eax, ecx */
+			memcpy(code, lsl ? "\x0f\x03\xc1\xcc" : "\x0f\x02\xc1\xcc", 4);
+			cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+			cpu_release(&c);
+			cpu_init(&c, CPU_MODE_32);
+			c.tls[0].base = 0x1000;
+			c.tls[0].limit = 0xfffff;
+			c.tls[0].flags = 0x51; /* glibc: seg_32bit, limit_in_pages, useable */
+			c.tls[0].present = true;
+			c.r[R_CX] = cases[k].sel;
+			c.r[R_AX] = 0xdead;
+			c.rip = (uintptr_t)code;
+			cpu_run(&c);
+			assert_int_equal(c.fault.vector, VEC_BP);
+			assert_int_equal(!!(cpu_get_rflags(&c) & 0x40), cases[k].ok);
+			if (!cases[k].ok)
+				assert_int_equal(c.r[R_AX], 0xdead);
+			else if (!lsl)
+				assert_int_equal(c.r[R_AX], cases[k].ar);
+			else if (cases[k].sel != 0x78) /* the CPU number */
+				assert_int_equal(c.r[R_AX], cases[k].limit);
+		}
+	}
+}
+
 static void test_cpuid(void **state)
 {
 	uint32_t r[4];
@@ -334,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_page_fault),
 		cmocka_unit_test(test_stops),
 		cmocka_unit_test(test_segments),
+		cmocka_unit_test(test_lar_lsl),
 		cmocka_unit_test(test_cpuid),
 		cmocka_unit_test(test_more_faults),
 		cmocka_unit_test(test_smc_patch),
