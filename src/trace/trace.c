@@ -38,6 +38,7 @@ static __thread struct pending {
 	unsigned head;      /* args written with the open line (-f threads) */
 	bool opened;        /* the head was written */
 	size_t open_len;    /* columns the open line took */
+	enum sg_abi proc_abi; /* the program's ABI (the table may differ) */
 	struct timespec start;
 } pending;
 
@@ -212,6 +213,17 @@ static const char *mech_name(enum cpu_syscall_mech mech)
 	return "?";
 }
 
+static enum sg_abi abi_of(enum sg_table t)
+{
+	return t == SG_TABLE_IA32 ? SG_ABI_I386 : t == SG_TABLE_X32 ? SG_ABI_X32 : SG_ABI_X64;
+}
+
+/* The trace cannot call core's sg_abi_name (dependencies point one way). */
+static const char *proc_abi_name(enum sg_abi abi)
+{
+	return abi == SG_ABI_I386 ? "i386" : abi == SG_ABI_X32 ? "x32" : "x86_64";
+}
+
 /* " [i386 int80 4 sys_write]": the path of the call (SG_TRACE_ENTRY). */
 static void print_entry_note(struct tline *l, const struct sg_syscall_call *call)
 {
@@ -226,10 +238,17 @@ static void print_entry_note(struct tline *l, const struct sg_syscall_call *call
 		tl_printf(l, " %s", call->row->entry);
 	if (!call->row || (!call->row->fn && !systab_row_is_ni(call->row)))
 		tl_puts(l, " missing");
+	if (call->row && call->row->fn &&
+	    (!strncmp(call->row->entry, "compat_", 7) ||
+	     !strncmp(call->row->entry, "sys_ia32_", 9)))
+		tl_puts(l, " compat"); /* a compat handler translated the layout */
 	if (call->vdso_fn) /* a vDSO time function, answered in sysgate */
 		tl_puts(l, " vdso-fn");
 	else if (call->vdso)
 		tl_puts(l, " vdso");
+	/* the table is chosen per call: INT 0x80 from 64-bit code is i386 */
+	if (pending.proc_abi != SG_ABI_NONE && pending.proc_abi != abi_of(call->table))
+		tl_printf(l, " from-%s", proc_abi_name(pending.proc_abi));
 	tl_putc(l, ']');
 }
 
@@ -434,6 +453,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	const struct systab_sig *sig = sig_of(call);
 
 	pending.call = NULL;
+	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
 	if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &pending.start);
@@ -479,6 +499,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 	char nbuf[32];
 	bool first;
 
+	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
 	if (pending.call != orig) {
 		if (sig->ret == SYSTAB_RET_NONE)
 			return; /* printed on entry */
