@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "signal/frame.h"
+#include "signal/frame_layout.h"
 #include "vdso/vdso.h"
 #include "syscall/syscall.h"
 
@@ -22,49 +23,6 @@
 #define NR_RT_SIGRETURN 173
 #define USER32_CS 0x23
 #define USER32_DS 0x2b
-
-struct sc32 {
-	uint16_t gs, gsh, fs, fsh, es, esh, ds, dsh;
-	uint32_t edi, esi, ebp, esp, ebx, edx, ecx, eax;
-	uint32_t trapno, err, eip;
-	uint16_t cs, csh;
-	uint32_t eflags, esp_at_signal;
-	uint16_t ss, ssh;
-	uint32_t fpstate, oldmask, cr2;
-};
-_Static_assert(sizeof(struct sc32) == 88, "struct sigcontext_32");
-_Static_assert(offsetof(struct sc32, eip) == 56, "sigcontext_32.ip");
-
-struct sigframe32 {
-	uint32_t pretcode;
-	int32_t sig;
-	struct sc32 sc;
-	uint8_t fpstate_unused[624];
-	uint32_t extramask;
-	uint8_t retcode[8];
-};
-_Static_assert(sizeof(struct sigframe32) == 732, "sigframe_ia32");
-
-struct uc32 {
-	uint32_t uc_flags, uc_link;
-	uint32_t ss_sp;
-	int32_t ss_flags;
-	uint32_t ss_size;
-	struct sc32 mc;
-	uint32_t sigmask[2];
-};
-_Static_assert(sizeof(struct uc32) == 116, "struct ucontext_ia32");
-
-struct rt_frame32 {
-	uint32_t pretcode;
-	int32_t sig;
-	uint32_t pinfo, puc;
-	uint8_t info[128];
-	struct uc32 uc;
-	uint8_t retcode[8];
-};
-_Static_assert(sizeof(struct rt_frame32) == 268, "rt_sigframe_ia32");
-_Static_assert(offsetof(struct rt_frame32, uc) == 144, "rt_sigframe_ia32.uc");
 
 static void save_sc(const struct frame_req *r, struct sc32 *sc, uint64_t fpstate)
 {

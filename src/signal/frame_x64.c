@@ -14,55 +14,8 @@
 #include <string.h>
 
 #include "signal/frame.h"
+#include "signal/frame_layout.h"
 #include "syscall/syscall.h"
-
-struct sc64 {
-	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
-	uint64_t rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
-	uint16_t cs, gs, fs, ss;
-	uint64_t err, trapno, oldmask, cr2, fpstate;
-	uint64_t reserved1[8];
-};
-_Static_assert(sizeof(struct sc64) == 256, "struct sigcontext (64-bit)");
-_Static_assert(offsetof(struct sc64, cs) == 144, "sigcontext.cs");
-_Static_assert(offsetof(struct sc64, fpstate) == 184, "sigcontext.fpstate");
-
-struct uc64 {
-	uint64_t uc_flags, uc_link;
-	uint64_t ss_sp;
-	int32_t ss_flags, ss_pad;
-	uint64_t ss_size;
-	struct sc64 mc;
-	uint64_t sigmask;
-};
-_Static_assert(sizeof(struct uc64) == 304, "struct ucontext (x86_64)");
-
-struct rt_frame64 {
-	uint64_t pretcode;
-	struct uc64 uc;
-	uint8_t info[128];
-};
-_Static_assert(sizeof(struct rt_frame64) == 440, "rt_sigframe (x86_64)");
-_Static_assert(offsetof(struct rt_frame64, info) == 312, "rt_sigframe.info");
-
-struct ucx32 {
-	uint32_t uc_flags, uc_link;
-	uint32_t ss_sp;
-	int32_t ss_flags;
-	uint32_t ss_size;
-	uint32_t pad0;
-	struct sc64 mc;
-	uint64_t sigmask;
-} __attribute__((packed, aligned(8)));
-_Static_assert(sizeof(struct ucx32) == 288, "struct ucontext_x32");
-_Static_assert(offsetof(struct ucx32, mc) == 24, "ucontext_x32.uc_mcontext");
-
-struct rt_frame_x32 {
-	uint64_t pretcode;
-	struct ucx32 uc;
-	uint8_t info[128];
-};
-_Static_assert(sizeof(struct rt_frame_x32) == 424, "rt_sigframe_x32");
 
 static void save_regs(const struct cpu *c, struct sc64 *sc)
 {
