@@ -59,7 +59,8 @@ __asm__(".text\n"
 #define OP(map, opcode, prefix, group, handler, flags)
 #define THUNK_I(label, mask, text) \
 	".balign 8\n" label ":\n.set i, 0\n.rept (" #mask ") + 1\n" text "\nret\n" \
-	".balign 8, 0xcc\n.set i, i + 1\n.endr\n"
+	".balign 8, 0xcc\n.set i, i + 1\n.endr\n" \
+	".org " label " + ((" #mask ") + 1) * 8, 0xcc\n" /* fails if a thunk is over 8 bytes */
 #define SIMD(map, opc, pfx, name, src, dst, fl, text) \
 	".balign 8\nsimd_t_" #name ":\n" text "\nret\n"
 #define SIMDI(map, opc, pfx, name, src, dst, fl, mask, text) THUNK_I("simd_t_" #name, mask, text)

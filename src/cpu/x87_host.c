@@ -30,6 +30,7 @@ __asm__(".text\n"
 	"    .set m, m + 1\n"
 	"  .endr\n"
 	".endr\n"
+	".org x87_thunks + 8 * 72 * 8, 0xcc\n" /* fails if a thunk is over 8 bytes */
 	"x87_thunks_o16:\n"
 	".irp op, 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf\n"
 	"  .set m, 0\n"
