@@ -742,3 +742,33 @@ bool tk_futex64call(const struct targ *a, uint64_t v)
 	(void)v;
 	return print_futex(a, 8);
 }
+
+/* A slot shown by the kind before it (_llseek's low offset word). */
+bool tk_skip(const struct targ *a, uint64_t v)
+{
+	(void)a;
+	(void)v;
+	return false;
+}
+
+/* _llseek(fd, offset_high, offset_low, result, whence): one offset. */
+bool tk_llseekoff(const struct targ *a, uint64_t v)
+{
+	tl_printf(a->l, "%lld", (long long)((uint64_t)(uint32_t)v << 32 |
+					    (uint32_t)a->call->args[a->i + 1]));
+	return true;
+}
+
+/* _llseek's resulting offset, a 64-bit value the call stores: [15] */
+bool tk_oloff(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v);
+	int64_t off;
+
+	if (!tread(a, &off, addr, sizeof(off))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_printf(a->l, "[%lld]", (long long)off);
+	return true;
+}

@@ -1,0 +1,482 @@
+/* The decoders: flags and enums generated from the headers, structs, the
+ * special forms (fcntl, clone, socketcall, futex), -s, -y, -e, -c, -f's
+ * unfinished/resumed, signal lines. Every expected line was printed by
+ * strace 6.1 on this host, for a native program (-m64 or -m32) making the
+ * same call with the same values; the guest memory holds what that
+ * program passed. Numbers that strace took from the live run (addresses,
+ * pids) are given to the call as the same values.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/process.h"
+#include "mm/mm.h"
+#include "trace/trace.h"
+
+static struct {
+	struct mm *mm;
+	struct sg_process proc;
+	struct sg_thread thread;
+	uint64_t page;
+	size_t used;
+	int memfd;
+	struct trace *tr;
+	char out[16384];
+} fx;
+
+static int setup(void **state)
+{
+	long addr;
+
+	memset(&fx, 0, sizeof(fx));
+	fx.mm = mm_create(true); /* low 4 GiB: i386 pointers reach it */
+	assert_non_null(fx.mm);
+	addr = mm_mmap(fx.mm, 0, 8192, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(addr > 0);
+	fx.page = (uint64_t)addr;
+	fx.proc.mm = fx.mm;
+	fx.thread.proc = &fx.proc;
+	fx.memfd = memfd_create("trace", 0);
+	assert_true(fx.memfd >= 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	trace_destroy(fx.tr);
+	close(fx.memfd);
+	mm_destroy(fx.mm);
+	return 0;
+}
+
+static void open_trace_opts(unsigned flags, unsigned strlen_, const char *filter)
+{
+	struct sg_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.trace = flags;
+	o.trace_strlen = strlen_;
+	o.trace_filter = filter;
+	trace_destroy(fx.tr);
+	fx.tr = trace_create_opts(dup(fx.memfd), &o);
+	assert_non_null(fx.tr);
+}
+
+static void open_trace(void)
+{
+	open_trace_opts(SG_TRACE_SYSCALLS, 0, NULL);
+}
+
+/* n bytes into guest memory, 8-byte aligned; their guest address. */
+static uint64_t gmem(const void *p, size_t n)
+{
+	uint64_t a = fx.page + fx.used;
+
+	assert_true(fx.used + n <= 8192);
+	memcpy(g2h(a), p, n);
+	fx.used += (n + 7) & ~(size_t)7;
+	return a;
+}
+
+static uint64_t gstr(const char *s)
+{
+	return gmem(s, strlen(s) + 1);
+}
+
+static const char *output(void)
+{
+	ssize_t n = pread(fx.memfd, fx.out, sizeof(fx.out) - 1, 0);
+
+	assert_true(n >= 0);
+	fx.out[n] = '\0';
+	assert_int_equal(ftruncate(fx.memfd, 0), 0);
+	assert_int_equal(lseek(fx.memfd, 0, SEEK_SET), 0);
+	return fx.out;
+}
+
+/* The row of name in table t. */
+static unsigned nr_of(enum sg_table t, const char *name)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(t);
+
+	for (unsigned i = 0; i < tab->size; i++)
+		if (tab->rows[i].name && !strcmp(tab->rows[i].name, name))
+			return i;
+	fail_msg("no row %s", name);
+	return 0;
+}
+
+static struct sg_syscall_call call_of(enum sg_table t, const char *name, long result,
+				      uint64_t a0, uint64_t a1, uint64_t a2,
+				      uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	struct sg_syscall_call c;
+	const struct sg_syscall_table *tab = sg_syscall_table(t);
+
+	memset(&c, 0, sizeof(c));
+	c.mech = t == SG_TABLE_IA32 ? CPU_MECH_INT80 : CPU_MECH_SYSCALL;
+	c.table = t;
+	c.index = nr_of(t, name);
+	c.nr = c.index + (t == SG_TABLE_X32 ? 0x40000000u : 0);
+	c.row = &tab->rows[c.index];
+	c.args[0] = a0;
+	c.args[1] = a1;
+	c.args[2] = a2;
+	c.args[3] = a3;
+	c.args[4] = a4;
+	c.args[5] = a5;
+	c.result = result;
+	return c;
+}
+
+/* Trace one call (enter and exit) and compare the line. */
+#define LINE(t, name, result, a0, a1, a2, a3, a4, a5, expect)                  \
+	do {                                                                   \
+		struct sg_syscall_call c_ = call_of(t, name, result, a0, a1, a2,   \
+						    a3, a4, a5);                   \
+		trace_syscall_enter(fx.tr, &fx.thread, &c_);                   \
+		trace_syscall_exit(fx.tr, &fx.thread, &c_);                    \
+		assert_string_equal(output(), expect "\n");                    \
+	} while (0)
+
+#define X64 SG_TABLE_X64
+#define I386 SG_TABLE_IA32
+#define X32 SG_TABLE_X32
+
+static void test_files(void **state)
+{
+	/* struct stat of x86_64: st_mode @24, st_size @48 */
+	unsigned char st[144] = { 0 };
+	uint32_t mode = 0100644;
+	uint64_t size = 1221;
+
+	open_trace();
+	LINE(X64, "openat", 3, (uint32_t)-100, gstr("/etc/passwd"), 02000000, 0, 0, 0,
+	     "openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY|O_CLOEXEC) = 3");
+	LINE(X64, "openat", 3, (uint32_t)-100, gstr("/nonexist"), 01101, 0644, 0, 0,
+	     "openat(AT_FDCWD, \"/nonexist\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3");
+	LINE(X64, "openat", 4, (uint32_t)-100, gstr("."), 02204000, 0, 0, 0,
+	     "openat(AT_FDCWD, \".\", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 4");
+	LINE(X64, "lseek", 15, 3, 5, 1, 0, 0, 0,
+	     "lseek(3, 5, SEEK_CUR)                   = 15");
+	memcpy(st + 24, &mode, 4);
+	memcpy(st + 48, &size, 8);
+	LINE(X64, "newfstatat", 0, (uint32_t)-100, gstr("/etc/passwd"), gmem(st, sizeof(st)), 0, 0, 0,
+	     "newfstatat(AT_FDCWD, \"/etc/passwd\", {st_mode=S_IFREG|0644, st_size=1221, ...}, 0) = 0");
+	LINE(X64, "newfstatat", 0, (uint32_t)-100, gstr("/nonexist"), gmem(st, sizeof(st)), 0x100, 0, 0,
+	     "newfstatat(AT_FDCWD, \"/nonexist\", {st_mode=S_IFREG|0644, st_size=1221, ...}, AT_SYMLINK_NOFOLLOW) = 0");
+	LINE(X64, "access", 0, gstr("/etc"), 6, 0, 0, 0, 0,
+	     "access(\"/etc\", R_OK|W_OK)               = 0");
+	LINE(X64, "unlinkat", -20, (uint32_t)-100, gstr("/nonexist"), 0x200, 0, 0, 0,
+	     "unlinkat(AT_FDCWD, \"/nonexist\", AT_REMOVEDIR) = -1 ENOTDIR (Not a directory)");
+	LINE(X64, "fcntl", 0x8001, 1, 3, 0, 0, 0, 0,
+	     "fcntl(1, F_GETFL)                       = 0x8001 (flags O_WRONLY|O_LARGEFILE)");
+	LINE(X64, "fcntl", 0, 1, 2, 1, 0, 0, 0,
+	     "fcntl(1, F_SETFD, FD_CLOEXEC)           = 0");
+	LINE(X64, "fcntl", 11, 1, 1030, 10, 0, 0, 0,
+	     "fcntl(1, F_DUPFD_CLOEXEC, 10)           = 11");
+	LINE(X64, "ioctl", -25, 1, 0x5413, 0x7ffc7cdd1270, 0, 0, 0,
+	     "ioctl(1, TIOCGWINSZ, 0x7ffc7cdd1270)    = -1 ENOTTY (Inappropriate ioctl for device)");
+	LINE(X64, "ioctl", -25, 1, 0x541b, 0x7ffc7cdd1270, 0, 0, 0,
+	     "ioctl(1, FIONREAD, 0x7ffc7cdd1270)      = -1 ENOTTY (Inappropriate ioctl for device)");
+	LINE(X64, "dup2", 9, 1, 9, 0, 0, 0, 0,
+	     "dup2(1, 9)                              = 9");
+}
+
+static void test_i386_files(void **state)
+{
+	/* struct statx: stx_mask @0, stx_attributes @8, stx_mode @28, stx_size @40 */
+	unsigned char stx[256] = { 0 };
+	uint32_t mask = 0x17ff; /* STATX_BASIC_STATS|STATX_MNT_ID */
+	uint16_t mode = 0100644;
+	uint64_t size = 1221, off = 15;
+
+	open_trace();
+	memcpy(stx, &mask, 4);
+	memcpy(stx + 28, &mode, 2);
+	memcpy(stx + 40, &size, 8);
+	LINE(I386, "statx", 0, (uint32_t)-100, gstr("/etc/passwd"), 0x800, 0x7ff, gmem(stx, sizeof(stx)), 0,
+	     "statx(AT_FDCWD, \"/etc/passwd\", AT_STATX_SYNC_AS_STAT|AT_NO_AUTOMOUNT, STATX_BASIC_STATS, "
+	     "{stx_mask=STATX_BASIC_STATS|STATX_MNT_ID, stx_attributes=0, stx_mode=S_IFREG|0644, stx_size=1221, ...}) = 0");
+	LINE(I386, "statx", 0, (uint32_t)-100, gstr("/nonexist"), 0x900, 0x7ff, gmem(stx, sizeof(stx)), 0,
+	     "statx(AT_FDCWD, \"/nonexist\", AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW|AT_NO_AUTOMOUNT, STATX_BASIC_STATS, "
+	     "{stx_mask=STATX_BASIC_STATS|STATX_MNT_ID, stx_attributes=0, stx_mode=S_IFREG|0644, stx_size=1221, ...}) = 0");
+	LINE(I386, "_llseek", 0, 3, 0, 5, gmem(&off, 8), 1, 0,
+	     "_llseek(3, 5, [15], SEEK_CUR)           = 0");
+	LINE(I386, "fcntl64", 0x8001, 1, 3, 0, 0, 0, 0,
+	     "fcntl64(1, F_GETFL)                     = 0x8001 (flags O_WRONLY|O_LARGEFILE)");
+	LINE(I386, "mmap2", 0xf7f1c000, 0, 8192, 3, 0x22, (uint32_t)-1, 0,
+	     "mmap2(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0xf7f1c000");
+	LINE(I386, "mprotect", 0, 0xf7f1c000, 4096, 0, 0, 0, 0,
+	     "mprotect(0xf7f1c000, 4096, PROT_NONE)   = 0");
+}
+
+static void test_memory_and_process(void **state)
+{
+	uint64_t argv[3], off = 0;
+	int32_t wstatus = 0;
+
+	open_trace();
+	LINE(X64, "mmap", 0x7f4666bd4000, 0, 8192, 3, 0x22, (uint32_t)-1, 0,
+	     "mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f4666bd4000");
+	LINE(X64, "mprotect", 0, 0x7f4666bd4000, 4096, 0, 0, 0, 0,
+	     "mprotect(0x7f4666bd4000, 4096, PROT_NONE) = 0");
+	LINE(X64, "clone", 18371, 0x1200011, 0, 0, 0xbff3650, 0, 0,
+	     "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0xbff3650) = 18371");
+	LINE(X64, "wait4", 18371, (uint32_t)-1, gmem(&wstatus, 4), 0, 0, 0, 0,
+	     "wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 18371");
+	argv[0] = gstr("/bin/true");
+	argv[1] = gstr("x");
+	argv[2] = 0;
+	LINE(X64, "execve", -13, gstr("/nonexist"), gmem(argv, sizeof(argv)), 0, 0, 0, 0,
+	     "execve(\"/nonexist\", [\"/bin/true\", \"x\"], NULL) = -1 EACCES (Permission denied)");
+	LINE(X64, "kill", 0, 18370, 10, 0, 0, 0, 0,
+	     "kill(18370, SIGUSR1)                    = 0");
+	LINE(X64, "arch_prctl", 0, 0x1002, 0x3d2ac380, 0, 0, 0, 0,
+	     "arch_prctl(ARCH_SET_FS, 0x3d2ac380)     = 0");
+	(void)off;
+}
+
+static void test_signals_and_time(void **state)
+{
+	/* x86_64 kernel sigaction: handler, flags, restorer, mask */
+	uint64_t sa64[4] = { 0x401615, 0x14000000, 0x408b30, 1u << 11 };
+	/* i386 compat sigaction: 32-bit handler, flags, restorer; 64-bit mask */
+	uint32_t sa32[5] = { 0x80496d5, 0x10000000, 0, 1u << 11, 0 };
+	uint64_t set = 1u << 1;
+	int64_t ts64[2] = { 0, 1000 };
+	uint64_t rlim[2] = { 8192 * 1024, ~(uint64_t)0 };
+	uint32_t rlim32[2] = { 8192 * 1024, 0xffffffffu };
+
+	open_trace();
+	LINE(X64, "rt_sigaction", 0, 10, gmem(sa64, sizeof(sa64)), 0, 8, 0, 0,
+	     "rt_sigaction(SIGUSR1, {sa_handler=0x401615, sa_mask=[USR2], sa_flags=SA_RESTORER|SA_RESTART, "
+	     "sa_restorer=0x408b30}, NULL, 8) = 0");
+	LINE(I386, "rt_sigaction", 0, 10, gmem(sa32, sizeof(sa32)), 0, 8, 0, 0,
+	     "rt_sigaction(SIGUSR1, {sa_handler=0x80496d5, sa_mask=[USR2], sa_flags=SA_RESTART}, NULL, 8) = 0");
+	LINE(X64, "rt_sigprocmask", 0, 0, gmem(&set, 8), 0, 8, 0, 0,
+	     "rt_sigprocmask(SIG_BLOCK, [INT], NULL, 8) = 0");
+	LINE(X64, "clock_nanosleep", 0, 0, 0, gmem(ts64, sizeof(ts64)), 0, 0, 0,
+	     "clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=0, tv_nsec=1000}, NULL) = 0");
+	LINE(X64, "prlimit64", 0, 0, 3, 0, gmem(rlim, sizeof(rlim)), 0, 0,
+	     "prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0");
+	LINE(I386, "ugetrlimit", 0, 3, gmem(rlim32, sizeof(rlim32)), 0, 0, 0, 0,
+	     "ugetrlimit(RLIMIT_STACK, {rlim_cur=8192*1024, rlim_max=RLIM_INFINITY}) = 0");
+}
+
+static void test_signal_lines(void **state)
+{
+	siginfo_t si;
+
+	open_trace();
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_USER;
+	si.si_pid = 18370;
+	si.si_uid = 0;
+	trace_signal(fx.tr, &fx.thread, &si);
+	assert_string_equal(output(),
+		"--- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=18370, si_uid=0} ---\n");
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGCHLD;
+	si.si_code = CLD_EXITED;
+	si.si_pid = 18371;
+	si.si_status = 0;
+	trace_signal(fx.tr, &fx.thread, &si);
+	assert_string_equal(output(),
+		"--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=18371, si_uid=0, "
+		"si_status=0, si_utime=0, si_stime=0} ---\n");
+}
+
+static void test_sockets(void **state)
+{
+	/* sockaddr_in 127.0.0.1:1 and sockaddr_un "/tmp/nope" */
+	unsigned char sin[16] = { 2, 0, 0, 1, 127, 0, 0, 1 };
+	unsigned char sun[110] = { 1, 0 };
+	uint32_t words[3] = { 2, 1, 0 };
+	uint64_t iov[4];
+	unsigned char pfd[8] = { 0, 0, 0, 0, 1, 0, 1, 0 };
+
+	open_trace();
+	memcpy(sun + 2, "/tmp/nope", 10);
+	LINE(X64, "socket", 5, 2, 0x80001, 0, 0, 0, 0,
+	     "socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_IP) = 5");
+	LINE(X64, "connect", -111, 5, gmem(sin, sizeof(sin)), 16, 0, 0, 0,
+	     "connect(5, {sa_family=AF_INET, sin_port=htons(1), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = "
+	     "-1 ECONNREFUSED (Connection refused)");
+	LINE(X64, "socket", 6, 1, 2, 0, 0, 0, 0,
+	     "socket(AF_UNIX, SOCK_DGRAM, 0)          = 6");
+	LINE(X64, "connect", -2, 6, gmem(sun, sizeof(sun)), 110, 0, 0, 0,
+	     "connect(6, {sa_family=AF_UNIX, sun_path=\"/tmp/nope\"}, 110) = -1 ENOENT (No such file or directory)");
+	iov[0] = gstr("ab");
+	iov[1] = 2;
+	iov[2] = gstr("cde");
+	iov[3] = 3;
+	LINE(X64, "writev", 5, 1, gmem(iov, sizeof(iov)), 2, 0, 0, 0,
+	     "writev(1, [{iov_base=\"ab\", iov_len=2}, {iov_base=\"cde\", iov_len=3}], 2) = 5");
+	LINE(X64, "poll", 1, gmem(pfd, sizeof(pfd)), 1, 0, 0, 0, 0,
+	     "poll([{fd=0, events=POLLIN}], 1, 0)     = 1 ([{fd=0, revents=POLLIN}])");
+	/* i386 socketcall(SYS_SOCKET, [AF_INET, SOCK_STREAM, 0]) is shown as socket */
+	LINE(I386, "socketcall", 3, 1, gmem(words, sizeof(words)), 0, 0, 0, 0,
+	     "socket(AF_INET, SOCK_STREAM, IPPROTO_IP) = 3");
+}
+
+static void test_futex_and_random(void **state)
+{
+	unsigned char rnd[4] = { 0x50, 0x92, 0x20, 0xa9 };
+
+	open_trace();
+	LINE(X64, "futex", 0, 0x7f0000001000, 0x189, 2, 0, 0, 0xffffffff,
+	     "futex(0x7f0000001000, FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME, 2, NULL, "
+	     "FUTEX_BITSET_MATCH_ANY) = 0");
+	LINE(X64, "futex", 1, 0x7f0000001000, 0x81, 1, 0, 0, 0,
+	     "futex(0x7f0000001000, FUTEX_WAKE_PRIVATE, 1) = 1");
+	LINE(I386, "getrandom", 4, gmem(rnd, 4), 4, 1, 0, 0, 0,
+	     "getrandom(\"\\x50\\x92\\x20\\xa9\", 4, GRND_NONBLOCK) = 4");
+}
+
+static void test_options(void **state)
+{
+	char link[64], path[256];
+	ssize_t n;
+
+	/* -s 5 */
+	open_trace_opts(SG_TRACE_SYSCALLS, 5, NULL);
+	LINE(X64, "write", 6, 1, gstr("hello\n"), 6, 0, 0, 0,
+	     "write(1, \"hello\"..., 6)                 = 6");
+	/* -y: the fd's path as /proc/self/fd names it */
+	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_FDPATHS, 0, NULL);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fx.memfd);
+	n = readlink(link, path, sizeof(path) - 1);
+	assert_true(n > 0);
+	path[n] = '\0';
+	{
+		struct sg_syscall_call c = call_of(X64, "close", 0, (uint64_t)fx.memfd, 0, 0, 0, 0, 0);
+		char expect[512];
+
+		trace_syscall_enter(fx.tr, &fx.thread, &c);
+		trace_syscall_exit(fx.tr, &fx.thread, &c);
+		snprintf(expect, sizeof(expect), "close(%d<%s>)", fx.memfd, path);
+		assert_true(!strncmp(output(), expect, strlen(expect)));
+	}
+	/* -e trace=%memory: brk shown, write not */
+	open_trace_opts(SG_TRACE_SYSCALLS, 0, "trace=%memory");
+	LINE(X64, "brk", 0x1000000, 0, 0, 0, 0, 0, 0,
+	     "brk(NULL)                               = 0x1000000");
+	{
+		struct sg_syscall_call c = call_of(X64, "write", 1, 1, gstr("x"), 1, 0, 0, 0);
+
+		trace_syscall_enter(fx.tr, &fx.thread, &c);
+		trace_syscall_exit(fx.tr, &fx.thread, &c);
+		assert_string_equal(output(), "");
+	}
+	/* an unknown name is refused */
+	{
+		struct sg_options o;
+
+		memset(&o, 0, sizeof(o));
+		o.trace = SG_TRACE_SYSCALLS;
+		o.trace_filter = "trace=nosuchcall";
+		assert_null(trace_create_opts(dup(fx.memfd), &o));
+	}
+}
+
+static void test_summary(void **state)
+{
+	struct sg_exit st = { 0, 0, 0 };
+	const char *out;
+
+	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_SUMMARY, 0, NULL);
+	for (int i = 0; i < 3; i++) {
+		struct sg_syscall_call c = call_of(X64, "brk", 0x1000, 0, 0, 0, 0, 0, 0);
+
+		trace_syscall_enter(fx.tr, &fx.thread, &c);
+		trace_syscall_exit(fx.tr, &fx.thread, &c);
+	}
+	{
+		struct sg_syscall_call c = call_of(X64, "ioctl", -25, 1, 0x5401, 0, 0, 0, 0);
+
+		trace_syscall_enter(fx.tr, &fx.thread, &c);
+		trace_syscall_exit(fx.tr, &fx.thread, &c);
+	}
+	assert_string_equal(output(), ""); /* no lines with -c */
+	trace_exit(fx.tr, &st);
+	out = output();
+	/* strace -c's header, rule, rows and total */
+	assert_non_null(strstr(out, "% time     seconds  usecs/call     calls    errors syscall\n"
+				    "------ ----------- ----------- --------- --------- ----------------\n"));
+	assert_non_null(strstr(out, "         3           brk\n"));
+	assert_non_null(strstr(out, "         1         1 ioctl\n"));
+	assert_non_null(strstr(out, "         4         1 total\n"));
+}
+
+/* -f with two threads: a call left open by one thread when the other
+ * prints is "<unfinished ...>", then "<... read resumed>" (strace's form). */
+static struct sg_syscall_call other_call;
+static int other_tid;
+
+static void *other_thread(void *arg)
+{
+	(void)arg;
+	other_tid = (int)syscall(SYS_gettid);
+	other_call = call_of(X64, "getpid", 1234, 0, 0, 0, 0, 0, 0);
+	trace_syscall_enter(fx.tr, &fx.thread, &other_call);
+	trace_syscall_exit(fx.tr, &fx.thread, &other_call);
+	return NULL;
+}
+
+static void test_unfinished(void **state)
+{
+	struct sg_syscall_call clone_c, read_c;
+	char expect[512];
+	pthread_t th;
+	int me = (int)syscall(SYS_gettid);
+
+	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW, 0, NULL);
+	/* a new thread was made: from now on [pid N] prefixes */
+	clone_c = call_of(X64, "clone", 99999, 0x3d0f00, 0, 0, 0, 0, 0);
+	trace_syscall_enter(fx.tr, &fx.thread, &clone_c);
+	trace_syscall_exit(fx.tr, &fx.thread, &clone_c);
+	output();
+	read_c = call_of(X64, "read", 3, 0, gmem("abc", 3), 10, 0, 0, 0);
+	trace_syscall_enter(fx.tr, &fx.thread, &read_c);
+	assert_int_equal(pthread_create(&th, NULL, other_thread, NULL), 0);
+	pthread_join(th, NULL);
+	trace_syscall_exit(fx.tr, &fx.thread, &read_c);
+	snprintf(expect, sizeof(expect),
+		 "[pid %5d] read(0,  <unfinished ...>\n"
+		 "[pid %5d] getpid()                    = 1234\n"
+		 "[pid %5d] <... read resumed>\"abc\", 10) = 3\n", me, other_tid, me);
+	assert_string_equal(output(), expect);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_i386_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_and_process, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signals_and_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sockets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_futex_and_random, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
