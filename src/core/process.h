@@ -69,6 +69,8 @@ struct sg_process {
 	struct sg_core_hooks hooks;
 	char *host_exe;              /* sysgate's own binary, for execve */
 	int trace_fd;                /* the trace's descriptor, -1: none */
+	bool no_runner;              /* a fork child of a thread that is not sg_run's:
+					nobody returns from sg_run here */
 };
 
 /* Per-thread signal state (src/signal). The host handler writes info[] and

@@ -174,6 +174,8 @@ void thread_finish(struct sg_thread *t)
 	pthread_mutex_unlock(&p->lock);
 }
 
+static void exit_as_guest(struct sg_process *p) __attribute__((noreturn));
+
 static void *thread_main(void *arg)
 {
 	struct sg_thread *t = arg;
@@ -194,6 +196,8 @@ static void *thread_main(void *arg)
 	syscall(SYS_futex, &t->started, FUTEX_WAKE, 1, NULL, NULL, 0);
 	thread_loop(t);
 	thread_finish(t);
+	if (p->no_runner && p->main_thread == t)
+		exit_as_guest(p);
 	cpu_release(&t->cpu);
 	free(t);
 	return NULL;
@@ -241,9 +245,28 @@ static void forked(struct sg_thread *t)
 	p->nthreads = 1;
 	t->tid = (int)syscall(SYS_gettid);
 	if (p->main_thread != t) {
-		/* the main host thread is gone: this one is the leader now */
+		/* sg_run's host thread is not in this process: this thread
+		 * leads, and ends the host process itself (thread_main) */
 		p->main_thread = t;
+		p->no_runner = true;
 	}
+}
+
+/* The guest process ended in a fork child without an sg_run to return
+ * to: end the host process as the CLI would, with the guest's status. */
+static void exit_as_guest(struct sg_process *p)
+{
+	thread_wait_all(p);
+	if (p->exit.signaled) {
+		sigset_t set;
+
+		signal(p->exit.signal, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, p->exit.signal);
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		raise(p->exit.signal);
+	}
+	_exit(p->exit.code);
 }
 
 void thread_hooks_init(struct sg_process *p)

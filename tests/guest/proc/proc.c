@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -192,6 +193,44 @@ static void test_exec(const char *dir)
 	argv[0] = self;
 }
 
+static void *fork_in_thread(void *arg)
+{
+	pid_t pid = fork();
+	int st;
+
+	(void)arg;
+	if (pid == 0)
+		_exit(13); /* the child's only thread is this one */
+	waitpid(pid, &st, 0);
+	show_status("fork from a thread", st);
+	return NULL;
+}
+
+static void *thread_child_exits(void *arg)
+{
+	(void)arg;
+	exit(14);
+}
+
+static void test_fork_threads(void)
+{
+	pthread_t th;
+	pid_t pid;
+	int st;
+
+	pthread_create(&th, NULL, fork_in_thread, NULL);
+	pthread_join(th, NULL);
+	/* a forked child whose second thread ends the process */
+	pid = fork();
+	if (pid == 0) {
+		pthread_create(&th, NULL, thread_child_exits, NULL);
+		for (;;)
+			pause();
+	}
+	waitpid(pid, &st, 0);
+	show_status("exit from a child's thread", st);
+}
+
 static void test_spawn(void)
 {
 	char *argv[] = { self, "spawned", NULL };
@@ -221,5 +260,6 @@ int main(int argc, char **argv)
 	test_sigchld();
 	test_exec(argc > 1 ? argv[1] : "/tmp");
 	test_spawn();
+	test_fork_threads();
 	return 0;
 }
