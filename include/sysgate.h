@@ -78,6 +78,8 @@ struct sg_options {
 	const char *trace_filter; /* -e trace=SET: names, %classes, !negation; NULL: all */
 	uint64_t trace_start;    /* --trace-start=ADDR: instruction trace from there; 0: start */
 	uint64_t trace_count;    /* --trace-count=N: instructions/blocks shown; 0: no limit */
+	int trace_shared_fd;     /* internal (--trace-shared): the -f state an exec'd
+				  * sysgate inherits; 0: none */
 };
 
 /* Defaults: no sysroot, no trace, trace_fd -1. */

@@ -13,8 +13,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -47,16 +50,39 @@ static int my_tid(void)
 	return (int)syscall(SYS_gettid);
 }
 
-static int shared_init(struct trace *tr)
+/* The shared page lives in a memfd (close-on-exec, among sysgate's own
+ * high descriptors), so that a guest execve, which re-enters sysgate, can
+ * pass it on (trace_exec_options) and the new image keeps sharing it. */
+#define TRACE_PRIVATE_FD_MIN 700
+
+static int shared_init(struct trace *tr, int inherited_fd)
 {
 	pthread_mutexattr_t attr;
+	int fd = inherited_fd;
 
-	tr->sh = mmap(NULL, sizeof(*tr->sh), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fd <= 0) {
+		int mfd = memfd_create("sysgate-trace", MFD_CLOEXEC);
+
+		if (mfd < 0)
+			return -1;
+		fd = fcntl(mfd, F_DUPFD_CLOEXEC, TRACE_PRIVATE_FD_MIN);
+		close(mfd);
+		if (fd < 0 || ftruncate(fd, sizeof(*tr->sh)) < 0) {
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+	} else {
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	tr->shared_fd = fd;
+	tr->sh = mmap(NULL, sizeof(*tr->sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (tr->sh == MAP_FAILED) {
 		tr->sh = NULL;
 		return -1;
 	}
+	if (inherited_fd > 0)
+		return 0; /* set up by the image before the exec */
 	pthread_mutexattr_init(&attr);
 	pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
@@ -108,7 +134,12 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 	tr->insn_start = opts ? opts->trace_start : 0;
 	tr->insn_count = opts ? opts->trace_count : 0;
 	pthread_mutex_init(&tr->lock, NULL);
-	if (shared_init(tr) < 0) {
+	if (opts && opts->trace_filter && !(tr->filter_spec = strdup(opts->trace_filter))) {
+		trace_destroy(tr);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (shared_init(tr, opts ? opts->trace_shared_fd : 0) < 0) {
 		trace_destroy(tr);
 		errno = ENOMEM;
 		return NULL;
@@ -137,6 +168,9 @@ void trace_destroy(struct trace *tr)
 	pthread_mutex_destroy(&tr->lock);
 	if (tr->sh)
 		munmap(tr->sh, sizeof(*tr->sh));
+	if (tr->shared_fd > 0)
+		close(tr->shared_fd);
+	free(tr->filter_spec);
 	free(tr);
 }
 
@@ -645,4 +679,71 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 			tl_putc(l, ')');
 		}
 	}
+}
+
+/* --- across execve ------------------------------------------------------ */
+
+static int add_opt(char **out, int n, int max, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int add_opt(char **out, int n, int max, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (n < 0 || n >= max - 1) /* room for the NULL */
+		return -1;
+	va_start(ap, fmt);
+	r = vasprintf(&out[n], fmt, ap);
+	va_end(ap);
+	return r < 0 ? -1 : n + 1;
+}
+
+int trace_exec_options(struct trace *tr, char **out, int max)
+{
+	static const struct {
+		unsigned flag;
+		const char *opt;
+	} flag_opts[] = {
+		{ SG_TRACE_FOLLOW, "-f" },
+		{ SG_TRACE_FDPATHS, "-y" },
+		{ SG_TRACE_SUMMARY, "-c" },
+		{ SG_TRACE_DURATION, "-T" },
+		{ SG_TRACE_TIME, "-t" },
+	};
+	char what[64] = "";
+	int n = 0;
+
+	if (tr->flags & SG_TRACE_SYSCALLS)
+		strcat(what, tr->flags & SG_TRACE_ENTRY ? ",entry" : ",syscalls");
+	if (tr->flags & SG_TRACE_INSN)
+		strcat(what, ",insn");
+	if (tr->flags & SG_TRACE_BLOCKS)
+		strcat(what, ",blocks");
+	if (what[0])
+		n = add_opt(out, n, max, "--trace=%s", what + 1);
+	for (size_t i = 0; i < sizeof(flag_opts) / sizeof(flag_opts[0]); i++)
+		if (tr->flags & flag_opts[i].flag)
+			n = add_opt(out, n, max, "%s", flag_opts[i].opt);
+	if (tr->flags & (SG_TRACE_TIME_US | SG_TRACE_TIME_EPOCH))
+		n = add_opt(out, n, max, "%s", tr->flags & SG_TRACE_TIME_EPOCH ? "-ttt" : "-tt");
+	if (tr->strlen != TRACE_STRLEN)
+		n = add_opt(out, n, max, "-s%u", tr->strlen);
+	if (tr->filter_spec)
+		n = add_opt(out, n, max, "-e%s", tr->filter_spec);
+	if (tr->insn_start)
+		n = add_opt(out, n, max, "--trace-start=%#llx", (unsigned long long)tr->insn_start);
+	if (tr->insn_count)
+		n = add_opt(out, n, max, "--trace-count=%llu",
+			    (unsigned long long)(tr->insn_count > tr->insn_shown
+						 ? tr->insn_count - tr->insn_shown : 1));
+	if (tr->shared_fd > 0) {
+		/* the new image maps the same page: one open line, one count */
+		fcntl(tr->shared_fd, F_SETFD, 0);
+		n = add_opt(out, n, max, "--trace-shared=%d", tr->shared_fd);
+	}
+	if (n < 0)
+		return -1;
+	out[n] = NULL;
+	return n;
 }

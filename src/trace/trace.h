@@ -34,6 +34,14 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
 			const struct sg_syscall_call *call);
 
+/* The sysgate options that recreate this trace in the image a guest
+ * execve starts (execve re-enters sysgate): "--trace=...", "-f", "-s64",
+ * "-etrace=...", "--trace-shared=FD" (the -f state: one open line and one
+ * task count across the exec; the fd is left open for the exec). out[]
+ * gets up to max-1 malloc'd strings and a NULL; returns their number, or
+ * -1 (ENOMEM, or max too small). Call it right before the host execve. */
+int trace_exec_options(struct trace *tr, char **out, int max);
+
 /* A signal is delivered to the guest (called by the signal delivery code
  * before the handler frame is built or the default action taken):
  * "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---". */

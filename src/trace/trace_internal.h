@@ -62,6 +62,8 @@ struct trace {
 		int tasks;     /* tasks traced: more than 1 gives [pid N] prefixes */
 	} *sh;
 	int main_tid;        /* without -f: the only thread traced */
+	int shared_fd;       /* the memfd of *sh (passed on across execve) */
+	char *filter_spec;   /* -e, as given (passed on across execve) */
 	/* printed instructions or blocks so far (--trace-count); reached
 	 * --trace-start */
 	uint64_t insn_shown;
