@@ -121,6 +121,9 @@ static int parse_strace_option(int c, const char *arg, struct sg_options *o)
 		strace_option_given = 1;
 		o->trace_filter = arg;
 		return 1;
+	case 'H': /* --trace-shared=FD: inherited across a guest's execve */
+		o->trace_shared_fd = atoi(arg);
+		return 1;
 	case 'A': /* --trace-start */
 	case 'N': /* --trace-count */
 		errno = 0;
@@ -180,6 +183,7 @@ int main(int argc, char **argv)
 		{ "trace", optional_argument, NULL, 't' },
 		{ "trace-start", required_argument, NULL, 'A' },
 		{ "trace-count", required_argument, NULL, 'N' },
+		{ "trace-shared", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-aslr", no_argument, NULL, 'R' },
 		{ "syscalls", required_argument, NULL, 'S' },
@@ -232,7 +236,7 @@ int main(int argc, char **argv)
 				opts.trace = SG_TRACE_SYSCALLS;
 			break;
 		case 'f': case 'y': case 'c': case 'T': case 's': case 'e':
-		case 'A': case 'N':
+		case 'A': case 'N': case 'H':
 			parse_strace_option(c, optarg, &opts);
 			break;
 		case 'h':
