@@ -89,15 +89,18 @@ static inline uint32_t mxcsr_read(void)
 }
 
 /* The fast path of FP rows: when the guest's MXCSR masks every exception
- * and has the host's control bits, the host MXCSR simply becomes the
- * guest's (flags included; host code never reads the sticky flags) and
- * stays so, and the instruction runs without LDMXCSR, which costs more
- * than most instructions. */
+ * and has the host's rounding control, the host MXCSR simply becomes the
+ * guest's and stays so: sticky flags, FTZ and DAZ (-ffast-math) are
+ * nothing host code depends on (it does no denormal arithmetic). Then the
+ * instruction runs without LDMXCSR, which costs more than most
+ * instructions. */
+#define MXCSR_GUEST_BITS 0x807fu /* flags, DAZ, FTZ */
+
 static inline bool mxcsr_fast(uint32_t guest)
 {
 	uint32_t host = mxcsr_read();
 
-	if ((host & ~0x3fu) != (guest & ~0x3fu) || (guest & 0x1f80) != 0x1f80)
+	if ((host & ~MXCSR_GUEST_BITS) != (guest & ~MXCSR_GUEST_BITS) || (guest & 0x1f80) != 0x1f80)
 		return false;
 	if (host != guest)
 		__asm__ volatile("ldmxcsr %0" : : "m"(guest) : "memory");
