@@ -89,7 +89,7 @@ void x87_to_fx(const struct cpu *c, struct fx_area *fx, bool with_sse)
 		fx->mxcsr = c->mxcsr;
 	else /* FXRSTOR then leaves the host's MXCSR as it was */
 		__asm__ volatile("stmxcsr %0" : "=m"(fx->mxcsr));
-	fx->mxcsr_mask = 0;
+	fx->mxcsr_mask = MXCSR_MASK; /* what FXSAVE stores (signal frames show it) */
 	for (int k = 0; k < 8; k++)
 		memcpy(fx->st[k], &x->st[(x->top + k) & 7], 16);
 	if (with_sse)
