@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "syscall/internal.h"
+#include "trace/trace.h"
 
 #define MAX_ARG_STRINGS 0x7fffffff
 #define EXEC_ARGS_MAX (32u << 20) /* bytes of strings we copy at most */
@@ -115,11 +116,33 @@ static long check_target(const char *path)
 	return -ENOEXEC;
 }
 
+/* The trace goes on in the new image: the same descriptor (left open for
+ * the exec) and the options the trace module says recreate it. */
+static long add_trace_options(struct trace *tr, int fd, struct strv *s)
+{
+	char *opts[32];
+	char buf[64];
+	int n;
+	long r;
+
+	snprintf(buf, sizeof(buf), "--trace-fd=%d", fd);
+	r = strv_add(s, strdup(buf));
+	n = trace_exec_options(tr, opts, (int)ARRAY_SIZE(opts));
+	if (n < 0)
+		return r ? r : -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		if (!r)
+			r = strv_add(s, opts[i]);
+		else
+			free(opts[i]);
+	}
+	return r;
+}
+
 /* sysgate's own arguments for the new image. */
 static long add_options(struct sg_thread *t, struct strv *s, const char *argv0)
 {
 	const struct sg_process *p = t->proc;
-	char buf[64];
 	long r = strv_add(s, strdup(p->host_exe));
 
 	if (!r && p->sysroot) {
@@ -130,12 +153,8 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0)
 		r = strv_add(s, strdup("--no-aslr"));
 	for (int i = 0; !r && i < p->opts.verbose; i++)
 		r = strv_add(s, strdup("-v"));
-	if (!r && p->trace && p->trace_fd >= 0) {
-		snprintf(buf, sizeof(buf), "--trace-fd=%d", p->trace_fd);
-		r = strv_add(s, strdup(buf));
-		r = r ? r : strv_add(s, strdup(p->opts.trace & SG_TRACE_ENTRY
-						       ? "--trace=entry" : "--trace"));
-	}
+	if (!r && p->trace && p->trace_fd >= 0)
+		r = add_trace_options(p->trace, p->trace_fd, s);
 	if (!r && argv0) {
 		r = strv_add(s, strdup("--argv0"));
 		r = r ? r : strv_add(s, strdup(argv0));
@@ -186,6 +205,8 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, 0); /* the new sysgate writes on */
+		if (t->proc->trace && sc_current)
+			trace_syscall_exec(t->proc->trace, t, sc_current);
 		if (!env.v)
 			strv_add(&env, NULL);
 		execve(t->proc->host_exe, host.v, env.v);
