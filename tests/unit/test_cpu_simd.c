@@ -343,6 +343,17 @@ static void test_simd_faults(void **state)
 	assert_int_equal(cpu->fault.vector, VEC_BP);
 	done(cpu);
 
+	/* register forms of memory-only instructions: movntps, movntdq, lddqu */
+	cpu = interp_only((const uint8_t *)"\x0f\x2b\xc1", 3, &st);
+	assert_int_equal(cpu->fault.vector, VEC_UD);
+	done(cpu);
+	cpu = interp_only((const uint8_t *)"\x66\x0f\xe7\xc1", 4, &st);
+	assert_int_equal(cpu->fault.vector, VEC_UD);
+	done(cpu);
+	cpu = interp_only((const uint8_t *)"\xf2\x0f\xf0\xc1", 4, &st);
+	assert_int_equal(cpu->fault.vector, VEC_UD);
+	done(cpu);
+
 	/* divps %xmm1,%xmm0 with ZM unmasked: 1/0 */
 	st.fx.mxcsr = 0x1f80 & ~0x200;
 	for (int k = 0; k < 4; k++) {
