@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean bench
+.PHONY: all setup build build-asan run test test-plain test-asan clean bench install
 
 all: build
 
@@ -34,6 +34,12 @@ test-asan: build-asan
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test: test-plain test-asan
+
+# Install the CLI, the libraries (shared and static), sysgate.h, sysgate.pc
+# and the man page under PREFIX (DESTDIR for staging).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
