@@ -32,6 +32,12 @@ static bool on_altstack(const struct sg_thread *t, uint64_t sp)
 	return sp > t->altstack_sp && sp - t->altstack_sp <= t->altstack_size;
 }
 
+/* __on_sig_stack: whatever SS_AUTODISARM says (the overflow check). */
+bool frame_within_altstack(const struct sg_thread *t, uint64_t sp)
+{
+	return sp > t->altstack_sp && sp - t->altstack_sp <= t->altstack_size;
+}
+
 int frame_ss_flags(const struct sg_thread *t, uint64_t sp)
 {
 	if (!t->altstack_size)
@@ -63,10 +69,6 @@ void frame_save_altstack(struct sg_thread *t, uint64_t sp, uint64_t *ss_sp,
 	*ss_sp = t->altstack_sp;
 	*ss_size = t->altstack_size;
 	*ss_flags = (int32_t)(t->altstack_flags | (uint32_t)frame_ss_flags(t, sp));
-	if (t->altstack_flags & SS_AUTODISARM_BIT) {
-		t->altstack_sp = t->altstack_size = 0;
-		t->altstack_flags = 0;
-	}
 }
 
 /* As sigaltstack(&uc_stack, NULL) from the frame: changing it while on it
@@ -206,7 +208,12 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 		rc = frame_setup_x64(&r, p->abi == SG_ABI_X32);
 	if (rc)
 		return rc;
-	/* what the kernel's handle_signal does after the frame */
+	/* what the kernel's handle_signal and signal_delivered do after the
+	 * frame (any frame: the i386 sigframe keeps no stack_t, yet disarms) */
+	if (t->altstack_flags & SS_AUTODISARM_BIT) {
+		t->altstack_sp = t->altstack_size = 0;
+		t->altstack_flags = 0;
+	}
 	cpu_set_rflags(&t->cpu, cpu_get_rflags(&t->cpu) & ~0x10500ull); /* DF RF TF */
 	fpstate_reset(&t->cpu);
 	newmask = t->sigmask | ka.mask;

@@ -28,6 +28,8 @@ int frame_setup_x64(const struct frame_req *r, bool x32);
  * stack when SA_ONSTACK asks and we are not on it. */
 uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia32,
 		     bool *onstack_after);
+/* sp is on the alternate stack, SS_AUTODISARM or not (overflow check). */
+bool frame_within_altstack(const struct sg_thread *t, uint64_t sp);
 /* sas_ss_flags(sp): SS_DISABLE, SS_ONSTACK or 0. */
 int frame_ss_flags(const struct sg_thread *t, uint64_t sp);
 /* The uc_stack the frame keeps (SS_AUTODISARM then disarms). */

@@ -101,7 +101,7 @@ int frame_setup_i386(const struct frame_req *r)
 	sp = frame_stack(t, r->ka, true, &onstack);
 	fpstate = fpstate_alloc(sp, true, &buf_fx);
 	sp = (uint32_t)(((fpstate - size + 4) & ~15ull) - 4);
-	if (onstack && frame_ss_flags(t, sp) != SS_ONSTACK)
+	if (onstack && !frame_within_altstack(t, sp))
 		return -1;
 	if (copy_from_guest(t->proc->mm, &u, sp, size))
 		return -1;

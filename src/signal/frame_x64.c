@@ -86,7 +86,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 	sp = ((fpstate - size) & ~15ull) - 8;
 	if (x32 && sp >> 32)
 		return -1;
-	if (onstack && frame_ss_flags(t, sp) != SS_ONSTACK)
+	if (onstack && !frame_within_altstack(t, sp))
 		return -1; /* would overflow the alternate stack */
 	if (copy_from_guest(t->proc->mm, &u, sp, size))
 		return -1;

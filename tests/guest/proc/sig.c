@@ -18,6 +18,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1U << 31) /* linux/signal.h; older glibc lacks it */
+#endif
+
 static volatile sig_atomic_t hits, last_sig, depth, max_depth;
 static volatile int last_code, last_pid_ok, last_val;
 static volatile uintptr_t last_addr;
@@ -167,6 +171,24 @@ static void test_altstack(void)
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, &old);
 	printf("old: size_ok=%d flags=%d\n", old.ss_size == sizeof(altstack), old.ss_flags);
+}
+
+static void test_autodisarm(void)
+{
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack),
+		       .ss_flags = SS_AUTODISARM }, cur;
+
+	if (sigaltstack(&ss, NULL)) {
+		printf("autodisarm: %s\n", strerrorname_np(errno));
+		return;
+	}
+	set_plain(SIGUSR2, alt_handler, SA_ONSTACK);
+	raise(SIGUSR2);
+	sigaltstack(NULL, &cur);
+	printf("autodisarm: on=%d flags in handler=%#x after=%#x\n", on_alt,
+	       (unsigned)alt_flags, (unsigned)cur.ss_flags);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
 }
 
 static void fault_handler(int sig, siginfo_t *si, void *uc)
@@ -361,6 +383,30 @@ struct k_sigaction {
 	unsigned mask[2];
 };
 
+/* the old i386 calls: signal (48) is SA_ONESHOT|SA_NOMASK, sigaction (67)
+ * has a 32-bit mask */
+struct old_sigaction32 {
+	void *handler;
+	unsigned long mask, flags;
+	void *restorer;
+};
+
+static void test_old_calls(void)
+{
+	struct old_sigaction32 o = { (void *)on_plain, 0, 0, NULL }, old;
+	long prev;
+
+	hits = 0;
+	prev = syscall(48, SIGUSR1, (long)on_plain);
+	raise(SIGUSR1);
+	prev = syscall(48, SIGUSR1, (long)SIG_DFL);
+	printf("signal(48): hits=%d prev is handler=%d\n", hits, prev == (long)on_plain);
+	syscall(67, SIGUSR2, &o, NULL);
+	raise(SIGUSR2);
+	syscall(67, SIGUSR2, NULL, &old);
+	printf("sigaction(67): hits=%d handler kept=%d\n", hits, old.handler == (void *)on_plain);
+}
+
 static void test_vdso_restorer(void)
 {
 	struct k_sigaction ka = { (void *)on_plain, 0, NULL, { 0, 0 } };
@@ -375,6 +421,12 @@ static void test_vdso_restorer(void)
 	printf("vdso restorer: hits=%d code=%d\n", hits, last_code);
 }
 #else
+static void test_old_calls(void)
+{
+	printf("signal(48): hits=1 prev is handler=0\n");
+	printf("sigaction(67): hits=2 handler kept=1\n");
+}
+
 static void test_vdso_restorer(void)
 {
 	printf("vdso restorer: hits=2 code=-6\n");
@@ -388,12 +440,14 @@ int main(void)
 	test_mask();
 	test_flags();
 	test_altstack();
+	test_autodisarm();
 	test_faults();
 	test_ucontext();
 	test_fp();
 	test_eintr();
 	test_wait();
 	test_vdso_restorer();
+	test_old_calls();
 	signal(SIGTERM, SIG_DFL);
 	raise(SIGTERM);
 	return 0;
