@@ -117,13 +117,24 @@ static void run_loop(struct cpu *c, bool single)
 
 /* A host #GP (si_addr 0) on a non-canonical address is #SS natively when
  * the memory operand is based on RSP or RBP (Linux: SIGBUS). Only the
- * fault path decodes the instruction again to tell. */
+ * fault path decodes the instruction again to tell, itself guarded: the
+ * fault may have been the fetch (found by the fuzzer). */
 static bool stack_based(struct cpu *c)
 {
+	sigjmp_buf jb;
+	sigjmp_buf *outer = tl_jmp;
+	volatile bool r = false;
 	struct insn i;
 
-	insn_decode(&i, c, c->insn_rip);
-	return i.mod != 3 && (i.base == R_SP || i.base == R_BP);
+	if (sigsetjmp(jb, 0) == 0) {
+		tl_jmp = &jb;
+		tl_in_guest = 1;
+		insn_decode(&i, c, c->insn_rip);
+		r = i.mod != 3 && (i.base == R_SP || i.base == R_BP);
+	}
+	tl_in_guest = 0;
+	tl_jmp = outer;
+	return r;
 }
 
 static enum cpu_stop_reason run(struct cpu *c, bool single)

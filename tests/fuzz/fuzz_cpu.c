@@ -2,8 +2,10 @@
  * CPU state. No crash, hang or sanitizer report is allowed.
  *
  * Input: byte 0 picks the mode (bit 0: 64-bit) and the SSE/x87 seeding;
- * then 16 GPRs of 4 bytes, RFLAGS (2 bytes), 8 XMM bytes; the rest is code,
- * copied into a sandbox page. The sandbox: the guest can only reach
+ * the rest is code, copied into a sandbox page. The GPRs and RFLAGS come
+ * from a generator seeded with a hash of the whole input, so short inputs
+ * already execute their own bytes (a state-first layout kept libFuzzer's
+ * short early inputs from ever reaching the code). The sandbox: the guest can only reach
  * addresses below SANDBOX_LIMIT, which hold nothing but the sandbox pages
  * (reserved PROT_NONE around them; under ASan the low shadow that lives in
  * that range is made read-only). 64-bit mode keeps every GPR and RIP below
@@ -21,7 +23,7 @@
 #define SANDBOX 0x40000000ull       /* code page, then data pages */
 #define SANDBOX_SIZE 0x20000ull
 #define CODE_MAX 4096
-#define STEPS_MAX 20000
+#define STEPS_MAX 4000
 #define LIMIT_64 (64ull << 30)
 
 #if defined(__has_feature)
@@ -64,13 +66,12 @@ static void sandbox_init(void)
 	cpu_install_fault_handler();
 }
 
-static uint64_t take(const uint8_t **p, size_t *n, unsigned bytes)
+static uint64_t next_rand(uint64_t *x)
 {
-	uint64_t v = 0;
-
-	for (unsigned k = 0; k < bytes && *n; k++, (*p)++, (*n)--)
-		v |= (uint64_t)**p << (8 * k);
-	return v;
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -83,22 +84,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sandbox_init();
 	if (size < 1)
 		return 0;
-	sel = (unsigned)take(&data, &size, 1);
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t k = 0; k < size; k++)
+		h = (h ^ data[k]) * 1099511628211ull;
+	h |= 1;
+	sel = data[0];
+	data++, size--;
 	m64 = sel & 1;
 	cpu_release(&cpu);
 	cpu_init(&cpu, m64 ? CPU_MODE_64 : CPU_MODE_32);
 	for (int r = 0; r < 16; r++) {
-		uint64_t v = take(&data, &size, 4);
+		uint64_t v = next_rand(&h);
 
 		/* Many inputs point a register into the sandbox. */
-		cpu.r[r] = (v & 0x80000000u) ? SANDBOX + (v & (SANDBOX_SIZE - 1)) : v;
+		cpu.r[r] = (v & 0x80000000u) ? SANDBOX + (v & (SANDBOX_SIZE - 1)) : (v & 0xffffffff);
 	}
-	cpu_set_rflags(&cpu, 0x202 | (take(&data, &size, 2) & 0xcd5));
+	cpu_set_rflags(&cpu, 0x202 | (next_rand(&h) & 0xcd5));
 	for (int x = 0; x < 16; x++)
 		for (int q = 0; q < 2; q++)
-			cpu.xmm[x].q[q] = 0x0123456789abcdefull * (uint64_t)(x + q + (sel >> 1));
-	memset(box, 0x5a, SANDBOX_SIZE);
-	memcpy(box, data, size < CODE_MAX ? size : CODE_MAX);
+			cpu.xmm[x].q[q] = next_rand(&h);
+	memset(box, 0, SANDBOX_SIZE); /* deterministic data */
+	memset(box, 0xcc, CODE_MAX); /* INT3 after the code */
+	if (size)
+		memcpy(box, data, size < CODE_MAX ? size : CODE_MAX);
 	cpu_invalidate_code(SANDBOX, SANDBOX_SIZE);
 	cpu.rip = SANDBOX;
 	for (int s = 0; s < STEPS_MAX; s++) {
