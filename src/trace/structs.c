@@ -772,3 +772,38 @@ bool tk_oloff(const struct targ *a, uint64_t v)
 	tl_printf(a->l, "[%lld]", (long long)off);
 	return true;
 }
+
+/* (rt_)sigreturn: the mask it restores, read from the signal frame at the
+ * stack pointer as the kernel lays it out (the handler's return popped the
+ * return address; i386 __kernel_sigreturn also popped the signal number):
+ *   x86_64 rt: ucontext at sp, uc_sigmask at 8+8+24+256 = 296
+ *   x32 rt:    ucontext_x32 at sp, uc_sigmask at 4+4+12+4+256 = 280
+ *   i386 rt:   frame+4 = sp; ucontext_ia32 at frame+144, its sigmask at
+ *              +108: sp + 248
+ *   i386 sigreturn: sigcontext_32 at sp, oldmask at +80; extramask after
+ *              it and the 624-byte _fpstate_32: sp + 88 + 624 = sp + 712 */
+bool tk_sigreturnmask(const struct targ *a, uint64_t v)
+{
+	uint64_t sp = trace_entry_sp, mask = 0;
+	bool i386 = targ_table(a) == SG_TABLE_IA32;
+	bool rt = a->call->row && !strcmp(a->call->row->name, "rt_sigreturn");
+	uint32_t lo = 0, hi = 0;
+	bool ok;
+
+	(void)v;
+	if (i386 && !rt) {
+		ok = tread(a, &lo, (uint32_t)(sp + 80), 4) &&
+		     tread(a, &hi, (uint32_t)(sp + 712), 4);
+		mask = lo | (uint64_t)hi << 32;
+	} else if (i386) {
+		ok = tread(a, &mask, (uint32_t)(sp + 248), 8);
+	} else {
+		ok = tread(a, &mask, sp + (targ_table(a) == SG_TABLE_X32 ? 280 : 296), 8);
+	}
+	if (!ok)
+		return false;
+	tl_puts(a->l, "{mask=");
+	print_sigmask(a->l, mask);
+	tl_putc(a->l, '}');
+	return true;
+}

@@ -45,6 +45,8 @@ static __thread struct pending {
 	struct timespec start;
 } pending;
 
+__thread uint64_t trace_entry_sp;
+
 static int my_tid(void)
 {
 	return (int)syscall(SYS_gettid);
@@ -488,6 +490,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 
 	pending.call = NULL;
 	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
+	trace_entry_sp = t ? t->cpu.r[R_SP] : 0;
 	if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &pending.start);

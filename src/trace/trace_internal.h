@@ -99,6 +99,9 @@ struct targ {
 	bool exiting;
 };
 
+/* The guest stack pointer when the call entered (sigreturn's frame). */
+extern __thread uint64_t trace_entry_sp;
+
 static inline enum sg_table targ_table(const struct targ *a)
 {
 	return a->call->table;
