@@ -4,6 +4,7 @@
  * and immediates, and run natively and interpreted from the same random
  * XMM/MMX/MXCSR (rounding, FTZ, DAZ)/GPR/flags state; XMM, MXCSR, the x87
  * state (MMX aliasing), GPRs, flags and memory must match. */
+#include <signal.h>
 #include "test_cpu_simd_harness.h"
 #include "cpu/insn.h"
 #include "cpu/sse_host.h"
@@ -417,6 +418,109 @@ static void test_simd_restore(void **state)
 	assert_int_equal(fails, 0);
 }
 
+static sigjmp_buf sig_jmp;
+
+static void on_sig(int sig)
+{
+	siglongjmp(sig_jmp, sig);
+}
+
+/* Runs h_code natively from *st; the signal it raised, or 0. */
+static __attribute__((noinline)) int native_signal(struct fstate *st)
+{
+	static const uint32_t mxcsr = 0x1f80;
+	int sig = sigsetjmp(sig_jmp, 1);
+
+	if (sig) {
+		__asm__ volatile("fninit; ldmxcsr %0; cld" : : "m"(mxcsr));
+		return sig;
+	}
+	run_native_fx(st, h_code);
+	return 0;
+}
+
+/* Extensions beyond x86-64-v2 that CPUID does not report (SHA, AES-NI,
+ * PCLMULQDQ, GFNI): the host runs them, the interpreter must not. */
+static bool beyond_v2(unsigned map, unsigned pfx, unsigned opc)
+{
+	if (map == M38)
+		return (pfx == P_NP && opc >= 0xc8 && opc <= 0xcd) ||
+		       (pfx == P_66 && (opc == 0xcf || (opc >= 0xdb && opc <= 0xdf)));
+	return map == M3A && ((pfx == P_NP && opc == 0xcc) ||
+			      (pfx == P_66 && (opc == 0x44 || opc == 0xce || opc == 0xcf ||
+					       opc == 0xdf)));
+}
+
+/* Every encoding of the SIMD opcode space (0F 10..17, 28..2F, 50..7F,
+ * C2..C6, D0..FF, all of 0F 38 and 0F 3A but the GPR rows F0..FF and the
+ * privileged 0F 38 80..82) with each mandatory prefix, register and memory
+ * form: the interpreter raises #UD exactly when the host raises SIGILL. */
+static void test_simd_ud_scan(void **state)
+{
+	static const uint8_t pfx_byte[4] = { 0, 0x66, 0xf3, 0xf2 };
+	struct sigaction sa = { .sa_handler = on_sig, .sa_flags = SA_NODEFER }, old_ill, old_trap;
+	unsigned fails = 0, trials = 0;
+
+	sigaction(SIGILL, &sa, &old_ill);
+	sigaction(SIGTRAP, &sa, &old_trap);
+	for (unsigned map = M0F; map <= M3A; map++) {
+		for (unsigned opc = 0; opc < 256; opc++) {
+			bool imm = map == M3A || (map == M0F && ((opc >= 0x70 && opc <= 0x73) ||
+								opc == 0xc2 || (opc >= 0xc4 && opc <= 0xc6)));
+
+			if (map == M0F && !((opc >= 0x10 && opc <= 0x17) || (opc >= 0x28 && opc <= 0x2f) ||
+					    (opc >= 0x50 && opc <= 0x7f && opc != 0x77) ||
+					    (opc >= 0xc2 && opc <= 0xc6) || opc >= 0xd0))
+				continue;
+			if ((map == M38 || map == M3A) && (opc >= 0xf0 || (map == M38 && opc >= 0x80 &&
+									  opc <= 0x82)))
+				continue;
+			for (unsigned p = P_NP; p <= P_F2; p++) {
+				for (unsigned mod = 0; mod < 2; mod++) {
+					struct fstate st, native;
+					struct cpu *cpu;
+					uint8_t code[8];
+					unsigned n = 0;
+					bool ill, ud;
+
+					if (p != P_NP)
+						code[n++] = pfx_byte[p];
+					code[n++] = 0x0f;
+					if (map != M0F)
+						code[n++] = map == M38 ? 0x38 : 0x3a;
+					code[n++] = (uint8_t)opc;
+					code[n++] = mod ? 0xca : 0x16; /* xmm1, xmm2 / (%rsi) */
+					if (imm)
+						code[n++] = 1;
+					h_rng = opc * 8 + p * 2 + mod + 1;
+					rnd_state(&st);
+					st.fx.mxcsr = 0x1f80;
+					st.r[6] = (uint64_t)(uintptr_t)(h_buf + 512);
+					native = st;
+					memcpy(h_code, code, n);
+					h_code[n] = 0xc3;
+					ill = native_signal(&native) == SIGILL;
+					cpu = interp_only(code, n, &st);
+					ud = cpu->stop == CPU_STOP_FAULT && cpu->fault.vector == VEC_UD;
+					done(cpu);
+					trials++;
+					if (ill != ud && !(ud && beyond_v2(map, p, opc))) {
+						fprintf(stderr, "%02x %02x %02x %s: native %s, interpreter %s\n",
+							pfx_byte[p], map == M0F ? 0 : map == M38 ? 0x38 : 0x3a,
+							opc, mod ? "reg" : "mem", ill ? "SIGILL" : "runs",
+							ud ? "#UD" : "runs");
+						fails++;
+					}
+				}
+			}
+		}
+	}
+	sigaction(SIGILL, &old_ill, NULL);
+	sigaction(SIGTRAP, &old_trap, NULL);
+	fprintf(stderr, "#UD scan: %u encodings, %u mismatches\n", trials, fails);
+	assert_int_equal(fails, 0);
+}
+
 static void test_simd_64(void **state)
 {
 	unsigned trials = 0, fails = run_rows(false, 48, &trials);
@@ -444,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_simd_32),
 		cmocka_unit_test(test_simd_faults),
 		cmocka_unit_test(test_simd_restore),
+		cmocka_unit_test(test_simd_ud_scan),
 	};
 	return cmocka_run_group_tests(tests, h_setup, h_teardown);
 }
