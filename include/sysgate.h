@@ -138,8 +138,10 @@ SG_API enum sg_err sg_reg_read(sg_process *p, enum sg_reg reg, uint64_t *value);
 SG_API enum sg_err sg_reg_write(sg_process *p, enum sg_reg reg, uint64_t value);
 
 /* Guest memory (guest addresses are host addresses, DESIGN.md). The whole
- * range must be mapped and readable (writable): else SG_ERR_FAULT and
- * nothing is copied. Writing over code is seen by the next instruction. */
+ * range must be mapped and readable: else SG_ERR_FAULT and nothing is
+ * copied. sg_mem_write writes read-only pages too (as a debugger's poke
+ * does; do it while the program is stopped or from a hook), and code
+ * written is seen by the next instruction. */
 SG_API enum sg_err sg_mem_read(sg_process *p, uint64_t addr, void *buf, size_t n);
 SG_API enum sg_err sg_mem_write(sg_process *p, uint64_t addr, const void *buf,
 				size_t n);

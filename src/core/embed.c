@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/embed.h"
 #include "cpu/cpu.h"
@@ -396,8 +397,22 @@ SG_API enum sg_err sg_mem_write(sg_process *p, uint64_t addr, const void *buf,
 		return SG_ERR_INVAL;
 	if (!p->mm)
 		return SG_ERR_STATE;
-	if (copy_to_guest(p->mm, addr, buf, n) != 0)
-		return SG_ERR_FAULT;
+	if (copy_to_guest(p->mm, addr, buf, n) != 0) {
+		/* read-only (code) pages: written through, as ptrace's
+		 * POKETEXT does, then given their protection back */
+		uint64_t lo = addr & ~(uint64_t)4095;
+		uint64_t hi = (addr + n + 4095) & ~(uint64_t)4095;
+		int prot = PROT_READ;
+
+		if (!mm_access_ok(p->mm, addr, n, PROT_READ))
+			return SG_ERR_FAULT;
+		if (mm_access_ok(p->mm, addr, n, PROT_EXEC))
+			prot |= PROT_EXEC;
+		if (mprotect(g2h(lo), hi - lo, prot | PROT_WRITE) != 0)
+			return SG_ERR_FAULT;
+		memcpy(g2h(addr), buf, n);
+		mprotect(g2h(lo), hi - lo, prot);
+	}
 	cpu_invalidate_code(addr, n); /* it may be code already decoded */
 	return SG_OK;
 }

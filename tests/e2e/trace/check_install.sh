@@ -7,6 +7,7 @@
 #            nothing created)
 #   coverage: straight.asm runs 16 instructions in 4 blocks, 3 distinct
 #            (counted from its source), exit status 7
+#   api_check.c: step, registers, memory, code patching, hooks, sg_stop
 # CFLAGS (e.g. the sanitizer flags the library was built with) are added
 # to each example build.
 set -u
@@ -55,4 +56,10 @@ for kind in shared static; do
 	grep -q "coverage: 16 instructions, 4 blocks entered, 3 distinct blocks, 1 system calls" "$work/err" ||
 		{ cat "$work/err" >&2; fail "coverage-$kind: wrong counts"; }
 done
-echo "check_install: installed, examples built (shared, static) and run"
+# the API itself: step, registers, memory, hooks, stop (api_check.c)
+start=$(nm "$straight" | awk '$3 == "_start" { print $1 }')
+loop=$(nm "$straight" | awk '$3 == "loop" { print $1 }')
+cc $cflags -o "$work/api_check" "$src/tests/e2e/trace/api_check.c" \
+	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_check: build failed"
+"$work/api_check" "$straight" "$start" "$loop" || fail "api_check failed"
+echo "check_install: installed, examples built (shared, static) and run, API checked"

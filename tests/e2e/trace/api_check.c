@@ -1,0 +1,128 @@
+/* api_check STRAIGHT START LOOP: the embedding API on straight.asm (built
+ * against the installed library by check_install.sh). START and LOOP are
+ * the addresses nm gives for _start and loop. The source fixes the rest:
+ *   _start: xor eax,eax (31 c0); mov ecx,3 (5 bytes); nop
+ *   loop:   inc eax; dec ecx; jnz loop        (2 + 2 + 2 bytes)
+ *           mov edi,eax; add edi,4 (83 c7 04); mov eax,231; syscall
+ * so the exit status is (passes) + 4, normally 7. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysgate.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                             \
+	do {                                                         \
+		if (!(cond)) {                                       \
+			fprintf(stderr, "api_check: FAIL %s:%d: ",   \
+				__FILE__, __LINE__);                 \
+			fprintf(stderr, __VA_ARGS__);                \
+			fputc('\n', stderr);                         \
+			failures++;                                  \
+		}                                                    \
+	} while (0)
+
+static char *prog;
+static char *const envp[] = { NULL };
+
+static sg_process *load(void)
+{
+	char *argv[] = { prog, NULL };
+	sg_process *p = NULL;
+
+	if (sg_create(NULL, &p) != SG_OK || sg_load(p, prog, argv, envp) != SG_OK) {
+		fprintf(stderr, "api_check: cannot load %s\n", prog);
+		exit(1);
+	}
+	return p;
+}
+
+static enum sg_hook_action exit_42(sg_process *p, struct sg_syscall_info *info, void *user)
+{
+	(void)p;
+	(void)user;
+	if (info->name && !strcmp(info->name, "exit_group"))
+		info->args[0] = 42;
+	return SG_HOOK_CONTINUE;
+}
+
+static uint64_t stop_at;
+
+static void stop_at_loop(sg_process *p, uint64_t addr, void *user)
+{
+	int *hits = user;
+
+	if (addr == stop_at && (*hits)++ == 0)
+		sg_stop(p);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t start, loop, v;
+	struct sg_exit st;
+	sg_process *p;
+	unsigned char code[2];
+	int hits = 0;
+	char *noargv[] = { "/nonexistent", NULL };
+
+	if (argc != 4)
+		return 2;
+	prog = argv[1];
+	start = strtoull(argv[2], NULL, 16);
+	loop = strtoull(argv[3], NULL, 16);
+
+	/* errors */
+	CHECK(sg_create(NULL, &p) == SG_OK, "sg_create");
+	CHECK(sg_run(p, &st) == SG_ERR_STATE, "run before load");
+	CHECK(sg_load(p, "/nonexistent", noargv, envp) == SG_ERR_NOENT, "load of a missing file");
+	CHECK(sg_reg_read(p, SG_REG__COUNT, &v) == SG_ERR_INVAL, "bad register");
+	CHECK(strlen(sg_strerror(SG_ERR_FAULT)) > 0 && strlen(sg_strerror(SG_ERR_STOPPED)) > 0,
+	      "error texts");
+	sg_destroy(p);
+
+	/* step, registers, memory */
+	p = load();
+	CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v == start, "rip %#llx at start", (unsigned long long)v);
+	CHECK(sg_mem_read(p, start, code, 2) == SG_OK && code[0] == 0x31 && code[1] == 0xc0,
+	      "code bytes at _start");
+	CHECK(sg_mem_read(p, 8, code, 1) == SG_ERR_FAULT, "read of an unmapped page");
+	for (int i = 0; i < 3; i++)
+		CHECK(sg_step(p, &st) == SG_OK, "step %d", i);
+	CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v == loop, "rip %#llx after 3 steps", (unsigned long long)v);
+	CHECK(sg_reg_read(p, SG_REG_RCX, &v) == SG_OK && v == 3, "rcx %llu after mov ecx, 3", (unsigned long long)v);
+	CHECK(sg_reg_write(p, SG_REG_RCX, 1) == SG_OK, "write rcx");
+	CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 5,
+	      "one pass: status %d, expected 5", st.code);
+	CHECK(sg_step(p, &st) == SG_ERR_STATE, "step after exit");
+	sg_destroy(p);
+
+	/* patching code: add edi, 4 -> add edi, 9 (loop + 6 + 2 + 2) */
+	p = load();
+	code[0] = 9;
+	CHECK(sg_mem_write(p, loop + 10, code, 1) == SG_OK, "patch");
+	CHECK(sg_run(p, &st) == SG_OK && st.code == 12, "patched: status %d, expected 12", st.code);
+	sg_destroy(p);
+
+	/* a syscall entry hook changes an argument */
+	p = load();
+	CHECK(sg_hook_syscall_entry(p, exit_42, NULL) == SG_OK, "hook");
+	CHECK(sg_run(p, &st) == SG_OK && st.code == 42, "hooked exit: status %d", st.code);
+	sg_destroy(p);
+
+	/* sg_stop from an instruction hook, then continue */
+	p = load();
+	stop_at = loop;
+	CHECK(sg_hook_insn(p, stop_at_loop, &hits) == SG_OK, "insn hook");
+	CHECK(sg_run(p, &st) == SG_ERR_STOPPED, "stopped");
+	CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v == loop, "stopped at %#llx", (unsigned long long)v);
+	CHECK(sg_run(p, &st) == SG_OK && st.code == 7, "continued: status %d", st.code);
+	sg_destroy(p);
+
+	if (failures)
+		return 1;
+	fprintf(stderr, "api_check: all checks passed\n");
+	return 0;
+}
