@@ -198,7 +198,7 @@ static void probe(void)
 			    (op == 6 && slot >= 8 && (m & 7) == 0) ||      /* FADDP ST(0), ...: the
 										  result lands in the
 										  popped register */
-			    (op == 5 && m < 8))                             /* FFREE */
+			    ((op == 5 || op == 7) && m < 8))               /* FFREE FFREEP */
 				continue;
 			uint16_t a = probe_one(op, slot, 0, &m0);
 			uint16_t b = probe_one(op, slot, CBITS, &m1);

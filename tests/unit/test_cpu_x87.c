@@ -7,19 +7,20 @@
 #include <signal.h>
 #include "test_cpu_simd_harness.h"
 
-/* The valid register forms: [opcode - 0xd8] bitmap of ModRM - 0xc0. */
+/* The register forms the hardware executes (documented, and the aliases
+ * FSTP1 FCOM2 FCOMP3 FXCH4 FCOMP5 FFREEP FXCH7 FSTP8 FSTP9): ModRM - 0xc0. */
 static bool reg_form_valid(unsigned op, unsigned m)
 {
 	switch (op) {
 	case 0xd8: return true;
-	case 0xd9: return m < 0x10 || m == 0x10 || m == 0x20 || m == 0x21 || m == 0x24 ||
-			  m == 0x25 || (m >= 0x28 && m <= 0x2e) || m >= 0x30;
+	case 0xd9: return m <= 0x10 || (m >= 0x18 && m < 0x20) || m == 0x20 || m == 0x21 ||
+			  m == 0x24 || m == 0x25 || (m >= 0x28 && m <= 0x2e) || m >= 0x30;
 	case 0xda: return m < 0x20 || m == 0x29;
-	case 0xdb: return m < 0x20 || (m >= 0x20 && m <= 0x24) || (m >= 0x28 && m < 0x38);
-	case 0xdc: return m < 0x10 || m >= 0x20;
-	case 0xdd: return m < 0x08 || (m >= 0x10 && m < 0x30);
-	case 0xde: return m < 0x10 || m == 0x19 || m >= 0x20;
-	case 0xdf: return m == 0x20 || (m >= 0x28 && m < 0x38);
+	case 0xdb: return m < 0x25 || (m >= 0x28 && m < 0x38);
+	case 0xdc: return true;
+	case 0xdd: return m < 0x30;
+	case 0xde: return m < 0x18 || m == 0x19 || m >= 0x20;
+	case 0xdf: return m <= 0x20 || (m >= 0x28 && m < 0x38);
 	}
 	return false;
 }
@@ -301,20 +302,65 @@ static sigjmp_buf fpe_jmp;
 
 static void on_fpe(int sig)
 {
-	siglongjmp(fpe_jmp, 1);
+	siglongjmp(fpe_jmp, sig);
 }
 
-/* Runs h_code natively from *st; true if it raised SIGFPE. */
-static __attribute__((noinline)) bool native_traps(struct fstate *st)
+/* Runs h_code natively from *st; the signal it raised (SIGFPE, SIGILL),
+ * or 0. */
+static __attribute__((noinline)) int native_signal(struct fstate *st)
 {
 	static const uint32_t mxcsr = 0x1f80;
+	int sig = sigsetjmp(fpe_jmp, 1);
 
-	if (sigsetjmp(fpe_jmp, 1)) {
+	if (sig) {
 		__asm__ volatile("fninit; ldmxcsr %0; cld" : : "m"(mxcsr));
-		return true;
+		return sig;
 	}
 	run_native_fx(st, h_code);
-	return false;
+	return 0;
+}
+
+/* Every D8..DF encoding (64 register forms, 8 memory forms on (%rsi)): the
+ * interpreter raises #UD exactly when the host raises SIGILL. */
+static void test_x87_ud_scan(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_fpe, .sa_flags = SA_NODEFER }, old;
+	unsigned fails = 0;
+
+	sigaction(SIGILL, &sa, &old);
+	for (unsigned op = 0xd8; op <= 0xdf; op++) {
+		for (unsigned f = 0; f < 72; f++) {
+			uint8_t code[3] = { (uint8_t)op, (uint8_t)(f < 64 ? 0xc0 + f : 0x06 | (f - 64) << 3) };
+			struct fstate st, native;
+			struct cpu *cpu = calloc(1, sizeof(*cpu));
+			bool ill, ud;
+
+			h_rng = op * 72 + f + 1;
+			rnd_state(&st, false);
+			native = st;
+			memcpy(h_code, code, 2);
+			h_code[2] = 0xc3;
+			ill = native_signal(&native) == SIGILL;
+			h_code[2] = 0xcc;
+			cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
+			cpu_init(cpu, CPU_MODE_64);
+			h_load_cpu(cpu, &st);
+			cpu->r[4] = (uint64_t)(uintptr_t)(h_stack + 65536 - 64);
+			cpu->rip = (uint64_t)(uintptr_t)h_code;
+			cpu_run(cpu);
+			ud = cpu->stop == CPU_STOP_FAULT && cpu->fault.vector == VEC_UD;
+			if (ill != ud) {
+				fprintf(stderr, "%02x %02x: native %s, interpreter %s\n", code[0], code[1],
+					ill ? "SIGILL" : "runs", ud ? "#UD" : "runs");
+				fails++;
+			}
+			cpu_release(cpu);
+			free(cpu);
+		}
+	}
+	sigaction(SIGILL, &old, NULL);
+	fprintf(stderr, "x87 #UD scan: 576 encodings, %u mismatches\n", fails);
+	assert_int_equal(fails, 0);
 }
 
 /* Which instructions wait for a pending unmasked exception (#MF) and which
@@ -349,7 +395,7 @@ static void test_x87_pending_native(void **state)
 		native = st;
 		memcpy(h_code, cases[k].bytes, cases[k].len);
 		h_code[cases[k].len] = 0xc3;
-		trapped = native_traps(&native);
+		trapped = native_signal(&native) == SIGFPE;
 
 		h_code[cases[k].len] = 0xcc;
 		cpu_invalidate_code((uint64_t)(uintptr_t)h_code, 4096);
@@ -393,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_x87_32),
 		cmocka_unit_test(test_x87_pending_and_faults),
 		cmocka_unit_test(test_x87_pending_native),
+		cmocka_unit_test(test_x87_ud_scan),
 		cmocka_unit_test(test_x87_sequences),
 	};
 	return cmocka_run_group_tests(tests, h_setup, h_teardown);
