@@ -168,6 +168,7 @@ SG_API void sg_destroy(sg_process *p)
 	free(p->main_thread);
 	free(p->exe_path);
 	free(p->host_exe);
+	free(p->embed); /* hooks of the embedding API (core/embed.c) */
 	free(p->sysroot);
 	free(p);
 }
