@@ -41,6 +41,7 @@ static __thread struct pending {
 	unsigned head;      /* args written with the open line (-f threads) */
 	bool opened;        /* the head was written */
 	size_t open_len;    /* columns the open line took */
+	bool fork_counted;  /* a fork/clone counted as a new task on entry */
 	enum sg_abi proc_abi; /* the program's ABI (the table may differ) */
 	struct timespec start;
 } pending;
@@ -467,10 +468,22 @@ static bool is_fork(const struct sg_syscall_call *call)
 	       is_call(call, "fork") || is_call(call, "vfork");
 }
 
+/* Counted when the call starts: strace attaches the child during the
+ * call, so the child's first lines (a vfork child's execve) and the rest
+ * of the parent's call already have prefixes. */
+static void note_fork_enter(struct trace *tr, const struct sg_syscall_call *call)
+{
+	pending.fork_counted = (tr->flags & SG_TRACE_FOLLOW) && is_fork(call);
+	if (pending.fork_counted)
+		__atomic_add_fetch(&tr->sh->tasks, 1, __ATOMIC_RELAXED);
+}
+
+/* ... and uncounted if it failed. */
 static void note_new_task(struct trace *tr, const struct sg_syscall_call *call)
 {
-	if ((tr->flags & SG_TRACE_FOLLOW) && call->result > 0 && is_fork(call))
-		__atomic_add_fetch(&tr->sh->tasks, 1, __ATOMIC_RELAXED);
+	if (pending.fork_counted && call->result < 0)
+		__atomic_sub_fetch(&tr->sh->tasks, 1, __ATOMIC_RELAXED);
+	pending.fork_counted = false;
 }
 
 /* A task is gone (after its last line): prefixes stop with the last but
@@ -491,6 +504,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	pending.call = NULL;
 	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
 	trace_entry_sp = t ? t->cpu.r[R_SP] : 0;
+	note_fork_enter(tr, call);
 	if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &pending.start);
@@ -551,6 +565,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 	if (call->result == 0 && is_fork(call)) {
 		/* the child's side: a tracer never sees it return */
 		pending.call = NULL;
+		pending.fork_counted = false;
 		return;
 	}
 	if (tr->flags & SG_TRACE_SUMMARY) {
