@@ -284,6 +284,26 @@ static inline void mem_write16(uint64_t addr, const void *in)
 	mem_write(addr + 8, 8, hi);
 }
 
+/* Bulk guest copies (x87 environments, FXSAVE images): REP MOVSB in asm,
+ * so neither C's rules (address 0) nor a sanitizer's interceptor judge the
+ * guest address; a fault is the guest's like any access. Writes check for
+ * decoded code (n <= 4 KiB). */
+static inline void guest_read(void *dst, uint64_t addr, size_t n)
+{
+	const void *src = g2h(addr);
+
+	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
+static inline void guest_write(uint64_t addr, const void *src, size_t n)
+{
+	void *dst = g2h(addr);
+	size_t len = n;
+
+	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+	code_write_check(addr, len);
+}
+
 /* Atomic compare-and-swap of sz bytes at addr (LOCK-prefixed forms; guest
  * threads are host threads). On failure *expected is the current value. */
 static inline bool mem_cas(uint64_t addr, unsigned sz, uint64_t *expected, uint64_t desired)
