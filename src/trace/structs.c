@@ -1,8 +1,8 @@
-/* The struct and special-form kinds of kinds.in, printed as strace shows
- * them: file status, times, signal sets and actions, vectors, argv, limits,
- * wait status. Layouts per guest ABI are read field by field at their
- * offsets (the kernel's, checked by the unit tests against -m32/-m64
- * headers); sockets are in sockets.c. */
+/* The struct and special-form kinds of kinds.in for files, time and
+ * memory, printed as strace shows them: open flags, fcntl's argument, file
+ * status, times, vectors, argv, limits, pipes, random bytes, _llseek.
+ * Layouts per guest ABI are read field by field at the kernel's offsets;
+ * processes and signals are in structs_task.c, sockets in sockets.c. */
 #include <string.h>
 
 #include "trace/trace_internal.h"
@@ -35,15 +35,6 @@ bool tk_accmodeflags(const struct targ *a, uint64_t v)
 	return true;
 }
 
-bool tk_killsig(const struct targ *a, uint64_t v)
-{
-	if ((int)v == 0)
-		tl_putc(a->l, '0');
-	else
-		tprint_signame(a->l, (int)(uint32_t)v, false);
-	return true;
-}
-
 /* fcntl's third argument depends on the command. */
 bool tk_fcntlarg(const struct targ *a, uint64_t v)
 {
@@ -65,48 +56,6 @@ bool tk_fcntlarg(const struct targ *a, uint64_t v)
 bool tk_ioctlarg(const struct targ *a, uint64_t v)
 {
 	tprint_ptr(a->l, targ_ulong(a, v));
-	return true;
-}
-
-/* clone(2): the kernel's argument order differs by ABI (CLONE_BACKWARDS on
- * i386: tls before child_tid); strace prints named fields. The whole
- * argument list is printed from slot 0. */
-bool tk_clonefl(const struct targ *a, uint64_t v)
-{
-	const uint64_t *arg = a->call->args;
-	bool i386 = targ_table(a) == SG_TABLE_IA32;
-	uint64_t flags = arg[0], stack = targ_ulong(a, arg[1]);
-	uint64_t ptid = targ_ulong(a, arg[2]);
-	uint64_t tls = targ_ulong(a, i386 ? arg[3] : arg[4]);
-	uint64_t ctid = targ_ulong(a, i386 ? arg[4] : arg[3]);
-	int sig = (int)(flags & 0xff);
-
-	tl_puts(a->l, "child_stack=");
-	tprint_ptr(a->l, stack);
-	tl_puts(a->l, ", flags=");
-	if (flags & ~(uint64_t)0xff)
-		tprint_flags(a->l, &xlat_cloneflags, flags & ~(uint64_t)0xff);
-	if (sig) {
-		if (flags & ~(uint64_t)0xff)
-			tl_putc(a->l, '|');
-		tprint_signame(a->l, sig, false);
-	} else if (!(flags & ~(uint64_t)0xff)) {
-		tl_putc(a->l, '0');
-	}
-	if (flags & (xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID") |
-		     xlat_value(&xlat_cloneflags, "CLONE_PIDFD"))) {
-		tl_puts(a->l, ", parent_tid=");
-		tprint_ptr(a->l, ptid);
-	}
-	if (flags & xlat_value(&xlat_cloneflags, "CLONE_SETTLS")) {
-		tl_puts(a->l, ", tls=");
-		tprint_ptr(a->l, tls);
-	}
-	if (flags & (xlat_value(&xlat_cloneflags, "CLONE_CHILD_SETTID") |
-		     xlat_value(&xlat_cloneflags, "CLONE_CHILD_CLEARTID"))) {
-		tl_puts(a->l, ", child_tidptr=");
-		tprint_ptr(a->l, ctid);
-	}
 	return true;
 }
 
@@ -207,7 +156,7 @@ bool tk_statx(const struct targ *a, uint64_t v)
 
 /* --- time -------------------------------------------------------------- */
 
-static bool print_timespec(const struct targ *a, uint64_t addr, unsigned w)
+bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w)
 {
 	unsigned char b[16];
 
@@ -231,7 +180,7 @@ static bool print_timespec(const struct targ *a, uint64_t addr, unsigned w)
 /* struct timespec: 32-bit fields on i386 only (x32's time_t is 64-bit). */
 bool tk_timespec(const struct targ *a, uint64_t v)
 {
-	return print_timespec(a, targ_ulong(a, v),
+	return trace_print_timespec(a, targ_ulong(a, v),
 			      targ_table(a) == SG_TABLE_IA32 ? 4 : 8);
 }
 
@@ -243,100 +192,12 @@ bool tk_otimespec(const struct targ *a, uint64_t v)
 /* struct __kernel_timespec of the *_time64 calls. */
 bool tk_timespec64(const struct targ *a, uint64_t v)
 {
-	return print_timespec(a, targ_ulong(a, v), 8);
+	return trace_print_timespec(a, targ_ulong(a, v), 8);
 }
 
 bool tk_otimespec64(const struct targ *a, uint64_t v)
 {
 	return tk_timespec64(a, v);
-}
-
-/* --- signals ------------------------------------------------------------ */
-
-/* "[INT USR2]"; more than half the signals set: "~[...]" of the missing. */
-static void print_sigmask(struct tline *l, uint64_t mask)
-{
-	bool inverted = __builtin_popcountll(mask) > 32;
-	bool first = true;
-
-	if (inverted) {
-		mask = ~mask;
-		tl_putc(l, '~');
-	}
-	tl_putc(l, '[');
-	for (int s = 1; s <= 64; s++) {
-		if (!(mask >> (s - 1) & 1))
-			continue;
-		if (!first)
-			tl_putc(l, ' ');
-		tprint_signame(l, s, true);
-		first = false;
-	}
-	tl_putc(l, ']');
-}
-
-bool tk_sigset(const struct targ *a, uint64_t v)
-{
-	uint64_t addr = targ_ulong(a, v), mask;
-
-	if (!addr) {
-		tl_puts(a->l, "NULL");
-		return true;
-	}
-	if (!tread(a, &mask, addr, sizeof(mask))) {
-		tprint_ptr(a->l, addr);
-		return true;
-	}
-	print_sigmask(a->l, mask);
-	return true;
-}
-
-bool tk_osigset(const struct targ *a, uint64_t v)
-{
-	return tk_sigset(a, v);
-}
-
-/* The kernel's struct sigaction: handler, flags, restorer, mask; 32-bit
- * words for i386 and x32 (compat_sigaction), 64-bit for x86_64. */
-bool tk_sigaction(const struct targ *a, uint64_t v)
-{
-	unsigned w = wl(a);
-	unsigned char b[32];
-	uint64_t addr = targ_ulong(a, v), handler, flags, restorer;
-
-	if (!addr) {
-		tl_puts(a->l, "NULL");
-		return true;
-	}
-	if (!tread(a, b, addr, 3 * w + 8)) {
-		tprint_ptr(a->l, addr);
-		return true;
-	}
-	handler = rd(b, w);
-	flags = rd(b + w, w);
-	restorer = rd(b + 2 * w, w);
-	tl_puts(a->l, "{sa_handler=");
-	if (handler == 0)
-		tl_puts(a->l, "SIG_DFL");
-	else if (handler == 1)
-		tl_puts(a->l, "SIG_IGN");
-	else
-		tl_printf(a->l, "%#llx", (unsigned long long)handler);
-	tl_puts(a->l, ", sa_mask=");
-	print_sigmask(a->l, rd(b + 3 * w, 8));
-	tl_puts(a->l, ", sa_flags=");
-	tprint_flags(a->l, &xlat_saflags, flags);
-	if (flags & xlat_value(&xlat_saflags, "SA_RESTORER")) {
-		tl_puts(a->l, ", sa_restorer=");
-		tprint_ptr(a->l, restorer);
-	}
-	tl_putc(a->l, '}');
-	return true;
-}
-
-bool tk_osigaction(const struct targ *a, uint64_t v)
-{
-	return tk_sigaction(a, v);
 }
 
 /* --- vectors and arrays --------------------------------------------------- */
@@ -506,7 +367,7 @@ bool tk_envp(const struct targ *a, uint64_t v)
 	return true;
 }
 
-/* --- limits, wait status, pipes, random bytes ------------------------------ */
+/* --- limits, pipes, random bytes, offsets -------------------------------- */
 
 static void print_rlim(struct tline *l, uint64_t v, unsigned w, bool is64)
 {
@@ -547,36 +408,6 @@ bool tk_rlimit(const struct targ *a, uint64_t v)
 bool tk_orlimit(const struct targ *a, uint64_t v)
 {
 	return tk_rlimit(a, v);
-}
-
-/* [{WIFEXITED(s) && WEXITSTATUS(s) == 0}] */
-bool tk_wstatus(const struct targ *a, uint64_t v)
-{
-	uint64_t addr = targ_ulong(a, v);
-	int32_t s;
-
-	if (!addr || a->call->result == 0) {
-		tprint_ptr(a->l, addr);
-		return true;
-	}
-	if (!tread(a, &s, addr, sizeof(s))) {
-		tprint_ptr(a->l, addr);
-		return true;
-	}
-	tl_puts(a->l, "[{");
-	if ((s & 0x7f) == 0) {
-		tl_printf(a->l, "WIFEXITED(s) && WEXITSTATUS(s) == %d", (s >> 8) & 0xff);
-	} else if ((s & 0xff) == 0x7f) {
-		tl_puts(a->l, "WIFSTOPPED(s) && WSTOPSIG(s) == ");
-		tprint_signame(a->l, (s >> 8) & 0xff, false);
-	} else {
-		tl_puts(a->l, "WIFSIGNALED(s) && WTERMSIG(s) == ");
-		tprint_signame(a->l, s & 0x7f, false);
-		if (s & 0x80)
-			tl_puts(a->l, " && WCOREDUMP(s)");
-	}
-	tl_puts(a->l, "}]");
-	return true;
 }
 
 /* pipe's two descriptors: [3, 4] */
@@ -620,127 +451,11 @@ bool tk_statxflags(const struct targ *a, uint64_t v)
 	return true;
 }
 
-/* i386 set_thread_area's struct user_desc: three words, then bit-fields. */
-bool tk_userdesc(const struct targ *a, uint64_t v)
-{
-	uint64_t addr = targ_ulong(a, v);
-	uint32_t d[4];
-
-	if (!tread(a, d, addr, sizeof(d))) {
-		tprint_ptr(a->l, addr);
-		return true;
-	}
-	tl_printf(a->l, "{entry_number=%d, base_addr=%#x, limit=%#08x, seg_32bit=%u, "
-		  "contents=%u, read_exec_only=%u, limit_in_pages=%u, "
-		  "seg_not_present=%u, useable=%u}",
-		  (int32_t)d[0], d[1], d[2], d[3] & 1, (d[3] >> 1) & 3,
-		  (d[3] >> 3) & 1, (d[3] >> 4) & 1, (d[3] >> 5) & 1, (d[3] >> 6) & 1);
-	return true;
-}
-
 /* A string that is not a path (names, values): cut at -s. */
 bool tk_cstr(const struct targ *a, uint64_t v)
 {
 	tprint_str(a, targ_ulong(a, v));
 	return true;
-}
-
-/* clone3's struct clone_args (u64 fields, every ABI): the fields strace
- * shows, then " => {parent_tid=[N]}" as the call left it. Printed on
- * exit, so both halves come from one read. */
-bool tk_clone3args(const struct targ *a, uint64_t v)
-{
-	uint64_t addr = targ_ulong(a, v), f[8];
-	uint64_t psettid = xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID");
-	uint64_t csettid = xlat_value(&xlat_cloneflags, "CLONE_CHILD_SETTID") |
-			   xlat_value(&xlat_cloneflags, "CLONE_CHILD_CLEARTID");
-	int32_t ptid;
-
-	if (!tread(a, f, addr, sizeof(f))) {
-		tprint_ptr(a->l, addr);
-		return true;
-	}
-	/* flags, pidfd, child_tid, parent_tid, exit_signal, stack, size, tls */
-	tl_puts(a->l, "{flags=");
-	tprint_flags(a->l, &xlat_cloneflags, f[0]);
-	if (f[0] & xlat_value(&xlat_cloneflags, "CLONE_PIDFD"))
-		tl_printf(a->l, ", pidfd=%#llx", (unsigned long long)f[1]);
-	if (f[0] & csettid)
-		tl_printf(a->l, ", child_tid=%#llx", (unsigned long long)f[2]);
-	if (f[0] & psettid)
-		tl_printf(a->l, ", parent_tid=%#llx", (unsigned long long)f[3]);
-	tl_puts(a->l, ", exit_signal=");
-	if (f[4])
-		tprint_signame(a->l, (int)f[4], false);
-	else
-		tl_putc(a->l, '0');
-	tl_printf(a->l, ", stack=%#llx, stack_size=%#llx", (unsigned long long)f[5],
-		  (unsigned long long)f[6]);
-	if (f[0] & xlat_value(&xlat_cloneflags, "CLONE_SETTLS"))
-		tl_printf(a->l, ", tls=%#llx", (unsigned long long)f[7]);
-	tl_putc(a->l, '}');
-	if ((f[0] & psettid) && a->call->result > 0 && tread(a, &ptid, f[3], sizeof(ptid)))
-		tl_printf(a->l, " => {parent_tid=[%d]}", ptid);
-	return true;
-}
-
-/* futex(2): the operation decides which arguments there are. */
-static bool print_futex(const struct targ *a, unsigned ts_width)
-{
-	const uint64_t *arg = a->call->args;
-	uint32_t op = (uint32_t)arg[1];
-	uint32_t realtime = (uint32_t)xlat_value(&xlat_futexflag, "FUTEX_CLOCK_REALTIME");
-	uint32_t private = (uint32_t)xlat_value(&xlat_futexflag, "FUTEX_PRIVATE_FLAG");
-	const char *name = xlat_name(&xlat_futexcmd, op & ~realtime);
-	const char *cmd = xlat_name(&xlat_futexcmd, op & ~(realtime | private));
-	struct targ t = *a;
-
-	tprint_ptr(a->l, targ_ulong(a, arg[0]));
-	tl_puts(a->l, ", ");
-	if (name)
-		tl_puts(a->l, name);
-	else
-		tl_printf(a->l, "%#x", op & ~realtime);
-	if (op & realtime)
-		tl_puts(a->l, "|FUTEX_CLOCK_REALTIME");
-	tl_printf(a->l, ", %u", (uint32_t)arg[2]);
-	if (!cmd)
-		cmd = "";
-	if (!strcmp(cmd, "FUTEX_WAKE") || !strcmp(cmd, "FUTEX_UNLOCK_PI"))
-		return true;
-	tl_puts(a->l, ", ");
-	if (!strcmp(cmd, "FUTEX_REQUEUE") || !strcmp(cmd, "FUTEX_CMP_REQUEUE") ||
-	    !strcmp(cmd, "FUTEX_WAKE_OP") || !strcmp(cmd, "FUTEX_CMP_REQUEUE_PI")) {
-		tl_printf(a->l, "%u, ", (uint32_t)arg[3]);
-		tprint_ptr(a->l, targ_ulong(a, arg[4]));
-		if (strcmp(cmd, "FUTEX_REQUEUE"))
-			tl_printf(a->l, ", %#x", (uint32_t)arg[5]);
-		return true;
-	}
-	print_timespec(&t, targ_ulong(a, arg[3]), ts_width);
-	if (!strcmp(cmd, "FUTEX_WAIT_BITSET") || !strcmp(cmd, "FUTEX_WAKE_BITSET")) {
-		tl_puts(a->l, ", ");
-		if ((uint32_t)arg[5] == 0xffffffffu)
-			tl_puts(a->l, "FUTEX_BITSET_MATCH_ANY");
-		else
-			tl_printf(a->l, "%#x", (uint32_t)arg[5]);
-	} else if (!strcmp(cmd, "FUTEX_WAIT_REQUEUE_PI")) {
-		tl_puts(a->l, ", ");
-		tprint_ptr(a->l, targ_ulong(a, arg[4]));
-	}
-	return true;
-}
-
-bool tk_futexcall(const struct targ *a, uint64_t v)
-{
-	(void)v;
-	return print_futex(a, targ_table(a) == SG_TABLE_IA32 ? 4 : 8);
-}
-
-bool tk_futex64call(const struct targ *a, uint64_t v)
-{
-	(void)v;
-	return print_futex(a, 8);
 }
 
 /* A slot shown by the kind before it (_llseek's low offset word). */
@@ -773,37 +488,3 @@ bool tk_oloff(const struct targ *a, uint64_t v)
 	return true;
 }
 
-/* (rt_)sigreturn: the mask it restores, read from the signal frame at the
- * stack pointer as the kernel lays it out (the handler's return popped the
- * return address; i386 __kernel_sigreturn also popped the signal number):
- *   x86_64 rt: ucontext at sp, uc_sigmask at 8+8+24+256 = 296
- *   x32 rt:    ucontext_x32 at sp, uc_sigmask at 4+4+12+4+256 = 280
- *   i386 rt:   frame+4 = sp; ucontext_ia32 at frame+144, its sigmask at
- *              +108: sp + 248
- *   i386 sigreturn: sigcontext_32 at sp, oldmask at +80; extramask after
- *              it and the 624-byte _fpstate_32: sp + 88 + 624 = sp + 712 */
-bool tk_sigreturnmask(const struct targ *a, uint64_t v)
-{
-	uint64_t sp = trace_entry_sp, mask = 0;
-	bool i386 = targ_table(a) == SG_TABLE_IA32;
-	bool rt = a->call->row && !strcmp(a->call->row->name, "rt_sigreturn");
-	uint32_t lo = 0, hi = 0;
-	bool ok;
-
-	(void)v;
-	if (i386 && !rt) {
-		ok = tread(a, &lo, (uint32_t)(sp + 80), 4) &&
-		     tread(a, &hi, (uint32_t)(sp + 712), 4);
-		mask = lo | (uint64_t)hi << 32;
-	} else if (i386) {
-		ok = tread(a, &mask, (uint32_t)(sp + 248), 8);
-	} else {
-		ok = tread(a, &mask, sp + (targ_table(a) == SG_TABLE_X32 ? 280 : 296), 8);
-	}
-	if (!ok)
-		return false;
-	tl_puts(a->l, "{mask=");
-	print_sigmask(a->l, mask);
-	tl_putc(a->l, '}');
-	return true;
-}

@@ -158,6 +158,9 @@ bool tread(const struct targ *a, void *dst, uint64_t addr, size_t n);
 #undef TRACE_KIND_STRUCT
 #undef TRACE_KIND_OSTRUCT
 
+/* {tv_sec=0, tv_nsec=1000}: w the width of each field (4 or 8); NULL. */
+bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w);
+
 /* Extra text after the result: " (flags O_RDONLY)" of fcntl F_GETFL, the
  * revents of poll. */
 void trace_print_result_note(struct tline *l, const struct trace *tr,
