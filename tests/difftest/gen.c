@@ -568,20 +568,79 @@ static void fill_state(struct gen *g, struct trial *t)
 		}
 }
 
-/* A CMP or TEST before the instruction: the flags it reads then come from
- * a lazily recorded operation in the interpreter. */
-static unsigned flag_setter(struct gen *g, uint8_t *p)
-{
-	static const uint8_t ops[] = { 0x38, 0x39, 0x84, 0x85 };
-	unsigned n = 0;
+/* A register-only instruction before the tested one, so the flags it
+ * reads come from a lazily recorded operation of each kind (ADD/ADC/SUB/
+ * SBB, logic, INC/DEC, NEG, rotates, CMP/TEST). Only instructions that
+ * define every flag they write (no shifts: AF; no IMUL). Its destination
+ * is chosen after the tested instruction is decoded (prefix_patch), among
+ * registers that instruction does not use for addresses or counts. */
+struct prefix {
+	unsigned len, modrm_at, rex_at; /* rex_at: 0 = none, else offset + 1 */
+	bool writes;
+};
 
-	if (g->m64 && chance(g, 50))
-		p[n++] = (uint8_t)(0x48 | below(g, 2) | (below(g, 2) << 2));
-	else if (chance(g, 20))
+static unsigned flag_setter(struct gen *g, uint8_t *p, struct prefix *pf)
+{
+	static const struct { uint8_t op; int8_t digit; bool writes; } ops[] = {
+		{ 0x01, -1, true }, { 0x11, -1, true }, { 0x19, -1, true }, { 0x29, -1, true },
+		{ 0x21, -1, true }, { 0x09, -1, true }, { 0x31, -1, true }, { 0x39, -1, false },
+		{ 0x85, -1, false }, { 0x38, -1, false }, { 0x84, -1, false },
+		{ 0xff, 0, true }, { 0xff, 1, true }, { 0xf7, 3, true },
+		{ 0xd1, 0, true }, { 0xd1, 1, true }, { 0xd1, 2, true }, { 0xd1, 3, true },
+	};
+	unsigned k = below(g, NELEM(ops)), n = 0;
+	unsigned reg = ops[k].digit >= 0 ? (unsigned)ops[k].digit : below(g, 8);
+
+	memset(pf, 0, sizeof(*pf));
+	if (g->m64 && chance(g, 60)) {
+		pf->rex_at = n + 1;
+		p[n++] = (uint8_t)(0x40 | (chance(g, 60) ? 8 : 0) |
+				   (ops[k].digit < 0 && chance(g, 50) ? 4 : 0));
+	} else if (ops[k].op != 0x38 && ops[k].op != 0x84 && chance(g, 20)) {
 		p[n++] = 0x66;
-	p[n++] = ops[below(g, NELEM(ops))];
-	p[n++] = (uint8_t)(0xc0 | below(g, 64));
+	}
+	p[n++] = ops[k].op;
+	pf->modrm_at = n;
+	p[n++] = (uint8_t)(0xc0 | reg << 3 | below(g, 8));
+	pf->len = n;
+	pf->writes = ops[k].writes;
 	return n;
+}
+
+/* Give the flag setter a destination the tested instruction leaves alone. */
+static void prefix_patch(struct gen *g, struct trial *t, const cs_insn *in, const struct prefix *pf)
+{
+	const cs_x86 *x = &in->detail->x86;
+	uint32_t busy = 1u << 4 | 1u << 1; /* RSP; RCX (counts, the CL masks) */
+	unsigned sz, cand[16], n = 0;
+	int r;
+
+	if (!pf->writes)
+		return;
+	for (unsigned k = 0; k < x->op_count; k++) {
+		if (x->operands[k].type == X86_OP_MEM) {
+			if ((r = gpr_of(g->cs, x->operands[k].mem.base, &sz)) >= 0)
+				busy |= 1u << r;
+			if ((r = gpr_of(g->cs, x->operands[k].mem.index, &sz)) >= 0)
+				busy |= 1u << r;
+		} else if (x->operands[k].type == X86_OP_REG &&
+			   (has_group(in, X86_GRP_JUMP) || has_group(in, X86_GRP_CALL)) &&
+			   (r = gpr_of(g->cs, x->operands[k].reg, &sz)) >= 0) {
+			busy |= 1u << r;
+		}
+	}
+	busy |= 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7; /* strings, XLAT, ENTER/LEAVE */
+	for (unsigned k = 0; k < (pf->rex_at ? 16u : 8u); k++)
+		if (!(busy >> k & 1))
+			cand[n++] = k;
+	if (!n) { /* nothing free: TEST instead (flags only) */
+		t->code[pf->modrm_at - 1] = 0x85;
+		return;
+	}
+	r = (int)cand[below(g, n)];
+	t->code[pf->modrm_at] = (uint8_t)((t->code[pf->modrm_at] & ~7u) | (r & 7));
+	if (pf->rex_at)
+		t->code[pf->rex_at - 1] = (uint8_t)((t->code[pf->rex_at - 1] & ~1u) | (r >> 3));
 }
 
 int gen_init(struct gen *g, bool m64, uint64_t seed)
@@ -626,7 +685,9 @@ bool gen_trial(struct gen *g, struct trial *t)
 	fill_state(g, t);
 	/* 55% integer templates, 20% SIMD/x87 templates, 25% random bytes */
 	n = candidate(g, cand, kind < 5 ? 0 : kind < 7 ? 1 : 2);
-	at = chance(g, 30) ? flag_setter(g, t->code) : 0;
+	struct prefix pf = { 0 };
+
+	at = chance(g, 30) ? flag_setter(g, t->code, &pf) : 0;
 	if (cs_disasm(g->cs, cand, n, DT_CODE + at, 1, &in) != 1) {
 		g->invalid++;
 		return false;
@@ -772,6 +833,8 @@ bool gen_trial(struct gen *g, struct trial *t)
 				goto out_skip;
 		}
 	}
+	if (at)
+		prefix_patch(g, t, in, &pf);
 	undef = undefined_flags(g, t, in);
 	if (undef < 0)
 		goto out_skip;
