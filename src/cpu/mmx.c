@@ -1,6 +1,8 @@
 /* MMX state and stores that the host-executed rows do not cover: EMMS,
  * MOVQ mm/m64, mm, MOVNTQ, and the byte-masked stores MASKMOVQ and
- * MASKMOVDQU (to DS:rDI, address-size wide). */
+ * MASKMOVDQU (to DS:rDI, address-size wide; byte by byte, so a fault's
+ * address is the first selected byte that faults, where the hardware may
+ * name another byte of the 8/16). */
 #include "cpu/ops.h"
 #include "cpu/x87.h"
 
@@ -51,9 +53,17 @@ static void masked_store(struct cpu *c, const struct insn *i, const uint8_t *dat
 	a += c->base[i->seg];
 	if (c->mode == CPU_MODE_32)
 		a = (uint32_t)a;
-	for (unsigned k = 0; k < n; k++)
+	unsigned any = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t b = c->mode == CPU_MODE_32 ? (uint32_t)(a + k) : a + k;
+
 		if (mask[k] & 0x80)
-			mem_write(a + k, 1, data[k]);
+			mem_write(b, 1, data[k]);
+		any |= mask[k] & 0x80;
+	}
+	if (!any) /* the hardware checks the address even with nothing to store */
+		(void)mem_read(a, 1);
 }
 
 void op_maskmovq(struct cpu *c, const struct insn *i)

@@ -162,7 +162,8 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		f.x2 = c->xmm[i->rm];
 		break;
 	case SMM:
-		f.m2 = i->mod == 3 ? mmx_get(c, i->rm) : mem_read(insn_ea(c, i), 8);
+	case SMM32:
+		f.m2 = i->mod == 3 ? mmx_get(c, i->rm) : mem_read(insn_ea(c, i), src == SMM ? 8 : 4);
 		break;
 	case SMMR:
 		if (i->mod != 3) {

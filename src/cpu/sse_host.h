@@ -12,6 +12,7 @@ enum {
 	S64, S32, S16, /* xmm/m64, m32, m16: the low lane */
 	SX,     /* xmm register only */
 	SMM,    /* mm/m64 */
+	SMM32,  /* mm/m32 (PUNPCKLxx) */
 	SMMR,   /* mm register only */
 	SE,     /* r/m32, r/m64 with REX.W: in eax/rax */
 	SE8, SE16, /* r32/m8, r32/m16: in eax */

@@ -190,3 +190,10 @@ void op_stmxcsr_Md(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 4, c->mxcsr);
 }
+
+/* CLFLUSH (and 66 CLFLUSH, which CPUs without CLFLUSHOPT run as CLFLUSH):
+ * nothing to flush here, but the address is checked as by a load. */
+void op_clflush_M(struct cpu *c, const struct insn *i)
+{
+	(void)mem_read(insn_ea(c, i), 1);
+}

@@ -9,7 +9,7 @@
  * What the host cannot be told cheaply is the guest's C0..C3 and sticky
  * flags: which condition bits an encoding writes (rather than keeps) is
  * probed once per encoding with the slow path, and the host's sticky
- * exception flags are kept a subset of the guest's (FNCLEX when not).
+ * exception flags must be a subset of the guest's (FNCLEX when not).
  * Hosts that record FOP/FDP for every instruction (older CPUs) keep the
  * slow path: the probe checks that too. */
 #include <pthread.h>
@@ -120,7 +120,6 @@ __asm__(".text\n"
  * the condition bits the instruction writes | stack_need() << 4. */
 static uint16_t fast_tab[8][72];
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-static __thread uint16_t tl_host_flags = 0x7f; /* superset of the host's sticky flags */
 
 /* How many stack registers the encoding reads or writes in place (so with
  * fewer in use the host would fault differently from the guest, whose
@@ -240,9 +239,14 @@ bool x87_fast_run(struct cpu *c, const struct insn *i, unsigned slot, const uint
 	f.fcw = x->fcw;
 	f.flags_in = flags_in;
 	f.rflags = *rflags;
-	f.clear = (tl_host_flags & ~x->fsw & 0x7f) != 0;
+	{
+		/* host code may have raised flags too (long double arithmetic) */
+		uint16_t host_fsw;
+
+		__asm__ volatile("fnstsw %0" : "=m"(host_fsw));
+		f.clear = (host_fsw & ~x->fsw & 0x7f) != 0;
+	}
 	x87_fast_call(&f, thunk, buf);
-	tl_host_flags = f.fsw & 0x7f;
 
 	top = (top + ((f.fsw >> 11) & 7) - ((f.fsw0 >> 11) & 7)) & 7;
 	for (unsigned k = 0; k < f.n; k++) {

@@ -127,6 +127,12 @@ const uint8_t *x87_thunk(unsigned op, unsigned slot)
 	return x87_thunks + (op * THUNKS_PER_OP + slot) * THUNK_SLOT;
 }
 
+/* 16-bit environment formats: 66 without REX.W (which wins). */
+static inline bool x87_o16(const struct insn *i)
+{
+	return (i->pfx & PFX_OSZ) && !(i->rex & 8);
+}
+
 enum x87_mem { X_NONE, X_LOAD, X_STORE };
 
 /* Runs instruction i on the host: `size` bytes of memory operand copied in
@@ -150,7 +156,7 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		thunk = x87_thunk(i->op - 0xd8u, slot);
 	} else {
 		slot = (i->modrm >> 3) & 7;
-		if (i->pfx & PFX_OSZ)
+		if (x87_o16(i))
 			thunk = x87_thunks_o16 + ((i->op - 0xd8) * 8 + slot) * THUNK_SLOT;
 		else
 			thunk = x87_thunk(i->op - 0xd8u, slot);
@@ -199,22 +205,22 @@ X87_MEM(st10, 10, X_STORE, true)
 /* Environment (14/28 bytes) and whole state (94/108 bytes) by operand size. */
 void op_x87_ldenv(struct cpu *c, const struct insn *i)
 {
-	x87_run(c, i, i->pfx & PFX_OSZ ? 14 : 28, X_LOAD, true, 0);
+	x87_run(c, i, x87_o16(i) ? 14 : 28, X_LOAD, true, 0);
 }
 
 void op_x87_stenv(struct cpu *c, const struct insn *i)
 {
-	x87_run(c, i, i->pfx & PFX_OSZ ? 14 : 28, X_STORE, false, 0);
+	x87_run(c, i, x87_o16(i) ? 14 : 28, X_STORE, false, 0);
 }
 
 void op_x87_rstor(struct cpu *c, const struct insn *i)
 {
-	x87_run(c, i, i->pfx & PFX_OSZ ? 94 : 108, X_LOAD, true, 0);
+	x87_run(c, i, x87_o16(i) ? 94 : 108, X_LOAD, true, 0);
 }
 
 void op_x87_save(struct cpu *c, const struct insn *i)
 {
-	x87_run(c, i, i->pfx & PFX_OSZ ? 94 : 108, X_STORE, false, 0);
+	x87_run(c, i, x87_o16(i) ? 94 : 108, X_STORE, false, 0);
 }
 
 void op_x87_regform(struct cpu *c, const struct insn *i)

@@ -179,12 +179,19 @@ static unsigned run_family(bool mode32, unsigned seeds, unsigned *trials)
 					   (s & 1);
 				uint8_t code16[5] = { 0x66, code[0], code[1], code[2] };
 
+				/* and 66 REX.W: REX.W wins, the 32-bit format */
+				if (o16 && !mode32 && (s & 2)) {
+					memmove(code16 + 2, code16 + 1, 3);
+					code16[1] = 0x48;
+				}
+
 				h_rng = (op * 72 + f) * 0x9e3779b97f4a7c15ull + s * 7919 + mode32;
 				rnd_state(&st, s % 4 == 3);
 				rnd_mem();
 				snprintf(name, sizeof(name), "%s %02x %02x seed %u",
 					 mode32 ? "x87/32" : "x87", code[0], code[1], s);
-				int bad = h_run(o16 ? code16 : code, len + o16, &st, mode32,
+				int bad = h_run(o16 ? code16 : code,
+						len + o16 + (o16 && !mode32 && (s & 2)), &st, mode32,
 						CMP_X87 | CMP_GPR | CMP_MEM, 0x8d5, name);
 
 				fails += (unsigned)bad;
