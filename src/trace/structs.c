@@ -61,14 +61,21 @@ bool tk_ioctlarg(const struct targ *a, uint64_t v)
 
 /* --- file status ------------------------------------------------------- */
 
+/* S_IFDIR|S_ISVTX|0777: the type, the special bits by name, the rest. */
 static void print_mode(struct tline *l, uint32_t mode)
 {
 	const char *type = xlat_name(&xlat_filetype, mode & 0170000);
 
-	if (type)
-		tl_printf(l, "%s|%#04o", type, mode & 07777);
-	else
+	if (!type) {
 		tl_printf(l, "%#o", mode);
+		return;
+	}
+	tl_printf(l, "%s|", type);
+	if (mode & 07000) {
+		tprint_flags(l, &xlat_modebits, mode & 07000);
+		tl_putc(l, '|');
+	}
+	tl_printf(l, "%#04o", mode & 0777);
 }
 
 static void print_dev(struct tline *l, uint64_t dev)
@@ -147,7 +154,7 @@ bool tk_statx(const struct targ *a, uint64_t v)
 	tl_puts(a->l, "{stx_mask=");
 	tprint_flags(a->l, &xlat_statxmask, rd(b, 4));
 	tl_puts(a->l, ", stx_attributes=");
-	tprint_hex(a->l, rd(b + 8, 8));
+	tprint_flags(a->l, &xlat_statxattr, rd(b + 8, 8));
 	tl_puts(a->l, ", stx_mode=");
 	print_mode(a->l, (uint32_t)rd(b + 28, 2));
 	tl_printf(a->l, ", stx_size=%llu, ...}", (unsigned long long)rd(b + 40, 8));
@@ -488,3 +495,84 @@ bool tk_oloff(const struct targ *a, uint64_t v)
 	return true;
 }
 
+
+/* getdents: the address and how many entries the call returned, as
+ * strace's short form: 0x7ff... / * 30 entries * /. d_reclen is at 16 in
+ * linux_dirent64 and x86_64's linux_dirent, at 8 in the compat one. */
+static bool print_dirents(const struct targ *a, uint64_t v, unsigned reclen_at)
+{
+	uint64_t addr = targ_ulong(a, v), off = 0, len = (uint64_t)a->call->result;
+	unsigned n = 0;
+	uint16_t reclen;
+
+	while (off + reclen_at + 2 <= len && tread(a, &reclen, addr + off + reclen_at, 2) &&
+	       reclen) {
+		n++;
+		off += reclen;
+	}
+	tl_printf(a->l, "%#llx /* %u entries */", (unsigned long long)addr, n);
+	return true;
+}
+
+bool tk_odirents(const struct targ *a, uint64_t v)
+{
+	return print_dirents(a, v, targ_table(a) == SG_TABLE_X64 ? 16 : 8);
+}
+
+bool tk_odirents64(const struct targ *a, uint64_t v)
+{
+	return print_dirents(a, v, 16);
+}
+
+/* sched_getaffinity's mask, the bytes the call returned: [0 1] */
+bool tk_ocpuset(const struct targ *a, uint64_t v)
+{
+	uint64_t addr = targ_ulong(a, v);
+	size_t n = (size_t)a->call->result;
+	unsigned char bits[128];
+	bool first = true;
+
+	if (n > sizeof(bits))
+		n = sizeof(bits);
+	if (!tread(a, bits, addr, n)) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_putc(a->l, '[');
+	for (size_t i = 0; i < 8 * n; i++) {
+		if (!(bits[i / 8] >> (i % 8) & 1))
+			continue;
+		tl_printf(a->l, first ? "%zu" : " %zu", i);
+		first = false;
+	}
+	tl_putc(a->l, ']');
+	return true;
+}
+
+/* struct sysinfo in guest longs (4 bytes on i386 and x32's compat
+ * layout): uptime, loads[3], totalram, freeram, sharedram, bufferram,
+ * totalswap, freeswap (longs 0..9), procs (u16) and a pad, totalhigh and
+ * freehigh (longs 11, 12), mem_unit (u32). */
+bool tk_osysinfo(const struct targ *a, uint64_t v)
+{
+	static const char *const names[] = { "totalram", "freeram", "sharedram",
+					     "bufferram", "totalswap", "freeswap" };
+	unsigned w = targ_table(a) == SG_TABLE_X64 ? 8 : 4;
+	uint64_t addr = targ_ulong(a, v);
+	unsigned char b[112];
+
+	if (!tread(a, b, addr, 13 * w + 4)) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_printf(a->l, "{uptime=%lld, loads=[%llu, %llu, %llu]",
+		  (long long)(w == 4 ? (int32_t)rd(b, 4) : (int64_t)rd(b, 8)),
+		  (unsigned long long)rd(b + w, w), (unsigned long long)rd(b + 2 * w, w),
+		  (unsigned long long)rd(b + 3 * w, w));
+	for (unsigned i = 0; i < 6; i++)
+		tl_printf(a->l, ", %s=%llu", names[i], (unsigned long long)rd(b + (4 + i) * w, w));
+	tl_printf(a->l, ", procs=%u, totalhigh=%llu, freehigh=%llu, mem_unit=%u}",
+		  (unsigned)rd(b + 10 * w, 2), (unsigned long long)rd(b + 11 * w, w),
+		  (unsigned long long)rd(b + 12 * w, w), (unsigned)rd(b + 13 * w, 4));
+	return true;
+}

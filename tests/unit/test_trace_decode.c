@@ -214,6 +214,20 @@ static void test_i386_files(void **state)
 	LINE(I386, "statx", 0, (uint32_t)-100, gstr("/nonexist"), 0x900, 0x7ff, gmem(stx, sizeof(stx)), 0,
 	     "statx(AT_FDCWD, \"/nonexist\", AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW|AT_NO_AUTOMOUNT, STATX_BASIC_STATS, "
 	     "{stx_mask=STATX_BASIC_STATS|STATX_MNT_ID, stx_attributes=0, stx_mode=S_IFREG|0644, stx_size=1221, ...}) = 0");
+	/* /tmp of `ls -l /`: sticky bit by name, a mount root's attribute */
+	{
+		uint16_t tmode = 041777;
+		uint64_t attr = 0x2000, tsize = 12288;
+
+		memcpy(stx + 28, &tmode, 2);
+		memcpy(stx + 8, &attr, 8);
+		memcpy(stx + 40, &tsize, 8);
+	}
+	LINE(I386, "statx", 0, (uint32_t)-100, gstr("/tmp"), 0x900, 0x25e, gmem(stx, sizeof(stx)), 0,
+	     "statx(AT_FDCWD, \"/tmp\", AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW|AT_NO_AUTOMOUNT, "
+	     "STATX_MODE|STATX_NLINK|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE, "
+	     "{stx_mask=STATX_BASIC_STATS|STATX_MNT_ID, stx_attributes=STATX_ATTR_MOUNT_ROOT, "
+	     "stx_mode=S_IFDIR|S_ISVTX|0777, stx_size=12288, ...}) = 0");
 	LINE(I386, "_llseek", 0, 3, 0, 5, gmem(&off, 8), 1, 0,
 	     "_llseek(3, 5, [15], SEEK_CUR)           = 0");
 	LINE(I386, "fcntl64", 0x8001, 1, 3, 0, 0, 0, 0,

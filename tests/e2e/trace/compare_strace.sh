@@ -15,7 +15,7 @@
 #     depend on timing: a split call is joined back into one line
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times, /* N vars */ counts,
-#     getrandom's bytes and the run's directory
+#     getrandom's bytes, sysinfo's live values and the run's directory
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
@@ -77,6 +77,7 @@ normalise() {
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
 		s#/\* \d+ vars \*/#/* N vars */#;
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
+		s/^sysinfo\(\{[^}]*\}\)/sysinfo({LIVE})/;
 		s/ +=/ =/;
 		print "$_\n";
 	}' "$1" | sed -e "s#$work/ref/#WORK/#g" -e "s#$work/sgt/#WORK/#g"
