@@ -220,7 +220,11 @@ void trace_emit(struct trace *tr, struct tline *l)
 /* "[pid  123] " with -f and more than one task; -t/-tt/-ttt time. */
 void trace_print_prefix(struct trace *tr, struct tline *l)
 {
-	if (multi(tr))
+	/* strace -f -o FILE starts every line with the pid ("%-5d "); on a
+	 * terminal it adds "[pid N] " while several tasks run */
+	if (tr->own_fd && (tr->flags & SG_TRACE_FOLLOW))
+		tl_printf(l, "%-5d ", my_tid());
+	else if (multi(tr))
 		tl_printf(l, "[pid %5d] ", my_tid());
 	if (tr->flags & (SG_TRACE_TIME | SG_TRACE_TIME_US | SG_TRACE_TIME_EPOCH)) {
 		struct timespec now;
