@@ -272,8 +272,13 @@ bool tk_clone3args(const struct targ *a, uint64_t v)
 		tl_putc(a->l, '0');
 	tl_printf(a->l, ", stack=%#llx, stack_size=%#llx", (unsigned long long)f[5],
 		  (unsigned long long)f[6]);
-	if (f[0] & xlat_value(&xlat_cloneflags, "CLONE_SETTLS"))
-		tl_printf(a->l, ", tls=%#llx", (unsigned long long)f[7]);
+	if (f[0] & xlat_value(&xlat_cloneflags, "CLONE_SETTLS")) {
+		tl_puts(a->l, ", tls=");
+		if (targ_table(a) == SG_TABLE_IA32)
+			tk_userdesc(a, f[7]); /* i386: a struct user_desc */
+		else
+			tl_printf(a->l, "%#llx", (unsigned long long)f[7]);
+	}
 	tl_putc(a->l, '}');
 	if ((f[0] & psettid) && a->call->result > 0 && tread(a, &ptid, f[3], sizeof(ptid)))
 		tl_printf(a->l, " => {parent_tid=[%d]}", ptid);
