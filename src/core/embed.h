@@ -2,8 +2,9 @@
  *
  * The syscall and signal layers cannot call core (dependencies point one
  * way), so they reach the hooks through the function pointers here, set
- * when the first hook is registered: p->embed stays NULL, and costs one
- * test per call, for a program that registers none.
+ * when a hook is registered: they stay NULL, and cost one test per call,
+ * for a program that registers none. sg_create allocates p->embed (so
+ * that sg_stop, safe in a signal handler, never has to).
  */
 #ifndef SG_EMBED_H
 #define SG_EMBED_H

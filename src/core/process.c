@@ -66,6 +66,10 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 	pthread_cond_init(&p->threads_done, NULL);
 	thread_hooks_init(p);
 	p->host_exe = host_exe_path();
+	/* the embedding API's state, here so that sg_stop never allocates */
+	p->embed = calloc(1, sizeof(*p->embed));
+	if (!p->embed)
+		goto nomem;
 	if (p->opts.sysroot) {
 		p->sysroot = strdup(p->opts.sysroot);
 		if (!p->sysroot)
