@@ -576,3 +576,10 @@ bool tk_osysinfo(const struct targ *a, uint64_t v)
 		  (unsigned long long)rd(b + 12 * w, w), (unsigned)rd(b + 13 * w, 4));
 	return true;
 }
+
+/* mmap2's offset is in 4096-byte pages; strace shows it in bytes. */
+bool tk_pgoff(const struct targ *a, uint64_t v)
+{
+	tprint_hex(a->l, (uint64_t)(uint32_t)v << 12);
+	return true;
+}

@@ -234,6 +234,9 @@ static void test_i386_files(void **state)
 	     "fcntl64(1, F_GETFL)                     = 0x8001 (flags O_WRONLY|O_LARGEFILE)");
 	LINE(I386, "mmap2", 0xf7f1c000, 0, 8192, 3, 0x22, (uint32_t)-1, 0,
 	     "mmap2(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0xf7f1c000");
+	/* the page offset shown in bytes (ld.so mapping ls, strace -f here) */
+	LINE(I386, "mmap2", 0xf7e9e000, 0xf7e9e000, 98304, 5, 0x812, 3, 2,
+	     "mmap2(0xf7e9e000, 98304, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE, 3, 0x2000) = 0xf7e9e000");
 	LINE(I386, "mprotect", 0, 0xf7f1c000, 4096, 0, 0, 0, 0,
 	     "mprotect(0xf7f1c000, 4096, PROT_NONE)   = 0");
 }
