@@ -19,11 +19,15 @@
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name=
+stdin=/dev/null name= root= refcmd=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
+	# --root DIR: GUEST runs under `sysgate -L DIR`; the native run is REF
+	# started by DIR's own ld.so (--library-path DIR's libraries), and DIR
+	# is taken out of the paths it prints
+	--root) root=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -40,10 +44,19 @@ mkdir "$work/ref" "$work/sgt"
 cp "$ref" "$work/ref/prog"
 cp "$guest" "$work/sgt/prog"
 
-(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw ./prog "$@" \
-	<"$stdin" >../native.out 2>&1)
-(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw ./prog "$@" \
-	<"$stdin" >../sg.out 2>&1)
+if [ -n "$root" ]; then
+	[ -x "$root/lib/ld-linux.so.2" ] || { echo "trace-compare $name: no root $root, skipped"; exit 77; }
+	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw \
+		"$root/lib/ld-linux.so.2" --library-path "$root/lib/i386-linux-gnu:$root/usr/lib/i386-linux-gnu" \
+		"$ref" "$@" <"$stdin" >../native.out 2>&1)
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$root" -o ../sg.raw "$guest" "$@" \
+		<"$stdin" >../sg.out 2>&1)
+else
+	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw ./prog "$@" \
+		<"$stdin" >../native.out 2>&1)
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw ./prog "$@" \
+		<"$stdin" >../sg.out 2>&1)
+fi
 
 # One call per line (prefixes gone, split calls joined), then the parts
 # that differ between any two runs replaced by placeholders (perl-base is
@@ -80,7 +93,8 @@ normalise() {
 		s/^sysinfo\(\{[^}]*\}\)/sysinfo({LIVE})/;
 		s/ +=/ =/;
 		print "$_\n";
-	}' "$1" | sed -e "s#$work/ref/#WORK/#g" -e "s#$work/sgt/#WORK/#g"
+	}' "$1" | sed -e "s#$work/ref/#WORK/#g" -e "s#$work/sgt/#WORK/#g" \
+		-e "${root:+s#$root/usr/lib/#/lib/#g}" -e "${root:+s#$root##g}"
 }
 
 [ -s "$work/native.raw" ] || { echo "trace-compare $name: strace produced nothing" >&2; cat "$work/native.out" >&2; exit 1; }
