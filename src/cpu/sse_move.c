@@ -25,9 +25,17 @@ void op_movu_VxWx(struct cpu *c, const struct insn *i)
 		c->xmm[i->reg] = v;
 }
 
+/* One 16-byte store, as the hardware's: a store crossing into an unmapped
+ * page writes nothing (memcpy may write the first half). */
+typedef uint8_t xmm_bytes_u __attribute__((vector_size(16), aligned(1)));
+
 void op_movu_WxVx(struct cpu *c, const struct insn *i)
 {
-	xmm_rm_store(c, i, &c->xmm[i->reg], false);
+	if (i->mod == 3) {
+		c->xmm[i->rm] = c->xmm[i->reg];
+		return;
+	}
+	*(xmm_bytes_u *)g2h(insn_ea(c, i)) = *(const xmm_bytes_u *)&c->xmm[i->reg];
 }
 
 /* Register forms merge into the low lane; loads from memory zero the rest. */

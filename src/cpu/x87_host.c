@@ -161,6 +161,14 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		else
 			thunk = x87_thunk(i->op - 0xd8u, slot);
 		ea = insn_ea(c, i);
+		/* Environments: the hardware accesses the first field, then the
+		 * last byte, before the rest (which address a fault names). */
+		if (size > 10) {
+			uint64_t first = mem_read(ea, x87_o16(i) ? 2 : 4);
+
+			__asm__ volatile("" : : "r"(first));
+			(void)mem_read(ea + size - 1, 1);
+		}
 		memcpy(buf, g2h(ea), size); /* a bad address faults here */
 		if (dir == X_STORE)
 			memcpy(g2h(ea), buf, size); /* and a read-only one here */
