@@ -144,6 +144,7 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 	struct fx_area fx;
 	uint8_t buf[112] __attribute__((aligned(16)));
 	const uint8_t *thunk;
+	struct cpu_x87 saved;
 	uint64_t ea = 0, rflags = 2 | (flags_io & 1 ? flags_get(c) & FL_ARITH : 0), fip0, fdp0;
 	unsigned slot;
 
@@ -169,9 +170,13 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 			__asm__ volatile("" : : "r"(first));
 			(void)mem_read(ea + size - 1, 1);
 		}
-		memcpy(buf, g2h(ea), size); /* a bad address faults here */
-		if (dir == X_STORE)
-			memcpy(g2h(ea), buf, size); /* and a read-only one here */
+		if (dir == X_STORE && size == 10) {
+			saved = c->x87; /* see the end */
+		} else {
+			memcpy(buf, g2h(ea), size); /* a bad address faults here */
+			if (dir == X_STORE)
+				memcpy(g2h(ea), buf, size); /* and a read-only one here */
+		}
 	}
 	if (x87_fast_run(c, i, slot, thunk, buf, &rflags, flags_io & 1))
 		goto done;
@@ -191,8 +196,23 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 done:
 	if (flags_io & 2)
 		flags_put(c, FL_ARITH, rflags & FL_ARITH);
-	if (dir == X_STORE)
+	if (dir == X_STORE && size == 10) {
+		/* FSTP m80/FBSTP store 8 bytes, then 2: a fault on the second
+		 * part leaves the first written and the x87 state as it was.
+		 * Only an unmasked invalid operation (IE, not pending before)
+		 * suppresses the store; precision (FBSTP) does not. */
+		struct cpu_x87 result = c->x87;
+
+		if (!(c->x87.fcw & 1) && (c->x87.fsw & 1))
+			return;
+
+		c->x87 = saved;
+		mem_write(ea, 8, *(uint64_t *)buf);
+		mem_write(ea + 8, 2, *(uint16_t *)(buf + 8));
+		c->x87 = result;
+	} else if (dir == X_STORE) {
 		memcpy(g2h(ea), buf, size);
+	}
 }
 
 #define X87_MEM(name, size, dir, waiting) \
