@@ -202,13 +202,16 @@ done:
 		 * Only an unmasked invalid operation (IE, not pending before)
 		 * suppresses the store; precision (FBSTP) does not. */
 		struct cpu_x87 result = c->x87;
+		uint64_t lo;
+		uint16_t hi;
 
 		if (!(c->x87.fcw & 1) && (c->x87.fsw & 1))
 			return;
-
+		memcpy(&lo, buf, 8);
+		memcpy(&hi, buf + 8, 2);
 		c->x87 = saved;
-		mem_write(ea, 8, *(uint64_t *)buf);
-		mem_write(ea + 8, 2, *(uint16_t *)(buf + 8));
+		mem_write(ea, 8, lo);
+		mem_write(ea + 8, 2, hi);
 		c->x87 = result;
 	} else if (dir == X_STORE) {
 		memcpy(g2h(ea), buf, size);
