@@ -10,9 +10,23 @@
  *   xmm1/mm1 the destination (ModRM.reg), xmm2/mm2 the source (r/m),
  *   xmm0 implicit (BLENDV mask, PCMPxSTRM result), eax/rax a GPR operand,
  *   eax/edx/ecx PCMPESTRx lengths and PCMPxSTRI's index. */
+#include <cpuid.h>
+#include <stdio.h>
 #include "cpu/ops.h"
 #include "cpu/x87.h"
 #include "cpu/sse_host.h"
+
+/* The thunks need the host to have what CPUID tells the guest: x86-64-v2.
+ * Say so once at start-up rather than die of SIGILL later. */
+__attribute__((constructor)) static void simd_check_host(void)
+{
+	unsigned a, b, c, d;
+	const unsigned need = 1u << 0 | 1u << 9 | 1u << 19 | 1u << 20 | 1u << 23;
+
+	if (__get_cpuid(1, &a, &b, &c, &d) && (c & need) != need)
+		fprintf(stderr, "sysgate: this CPU lacks SSE3/SSSE3/SSE4.1/SSE4.2/POPCNT "
+				"(x86-64-v2): guest SIMD code may stop sysgate with SIGILL\n");
+}
 
 struct simd_frame {
 	cpu_xmm x0, x1, x2;
