@@ -1,0 +1,181 @@
+/* Sockets: unix and loopback UDP/TCP in one process; sendmsg/recvmsg with
+ * SCM_RIGHTS and SCM_CREDENTIALS, sendmmsg/recvmmsg, socket options
+ * (SO_RCVTIMEO as a timeval of the guest's width); i386 also through
+ * socketcall. */
+#include "sys.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <linux/net.h>
+
+static void pass_fd(void)
+{
+	int sv[2], p[2], got = -1;
+	char data = 'D', buf[64];
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))];
+	} ctl;
+	struct iovec iov = { &data, 1 };
+	struct msghdr m = { 0 };
+	struct cmsghdr *c;
+	int on = 1;
+
+	CHECK("socketpair", socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	CHECK("SO_PASSCRED", setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)));
+	CHECK("pipe", pipe(p));
+	memset(&ctl, 0, sizeof(ctl));
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl.b;
+	m.msg_controllen = CMSG_SPACE(sizeof(int));
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &p[1], sizeof(int));
+	CHECK("sendmsg rights", sendmsg(sv[0], &m, 0));
+	memset(&ctl, 0, sizeof(ctl));
+	m.msg_controllen = sizeof(ctl.b);
+	data = 0;
+	CHECK("recvmsg", recvmsg(sv[1], &m, 0));
+	printf("data %c flags %x\n", data, m.msg_flags);
+	for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+		if (c->cmsg_type == SCM_RIGHTS) {
+			memcpy(&got, CMSG_DATA(c), sizeof(int));
+			printf("got rights len %u\n", (unsigned)(c->cmsg_len - CMSG_LEN(0)));
+		} else if (c->cmsg_type == SCM_CREDENTIALS) {
+			struct ucred cr;
+
+			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
+			FACT("credentials are ours", cr.pid == getpid() && cr.uid == getuid());
+		}
+	}
+	/* the received descriptor is the pipe's write end */
+	CHECK("write via passed fd", write(got, "via", 3));
+	CHECK("read pipe", read(p[0], buf, sizeof(buf)));
+	/* too little control space: MSG_CTRUNC */
+	m.msg_controllen = CMSG_SPACE(sizeof(int));
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &p[1], sizeof(int));
+	CHECK("sendmsg again", sendmsg(sv[0], &m, 0));
+	m.msg_controllen = 0;
+	m.msg_control = NULL;
+	CHECK("recvmsg no control", recvmsg(sv[1], &m, 0));
+	printf("ctrunc %d\n", !!(m.msg_flags & MSG_CTRUNC));
+	close(got);
+	close(p[0]);
+	close(p[1]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void udp(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int s = socket(AF_INET, SOCK_DGRAM, 0), r = socket(AF_INET, SOCK_DGRAM, 0);
+	char b1[8] = "one", b2[8] = "two", in1[8] = { 0 }, in2[8] = { 0 };
+	struct iovec io[2] = { { b1, 4 }, { b2, 4 } }, ii[2] = { { in1, 8 }, { in2, 8 } };
+	struct mmsghdr mm[2], mr[2];
+	struct timeval tv = { 3, 500000 }, tv2;
+	struct timespec tmo = { 1, 0 };
+	int type;
+
+	CHECK("bind", bind(r, (struct sockaddr *)&a, sizeof(a)));
+	CHECK("getsockname", getsockname(r, (struct sockaddr *)&a, &len));
+	FACT("port assigned", a.sin_port != 0 && len == sizeof(a));
+	CHECK("connect", connect(s, (struct sockaddr *)&a, sizeof(a)));
+	memset(mm, 0, sizeof(mm));
+	mm[0].msg_hdr.msg_iov = &io[0];
+	mm[0].msg_hdr.msg_iovlen = 1;
+	mm[1].msg_hdr.msg_iov = &io[1];
+	mm[1].msg_hdr.msg_iovlen = 1;
+	CHECK("sendmmsg", sendmmsg(s, mm, 2, 0));
+	printf("msg_len %u %u\n", mm[0].msg_len, mm[1].msg_len);
+	memset(mr, 0, sizeof(mr));
+	mr[0].msg_hdr.msg_iov = &ii[0];
+	mr[0].msg_hdr.msg_iovlen = 1;
+	mr[1].msg_hdr.msg_iov = &ii[1];
+	mr[1].msg_hdr.msg_iovlen = 1;
+	CHECK("recvmmsg", recvmmsg(r, mr, 2, 0, &tmo));
+	printf("received %s %s len %u\n", in1, in2, mr[1].msg_len);
+	CHECK("sendto", sendto(s, "to", 2, 0, NULL, 0));
+	len = sizeof(a);
+	CHECK("recvfrom", recvfrom(r, in1, sizeof(in1), 0, (struct sockaddr *)&a, &len));
+	FACT("from loopback", a.sin_addr.s_addr == htonl(INADDR_LOOPBACK));
+	CHECK("SO_RCVTIMEO", setsockopt(r, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	len = sizeof(tv2);
+	CHECK("get SO_RCVTIMEO", getsockopt(r, SOL_SOCKET, SO_RCVTIMEO, &tv2, &len));
+	printf("rcvtimeo %ld.%06ld len %u\n", (long)tv2.tv_sec, (long)tv2.tv_usec,
+	       (unsigned)(len == sizeof(tv2)));
+	tv.tv_sec = 0;
+	tv.tv_usec = 20000;
+	CHECK("short SO_RCVTIMEO", setsockopt(r, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	CHECK("recv times out", recv(r, in1, sizeof(in1), 0));
+	CHECK("SO_RCVTIMEO short len", setsockopt(r, SOL_SOCKET, SO_RCVTIMEO, &tv, 4));
+	len = sizeof(type);
+	CHECK("SO_TYPE", getsockopt(r, SOL_SOCKET, SO_TYPE, &type, &len));
+	printf("type %d\n", type);
+	CHECK("shutdown", shutdown(s, SHUT_RDWR));
+	close(s);
+	close(r);
+}
+
+static void unix_stream(const char *dir)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int l = socket(AF_UNIX, SOCK_STREAM, 0), c = socket(AF_UNIX, SOCK_STREAM, 0), s;
+	socklen_t len = sizeof(a);
+	char buf[8] = { 0 };
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s/sock", dir);
+	CHECK("bind unix", bind(l, (struct sockaddr *)&a, sizeof(a)));
+	CHECK("listen", listen(l, 4));
+	CHECK("connect unix", connect(c, (struct sockaddr *)&a, sizeof(a)));
+	s = accept4(l, (struct sockaddr *)&a, &len, SOCK_CLOEXEC);
+	CHECK("accept4", s >= 0 ? 0 : -1);
+	CHECK("send", send(c, "hello", 5, 0));
+	CHECK("recv", recv(s, buf, sizeof(buf), 0));
+	printf("stream %s\n", buf);
+	len = sizeof(a);
+	CHECK("getpeername", getpeername(c, (struct sockaddr *)&a, &len));
+	FACT("peer is the socket file", strstr(a.sun_path, "/sock") != NULL);
+	CHECK("set nonblock", fcntl(l, F_SETFL, O_NONBLOCK));
+	CHECK("accept empty", accept(l, NULL, NULL));
+	close(s);
+	close(c);
+	close(l);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return 2;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pass_fd();
+	udp();
+	unix_stream(argv[1]);
+#ifdef __i386__
+	{
+		unsigned long args[4] = { AF_UNIX, SOCK_STREAM, 0, 0 };
+		int sv[2];
+
+		args[3] = (unsigned long)sv;
+		CHECK("i386 socketcall socketpair", syscall(SYS_socketcall, SYS_SOCKETPAIR, args));
+		CHECK("i386 socketcall bad call", syscall(SYS_socketcall, 99, args));
+		close(sv[0]);
+		close(sv[1]);
+	}
+#endif
+	return 0;
+}
