@@ -38,8 +38,9 @@ struct sg_thread;
 /* What core lends the syscall layer (which cannot call core directly:
  * dependencies point one way). */
 struct sg_core_hooks {
-	/* Start a host thread running child (a guest thread of clone). 0 or
-	 * -errno; on success child->tid is the new host tid. */
+	/* Start a host thread running child (a guest thread of clone): its
+	 * host tid, or -errno. child may be freed (the thread ended) when
+	 * this returns. */
 	long (*spawn_thread)(struct sg_thread *child);
 	/* A fork child: only the calling thread goes on. */
 	void (*forked)(struct sg_thread *t);
@@ -100,7 +101,9 @@ struct sg_thread {
 	pthread_t host;
 	uint64_t child_tid;       /* CLONE_CHILD_SETTID: written by the child */
 	uint64_t parent_tid;      /* CLONE_PARENT_SETTID: written before it runs */
-	volatile int started;     /* clone: the child has its tid */
+	int *spawn_tid;           /* clone: where the child reports its tid (on
+				     the parent's stack; the child may be gone
+				     by the time the parent reads it) */
 	bool gone;                /* exit of this thread: its run loop ends */
 	int exit_code;
 };

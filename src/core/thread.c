@@ -192,8 +192,15 @@ static void *thread_main(void *arg)
 
 		copy_to_guest(p->mm, t->parent_tid, &tid, sizeof(tid));
 	}
-	__atomic_store_n(&t->started, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &t->started, FUTEX_WAKE, 1, NULL, NULL, 0);
+	{
+		int *report = t->spawn_tid;
+
+		t->spawn_tid = NULL;
+		__atomic_store_n(report, t->tid, __ATOMIC_RELEASE);
+		/* the parent may already be gone from that frame: a wake of
+		 * a stale address is harmless */
+		syscall(SYS_futex, report, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
 	thread_loop(t);
 	thread_finish(t);
 	if (p->no_runner && p->main_thread == t)
@@ -208,7 +215,7 @@ static long spawn_thread(struct sg_thread *child)
 	struct sg_process *p = child->proc;
 	pthread_attr_t attr;
 	pthread_t th;
-	int rc;
+	int rc, tid = 0;
 
 	pthread_mutex_lock(&p->lock);
 	child->next = p->threads;
@@ -216,6 +223,7 @@ static long spawn_thread(struct sg_thread *child)
 	p->nthreads++;
 	pthread_mutex_unlock(&p->lock);
 
+	child->spawn_tid = &tid;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, HOST_STACK_SIZE);
@@ -228,9 +236,9 @@ static long spawn_thread(struct sg_thread *child)
 		pthread_mutex_unlock(&p->lock);
 		return -rc;
 	}
-	while (!__atomic_load_n(&child->started, __ATOMIC_ACQUIRE))
-		syscall(SYS_futex, &child->started, FUTEX_WAIT, 0, NULL, NULL, 0);
-	return 0;
+	while (!__atomic_load_n(&tid, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &tid, FUTEX_WAIT, 0, NULL, NULL, 0);
+	return tid;
 }
 
 /* After fork, in the child: the other threads do not exist here. */

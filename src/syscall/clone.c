@@ -78,11 +78,9 @@ static long new_thread(struct sg_thread *t, const struct clone_req *r)
 	if (r->flags & CLONE_PARENT_SETTID)
 		child->parent_tid = r->ptid;
 	rc = t->proc->hooks.spawn_thread(child);
-	if (rc) {
+	if (rc < 0)
 		free(child);
-		return rc;
-	}
-	return child->tid; /* child may be gone by now: tid was read before */
+	return rc; /* the tid; child itself may be gone by now */
 }
 
 /* A vfork parent waits for this pipe to close: the child's exec (close on
