@@ -93,14 +93,20 @@ void get_compat_rlimit(struct rlimit *r, const struct compat_rlimit *c)
 							  : c->rlim_max;
 }
 
+/* Widening needs no checks: both i386 flock layouts fit a host flock. */
+#define GET_COMPAT_FLOCK(f, c)                  \
+	do {                                    \
+		memset((f), 0, sizeof(*(f)));   \
+		(f)->l_type = (c)->l_type;      \
+		(f)->l_whence = (c)->l_whence;  \
+		(f)->l_start = (c)->l_start;    \
+		(f)->l_len = (c)->l_len;        \
+		(f)->l_pid = (c)->l_pid;        \
+	} while (0)
+
 void get_compat_flock(struct flock *f, const struct compat_flock *c)
 {
-	memset(f, 0, sizeof(*f));
-	f->l_type = c->l_type;
-	f->l_whence = c->l_whence;
-	f->l_start = c->l_start;
-	f->l_len = c->l_len;
-	f->l_pid = c->l_pid;
+	GET_COMPAT_FLOCK(f, c);
 }
 
 int put_compat_flock(struct compat_flock *c, const struct flock *f)
@@ -119,12 +125,7 @@ int put_compat_flock(struct compat_flock *c, const struct flock *f)
 
 void get_compat_flock64(struct flock *f, const struct compat_flock64 *c)
 {
-	memset(f, 0, sizeof(*f));
-	f->l_type = c->l_type;
-	f->l_whence = c->l_whence;
-	f->l_start = c->l_start;
-	f->l_len = c->l_len;
-	f->l_pid = c->l_pid;
+	GET_COMPAT_FLOCK(f, c);
 }
 
 void put_compat_flock64(struct compat_flock64 *c, const struct flock *f)
