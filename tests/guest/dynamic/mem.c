@@ -32,6 +32,14 @@ static void show(const char *what, size_t len)
 			continue;
 		if (hi <= base || lo >= base + len)
 			continue;
+		/* Clip to the window: a neighbour that happens to be placed
+		 * next to it (host placement differs run to run) may merge. */
+		if (lo < base) {
+			off += base - lo;
+			lo = base;
+		}
+		if (hi > base + len)
+			hi = base + len;
 		printf("+%lx-+%lx %s %lx %s\n", (unsigned long)(lo - base),
 		       (unsigned long)(hi - base), perms, off,
 		       strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
