@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
@@ -182,6 +183,44 @@ static long getdents_convert(struct sg_thread *t, const uint64_t *a);
 #define IA32_NR_GETDENTS 141
 #define IA32_NR_GETDENTS64 220
 #define IA32_NR_READDIR 89
+#define IA32_NR_GETPID 20
+
+/* The probe child: int $0x80 getpid, exit 0 if it returned. Cloned with
+ * no exit signal, so neither sysgate nor the guest sees a SIGCHLD, and a
+ * guest's wait(-1) (without __WALL) never reaps it. */
+static bool probe_ia32_entry(void)
+{
+	long pid = host_syscall2(SYS_clone, 0, 0);
+	int status = 0;
+
+	if (pid == 0) {
+		long r;
+
+		__asm__ volatile("int $0x80"
+				 : "=a"(r)
+				 : "a"(IA32_NR_GETPID)
+				 : "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11",
+				   "memory");
+		host_syscall1(SYS_exit_group, r > 0 ? 0 : 1);
+	}
+	if (pid < 0)
+		return false;
+	while (host_syscall4(SYS_wait4, pid, &status, __WALL, 0) == -EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool host_has_ia32_entry(void)
+{
+	static _Atomic int known; /* 0 not yet probed, 1 yes, 2 no */
+	int v = known;
+
+	if (!v) {
+		v = probe_ia32_entry() ? 1 : 2;
+		known = v;
+	}
+	return v == 1;
+}
 
 /* Directory offsets: file systems hash directory positions into 32 bits
  * for compat callers (ext4, ... look at in_compat_syscall()), and a 32-bit

@@ -51,6 +51,12 @@ static inline long host_syscall6(long nr, long a1, long a2, long a3, long a4,
 #define host_syscall5(nr, a, b, c, d, e) \
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
 
+/* Whether the host kernel runs int $0x80 from 64-bit code (IA32
+ * emulation built in and enabled). Without it the instruction raises
+ * SIGSEGV instead of returning -ENOSYS, so it is probed once, in a child
+ * process (fs_ia32.c). */
+bool host_has_ia32_entry(void);
+
 /* The host's own i386 entry (int $0x80 from 64-bit code): arguments are
  * truncated to 32 bits, so pointers must be below 4 GiB (guest memory of
  * i386 and x32). The kernel then treats the call as a compat one, e.g.
@@ -62,6 +68,8 @@ static inline long host_int80(long nr, long a1, long a2, long a3, long a4,
 {
 	long ret;
 
+	if (!host_has_ia32_entry())
+		return -ENOSYS;
 	__asm__ volatile("int $0x80"
 			 : "=a"(ret)
 			 : "a"(nr), "b"(a1), "c"(a2), "d"(a3), "S"(a4), "D"(a5)
