@@ -1,5 +1,6 @@
 #!/bin/sh
-# compare_strace.sh [--stdin FILE] [--name NAME] MIN SYSGATE GUEST REF [ARG]...
+# compare_strace.sh [--native-probe P] [--stdin FILE] [--name NAME] [--root DIR]
+#                   MIN SYSGATE GUEST REF [ARG]...
 #
 # Trace GUEST under `SYSGATE -f` and its native twin REF (the same program
 # for i386/x86_64, the -m64 build for x32) under `strace -f`, normalise
@@ -8,6 +9,9 @@
 #   trace-compare NAME: 47/50 lines identical (94%)
 #
 # Fails when it is below MIN percent (or when either run fails to start).
+# --native-probe P: P is run natively first; when it does not exit 0 the
+# reference cannot run on this host (an i386 one on a kernel without IA32
+# emulation: ENOEXEC), and the comparison is skipped with exit status 77.
 # Normalising (the parts that differ between any two runs, even natively):
 #   - strace's own lines ("[ Process PID=... ]", "strace: ...") and its
 #     first execve (sysgate starts the program itself, no execve is seen)
@@ -19,11 +23,12 @@
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name= root= refcmd=
+stdin=/dev/null name= root= probe=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
+	--native-probe) probe=$2; shift 2 ;;
 	# --root DIR: GUEST runs under `sysgate -L DIR`; the native run is REF
 	# started by DIR's own ld.so (--library-path DIR's libraries), and DIR
 	# is taken out of the paths it prints
@@ -35,7 +40,17 @@ done
 min=$1 sysgate=$2 guest=$3 ref=$4
 shift 4
 : "${name:=$(basename "$guest")}"
-command -v strace >/dev/null || { echo "trace-compare $name: no strace, skipped"; exit 0; }
+command -v strace >/dev/null || { echo "trace-compare $name: no strace, skipped"; exit 77; }
+if [ -n "$probe" ]; then
+	[ -x "$probe" ] || { echo "trace-compare $name: no probe program $probe" >&2; exit 2; }
+	"$probe" >/dev/null 2>&1
+	st=$?
+	if [ "$st" -ne 0 ]; then
+		echo "trace-compare $name: skipped: this host cannot run the native reference" \
+			"($(basename "$probe") exits $st natively: a kernel without IA32 emulation cannot exec i386 programs)"
+		exit 77
+	fi
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
