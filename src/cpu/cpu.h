@@ -146,6 +146,11 @@ void cpu_invalidate_code(uint64_t addr, uint64_t len);
  * accesses inside cpu_run into CPU_STOP_FAULT. Idempotent. */
 void cpu_install_fault_handler(void);
 
+/* SIGSEGV/SIGBUS sent by a process (kill, tgkill, sigqueue: si_code <= 0)
+ * are no fault: they go to fn, the guest's ordinary signal path. Without
+ * one, such a signal has its default action. */
+void cpu_set_user_signal_handler(void (*fn)(int sig, void *siginfo, void *uctx));
+
 /* CPUID as the guest sees it (also used for AT_HWCAP). */
 void cpu_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
 

@@ -82,16 +82,24 @@ void op_nop(struct cpu *c, const struct insn *i)
 }
 
 /* The page being executed lives in c->exec_page: a store into decoded code
- * (code_written) sets it to 1 (no page) and code_dirty, so the next
- * instruction resynchronises the cache and is decoded afresh. */
-static void run_loop(struct cpu *c, bool single)
+ * (code_written) or a mode switch sets it to 1 (no page) and code_dirty, so
+ * the next instruction resynchronises the cache and is decoded afresh.
+ *
+ * Straight-line code runs in the inner loop: an instruction decoded right
+ * after its predecessor sits next to it in the page's pool (insn.seq), so
+ * falling through is i + 1, with no page or slot lookup. Nothing of the
+ * instruction is read after its handler unless the handler left no stop,
+ * no resync and rip at the fall-through address (a mode switch frees the
+ * decoded code, the handler's own instruction included). */
+static inline __attribute__((always_inline)) void run_loop(struct cpu *c, bool single)
 {
 	struct code_page *pg = NULL;
 
 	c->exec_page = 1; /* no page is at an odd address */
 	for (;;) {
-		uint64_t pc = c->rip;
+		uint64_t pc = c->rip, next;
 		const struct insn *i;
+		bool seq;
 
 		if (__builtin_expect(c->stop_requested, 0)) {
 			c->stop_requested = 0;
@@ -106,12 +114,20 @@ static void run_loop(struct cpu *c, bool single)
 			c->exec_page = pc & ~(uint64_t)(CODE_PAGE_SIZE - 1);
 			pg = cache_page(c, c->exec_page);
 		}
-		c->insn_rip = pc;
 		i = cache_insn(c, pg, pc);
-		c->rip = pc + i->len;
-		i->fn(c, i);
-		if (c->stop != CPU_STOP_NONE || single)
-			return;
+		for (;;) {
+			c->insn_rip = pc;
+			next = pc + i->len;
+			c->rip = next;
+			seq = i->seq;
+			i->fn(c, i);
+			if (__builtin_expect(c->stop != CPU_STOP_NONE, 0) || single)
+				return;
+			if (!seq || c->rip != next || c->stop_requested || c->code_dirty)
+				break;
+			pc = next;
+			i++;
+		}
 	}
 }
 
@@ -161,7 +177,10 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	tl_jmp = &jb;
 	tl_in_guest = 1;
 	cpu_tl_current = c;
-	run_loop(c, single);
+	if (single)
+		run_loop(c, true);
+	else
+		run_loop(c, false);
 	tl_in_guest = 0;
 	tl_jmp = outer;
 	if (c->stop == CPU_STOP_NONE)
@@ -188,10 +207,27 @@ void cpu_request_stop(struct cpu *c)
 	c->stop_requested = 1;
 }
 
+static void (*user_signal_handler)(int sig, void *siginfo, void *uctx);
+
+void cpu_set_user_signal_handler(void (*fn)(int sig, void *siginfo, void *uctx))
+{
+	user_signal_handler = fn;
+}
+
 static void on_host_fault(int sig, siginfo_t *si, void *uctx)
 {
 	ucontext_t *uc = uctx;
 
+	if (si->si_code <= 0) {
+		/* SI_USER, SI_TKILL, SI_QUEUE...: sent, not a fault */
+		if (user_signal_handler) {
+			user_signal_handler(sig, si, uctx);
+		} else {
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
+		return;
+	}
 	if (!tl_in_guest || !tl_jmp) {
 		/* A fault in sysgate itself: die of it as if unhandled. */
 		signal(sig, SIG_DFL);

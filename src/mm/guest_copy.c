@@ -16,7 +16,7 @@ static bool vma_allows(const struct vma *v, int prot)
 		return v->prot & PROT_WRITE;
 	if (prot & (PROT_READ | PROT_EXEC))
 		return v->prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
-	return v->prot != PROT_NONE;
+	return true; /* prot 0: mapped at all, PROT_NONE included */
 }
 
 bool mm_access_ok_locked(const struct mm *mm, uint64_t addr, uint64_t len,

@@ -56,7 +56,8 @@ uint64_t mm_brk_start(const struct mm *mm);
 int mm_name_range(struct mm *mm, uint64_t addr, uint64_t len, const char *name);
 
 /* Is [addr, addr+len) entirely guest memory with at least prot
- * (PROT_READ / PROT_WRITE)? len 0 is always valid. */
+ * (PROT_READ / PROT_WRITE; 0: any mapping, PROT_NONE included)? len 0 is
+ * always valid. */
 bool mm_access_ok(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
 
 /* Host pointer for a guest address (identity; one place for the policy). */

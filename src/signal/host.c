@@ -37,9 +37,16 @@ static void on_host_signal(int sig, siginfo_t *si, void *uctx)
 	}
 	/* Further instances wait in the host kernel until this one is
 	 * delivered (real-time signals keep their queue there). */
-	if (sig != SIG_KICK)
+	if (!(SIGBIT(sig) & HOST_NEVER_BLOCK))
 		sigaddset(&uc->uc_sigmask, sig);
 	cpu_request_stop(&t->cpu);
+}
+
+/* SIGSEGV/SIGBUS sent with kill/tgkill/sigqueue reach the CPU's fault
+ * handler, which passes them here: queued as any other signal. */
+static void on_sent_fault_signal(int sig, void *si, void *uctx)
+{
+	on_host_signal(sig, si, uctx);
 }
 
 static void set_host_action(int sig, uint64_t handler)
@@ -75,6 +82,7 @@ void sig_process_init(struct sg_process *p)
 			p->sigactions[sig - 1].handler = SG_SIG_IGN;
 	}
 	set_host_action(SIG_KICK, p->sigactions[SIG_KICK - 1].handler);
+	cpu_set_user_signal_handler(on_sent_fault_signal);
 }
 
 void sig_action_changed(struct sg_process *p, int sig)

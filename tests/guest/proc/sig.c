@@ -4,6 +4,7 @@
  * sigtimedwait, signalfd. Output is compared with a native run. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fenv.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -213,7 +215,7 @@ static volatile int zero;
 
 static void test_faults(void)
 {
-	char *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *volatile page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *gone = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	volatile int r = 0;
 
@@ -229,6 +231,26 @@ static void test_faults(void)
 		r = gone[16];
 	printf("read unmapped: sig=%d code=%d addr_ok=%d\n", last_sig, last_code,
 	       last_addr == (uintptr_t)gone + 16);
+	/* a mapping without access is there: SEGV_ACCERR, not MAPERR */
+	mprotect(page, 4096, PROT_NONE);
+	last_sig = last_code = 0;
+	if (!sigsetjmp(jb, 1))
+		r = page[24];
+	printf("read PROT_NONE: sig=%d code=%d addr_ok=%d\n", last_sig, last_code,
+	       last_addr == (uintptr_t)page + 24);
+	last_sig = last_code = 0;
+	if (!sigsetjmp(jb, 1))
+		page[32] = 2;
+	printf("write PROT_NONE: sig=%d code=%d addr_ok=%d\n", last_sig, last_code,
+	       last_addr == (uintptr_t)page + 32);
+	munmap(page, 4096);
+	page = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	last_sig = last_code = 0;
+	if (!sigsetjmp(jb, 1))
+		r = page[4096 + 40];
+	printf("read mmap'd PROT_NONE: sig=%d code=%d addr_ok=%d\n", last_sig, last_code,
+	       last_addr == (uintptr_t)page + 4096 + 40);
+	munmap(page, 8192);
 	if (!sigsetjmp(jb, 1))
 		r = 7 / zero;
 	printf("divide: sig=%d code=%d\n", last_sig, last_code);
@@ -237,6 +259,106 @@ static void test_faults(void)
 	printf("ud2: sig=%d code=%d\n", last_sig, last_code);
 	printf("mask after siglongjmp: segv blocked=%d\n", blocked(SIGSEGV));
 	(void)r;
+}
+
+/* Fault signals sent by a process or thread (kill, tgkill, sigqueue) are
+ * ordinary signals: SI_USER/SI_TKILL/SI_QUEUE with the sender's pid, the
+ * handler returns to where the signal found the program, a blocked one
+ * waits, an ignored one is dropped. */
+static volatile pid_t last_sender;
+static volatile int sent_hits;
+
+static void on_sent(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	sent_hits++;
+	last_sig = sig;
+	last_code = si->si_code;
+	last_sender = si->si_pid;
+	last_val = si->si_value.sival_int;
+}
+
+static pthread_t main_thread;
+static volatile int sender_go;
+
+static void *send_to_main(void *arg)
+{
+	while (!sender_go)
+		usleep(100);
+	pthread_kill(main_thread, (int)(long)arg);
+	return NULL;
+}
+
+static void test_sent_faults(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+	union sigval v = { .sival_int = 77 };
+	sigset_t s, pend;
+	pthread_t th;
+	pid_t child;
+	int st;
+
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		int sig = sigs[i];
+
+		set(sig, on_sent, 0);
+		sent_hits = 0;
+		kill(getpid(), sig);
+		printf("kill(%d): hits=%d sig=%d code=%d pid_ok=%d\n", sig, sent_hits,
+		       last_sig, last_code, last_sender == getpid());
+		syscall(SYS_tgkill, getpid(), (pid_t)syscall(SYS_gettid), sig);
+		printf("tgkill(%d): hits=%d code=%d pid_ok=%d\n", sig, sent_hits, last_code,
+		       last_sender == getpid());
+		sigqueue(getpid(), sig, v);
+		printf("sigqueue(%d): hits=%d code=%d val=%d\n", sig, sent_hits, last_code,
+		       last_val);
+
+		/* from another thread, to a main thread that sleeps, then spins */
+		main_thread = pthread_self();
+		sender_go = 0;
+		pthread_create(&th, NULL, send_to_main, (void *)(long)sig);
+		sender_go = 1;
+		while (sent_hits < 4)
+			usleep(100);
+		pthread_join(th, NULL);
+		sender_go = 0;
+		pthread_create(&th, NULL, send_to_main, (void *)(long)sig);
+		sender_go = 1;
+		while (sent_hits < 5)
+			;
+		pthread_join(th, NULL);
+		printf("from a thread(%d): hits=%d code=%d pid_ok=%d\n", sig, sent_hits,
+		       last_code, last_sender == getpid());
+
+		/* from another process */
+		fflush(stdout);
+		child = fork();
+		if (child == 0) {
+			kill(getppid(), sig);
+			_exit(0);
+		}
+		while (sent_hits < 6)
+			usleep(100);
+		waitpid(child, &st, 0);
+		printf("from a child(%d): hits=%d code=%d pid_ok=%d\n", sig, sent_hits,
+		       last_code, last_sender == child);
+
+		/* blocked: pending until unblocked */
+		sigemptyset(&s);
+		sigaddset(&s, sig);
+		sigprocmask(SIG_BLOCK, &s, NULL);
+		kill(getpid(), sig);
+		sigpending(&pend);
+		printf("blocked(%d): hits=%d pending=%d\n", sig, sent_hits,
+		       sigismember(&pend, sig));
+		sigprocmask(SIG_UNBLOCK, &s, NULL);
+		printf("unblocked(%d): hits=%d code=%d\n", sig, sent_hits, last_code);
+
+		signal(sig, SIG_IGN);
+		kill(getpid(), sig);
+		printf("ignored(%d): hits=%d\n", sig, sent_hits);
+		signal(sig, SIG_DFL);
+	}
 }
 
 /* int3 is a trap: the handler changes eax/rax through the ucontext and
@@ -451,6 +573,7 @@ int main(void)
 	test_altstack();
 	test_autodisarm();
 	test_faults();
+	test_sent_faults();
 	test_ucontext();
 	test_fp();
 	test_eintr();
