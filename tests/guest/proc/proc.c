@@ -41,6 +41,36 @@ static void show_status(const char *what, int st)
 		printf("%s: status %#x\n", what, st);
 }
 
+/* Deaths by a signal's default action; the parent must see
+ * WIFSIGNALED with that signal (the core-dump bit is not compared). */
+static volatile int *volatile bad_ptr = (volatile int *)16;
+
+static void die_as(const char *how)
+{
+	if (!strcmp(how, "abort"))
+		abort();
+	if (!strcmp(how, "fault")) {
+		*bad_ptr = 1;
+	}
+	if (!strcmp(how, "kill-segv"))
+		kill(getpid(), SIGSEGV);
+	if (!strcmp(how, "kill-bus"))
+		kill(getpid(), SIGBUS);
+	if (!strcmp(how, "ud2"))
+		__asm__ volatile("ud2");
+	if (!strcmp(how, "term"))
+		raise(SIGTERM);
+	if (!strcmp(how, "blocked-fault")) {
+		sigset_t s;
+
+		/* a blocked fault signal is forced: still death */
+		sigemptyset(&s);
+		sigaddset(&s, SIGSEGV);
+		sigprocmask(SIG_BLOCK, &s, NULL);
+		*bad_ptr = 1;
+	}
+}
+
 static int child_mode(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "exec-child")) {
@@ -54,6 +84,11 @@ static int child_mode(int argc, char **argv)
 		/* #!SELF script-mode: argv = SELF script-mode SCRIPT ARGS */
 		printf("script: argc=%d last=%s\n", argc, strrchr(argv[argc - 1], '/') ? "path" : argv[argc - 1]);
 		return 8;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "die")) {
+		/* an exec'd image that dies of a signal's default action */
+		die_as(argv[2]);
+		return 30;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "spawned")) {
 		printf("spawned child\n");
@@ -193,6 +228,32 @@ static void test_exec(const char *dir)
 	argv[0] = self;
 }
 
+static void test_die(void)
+{
+	static const char *const hows[] = {
+		"abort", "fault", "kill-segv", "kill-bus", "ud2", "term", "blocked-fault",
+	};
+	char how[32], label[64];
+	char *argv[] = { self, "die", how, NULL };
+	pid_t pid;
+	int st;
+
+	for (unsigned i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
+		snprintf(how, sizeof(how), "%s", hows[i]);
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			die_as(how);
+			_exit(30);
+		}
+		waitpid(pid, &st, 0);
+		snprintf(label, sizeof(label), "die %s in a fork", how);
+		show_status(label, st);
+		snprintf(label, sizeof(label), "die %s after exec", how);
+		run_exec(label, self, argv);
+	}
+}
+
 static void *fork_in_thread(void *arg)
 {
 	pid_t pid = fork();
@@ -261,5 +322,6 @@ int main(int argc, char **argv)
 	test_exec(argc > 1 ? argv[1] : "/tmp");
 	test_spawn();
 	test_fork_threads();
+	test_die();
 	return 0;
 }
