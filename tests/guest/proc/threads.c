@@ -4,12 +4,15 @@
  * while others block. Output is compared with a native run. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define NTHREADS 8
@@ -114,6 +117,62 @@ static void *exit_group_from_thread(void *arg)
 	exit(5);
 }
 
+/* clone(CLONE_PARENT_SETTID): the kernel writes the tid before clone
+ * returns in the parent and before the child runs (CLONE_CHILD_SETTID: in
+ * the child's memory before it runs). A new process gets it in the
+ * parent's memory only: the child's copy was taken before. */
+static volatile pid_t ptid_slot, ctid_slot;
+static volatile int child_ran, child_saw_ptid, child_saw_ctid;
+
+static int settid_child(void *arg)
+{
+	pid_t me = (pid_t)syscall(SYS_gettid);
+
+	(void)arg;
+	child_saw_ptid = ptid_slot == me;
+	child_saw_ctid = ctid_slot == me;
+	__atomic_store_n(&child_ran, 1, __ATOMIC_RELEASE);
+	syscall(SYS_exit, 0); /* this thread only */
+	return 0;
+}
+
+static int settid_process(void *arg)
+{
+	(void)arg;
+	_exit(ptid_slot == 0 ? 0 : 1);
+}
+
+static void test_settid(void)
+{
+	static char stack[65536] __attribute__((aligned(16)));
+	int flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+		    CLONE_SYSVSEM | CLONE_PARENT_SETTID | CLONE_CHILD_SETTID |
+		    CLONE_CHILD_CLEARTID;
+	int ok = 0, st;
+	pid_t tid;
+
+	for (int i = 0; i < 50; i++) {
+		ptid_slot = ctid_slot = 0;
+		child_ran = 0;
+		tid = clone(settid_child, stack + sizeof(stack), flags, NULL, &ptid_slot, NULL,
+			    &ctid_slot);
+		int parent_saw = tid > 0 && ptid_slot == tid;
+
+		while (!__atomic_load_n(&child_ran, __ATOMIC_ACQUIRE))
+			;
+		for (pid_t v; (v = ctid_slot) != 0;)
+			syscall(SYS_futex, &ctid_slot, FUTEX_WAIT, v, NULL, NULL, 0);
+		ok += parent_saw && child_saw_ptid && child_saw_ctid;
+	}
+	printf("CLONE_PARENT_SETTID thread: %d of 50 (parent at return, child at start)\n", ok);
+	ptid_slot = 0;
+	tid = clone(settid_process, stack + sizeof(stack), SIGCHLD | CLONE_PARENT_SETTID, NULL,
+		    &ptid_slot);
+	printf("CLONE_PARENT_SETTID process: parent has it=%d", tid > 0 && ptid_slot == tid);
+	waitpid(tid, &st, 0);
+	printf(" child's copy untouched=%d\n", WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 int main(void)
 {
 	pthread_t th[NTHREADS];
@@ -160,6 +219,8 @@ int main(void)
 	pthread_kill(target, SIGUSR1);
 	pthread_join(target, NULL);
 	printf("pthread_kill to a spinner: hits=%d right thread=%d\n", usr1_hits, usr1_tid_ok);
+
+	test_settid();
 
 	pthread_create(&th[0], NULL, early_exit, NULL);
 	pthread_join(th[0], &ret);
