@@ -280,8 +280,12 @@ bool tk_clone3args(const struct targ *a, uint64_t v)
 			tl_printf(a->l, "%#llx", (unsigned long long)f[7]);
 	}
 	tl_putc(a->l, '}');
+	/* What the kernel stored there is the result; read back from memory
+	 * it could already be gone: a thread that has run to its end before
+	 * the parent's line is printed cleared it (CLONE_CHILD_CLEARTID on
+	 * the same word, as glibc's threads have it). */
 	if ((f[0] & psettid) && a->call->result > 0 && tread(a, &ptid, f[3], sizeof(ptid)))
-		tl_printf(a->l, " => {parent_tid=[%d]}", ptid);
+		tl_printf(a->l, " => {parent_tid=[%d]}", (int)a->call->result);
 	return true;
 }
 

@@ -552,7 +552,6 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 	const struct systab_sig *sig = sig_of(call);
 	struct tline l = { .len = 0 };
 	char nbuf[32];
-	bool first;
 
 	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
 	if (pending.call != orig) {
@@ -589,28 +588,35 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		return;
 	}
 	if (pending.opened) {
-		bool resumed;
+		/* Both endings are built first: whether another task's line
+		 * came in between (the line was left "<unfinished ...>") is
+		 * only known under the lock that writes, so it is decided
+		 * there; a decision taken earlier could let another task open
+		 * its line in between and glue this tail to it. */
+		static __thread struct tline resumed_line;
+		struct tline *resumed = &resumed_line;
 
-		sh_lock(tr);
-		resumed = tr->sh->open_tid != my_tid();
-		sh_unlock(tr);
-		if (resumed) {
-			trace_print_prefix(tr, &l);
-			tl_printf(&l, "<... %s resumed>", name_of(call, nbuf, sizeof(nbuf)));
-		} else {
-			l.col0 = pending.open_len;
-		}
-		first = print_args(&l, sig, pending.head, 6, true);
-		(void)first;
+		l.col0 = pending.open_len;
+		print_args(&l, sig, pending.head, 6, true);
 		tl_putc(&l, ')');
 		finish_line(tr, &l, mm_of(t), call, sig->ret);
 		l.buf[l.len++] = '\n';
+		resumed->len = 0;
+		resumed->col0 = 0;
+		trace_print_prefix(tr, resumed);
+		tl_printf(resumed, "<... %s resumed>", name_of(call, nbuf, sizeof(nbuf)));
+		print_args(resumed, sig, pending.head, 6, true);
+		tl_putc(resumed, ')');
+		finish_line(tr, resumed, mm_of(t), call, sig->ret);
+		resumed->buf[resumed->len++] = '\n';
 		sh_lock(tr);
-		if (tr->sh->open_tid == my_tid())
+		if (tr->sh->open_tid == my_tid()) {
 			tr->sh->open_tid = 0;
-		else
+			write_all(tr, l.buf, l.len);
+		} else {
 			close_open_line(tr, 0);
-		write_all(tr, l.buf, l.len);
+			write_all(tr, resumed->buf, resumed->len);
+		}
 		sh_unlock(tr);
 		note_new_task(tr, call);
 		return;

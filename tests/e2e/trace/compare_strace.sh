@@ -16,7 +16,9 @@
 #   - strace's own lines ("[ Process PID=... ]", "strace: ...") and its
 #     first execve (sysgate starts the program itself, no execve is seen)
 #   - "[pid N] " prefixes and <unfinished ...>/<... resumed> splits, which
-#     depend on timing: a split call is joined back into one line
+#     depend on timing: a split call is joined back into one line; and the
+#     interleaving of tasks: each task's lines are kept in order, tasks in
+#     the order they first appear
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times, /* N vars */ counts,
 #     getrandom's bytes, sysinfo's live values and the run's directory
@@ -78,7 +80,7 @@ fi
 # part of every Debian system).
 normalise() {
 	perl -e '
-	my (%open, %ids, $n, @lines);
+	my (%open, %ids, $n, %task, @order);
 	while (<>) {
 		chomp;
 		# "[pid N] " on a terminal, "N   " with -o
@@ -90,8 +92,12 @@ normalise() {
 			my ($k) = exists $open{$pid} ? ($pid) : (keys %open);
 			$_ = delete($open{$k}) . $_ if defined $k;
 		}
-		push @lines, $_;
+		push @order, $pid unless $task{$pid};
+		push @{$task{$pid}}, $_;
 	}
+	# each task'"'"'s calls in order, tasks in the order they first appear:
+	# how the lines of different tasks interleave is timing
+	my @lines = map { @{$task{$_}} } @order;
 	shift @lines if @lines && $lines[0] =~ /^execve\(/;
 	for (@lines) {
 		# pids: what the calls returning one return
