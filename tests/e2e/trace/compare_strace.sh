@@ -1,6 +1,6 @@
 #!/bin/sh
-# compare_strace.sh [--native-probe P] [--stdin FILE] [--name NAME] [--root DIR]
-#                   MIN SYSGATE GUEST REF [ARG]...
+# compare_strace.sh [--native-probe P [--twin TWIN TWIN_MIN]] [--stdin FILE]
+#                   [--name NAME] [--root DIR] MIN SYSGATE GUEST REF [ARG]...
 #
 # Trace GUEST under `SYSGATE -f` and its native twin REF (the same program
 # for i386/x86_64, the -m64 build for x32) under `strace -f`, normalise
@@ -11,7 +11,9 @@
 # Fails when it is below MIN percent (or when either run fails to start).
 # --native-probe P: P is run natively first; when it does not exit 0 the
 # reference cannot run on this host (an i386 one on a kernel without IA32
-# emulation: ENOEXEC), and the comparison is skipped with exit status 77.
+# emulation: ENOEXEC): with --twin, TWIN (the x86_64 build of the same
+# source) is the reference instead and TWIN_MIN the floor, as for x32;
+# without it the comparison is skipped with exit status 77.
 # Normalising (the parts that differ between any two runs, even natively):
 #   - strace's own lines ("[ Process PID=... ]", "strace: ...") and its
 #     first execve (sysgate starts the program itself, no execve is seen)
@@ -25,12 +27,13 @@
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name= root= probe=
+stdin=/dev/null name= root= probe= twin= twin_min=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--native-probe) probe=$2; shift 2 ;;
+	--twin) twin=$2 twin_min=$3; shift 3 ;;
 	# --root DIR: GUEST runs under `sysgate -L DIR`; the native run is REF
 	# started by DIR's own ld.so (--library-path DIR's libraries), and DIR
 	# is taken out of the paths it prints
@@ -47,7 +50,12 @@ if [ -n "$probe" ]; then
 	[ -x "$probe" ] || { echo "trace-compare $name: no probe program $probe" >&2; exit 2; }
 	"$probe" >/dev/null 2>&1
 	st=$?
-	if [ "$st" -ne 0 ]; then
+	if [ "$st" -ne 0 ] && [ -n "$twin" ]; then
+		echo "trace-compare $name: this host cannot run the native reference" \
+			"($(basename "$probe") exits $st natively: no IA32 emulation);" \
+			"comparing with the x86_64 twin $(basename "$twin") instead"
+		ref=$twin min=$twin_min name="$name-vs-x86_64-twin"
+	elif [ "$st" -ne 0 ]; then
 		echo "trace-compare $name: skipped: this host cannot run the native reference" \
 			"($(basename "$probe") exits $st natively: a kernel without IA32 emulation cannot exec i386 programs)"
 		exit 77
