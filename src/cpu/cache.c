@@ -12,9 +12,12 @@
 
 #define INVAL_LOG 64
 
+#define RECENT_PAGES 16 /* direct-mapped: calls and returns between pages */
+
 struct cpu_code_cache {
 	struct code_page **buckets;
 	uint32_t nbuckets, count;
+	struct code_page *recent[RECENT_PAGES];
 };
 
 uint8_t *code_map[CODE_MAP_L1];
@@ -74,12 +77,16 @@ static void grow(struct cpu_code_cache *cc)
 struct code_page *cache_page(struct cpu *c, uint64_t page)
 {
 	struct cpu_code_cache *cc = cache_get(c);
-	uint32_t h = page_hash(page, cc->nbuckets);
+	struct code_page **recent = &cc->recent[(page >> 12) & (RECENT_PAGES - 1)];
+	uint32_t h;
 	struct code_page *pg;
 
+	if (*recent && (*recent)->addr == page)
+		return *recent;
+	h = page_hash(page, cc->nbuckets);
 	for (pg = cc->buckets[h]; pg; pg = pg->next)
 		if (pg->addr == page)
-			return pg;
+			return *recent = pg;
 	if (cc->count >= cc->nbuckets) {
 		grow(cc);
 		h = page_hash(page, cc->nbuckets);
@@ -89,7 +96,7 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 	pg->next = cc->buckets[h];
 	cc->buckets[h] = pg;
 	cc->count++;
-	return pg;
+	return *recent = pg;
 }
 
 /* Mark the page of addr as holding decoded code. */
@@ -148,8 +155,14 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 		pg->pool = p;
 		pg->cap = cap;
 	}
+	i.off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));
+	i.seq = 0;
+	/* Decoded right after the instruction that falls through to it: the
+	 * run loop can step to it without a lookup. */
+	if (pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == i.off)
+		pg->pool[pg->n - 1].seq = 1;
 	pg->pool[pg->n] = i;
-	pg->slot[addr & (CODE_PAGE_SIZE - 1)] = (uint16_t)++pg->n;
+	pg->slot[i.off] = (uint16_t)++pg->n;
 	return &pg->pool[pg->n - 1];
 }
 
@@ -158,6 +171,8 @@ static void drop_page(struct cpu_code_cache *cc, struct code_page **link)
 	struct code_page *pg = *link;
 
 	*link = pg->next;
+	if (cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] == pg)
+		cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] = NULL;
 	free(pg->pool);
 	free(pg);
 	cc->count--;

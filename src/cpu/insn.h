@@ -71,6 +71,8 @@ struct insn {
 	uint8_t index;  /* GPR or GREG_NONE */
 	uint8_t scale;  /* shift count 0..3 */
 	uint8_t modrm;  /* the raw ModRM byte (x87 register forms) */
+	uint8_t seq;    /* cache: the next pool entry is the fall-through instruction */
+	uint16_t off;   /* cache: offset in its code page */
 };
 
 /* Row columns (see the top comment). */
