@@ -24,6 +24,8 @@
 #define SS_AUTODISARM (1U << 31) /* linux/signal.h; older glibc lacks it */
 #endif
 
+#define SIGBIT64(n) (1ull << ((n) - 1))
+
 static volatile sig_atomic_t hits, last_sig, depth, max_depth;
 static volatile int last_code, last_pid_ok, last_val;
 static volatile uintptr_t last_addr;
@@ -504,6 +506,136 @@ static void test_wait(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The calls glibc does not make for us, raw: tkill, rt_tgsigqueueinfo,
+ * pause, rt_sigpending, the old signalfd, and the i386 forms (old
+ * sigprocmask, sigpending, sigsuspend with a 32-bit mask, time32 and
+ * time64 rt_sigtimedwait); elsewhere their 64-bit equivalents, so that
+ * every ABI prints the same lines. */
+static long raw_timedwait(const uint64_t *set, siginfo_t *si, long nsec, int time64)
+{
+#ifdef __i386__
+	if (!time64) {
+		struct { int32_t sec, nsec; } ts32 = { 0, (int32_t)nsec };
+
+		return syscall(177, set, si, &ts32, 8); /* rt_sigtimedwait */
+	} else {
+		struct { int64_t sec, nsec; } ts64 = { 0, nsec };
+
+		return syscall(421, set, si, &ts64, 8); /* rt_sigtimedwait_time64 */
+	}
+#else
+	struct timespec ts = { 0, nsec };
+
+	(void)time64;
+	return syscall(SYS_rt_sigtimedwait, set, si, &ts, 8);
+#endif
+}
+
+static long raw_sigprocmask_old(int how, uint32_t set, uint32_t *old)
+{
+#ifdef __i386__
+	return syscall(126, how, &set, old); /* sigprocmask, old_sigset_t */
+#else
+	uint64_t s = set, o = 0;
+	long r = syscall(SYS_rt_sigprocmask, how, &s, &o, 8);
+
+	*old = (uint32_t)o;
+	return r;
+#endif
+}
+
+static long raw_sigpending_old(uint32_t *set)
+{
+#ifdef __i386__
+	return syscall(73, set); /* sigpending */
+#else
+	uint64_t s = 0;
+	long r = syscall(SYS_rt_sigpending, &s, 8);
+
+	*set = (uint32_t)s;
+	return r;
+#endif
+}
+
+static long raw_sigsuspend_old(uint32_t mask)
+{
+#ifdef __i386__
+	return syscall(72, 0, 0, mask); /* sigsuspend */
+#else
+	uint64_t m = mask;
+
+	return syscall(SYS_rt_sigsuspend, &m, 8);
+#endif
+}
+
+static void test_raw_calls(void)
+{
+	uint64_t usr12 = SIGBIT64(SIGUSR1) | SIGBIT64(SIGUSR2), pend = 0;
+	uint32_t old32 = 0, pend32 = 0;
+	siginfo_t si, qi;
+	struct signalfd_siginfo fdsi;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	long r;
+	int fd;
+
+	set(SIGUSR1, on_info, 0);
+	hits = 0;
+	syscall(SYS_tkill, tid, SIGUSR1);
+	printf("tkill: hits=%d code=%d pid_ok=%d\n", hits, last_code, last_pid_ok);
+	memset(&qi, 0, sizeof(qi));
+	qi.si_signo = SIGUSR1;
+	qi.si_code = SI_QUEUE;
+	qi.si_pid = getpid();
+	qi.si_uid = getuid();
+	qi.si_value.sival_int = 4321;
+	r = syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, SIGUSR1, &qi);
+	printf("rt_tgsigqueueinfo: r=%ld hits=%d code=%d val=%d\n", r, hits, last_code,
+	       last_val);
+	qi.si_code = SI_USER; /* to oneself: allowed (EPERM is for others) */
+	r = syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, SIGUSR1, &qi);
+	printf("rt_tgsigqueueinfo SI_USER: r=%ld errno=%s\n", r, r ? strerrorname_np(errno) : "-");
+
+	/* pause: EINTR after the handler */
+	set_plain(SIGALRM, on_plain, SA_RESTART);
+	hits = 0;
+	arm_timer(10000);
+	r = syscall(SYS_pause);
+	printf("pause: r=%ld errno=%s hits=%d\n", r, strerrorname_np(errno), hits);
+
+	/* old 32-bit masks */
+	raw_sigprocmask_old(SIG_BLOCK, (uint32_t)usr12, &old32);
+	raise(SIGUSR1);
+	raw_sigpending_old(&pend32);
+	syscall(SYS_rt_sigpending, &pend, 8);
+	printf("old sigpending: usr1=%d rt_sigpending: usr1=%d\n",
+	       !!(pend32 & SIGBIT64(SIGUSR1)), !!(pend & SIGBIT64(SIGUSR1)));
+	hits = 0;
+	r = raw_sigsuspend_old(0);
+	raw_sigprocmask_old(SIG_BLOCK, 0, &pend32);
+	printf("old sigsuspend: r=%ld errno=%s hits=%d mask back=%d\n", r,
+	       strerrorname_np(errno), hits, pend32 == (uint32_t)usr12);
+
+	/* rt_sigtimedwait, time32 and time64 forms: one pending, then none */
+	for (int time64 = 0; time64 < 2; time64++) {
+		raise(SIGUSR2);
+		memset(&si, 0, sizeof(si));
+		r = raw_timedwait(&usr12, &si, 1000000, time64);
+		printf("rt_sigtimedwait time%d: r=%ld signo=%d code=%d pid_ok=%d", time64 ? 64 : 32,
+		       r, si.si_signo, si.si_code, si.si_pid == getpid());
+		r = raw_timedwait(&usr12, &si, 1000000, time64);
+		printf(" then r=%ld errno=%s\n", r, strerrorname_np(errno));
+	}
+
+	/* the old signalfd (no flags argument) */
+	fd = (int)syscall(SYS_signalfd, -1, &usr12, 8);
+	syscall(SYS_tkill, tid, SIGUSR2);
+	r = read(fd, &fdsi, sizeof(fdsi));
+	printf("old signalfd: n=%ld signo=%u code=%d\n", r, fdsi.ssi_signo, fdsi.ssi_code);
+	close(fd);
+	raw_sigprocmask_old(SIG_SETMASK, old32, &pend32);
+	hits = 0;
+}
+
 #ifdef __i386__
 /* No SA_RESTORER: the kernel returns through the vDSO's __kernel_sigreturn
  * (plain handler: sigframe) or __kernel_rt_sigreturn (SA_SIGINFO). */
@@ -578,6 +710,7 @@ int main(void)
 	test_fp();
 	test_eintr();
 	test_wait();
+	test_raw_calls();
 	test_vdso_restorer();
 	test_old_calls();
 	signal(SIGTERM, SIG_DFL);
