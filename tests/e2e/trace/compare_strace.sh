@@ -24,16 +24,21 @@
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times, /* N vars */ counts,
 #     getrandom's bytes, sysinfo's live values and the run's directory
+#   - against a twin of another ABI (--abi-sizes): set_robust_list's
+#     length, getrandom's count, mprotect(PROT_READ)'s RELRO length
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name= root= probe= twin= twin_min=
+stdin=/dev/null name= root= probe= twin= twin_min= sizes=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--native-probe) probe=$2; shift 2 ;;
 	--twin) twin=$2 twin_min=$3; shift 3 ;;
+	# --abi-sizes: REF is a twin of another ABI (x32 against its -m64
+	# build): the sizes that follow from the ABI alone are normalised
+	--abi-sizes) sizes=1; shift ;;
 	# --root DIR: GUEST runs under `sysgate -L DIR`; the native run is REF
 	# started by DIR's own ld.so (--library-path DIR's libraries), and DIR
 	# is taken out of the paths it prints
@@ -54,7 +59,7 @@ if [ -n "$probe" ]; then
 		echo "trace-compare $name: this host cannot run the native reference" \
 			"($(basename "$probe") exits $st natively: no IA32 emulation);" \
 			"comparing with the x86_64 twin $(basename "$twin") instead"
-		ref=$twin min=$twin_min name="$name-vs-x86_64-twin"
+		ref=$twin min=$twin_min name="$name-vs-x86_64-twin" sizes=1
 	elif [ "$st" -ne 0 ]; then
 		echo "trace-compare $name: skipped: this host cannot run the native reference" \
 			"($(basename "$probe") exits $st natively: a kernel without IA32 emulation cannot exec i386 programs)"
@@ -121,6 +126,14 @@ normalise() {
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
 		s/^sysinfo\(\{[^}]*\}\)/sysinfo({LIVE})/;
 		s/ +=/ =/;
+		if ($ENV{SG_ABI_SIZES}) {
+			# what differs between ABIs by definition: the robust list
+			# head (3 pointers), glibc'"'"'s pointer-sized random words,
+			# the binaries'"'"' RELRO sizes
+			s/^(set_robust_list\(0xADDR), \d+\)/$1, HEADSIZE)/;
+			s/^(getrandom\("RANDOM"), \d+, (.*\) = )\d+$/$1, N, $2N/;
+			s/^(mprotect\(0xADDR), \d+, PROT_READ\)/$1, RELRO, PROT_READ)/;
+		}
 		print "$_\n";
 	}' "$1" | sed -e "s#$work/ref/#WORK/#g" -e "s#$work/sgt/#WORK/#g" \
 		-e "${root:+s#$root/usr/lib/#/lib/#g}" -e "${root:+s#$root##g}"
@@ -128,6 +141,7 @@ normalise() {
 
 [ -s "$work/native.raw" ] || { echo "trace-compare $name: strace produced nothing" >&2; cat "$work/native.out" >&2; exit 1; }
 [ -s "$work/sg.raw" ] || { echo "trace-compare $name: sysgate produced no trace" >&2; cat "$work/sg.out" >&2; exit 1; }
+export SG_ABI_SIZES=$sizes
 normalise "$work/native.raw" > "$work/native.txt"
 normalise "$work/sg.raw" > "$work/sg.txt"
 
