@@ -245,39 +245,28 @@ static void print_row(char *line, size_t size, const struct trace_count *c,
 		 (unsigned long long)c->calls, errors, name);
 }
 
-/* strace -c's table: rows by time spent, then a total. Time is the wall
- * time of the handler (sysgate has no separate kernel time). */
-void trace_print_summary(struct trace *tr)
+/* One table (strace's call_summary_pers): rows by time spent, a total. */
+static void print_table(struct trace *tr, int t)
 {
 	static const char rule[] = "------ ----------- ----------- --------- "
 				   "--------- ----------------\n";
-	struct summary_row *rows;
+	const struct sg_syscall_table *tab = sg_syscall_table(t);
+	struct summary_row *rows = calloc(tab->size ? tab->size : 1, sizeof(*rows));
 	struct trace_count total = { 0, 0, 0 };
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	char line[160];
 
-	for (int t = 0; t < SG_TABLE__COUNT; t++) {
-		const struct sg_syscall_table *tab = sg_syscall_table(t);
-
-		if (tr->counts[t])
-			cap += tab->size;
-	}
-	rows = calloc(cap ? cap : 1, sizeof(*rows));
 	if (!rows)
 		return;
-	for (int t = 0; t < SG_TABLE__COUNT; t++) {
-		const struct sg_syscall_table *tab = sg_syscall_table(t);
-
-		for (unsigned r = 0; tr->counts[t] && r < tab->size; r++) {
-			if (!tr->counts[t][r].calls)
-				continue;
-			rows[n].name = tab->rows[r].name;
-			rows[n].c = tr->counts[t][r];
-			total.calls += rows[n].c.calls;
-			total.errors += rows[n].c.errors;
-			total.ns += rows[n].c.ns;
-			n++;
-		}
+	for (unsigned r = 0; r < tab->size; r++) {
+		if (!tr->counts[t][r].calls)
+			continue;
+		rows[n].name = tab->rows[r].name;
+		rows[n].c = tr->counts[t][r];
+		total.calls += rows[n].c.calls;
+		total.errors += rows[n].c.errors;
+		total.ns += rows[n].c.ns;
+		n++;
 	}
 	qsort(rows, n, sizeof(*rows), by_time);
 	put(tr, "% time     seconds  usecs/call     calls    errors syscall\n");
@@ -290,4 +279,33 @@ void trace_print_summary(struct trace *tr)
 	print_row(line, sizeof(line), &total, total.ns, "total");
 	put(tr, line);
 	free(rows);
+}
+
+/* strace -c: one table per personality the calls went through, in
+ * strace's order (64 bit, 32 bit, x32), each with its own total; all but
+ * the 64-bit one under a heading naming it. Time is the wall time of the
+ * handler (sysgate has no separate kernel time). */
+void trace_print_summary(struct trace *tr)
+{
+	static const struct {
+		int table;
+		const char *heading;
+	} pers[] = {
+		{ SG_TABLE_X64, NULL },
+		{ SG_TABLE_IA32, "System call usage summary for 32 bit mode:\n" },
+		{ SG_TABLE_X32, "System call usage summary for x32 mode:\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(pers) / sizeof(pers[0]); i++) {
+		int t = pers[i].table;
+		bool used = false;
+
+		for (unsigned r = 0; tr->counts[t] && r < sg_syscall_table(t)->size; r++)
+			used = used || tr->counts[t][r].calls;
+		if (!used)
+			continue;
+		if (pers[i].heading)
+			put(tr, pers[i].heading);
+		print_table(tr, t);
+	}
 }

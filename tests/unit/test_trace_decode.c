@@ -429,15 +429,34 @@ static void test_summary(void **state)
 		trace_syscall_enter(fx.tr, &fx.thread, &c);
 		trace_syscall_exit(fx.tr, &fx.thread, &c);
 	}
+	{
+		/* int $0x80 from the same program: the 32-bit table */
+		struct sg_syscall_call c = call_of(I386, "getpid", 7, 0, 0, 0, 0, 0, 0);
+
+		trace_syscall_enter(fx.tr, &fx.thread, &c);
+		trace_syscall_exit(fx.tr, &fx.thread, &c);
+	}
 	assert_string_equal(output(), ""); /* no lines with -c */
 	trace_exit(fx.tr, &st);
 	out = output();
 	/* strace -c's header, rule, rows and total */
-	assert_non_null(strstr(out, "% time     seconds  usecs/call     calls    errors syscall\n"
-				    "------ ----------- ----------- --------- --------- ----------------\n"));
+	assert_true(!strncmp(out, "% time     seconds  usecs/call     calls    errors syscall\n"
+				  "------ ----------- ----------- --------- --------- ----------------\n",
+			     118));
 	assert_non_null(strstr(out, "         3           brk\n"));
 	assert_non_null(strstr(out, "         1         1 ioctl\n"));
-	assert_non_null(strstr(out, "         4         1 total\n"));
+	/* one table per personality, each with its own total (strace's
+	 * call_summary: 64 bit first, the others under a heading) */
+	{
+		const char *pers32 = strstr(out, "         4         1 total\n"
+						 "System call usage summary for 32 bit mode:\n"
+						 "% time     seconds  usecs/call     calls    errors syscall\n");
+
+		assert_non_null(pers32);
+		assert_non_null(strstr(pers32, "         1           getpid\n"));
+		assert_non_null(strstr(pers32, "         1           total\n"));
+		assert_null(strstr(pers32, "brk"));
+	}
 }
 
 /* -f with two threads: a call left open by one thread when the other
