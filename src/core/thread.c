@@ -202,8 +202,12 @@ static void *thread_main(void *arg)
 		syscall(SYS_futex, report, FUTEX_WAKE, 1, NULL, NULL, 0);
 	}
 	thread_loop(t);
+	/* Decided before thread_finish: once this thread is off the list,
+	 * sg_run may return and its caller free p at any moment. */
+	bool leads_alone = p->no_runner && p->main_thread == t;
+
 	thread_finish(t);
-	if (p->no_runner && p->main_thread == t)
+	if (leads_alone)
 		exit_as_guest(p);
 	cpu_release(&t->cpu);
 	free(t);
