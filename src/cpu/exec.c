@@ -114,6 +114,7 @@ static inline __attribute__((always_inline)) void run_loop(struct cpu *c, bool s
 			c->exec_page = pc & ~(uint64_t)(CODE_PAGE_SIZE - 1);
 			pg = cache_page(c, c->exec_page);
 		}
+		c->insn_rip = pc; /* a fetch fault names the fetched instruction */
 		i = cache_insn(c, pg, pc);
 		for (;;) {
 			c->insn_rip = pc;

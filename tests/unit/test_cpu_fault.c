@@ -1,12 +1,15 @@
 /* Stops and faults: #PF from a guest access (address, write, rip at the
  * instruction), #UD with its bytes, #DE, INT3 as a trap, the syscall
  * mechanisms, and the state SYSCALL leaves. */
+#define _GNU_SOURCE /* REG_RIP */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <cmocka.h>
 #include "cpu/cpu.h"
 
@@ -368,6 +371,67 @@ static int setup(void **state)
 	return code == MAP_FAILED || rwx == MAP_FAILED;
 }
 
+static sigjmp_buf native_jb;
+static uint64_t native_rip, native_addr;
+
+static void on_native_segv(int sig, siginfo_t *si, void *ctx)
+{
+	native_rip = (uint64_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+	native_addr = (uint64_t)(uintptr_t)si->si_addr;
+	siglongjmp(native_jb, sig);
+}
+
+/* Calls target natively; the SIGSEGV's rip and address land in native_*. */
+static void native_branch(uint64_t target)
+{
+	struct sigaction sa = { .sa_sigaction = on_native_segv, .sa_flags = SA_SIGINFO }, old;
+
+	sigaction(SIGSEGV, &sa, &old);
+	if (sigsetjmp(native_jb, 1) == 0)
+		__asm__ volatile("call *%0" : : "r"(target) : "memory", "rax", "rcx", "rdx", "rsi",
+				 "rdi", "r8", "r9", "r10", "r11");
+	sigaction(SIGSEGV, &old, NULL);
+}
+
+/* A fetch fault: a branch to an unmapped page, and an instruction that
+ * runs into one. The host names the fetched instruction (rip) and the
+ * first unmapped byte; so must the interpreter (not the branch). */
+static void test_fetch_fault(void **state)
+{
+	uint8_t *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE | PROT_EXEC,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t hole = (uint64_t)(uintptr_t)pages + 4096;
+	uint8_t *straddle = pages + 4096 - 3;
+	static struct cpu c;
+
+	assert_true(pages != MAP_FAILED);
+	munmap(pages + 4096, 4096);
+	memcpy(straddle, "\x48\xb8\x01", 3); /* movabs $imm64, %rax: 7 bytes missing */
+	cpu_install_fault_handler();
+	for (int k = 0; k < 2; k++) {
+		uint64_t target = k ? (uint64_t)(uintptr_t)straddle : hole;
+
+		native_rip = native_addr = 0;
+		native_branch(target);
+		assert_int_equal(native_rip, target);
+		memcpy(code, "\xff\xd0", 2); /* call *%rax */
+		cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+		cpu_invalidate_code((uint64_t)(uintptr_t)pages, 4096);
+		cpu_release(&c);
+		cpu_init(&c, CPU_MODE_64);
+		c.r[0] = target;
+		c.r[4] = (uint64_t)(uintptr_t)(pages + 2048);
+		c.rip = (uint64_t)(uintptr_t)code;
+		assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+		assert_int_equal(c.fault.vector, VEC_PF);
+		assert_int_equal(c.rip, native_rip);
+		assert_int_equal(c.fault.insn_addr, native_rip);
+		assert_int_equal(c.fault.data_addr, native_addr);
+	}
+	cpu_release(&c);
+	munmap(pages, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_smc_patch),
 		cmocka_unit_test(test_smc_jit),
 		cmocka_unit_test(test_far_mode_switch),
+		cmocka_unit_test(test_fetch_fault),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
