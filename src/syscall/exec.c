@@ -179,14 +179,21 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 	r = sc_path(t, path_addr, path, true);
 	if (r)
 		return r;
-	if (!path[0] && (flags & AT_EMPTY_PATH))
+	if (!path[0] && !(flags & AT_EMPTY_PATH))
+		return -ENOENT;
+	if (!path[0])
 		snprintf(full, sizeof(full), "/proc/self/fd/%d", dirfd);
 	else if (path[0] != '/' && dirfd != AT_FDCWD)
 		snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", dirfd, path);
-	else if (!path[0])
-		return -ENOENT;
 	else
 		snprintf(full, sizeof(full), "%s", path);
+	if (path[0] && (flags & AT_SYMLINK_NOFOLLOW)) {
+		struct stat st;
+
+		/* the last component must not be a symlink */
+		if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode))
+			return -ELOOP;
+	}
 	if (!t->proc->host_exe)
 		return -ENOEXEC;
 	r = read_strings(t, argv, compat, &args);

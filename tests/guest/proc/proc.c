@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -254,6 +255,52 @@ static void test_die(void)
 	}
 }
 
+/* execveat: relative to a directory fd, an fd itself (AT_EMPTY_PATH, as
+ * fexecve), a symlink refused with AT_SYMLINK_NOFOLLOW, a bad flag. */
+static void run_execveat(const char *what, int dirfd, const char *path, char *const argv[],
+			 int flags)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char *envp[] = { "PROC_TEST=at", NULL };
+
+		syscall(SYS_execveat, dirfd, path, argv, envp, flags);
+		printf("%s: execveat failed: %s\n", what, strerrorname_np(errno));
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	show_status(what, st);
+}
+
+static void test_execveat(const char *dir)
+{
+	char *argv[] = { self, "exec-child", "at", NULL };
+	char link[PATH_MAX + 16], *slash = strrchr(self, '/');
+	char selfdir[PATH_MAX];
+	int dfd, fd;
+
+	snprintf(selfdir, sizeof(selfdir), "%.*s", (int)(slash - self), self);
+	dfd = open(selfdir, O_RDONLY | O_DIRECTORY);
+	run_execveat("execveat dirfd", dfd, slash + 1, argv, 0);
+	close(dfd);
+	fd = open(self, O_RDONLY);
+	run_execveat("execveat AT_EMPTY_PATH", fd, "", argv, AT_EMPTY_PATH);
+	run_execveat("execveat empty path without the flag", fd, "", argv, 0);
+	close(fd);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	if (symlink(self, link) == 0) {
+		run_execveat("execveat symlink", AT_FDCWD, link, argv, 0);
+		run_execveat("execveat AT_SYMLINK_NOFOLLOW", AT_FDCWD, link, argv,
+			     AT_SYMLINK_NOFOLLOW);
+		unlink(link);
+	}
+	run_execveat("execveat bad flag", AT_FDCWD, self, argv, 0x1);
+}
+
 static void *fork_in_thread(void *arg)
 {
 	pid_t pid = fork();
@@ -320,6 +367,7 @@ int main(int argc, char **argv)
 	test_fork();
 	test_sigchld();
 	test_exec(argc > 1 ? argv[1] : "/tmp");
+	test_execveat(argc > 1 ? argv[1] : "/tmp");
 	test_spawn();
 	test_fork_threads();
 	test_die();
