@@ -347,10 +347,15 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 	struct sg_sigaction *ka = &t->proc->sigactions[signo - 1];
 	siginfo_t si;
 
-	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
-	    (t->sigmask & SIGBIT(signo)))
-		return false; /* force_sig: blocked or ignored means death */
 	fault_info(t, f, signo, &si);
+	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
+	    (t->sigmask & SIGBIT(signo))) {
+		/* force_sig: blocked or ignored means death; a tracer still
+		 * sees the signal (strace's "--- SIGSEGV {...} ---") */
+		if (t->proc->trace)
+			trace_signal(t->proc->trace, t, &si);
+		return false;
+	}
 	if (!announce(t, &si))
 		return true;
 	if (setup_frame(t, signo, &si, f))

@@ -50,13 +50,13 @@ void trace_print_siginfo(struct tline *l, const siginfo_t *si)
 	if (code == SI_USER || code == SI_TKILL) {
 		tl_printf(l, ", si_pid=%d, si_uid=%u", si->si_pid, si->si_uid);
 	} else if (code == SI_QUEUE || code == SI_MESGQ) {
-		tl_printf(l, ", si_pid=%d, si_uid=%u, si_int=%d, si_ptr=%p",
-			  si->si_pid, si->si_uid, si->si_value.sival_int,
-			  si->si_value.sival_ptr);
+		tl_printf(l, ", si_pid=%d, si_uid=%u, si_int=%d, si_ptr=",
+			  si->si_pid, si->si_uid, si->si_value.sival_int);
+		tprint_ptr(l, (uint64_t)(uintptr_t)si->si_value.sival_ptr);
 	} else if (code == SI_TIMER) {
-		tl_printf(l, ", si_timerid=%#x, si_overrun=%d, si_int=%d, si_ptr=%p",
-			  si->si_timerid, si->si_overrun, si->si_value.sival_int,
-			  si->si_value.sival_ptr);
+		tl_printf(l, ", si_timerid=%#x, si_overrun=%d, si_int=%d, si_ptr=",
+			  si->si_timerid, si->si_overrun, si->si_value.sival_int);
+		tprint_ptr(l, (uint64_t)(uintptr_t)si->si_value.sival_ptr);
 	} else if (code > 0 && code != SI_KERNEL && si->si_signo == SIGCHLD) {
 		tl_printf(l, ", si_pid=%d, si_uid=%u, si_status=", si->si_pid,
 			  si->si_uid);
@@ -67,7 +67,9 @@ void trace_print_siginfo(struct tline *l, const siginfo_t *si)
 		tl_printf(l, ", si_utime=%lld, si_stime=%lld",
 			  (long long)si->si_utime, (long long)si->si_stime);
 	} else if (code > 0 && code != SI_KERNEL && is_fault(si->si_signo)) {
-		tl_printf(l, ", si_addr=%p", si->si_addr);
+		/* strace's printaddr: NULL, not glibc's "(nil)" */
+		tl_puts(l, ", si_addr=");
+		tprint_ptr(l, (uint64_t)(uintptr_t)si->si_addr);
 	} else if (code == SI_KERNEL && is_fault(si->si_signo)) {
 		tl_puts(l, ", si_addr=NULL");
 	}

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -642,6 +644,38 @@ void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
 	trace_syscall_exit(tr, t, &done);
 }
 
+/* Will the host kernel write a core for this death? The signal's default
+ * action must be to dump, the process dumpable, and either core_pattern
+ * a pipe (the kernel then ignores RLIMIT_CORE) or RLIMIT_CORE at least a
+ * page (an ELF core's minimum). The CLI dies of the guest's signal, so
+ * this is what the kernel will decide for it (fs/coredump.c); a dump
+ * that fails later (an unwritable directory) is not foreseen. */
+static bool host_dumps_core(int sig)
+{
+	struct rlimit rl;
+	char pattern[2] = "";
+	int fd;
+
+	switch (sig) {
+	case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT: case SIGBUS:
+	case SIGFPE: case SIGSEGV: case SIGXCPU: case SIGXFSZ: case SIGSYS:
+		break;
+	default:
+		return false;
+	}
+	if (prctl(PR_GET_DUMPABLE) <= 0)
+		return false;
+	fd = open("/proc/sys/kernel/core_pattern", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, pattern, 1) != 1)
+			pattern[0] = '\0';
+		close(fd);
+	}
+	if (pattern[0] == '|')
+		return true;
+	return getrlimit(RLIMIT_CORE, &rl) == 0 && rl.rlim_cur >= 4096;
+}
+
 void trace_exit(struct trace *tr, const struct sg_exit *status)
 {
 	struct tline l = { .len = 0 };
@@ -656,7 +690,7 @@ void trace_exit(struct trace *tr, const struct sg_exit *status)
 	if (status->signaled) {
 		tl_puts(&l, "+++ killed by ");
 		tprint_signame(&l, status->signal, false);
-		tl_puts(&l, " +++");
+		tl_puts(&l, host_dumps_core(status->signal) ? " (core dumped) +++" : " +++");
 	} else {
 		tl_printf(&l, "+++ exited with %d +++", status->code);
 	}

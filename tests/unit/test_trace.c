@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -281,8 +283,38 @@ static void test_process_exit(void **state)
 	assert_string_equal(output(), "+++ exited with 3 +++\n");
 	e.signaled = 1;
 	e.signal = 11;
-	trace_exit(fx.tr, &e);
-	assert_string_equal(output(), "+++ killed by SIGSEGV +++\n");
+	{
+		/* "(core dumped)" as the kernel decides it (fs/coredump.c):
+		 * no core below a page of RLIMIT_CORE unless core_pattern is
+		 * a pipe; a dumping signal with room for a core dumps */
+		struct rlimit old, rl;
+		char pattern[2] = "";
+		FILE *f = fopen("/proc/sys/kernel/core_pattern", "r");
+
+		if (f) {
+			if (!fgets(pattern, sizeof(pattern), f))
+				pattern[0] = '\0';
+			fclose(f);
+		}
+		assert_int_equal(getrlimit(RLIMIT_CORE, &old), 0);
+		rl = old;
+		rl.rlim_cur = 0;
+		assert_int_equal(setrlimit(RLIMIT_CORE, &rl), 0);
+		trace_exit(fx.tr, &e);
+		assert_string_equal(output(), pattern[0] == '|'
+				    ? "+++ killed by SIGSEGV (core dumped) +++\n"
+				    : "+++ killed by SIGSEGV +++\n");
+		rl.rlim_cur = old.rlim_max;
+		if (rl.rlim_cur >= 4096 && prctl(PR_GET_DUMPABLE) > 0) {
+			assert_int_equal(setrlimit(RLIMIT_CORE, &rl), 0);
+			trace_exit(fx.tr, &e);
+			assert_string_equal(output(), "+++ killed by SIGSEGV (core dumped) +++\n");
+			e.signal = 15; /* SIGTERM's default action dumps nothing */
+			trace_exit(fx.tr, &e);
+			assert_string_equal(output(), "+++ killed by SIGTERM +++\n");
+		}
+		assert_int_equal(setrlimit(RLIMIT_CORE, &old), 0);
+	}
 }
 
 static void test_entry_annotation(void **state)
