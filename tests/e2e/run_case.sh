@@ -7,7 +7,19 @@
 # program for i386/x86_64, the -m64 twin for x32), or an expected-output
 # file plus status (--expect, --status). Stdout and the exit status are
 # compared; a mismatch prints a unified diff of stdout and sysgate's stderr.
-# Exit status 0: pass; 1: fail; 2: bad use of this script.
+# One line "reference: ..." says which oracle the case used.
+# Exit status 0: pass; 1: fail; 2: bad use of this script; 77: skipped (the
+# host cannot run --ref and the case has no fallback oracle).
+#
+# A host without IA32 emulation cannot run an i386 --ref (exec: ENOEXEC) or
+# `int $0x80` from 64-bit code (SIGSEGV). --probe PROG names a tiny program
+# that exits 0 natively exactly where the host can run --ref; it is run once,
+# before anything else. When it exits otherwise, the fallback replaces --ref:
+# --ref-twin (the same source built for x86_64, as x32 cases always use) or
+# --ref-expect (an expected-output file, with --status). With the twin, both
+# runs get E2E_REF_TWIN=1 in their environment: a guest program then leaves
+# out the checks only its own ABI has (the i386-only system calls), for
+# which the twin is no oracle.
 #
 # Both runs start in their own empty directory with the same environment
 # (env -i, PATH plus --env) and stdin (--stdin, else /dev/null), under
@@ -18,7 +30,15 @@
 #
 # Options:
 #   --ref PROG           native reference program
-#   --expect FILE        expected stdout (use with --status)
+#   --expect FILE        expected stdout (use with --status); leading lines
+#                        starting with '#' are the file's comment, not output
+#   --probe PROG         run natively first; status 0: the host can run --ref
+#   --ref-twin PROG      reference when the probe fails: the x86_64 twin
+#   --twin-sed SCRIPT    sed script applied to the twin's stdout (only for a
+#                        difference the kernel documents, e.g. AT_PLATFORM)
+#   --twin-check CMD     sh command that must exit 0 for the twin to be a
+#                        valid oracle (else skip, 77), e.g. same versions
+#   --ref-expect FILE    expected stdout when the probe fails (as --expect)
 #   --status N           expected exit status (with --expect, or alone)
 #   --stdin FILE         stdin for both runs
 #   --env NAME=VALUE     add to the environment of both runs (repeatable)
@@ -37,6 +57,7 @@ set -u
 die() { echo "run_case.sh: $*" >&2; exit 2; }
 
 noguest= ref= expect= status= stdin=/dev/null envs= opts_n=0 checks=
+probe= twin= twinsed= twincheck= refexpect=
 nl='
 '
 while [ $# -gt 0 ]; do
@@ -44,6 +65,11 @@ while [ $# -gt 0 ]; do
 	--no-guest) noguest=1; shift ;;
 	--ref) ref=$2; shift 2 ;;
 	--expect) expect=$2; shift 2 ;;
+	--probe) probe=$2; shift 2 ;;
+	--ref-twin) twin=$2; shift 2 ;;
+	--twin-sed) twinsed=$2; shift 2 ;;
+	--twin-check) twincheck=$2; shift 2 ;;
+	--ref-expect) refexpect=$2; shift 2 ;;
 	--status) status=$2; shift 2 ;;
 	--stdin) stdin=$2; shift 2 ;;
 	--env) envs="$envs$2$nl"; shift 2 ;;
@@ -69,12 +95,54 @@ else
 fi
 [ -n "$ref" ] && [ -n "$expect" ] && die "--ref and --expect exclude each other"
 [ -z "$ref" ] && [ -z "$status" ] && die "no oracle: give --ref, or --status"
+[ -n "$twin" ] && [ -n "$refexpect" ] && die "--ref-twin and --ref-expect exclude each other"
+[ -n "$twin$refexpect" ] && [ -z "$probe" ] && die "a fallback needs --probe"
+[ -n "$probe" ] && [ -z "$ref" ] && die "--probe needs --ref"
+[ -n "$refexpect" ] && [ -z "$status" ] && die "--ref-expect needs --status"
 [ -x "$sysgate" ] || { echo "FAIL: $sysgate is not built"; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sg-e2e.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/ref" "$tmp/sg"
 ulimit -c 0 2>/dev/null
+
+# Choose the oracle: the native --ref where the probe says the host runs
+# it, else the fallback, else skip. Only the probe decides, never a
+# failure of the reference itself, so a broken reference still fails.
+why=
+if [ -n "$probe" ]; then
+	[ -x "$probe" ] || die "probe $probe is not built"
+	(cd "$tmp" && env -i PATH=/usr/local/bin:/usr/bin:/bin sh -c '"$1"' sh "$probe" \
+		</dev/null >/dev/null 2>&1)
+	ps=$?
+	if [ $ps != 0 ]; then
+		why="the host cannot run $ref natively: probe $(basename "$probe") exited $ps"
+		if [ -n "$twin" ]; then
+			if [ -n "$twincheck" ] && ! msg=$(sh -c "$twincheck" 2>&1); then
+				echo "SKIP: $why, and the twin $twin is no oracle: $msg"
+				exit 77
+			fi
+			ref=$twin
+			# both runs: a program may leave out what only its own
+			# ABI has (i386-only calls), which the twin cannot show
+			envs="${envs}E2E_REF_TWIN=1$nl"
+		elif [ -n "$refexpect" ]; then
+			ref= expect=$refexpect
+		else
+			echo "SKIP: $why, and the case has no fallback oracle"
+			exit 77
+		fi
+	fi
+fi
+if [ -z "$why" ] && [ -n "$ref" ]; then
+	echo "reference: $ref, native"
+elif [ -n "$ref" ]; then
+	echo "reference: $ref, the x86_64 twin${twinsed:+ (stdout through sed '$twinsed')} ($why)"
+elif [ -n "$expect" ]; then
+	echo "reference: $expect, status $status${why:+ ($why)}"
+else
+	echo "reference: status $status"
+fi
 
 # run DIR PROGRAM [SYSGATE-OPTIONS]: run in DIR with the case's arguments,
 # environment and stdin; leave out/err/status in DIR.
@@ -145,11 +213,16 @@ if [ -n "$ref" ]; then
 	want=$(cat "$tmp/ref/status")
 	[ -n "$status" ] && [ "$want" != "$status" ] &&
 		say "native reference exited $want, the case expects $status (bad reference?)"
-	cp "$tmp/ref/out" "$tmp/expected"
+	if [ -n "$why" ] && [ -n "$twinsed" ]; then
+		sed "$twinsed" "$tmp/ref/out" >"$tmp/expected"
+	else
+		cp "$tmp/ref/out" "$tmp/expected"
+	fi
 else
 	want=$status
 	if [ -n "$expect" ]; then
-		cp "$expect" "$tmp/expected"
+		# the file's leading '#' lines say why its content is right
+		awk 'out || !/^#/ { out = 1; print }' "$expect" >"$tmp/expected"
 	fi
 fi
 

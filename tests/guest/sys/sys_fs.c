@@ -272,7 +272,8 @@ int main(int argc, char **argv)
 	times_and_attrs();
 	pipes();
 #ifdef __i386__
-	i386_forms();
+	if (abi_only_checks())
+		i386_forms();
 #endif
 	return 0;
 }

@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 	udp();
 	unix_stream(argv[1]);
 #ifdef __i386__
-	{
+	if (abi_only_checks()) {
 		unsigned long args[4] = { AF_UNIX, SOCK_STREAM, 0, 0 };
 		int sv[2];
 

@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	close(mfd);
 
 #ifdef __i386__
-	{
+	if (abi_only_checks()) {
 		uint32_t args[5];
 		int32_t tv32[2] = { 0, 1000 };
 		uint32_t set32 = 1u << p[0];

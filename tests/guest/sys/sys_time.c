@@ -75,7 +75,7 @@ int main(void)
 	close(tfd);
 
 #ifdef __i386__
-	{
+	if (abi_only_checks()) {
 		/* the time32 calls: 32-bit seconds */
 		int32_t t32[4] = { 0 }, itv[4] = { 0, 0, 7, 0 };
 
