@@ -643,6 +643,70 @@ static void prefix_patch(struct gen *g, struct trial *t, const cs_insn *in, cons
 		t->code[pf->rex_at - 1] = (uint8_t)((t->code[pf->rex_at - 1] & ~1u) | (r >> 3));
 }
 
+bool host_is_amd(void)
+{
+	uint32_t a, b, c, d;
+
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+	return b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163; /* AuthenticAMD */
+}
+
+/* LAR of the 32-bit user code selector: ZF = 1 when the descriptor is
+ * present (a kernel without IA32 emulation clears it). Never faults. */
+static bool host_has_compat_cs(void)
+{
+	uint32_t ar = 0;
+	uint8_t zf;
+
+	__asm__ volatile("lar %2, %0; setz %1" : "+r"(ar), "=q"(zf) : "r"(0x23u) : "cc");
+	return zf;
+}
+
+/* The selector a segment load, LAR or LSL reads, if it is one of the
+ * 32-bit code segment's 0x20..0x23: on a host without that segment the
+ * native side faults (or LAR fails) where sysgate, which models a kernel
+ * with IA32 emulation, loads it. */
+static bool reads_compat_selector(struct gen *g, const struct trial *t, const cs_insn *in,
+				  uint64_t end)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const char *m = base_mnemonic(in->mnemonic);
+	const cs_x86_op *src = NULL;
+	uint64_t a;
+	uint16_t v;
+	unsigned sz;
+	int r;
+
+	if ((!strcmp(m, "mov") && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+	     (x->operands[0].reg == X86_REG_ES || x->operands[0].reg == X86_REG_SS ||
+	      x->operands[0].reg == X86_REG_DS || x->operands[0].reg == X86_REG_FS ||
+	      x->operands[0].reg == X86_REG_GS)) ||
+	    ((!strcmp(m, "lar") || !strcmp(m, "lsl")) && x->op_count == 2))
+		src = &x->operands[1];
+	else if ((!strcmp(m, "verr") || !strcmp(m, "verw")) && x->op_count == 1)
+		src = &x->operands[0];
+	if (src && src->type == X86_OP_REG) {
+		r = gpr_of(g->cs, src->reg, &sz);
+		return r >= 0 && (t->r[r] & 0xfffc) == 0x20;
+	}
+	if (src && src->type == X86_OP_MEM) {
+		a = mem_ea(g, t, in, &src->mem, end);
+	} else if (!strcmp(m, "pop") && x->op_count == 1 && x->operands[0].type == X86_OP_REG &&
+		   x->operands[0].reg >= X86_REG_CS && x->operands[0].reg <= X86_REG_SS) {
+		a = g->m64 ? t->r[4] : (uint32_t)t->r[4];
+	} else if ((!strcmp(m, "lds") || !strcmp(m, "les") || !strcmp(m, "lss") ||
+		    !strcmp(m, "lfs") || !strcmp(m, "lgs")) && x->op_count == 2 &&
+		   x->operands[1].type == X86_OP_MEM) {
+		a = mem_ea(g, t, in, &x->operands[1].mem, end) + x->operands[0].size;
+	} else {
+		return false;
+	}
+	if (a < DT_DATA || a + 2 > DT_DATA + DT_DATA_SIZE)
+		return false;
+	memcpy(&v, t->data + (a - DT_DATA), 2);
+	return (v & 0xfffc) == 0x20;
+}
+
 int gen_init(struct gen *g, bool m64, uint64_t seed)
 {
 	uint32_t out[4];
@@ -662,6 +726,8 @@ int gen_init(struct gen *g, bool m64, uint64_t seed)
 	g->cpuid7_ebx = out[1];
 	cpu_cpuid(0x80000001u, 0, out);
 	g->cpuidx_ecx = out[2];
+	g->host_amd = host_is_amd();
+	g->host_compat_cs = host_has_compat_cs();
 	return 0;
 }
 
@@ -697,6 +763,18 @@ bool gen_trial(struct gen *g, struct trial *t)
 		goto out;
 	if (!strcmp(m, "int") && in->detail->x86.operands[0].imm == 0x80)
 		goto out;
+	/* INT n with a vector the SDM reserves (0x15..0x1f; AMD uses some,
+	 * hypervisors others): what the host's IDT has there varies (one VM
+	 * returns from INT 0x1a, faults after INT 0x17); sysgate models a
+	 * Linux IDT: #GP. */
+	if (!strcmp(m, "int") && in->detail->x86.operands[0].imm >= 0x15 &&
+	    in->detail->x86.operands[0].imm <= 0x1f)
+		goto out_vendor;
+	/* AMD honours 66 on near JMP/CALL/RET in 64-bit mode (16-bit IP and
+	 * stack slot); Intel, and sysgate, ignore it. */
+	if (g->m64 && g->host_amd && in->detail->x86.prefix[2] == 0x66 &&
+	    (has_group(in, X86_GRP_JUMP) || has_group(in, X86_GRP_CALL) || has_group(in, X86_GRP_RET)))
+		goto out_vendor;
 	if (g->m64 && has_group(in, X86_GRP_BRANCH_RELATIVE) && in->detail->x86.prefix[2])
 		goto out; /* Capstone takes 66 as rel16; Intel ignores it in 64-bit mode */
 	if (!(g->cpuid1_ecx >> 20 & 1)) {
@@ -833,6 +911,25 @@ bool gen_trial(struct gen *g, struct trial *t)
 				goto out_skip;
 		}
 	}
+	if (!g->host_compat_cs && reads_compat_selector(g, t, in, end))
+		goto out_vendor;
+	if (is_string(m) && (!strncmp(m, "cmps", 4) || !strncmp(m, "scas", 4)) &&
+	    (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE))
+		t->rep_cmp = true;
+	if (!strcmp(m, "maskmovq") || !strcmp(m, "maskmovdqu")) {
+		uint64_t a = t->r[7];
+
+		a = x->addr_size == 8 ? a : x->addr_size == 4 ? (uint32_t)a : (uint16_t)a;
+		if (g->m64 && x->prefix[1] == X86_PREFIX_GS)
+			a += DT_GS_BASE;
+		t->maskmov_ea = g->m64 ? a : (uint32_t)a;
+		/* 66 makes it MASKMOVDQU even where Capstone says MASKMOVQ
+		 * (66 67 0F F7) */
+		t->maskmov_len = m[7] == 'q' && x->prefix[2] != 0x66 ? 8 : 16;
+	}
+	if ((!strcmp(m, "fstp") || !strcmp(m, "fbstp")) && x->op_count == 1 &&
+	    x->operands[0].type == X86_OP_MEM && x->operands[0].size == 10)
+		t->split_store = true;
 	if (at)
 		prefix_patch(g, t, in, &pf);
 	undef = undefined_flags(g, t, in);
@@ -856,6 +953,9 @@ bool gen_trial(struct gen *g, struct trial *t)
 			cs_free(all, cnt);
 	}
 	ok = true;
+	goto out;
+out_vendor:
+	g->vendor_skipped++;
 	goto out;
 out_skip:
 	g->skipped++;

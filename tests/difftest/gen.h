@@ -19,6 +19,11 @@ struct trial {
 	bool strict;                  /* integer family: a mismatch fails CI */
 	uint64_t flags_undef;         /* RFLAGS bits the SDM leaves undefined */
 	bool x87;                     /* compare x87 state */
+	/* vendor-divergent outcomes the comparator may accept (host_amd) */
+	bool rep_cmp;                 /* REP/REPNE CMPS/SCAS */
+	uint64_t maskmov_ea;          /* MASKMOVQ/MASKMOVDQU: the store address */
+	unsigned maskmov_len;         /* ... and its length (0: not one) */
+	bool split_store;             /* FSTP m80/FBSTP: 8 bytes, then 2 */
 	uint64_t r[16], rflags;
 	uint8_t fx[512];
 	uint8_t data[DT_DATA_SIZE];
@@ -30,7 +35,15 @@ struct gen {
 	uint64_t rng;
 	uint32_t cpuid1_ecx, cpuid1_edx, cpuid7_ebx, cpuidx_ecx;
 	unsigned long skipped, invalid;
+	/* The host, probed once: an AMD CPU (docs/cpu.md, "Host vendor
+	 * differences"), and a present 32-bit user code segment 0x23 (absent
+	 * when the kernel runs without IA32 emulation). */
+	bool host_amd, host_compat_cs;
+	unsigned long vendor_skipped; /* trials left out for the host's vendor */
 };
+
+/* CPUID vendor of the host is AuthenticAMD. */
+bool host_is_amd(void);
 
 int gen_init(struct gen *g, bool m64, uint64_t seed);
 void gen_fini(struct gen *g);

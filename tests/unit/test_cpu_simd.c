@@ -439,6 +439,17 @@ static __attribute__((noinline)) int native_signal(struct fstate *st)
 	return 0;
 }
 
+/* AMD's SSE4A (docs/cpu.md, "Host vendor differences"): on an AMD host
+ * MOVNTSS/MOVNTSD (F3/F2 0F 2B), EXTRQ (66 0F 78 /0 ib ib, 66 0F 79) and
+ * INSERTQ (F2 0F 78 ib ib, F2 0F 79) run even where CPUID hides the
+ * feature (this VM); Intel, and sysgate, raise #UD. */
+static bool host_sse4a(unsigned map, unsigned pfx, unsigned opc)
+{
+	return h_host_amd() && map == M0F &&
+	       ((opc == 0x2b && (pfx == P_F3 || pfx == P_F2)) ||
+		((opc == 0x78 || opc == 0x79) && (pfx == P_66 || pfx == P_F2)));
+}
+
 /* Extensions beyond x86-64-v2 that CPUID does not report (SHA, AES-NI,
  * PCLMULQDQ, GFNI): the host runs them, the interpreter must not. */
 static bool beyond_v2(unsigned map, unsigned pfx, unsigned opc)
@@ -446,9 +457,10 @@ static bool beyond_v2(unsigned map, unsigned pfx, unsigned opc)
 	if (map == M38)
 		return (pfx == P_NP && opc >= 0xc8 && opc <= 0xcd) ||
 		       (pfx == P_66 && (opc == 0xcf || (opc >= 0xdb && opc <= 0xdf)));
-	return map == M3A && ((pfx == P_NP && opc == 0xcc) ||
-			      (pfx == P_66 && (opc == 0x44 || opc == 0xce || opc == 0xcf ||
-					       opc == 0xdf)));
+	if (map == M3A)
+		return (pfx == P_NP && opc == 0xcc) ||
+		       (pfx == P_66 && (opc == 0x44 || opc == 0xce || opc == 0xcf || opc == 0xdf));
+	return host_sse4a(map, pfx, opc);
 }
 
 /* Every encoding of the SIMD opcode space (0F 10..17, 28..2F, 50..7F,
@@ -492,6 +504,10 @@ static void test_simd_ud_scan(void **state)
 					code[n++] = mod ? 0xca : 0x16; /* xmm1, xmm2 / (%rsi) */
 					if (imm)
 						code[n++] = 1;
+					if (host_sse4a(map, p, opc) && opc == 0x78) {
+						code[n++] = 1; /* EXTRQ/INSERTQ: ib ib */
+						code[n++] = 1;
+					}
 					h_rng = opc * 8 + p * 2 + mod + 1;
 					rnd_state(&st);
 					st.fx.mxcsr = 0x1f80;
