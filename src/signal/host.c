@@ -49,7 +49,17 @@ static void on_sent_fault_signal(int sig, void *si, void *uctx)
 	on_host_signal(sig, si, uctx);
 }
 
-static void set_host_action(int sig, uint64_t handler)
+/* A signal whose default action is to ignore it is still delivered to a
+ * traced process (the kernel keeps it for the tracer: strace shows
+ * "--- SIGCHLD ... ---"); with the trace on, such signals are queued
+ * like handled ones, and the delivery shows them and ignores them. */
+static bool trace_sees(const struct sg_process *p, int sig, uint64_t handler)
+{
+	return p->trace && handler == SG_SIG_DFL &&
+	       (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH);
+}
+
+static void set_host_action(const struct sg_process *p, int sig, uint64_t handler)
 {
 	struct sigaction sa;
 
@@ -58,7 +68,7 @@ static void set_host_action(int sig, uint64_t handler)
 		return; /* faults come through the CPU; the others cannot */
 	if (handler == SG_SIG_IGN && sig != SIG_KICK) {
 		sa.sa_handler = SIG_IGN;
-	} else if (handler == SG_SIG_DFL && sig != SIG_KICK) {
+	} else if (handler == SG_SIG_DFL && sig != SIG_KICK && !trace_sees(p, sig, handler)) {
 		sa.sa_handler = SIG_DFL;
 	} else {
 		/* no SA_RESTART: a blocking host call returns -EINTR and the
@@ -81,13 +91,16 @@ void sig_process_init(struct sg_process *p)
 		    !(cur.sa_flags & SA_SIGINFO))
 			p->sigactions[sig - 1].handler = SG_SIG_IGN;
 	}
-	set_host_action(SIG_KICK, p->sigactions[SIG_KICK - 1].handler);
+	set_host_action(p, SIG_KICK, p->sigactions[SIG_KICK - 1].handler);
+	for (int sig = 1; sig <= SG_NSIG; sig++)
+		if (trace_sees(p, sig, p->sigactions[sig - 1].handler))
+			set_host_action(p, sig, SG_SIG_DFL);
 	cpu_set_user_signal_handler(on_sent_fault_signal);
 }
 
 void sig_action_changed(struct sg_process *p, int sig)
 {
-	set_host_action(sig, p->sigactions[sig - 1].handler);
+	set_host_action(p, sig, p->sigactions[sig - 1].handler);
 }
 
 void sig_host_mask(const struct sg_thread *t, uint64_t guest_mask, sigset_t *out)

@@ -265,6 +265,10 @@ bool tk_pollfd(const struct targ *a, uint64_t v)
 	uint64_t addr = targ_ulong(a, v);
 	uint64_t n = (uint32_t)a->call->args[a->i + 1];
 
+	if (!addr) { /* strace: NULL, even for no elements */
+		tprint_ptr(a->l, addr);
+		return true;
+	}
 	tl_putc(a->l, '[');
 	for (uint64_t i = 0; i < n; i++) {
 		unsigned char b[8];

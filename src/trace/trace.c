@@ -46,6 +46,10 @@ static __thread struct pending {
 	bool fork_counted;  /* a fork/clone counted as a new task on entry */
 	enum sg_abi proc_abi; /* the program's ABI (the table may differ) */
 	struct timespec start;
+	const char *restart; /* "ERESTARTSYS (...)": interrupted, see below */
+	char resuming[32];   /* the call an ERESTART_RESTARTBLOCK left */
+	uint64_t resume_rip; /* ... and where (a restart enters it again) */
+	bool as_restart;     /* this call is that one again */
 } pending;
 
 __thread uint64_t trace_entry_sp;
@@ -352,6 +356,8 @@ static bool print_args(struct tline *l, const struct systab_sig *sig,
 static const char *name_of(const struct sg_syscall_call *call, char *buf,
 			   size_t size)
 {
+	if (pending.as_restart)
+		return "restart_syscall";
 	if (call->row)
 		return call->row->name;
 	snprintf(buf, size, "syscall_%#llx", (unsigned long long)call->nr);
@@ -363,14 +369,69 @@ static bool is_call(const struct sg_syscall_call *call, const char *name)
 	return call->row && !strcmp(call->row->name, name);
 }
 
+/* A call that returns -EINTR with a signal to deliver: the kernel returned
+ * one of its restart codes, which a tracer sees ("= ? ERESTARTSYS (To be
+ * restarted if SA_RESTART is set)"); what happens next (restart, -EINTR)
+ * is decided at the delivery. The code is the one the kernel's handler
+ * uses for the call. NULL: a plain -EINTR (calls never restarted). */
+static const char *restart_code(const struct sg_syscall_call *call, struct sg_thread *t)
+{
+	static const char *const nohand[] = {
+		"pause", "rt_sigsuspend", "sigsuspend", "select", "_newselect",
+		"pselect6", "pselect6_time64", "ppoll", "ppoll_time64", "msgrcv",
+		"msgsnd",
+	};
+	static const char *const eintr[] = {
+		"epoll_wait", "epoll_pwait", "epoll_pwait2", "rt_sigtimedwait",
+		"rt_sigtimedwait_time64", "io_getevents", "io_pgetevents",
+		"io_pgetevents_time64", "semop", "semtimedop", "semtimedop_time64",
+	};
+	static const char sys[] = "ERESTARTSYS (To be restarted if SA_RESTART is set)";
+	static const char nohandler[] = "ERESTARTNOHAND (To be restarted if no handler)";
+	static const char block[] = "ERESTART_RESTARTBLOCK (Interrupted by signal)";
+	const char *name = call->row ? call->row->name : "";
+	uint64_t pending_sigs;
+
+	if (call->result != -EINTR || !t)
+		return NULL;
+	pending_sigs = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE);
+	if (!(pending_sigs & ~t->sigmask))
+		return NULL; /* a real -EINTR (nothing to deliver) */
+	for (size_t i = 0; i < sizeof(eintr) / sizeof(eintr[0]); i++)
+		if (!strcmp(name, eintr[i]))
+			return NULL;
+	for (size_t i = 0; i < sizeof(nohand) / sizeof(nohand[0]); i++)
+		if (!strcmp(name, nohand[i]))
+			return nohandler;
+	if (!strcmp(name, "nanosleep") || !strcmp(name, "clock_nanosleep") ||
+	    !strcmp(name, "clock_nanosleep_time64"))
+		/* TIMER_ABSTIME sleeps are restarted as they are */
+		return !strcmp(name, "nanosleep") || !(call->args[1] & 1) ? block : nohandler;
+	if (!strcmp(name, "poll"))
+		return (int32_t)call->args[2] >= 0 ? block : nohandler;
+	if (!strcmp(name, "futex") || !strcmp(name, "futex_time64")) {
+		uint32_t cmd = (uint32_t)call->args[1] & 0x7f; /* FUTEX_CMD_MASK */
+
+		/* a wait with a timeout resumes through the restart block */
+		if ((cmd == 0 || cmd == 9) && call->args[3]) /* WAIT, WAIT_BITSET */
+			return block;
+	}
+	return sys;
+}
+
 /* Result, result notes, -T, the entry annotation. */
 static void finish_line(struct trace *tr, struct tline *l, const struct mm *mm,
 			const struct sg_syscall_call *call, unsigned ret_kind)
 {
 	tl_putc(l, ' ');
 	tl_tab_to_result(l);
-	trace_print_result(l, tr, call, ret_kind);
-	if (ret_kind != SYSTAB_RET_NONE)
+	if (pending.restart && ret_kind != SYSTAB_RET_NONE) {
+		tl_printf(l, "= ? %s", pending.restart);
+		ret_kind = SYSTAB_RET_NONE; /* no result note */
+	} else {
+		trace_print_result(l, tr, call, ret_kind);
+	}
+	if (ret_kind != SYSTAB_RET_NONE && !pending.as_restart)
 		trace_print_result_note(l, tr, call, mm);
 	if ((tr->flags & SG_TRACE_DURATION) && ret_kind != SYSTAB_RET_NONE) {
 		struct timespec now;
@@ -507,7 +568,13 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	const struct sg_syscall_call *call = socketcall_view(orig, &pending.view, mm_of(t));
 	const struct systab_sig *sig = sig_of(call);
 
+	bool resumes = pending.resuming[0] && t && t->cpu.rip == pending.resume_rip &&
+		       call->row && !strcmp(call->row->name, pending.resuming);
+
 	pending.call = NULL;
+	pending.restart = NULL;
+	pending.as_restart = false;
+	pending.resuming[0] = '\0';
 	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
 	trace_entry_sp = t ? t->cpu.r[R_SP] : 0;
 	note_fork_enter(tr, call);
@@ -523,6 +590,20 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		pending.late[i] = trace_kind_is_late(sig->arg[i]);
 		if (!pending.late[i])
 			format_arg(tr, mm_of(t), call, sig, i, false);
+	}
+	if (resumes) {
+		/* the kernel goes on through restart_syscall(2), which strace
+		 * shows with what it resumes; sysgate enters the call again */
+		int n = snprintf(pending.text, sizeof(pending.text),
+				 "<... resuming interrupted %s ...>", call->row->name);
+
+		memset(pending.late, 0, sizeof(pending.late));
+		memset(pending.shown, 0, sizeof(pending.shown));
+		pending.shown[0] = true;
+		pending.off[0] = 0;
+		pending.len[0] = (unsigned)n;
+		pending.used = (size_t)n;
+		pending.as_restart = true;
 	}
 	if (!shows_lines(tr))
 		return;
@@ -580,6 +661,13 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		trace_count_call(tr, call,
 				 (uint64_t)((now.tv_sec - pending.start.tv_sec) * 1000000000ll +
 					    (now.tv_nsec - pending.start.tv_nsec)));
+	}
+	pending.restart = restart_code(call, t);
+	if (pending.restart && !strncmp(pending.restart, "ERESTART_", 9) && call->row &&
+	    strlen(call->row->name) < sizeof(pending.resuming)) {
+		/* ERESTART_RESTARTBLOCK: resumed through restart_syscall */
+		strcpy(pending.resuming, call->row->name);
+		pending.resume_rip = t->cpu.rip;
 	}
 	for (unsigned i = 0; i < sig->nargs && i < 6; i++)
 		if (pending.late[i])

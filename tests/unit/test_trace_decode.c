@@ -7,6 +7,7 @@
  * pids) are given to the call as the same values.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -316,6 +317,46 @@ static void test_signal_lines(void **state)
 	assert_string_equal(output(),
 		"--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=18371, si_uid=0, "
 		"si_status=0, si_utime=0, si_stime=0} ---\n");
+	/* a fatal fault at NULL: strace's printaddr */
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSEGV;
+	si.si_code = SEGV_MAPERR;
+	trace_signal(fx.tr, &fx.thread, &si);
+	assert_string_equal(output(),
+		"--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---\n");
+}
+
+/* -EINTR with a signal to deliver is the kernel's restart code, as strace
+ * 6.1 printed it here for a program whose child exited (SIGCHLD) during
+ * read, clock_nanosleep and poll; a restart-block call entered again at
+ * the same place is restart_syscall(2). */
+static void test_restart_codes(void **state)
+{
+	struct sg_syscall_call c;
+	uint64_t ts[2] = { 0, 300000000 };
+
+	open_trace();
+	fx.thread.sig.pending = 1ull << (SIGCHLD - 1);
+	LINE(X64, "read", -EINTR, 3, 0x7ffc1000, 1, 0, 0, 0,
+	     "read(3, 0x7ffc1000, 1)                  = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+	LINE(X64, "poll", -EINTR, 0, 0, 300, 0, 0, 0,
+	     "poll(NULL, 0, 300)                      = ? ERESTART_RESTARTBLOCK (Interrupted by signal)");
+	fx.thread.cpu.rip = 0x401234;
+	c = call_of(X64, "clock_nanosleep", -EINTR, 0, 0, gmem(ts, sizeof(ts)), 0, 0, 0);
+	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	assert_string_equal(output(),
+		"clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=0, tv_nsec=300000000}, NULL) = "
+		"? ERESTART_RESTARTBLOCK (Interrupted by signal)\n");
+	fx.thread.sig.pending = 0;
+	c.result = 0;
+	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	assert_string_equal(output(),
+		"restart_syscall(<... resuming interrupted clock_nanosleep ...>) = 0\n");
+	/* nothing to deliver: a plain -EINTR */
+	LINE(X64, "read", -EINTR, 3, 0x7ffc1000, 1, 0, 0, 0,
+	     "read(3, 0x7ffc1000, 1)                  = -1 EINTR (Interrupted system call)");
 }
 
 static void test_sockets(void **state)
@@ -520,6 +561,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_memory_and_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signals_and_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signal_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restart_codes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sockets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_futex_and_random, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
