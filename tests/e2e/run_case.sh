@@ -101,6 +101,11 @@ fi
 [ -n "$refexpect" ] && [ -z "$status" ] && die "--ref-expect needs --status"
 [ -x "$sysgate" ] || { echo "FAIL: $sysgate is not built"; exit 1; }
 
+# The runs happen in other directories: name existing files absolutely.
+abs() { case $1 in /*|'') echo "$1" ;; *) if [ -e "$1" ]; then echo "$PWD/$1"; else echo "$1"; fi ;; esac; }
+sysgate=$(abs "$sysgate") guest=$(abs "$guest") ref=$(abs "$ref") probe=$(abs "$probe")
+twin=$(abs "$twin") stdin=$(abs "$stdin") expect=$(abs "$expect") refexpect=$(abs "$refexpect")
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sg-e2e.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/ref" "$tmp/sg"
