@@ -67,6 +67,14 @@ bool trace_kind_is_late(unsigned kind)
 	return kind == SYSTAB_ARG_OBUF || (k && k->late);
 }
 
+bool trace_arg_is_late(const struct sg_syscall_call *call,
+		       const struct systab_sig *sig, unsigned i)
+{
+	if (sig->arg[i] == SYSTAB_ARG_IOCTLARG) /* by the request */
+		return trace_ioctl_fills(call->args[1]);
+	return trace_kind_is_late(sig->arg[i]);
+}
+
 uint64_t targ_ulong(const struct targ *a, uint64_t v)
 {
 	return guest_long_bytes(targ_table(a)) == 4 ? (uint32_t)v : v;

@@ -53,11 +53,6 @@ bool tk_fcntlarg(const struct targ *a, uint64_t v)
 	return true;
 }
 
-bool tk_ioctlarg(const struct targ *a, uint64_t v)
-{
-	tprint_ptr(a->l, targ_ulong(a, v));
-	return true;
-}
 
 /* --- file status ------------------------------------------------------- */
 

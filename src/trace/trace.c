@@ -587,7 +587,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	pending.head = 0;
 	memset(pending.shown, 0, sizeof(pending.shown));
 	for (unsigned i = 0; i < sig->nargs && i < 6; i++) {
-		pending.late[i] = trace_kind_is_late(sig->arg[i]);
+		pending.late[i] = trace_arg_is_late(call, sig, i);
 		if (!pending.late[i])
 			format_arg(tr, mm_of(t), call, sig, i, false);
 	}

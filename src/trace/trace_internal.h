@@ -118,6 +118,11 @@ bool trace_print_arg(struct tline *l, const struct mm *mm,
 		     const struct systab_sig *sig, unsigned i, bool exiting);
 /* The kind is printed when the call returns (output buffers, structs). */
 bool trace_kind_is_late(unsigned kind);
+/* Argument i is printed when the call returns (what it fills in). */
+bool trace_arg_is_late(const struct sg_syscall_call *call,
+		       const struct systab_sig *sig, unsigned i);
+/* ioctl.c: the request fills the memory its argument points to. */
+bool trace_ioctl_fills(uint64_t req);
 
 /* "= 3", "= 0x7f...", "= -1 ENOENT (No such file or directory)", "= ?" */
 void trace_print_result(struct tline *l, const struct trace *tr,

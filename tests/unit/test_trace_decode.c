@@ -452,6 +452,40 @@ static void test_options(void **state)
 	}
 }
 
+/* ioctl's terminal requests, as strace 6.1 printed them here for a
+ * program on a pty (TCGETS, FIONREAD) and on /dev/null (TCSETS with all
+ * flags, failing: input is shown anyway; TIOCGPGRP failing: the address). */
+static void test_ioctl_termios(void **state)
+{
+	/* c_iflag, c_oflag, c_cflag, c_lflag, c_line, c_cc[19] */
+	uint32_t tty[9] = { 02400, 05, 0277, 0105073, 0, 0, 0, 0, 0 };
+	uint32_t all[9] = { 0xffff, 0176777, 030000017741, 0x1ffff, 0, 0, 0, 0, 0 };
+	int32_t zero = 0;
+	uint64_t t_addr, a_addr, z_addr;
+
+	open_trace();
+	t_addr = gmem(tty, sizeof(tty));
+	a_addr = gmem(all, sizeof(all));
+	z_addr = gmem(&zero, sizeof(zero));
+	LINE(X64, "ioctl", 0, 0, 0x5401, t_addr, 0, 0, 0,
+	     "ioctl(0, TCGETS, {c_iflag=ICRNL|IXON, c_oflag=NL0|CR0|TAB0|BS0|VT0|FF0|OPOST|ONLCR, "
+	     "c_cflag=B38400|CS8|CREAD, c_lflag=ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|ECHOCTL|ECHOKE, "
+	     "...}) = 0");
+	LINE(I386, "ioctl", -25, 0, 0x5402, a_addr, 0, 0, 0,
+	     "ioctl(0, SNDCTL_TMR_START or TCSETS, {c_iflag=IGNBRK|BRKINT|IGNPAR|PARMRK|INPCK|ISTRIP|"
+	     "INLCR|IGNCR|ICRNL|IUCLC|IXON|IXANY|IXOFF|IMAXBEL|IUTF8|0x8000, c_oflag=NL1|CR2|XTABS|BS1|"
+	     "VT1|FF1|OPOST|OLCUC|ONLCR|OCRNL|ONOCR|ONLRET|OFILL|OFDEL, c_cflag=B57600|CS7|CSTOPB|CREAD|"
+	     "PARENB|PARODD|HUPCL|CLOCAL|CMSPAR|CRTSCTS, c_lflag=ISIG|ICANON|XCASE|ECHO|ECHOE|ECHOK|"
+	     "ECHONL|NOFLSH|IEXTEN|ECHOCTL|ECHOPRT|ECHOKE|FLUSHO|PENDIN|TOSTOP|EXTPROC|0x2000, ...}) = "
+	     "-1 ENOTTY (Inappropriate ioctl for device)");
+	LINE(X64, "ioctl", 0, 0, 0x541b, z_addr, 0, 0, 0,
+	     "ioctl(0, FIONREAD, [0])                 = 0");
+	LINE(X64, "ioctl", -25, 0, 0x540f, 0x7fffa7f609fc, 0, 0, 0,
+	     "ioctl(0, TIOCGPGRP, 0x7fffa7f609fc)     = -1 ENOTTY (Inappropriate ioctl for device)");
+	LINE(X64, "ioctl", -25, 0, 0x540b, 0, 0, 0, 0,
+	     "ioctl(0, TCFLSH, TCIFLUSH)              = -1 ENOTTY (Inappropriate ioctl for device)");
+}
+
 static void test_summary(void **state)
 {
 	struct sg_exit st = { 0, 0, 0 };
@@ -565,6 +599,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sockets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_futex_and_random, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ioctl_termios, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
 	};

@@ -1,0 +1,247 @@
+/* ioctl's request and third argument, as strace 6.1 shows them for the
+ * terminal requests: struct termios field by field, struct winsize, the
+ * int a request reads or fills ("[0]"), TCFLSH/TCXONC's operation. What
+ * the call fills is printed when it returns (its address when it fails);
+ * what it reads, when it enters. Other requests show the argument as a
+ * pointer. The layouts are the same on every x86 ABI (u32 flags, u16
+ * winsize fields, int). */
+#include <string.h>
+
+#include "trace/trace_internal.h"
+
+enum ioctl_arg {
+	IOCTL_PTR,       /* unknown: the value */
+	IOCTL_INT,       /* a plain int argument (TCSBRK) */
+	IOCTL_IN_INT,    /* [n], read by the call */
+	IOCTL_OUT_INT,   /* [n], filled by the call */
+	IOCTL_IN_TERMIOS,
+	IOCTL_OUT_TERMIOS,
+	IOCTL_IN_WINSIZE,
+	IOCTL_OUT_WINSIZE,
+	IOCTL_FLSH,      /* TCFLSH's queue */
+	IOCTL_XONC,      /* TCXONC's action */
+};
+
+static const struct {
+	const char *name;
+	enum ioctl_arg arg;
+} requests[] = {
+	{ "TCGETS", IOCTL_OUT_TERMIOS },
+	{ "TCSETS", IOCTL_IN_TERMIOS },
+	{ "TCSETSW", IOCTL_IN_TERMIOS },
+	{ "TCSETSF", IOCTL_IN_TERMIOS },
+	{ "TIOCGWINSZ", IOCTL_OUT_WINSIZE },
+	{ "TIOCSWINSZ", IOCTL_IN_WINSIZE },
+	{ "TIOCGPGRP", IOCTL_OUT_INT },
+	{ "TIOCSPGRP", IOCTL_IN_INT },
+	{ "TIOCGSID", IOCTL_OUT_INT },
+	{ "TIOCOUTQ", IOCTL_OUT_INT },
+	{ "TIOCGPTN", IOCTL_OUT_INT },
+	{ "TIOCSPTLCK", IOCTL_IN_INT },
+	{ "FIONREAD", IOCTL_OUT_INT },
+	{ "FIONBIO", IOCTL_IN_INT },
+	{ "FIOASYNC", IOCTL_IN_INT },
+	{ "TCSBRK", IOCTL_INT },
+	{ "TCFLSH", IOCTL_FLSH },
+	{ "TCXONC", IOCTL_XONC },
+};
+
+static enum ioctl_arg arg_of(uint64_t req)
+{
+	const char *name = xlat_name(&xlat_ioctlreq, (uint32_t)req);
+
+	for (size_t i = 0; name && i < sizeof(requests) / sizeof(requests[0]); i++)
+		if (!strcmp(name, requests[i].name))
+			return requests[i].arg;
+	return IOCTL_PTR;
+}
+
+bool trace_ioctl_fills(uint64_t req)
+{
+	enum ioctl_arg k = arg_of(req);
+
+	return k == IOCTL_OUT_INT || k == IOCTL_OUT_TERMIOS || k == IOCTL_OUT_WINSIZE;
+}
+
+/* The request; TCSETS, TCSETSW, TCSETSF share their numbers with OSS's
+ * SNDCTL_TMR_START, _STOP, _CONTINUE (_IO('T', 2..4)), and strace names
+ * both. */
+bool tk_ioctlcmd(const struct targ *a, uint64_t v)
+{
+	static const struct {
+		const char *tc, *oss;
+	} shared[] = {
+		{ "TCSETS", "SNDCTL_TMR_START" },
+		{ "TCSETSW", "SNDCTL_TMR_STOP" },
+		{ "TCSETSF", "SNDCTL_TMR_CONTINUE" },
+	};
+	const char *name = xlat_name(&xlat_ioctlreq, (uint32_t)v);
+
+	for (size_t i = 0; name && i < sizeof(shared) / sizeof(shared[0]); i++)
+		if (!strcmp(name, shared[i].tc))
+			tl_printf(a->l, "%s or ", shared[i].oss);
+	tprint_enum(a->l, &xlat_ioctlreq, (int32_t)(uint32_t)v);
+	return true;
+}
+
+/* Flags with nothing set print nothing (strace 6.1's termios fields). */
+static void flags_or_empty(struct tline *l, const struct xlat *x, uint32_t v)
+{
+	if (v)
+		tprint_flags(l, x, v);
+}
+
+static uint32_t mask(const char *name)
+{
+	return (uint32_t)xlat_value(&xlat_termmask, name);
+}
+
+/* A multi-bit field: its value's name, or the value in hex. */
+static void field(struct tline *l, const struct xlat *x, uint32_t v)
+{
+	const char *name = xlat_name(x, v);
+
+	if (name)
+		tl_puts(l, name);
+	else
+		tl_printf(l, "%#x", v);
+}
+
+/* c_lflag in strace's order, which is not the bits' (IEXTEN after NOFLSH,
+ * TOSTOP after PENDIN). */
+static void print_lflag(struct tline *l, uint32_t v)
+{
+	static const char *const order[] = {
+		"ISIG", "ICANON", "XCASE", "ECHO", "ECHOE", "ECHOK", "ECHONL",
+		"NOFLSH", "IEXTEN", "ECHOCTL", "ECHOPRT", "ECHOKE", "FLUSHO",
+		"PENDIN", "TOSTOP", "EXTPROC",
+	};
+	bool first = true;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		uint32_t bit = (uint32_t)xlat_value(&xlat_termlflag, order[i]);
+
+		if (!bit || !(v & bit))
+			continue;
+		tl_printf(l, "%s%s", first ? "" : "|", order[i]);
+		first = false;
+		v &= ~bit;
+	}
+	if (v)
+		tl_printf(l, "%s%#x", first ? "" : "|", v);
+}
+
+static void print_termios(const struct targ *a, uint64_t addr)
+{
+	unsigned char b[16];
+	uint32_t ifl, ofl, cfl, lfl, ibaud;
+
+	if (!tread(a, b, addr, sizeof(b))) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	memcpy(&ifl, b, 4);
+	memcpy(&ofl, b + 4, 4);
+	memcpy(&cfl, b + 8, 4);
+	memcpy(&lfl, b + 12, 4);
+	tl_puts(a->l, "{c_iflag=");
+	flags_or_empty(a->l, &xlat_termiflag, ifl);
+	/* the delays, then '|' and the flags (strace 6.1 leaves the '|'
+	 * when there are none) */
+	tl_puts(a->l, ", c_oflag=");
+	field(a->l, &xlat_termnldly, ofl & mask("NLDLY"));
+	tl_putc(a->l, '|');
+	field(a->l, &xlat_termcrdly, ofl & mask("CRDLY"));
+	tl_putc(a->l, '|');
+	field(a->l, &xlat_termtabdly, ofl & mask("TABDLY"));
+	tl_putc(a->l, '|');
+	field(a->l, &xlat_termbsdly, ofl & mask("BSDLY"));
+	tl_putc(a->l, '|');
+	field(a->l, &xlat_termvtdly, ofl & mask("VTDLY"));
+	tl_putc(a->l, '|');
+	field(a->l, &xlat_termffdly, ofl & mask("FFDLY"));
+	tl_putc(a->l, '|');
+	flags_or_empty(a->l, &xlat_termoflag,
+		       ofl & ~(mask("NLDLY") | mask("CRDLY") | mask("TABDLY") |
+			       mask("BSDLY") | mask("VTDLY") | mask("FFDLY")));
+	/* speed, input speed when set, character size, then the flags */
+	tl_puts(a->l, ", c_cflag=");
+	field(a->l, &xlat_termbaud, cfl & mask("CBAUD"));
+	tl_putc(a->l, '|');
+	ibaud = (cfl & mask("CIBAUD")) >> mask("IBSHIFT");
+	if (ibaud) {
+		field(a->l, &xlat_termbaud, ibaud);
+		tl_puts(a->l, "<<IBSHIFT|");
+	}
+	field(a->l, &xlat_termcsize, cfl & mask("CSIZE"));
+	tl_putc(a->l, '|');
+	flags_or_empty(a->l, &xlat_termcflag,
+		       cfl & ~(mask("CBAUD") | mask("CIBAUD") | mask("CSIZE")));
+	tl_puts(a->l, ", c_lflag=");
+	print_lflag(a->l, lfl);
+	tl_puts(a->l, ", ...}");
+}
+
+static void print_winsize(const struct targ *a, uint64_t addr)
+{
+	uint16_t w[4];
+
+	if (!tread(a, w, addr, sizeof(w))) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	tl_printf(a->l, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}",
+		  w[0], w[1], w[2], w[3]);
+}
+
+static void print_int(const struct targ *a, uint64_t addr)
+{
+	int32_t n;
+
+	if (!tread(a, &n, addr, sizeof(n))) {
+		tprint_ptr(a->l, addr);
+		return;
+	}
+	tl_printf(a->l, "[%d]", n);
+}
+
+bool tk_ioctlarg(const struct targ *a, uint64_t v)
+{
+	enum ioctl_arg k = arg_of(a->call->args[1]);
+	uint64_t addr = targ_ulong(a, v);
+
+	/* what the call fills: nothing to show when it failed */
+	if (trace_ioctl_fills(a->call->args[1]) && (!a->exiting || a->call->result < 0)) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	if (!addr && k != IOCTL_INT && k != IOCTL_FLSH && k != IOCTL_XONC)
+		k = IOCTL_PTR;
+	switch (k) {
+	case IOCTL_INT:
+		tl_printf(a->l, "%d", (int)(uint32_t)v);
+		break;
+	case IOCTL_FLSH:
+		tprint_enum(a->l, &xlat_tcflshop, (int32_t)(uint32_t)v);
+		break;
+	case IOCTL_XONC:
+		tprint_enum(a->l, &xlat_tcxoncop, (int32_t)(uint32_t)v);
+		break;
+	case IOCTL_IN_INT:
+	case IOCTL_OUT_INT:
+		print_int(a, addr);
+		break;
+	case IOCTL_IN_TERMIOS:
+	case IOCTL_OUT_TERMIOS:
+		print_termios(a, addr);
+		break;
+	case IOCTL_IN_WINSIZE:
+	case IOCTL_OUT_WINSIZE:
+		print_winsize(a, addr);
+		break;
+	case IOCTL_PTR:
+		tprint_ptr(a->l, addr);
+		break;
+	}
+	return true;
+}
