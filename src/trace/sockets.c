@@ -2,9 +2,11 @@
  * strace prints them. */
 #include <arpa/inet.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "mm/mm.h"
 #include "trace/trace_internal.h"
 
 static uint64_t rd(const void *p, unsigned size)
@@ -129,6 +131,75 @@ bool tk_osocklen(const struct targ *a, uint64_t v)
 void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
 		     uint64_t budget);
 
+/* SCM_RIGHTS' descriptors, SCM_CREDENTIALS' struct ucred. */
+static void print_cmsg_data(const struct targ *a, uint32_t level, uint32_t type,
+			    uint64_t data, uint64_t len)
+{
+	if (level == 1 /* SOL_SOCKET */ && type == 1 /* SCM_RIGHTS */) {
+		tl_puts(a->l, ", cmsg_data=[");
+		for (uint64_t i = 0; i + 4 <= len; i += 4) {
+			int32_t fd;
+
+			if (!tread(a, &fd, data + i, 4))
+				break;
+			tl_printf(a->l, "%s%d", i ? ", " : "", fd);
+		}
+		tl_putc(a->l, ']');
+	} else if (level == 1 && type == 2 /* SCM_CREDENTIALS */ && len >= 12) {
+		uint32_t cred[3];
+
+		if (tread(a, cred, data, sizeof(cred)))
+			tl_printf(a->l, ", cmsg_data={pid=%d, uid=%u, gid=%u}",
+				  (int32_t)cred[0], cred[1], cred[2]);
+	}
+}
+
+/* msg_control: [{cmsg_len=24, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS,
+ * cmsg_data=[0, 1]}, ...]. The header is size_t, int, int (16 bytes) in
+ * the 64-bit ABI; the compat one (i386, x32) is three 32-bit words, and
+ * each message starts at the ABI's alignment (8 or 4). */
+static void print_cmsgs(const struct targ *a, uint64_t addr, uint64_t total)
+{
+	bool compat = targ_table(a) != SG_TABLE_X64;
+	unsigned hdr = compat ? 12 : 16, align = compat ? 4 : 8;
+	uint64_t off = 0;
+	unsigned n = 0;
+
+	tl_putc(a->l, '[');
+	while (off + hdr <= total) {
+		unsigned char b[16];
+		uint64_t len;
+		uint32_t level, type;
+		const char *name;
+
+		if (!tread(a, b, addr + off, hdr))
+			break;
+		len = rd(b, compat ? 4 : 8);
+		level = (uint32_t)rd(b + (compat ? 4 : 8), 4);
+		type = (uint32_t)rd(b + (compat ? 8 : 12), 4);
+		if (len < hdr || len > total - off)
+			break;
+		if (n++ == TRACE_MAX_ELEMS) {
+			tl_puts(a->l, ", ...");
+			break;
+		}
+		tl_printf(a->l, "%s{cmsg_len=%llu, cmsg_level=", n > 1 ? ", " : "",
+			  (unsigned long long)len);
+		tprint_enum(a->l, &xlat_sollevel, (int32_t)level);
+		tl_puts(a->l, ", cmsg_type=");
+		name = level == 1 && type == 1 ? "SCM_RIGHTS"
+		     : level == 1 && type == 2 ? "SCM_CREDENTIALS" : NULL;
+		if (name)
+			tl_puts(a->l, name);
+		else
+			tl_printf(a->l, "%#x", type);
+		print_cmsg_data(a, level, type, addr + off + hdr, len - hdr);
+		tl_putc(a->l, '}');
+		off += (len + align - 1) & ~(uint64_t)(align - 1);
+	}
+	tl_putc(a->l, ']');
+}
+
 /* struct msghdr: pointers and lengths in the guest's width, except
  * msg_namelen and msg_flags (ints). */
 static void print_msghdr(const struct targ *a, uint64_t addr, uint64_t budget)
@@ -155,7 +226,10 @@ static void print_msghdr(const struct targ *a, uint64_t addr, uint64_t budget)
 	tl_printf(a->l, ", msg_iovlen=%llu", (unsigned long long)iovlen);
 	if (controllen) {
 		tl_puts(a->l, ", msg_control=");
-		tprint_ptr(a->l, control);
+		if (control && a->mm && mm_access_ok(a->mm, control, controllen, PROT_READ))
+			print_cmsgs(a, control, controllen);
+		else
+			tprint_ptr(a->l, control);
 	}
 	tl_printf(a->l, ", msg_controllen=%llu, msg_flags=",
 		  (unsigned long long)controllen);

@@ -486,6 +486,52 @@ static void test_ioctl_termios(void **state)
 	     "ioctl(0, TCFLSH, TCIFLUSH)              = -1 ENOTTY (Inappropriate ioctl for device)");
 }
 
+/* sendmsg with SCM_RIGHTS: strace 6.1's line for the same message from a
+ * -m64 program here; the i386 one in the compat layout (12-byte cmsghdr,
+ * 4-byte alignment) and the -m32 program's values. */
+static void test_cmsg(void **state)
+{
+	uint64_t base, iov[2], msg[7], ctl[3];
+	uint32_t base32, iov32[2], msg32[7], ctl32[5];
+	int32_t fds[2] = { 0, 1 };
+
+	open_trace();
+	base = gmem("abc", 4);
+	iov[0] = base;
+	iov[1] = 3;
+	ctl[0] = 24;
+	ctl[1] = 1 | (1ull << 32); /* SOL_SOCKET, SCM_RIGHTS */
+	memcpy(&ctl[2], fds, sizeof(fds));
+	msg[0] = 0;
+	msg[1] = 0;
+	msg[2] = gmem(iov, sizeof(iov));
+	msg[3] = 1;
+	msg[4] = gmem(ctl, sizeof(ctl));
+	msg[5] = 24;
+	msg[6] = 0;
+	LINE(X64, "sendmsg", 3, 3, gmem(msg, sizeof(msg)), 0, 0, 0, 0,
+	     "sendmsg(3, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"abc\", iov_len=3}], "
+	     "msg_iovlen=1, msg_control=[{cmsg_len=24, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, "
+	     "cmsg_data=[0, 1]}], msg_controllen=24, msg_flags=0}, 0) = 3");
+	base32 = (uint32_t)base;
+	iov32[0] = base32;
+	iov32[1] = 3;
+	ctl32[0] = 20;
+	ctl32[1] = 1;
+	ctl32[2] = 1;
+	ctl32[3] = 0;
+	ctl32[4] = 1;
+	memset(msg32, 0, sizeof(msg32));
+	msg32[2] = (uint32_t)gmem(iov32, sizeof(iov32));
+	msg32[3] = 1;
+	msg32[4] = (uint32_t)gmem(ctl32, sizeof(ctl32));
+	msg32[5] = 20;
+	LINE(I386, "sendmsg", 3, 3, gmem(msg32, sizeof(msg32)), 0, 0, 0, 0,
+	     "sendmsg(3, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"abc\", iov_len=3}], "
+	     "msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, "
+	     "cmsg_data=[0, 1]}], msg_controllen=20, msg_flags=0}, 0) = 3");
+}
+
 static void test_summary(void **state)
 {
 	struct sg_exit st = { 0, 0, 0 };
@@ -600,6 +646,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_futex_and_random, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ioctl_termios, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cmsg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
 	};
