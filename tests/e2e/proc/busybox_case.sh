@@ -30,7 +30,13 @@ ulimit -c 0 2>/dev/null
 ref=$bb
 if ! "$bb" true >/dev/null 2>&1; then
 	[ -n "$twin" ] && [ -x "$twin" ] || { echo "SKIP: $bb cannot run natively"; exit 77; }
+	# the twin only if it is the same busybox version (fetch_busybox.sh)
+	v=$(sh "$(dirname "$0")/../sys/same_busybox.sh" "${bb%/bin/busybox}" \
+		"${twin%/bin/busybox}") || { echo "SKIP: $bb cannot run natively; $v"; exit 77; }
 	ref=$twin
+	echo "reference: $ref, the twin ($bb cannot run natively)"
+else
+	echo "reference: $ref, native"
 fi
 # PATH holds only busybox's applets: both runs use the same programs
 links() { # DIR BUSYBOX
