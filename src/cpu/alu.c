@@ -394,3 +394,165 @@ void op_stc(struct cpu *c, const struct insn *i) { flags_put(c, FL_CF, FL_CF); }
 void op_cmc(struct cpu *c, const struct insn *i) { flags_put(c, FL_CF, flags_cf(c) ? 0 : FL_CF); }
 void op_cld(struct cpu *c, const struct insn *i) { c->lf.rf &= ~FL_DF; }
 void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
+
+/* ---- fast forms, chosen at decode time (alu_specialise) ----
+ * 32- and 64-bit operands without LOCK: no switch on size or operation,
+ * no masks. Operand roles: rr: dst rm, src reg; gr: dst reg, src rm (GvEv
+ * with registers); ri: dst rm, src imm; rm: dst reg, src memory;
+ * mr: dst memory, src reg; mi: dst memory, src imm. LOGIC records leave
+ * lf.a/lf.b alone: nothing reads them for that kind. */
+
+static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t res,
+			  uint64_t a, uint64_t b)
+{
+	c->lf.op = kind;
+	c->lf.size = sz;
+	c->lf.res = res;
+	if (kind != FL_LOGIC) {
+		c->lf.a = a;
+		c->lf.b = b;
+	}
+}
+
+#define FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)                            \
+	static void fast_##NAME##_rr##BITS(struct cpu *c, const struct insn *i)        \
+	{                                                                              \
+		T a = (T)c->r[i->rm], b = (T)c->r[i->reg], r = (T)(EXPR);               \
+		if (WRITES)                                                            \
+			c->r[i->rm] = r;                                               \
+		lf_rec(c, KIND, SZ, r, a, b);                                          \
+	}                                                                              \
+	static void fast_##NAME##_gr##BITS(struct cpu *c, const struct insn *i)        \
+	{                                                                              \
+		T a = (T)c->r[i->reg], b = (T)c->r[i->rm], r = (T)(EXPR);               \
+		if (WRITES)                                                            \
+			c->r[i->reg] = r;                                              \
+		lf_rec(c, KIND, SZ, r, a, b);                                          \
+	}                                                                              \
+	static void fast_##NAME##_ri##BITS(struct cpu *c, const struct insn *i)        \
+	{                                                                              \
+		T a = (T)c->r[i->rm], b = (T)i->imm, r = (T)(EXPR);                     \
+		if (WRITES)                                                            \
+			c->r[i->rm] = r;                                               \
+		lf_rec(c, KIND, SZ, r, a, b);                                          \
+	}                                                                              \
+	static void fast_##NAME##_rm##BITS(struct cpu *c, const struct insn *i)        \
+	{                                                                              \
+		T a = (T)c->r[i->reg], b = (T)mem_read(insn_ea(c, i), SZ);              \
+		T r = (T)(EXPR);                                                       \
+		if (WRITES)                                                            \
+			c->r[i->reg] = r;                                              \
+		lf_rec(c, KIND, SZ, r, a, b);                                          \
+	}                                                                              \
+	static void fast_##NAME##_mr##BITS(struct cpu *c, const struct insn *i)        \
+	{                                                                              \
+		uint64_t ea = insn_ea(c, i);                                           \
+		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
+		if (WRITES)                                                            \
+			mem_write(ea, SZ, r);                                          \
+		lf_rec(c, KIND, SZ, r, a, b);                                          \
+	}                                                                              \
+	static void fast_##NAME##_mi##BITS(struct cpu *c, const struct insn *i)        \
+	{                                                                              \
+		uint64_t ea = insn_ea(c, i);                                           \
+		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
+		if (WRITES)                                                            \
+			mem_write(ea, SZ, r);                                          \
+		lf_rec(c, KIND, SZ, r, a, b);                                          \
+	}
+
+#define FAST_ALU(NAME, KIND, EXPR, WRITES)                      \
+	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4) \
+	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)
+
+FAST_ALU(add, FL_ADD, a + b, 1)
+FAST_ALU(or, FL_LOGIC, a | b, 1)
+FAST_ALU(and, FL_LOGIC, a & b, 1)
+FAST_ALU(sub, FL_SUB, a - b, 1)
+FAST_ALU(xor, FL_LOGIC, a ^ b, 1)
+FAST_ALU(cmp, FL_SUB, a - b, 0)
+FAST_ALU(test, FL_LOGIC, a & b, 0)
+
+enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
+
+#define FAST_ROW(NAME)                                                     \
+	{ { fast_##NAME##_rr32, fast_##NAME##_rr64 },                      \
+	  { fast_##NAME##_gr32, fast_##NAME##_gr64 },                      \
+	  { fast_##NAME##_ri32, fast_##NAME##_ri64 },                      \
+	  { fast_##NAME##_rm32, fast_##NAME##_rm64 },                      \
+	  { fast_##NAME##_mr32, fast_##NAME##_mr64 },                      \
+	  { fast_##NAME##_mi32, fast_##NAME##_mi64 } }
+
+/* Indexed by ALU_* (ADC and SBB stay generic); row 8 is TEST. */
+static const insn_fn fast_alu[9][FORM_COUNT][2] = {
+	[ALU_ADD] = FAST_ROW(add), [ALU_OR] = FAST_ROW(or),   [ALU_AND] = FAST_ROW(and),
+	[ALU_SUB] = FAST_ROW(sub), [ALU_XOR] = FAST_ROW(xor), [ALU_CMP] = FAST_ROW(cmp),
+	[8] = FAST_ROW(test),
+};
+
+/* INC/DEC of a 32/64-bit register: CF is kept (in rf, as FL_INC/FL_DEC
+ * expect). */
+#define FAST_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                        \
+	static void fast_##NAME##BITS(struct cpu *c, const struct insn *i) \
+	{                                                                  \
+		bool cf = flags_cf(c);                                     \
+		T a = (T)c->r[i->rm], r = (T)(a + (DELTA));                \
+		c->r[i->rm] = r;                                           \
+		c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0);         \
+		c->lf.op = KIND;                                           \
+		c->lf.size = SZ;                                           \
+		c->lf.res = r;                                             \
+		c->lf.a = a;                                               \
+		c->lf.b = 1;                                               \
+	}
+FAST_INCDEC(inc, FL_INC, 1, 32, uint32_t, 4)
+FAST_INCDEC(inc, FL_INC, 1, 64, uint64_t, 8)
+FAST_INCDEC(dec, FL_DEC, -1, 32, uint32_t, 4)
+FAST_INCDEC(dec, FL_DEC, -1, 64, uint64_t, 8)
+
+/* Replace i->fn by a fast form when the instruction has one (decode time). */
+void alu_specialise(struct insn *i)
+{
+	unsigned op, form, w;
+
+	if ((i->osz != 4 && i->osz != 8) || (i->pfx & PFX_LOCK))
+		return;
+	w = i->osz == 8;
+	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r) {
+		bool inc = i->fn == op_inc_Ev || i->fn == op_inc_r;
+
+		if (i->mod != 3)
+			return;
+		i->fn = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
+		return;
+	}
+	if (i->fn == op_alu_EvGv) {
+		op = (i->op >> 3) & 7;
+		form = i->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (i->fn == op_alu_GvEv) {
+		op = (i->op >> 3) & 7;
+		form = i->mod == 3 ? FORM_GR : FORM_RM;
+	} else if (i->fn == op_alu_rAXIz) {
+		op = (i->op >> 3) & 7;
+		form = FORM_RI;
+	} else if (i->fn == op_alu_EvIz) {
+		op = i->reg & 7;
+		form = i->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (i->fn == op_test_EvGv) {
+		op = 8;
+		form = i->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (i->fn == op_test_EvIz) {
+		op = 8;
+		form = i->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (i->fn == op_test_rAXIz) {
+		op = 8;
+		form = FORM_RI;
+	} else {
+		return;
+	}
+	if (!fast_alu[op][form][w])
+		return;
+	if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
+		i->rm = R_AX; /* no ModRM: the fast form's destination */
+	i->fn = fast_alu[op][form][w];
+}

@@ -4,13 +4,13 @@
 
 void op_jcc_Jb(struct cpu *c, const struct insn *i)
 {
-	if (flags_cond(c, i->op & 15))
+	if (flags_test(c, i->op & 15))
 		jump_to(c, i, c->rip + i->imm);
 }
 
 void op_setcc_Eb(struct cpu *c, const struct insn *i)
 {
-	rm_write(c, i, 1, flags_cond(c, i->op & 15));
+	rm_write(c, i, 1, flags_test(c, i->op & 15));
 }
 
 /* The source is read (and may fault) whatever the condition; a 32-bit
@@ -19,7 +19,7 @@ void op_cmovcc_GvEv(struct cpu *c, const struct insn *i)
 {
 	uint64_t v = rm_read(c, i, i->osz);
 
-	if (!flags_cond(c, i->op & 15))
+	if (!flags_test(c, i->op & 15))
 		v = greg_get(c, i, i->osz);
 	greg_set(c, i, i->osz, v);
 }
@@ -45,4 +45,25 @@ void op_jcxz_Jb(struct cpu *c, const struct insn *i)
 {
 	if (reg_get(c, R_CX, i->asz) == 0)
 		jump_to(c, i, c->rip + i->imm);
+}
+
+/* Jcc with the condition fixed at decode time (cond_specialise). */
+#define FAST_JCC(cc)                                                   \
+	static void fast_jcc_##cc(struct cpu *c, const struct insn *i) \
+	{                                                              \
+		if (flags_test(c, cc))                                 \
+			jump_to(c, i, c->rip + i->imm);                \
+	}
+FAST_JCC(0) FAST_JCC(1) FAST_JCC(2) FAST_JCC(3) FAST_JCC(4) FAST_JCC(5) FAST_JCC(6) FAST_JCC(7)
+FAST_JCC(8) FAST_JCC(9) FAST_JCC(10) FAST_JCC(11) FAST_JCC(12) FAST_JCC(13) FAST_JCC(14) FAST_JCC(15)
+
+static const insn_fn fast_jcc[16] = {
+	fast_jcc_0, fast_jcc_1, fast_jcc_2,  fast_jcc_3,  fast_jcc_4,  fast_jcc_5,  fast_jcc_6,  fast_jcc_7,
+	fast_jcc_8, fast_jcc_9, fast_jcc_10, fast_jcc_11, fast_jcc_12, fast_jcc_13, fast_jcc_14, fast_jcc_15,
+};
+
+void cond_specialise(struct insn *i)
+{
+	if (i->fn == op_jcc_Jb && !(i->pfx & PFX_OSZ)) /* 66: the generic form */
+		i->fn = fast_jcc[i->op & 15];
 }

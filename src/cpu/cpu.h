@@ -86,6 +86,7 @@ struct cpu {
 		uint64_t res, a, b, aux;
 		uint64_t rf;     /* all bits when op == FL_NONE; else the non-arithmetic ones */
 		uint32_t op, size;
+		uint32_t cfof;   /* CF/OF replacing the record's when op has FL_CFOF */
 	} lf;
 
 	uint16_t sel[SEG_COUNT];
@@ -97,12 +98,21 @@ struct cpu {
 	struct cpu_x87 x87;
 	uint64_t mmx_priv;          /* reserved for the CPU module */
 
-	/* Filled when cpu_run returns. */
-	enum cpu_stop_reason stop;
+	/* stop: filled when cpu_run returns. stop_requested: async-signal-safe,
+	 * cpu_request_stop. code_dirty: private (a store hit decoded code or
+	 * the mode changed: resync the cache). pending: private, the three
+	 * together, so the run loop tests them with one load. */
+	union {
+		struct {
+			enum cpu_stop_reason stop;
+			volatile uint8_t stop_requested;
+			uint8_t code_dirty;
+		};
+		uint64_t pending;
+	};
 	enum cpu_syscall_mech mech;
 	struct cpu_fault fault;
 
-	volatile int stop_requested; /* async-signal-safe: cpu_request_stop */
 	struct cpu_code_cache *cache; /* may be shared by threads of a process */
 	void *owner;                  /* the sg_thread this CPU belongs to */
 
@@ -110,7 +120,6 @@ struct cpu {
 	uint64_t insn_rip;            /* address of the executing instruction */
 	uint64_t cache_epoch;         /* code-invalidation epoch this cache has seen */
 	uint64_t exec_page;           /* page the run loop is executing from (1: none) */
-	int code_dirty;               /* a store hit decoded code: resync the cache */
 };
 
 /* Reset to the state the kernel gives a new process of that mode: all GPRs

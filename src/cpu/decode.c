@@ -253,4 +253,8 @@ opcode:
 	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
 		return make_fault(i, &f, op_ud);
 	i->fn = e->fn;
+	alu_specialise(i);
+	move_specialise(i, m64);
+	shift_specialise(i);
+	cond_specialise(i);
 }

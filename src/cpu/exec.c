@@ -91,7 +91,9 @@ void op_nop(struct cpu *c, const struct insn *i)
  * instruction is read after its handler unless the handler left no stop,
  * no resync and rip at the fall-through address (a mode switch frees the
  * decoded code, the handler's own instruction included). */
-static inline __attribute__((always_inline)) void run_loop(struct cpu *c, bool single)
+/* Not inlined into run(): after its sigsetjmp the compiler keeps c in
+ * memory, here it stays in a register. */
+static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 {
 	struct code_page *pg = NULL;
 
@@ -122,9 +124,14 @@ static inline __attribute__((always_inline)) void run_loop(struct cpu *c, bool s
 			c->rip = next;
 			seq = i->seq;
 			i->fn(c, i);
-			if (__builtin_expect(c->stop != CPU_STOP_NONE, 0) || single)
+			if (__builtin_expect(c->pending != 0, 0)) {
+				if (c->stop != CPU_STOP_NONE)
+					return;
+				break;
+			}
+			if (single)
 				return;
-			if (!seq || c->rip != next || c->stop_requested || c->code_dirty)
+			if (!seq || c->rip != next)
 				break;
 			pc = next;
 			i++;
@@ -178,10 +185,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	tl_jmp = &jb;
 	tl_in_guest = 1;
 	cpu_tl_current = c;
-	if (single)
-		run_loop(c, true);
-	else
-		run_loop(c, false);
+	run_loop(c, single);
 	tl_in_guest = 0;
 	tl_jmp = outer;
 	if (c->stop == CPU_STOP_NONE)

@@ -8,31 +8,32 @@ static inline uint64_t sign_bit(unsigned sz)
 	return 1ull << (sz * 8 - 1);
 }
 
-static uint64_t arith_bits(const struct cpu *c)
+/* The bits of the record as kind op (lf.op without FL_CFOF). */
+static uint64_t arith_bits_as(const struct cpu *c, unsigned op)
 {
 	uint64_t res = c->lf.res, a = c->lf.a, b = c->lf.b;
 	uint64_t sb = sign_bit(c->lf.size);
 	uint64_t f = 0;
 	bool cf = false, of = false, af = false;
 
-	switch (c->lf.op) {
+	switch (op) {
 	case FL_ADD:
 	case FL_ADC:
 	case FL_INC:
-		if (c->lf.op == FL_INC)
+		if (op == FL_INC)
 			cf = c->lf.rf & FL_CF;
 		else
-			cf = res < a || (c->lf.op == FL_ADC && c->lf.aux && res == a);
+			cf = res < a || (op == FL_ADC && c->lf.aux && res == a);
 		of = (a ^ res) & (b ^ res) & sb;
 		af = (a ^ b ^ res) & 0x10;
 		break;
 	case FL_SUB:
 	case FL_SBB:
 	case FL_DEC:
-		if (c->lf.op == FL_DEC)
+		if (op == FL_DEC)
 			cf = c->lf.rf & FL_CF;
 		else
-			cf = a < b || (c->lf.op == FL_SBB && c->lf.aux && a == b);
+			cf = a < b || (op == FL_SBB && c->lf.aux && a == b);
 		of = (a ^ b) & (a ^ res) & sb;
 		af = (a ^ b ^ res) & 0x10;
 		break;
@@ -58,6 +59,15 @@ static uint64_t arith_bits(const struct cpu *c)
 	return f;
 }
 
+static uint64_t arith_bits(const struct cpu *c)
+{
+	uint64_t f = arith_bits_as(c, c->lf.op & ~FL_CFOF);
+
+	if (c->lf.op & FL_CFOF)
+		f = (f & ~(FL_CF | FL_OF)) | c->lf.cfof;
+	return f;
+}
+
 uint64_t flags_get(const struct cpu *c)
 {
 	if (c->lf.op == FL_NONE)
@@ -75,6 +85,8 @@ void flags_put(struct cpu *c, uint64_t mask, uint64_t value)
 
 bool flags_cf(struct cpu *c)
 {
+	if (c->lf.op & FL_CFOF)
+		return c->lf.cfof & FL_CF;
 	switch (c->lf.op) {
 	case FL_NONE:
 	case FL_INC:
@@ -89,23 +101,6 @@ bool flags_cf(struct cpu *c)
 	default:
 		return arith_bits(c) & FL_CF;
 	}
-}
-
-static bool cond_from_bits(uint64_t f, unsigned cc)
-{
-	bool r;
-
-	switch (cc >> 1) {
-	case 0: r = f & FL_OF; break;
-	case 1: r = f & FL_CF; break;
-	case 2: r = f & FL_ZF; break;
-	case 3: r = f & (FL_CF | FL_ZF); break;
-	case 4: r = f & FL_SF; break;
-	case 5: r = f & FL_PF; break;
-	case 6: r = !(f & FL_SF) != !(f & FL_OF); break;
-	default: r = (f & FL_ZF) || (!(f & FL_SF) != !(f & FL_OF)); break;
-	}
-	return r ^ (cc & 1);
 }
 
 bool flags_cond(struct cpu *c, unsigned cc)
@@ -124,7 +119,7 @@ bool flags_cond(struct cpu *c, unsigned cc)
 		case 3: r = a <= b; break;
 		case 6: r = sa < sb; break;
 		case 7: r = sa <= sb; break;
-		default: return cond_from_bits(flags_get(c), cc);
+		default: return flags_cond_bits(flags_get(c), cc);
 		}
 		return r ^ (cc & 1);
 	}
@@ -140,11 +135,11 @@ bool flags_cond(struct cpu *c, unsigned cc)
 		case 4: r = sf; break;
 		case 6: r = sf; break;
 		case 7: r = zf || sf; break;
-		default: return cond_from_bits(flags_get(c), cc);
+		default: return flags_cond_bits(flags_get(c), cc);
 		}
 		return r ^ (cc & 1);
 	}
-	return cond_from_bits(flags_get(c), cc);
+	return flags_cond_bits(flags_get(c), cc);
 }
 
 uint64_t cpu_get_rflags(const struct cpu *cpu)

@@ -471,6 +471,9 @@ enum lf_op {
 	FL_INC, FL_DEC,                 /* CF kept in rf */
 	FL_RESCO,                       /* ZF/SF/PF from res; CF/OF in aux; AF 0 */
 };
+/* Or'ed into lf.op: CF and OF are lf.cfof, not the record's (rotates
+ * change only those two; the record stays lazy). Any new record clears it. */
+#define FL_CFOF 0x100u
 
 #define FL_CF 0x0001ull
 #define FL_PF 0x0004ull
@@ -502,6 +505,19 @@ static inline void flags_set_resco(struct cpu *c, unsigned sz, uint64_t res, boo
 	c->lf.aux = (cf ? FL_CF : 0) | (of ? FL_OF : 0);
 }
 
+/* Set CF and OF only (rotates), keeping the other flags lazy. */
+static inline void flags_set_cf_of(struct cpu *c, bool cf, bool of)
+{
+	uint32_t v = (cf ? (uint32_t)FL_CF : 0) | (of ? (uint32_t)FL_OF : 0);
+
+	if (c->lf.op == FL_NONE) {
+		c->lf.rf = (c->lf.rf & ~(FL_CF | FL_OF)) | v;
+	} else {
+		c->lf.op |= FL_CFOF;
+		c->lf.cfof = v;
+	}
+}
+
 /* Materialise and return the arithmetic bits | the rest of RFLAGS. */
 uint64_t flags_get(const struct cpu *c);
 /* Replace the arithmetic bits (mask) by value; the lazy state is dropped. */
@@ -511,5 +527,76 @@ bool flags_cf(struct cpu *c);
 void flags_load_user(struct cpu *c, uint64_t v, unsigned osz);
 /* Condition code cc (0..15, as in Jcc/SETcc/CMOVcc). */
 bool flags_cond(struct cpu *c, unsigned cc);
+
+/* Condition cc of materialised bits f. */
+static inline bool flags_cond_bits(uint64_t f, unsigned cc)
+{
+	bool r;
+
+	switch (cc >> 1) {
+	case 0: r = f & FL_OF; break;
+	case 1: r = f & FL_CF; break;
+	case 2: r = f & FL_ZF; break;
+	case 3: r = f & (FL_CF | FL_ZF); break;
+	case 4: r = f & FL_SF; break;
+	case 5: r = f & FL_PF; break;
+	case 6: r = !(f & FL_SF) != !(f & FL_OF); break;
+	default: r = (f & FL_ZF) || (!(f & FL_SF) != !(f & FL_OF)); break;
+	}
+	return r ^ (cc & 1);
+}
+
+/* flags_cond inlined for the common records: CF, ZF, SF and OF straight
+ * from the record (with a constant cc only those the condition needs);
+ * PF, ADC/SBB and rotate overlays go the long way. */
+static inline __attribute__((always_inline)) bool flags_test(struct cpu *c, unsigned cc)
+{
+	uint32_t op = c->lf.op;
+	uint64_t res = c->lf.res, a = c->lf.a, b = c->lf.b, sb;
+	bool cf, zf, sf, of, r;
+
+	if (op == FL_NONE)
+		return flags_cond_bits(c->lf.rf, cc);
+	if ((cc >> 1) == 5 || op > FL_RESCO || op == FL_ADC || op == FL_SBB)
+		return flags_cond(c, cc);
+	sb = 1ull << (c->lf.size * 8 - 1);
+	zf = res == 0;
+	sf = (res & sb) != 0;
+	switch (op) {
+	case FL_SUB:
+		cf = a < b;
+		of = ((a ^ b) & (a ^ res) & sb) != 0;
+		break;
+	case FL_ADD:
+		cf = res < a;
+		of = ((a ^ res) & (b ^ res) & sb) != 0;
+		break;
+	case FL_INC:
+		cf = c->lf.rf & FL_CF;
+		of = ((a ^ res) & (b ^ res) & sb) != 0;
+		break;
+	case FL_DEC:
+		cf = c->lf.rf & FL_CF;
+		of = ((a ^ b) & (a ^ res) & sb) != 0;
+		break;
+	case FL_RESCO:
+		cf = c->lf.aux & FL_CF;
+		of = c->lf.aux & FL_OF;
+		break;
+	default: /* FL_LOGIC */
+		cf = of = false;
+		break;
+	}
+	switch (cc >> 1) {
+	case 0: r = of; break;
+	case 1: r = cf; break;
+	case 2: r = zf; break;
+	case 3: r = cf || zf; break;
+	case 4: r = sf; break;
+	case 6: r = sf != of; break;
+	default: r = zf || sf != of; break;
+	}
+	return r ^ (cc & 1);
+}
 
 #endif

@@ -259,3 +259,126 @@ void op_salc(struct cpu *c, const struct insn *i)
 {
 	reg_set(c, R_AX, 1, flags_cf(c) ? 0xff : 0);
 }
+
+/* ---- fast forms, chosen at decode time (move_specialise) ----
+ * 32- and 64-bit operands: a 32-bit write zero-extends (64-bit mode rule,
+ * harmless in 32-bit mode), so both are one store to c->r. */
+static void fast_mov_rr32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)c->r[i->reg]; }
+static void fast_mov_rr64(struct cpu *c, const struct insn *i) { c->r[i->rm] = c->r[i->reg]; }
+static void fast_mov_gr32(struct cpu *c, const struct insn *i) { c->r[i->reg] = (uint32_t)c->r[i->rm]; }
+static void fast_mov_gr64(struct cpu *c, const struct insn *i) { c->r[i->reg] = c->r[i->rm]; }
+static void fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)i->imm; }
+static void fast_mov_ri64(struct cpu *c, const struct insn *i) { c->r[i->rm] = i->imm; }
+
+static void fast_load32(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = mem_read(insn_ea(c, i), 4);
+}
+
+static void fast_load64(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = mem_read(insn_ea(c, i), 8);
+}
+
+static void fast_store32(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea(c, i), 4, (uint32_t)c->r[i->reg]);
+}
+
+static void fast_store64(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea(c, i), 8, c->r[i->reg]);
+}
+
+static void fast_storei32(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea(c, i), 4, (uint32_t)i->imm);
+}
+
+static void fast_storei64(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea(c, i), 8, i->imm);
+}
+
+/* MOVZX to a 32/64-bit register zero-extends to 64 bits either way. */
+static void fast_movzx_b_load(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = mem_read(insn_ea(c, i), 1);
+}
+
+static void fast_movzx_w_load(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = mem_read(insn_ea(c, i), 2);
+}
+
+static void fast_movzx_b_rr(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = reg_get(c, i->rm8, 1);
+}
+
+static void fast_movzx_w_rr(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint16_t)c->r[i->rm];
+}
+
+static void fast_lea32(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint32_t)insn_offset(c, i);
+}
+
+static void fast_lea64(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = insn_offset(c, i);
+}
+
+/* PUSH/POP of a 64-bit register in 64-bit mode. */
+static void fast_push64(struct cpu *c, const struct insn *i)
+{
+	uint64_t sp = c->r[R_SP] - 8;
+
+	mem_write(sp, 8, c->r[i->rm]);
+	c->r[R_SP] = sp;
+}
+
+static void fast_pop64(struct cpu *c, const struct insn *i)
+{
+	uint64_t v = mem_read(c->r[R_SP], 8);
+
+	c->r[R_SP] += 8;
+	c->r[i->rm] = v;
+}
+
+/* Replace i->fn by a fast form when the instruction has one (decode time). */
+void move_specialise(struct insn *i, bool m64)
+{
+	bool w = i->osz == 8;
+
+	if (i->fn == op_push_r && m64 && w) {
+		i->fn = fast_push64;
+		return;
+	}
+	if (i->fn == op_pop_r && m64 && w && i->rm != R_SP) {
+		i->fn = fast_pop64;
+		return;
+	}
+	if (i->osz != 4 && i->osz != 8)
+		return;
+	if (i->fn == op_mov_EvGv && i->op == 0x89) {
+		i->fn = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? fast_store64 : fast_store32);
+	} else if (i->fn == op_mov_GvEv) {
+		if (i->mod == 3)
+			i->fn = w ? fast_mov_gr64 : fast_mov_gr32;
+		else
+			i->fn = w ? fast_load64 : fast_load32;
+	} else if (i->fn == op_mov_rIv || (i->fn == op_mov_EvIz && i->mod == 3)) {
+		i->fn = w ? fast_mov_ri64 : fast_mov_ri32;
+	} else if (i->fn == op_mov_EvIz) {
+		i->fn = w ? fast_storei64 : fast_storei32;
+	} else if (i->fn == op_movzx_GvEb) {
+		i->fn = i->mod == 3 ? fast_movzx_b_rr : fast_movzx_b_load;
+	} else if (i->fn == op_movzx_GvEw) {
+		i->fn = i->mod == 3 ? fast_movzx_w_rr : fast_movzx_w_load;
+	} else if (i->fn == op_lea_GvM) {
+		i->fn = w ? fast_lea64 : fast_lea32;
+	}
+}

@@ -21,4 +21,11 @@ void op_nop(struct cpu *cpu, const struct insn *i);
 /* 63 is MOVSXD in 64-bit mode and ARPL outside it: one row, two handlers. */
 void op_arpl_EwGw(struct cpu *cpu, const struct insn *i);
 
+/* Decode time: replace i->fn by a form specialised for the operand kinds
+ * (sizes 4/8, register/immediate/memory, condition), when there is one. */
+void alu_specialise(struct insn *i);
+void move_specialise(struct insn *i, bool m64);
+void shift_specialise(struct insn *i);
+void cond_specialise(struct insn *i);
+
 #endif

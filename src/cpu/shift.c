@@ -10,10 +10,10 @@ static inline bool msb(uint64_t v, unsigned sz)
 	return (v >> (sz * 8 - 1)) & 1;
 }
 
-/* Rotates change only CF and OF. */
+/* Rotates change only CF and OF: an overlay on the lazy record. */
 static void put_cf_of(struct cpu *c, bool cf, bool of)
 {
-	flags_put(c, FL_CF | FL_OF, (cf ? FL_CF : 0) | (of ? FL_OF : 0));
+	flags_set_cf_of(c, cf, of);
 }
 
 /* A count of 0 changes no flags, but the operand is still accessed (a bad
@@ -131,3 +131,68 @@ static void double_shift(struct cpu *c, const struct insn *i, bool left)
 
 void op_shld_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, true); }
 void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, false); }
+
+/* ---- fast forms: 32/64-bit register by a nonzero immediate count,
+ * chosen at decode time (shift_specialise); n = imm & (bits - 1). */
+#define FAST_SHIFTS(BITS, T, ST, SZ)                                                 \
+	static void fast_rol##BITS(struct cpu *c, const struct insn *i)              \
+	{                                                                            \
+		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		T v = (T)c->r[i->rm], res = (T)((v << n) | (v >> (BITS - n)));       \
+		bool cf = res & 1;                                                   \
+		c->r[i->rm] = res;                                                   \
+		flags_set_cf_of(c, cf, (res >> (BITS - 1)) ^ cf);                    \
+	}                                                                            \
+	static void fast_ror##BITS(struct cpu *c, const struct insn *i)              \
+	{                                                                            \
+		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		T v = (T)c->r[i->rm], res = (T)((v >> n) | (v << (BITS - n)));       \
+		c->r[i->rm] = res;                                                   \
+		flags_set_cf_of(c, res >> (BITS - 1),                                \
+				((res >> (BITS - 1)) ^ (res >> (BITS - 2))) & 1);    \
+	}                                                                            \
+	static void fast_shl##BITS(struct cpu *c, const struct insn *i)              \
+	{                                                                            \
+		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		T v = (T)c->r[i->rm], res = (T)(v << n);                             \
+		bool cf = (v >> (BITS - n)) & 1;                                     \
+		c->r[i->rm] = res;                                                   \
+		flags_set_resco(c, SZ, res, cf, (res >> (BITS - 1)) ^ cf);           \
+	}                                                                            \
+	static void fast_shr##BITS(struct cpu *c, const struct insn *i)              \
+	{                                                                            \
+		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		T v = (T)c->r[i->rm], res = (T)(v >> n);                             \
+		c->r[i->rm] = res;                                                   \
+		flags_set_resco(c, SZ, res, (v >> (n - 1)) & 1, v >> (BITS - 1));    \
+	}                                                                            \
+	static void fast_sar##BITS(struct cpu *c, const struct insn *i)              \
+	{                                                                            \
+		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		ST sv = (ST)c->r[i->rm];                                             \
+		T res = (T)(sv >> n);                                                \
+		c->r[i->rm] = res;                                                   \
+		flags_set_resco(c, SZ, res, (sv >> (n - 1)) & 1, false);             \
+	}
+
+FAST_SHIFTS(32, uint32_t, int32_t, 4)
+FAST_SHIFTS(64, uint64_t, int64_t, 8)
+
+static const insn_fn fast_shift[8][2] = {
+	[SH_ROL] = { fast_rol32, fast_rol64 }, [SH_ROR] = { fast_ror32, fast_ror64 },
+	[SH_SHL] = { fast_shl32, fast_shl64 }, [SH_SAL] = { fast_shl32, fast_shl64 },
+	[SH_SHR] = { fast_shr32, fast_shr64 }, [SH_SAR] = { fast_sar32, fast_sar64 },
+};
+
+void shift_specialise(struct insn *i)
+{
+	insn_fn f;
+
+	if (i->fn != op_shift_EvIb || i->mod != 3 || (i->osz != 4 && i->osz != 8))
+		return;
+	if (((unsigned)i->imm & (i->osz * 8 - 1)) == 0)
+		return; /* count 0: the generic form's rules */
+	f = fast_shift[i->reg & 7][i->osz == 8];
+	if (f)
+		i->fn = f;
+}
