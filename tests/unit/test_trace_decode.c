@@ -532,6 +532,39 @@ static void test_cmsg(void **state)
 	     "cmsg_data=[0, 1]}], msg_controllen=20, msg_flags=0}, 0) = 3");
 }
 
+/* System V IPC: strace 6.1's lines for a -m64 program here making the
+ * same calls (ids and the key from that run). */
+static void test_ipc(void **state)
+{
+	uint16_t sops[6] = { 0, 1, 0, 1, 1, 0x1800 };
+	unsigned char msg[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 'h', 'e', 'l', 'l', 'o', 0, 0, 0 };
+	uint64_t m;
+
+	open_trace();
+	LINE(X64, "shmget", 2, 0, 4096, 01600, 0, 0, 0,
+	     "shmget(IPC_PRIVATE, 4096, IPC_CREAT|0600) = 2");
+	LINE(X64, "shmctl", 0, 2, 0, 0, 0, 0, 0,
+	     "shmctl(2, IPC_RMID, NULL)               = 0");
+	LINE(X64, "semget", 2, 0, 2, 03644, 0, 0, 0,
+	     "semget(IPC_PRIVATE, 2, IPC_CREAT|IPC_EXCL|0644) = 2");
+	LINE(X64, "semtimedop", 0, 2, gmem(sops, sizeof(sops)), 2, 0, 0, 0,
+	     "semtimedop(2, [{sem_num=0, sem_op=1, sem_flg=0}, {sem_num=1, sem_op=1, "
+	     "sem_flg=SEM_UNDO|IPC_NOWAIT}], 2, NULL) = 0");
+	LINE(X64, "semctl", 0, 2, 0, 16, 5, 0, 0,
+	     "semctl(2, 0, SETVAL, 0x5)               = 0");
+	LINE(X64, "msgget", 3, 0x4d2, 01600, 0, 0, 0, 0,
+	     "msgget(0x4d2, IPC_CREAT|0600)           = 3");
+	LINE(X64, "msgget", 5, 0, 0, 0, 0, 0, 0,
+	     "msgget(IPC_PRIVATE, 000)                = 5");
+	m = gmem(msg, sizeof(msg));
+	LINE(X64, "msgsnd", 0, 3, m, 5, 0, 0, 0,
+	     "msgsnd(3, {mtype=1, mtext=\"hello\"}, 5, 0) = 0");
+	LINE(X64, "msgrcv", 5, 3, m, 8, 0, 04000, 0,
+	     "msgrcv(3, {mtype=1, mtext=\"hello\\0\\0\\0\"}, 8, 0, IPC_NOWAIT) = 5");
+	LINE(X64, "msgrcv", -EINVAL, 3, 0, 8, 0, 034000, 0,
+	     "msgrcv(3, NULL, 8, 0, MSG_NOERROR|MSG_EXCEPT|IPC_NOWAIT) = -1 EINVAL (Invalid argument)");
+}
+
 static void test_summary(void **state)
 {
 	struct sg_exit st = { 0, 0, 0 };
@@ -647,6 +680,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ioctl_termios, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cmsg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ipc, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
 	};
