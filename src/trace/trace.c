@@ -153,6 +153,9 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (!(opts && opts->trace_shared_fd > 0))
+		tr->sh->to_file = opts && opts->trace_fd >= 0 &&
+				  opts->trace_fd != STDERR_FILENO;
 	return tr;
 }
 
@@ -228,7 +231,7 @@ void trace_print_prefix(struct trace *tr, struct tline *l)
 {
 	/* strace -f -o FILE starts every line with the pid ("%-5d "); on a
 	 * terminal it adds "[pid N] " while several tasks run */
-	if (tr->own_fd && (tr->flags & SG_TRACE_FOLLOW))
+	if (tr->sh->to_file && (tr->flags & SG_TRACE_FOLLOW))
 		tl_printf(l, "%-5d ", my_tid());
 	else if (multi(tr))
 		tl_printf(l, "[pid %5d] ", my_tid());

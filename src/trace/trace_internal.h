@@ -60,6 +60,9 @@ struct trace {
 		pthread_mutex_t lock; /* process-shared, robust */
 		int open_tid;  /* task whose line was left open (<unfinished>) */
 		int tasks;     /* tasks traced: more than 1 gives [pid N] prefixes */
+		int to_file;   /* -o FILE / a trace fd given: "%-5d " prefixes
+				* with -f (decided by the first image; an
+				* execve passes the fd on, not how it began) */
 	} *sh;
 	int main_tid;        /* without -f: the only thread traced */
 	int shared_fd;       /* the memfd of *sh (passed on across execve) */
