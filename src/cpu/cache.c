@@ -136,6 +136,42 @@ void code_written(uint64_t addr)
 	}
 }
 
+/* The host kernel or sysgate is about to write [addr, addr+len) for the
+ * guest (mm_access_ok with PROT_WRITE: read(2) into a buffer...): drop the
+ * pages with decoded code there, as a guest store would. Runs outside
+ * cpu_run; the calling thread resynchronises when it enters it again. */
+static void code_range_written(uint64_t addr, uint64_t len)
+{
+	uint64_t page = addr & ~(uint64_t)(CODE_PAGE_SIZE - 1), end = addr + len;
+
+	if (end < addr)
+		end = ~0ull;
+	while (page < end) {
+		uint8_t *m = code_map[(page >> 30) & (CODE_MAP_L1 - 1)];
+
+		if (!m) { /* no code in this GiB */
+			uint64_t next = (page | ((1ull << 30) - 1)) + 1;
+
+			if (next <= page)
+				break;
+			page = next;
+			continue;
+		}
+		if (m[(page >> 12) & (CODE_MAP_PAGES - 1)]) {
+			__atomic_store_n(&m[(page >> 12) & (CODE_MAP_PAGES - 1)], 0, __ATOMIC_RELAXED);
+			cpu_invalidate_code(page, CODE_PAGE_SIZE);
+		}
+		if (page + CODE_PAGE_SIZE < page)
+			break;
+		page += CODE_PAGE_SIZE;
+	}
+}
+
+void cache_install_write_hook(void)
+{
+	mm_set_write_hook(code_range_written);
+}
+
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr)
 {
 	struct insn i;

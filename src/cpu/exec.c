@@ -23,6 +23,7 @@ void cpu_init(struct cpu *c, enum cpu_mode mode)
 	void *owner = c->owner;
 
 	optable_init();
+	cache_install_write_hook();
 	memset(c, 0, sizeof(*c));
 	c->cache = cache;
 	c->owner = owner;

@@ -43,6 +43,13 @@ bool mm_access_ok_locked(const struct mm *mm, uint64_t addr, uint64_t len,
 	return true;
 }
 
+static void (*write_hook)(uint64_t addr, uint64_t len);
+
+void mm_set_write_hook(void (*hook)(uint64_t addr, uint64_t len))
+{
+	write_hook = hook;
+}
+
 bool mm_access_ok(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
 	bool ok;
@@ -50,6 +57,8 @@ bool mm_access_ok(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
 	mm_rdlock(mm);
 	ok = mm_access_ok_locked(mm, addr, len, prot);
 	mm_unlock(mm);
+	if (ok && len && (prot & PROT_WRITE) && write_hook)
+		write_hook(addr, len);
 	return ok;
 }
 

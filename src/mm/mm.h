@@ -60,6 +60,11 @@ int mm_name_range(struct mm *mm, uint64_t addr, uint64_t len, const char *name);
  * always valid. */
 bool mm_access_ok(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
 
+/* Called by mm_access_ok for every valid PROT_WRITE range: the host kernel
+ * (or sysgate) is about to write there on the guest's behalf (read(2) into
+ * a buffer...), so the CPU drops decoded code on those pages. */
+void mm_set_write_hook(void (*hook)(uint64_t addr, uint64_t len));
+
 /* Host pointer for a guest address (identity; one place for the policy). */
 static inline void *g2h(uint64_t guest_addr)
 {

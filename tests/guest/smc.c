@@ -1,0 +1,120 @@
+/* Self-modifying and generated code, the same bytes in every ABI (they
+ * decode alike in 32- and 64-bit mode): a JIT that writes a function,
+ * calls it, rewrites it and calls it again; code that patches its own
+ * next instruction; code written by the kernel (read(2), pread(2)) over
+ * code already run; a mapping replaced under code already run; and
+ * mprotect cycles. Each line shows what the code returned: natively the
+ * CPU always runs the current bytes, so must sysgate. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef int (*fn_t)(void);
+
+/* mov eax, v; ret */
+static void put_ret(unsigned char *p, int v)
+{
+	p[0] = 0xb8;
+	memcpy(p + 1, &v, 4);
+	p[5] = 0xc3;
+}
+
+static unsigned char *map_code(void)
+{
+	void *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		_exit(1);
+	}
+	return p;
+}
+
+int main(void)
+{
+	unsigned char *buf = map_code();
+	volatile fn_t f = (fn_t)buf;
+	char path[] = "/tmp/sg-smc-XXXXXX";
+	unsigned char code[6];
+	int fd, pfd[2], a, b;
+
+	/* JIT: write, call, rewrite, call (stores by the guest itself) */
+	put_ret(buf, 7);
+	a = f();
+	put_ret(buf, 9);
+	b = f();
+	printf("jit rewrite: %d %d\n", a, b);
+
+	/* many functions on one page, each rewritten after running */
+	a = 0;
+	for (int k = 0; k < 64; k++) {
+		put_ret(buf + 64 * k, k);
+		a += ((fn_t)(buf + 64 * k))();
+		put_ret(buf + 64 * k, 2 * k);
+		a += ((fn_t)(buf + 64 * k))();
+	}
+	printf("jit page: %d\n", a);
+
+	/* code patching the instruction right after itself:
+	 *   call $+5; pop eax/rax; mov byte [eax/rax+6], 42; mov eax, 1; ret */
+	static const unsigned char self[] = { 0xe8, 0, 0, 0, 0, 0x58, 0xc6, 0x40, 0x06, 0x2a,
+					      0xb8, 1, 0, 0, 0, 0xc3 };
+	memcpy(buf + 4096, self, sizeof(self));
+	f = (fn_t)(buf + 4096);
+	a = f();
+	memcpy(buf + 4096, self, sizeof(self)); /* back to 1, run again */
+	b = f();
+	printf("self patch: %d %d\n", a, b);
+
+	/* the kernel writes the code: read(2) from a pipe, pread(2) from a file */
+	f = (fn_t)buf;
+	put_ret(buf, 3);
+	a = f();
+	put_ret(code, 4);
+	if (pipe(pfd) || write(pfd[1], code, 6) != 6 || read(pfd[0], buf, 6) != 6)
+		return 1;
+	b = f();
+	printf("read over code: %d %d\n", a, b);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return 1;
+	unlink(path);
+	put_ret(code, 5);
+	if (write(fd, code, 6) != 6 || pread(fd, buf, 6, 0) != 6)
+		return 1;
+	printf("pread over code: %d\n", f());
+
+	/* a new mapping at the same address (MAP_FIXED), filled by the kernel */
+	put_ret(code, 6);
+	if (pwrite(fd, code, 6, 0) != 6)
+		return 1;
+	if (mmap(buf, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, fd, 0) != buf)
+		return 1;
+	printf("file mapped over code: %d\n", f());
+
+	/* W^X cycles: RW to write, RX to run */
+	if (mmap(buf, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1,
+		 0) != buf)
+		return 1;
+	put_ret(buf, 10);
+	mprotect(buf, 4096, PROT_READ | PROT_EXEC);
+	a = f();
+	mprotect(buf, 4096, PROT_READ | PROT_WRITE);
+	put_ret(buf, 11);
+	mprotect(buf, 4096, PROT_READ | PROT_EXEC);
+	b = f();
+	printf("mprotect cycle: %d %d\n", a, b);
+
+	/* unmapped, mapped again anonymous, rewritten */
+	munmap(buf, 8192);
+	buf = map_code();
+	put_ret(buf, 12);
+	printf("after munmap: %d\n", ((fn_t)buf)());
+	close(fd);
+	return 0;
+}
