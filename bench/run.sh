@@ -83,8 +83,18 @@ add() {
 	WL_NAME+=("$1") WL_ABI+=("$2") WL_RUNS+=("$3") WL_IN+=("$4") WL_OUT+=("$5")
 	WL_NATIVE+=("$6") WL_GUEST+=("$7")
 }
-twin() { [ "$1" = x32 ] && echo x86_64 || echo "$1"; } # x32's native stand-in
 B=$W/bin
+# A host without IA32 emulation cannot run i386 programs (exec fails):
+# there the i386 rows' native column is the x86_64 build, as for x32.
+I386_NATIVE=1
+"$B/nop-i386" >/dev/null 2>&1 || I386_NATIVE=0
+twin() { # the native stand-in of an ABI
+	case $1 in
+	x32) echo x86_64 ;;
+	i386) [ $I386_NATIVE = 1 ] && echo i386 || echo x86_64 ;;
+	*) echo "$1" ;;
+	esac
+}
 SHA_IN=$W/data/text-$SHA_MIB GZ_IN=$W/data/text-$GZIP_MIB
 for abi in i386 x32 x86_64; do
 	n=$(twin $abi)
@@ -98,11 +108,13 @@ declare -A BBARCH=([i386]=i386 [x86_64]=amd64)
 for abi in i386 x86_64; do
 	bb=$W/busybox/${BBARCH[$abi]}/bin/busybox
 	[ -x "$bb" ] || continue
-	add "start-up (busybox true)" $abi $START_N /dev/null file "$bb true" "$bb true"
-	add "busybox sha256sum ${SHA_MIB} MiB" $abi 1 /dev/null file "$bb sha256sum $SHA_IN" "$bb sha256sum $SHA_IN"
-	add "busybox gzip ${GZIP_MIB} MiB" $abi 1 "$GZ_IN" file "$bb gzip -c" "$bb gzip -c"
-	add "busybox dd bs=1 x${SYS_N}" $abi 1 /dev/zero /dev/null "$bb dd bs=1 count=$SYS_N" "$bb dd bs=1 count=$SYS_N"
-	add "sh: ${FORK_N} fork+exec" $abi 1 /dev/null file "$bb sh $B/forkexec.sh $bb" "$bb sh $B/forkexec.sh $bb"
+	nb=$bb # native stand-in
+	[ $abi = i386 ] && [ $I386_NATIVE = 0 ] && nb=$W/busybox/amd64/bin/busybox
+	add "start-up (busybox true)" $abi $START_N /dev/null file "$nb true" "$bb true"
+	add "busybox sha256sum ${SHA_MIB} MiB" $abi 1 /dev/null file "$nb sha256sum $SHA_IN" "$bb sha256sum $SHA_IN"
+	add "busybox gzip ${GZIP_MIB} MiB" $abi 1 "$GZ_IN" file "$nb gzip -c" "$bb gzip -c"
+	add "busybox dd bs=1 x${SYS_N}" $abi 1 /dev/zero /dev/null "$nb dd bs=1 count=$SYS_N" "$bb dd bs=1 count=$SYS_N"
+	add "sh: ${FORK_N} fork+exec" $abi 1 /dev/null file "$nb sh $B/forkexec.sh $nb" "$bb sh $B/forkexec.sh $bb"
 done
 # Host programs (dynamic: the interpreter, libc and libperl/libpython).
 add "gzip -6 ${GZIP_MIB} MiB (host)" x86_64 1 "$GZ_IN" file "/bin/gzip -c" "/bin/gzip -c"
@@ -192,7 +204,7 @@ echo
 echo "sysgate ${SG_REV:-$(git -C "$HERE" describe --always --dirty 2>/dev/null)}, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs:" \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "kernel $(uname -r); $(qemu-x86_64 --version 2>/dev/null | head -n 1 || echo 'no qemu-user')"
-echo "medians of $REPS runs; times in ms (start-up: per run, of $START_N); RSS = peak KiB; x32 native = its x86_64 twin"
+echo "medians of $REPS runs; times in ms (start-up: per run, of $START_N); RSS = peak KiB; x32 native = its x86_64 twin$([ $I386_NATIVE = 1 ] || echo "; i386 native = the x86_64 build (this host cannot run i386)")"
 echo
 echo "| workload | ABI | native | sysgate | qemu | sysgate/native | sysgate/qemu | RSS native / sysgate / qemu |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
