@@ -70,8 +70,9 @@ void op_movs(struct cpu *c, const struct insn *i)
 		    (dst <= src || dst >= src + k * sz)) {
 			/* the first element alone: a bad page faults at its start */
 			mem_write(dst, sz, mem_read(src, sz));
-			memmove(g2h(dst + sz), g2h(src + sz), (k - 1) * sz);
-			code_write_check(dst, k * sz);
+			/* asm, not memmove: a sanitizer must not judge guest
+			 * addresses (fuzz: a guest source in ASan's shadow) */
+			guest_write(dst + sz, g2h(src + sz), (k - 1) * sz);
 		} else {
 			k = 1;
 			mem_write(dst, sz, mem_read(src, sz));
@@ -99,8 +100,11 @@ void op_stos(struct cpu *c, const struct insn *i)
 		uint64_t k = d > 0 ? run_len(dst, dst, sz, n) : 1;
 
 		if (sz == 1 && dst >= CODE_NULL_PAGE) {
+			void *p = g2h(dst);
+			uint64_t cnt = k;
+
 			mem_write(dst, 1, v); /* a bad page faults at its start */
-			memset(g2h(dst), (int)v, k);
+			__asm__ volatile("rep stosb" : "+D"(p), "+c"(cnt) : "a"(v) : "memory");
 			code_write_check(dst, k);
 		} else {
 			for (uint64_t e = 0; e < k; e++)
