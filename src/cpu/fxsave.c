@@ -32,9 +32,9 @@ static void fx_run(struct cpu *c, const struct insn *i, bool save)
 		cpu_raise_addr(c, VEC_GP, ea);
 		return;
 	}
-	memcpy(img, g2h(ea), 512);
+	guest_read(img, ea, 512);
 	if (save) {
-		memcpy(g2h(ea), img, 512); /* fault on a read-only page here */
+		guest_write(ea, img, 512); /* fault on a read-only page here */
 	} else {
 		memcpy(&mxcsr, img + 24, 4);
 		if (mxcsr & ~MXCSR_MASK) {
@@ -52,10 +52,10 @@ static void fx_run(struct cpu *c, const struct insn *i, bool save)
 	if (m32) {
 		memcpy(&c->xmm[8], hi, sizeof(hi));
 		if (save)
-			memcpy(img + FX_XMM8, g2h(ea) + FX_XMM8, FX_XMM8_LEN);
+			guest_read(img + FX_XMM8, ea + FX_XMM8, FX_XMM8_LEN);
 	}
 	if (save)
-		memcpy(g2h(ea), img, 512);
+		guest_write(ea, img, 512);
 }
 
 void op_fxsave_M(struct cpu *c, const struct insn *i)

@@ -58,7 +58,7 @@ static void masked_store(struct cpu *c, const struct insn *i, const uint8_t *dat
 
 		if (c->mode == CPU_MODE_32)
 			base = (uint32_t)base;
-		memcpy(&probe, g2h(base), 8); /* faults like the hardware's access */
+		probe = mem_read(base, 8); /* faults like the hardware's access */
 		__asm__ volatile("" : : "r"(probe)); /* and is not optimised away */
 		for (unsigned k = 0; k < 8; k++) {
 			uint64_t b = c->mode == CPU_MODE_32 ? (uint32_t)(base + k) : base + k;
