@@ -322,6 +322,32 @@ static void test_smc_patch(void **state)
 	assert_int_equal((uint32_t)c->r[R_AX], expect);
 }
 
+/* The same through the x87: FISTP m32 (a host thunk's store copied out to
+ * the guest) patches the immediate; the loop must see it. */
+static void test_smc_x87(void **state)
+{
+	static const uint8_t prog[] = {
+		0x31, 0xc9,                         /* 0: xor ecx,ecx */
+		0xb8, 0x01, 0x00, 0x00, 0x00,       /* 2: L: mov eax,1 */
+		0xff, 0xc1,                         /* 7: inc ecx */
+		0x83, 0xf9, 0x02,                   /* 9: cmp ecx,2 */
+		0x74, 0x12,                         /* 12: je end */
+		0xdb, 0x05, 0x08, 0x00, 0x00, 0x00, /* 14: fild dword [rip+8] (7) */
+		0xdb, 0x1d, 0xe9, 0xff, 0xff, 0xff, /* 20: fistp dword [rip-23] (L+1) */
+		0xeb, 0xe6,                         /* 26: jmp L */
+		0x07, 0x00, 0x00, 0x00,             /* 28: 7 */
+		0xcc,                               /* 32: end: int3 */
+	};
+	uint64_t expect = (uint32_t)native_call(prog, sizeof(prog), 0);
+	struct cpu *c;
+
+	cpu_install_fault_handler();
+	c = run((const char *)prog, sizeof(prog), CPU_MODE_64);
+	assert_int_equal(expect, 7);
+	assert_int_equal(c->fault.vector, VEC_BP);
+	assert_int_equal((uint32_t)c->r[R_AX], expect);
+}
+
 static void test_smc_jit(void **state)
 {
 	/* A JIT: store "mov eax,1; ret" into the buffer at rdi, call it; store
@@ -442,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_cpuid),
 		cmocka_unit_test(test_more_faults),
 		cmocka_unit_test(test_smc_patch),
+		cmocka_unit_test(test_smc_x87),
 		cmocka_unit_test(test_smc_jit),
 		cmocka_unit_test(test_far_mode_switch),
 		cmocka_unit_test(test_fetch_fault),
