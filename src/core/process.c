@@ -170,6 +170,7 @@ SG_API void sg_destroy(sg_process *p)
 	if (p->main_thread)
 		cpu_release(&p->main_thread->cpu);
 	free(p->main_thread);
+	thread_free_dead(p);
 	free(p->exe_path);
 	free(p->host_exe);
 	free(p->embed); /* hooks of the embedding API (core/embed.c) */

@@ -44,6 +44,8 @@ struct sg_core_hooks {
 	long (*spawn_thread)(struct sg_thread *child);
 	/* A fork child: only the calling thread goes on. */
 	void (*forked)(struct sg_thread *t);
+	/* Before a fork: wait for the host threads of ended guest threads. */
+	void (*before_fork)(struct sg_process *p);
 };
 
 struct sg_process {
@@ -66,6 +68,8 @@ struct sg_process {
 	pthread_cond_t threads_done;
 	struct sg_thread *threads;   /* list through sg_thread.next */
 	unsigned nthreads;           /* guest threads alive */
+	struct sg_thread *dead;      /* ended clone children, freed later (thread.c) */
+	unsigned finishing;          /* clone children in thread_finish, not yet dead */
 	volatile int exiting;        /* exit_group or a fatal signal: all threads stop */
 	struct sg_core_hooks hooks;
 	char *host_exe;              /* sysgate's own binary, for execve */

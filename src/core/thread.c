@@ -146,7 +146,14 @@ void thread_loop(struct sg_thread *t)
 void thread_finish(struct sg_thread *t)
 {
 	struct sg_process *p = t->proc;
+	bool clone_child = t != p->main_thread;
 
+	if (clone_child) {
+		/* a fork now waits for this thread to be on p->dead */
+		pthread_mutex_lock(&p->lock);
+		p->finishing++;
+		pthread_mutex_unlock(&p->lock);
+	}
 	if (t->clear_child_tid && !p->exiting) {
 		uint32_t zero = 0;
 
@@ -163,6 +170,14 @@ void thread_finish(struct sg_thread *t)
 		}
 	}
 	p->nthreads--;
+	if (clone_child) {
+		/* freed by the next clone or fork, or sg_destroy: this thread
+		 * touches it no more once the lock is released, and the
+		 * process may end (LeakSanitizer looking) at any moment after */
+		t->next = p->dead;
+		p->dead = t;
+		p->finishing--;
+	}
 	if (p->nthreads == 0 && !p->exited) {
 		/* the last thread left by exit: the leader's code is the status */
 		p->exited = true;
@@ -206,22 +221,39 @@ static void *thread_main(void *arg)
 	 * sg_run may return and its caller free p at any moment. */
 	bool leads_alone = p->no_runner && p->main_thread == t;
 
-	thread_finish(t);
+	cpu_release(&t->cpu);
+	thread_finish(t); /* t and p are not ours any more */
 	if (leads_alone)
 		exit_as_guest(p);
-	cpu_release(&t->cpu);
-	free(t);
 	return NULL;
+}
+
+/* Joined, not detached: a host thread still ending (its exit drains
+ * ASan's allocator cache under a lock) while another forks would leave
+ * that lock held in the child for ever. */
+void thread_free_dead(struct sg_process *p)
+{
+	struct sg_thread *d = p->dead;
+
+	p->dead = NULL;
+	while (d) {
+		struct sg_thread *next = d->next;
+
+		pthread_join(d->host, NULL);
+		cpu_release(&d->cpu);
+		free(d);
+		d = next;
+	}
 }
 
 static long spawn_thread(struct sg_thread *child)
 {
 	struct sg_process *p = child->proc;
 	pthread_attr_t attr;
-	pthread_t th;
 	int rc, tid = 0;
 
 	pthread_mutex_lock(&p->lock);
+	thread_free_dead(p);
 	child->next = p->threads;
 	p->threads = child;
 	p->nthreads++;
@@ -229,20 +261,40 @@ static long spawn_thread(struct sg_thread *child)
 
 	child->spawn_tid = &tid;
 	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, HOST_STACK_SIZE);
-	rc = pthread_create(&th, &attr, thread_main, child);
-	pthread_attr_destroy(&attr);
+	/* under the lock: child->host is set before the child can be on
+	 * p->dead, where it is joined */
+	pthread_mutex_lock(&p->lock);
+	rc = pthread_create(&child->host, &attr, thread_main, child);
 	if (rc) {
-		pthread_mutex_lock(&p->lock);
-		p->threads = child->next;
+		for (struct sg_thread **l = &p->threads; *l; l = &(*l)->next) {
+			if (*l == child) {
+				*l = child->next;
+				break;
+			}
+		}
 		p->nthreads--;
-		pthread_mutex_unlock(&p->lock);
-		return -rc;
 	}
+	pthread_mutex_unlock(&p->lock);
+	pthread_attr_destroy(&attr);
+	if (rc)
+		return -rc;
 	while (!__atomic_load_n(&tid, __ATOMIC_ACQUIRE))
 		syscall(SYS_futex, &tid, FUTEX_WAIT, 0, NULL, NULL, 0);
 	return tid;
+}
+
+/* No host thread of an ended guest thread may be on its way out while we
+ * fork: its exit drains ASan's allocator cache under a lock, which the
+ * child would inherit held. Natively the guest's pthread_join has
+ * returned by now, so wait for those threads to be gone. */
+static void before_fork(struct sg_process *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (p->finishing)
+		pthread_cond_wait(&p->threads_done, &p->lock);
+	thread_free_dead(p);
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* After fork, in the child: the other threads do not exist here. */
@@ -252,6 +304,15 @@ static void forked(struct sg_thread *t)
 
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->threads_done, NULL);
+	/* the parent's ended threads: no host thread to join here */
+	p->finishing = 0;
+	while (p->dead) {
+		struct sg_thread *d = p->dead;
+
+		p->dead = d->next;
+		cpu_release(&d->cpu);
+		free(d);
+	}
 	p->threads = t;
 	t->next = NULL;
 	p->nthreads = 1;
@@ -285,6 +346,7 @@ void thread_hooks_init(struct sg_process *p)
 {
 	p->hooks.spawn_thread = spawn_thread;
 	p->hooks.forked = forked;
+	p->hooks.before_fork = before_fork;
 }
 
 void thread_wait_all(struct sg_process *p)

@@ -8,6 +8,9 @@
 void thread_loop(struct sg_thread *t);
 /* t has left its loop: clear_child_tid, thread list, process status. */
 void thread_finish(struct sg_thread *t);
+/* Free the clone children that have ended (p->dead). Under p->lock, or
+ * when no thread runs any more. */
+void thread_free_dead(struct sg_process *p);
 /* Fill p->hooks (clone's thread start, fork's child fix-up). */
 void thread_hooks_init(struct sg_process *p);
 /* Until every thread of p has finished (kicking them while p exits). */

@@ -106,6 +106,8 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 
 	if (vfork)
 		vfork_pipe(vp);
+	if (t->proc->hooks.before_fork)
+		t->proc->hooks.before_fork(t->proc);
 	if (r->exit_signal == SIGCHLD)
 		pid = fork();
 	else
