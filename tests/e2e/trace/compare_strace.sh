@@ -101,7 +101,7 @@ normalise() {
 		$ids{$pid} //= "PID" . ++$n if $pid;
 		next if /^(\[ Process PID=|strace: |\+\+\+ (exited|killed))/;
 		if (s/ <unfinished \.\.\.>$//) { $open{$pid} = $_; next; }
-		if (s/^<\.\.\. \w+ resumed> ?//) {
+		if (s/^<\.\.\. \w+ resumed>//) {
 			my ($k) = exists $open{$pid} ? ($pid) : (keys %open);
 			$_ = delete($open{$k}) . $_ if defined $k;
 		}
