@@ -667,7 +667,7 @@ static bool host_has_compat_cs(void)
  * native side faults (or LAR fails) where sysgate, which models a kernel
  * with IA32 emulation, loads it. */
 static bool reads_compat_selector(struct gen *g, const struct trial *t, const cs_insn *in,
-				  uint64_t end)
+				  uint64_t end, bool prefixed)
 {
 	const cs_x86 *x = &in->detail->x86;
 	const char *m = base_mnemonic(in->mnemonic);
@@ -686,8 +686,9 @@ static bool reads_compat_selector(struct gen *g, const struct trial *t, const cs
 	else if ((!strcmp(m, "verr") || !strcmp(m, "verw")) && x->op_count == 1)
 		src = &x->operands[0];
 	if (src && src->type == X86_OP_REG) {
+		/* the flag setter before it may change the register: left out */
 		r = gpr_of(g->cs, src->reg, &sz);
-		return r >= 0 && (t->r[r] & 0xfffc) == 0x20;
+		return r >= 0 && (prefixed || (t->r[r] & 0xfffc) == 0x20);
 	}
 	if (src && src->type == X86_OP_MEM) {
 		a = mem_ea(g, t, in, &src->mem, end);
@@ -705,6 +706,57 @@ static bool reads_compat_selector(struct gen *g, const struct trial *t, const cs
 		return false;
 	memcpy(&v, t->data + (a - DT_DATA), 2);
 	return (v & 0xfffc) == 0x20;
+}
+
+/* Encodings AMD defines differently from Intel (whom sysgate follows), by
+ * their bytes (Capstone drops some prefixes from its detail):
+ * F3 REX.B 90 is XCHG r8, rAX on AMD (Intel: PAUSE); LSS/LFS/LGS ignore
+ * REX.W (Intel: m16:64); LOCK MOV CR0 is MOV CR8 (Intel: #UD; in ring 3
+ * AMD raises #GP); 16-bit MOVSXD (66 63, no REX.W) reads 32 bits of
+ * memory (Intel: 16); SSE4A (F2/F3 0F 2B, 66/F2 0F 78/79) runs, even
+ * where CPUID hides it (Intel, and sysgate: #UD or another meaning). */
+static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b)
+{
+	bool f0 = false, f2 = false, f3 = false, o16 = false;
+	unsigned rex = 0, k = 0;
+
+	for (; k < in->size; k++) {
+		if (b[k] == 0xf0)
+			f0 = true;
+		else if (b[k] == 0xf3)
+			f3 = true;
+		else if (b[k] == 0x66)
+			o16 = true;
+		else if (b[k] == 0xf2)
+			f2 = true;
+		else if (g->m64 && (b[k] & 0xf0) == 0x40)
+			rex = b[k];
+		else if (!(b[k] == 0xf2 || b[k] == 0x66 || b[k] == 0x67 || b[k] == 0x26 ||
+			   b[k] == 0x2e || b[k] == 0x36 || b[k] == 0x3e || b[k] == 0x64 ||
+			   b[k] == 0x65))
+			break;
+		if ((b[k] & 0xf0) != 0x40)
+			rex = 0; /* a REX counts only right before the opcode */
+	}
+	if (k >= in->size)
+		return false;
+	if (b[k] == 0x90 && f3 && (rex & 1))
+		return true;
+	if (g->m64 && b[k] == 0x63 && o16 && !(rex & 8))
+		return true;
+	if (b[k] == 0x0f && k + 1 < in->size) {
+		uint8_t op = b[k + 1];
+
+		if ((op == 0xb2 || op == 0xb4 || op == 0xb5) && (rex & 8))
+			return true;
+		if ((op == 0x20 || op == 0x22) && f0)
+			return true;
+		if (op == 0x2b && (f2 || f3))
+			return true; /* SSE4A MOVNTSD/MOVNTSS */
+		if ((op == 0x78 || op == 0x79) && (f2 || o16))
+			return true; /* SSE4A INSERTQ/EXTRQ */
+	}
+	return false;
 }
 
 int gen_init(struct gen *g, bool m64, uint64_t seed)
@@ -770,13 +822,15 @@ bool gen_trial(struct gen *g, struct trial *t)
 	if (!strcmp(m, "int") && in->detail->x86.operands[0].imm >= 0x15 &&
 	    in->detail->x86.operands[0].imm <= 0x1f)
 		goto out_vendor;
+	if (g->m64 && has_group(in, X86_GRP_BRANCH_RELATIVE) && in->detail->x86.prefix[2])
+		goto out; /* Capstone takes 66 as rel16; Intel ignores it in 64-bit mode */
 	/* AMD honours 66 on near JMP/CALL/RET in 64-bit mode (16-bit IP and
 	 * stack slot); Intel, and sysgate, ignore it. */
 	if (g->m64 && g->host_amd && in->detail->x86.prefix[2] == 0x66 &&
 	    (has_group(in, X86_GRP_JUMP) || has_group(in, X86_GRP_CALL) || has_group(in, X86_GRP_RET)))
 		goto out_vendor;
-	if (g->m64 && has_group(in, X86_GRP_BRANCH_RELATIVE) && in->detail->x86.prefix[2])
-		goto out; /* Capstone takes 66 as rel16; Intel ignores it in 64-bit mode */
+	if (g->host_amd && amd_differs(g, in, cand))
+		goto out_vendor;
 	if (!(g->cpuid1_ecx >> 20 & 1)) {
 		/* F2 0F 38 F0/F1 is CRC32 (SSE4.2, not reported); Capstone may
 		 * call it MOVBE when 66 is there too */
@@ -911,7 +965,7 @@ bool gen_trial(struct gen *g, struct trial *t)
 				goto out_skip;
 		}
 	}
-	if (!g->host_compat_cs && reads_compat_selector(g, t, in, end))
+	if (!g->host_compat_cs && reads_compat_selector(g, t, in, end, at != 0))
 		goto out_vendor;
 	if (is_string(m) && (!strncmp(m, "cmps", 4) || !strncmp(m, "scas", 4)) &&
 	    (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE))
