@@ -530,6 +530,119 @@ static const struct sg_syscall_call *socketcall_view(const struct sg_syscall_cal
 	return call;
 }
 
+/* The i386 row named name (NULL if none). */
+static int ia32_row(const char *name)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+
+	for (unsigned r = 0; tab && r < tab->size; r++)
+		if (tab->rows[r].name && !strcmp(tab->rows[r].name, name))
+			return (int)r;
+	return -1;
+}
+
+/* i386 ipc(call, first, second, third, ptr, fifth): shown as the call it
+ * carries, with the arguments in that call's order (strace's
+ * decode_ipc_subcall does the same). semop and time32 semtimedop have no
+ * row of their own in the i386 table: those stay ipc(...). */
+static const struct sg_syscall_call *ipc_view(const struct sg_syscall_call *call,
+					      struct sg_syscall_call *view,
+					      const struct mm *mm)
+{
+	static const struct {
+		unsigned nr;
+		const char *name;
+	} subcalls[] = {
+		{ 2, "semget" }, { 3, "semctl" }, { 11, "msgsnd" }, { 12, "msgrcv" },
+		{ 13, "msgget" }, { 14, "msgctl" }, { 21, "shmat" }, { 22, "shmdt" },
+		{ 23, "shmget" }, { 24, "shmctl" },
+	};
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+	uint32_t op, version, first, second, third, ptr, fifth;
+	const char *name = NULL;
+	int r;
+
+	if (!is_call(call, "ipc") || call->table != SG_TABLE_IA32 || !tab || !mm)
+		return call;
+	op = (uint32_t)call->args[0] & 0xffff;
+	version = (uint32_t)call->args[0] >> 16;
+	first = (uint32_t)call->args[1];
+	second = (uint32_t)call->args[2];
+	third = (uint32_t)call->args[3];
+	ptr = (uint32_t)call->args[4];
+	fifth = (uint32_t)call->args[5];
+	for (size_t i = 0; i < sizeof(subcalls) / sizeof(subcalls[0]); i++)
+		if (subcalls[i].nr == op)
+			name = subcalls[i].name;
+	if (!name || (r = ia32_row(name)) < 0)
+		return call;
+	*view = *call;
+	view->index = (unsigned)r;
+	view->nr = (unsigned)r;
+	view->row = &tab->rows[r];
+	memset(view->args, 0, sizeof(view->args));
+	switch (op) {
+	case 2: case 23: /* semget, shmget (key, n, flags) */
+		view->args[0] = first, view->args[1] = second, view->args[2] = third;
+		break;
+	case 3: { /* semctl (id, num, cmd, *ptr: the union semun) */
+		uint32_t arg = 0;
+
+		if (ptr && copy_from_guest(mm, &arg, ptr, sizeof(arg)))
+			return call;
+		view->args[0] = first, view->args[1] = second, view->args[2] = third;
+		view->args[3] = arg;
+		break;
+	}
+	case 11: /* msgsnd (id, msgp, size, flags) */
+		view->args[0] = first, view->args[1] = ptr, view->args[2] = second;
+		view->args[3] = third;
+		break;
+	case 12: /* msgrcv: version 0 passes {msgp, msgtyp} at ptr */
+		view->args[0] = first, view->args[2] = second, view->args[4] = third;
+		if (version == 0) {
+			uint32_t kludge[2];
+
+			if (copy_from_guest(mm, kludge, ptr, sizeof(kludge)))
+				return call;
+			view->args[1] = kludge[0];
+			view->args[3] = kludge[1];
+		} else {
+			view->args[1] = ptr;
+			view->args[3] = fifth;
+		}
+		break;
+	case 13: /* msgget (key, flags) */
+		view->args[0] = first, view->args[1] = second;
+		break;
+	case 14: case 24: /* msgctl, shmctl (id, cmd, buf) */
+		view->args[0] = first, view->args[1] = second, view->args[2] = ptr;
+		break;
+	case 21: { /* shmat (id, addr, flags); the address is stored at third */
+		uint32_t addr;
+
+		view->args[0] = first, view->args[1] = ptr, view->args[2] = second;
+		if (call->result == 0 && !copy_from_guest(mm, &addr, third, sizeof(addr)))
+			view->result = addr;
+		break;
+	}
+	case 22: /* shmdt (addr) */
+		view->args[0] = ptr;
+		break;
+	}
+	return view;
+}
+
+/* socketcall or ipc shown as the call it carries */
+static const struct sg_syscall_call *carried_view(const struct sg_syscall_call *call,
+						  struct sg_syscall_call *view,
+						  const struct mm *mm)
+{
+	const struct sg_syscall_call *v = socketcall_view(call, view, mm);
+
+	return v != call ? v : ipc_view(call, view, mm);
+}
+
 /* A new thread or child process: prefixes from now on (strace prints them
  * while it traces more than one task). */
 static bool is_fork(const struct sg_syscall_call *call)
@@ -568,7 +681,7 @@ static void note_task_gone(struct trace *tr)
 void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 			 const struct sg_syscall_call *orig)
 {
-	const struct sg_syscall_call *call = socketcall_view(orig, &pending.view, mm_of(t));
+	const struct sg_syscall_call *call = carried_view(orig, &pending.view, mm_of(t));
 	const struct systab_sig *sig = sig_of(call);
 
 	bool resumes = pending.resuming[0] && t && t->cpu.rip == pending.resume_rip &&
@@ -634,7 +747,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 			const struct sg_syscall_call *orig)
 {
 	struct sg_syscall_call view;
-	const struct sg_syscall_call *call = socketcall_view(orig, &view, mm_of(t));
+	const struct sg_syscall_call *call = carried_view(orig, &view, mm_of(t));
 	const struct systab_sig *sig = sig_of(call);
 	struct tline l = { .len = 0 };
 	char nbuf[32];

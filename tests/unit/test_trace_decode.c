@@ -563,6 +563,18 @@ static void test_ipc(void **state)
 	     "msgrcv(3, {mtype=1, mtext=\"hello\\0\\0\\0\"}, 8, 0, IPC_NOWAIT) = 5");
 	LINE(X64, "msgrcv", -EINVAL, 3, 0, 8, 0, 034000, 0,
 	     "msgrcv(3, NULL, 8, 0, MSG_NOERROR|MSG_EXCEPT|IPC_NOWAIT) = -1 EINVAL (Invalid argument)");
+	/* i386 glibc's ipc(2): shown as the call it carries (strace's
+	 * decode_ipc_subcall); msgrcv's version 0 passes {msgp, msgtyp} */
+	LINE(I386, "ipc", 2, 23, 0, 4096, 01600, 0, 0,
+	     "shmget(IPC_PRIVATE, 4096, IPC_CREAT|0600) = 2");
+	{
+		uint32_t kludge[2] = { (uint32_t)m, 0 };
+		uint32_t msg32[4] = { 1, 0x6c6c6568, 0x6f, 0 };
+
+		kludge[0] = (uint32_t)gmem(msg32, sizeof(msg32));
+		LINE(I386, "ipc", 5, 12, 3, 8, 04000, gmem(kludge, sizeof(kludge)), 0,
+		     "msgrcv(3, {mtype=1, mtext=\"hello\\0\\0\\0\"}, 8, 0, IPC_NOWAIT) = 5");
+	}
 }
 
 static void test_summary(void **state)
