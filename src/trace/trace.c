@@ -735,8 +735,17 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		finish_line(tr, &l, mm_of(t), call, SYSTAB_RET_NONE);
 		trace_emit(tr, &l);
 		pending.call = NULL;
-		if (is_call(call, "exit"))
-			note_task_gone(tr); /* a thread: no "+++" line follows */
+		if (is_call(call, "exit") && t && t->proc && t != t->proc->main_thread &&
+		    __atomic_load_n(&t->proc->nthreads, __ATOMIC_RELAXED) > 1) {
+			/* a thread that is not the last: strace sees it go
+			 * (the leader's line comes with the process's end) */
+			struct tline end = { .len = 0 };
+
+			trace_print_prefix(tr, &end);
+			tl_printf(&end, "+++ exited with %d +++", (int)(call->args[0] & 0xff));
+			trace_emit(tr, &end);
+			note_task_gone(tr);
+		}
 		return;
 	}
 	if (multi(tr))

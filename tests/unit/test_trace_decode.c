@@ -678,6 +678,34 @@ static void test_unfinished(void **state)
 	assert_string_equal(output(), expect);
 }
 
+/* A thread that is not the last one ends with its own "+++" line, as
+ * strace -f -o shows it (strace 6.1, a two-thread program here). */
+static void test_thread_exit(void **state)
+{
+	struct sg_syscall_call c = call_of(X64, "exit", 0, 0, 0, 0, 0, 0, 0);
+	struct sg_thread leader;
+	char expect[256];
+	int me = (int)syscall(SYS_gettid);
+
+	memset(&leader, 0, sizeof(leader));
+	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW, 0, NULL);
+	fx.proc.main_thread = &leader;
+	fx.proc.nthreads = 2;
+	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	expect[0] = '\0';
+	append_result_line(expect, sizeof(expect), me, "exit(0)", "= ?");
+	snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect),
+		 "%-5d +++ exited with 0 +++\n", me);
+	assert_string_equal(output(), expect);
+	/* the last thread: the process's end prints it */
+	fx.proc.nthreads = 1;
+	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	expect[0] = '\0';
+	append_result_line(expect, sizeof(expect), me, "exit(0)", "= ?");
+	assert_string_equal(output(), expect);
+	fx.proc.main_thread = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -695,6 +723,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ipc, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_exit, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 # source) is the reference instead and TWIN_MIN the floor, as for x32;
 # without it the comparison is skipped with exit status 77.
 # Normalising (the parts that differ between any two runs, even natively):
-#   - strace's own lines ("[ Process PID=... ]", "strace: ...") and its
+#   - strace's own lines ("[ Process PID=... ]", "strace: ...", -q) and its
 #     first execve (sysgate starts the program itself, no execve is seen)
 #   - "[pid N] " prefixes and <unfinished ...>/<... resumed> splits, which
 #     depend on timing: a split call is joined back into one line; and the
@@ -76,13 +76,13 @@ cp "$guest" "$work/sgt/prog"
 
 if [ -n "$root" ]; then
 	[ -x "$root/lib/ld-linux.so.2" ] || { echo "trace-compare $name: no root $root, skipped"; exit 77; }
-	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw \
+	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw \
 		"$root/lib/ld-linux.so.2" --library-path "$root/lib/i386-linux-gnu:$root/usr/lib/i386-linux-gnu" \
 		"$ref" "$@" <"$stdin" >../native.out 2>&1)
 	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$root" -o ../sg.raw "$guest" "$@" \
 		<"$stdin" >../sg.out 2>&1)
 else
-	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -qq -o ../native.raw ./prog "$@" \
+	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw ./prog "$@" \
 		<"$stdin" >../native.out 2>&1)
 	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw ./prog "$@" \
 		<"$stdin" >../sg.out 2>&1)
@@ -99,7 +99,7 @@ normalise() {
 		# "[pid N] " on a terminal, "N   " with -o
 		my $pid = s/^\[pid +(\d+)\] // || s/^(\d+) +// ? $1 : 0;
 		$ids{$pid} //= "PID" . ++$n if $pid;
-		next if /^(\[ Process PID=|strace: |\+\+\+ (exited|killed))/;
+		next if /^(\[ Process PID=|strace: )/;
 		if (s/ <unfinished \.\.\.>$//) { $open{$pid} = $_; next; }
 		if (s/^<\.\.\. \w+ resumed>//) {
 			my ($k) = exists $open{$pid} ? ($pid) : (keys %open);
