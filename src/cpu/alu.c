@@ -473,7 +473,77 @@ FAST_ALU(xor, FL_LOGIC, a ^ b, 1)
 FAST_ALU(cmp, FL_SUB, a - b, 0)
 FAST_ALU(test, FL_LOGIC, a & b, 0)
 
+/* Byte operands: registers through reg_get/reg_set (AH..BH). */
+#define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
+	static void fast_##NAME##_rr8(struct cpu *c, const struct insn *i)               \
+	{                                                                                \
+		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
+		uint8_t r = (uint8_t)(EXPR);                                             \
+		if (WRITES)                                                              \
+			reg_set(c, i->rm8, 1, r);                                        \
+		lf_rec(c, KIND, 1, r, a, b);                                             \
+	}                                                                                \
+	static void fast_##NAME##_gr8(struct cpu *c, const struct insn *i)               \
+	{                                                                                \
+		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1), b = (uint8_t)reg_get(c, i->rm8, 1); \
+		uint8_t r = (uint8_t)(EXPR);                                             \
+		if (WRITES)                                                              \
+			reg_set(c, i->reg8, 1, r);                                       \
+		lf_rec(c, KIND, 1, r, a, b);                                             \
+	}                                                                                \
+	static void fast_##NAME##_ri8(struct cpu *c, const struct insn *i)               \
+	{                                                                                \
+		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)i->imm;          \
+		uint8_t r = (uint8_t)(EXPR);                                             \
+		if (WRITES)                                                              \
+			reg_set(c, i->rm8, 1, r);                                        \
+		lf_rec(c, KIND, 1, r, a, b);                                             \
+	}                                                                                \
+	static void fast_##NAME##_rm8(struct cpu *c, const struct insn *i)               \
+	{                                                                                \
+		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1);                              \
+		uint8_t b = (uint8_t)mem_read(insn_ea(c, i), 1), r = (uint8_t)(EXPR);     \
+		if (WRITES)                                                              \
+			reg_set(c, i->reg8, 1, r);                                       \
+		lf_rec(c, KIND, 1, r, a, b);                                             \
+	}                                                                                \
+	static void fast_##NAME##_mr8(struct cpu *c, const struct insn *i)               \
+	{                                                                                \
+		uint64_t ea = insn_ea(c, i);                                             \
+		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
+		uint8_t r = (uint8_t)(EXPR);                                             \
+		if (WRITES)                                                              \
+			mem_write(ea, 1, r);                                             \
+		lf_rec(c, KIND, 1, r, a, b);                                             \
+	}                                                                                \
+	static void fast_##NAME##_mi8(struct cpu *c, const struct insn *i)               \
+	{                                                                                \
+		uint64_t ea = insn_ea(c, i);                                             \
+		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
+		if (WRITES)                                                              \
+			mem_write(ea, 1, r);                                             \
+		lf_rec(c, KIND, 1, r, a, b);                                             \
+	}
+
+FAST_ALU8(add, FL_ADD, a + b, 1)
+FAST_ALU8(or, FL_LOGIC, a | b, 1)
+FAST_ALU8(and, FL_LOGIC, a & b, 1)
+FAST_ALU8(sub, FL_SUB, a - b, 1)
+FAST_ALU8(xor, FL_LOGIC, a ^ b, 1)
+FAST_ALU8(cmp, FL_SUB, a - b, 0)
+FAST_ALU8(test, FL_LOGIC, a & b, 0)
+
 enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
+
+#define FAST_ROW8(NAME)                                                                   \
+	{ fast_##NAME##_rr8, fast_##NAME##_gr8, fast_##NAME##_ri8, fast_##NAME##_rm8,      \
+	  fast_##NAME##_mr8, fast_##NAME##_mi8 }
+
+static const insn_fn fast_alu8[9][FORM_COUNT] = {
+	[ALU_ADD] = FAST_ROW8(add), [ALU_OR] = FAST_ROW8(or),   [ALU_AND] = FAST_ROW8(and),
+	[ALU_SUB] = FAST_ROW8(sub), [ALU_XOR] = FAST_ROW8(xor), [ALU_CMP] = FAST_ROW8(cmp),
+	[8] = FAST_ROW8(test),
+};
 
 #define FAST_ROW(NAME)                                                     \
 	{ { fast_##NAME##_rr32, fast_##NAME##_rr64 },                      \
@@ -495,7 +565,7 @@ static const insn_fn fast_alu[9][FORM_COUNT][2] = {
 #define FAST_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                        \
 	static void fast_##NAME##BITS(struct cpu *c, const struct insn *i) \
 	{                                                                  \
-		bool cf = flags_cf(c);                                     \
+		bool cf = flags_cf_inline(c);                              \
 		T a = (T)c->r[i->rm], r = (T)(a + (DELTA));                \
 		c->r[i->rm] = r;                                           \
 		c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0);         \
@@ -515,9 +585,11 @@ void alu_specialise(struct insn *i)
 {
 	unsigned op, form, w;
 
-	if ((i->osz != 4 && i->osz != 8) || (i->pfx & PFX_LOCK))
+	if ((i->osz != 1 && i->osz != 4 && i->osz != 8) || (i->pfx & PFX_LOCK))
 		return;
 	w = i->osz == 8;
+	if (i->osz == 1 && (i->fn == op_inc_Ev || i->fn == op_dec_Ev))
+		return;
 	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r) {
 		bool inc = i->fn == op_inc_Ev || i->fn == op_inc_r;
 
@@ -548,6 +620,14 @@ void alu_specialise(struct insn *i)
 		op = 8;
 		form = FORM_RI;
 	} else {
+		return;
+	}
+	if (i->osz == 1) {
+		if (!fast_alu8[op][form])
+			return;
+		if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
+			i->rm8 = R_AX; /* AL */
+		i->fn = fast_alu8[op][form];
 		return;
 	}
 	if (!fast_alu[op][form][w])

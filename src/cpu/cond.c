@@ -62,8 +62,42 @@ static const insn_fn fast_jcc[16] = {
 	fast_jcc_8, fast_jcc_9, fast_jcc_10, fast_jcc_11, fast_jcc_12, fast_jcc_13, fast_jcc_14, fast_jcc_15,
 };
 
+/* SETcc of a byte register, CMOVcc of 32/64-bit registers or a memory
+ * source (read whatever the condition; a 32-bit destination is written,
+ * so zero-extended, either way). */
+#define FAST_CC(cc)                                                                  \
+	static void fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
+	{                                                                            \
+		reg_set(c, i->rm8, 1, flags_test(c, cc));                            \
+	}                                                                            \
+	static void fast_cmov32_##cc(struct cpu *c, const struct insn *i)            \
+	{                                                                            \
+		uint32_t v = (uint32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), 4)); \
+		c->r[i->reg] = flags_test(c, cc) ? v : (uint32_t)c->r[i->reg];       \
+	}                                                                            \
+	static void fast_cmov64_##cc(struct cpu *c, const struct insn *i)            \
+	{                                                                            \
+		uint64_t v = i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), 8);  \
+		if (flags_test(c, cc))                                               \
+			c->r[i->reg] = v;                                            \
+	}
+FAST_CC(0) FAST_CC(1) FAST_CC(2) FAST_CC(3) FAST_CC(4) FAST_CC(5) FAST_CC(6) FAST_CC(7)
+FAST_CC(8) FAST_CC(9) FAST_CC(10) FAST_CC(11) FAST_CC(12) FAST_CC(13) FAST_CC(14) FAST_CC(15)
+
+#define CC_ROW(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, \
+		  p##8, p##9, p##10, p##11, p##12, p##13, p##14, p##15
+static const insn_fn fast_setcc_r[16] = { CC_ROW(fast_setcc_r_) };
+static const insn_fn fast_cmov32[16] = { CC_ROW(fast_cmov32_) };
+static const insn_fn fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
+
 void cond_specialise(struct insn *i)
 {
 	if (i->fn == op_jcc_Jb && !(i->pfx & PFX_OSZ)) /* 66: the generic form */
 		i->fn = fast_jcc[i->op & 15];
+	else if (i->fn == op_setcc_Eb && i->mod == 3)
+		i->fn = fast_setcc_r[i->op & 15];
+	else if (i->fn == op_cmovcc_GvEv && i->osz == 4)
+		i->fn = fast_cmov32[i->op & 15];
+	else if (i->fn == op_cmovcc_GvEv && i->osz == 8)
+		i->fn = fast_cmov64[i->op & 15];
 }

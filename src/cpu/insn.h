@@ -525,6 +525,25 @@ void flags_put(struct cpu *c, uint64_t mask, uint64_t value);
 bool flags_cf(struct cpu *c);
 /* POPF/IRET: the user-changeable bits of v (osz 2: the low 16 only). */
 void flags_load_user(struct cpu *c, uint64_t v, unsigned osz);
+/* flags_cf with the common records inline (INC/DEC keep CF). */
+static inline bool flags_cf_inline(struct cpu *c)
+{
+	switch (c->lf.op) {
+	case FL_NONE:
+	case FL_INC:
+	case FL_DEC:
+		return c->lf.rf & FL_CF;
+	case FL_LOGIC:
+		return false;
+	case FL_SUB:
+		return c->lf.a < c->lf.b;
+	case FL_ADD:
+		return c->lf.res < c->lf.a;
+	default:
+		return flags_cf(c);
+	}
+}
+
 /* Condition code cc (0..15, as in Jcc/SETcc/CMOVcc). */
 bool flags_cond(struct cpu *c, unsigned cc);
 

@@ -348,9 +348,65 @@ static void fast_pop64(struct cpu *c, const struct insn *i)
 	c->r[i->rm] = v;
 }
 
+/* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
+static void fast_movsxd(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), 4));
+}
+
+static void fast_movsx_b32(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint32_t)(int32_t)(int8_t)rm_read(c, i, 1);
+}
+
+static void fast_movsx_b64(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint64_t)(int64_t)(int8_t)rm_read(c, i, 1);
+}
+
+static void fast_movsx_w32(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint32_t)(int32_t)(int16_t)rm_read(c, i, 2);
+}
+
+static void fast_movsx_w64(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint64_t)(int64_t)(int16_t)rm_read(c, i, 2);
+}
+
+/* Byte MOV: registers through reg_get/reg_set (AH..BH). */
+static void fast_mov_load8(struct cpu *c, const struct insn *i)
+{
+	reg_set(c, i->reg8, 1, mem_read(insn_ea(c, i), 1));
+}
+
+static void fast_mov_store8(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea(c, i), 1, reg_get(c, i->reg8, 1));
+}
+
 /* Replace i->fn by a fast form when the instruction has one (decode time). */
 void move_specialise(struct insn *i, bool m64)
 {
+	if (i->fn == op_movsxd_GvEd && m64 && i->osz == 8) {
+		i->fn = fast_movsxd;
+		return;
+	}
+	if ((i->fn == op_movsx_GvEb || i->fn == op_movsx_GvEw) && (i->osz == 4 || i->osz == 8)) {
+		if (i->fn == op_movsx_GvEb)
+			i->fn = i->osz == 8 ? fast_movsx_b64 : fast_movsx_b32;
+		else
+			i->fn = i->osz == 8 ? fast_movsx_w64 : fast_movsx_w32;
+		return;
+	}
+	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_GvEv) {
+		i->fn = fast_mov_load8;
+		return;
+	}
+	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x88) {
+		i->fn = fast_mov_store8;
+		return;
+	}
 	bool w = i->osz == 8;
 
 	if (i->fn == op_push_r && m64 && w) {
