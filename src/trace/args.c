@@ -72,6 +72,9 @@ bool trace_arg_is_late(const struct sg_syscall_call *call,
 {
 	if (sig->arg[i] == SYSTAB_ARG_IOCTLARG) /* by the request */
 		return trace_ioctl_fills(call->args[1]);
+	if (sig->arg[i] == SYSTAB_ARG_CLONEFL) /* parent_tid=[N] on return */
+		return call->args[0] & (xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID") |
+					xlat_value(&xlat_cloneflags, "CLONE_PIDFD"));
 	return trace_kind_is_late(sig->arg[i]);
 }
 

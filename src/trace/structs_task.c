@@ -55,8 +55,20 @@ bool tk_clonefl(const struct targ *a, uint64_t v)
 	}
 	if (flags & (xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID") |
 		     xlat_value(&xlat_cloneflags, "CLONE_PIDFD"))) {
+		int32_t stored;
+
+		/* printed on return (trace_arg_is_late), as what the kernel
+		 * stored: the child's tid (the result; a thread may already
+		 * have cleared the word) or the pidfd */
 		tl_puts(a->l, ", parent_tid=");
-		tprint_ptr(a->l, ptid);
+		if (!a->exiting || a->call->result <= 0)
+			tprint_ptr(a->l, ptid);
+		else if (flags & xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID"))
+			tl_printf(a->l, "[%ld]", a->call->result);
+		else if (tread(a, &stored, ptid, sizeof(stored)))
+			tl_printf(a->l, "[%d]", stored);
+		else
+			tprint_ptr(a->l, ptid);
 	}
 	if (flags & xlat_value(&xlat_cloneflags, "CLONE_SETTLS")) {
 		tl_puts(a->l, ", tls=");

@@ -50,6 +50,8 @@ static __thread struct pending {
 	char resuming[32];   /* the call an ERESTART_RESTARTBLOCK left */
 	uint64_t resume_rip; /* ... and where (a restart enters it again) */
 	bool as_restart;     /* this call is that one again */
+	bool entry_multi;    /* several tasks when the call began (strace
+				* writes a line's start, prefix and all, then) */
 } pending;
 
 __thread uint64_t trace_entry_sp;
@@ -226,14 +228,15 @@ void trace_emit(struct trace *tr, struct tline *l)
 	}
 }
 
-/* "[pid  123] " with -f and more than one task; -t/-tt/-ttt time. */
-void trace_print_prefix(struct trace *tr, struct tline *l)
+/* "[pid  123] " with -f and more than one task (several: as they were
+ * when the line began); -t/-tt/-ttt time. */
+static void print_prefix_as(struct trace *tr, struct tline *l, bool several)
 {
 	/* strace -f -o FILE starts every line with the pid ("%-5d "); on a
 	 * terminal it adds "[pid N] " while several tasks run */
 	if (tr->sh->to_file && (tr->flags & SG_TRACE_FOLLOW))
 		tl_printf(l, "%-5d ", my_tid());
-	else if (multi(tr))
+	else if (several)
 		tl_printf(l, "[pid %5d] ", my_tid());
 	if (tr->flags & (SG_TRACE_TIME | SG_TRACE_TIME_US | SG_TRACE_TIME_EPOCH)) {
 		struct timespec now;
@@ -251,6 +254,11 @@ void trace_print_prefix(struct trace *tr, struct tline *l)
 			tl_printf(l, ".%06ld", now.tv_nsec / 1000);
 		tl_putc(l, ' ');
 	}
+}
+
+void trace_print_prefix(struct trace *tr, struct tline *l)
+{
+	print_prefix_as(tr, l, multi(tr));
 }
 
 static const char *mech_name(enum cpu_syscall_mech mech)
@@ -475,7 +483,7 @@ static void open_line(struct trace *tr, const struct sg_syscall_call *call,
 
 	while (head < sig->nargs && head < 6 && !pending.late[head])
 		head++;
-	trace_print_prefix(tr, &l);
+	print_prefix_as(tr, &l, pending.entry_multi);
 	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 	print_args(&l, sig, 0, head, true);
 	if (head < sig->nargs && head > 0 && l.buf[l.len - 1] != '(')
@@ -693,6 +701,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	pending.resuming[0] = '\0';
 	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
 	trace_entry_sp = t ? t->cpu.r[R_SP] : 0;
+	pending.entry_multi = multi(tr); /* before a fork counts its child */
 	note_fork_enter(tr, call);
 	if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
 		return;
@@ -748,7 +757,9 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		}
 		return;
 	}
-	if (multi(tr))
+	/* a fork's child may print before the call returns: the line is
+	 * begun now, as strace writes it, with the prefixes of before */
+	if (pending.entry_multi || pending.fork_counted)
 		open_line(tr, call, sig);
 }
 
@@ -772,6 +783,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		pending.opened = false;
 		memset(pending.late, 1, sizeof(pending.late));
 		clock_gettime(CLOCK_MONOTONIC, &pending.start);
+		pending.entry_multi = multi(tr);
 	}
 	if (call->result == 0 && is_fork(call)) {
 		/* the child's side: a tracer never sees it return */
@@ -836,7 +848,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		note_new_task(tr, call);
 		return;
 	}
-	trace_print_prefix(tr, &l);
+	print_prefix_as(tr, &l, pending.entry_multi);
 	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 	print_args(&l, sig, 0, 6, true);
 	tl_putc(&l, ')');

@@ -678,6 +678,34 @@ static void test_unfinished(void **state)
 	assert_string_equal(output(), expect);
 }
 
+/* clone(CLONE_PARENT_SETTID): what the kernel stored, on return; with -f
+ * the line's start has the prefixes of before the call (strace 6.1 on a
+ * raw clone(2) here: "clone(child_stack=NULL, ..." without [pid N]). */
+static void test_clone_parent_tid(void **state)
+{
+	int32_t ptid = 0;
+	struct sg_syscall_call c;
+	char expect[256];
+
+	/* as to a terminal (no trace fd of its own): "[pid N] " prefixes */
+	{
+		struct sg_options o;
+
+		memset(&o, 0, sizeof(o));
+		o.trace = SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW;
+		o.trace_fd = -1;
+		trace_destroy(fx.tr);
+		fx.tr = trace_create_opts(dup(fx.memfd), &o);
+		assert_non_null(fx.tr);
+	}
+	c = call_of(X64, "clone", 5588, 0x100000 | SIGCHLD, 0, gmem(&ptid, sizeof(ptid)), 0, 0, 0);
+	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	snprintf(expect, sizeof(expect), "%s",
+		 "clone(child_stack=NULL, flags=CLONE_PARENT_SETTID|SIGCHLD, parent_tid=[5588]) = 5588\n");
+	assert_string_equal(output(), expect);
+}
+
 /* A thread that is not the last one ends with its own "+++" line, as
  * strace -f -o shows it (strace 6.1, a two-thread program here). */
 static void test_thread_exit(void **state)
@@ -724,6 +752,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clone_parent_tid, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
