@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -229,6 +231,68 @@ bool host_has_ia32_entry(void)
  * own int $0x80 entry, with the guest's (low) pointers unchanged: the
  * host answers exactly as to a native program, -EFAULT included. Without
  * IA32 emulation on the host (-ENOSYS), the 64-bit calls are used. */
+/* Directory positions without the host's ia32 entry. ext4 (ext2/3 share
+ * the magic) hashed directories give a compat caller (i386 or x32) the
+ * position major_hash>>1, 0x7fffffff at the end; a 64-bit caller, as
+ * sysgate is, gets (major_hash>>1)<<32 | minor_hash, 2^63-1 at the end.
+ * So for those directories sysgate converts positions both ways and the
+ * guest sees what the kernel would give it. A directory is hashed on a
+ * dir_index file system if indexed, one block long or inline. Other file
+ * systems' positions pass unchanged (they fit 32 bits on the common ones;
+ * else -EOVERFLOW as before). */
+#define EXT4_SUPER_MAGIC_ 0xEF53
+#define EXT4_INDEX_FL_ 0x00001000
+#define EXT4_INLINE_DATA_FL_ 0x10000000
+#define DIRPOS_EOF32 0x7fffffffLL
+#define DIRPOS_EOF64 0x7fffffffffffffffLL
+
+static bool dir_positions_hashed(long fd)
+{
+	struct statfs sfs;
+	struct stat st;
+	unsigned int flags = 0;
+
+	if (host_has_ia32_entry() ||
+	    host_syscall2(SYS_fstat, fd, &st) || !S_ISDIR(st.st_mode) ||
+	    host_syscall2(SYS_fstatfs, fd, &sfs) ||
+	    sfs.f_type != EXT4_SUPER_MAGIC_)
+		return false;
+	host_syscall3(SYS_ioctl, fd, FS_IOC_GETFLAGS, &flags);
+	return (flags & (EXT4_INDEX_FL_ | EXT4_INLINE_DATA_FL_)) ||
+	       st.st_size <= st.st_blksize;
+}
+
+static int64_t dirpos_to_compat(int64_t pos)
+{
+	return pos == DIRPOS_EOF64 ? DIRPOS_EOF32 : (int64_t)((uint64_t)pos >> 32);
+}
+
+static int64_t dirpos_from_compat(int64_t pos)
+{
+	return pos == DIRPOS_EOF32 ? DIRPOS_EOF64 : (int64_t)((uint64_t)pos << 32);
+}
+
+/* lseek on a hashed directory in compat positions (whence as the host's) */
+static long dir_lseek_compat(long fd, int64_t off, int whence)
+{
+	long r;
+
+	if (whence == SEEK_CUR) {
+		r = host_syscall3(SYS_lseek, fd, 0, SEEK_CUR);
+		if (r < 0)
+			return r;
+		off += dirpos_to_compat(r);
+		whence = SEEK_SET;
+	}
+	if (whence == SEEK_SET) {
+		if (off < 0)
+			return -EINVAL;
+		off = dirpos_from_compat(off);
+	}
+	r = host_syscall3(SYS_lseek, fd, off, whence);
+	return r < 0 ? r : (long)dirpos_to_compat(r);
+}
+
 SG_SYSCALL_DEFINE(compat_sys_getdents)
 {
 	long r = host_int80(IA32_NR_GETDENTS, (long)a[0], (long)a[1],
@@ -250,7 +314,18 @@ SG_SYSCALL_DEFINE(sys_getdents64)
 			return r;
 	}
 	buf = sc_buf(t, a[1], (uint32_t)a[2], PROT_WRITE, &err);
-	return err ? err : host_syscall3(SYS_getdents64, a[0], buf, (uint32_t)a[2]);
+	if (err)
+		return err;
+	long n = host_syscall3(SYS_getdents64, a[0], buf, (uint32_t)a[2]);
+
+	if (n > 0 && sc_compat() && dir_positions_hashed((long)a[0]))
+		for (long pos = 0; pos < n;) {
+			struct host_dirent64 *d = (void *)((char *)buf + pos);
+
+			d->d_off = dirpos_to_compat(d->d_off);
+			pos += d->d_reclen;
+		}
+	return n;
 }
 
 /* i386 lseek(fd, compat off_t, whence) */
@@ -259,8 +334,11 @@ SG_SYSCALL_DEFINE(compat_sys_lseek)
 	long r = host_int80(IA32_NR_LSEEK, (long)a[0], (long)a[1], (long)a[2],
 			    0, 0);
 
-	return r == -ENOSYS ? host_syscall3(SYS_lseek, a[0], sc_s32(a[1]), a[2])
-			    : r;
+	if (r != -ENOSYS)
+		return r;
+	if (dir_positions_hashed((long)a[0]))
+		return dir_lseek_compat((long)a[0], sc_s32(a[1]), (int)a[2]);
+	return host_syscall3(SYS_lseek, a[0], sc_s32(a[1]), a[2]);
 }
 
 /* x86_64 lseek; x32 through the ia32 entry while the offset fits 32 bits
@@ -273,6 +351,9 @@ SG_SYSCALL_DEFINE(sys_lseek)
 
 		if (r != -ENOSYS && r != -EOVERFLOW)
 			return r;
+		if (r == -ENOSYS && dir_positions_hashed((long)a[0]))
+			return dir_lseek_compat((long)a[0], (int64_t)a[1],
+						(int)a[2]);
 	}
 	return host_syscall3(SYS_lseek, a[0], a[1], a[2]);
 }
@@ -287,7 +368,10 @@ SG_SYSCALL_DEFINE(sys_llseek)
 
 	if (r != -ENOSYS)
 		return r;
-	r = host_syscall3(SYS_lseek, a[0], off, a[4]);
+	if (dir_positions_hashed((long)a[0]))
+		r = dir_lseek_compat((long)a[0], (int64_t)off, (int)a[4]);
+	else
+		r = host_syscall3(SYS_lseek, a[0], off, a[4]);
 	if (r < 0)
 		return r;
 	pos = r;
@@ -304,6 +388,7 @@ static long getdents_convert(struct sg_thread *t, const uint64_t *a)
 	char in[8192], out[8192];
 	size_t used = 0, pos = 0;
 	int64_t last_off = -1;
+	bool hashed;
 	long n;
 
 	if (!sc_ok(t, a[1], count, PROT_WRITE))
@@ -313,6 +398,7 @@ static long getdents_convert(struct sg_thread *t, const uint64_t *a)
 			  count < sizeof(in) ? count : sizeof(in));
 	if (n <= 0)
 		return n;
+	hashed = dir_positions_hashed((long)a[0]);
 	while (pos < (size_t)n) {
 		const struct host_dirent64 *d = (const void *)(in + pos);
 		size_t namelen = strlen(d->d_name);
@@ -321,14 +407,16 @@ static long getdents_convert(struct sg_thread *t, const uint64_t *a)
 
 		if (used + reclen > count || used + reclen > sizeof(out))
 			break;
-		if ((d->d_ino >> 32) || ((uint64_t)d->d_off >> 32)) {
+		int64_t off = hashed ? dirpos_to_compat(d->d_off) : d->d_off;
+
+		if ((d->d_ino >> 32) || ((uint64_t)off >> 32)) {
 			if (!used)
 				return -EOVERFLOW;
 			break;
 		}
 		memset(c, 0, reclen);
 		c->d_ino = (uint32_t)d->d_ino;
-		c->d_off = (uint32_t)d->d_off;
+		c->d_off = (uint32_t)off;
 		c->d_reclen = (uint16_t)reclen;
 		memcpy(c->d_name, d->d_name, namelen);
 		out[used + reclen - 1] = (char)d->d_type;
@@ -364,10 +452,13 @@ SG_SYSCALL_DEFINE(compat_sys_old_readdir)
 	if (d->d_reclen < (size_t)n)
 		host_syscall3(SYS_lseek, a[0], d->d_off, SEEK_SET);
 	namelen = strlen(d->d_name);
-	if ((d->d_ino >> 32) || ((uint64_t)d->d_off >> 32))
+	int64_t off = dir_positions_hashed((long)a[0]) ? dirpos_to_compat(d->d_off)
+						       : d->d_off;
+
+	if ((d->d_ino >> 32) || ((uint64_t)off >> 32))
 		return -EOVERFLOW;
 	c.d_ino = (uint32_t)d->d_ino;
-	c.d_offset = (uint32_t)d->d_off;
+	c.d_offset = (uint32_t)off;
 	c.d_namlen = (uint16_t)namelen;
 	if (copy_to_guest(sc_mm(t), a[1], &c, sizeof(c)) ||
 	    copy_to_guest(sc_mm(t), a[1] + offsetof(typeof(c), d_name),

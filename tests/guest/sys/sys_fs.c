@@ -261,6 +261,38 @@ static void i386_forms(void)
 }
 #endif
 
+/* A directory large enough to be indexed (ext4 hashes its positions):
+ * every entry read, and telldir/seekdir return to the 100th. i386 and x32
+ * get the kernel's 32-bit positions, which sysgate must convert when it
+ * reads the directory as a 64-bit process. */
+static void big_dir(void)
+{
+	char name[32];
+	int total = 0, after = 0;
+	long mark = 0;
+	DIR *d;
+
+	CHECK("mkdir big", mkdir("big", 0755));
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "big/entry-%03d", i);
+		close(open(name, O_CREAT | O_WRONLY, 0644));
+	}
+	d = opendir("big");
+	if (!d) {
+		printf("opendir big: failed\n");
+		return;
+	}
+	while (readdir(d))
+		if (++total == 100)
+			mark = telldir(d);
+	seekdir(d, mark);
+	while (readdir(d))
+		after++;
+	printf("big dir: %d entries, %d after seekdir to the 100th\n", total,
+	       after);
+	closedir(d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || chdir(argv[1]) != 0)
@@ -271,6 +303,7 @@ int main(int argc, char **argv)
 	stats();
 	times_and_attrs();
 	pipes();
+	big_dir();
 #ifdef __i386__
 	if (abi_only_checks())
 		i386_forms();
