@@ -25,7 +25,7 @@ show() {
 	"$sg" --trace=entry "$@"
 	got=$?
 	if [ "$got" = "$want" ]; then
-		echo "--- exit status $got (as natively)"
+		echo "--- exit status $got (as expected)"
 	else
 		echo "--- exit status $got, expected $want: FAILED"
 		failed=$((failed + 1))
@@ -60,7 +60,7 @@ show "x86_64 int 0x80: i386 numbers from 64-bit code" 14 "$g/int80-x86_64"
 
 echo
 if [ "$failed" = 0 ]; then
-	echo "demo: all programs ran as they do natively."
+	echo "demo: every program exited as it does natively (where this kernel can run it)."
 	exit 0
 fi
 echo "demo: $failed program(s) did not exit with the expected status."
