@@ -67,6 +67,9 @@ if [ -n "$probe" ]; then
 	fi
 fi
 
+# no core files from the runs (a program that dies of SIGSEGV), so the
+# "(core dumped)" question has the same answer for both
+ulimit -c 0 2>/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/ref" "$work/sgt"
