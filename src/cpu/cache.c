@@ -12,13 +12,6 @@
 
 #define INVAL_LOG 64
 
-#define RECENT_PAGES 16 /* direct-mapped: calls and returns between pages */
-
-struct cpu_code_cache {
-	struct code_page **buckets;
-	uint32_t nbuckets, count;
-	struct code_page *recent[RECENT_PAGES];
-};
 
 uint8_t *code_map[CODE_MAP_L1];
 

@@ -16,6 +16,14 @@ struct code_page {
 	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 */
 };
 
+#define RECENT_PAGES 16 /* direct-mapped: calls and returns between pages */
+
+struct cpu_code_cache {
+	struct code_page **buckets;
+	uint32_t nbuckets, count;
+	struct code_page *recent[RECENT_PAGES];
+};
+
 /* The CPU the calling thread is interpreting (set by cpu_run). */
 extern __thread struct cpu *cpu_tl_current;
 
@@ -28,6 +36,19 @@ void cache_sync(struct cpu *c);
 void cache_free(struct cpu *c);
 /* Have mm_access_ok(PROT_WRITE) ranges drop decoded code (cpu_init). */
 void cache_install_write_hook(void);
+
+/* cache_page with the recent-page hit inline (the run loop). */
+static inline struct code_page *cache_page_recent(struct cpu *c, uint64_t page)
+{
+	struct code_page *pg;
+
+	if (__builtin_expect(c->cache != NULL, 1)) {
+		pg = c->cache->recent[(page >> 12) & (RECENT_PAGES - 1)];
+		if (pg && pg->addr == page)
+			return pg;
+	}
+	return cache_page(c, page);
+}
 
 static inline const struct insn *cache_insn(struct cpu *c, struct code_page *pg, uint64_t addr)
 {

@@ -212,6 +212,10 @@ void op_iret(struct cpu *c, const struct insn *i)
 
 static void stop_syscall(struct cpu *c, enum cpu_syscall_mech mech)
 {
+	/* Materialise the flags once: the entry reads RFLAGS (R11 for
+	 * SYSCALL, the signal frame...), each cpu_get_rflags is then a load. */
+	c->lf.rf = flags_get(c);
+	c->lf.op = FL_NONE;
 	c->stop = CPU_STOP_SYSCALL;
 	c->mech = mech;
 }
@@ -231,9 +235,9 @@ void op_syscall(struct cpu *c, const struct insn *i)
 		op_ud(c, i); /* Intel: SYSCALL outside 64-bit mode is #UD */
 		return;
 	}
+	stop_syscall(c, CPU_MECH_SYSCALL); /* flags materialised there */
 	c->r[R_CX] = c->rip;
 	c->r[R_R11] = cpu_get_rflags(c) & ~0x10000ull; /* RF reads as 0 */
-	stop_syscall(c, CPU_MECH_SYSCALL);
 }
 
 void op_sysenter(struct cpu *c, const struct insn *i)

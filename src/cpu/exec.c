@@ -115,7 +115,7 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 				cache_sync(c);
 			}
 			c->exec_page = pc & ~(uint64_t)(CODE_PAGE_SIZE - 1);
-			pg = cache_page(c, c->exec_page);
+			pg = cache_page_recent(c, c->exec_page);
 		}
 		c->insn_rip = pc; /* a fetch fault names the fetched instruction */
 		i = cache_insn(c, pg, pc);

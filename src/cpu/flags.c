@@ -144,6 +144,8 @@ bool flags_cond(struct cpu *c, unsigned cc)
 
 uint64_t cpu_get_rflags(const struct cpu *cpu)
 {
+	if (cpu->lf.op == FL_NONE) /* the system-call path: materialised at the stop */
+		return cpu->lf.rf | 2;
 	return flags_get(cpu) | 2;
 }
 
