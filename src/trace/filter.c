@@ -184,9 +184,7 @@ void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,
 
 	if (!call->row || !tab || call->index >= tab->size)
 		return;
-	pthread_mutex_lock(&tr->lock);
-	if (!tr->counts[call->table])
-		tr->counts[call->table] = calloc(tab->size, sizeof(*c));
+	trace_sh_lock(tr);
 	c = tr->counts[call->table];
 	if (c) {
 		c[call->index].calls++;
@@ -194,7 +192,7 @@ void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,
 		if (call->result < 0 && call->result >= -4095)
 			c[call->index].errors++;
 	}
-	pthread_mutex_unlock(&tr->lock);
+	trace_sh_unlock(tr);
 }
 
 struct summary_row {

@@ -66,10 +66,28 @@ static int my_tid(void)
  * pass it on (trace_exec_options) and the new image keeps sharing it. */
 #define TRACE_PRIVATE_FD_MIN 700
 
+/* The header, then the counts of each table (the same binary after an
+ * execve: the same sizes). */
+static size_t shared_layout(struct trace *tr, char *base)
+{
+	size_t off = (sizeof(*tr->sh) + 63) & ~(size_t)63;
+
+	for (int t = 0; t < SG_TABLE__COUNT; t++) {
+		const struct sg_syscall_table *tab = sg_syscall_table(t);
+
+		if (base)
+			tr->counts[t] = tab ? (struct trace_count *)(base + off) : NULL;
+		off += (tab ? tab->size : 0) * sizeof(struct trace_count);
+	}
+	return off;
+}
+
 static int shared_init(struct trace *tr, int inherited_fd)
 {
 	pthread_mutexattr_t attr;
 	int fd = inherited_fd;
+
+	tr->shared_size = shared_layout(tr, NULL);
 
 	if (fd <= 0) {
 		int mfd = memfd_create("sysgate-trace", MFD_CLOEXEC);
@@ -78,7 +96,7 @@ static int shared_init(struct trace *tr, int inherited_fd)
 			return -1;
 		fd = fcntl(mfd, F_DUPFD_CLOEXEC, TRACE_PRIVATE_FD_MIN);
 		close(mfd);
-		if (fd < 0 || ftruncate(fd, sizeof(*tr->sh)) < 0) {
+		if (fd < 0 || ftruncate(fd, (off_t)tr->shared_size) < 0) {
 			if (fd >= 0)
 				close(fd);
 			return -1;
@@ -87,11 +105,12 @@ static int shared_init(struct trace *tr, int inherited_fd)
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 	}
 	tr->shared_fd = fd;
-	tr->sh = mmap(NULL, sizeof(*tr->sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	tr->sh = mmap(NULL, tr->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (tr->sh == MAP_FAILED) {
 		tr->sh = NULL;
 		return -1;
 	}
+	shared_layout(tr, (char *)tr->sh);
 	if (inherited_fd > 0)
 		return 0; /* set up by the image before the exec */
 	pthread_mutexattr_init(&attr);
@@ -100,18 +119,19 @@ static int shared_init(struct trace *tr, int inherited_fd)
 	pthread_mutex_init(&tr->sh->lock, &attr);
 	pthread_mutexattr_destroy(&attr);
 	tr->sh->tasks = 1;
+	tr->sh->root_pid = getpid();
 	return 0;
 }
 
 /* A task that died holding the lock left nothing half-done that matters:
  * take it over. */
-static void sh_lock(struct trace *tr)
+void trace_sh_lock(struct trace *tr)
 {
 	if (pthread_mutex_lock(&tr->sh->lock) == EOWNERDEAD)
 		pthread_mutex_consistent(&tr->sh->lock);
 }
 
-static void sh_unlock(struct trace *tr)
+void trace_sh_unlock(struct trace *tr)
 {
 	pthread_mutex_unlock(&tr->sh->lock);
 }
@@ -177,11 +197,9 @@ void trace_destroy(struct trace *tr)
 	if (tr->own_fd)
 		close(tr->fd);
 	trace_filter_free(&tr->filter);
-	for (int t = 0; t < SG_TABLE__COUNT; t++)
-		free(tr->counts[t]);
 	pthread_mutex_destroy(&tr->lock);
 	if (tr->sh)
-		munmap(tr->sh, sizeof(*tr->sh));
+		munmap(tr->sh, tr->shared_size);
 	if (tr->shared_fd > 0)
 		close(tr->shared_fd);
 	free(tr->filter_spec);
@@ -219,10 +237,10 @@ void trace_emit(struct trace *tr, struct tline *l)
 {
 	l->buf[l->len++] = '\n'; /* tl_* always leave room for it */
 	if (tr->flags & SG_TRACE_FOLLOW) {
-		sh_lock(tr);
+		trace_sh_lock(tr);
 		close_open_line(tr, 0);
 		write_all(tr, l->buf, l->len);
-		sh_unlock(tr);
+		trace_sh_unlock(tr);
 	} else {
 		write_all(tr, l->buf, l->len);
 	}
@@ -488,11 +506,11 @@ static void open_line(struct trace *tr, const struct sg_syscall_call *call,
 	print_args(&l, sig, 0, head, true);
 	if (head < sig->nargs && head > 0 && l.buf[l.len - 1] != '(')
 		tl_puts(&l, ", ");
-	sh_lock(tr);
+	trace_sh_lock(tr);
 	close_open_line(tr, 0);
 	write_all(tr, l.buf, l.len);
 	tr->sh->open_tid = my_tid();
-	sh_unlock(tr);
+	trace_sh_unlock(tr);
 	pending.head = head;
 	pending.opened = true;
 	pending.open_len = l.len;
@@ -791,7 +809,9 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		pending.fork_counted = false;
 		return;
 	}
-	if (tr->flags & SG_TRACE_SUMMARY) {
+	if ((tr->flags & SG_TRACE_SUMMARY) && sig->ret != SYSTAB_RET_NONE) {
+		/* exit and exit_group never return: strace counts only calls
+		 * it sees return */
 		struct timespec now;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -836,7 +856,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		tl_putc(resumed, ')');
 		finish_line(tr, resumed, mm_of(t), call, sig->ret);
 		resumed->buf[resumed->len++] = '\n';
-		sh_lock(tr);
+		trace_sh_lock(tr);
 		if (tr->sh->open_tid == my_tid()) {
 			tr->sh->open_tid = 0;
 			write_all(tr, l.buf, l.len);
@@ -844,7 +864,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 			close_open_line(tr, 0);
 			write_all(tr, resumed->buf, resumed->len);
 		}
-		sh_unlock(tr);
+		trace_sh_unlock(tr);
 		note_new_task(tr, call);
 		return;
 	}
@@ -906,7 +926,12 @@ void trace_exit(struct trace *tr, const struct sg_exit *status)
 	struct tline l = { .len = 0 };
 
 	if (tr->flags & SG_TRACE_SUMMARY) {
-		trace_print_summary(tr);
+		/* one table for the whole run, as strace's, printed by the
+		 * first process (its execve'd images included) when it ends:
+		 * the calls of every traced process so far (forks add to the
+		 * shared counts; without -f only the first one counts) */
+		if (getpid() == tr->sh->root_pid)
+			trace_print_summary(tr);
 		return;
 	}
 	if (!(tr->flags & SG_TRACE_SYSCALLS))

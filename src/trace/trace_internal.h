@@ -63,7 +63,11 @@ struct trace {
 		int to_file;   /* -o FILE / a trace fd given: "%-5d " prefixes
 				* with -f (decided by the first image; an
 				* execve passes the fd on, not how it began) */
+		int root_pid;  /* -c: the process that prints the table (the
+				* first image's, kept across its execve) */
 	} *sh;
+	size_t shared_size;  /* *sh and, after it, the -c counts of every
+			      * table, shared by forks and execve'd images */
 	int main_tid;        /* without -f: the only thread traced */
 	int shared_fd;       /* the memfd of *sh (passed on across execve) */
 	char *filter_spec;   /* -e, as given (passed on across execve) */
@@ -71,7 +75,7 @@ struct trace {
 	 * --trace-start */
 	uint64_t insn_shown;
 	bool insn_started;
-	struct trace_count *counts[SG_TABLE__COUNT];
+	struct trace_count *counts[SG_TABLE__COUNT]; /* in the shared map */
 };
 
 void tl_putc(struct tline *l, char c);
@@ -181,6 +185,9 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 void trace_emit(struct trace *tr, struct tline *l);
 /* "[pid N] " (-f with several tasks) and the -t/-tt/-ttt time. */
 void trace_print_prefix(struct trace *tr, struct tline *l);
+/* The lock of the shared page (open line, task count, -c counts). */
+void trace_sh_lock(struct trace *tr);
+void trace_sh_unlock(struct trace *tr);
 /* {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} */
 void trace_print_siginfo(struct tline *l, const siginfo_t *si);
 

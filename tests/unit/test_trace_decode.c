@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -582,7 +583,7 @@ static void test_summary(void **state)
 	struct sg_exit st = { 0, 0, 0 };
 	const char *out;
 
-	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_SUMMARY, 0, NULL);
+	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_SUMMARY | SG_TRACE_FOLLOW, 0, NULL);
 	for (int i = 0; i < 3; i++) {
 		struct sg_syscall_call c = call_of(X64, "brk", 0x1000, 0, 0, 0, 0, 0, 0);
 
@@ -602,9 +603,26 @@ static void test_summary(void **state)
 		trace_syscall_enter(fx.tr, &fx.thread, &c);
 		trace_syscall_exit(fx.tr, &fx.thread, &c);
 	}
+	{
+		/* -f: a forked child's calls go into the same table; only
+		 * the first process prints it (strace -f -c: one table) */
+		pid_t child = fork();
+
+		assert_true(child >= 0);
+		if (child == 0) {
+			struct sg_syscall_call c = call_of(X64, "getppid", 1, 0, 0, 0, 0, 0, 0);
+
+			trace_syscall_enter(fx.tr, &fx.thread, &c);
+			trace_syscall_exit(fx.tr, &fx.thread, &c);
+			trace_exit(fx.tr, &st); /* not the first process: no table */
+			_exit(0);
+		}
+		assert_int_equal(waitpid(child, NULL, 0), child);
+	}
 	assert_string_equal(output(), ""); /* no lines with -c */
 	trace_exit(fx.tr, &st);
 	out = output();
+	assert_non_null(strstr(out, "         1           getppid\n"));
 	/* strace -c's header, rule, rows and total */
 	assert_true(!strncmp(out, "% time     seconds  usecs/call     calls    errors syscall\n"
 				  "------ ----------- ----------- --------- --------- ----------------\n",
@@ -614,7 +632,7 @@ static void test_summary(void **state)
 	/* one table per personality, each with its own total (strace's
 	 * call_summary: 64 bit first, the others under a heading) */
 	{
-		const char *pers32 = strstr(out, "         4         1 total\n"
+		const char *pers32 = strstr(out, "         5         1 total\n"
 						 "System call usage summary for 32 bit mode:\n"
 						 "% time     seconds  usecs/call     calls    errors syscall\n");
 
