@@ -72,9 +72,8 @@ bool trace_arg_is_late(const struct sg_syscall_call *call,
 {
 	if (sig->arg[i] == SYSTAB_ARG_IOCTLARG) /* by the request */
 		return trace_ioctl_fills(call->args[1]);
-	if (sig->arg[i] == SYSTAB_ARG_CLONEFL) /* parent_tid=[N] on return */
-		return call->args[0] & (xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID") |
-					xlat_value(&xlat_cloneflags, "CLONE_PIDFD"));
+	if (i == 1 && sig->arg[0] == SYSTAB_ARG_CLONE3ARGS)
+		return true; /* clone3's size: after " => {...}", on return */
 	return trace_kind_is_late(sig->arg[i]);
 }
 
@@ -203,11 +202,28 @@ static bool print_ext(const struct targ *a, unsigned kind, uint64_t v)
 	return true;
 }
 
+bool trace_arg_is_split(const struct sg_syscall_call *call,
+			const struct systab_sig *sig, unsigned i)
+{
+	(void)call;
+	return sig->arg[i] == SYSTAB_ARG_CLONEFL || sig->arg[i] == SYSTAB_ARG_CLONE3ARGS;
+}
+
+bool trace_print_arg_part(struct tline *l, const struct mm *mm,
+			  const struct trace *tr, const struct sg_syscall_call *call,
+			  const struct systab_sig *sig, unsigned i, int part)
+{
+	struct targ a = { l, mm, call, tr, i, part == TARG_TAIL, part };
+	const struct kind_info *k = ext_kind(sig->arg[i]);
+
+	return k && k->print ? k->print(&a, call->args[i]) : false;
+}
+
 bool trace_print_arg(struct tline *l, const struct mm *mm,
 		     const struct trace *tr, const struct sg_syscall_call *call,
 		     const struct systab_sig *sig, unsigned i, bool exiting)
 {
-	struct targ a = { l, mm, call, tr, i, exiting };
+	struct targ a = { l, mm, call, tr, i, exiting, TARG_WHOLE };
 	uint64_t v = call->args[i];
 	uint64_t next = i + 1 < 6 ? call->args[i + 1] : 0;
 

@@ -41,6 +41,10 @@ bool tk_clonefl(const struct targ *a, uint64_t v)
 	uint64_t ctid = targ_ulong(a, i386 ? arg[4] : arg[3]);
 	int sig = (int)(flags & 0xff);
 
+	/* strace prints the stack and flags when the call enters, the rest
+	 * when it returns */
+	if (a->part == TARG_TAIL)
+		goto tail;
 	tl_puts(a->l, "child_stack=");
 	tprint_ptr(a->l, stack);
 	tl_puts(a->l, ", flags=");
@@ -53,6 +57,9 @@ bool tk_clonefl(const struct targ *a, uint64_t v)
 	} else if (!(flags & ~(uint64_t)0xff)) {
 		tl_putc(a->l, '0');
 	}
+	if (a->part == TARG_HEAD)
+		return true;
+tail:
 	if (flags & (xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID") |
 		     xlat_value(&xlat_cloneflags, "CLONE_PIDFD"))) {
 		int32_t stored;
@@ -61,7 +68,7 @@ bool tk_clonefl(const struct targ *a, uint64_t v)
 		 * stored: the child's tid (the result; a thread may already
 		 * have cleared the word) or the pidfd */
 		tl_puts(a->l, ", parent_tid=");
-		if (!a->exiting || a->call->result <= 0)
+		if (a->call->result <= 0)
 			tprint_ptr(a->l, ptid);
 		else if (flags & xlat_value(&xlat_cloneflags, "CLONE_PARENT_SETTID"))
 			tl_printf(a->l, "[%ld]", a->call->result);
@@ -265,9 +272,13 @@ bool tk_clone3args(const struct targ *a, uint64_t v)
 	int32_t ptid;
 
 	if (!tread(a, f, addr, sizeof(f))) {
-		tprint_ptr(a->l, addr);
+		if (a->part != TARG_TAIL)
+			tprint_ptr(a->l, addr);
 		return true;
 	}
+	/* the struct when the call enters, " => {...}" when it returns */
+	if (a->part == TARG_TAIL)
+		goto tail;
 	/* flags, pidfd, child_tid, parent_tid, exit_signal, stack, size, tls */
 	tl_puts(a->l, "{flags=");
 	tprint_flags(a->l, &xlat_cloneflags, f[0]);
@@ -292,6 +303,9 @@ bool tk_clone3args(const struct targ *a, uint64_t v)
 			tl_printf(a->l, "%#llx", (unsigned long long)f[7]);
 	}
 	tl_putc(a->l, '}');
+	if (a->part == TARG_HEAD)
+		return true;
+tail:
 	/* What the kernel stored there is the result; read back from memory
 	 * it could already be gone: a thread that has run to its end before
 	 * the parent's line is printed cleared it (CLONE_CHILD_CLEARTID on

@@ -40,6 +40,9 @@ static __thread struct pending {
 	size_t used;
 	unsigned off[6], len[6];
 	bool shown[6], late[6];
+	bool split[6];      /* printed in two: head on entry, tail on return */
+	unsigned sfx_off[6], sfx_len[6]; /* the tails */
+	bool head_sfx;      /* the open line's last argument has a tail */
 	unsigned head;      /* args written with the open line (-f threads) */
 	bool opened;        /* the head was written */
 	size_t open_len;    /* columns the open line took */
@@ -365,6 +368,35 @@ static void format_arg(struct trace *tr, const struct mm *mm,
 	pending.used += arg.len;
 }
 
+/* Part of a split argument (the head as its text, the tail after it). */
+static void format_part(struct trace *tr, const struct mm *mm,
+			const struct sg_syscall_call *call,
+			const struct systab_sig *sig, unsigned i, int part)
+{
+	struct tline arg = { .len = 0 };
+	size_t room = sizeof(pending.text) - pending.used;
+	bool shown = trace_print_arg_part(&arg, mm, tr, call, sig, i, part);
+
+	if (arg.len > room)
+		arg.len = room;
+	memcpy(pending.text + pending.used, arg.buf, arg.len);
+	if (part == TARG_TAIL) {
+		pending.sfx_off[i] = (unsigned)pending.used;
+		pending.sfx_len[i] = (unsigned)arg.len;
+	} else {
+		pending.shown[i] = shown;
+		pending.off[i] = (unsigned)pending.used;
+		pending.len[i] = (unsigned)arg.len;
+	}
+	pending.used += arg.len;
+}
+
+static void put_text(struct tline *l, unsigned off, unsigned len)
+{
+	for (unsigned k = 0; k < len; k++)
+		tl_putc(l, pending.text[off + k]);
+}
+
 /* Arguments from..to-1 of pending, with strace's ", " separators; first:
  * no separator before the first one shown. */
 static bool print_args(struct tline *l, const struct systab_sig *sig,
@@ -375,8 +407,8 @@ static bool print_args(struct tline *l, const struct systab_sig *sig,
 			continue;
 		if (!first)
 			tl_puts(l, ", ");
-		for (unsigned k = 0; k < pending.len[i]; k++)
-			tl_putc(l, pending.text[pending.off[i] + k]);
+		put_text(l, pending.off[i], pending.len[i]);
+		put_text(l, pending.sfx_off[i], pending.sfx_len[i]);
 		first = false;
 	}
 	return first;
@@ -504,7 +536,9 @@ static void open_line(struct trace *tr, const struct sg_syscall_call *call,
 	print_prefix_as(tr, &l, pending.entry_multi);
 	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 	print_args(&l, sig, 0, head, true);
-	if (head < sig->nargs && head > 0 && l.buf[l.len - 1] != '(')
+	/* a split argument's tail comes first on return (" => {...}, 88") */
+	pending.head_sfx = head > 0 && pending.split[head - 1];
+	if (head < sig->nargs && head > 0 && l.buf[l.len - 1] != '(' && !pending.head_sfx)
 		tl_puts(&l, ", ");
 	trace_sh_lock(tr);
 	close_open_line(tr, 0);
@@ -729,7 +763,15 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	pending.opened = false;
 	pending.head = 0;
 	memset(pending.shown, 0, sizeof(pending.shown));
+	memset(pending.sfx_len, 0, sizeof(pending.sfx_len));
+	pending.head_sfx = false;
 	for (unsigned i = 0; i < sig->nargs && i < 6; i++) {
+		pending.split[i] = trace_arg_is_split(call, sig, i);
+		if (pending.split[i]) {
+			pending.late[i] = false;
+			format_part(tr, mm_of(t), call, sig, i, TARG_HEAD);
+			continue;
+		}
 		pending.late[i] = trace_arg_is_late(call, sig, i);
 		if (!pending.late[i])
 			format_arg(tr, mm_of(t), call, sig, i, false);
@@ -742,6 +784,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 
 		memset(pending.late, 0, sizeof(pending.late));
 		memset(pending.shown, 0, sizeof(pending.shown));
+		memset(pending.split, 0, sizeof(pending.split));
 		pending.shown[0] = true;
 		pending.off[0] = 0;
 		pending.len[0] = (unsigned)n;
@@ -800,6 +843,8 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		pending.used = 0;
 		pending.opened = false;
 		memset(pending.late, 1, sizeof(pending.late));
+		memset(pending.split, 0, sizeof(pending.split));
+		memset(pending.sfx_len, 0, sizeof(pending.sfx_len));
 		clock_gettime(CLOCK_MONOTONIC, &pending.start);
 		pending.entry_multi = multi(tr);
 	}
@@ -827,7 +872,9 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		pending.resume_rip = t->cpu.rip;
 	}
 	for (unsigned i = 0; i < sig->nargs && i < 6; i++)
-		if (pending.late[i])
+		if (pending.split[i])
+			format_part(tr, mm_of(t), call, sig, i, TARG_TAIL);
+		else if (pending.late[i])
 			format_arg(tr, mm_of(t), call, sig, i, true);
 	pending.call = NULL;
 	if (!shows_lines(tr)) {
@@ -844,7 +891,10 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		struct tline *resumed = &resumed_line;
 
 		l.col0 = pending.open_len;
-		print_args(&l, sig, pending.head, 6, true);
+		if (pending.head_sfx)
+			put_text(&l, pending.sfx_off[pending.head - 1],
+				 pending.sfx_len[pending.head - 1]);
+		print_args(&l, sig, pending.head, 6, !pending.head_sfx);
 		tl_putc(&l, ')');
 		finish_line(tr, &l, mm_of(t), call, sig->ret);
 		l.buf[l.len++] = '\n';
@@ -852,7 +902,10 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		resumed->col0 = 0;
 		trace_print_prefix(tr, resumed);
 		tl_printf(resumed, "<... %s resumed>", name_of(call, nbuf, sizeof(nbuf)));
-		print_args(resumed, sig, pending.head, 6, true);
+		if (pending.head_sfx)
+			put_text(resumed, pending.sfx_off[pending.head - 1],
+				 pending.sfx_len[pending.head - 1]);
+		print_args(resumed, sig, pending.head, 6, !pending.head_sfx);
 		tl_putc(resumed, ')');
 		finish_line(tr, resumed, mm_of(t), call, sig->ret);
 		resumed->buf[resumed->len++] = '\n';
@@ -957,7 +1010,7 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 			     const struct sg_syscall_call *call,
 			     const struct mm *mm)
 {
-	struct targ a = { l, mm, call, tr, 0, true };
+	struct targ a = { l, mm, call, tr, 0, true, TARG_WHOLE };
 
 	if (call->result < 0 && call->result >= -4095)
 		return;

@@ -104,7 +104,11 @@ struct targ {
 	const struct trace *tr;
 	unsigned i;          /* argument slot */
 	bool exiting;
+	int part;            /* split kinds (trace_arg_is_split): TARG_WHOLE,
+			      * or the part strace prints on entry / exit */
 };
+
+enum { TARG_WHOLE, TARG_HEAD, TARG_TAIL };
 
 /* The guest stack pointer when the call entered (sigreturn's frame). */
 extern __thread uint64_t trace_entry_sp;
@@ -123,6 +127,13 @@ static inline enum sg_table targ_table(const struct targ *a)
 bool trace_print_arg(struct tline *l, const struct mm *mm,
 		     const struct trace *tr, const struct sg_syscall_call *call,
 		     const struct systab_sig *sig, unsigned i, bool exiting);
+/* The same, one part of a split kind (TARG_HEAD on entry, TARG_TAIL on
+ * return): clone's and clone3's arguments, which strace prints in two. */
+bool trace_print_arg_part(struct tline *l, const struct mm *mm,
+			  const struct trace *tr, const struct sg_syscall_call *call,
+			  const struct systab_sig *sig, unsigned i, int part);
+bool trace_arg_is_split(const struct sg_syscall_call *call,
+			const struct systab_sig *sig, unsigned i);
 /* The kind is printed when the call returns (output buffers, structs). */
 bool trace_kind_is_late(unsigned kind);
 /* Argument i is printed when the call returns (what it fills in). */

@@ -22,7 +22,8 @@
 #     interleaving of tasks: each task's lines are kept in order, tasks in
 #     the order they first appear
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
-#     hex digits), TCP ports of 1024 and up, times, /* N vars */ counts,
+#     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
+#     in SIGCHLD's siginfo too), /* N vars */ counts,
 #     getrandom's bytes, sysinfo's live values and the run's directory
 #   - against a twin of another ABI (--abi-sizes): set_robust_list's
 #     length, getrandom's count, mprotect(PROT_READ)'s RELRO length
@@ -125,6 +126,7 @@ normalise() {
 		s/0x[0-9a-f]{5,}/0xADDR/g;
 		s/htons\(\d{4,5}\)/htons(PORT)/g;
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
+		s/si_utime=\d+, si_stime=\d+/si_utime=T, si_stime=T/g;
 		s#/\* \d+ vars \*/#/* N vars */#;
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
 		s/^sysinfo\(\{[^}]*\}\)/sysinfo({LIVE})/;
