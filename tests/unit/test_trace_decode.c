@@ -696,6 +696,41 @@ static void test_unfinished(void **state)
 	assert_string_equal(output(), expect);
 }
 
+/* clone3 left open while another task prints: strace's two parts,
+ * "clone3({...} <unfinished ...>" and "<... clone3 resumed> => {parent_tid=
+ * [N]}, 88) = N" (strace 6.1 -f on a two-thread program here). */
+static void test_clone3_unfinished(void **state)
+{
+	/* flags, pidfd, child_tid, parent_tid, exit_signal, stack, size, tls */
+	uint64_t args[11] = { 0x3d0f00, 0, 0x7fdb231fd990, 0x7fdb231fd990, 0,
+			      0x7fdb229fd000, 0x800300, 0x7fdb231fd6c0, 0, 0, 0 };
+	struct sg_syscall_call c;
+	char expect[1024];
+	pthread_t th;
+	int me = (int)syscall(SYS_gettid);
+
+	int32_t tid_word = 23857; /* what the kernel stored there */
+	uint64_t tid_addr = gmem(&tid_word, sizeof(tid_word));
+
+	args[2] = args[3] = tid_addr;
+	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW, 0, NULL);
+	c = call_of(X64, "clone3", 23857, gmem(args, sizeof(args)), 88, 0, 0, 0, 0);
+	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	assert_int_equal(pthread_create(&th, NULL, other_thread, NULL), 0);
+	pthread_join(th, NULL);
+	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	snprintf(expect, sizeof(expect),
+		 "%-5d clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, "
+		 "child_tid=%#llx, parent_tid=%#llx, exit_signal=0, "
+		 "stack=0x7fdb229fd000, stack_size=0x800300, tls=0x7fdb231fd6c0} <unfinished ...>\n",
+		 me, (unsigned long long)tid_addr, (unsigned long long)tid_addr);
+	append_result_line(expect, sizeof(expect), other_tid, "getpid()", "= 1234");
+	append_result_line(expect, sizeof(expect), me,
+			   "<... clone3 resumed> => {parent_tid=[23857]}, 88)", "= 23857");
+	assert_string_equal(output(), expect);
+}
+
 /* clone(CLONE_PARENT_SETTID): what the kernel stored, on return; with -f
  * the line's start has the prefixes of before the call (strace 6.1 on a
  * raw clone(2) here: "clone(child_stack=NULL, ..." without [pid N]). */
@@ -771,6 +806,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_parent_tid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clone3_unfinished, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
