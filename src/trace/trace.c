@@ -51,6 +51,7 @@ static __thread struct pending {
 	struct timespec start;
 	const char *restart; /* "ERESTARTSYS (...)": interrupted, see below */
 	char resuming[32];   /* the call an ERESTART_RESTARTBLOCK left */
+	bool resuming_restart; /* ... itself shown as restart_syscall */
 	uint64_t resume_rip; /* ... and where (a restart enters it again) */
 	bool as_restart;     /* this call is that one again */
 	bool entry_multi;    /* several tasks when the call began (strace
@@ -780,7 +781,9 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		/* the kernel goes on through restart_syscall(2), which strace
 		 * shows with what it resumes; sysgate enters the call again */
 		int n = snprintf(pending.text, sizeof(pending.text),
-				 "<... resuming interrupted %s ...>", call->row->name);
+				 "<... resuming interrupted %s ...>",
+				 /* strace names the call shown last */
+				 pending.resuming_restart ? "restart_syscall" : call->row->name);
 
 		memset(pending.late, 0, sizeof(pending.late));
 		memset(pending.shown, 0, sizeof(pending.shown));
@@ -869,6 +872,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 	    strlen(call->row->name) < sizeof(pending.resuming)) {
 		/* ERESTART_RESTARTBLOCK: resumed through restart_syscall */
 		strcpy(pending.resuming, call->row->name);
+		pending.resuming_restart = pending.as_restart;
 		pending.resume_rip = t->cpu.rip;
 	}
 	for (unsigned i = 0; i < sig->nargs && i < 6; i++)
