@@ -48,6 +48,10 @@ __asm__(".text\n"
 	"  push %rdi\n"
 	"  push %rcx\n"
 	"  sub $8, %rsp\n"
+	/* AMD's FXRSTOR leaves FIP/FDP/FOP alone unless FSW.ES is set; what
+	 * the host FPU last ran (the fast path's loads of host memory) must
+	 * not show through to the guest. */
+	"  fninit\n"
 	"  fxrstor64 (%rdi)\n"
 	"  test %rcx, %rcx\n"
 	"  jz 1f\n"

@@ -77,9 +77,11 @@ static bool h_ignore[HBUF_SIZE];
 /* The host is an AMD CPU. sysgate models an Intel CPU (CPUID says
  * GenuineIntel); where AMD defines a field differently the tests compare
  * it only on other hosts (docs/cpu.md, "Host vendor differences"):
- * - FXSAVE stores FIP, FDP and FOP as 0 unless FSW.ES is set (and FXRSTOR
- *   does not load them then), so the image's pointer fields and the ones
- *   FNSTENV/FNSAVE store after an FXRSTOR'd state are the host's own. */
+ * - FXSAVE stores FIP, FDP and FOP as 0 unless FSW.ES is set, and FXRSTOR
+ *   does not load them then: once an instruction sets ES, the image shows
+ *   what the FPU held before (a stale FDP of host code, seen in a flaky
+ *   FPATAN trial), so the pointer fields are not compared at all, neither
+ *   in the image nor in what FNSTENV/FNSAVE store. */
 static bool h_host_amd(void)
 {
 	static int amd = -1;
@@ -230,7 +232,7 @@ static int h_run(const uint8_t *bytes, unsigned len, const struct fstate *start,
 			(unsigned long long)interp.fx.f, (unsigned long long)native.fx.f); \
 		bad = 1; }
 		F(fcw) F(fsw) F(ftw)
-		if (!h_host_amd() || (native.fx.fsw & 0x80)) {
+		if (!h_host_amd()) {
 			F(fop) F(fip) F(fdp)
 		}
 #undef F
