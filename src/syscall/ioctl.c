@@ -106,10 +106,12 @@ static long with_buffer(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	long err = 0;
 	void *p = sc_buf(t, arg, size, prot, &err);
 
-	if (err)
-		return err;
-	if (!p && size)
-		return -EFAULT;
+	/* A bad buffer is the driver's to judge: it may fail first for
+	 * another reason (ENOTTY for a terminal call on a file), so the host
+	 * gets NULL or an address in its kernel half, which faults when used,
+	 * as the guest's would. */
+	if (err || (!p && size))
+		p = arg ? (void *)-4096L : NULL;
 	return host_syscall3(SYS_ioctl, fd, cmd, p);
 }
 

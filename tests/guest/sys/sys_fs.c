@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/time.h>
+#include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <sys/xattr.h>
 #include <utime.h>
@@ -261,6 +262,27 @@ static void i386_forms(void)
 }
 #endif
 
+/* ioctl: a bad buffer is the driver's to judge (a terminal call on a
+ * file fails with ENOTTY whatever its pointer; FIONREAD faults on it) */
+static void ioctls(void)
+{
+	int p[2], n = -1, null = open("/dev/null", O_RDWR);
+	struct winsize ws;
+
+	CHECK("pipe for ioctl", pipe(p));
+	CHECK("write for FIONREAD", write(p[1], "12345", 5));
+	CHECK("FIONREAD", ioctl(p[0], FIONREAD, &n));
+	printf("FIONREAD bytes %d\n", n);
+	CHECK("FIONREAD bad pointer", ioctl(p[0], FIONREAD, (void *)8));
+	CHECK("TIOCGWINSZ /dev/null", ioctl(null, TIOCGWINSZ, &ws));
+	CHECK("TIOCGWINSZ /dev/null NULL", ioctl(null, TIOCGWINSZ, NULL));
+	CHECK("TIOCGWINSZ /dev/null bad pointer",
+	      ioctl(null, TIOCGWINSZ, (void *)8));
+	close(p[0]);
+	close(p[1]);
+	close(null);
+}
+
 /* A directory large enough to be indexed (ext4 hashes its positions):
  * every entry read, and telldir/seekdir return to the 100th. i386 and x32
  * get the kernel's 32-bit positions, which sysgate must convert when it
@@ -304,6 +326,7 @@ int main(int argc, char **argv)
 	times_and_attrs();
 	pipes();
 	big_dir();
+	ioctls();
 #ifdef __i386__
 	if (abi_only_checks())
 		i386_forms();
