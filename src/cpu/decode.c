@@ -253,8 +253,10 @@ opcode:
 	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
 		return make_fault(i, &f, op_ud);
 	i->fn = e->fn;
-	alu_specialise(i);
-	move_specialise(i, m64);
-	shift_specialise(i);
-	cond_specialise(i);
+	switch (e->spec) {
+	case SPEC_ALU: alu_specialise(i); break;
+	case SPEC_MOVE: move_specialise(i, m64); break;
+	case SPEC_SHIFT: shift_specialise(i); break;
+	case SPEC_COND: cond_specialise(i); break;
+	}
 }

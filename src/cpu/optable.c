@@ -11,10 +11,30 @@ insn_fn op_x87_mem[8][8];
 insn_fn op_x87_reg[8][64];
 static unsigned ngroups;
 
+/* The handlers *_specialise may replace (decode.c calls only that one). */
+static uint8_t spec_of(insn_fn fn)
+{
+	if (fn == op_alu_EvGv || fn == op_alu_GvEv || fn == op_alu_rAXIz || fn == op_alu_EvIz ||
+	    fn == op_test_EvGv || fn == op_test_EvIz || fn == op_test_rAXIz || fn == op_inc_Ev ||
+	    fn == op_dec_Ev || fn == op_inc_r || fn == op_dec_r)
+		return SPEC_ALU;
+	if (fn == op_mov_EvGv || fn == op_mov_GvEv || fn == op_mov_rIv || fn == op_mov_EvIz ||
+	    fn == op_movzx_GvEb || fn == op_movzx_GvEw || fn == op_movsx_GvEb ||
+	    fn == op_movsx_GvEw || fn == op_movsxd_GvEd || fn == op_lea_GvM ||
+	    fn == op_push_r || fn == op_pop_r)
+		return SPEC_MOVE;
+	if (fn == op_shift_EvIb)
+		return SPEC_SHIFT;
+	if (fn == op_jcc_Jb || fn == op_setcc_Eb || fn == op_cmovcc_GvEv)
+		return SPEC_COND;
+	return SPEC_NONE;
+}
+
 static void set_entry(struct op_entry *e, insn_fn fn, unsigned flags, bool specific)
 {
 	if (e->specific && !specific)
 		return; /* a mandatory-prefix row wins over a P_ANY row */
+	e->spec = spec_of(fn);
 	e->fn = fn;
 	e->flags = (uint16_t)flags;
 	e->specific = specific;

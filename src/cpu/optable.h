@@ -9,7 +9,10 @@ struct op_entry {
 	uint16_t flags;
 	uint8_t group;    /* 0, or 1 + index into op_groups */
 	uint8_t specific; /* set by a row with a mandatory prefix */
+	uint8_t spec;     /* SPEC_*: which decode-time specialiser may apply */
 };
+
+enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND };
 
 #define OP_GROUPS_MAX 128
 
