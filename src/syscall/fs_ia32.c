@@ -320,10 +320,20 @@ SG_SYSCALL_DEFINE(sys_getdents64)
 
 	if (n > 0 && sc_compat() && dir_positions_hashed((long)a[0]))
 		for (long pos = 0; pos < n;) {
-			struct host_dirent64 *d = (void *)((char *)buf + pos);
+			/* the guest's buffer may be only 4-byte aligned */
+			char *d = (char *)buf + pos;
+			int64_t off;
+			uint16_t reclen;
 
-			d->d_off = dirpos_to_compat(d->d_off);
-			pos += d->d_reclen;
+			memcpy(&off, d + offsetof(struct host_dirent64, d_off),
+			       sizeof(off));
+			memcpy(&reclen,
+			       d + offsetof(struct host_dirent64, d_reclen),
+			       sizeof(reclen));
+			off = dirpos_to_compat(off);
+			memcpy(d + offsetof(struct host_dirent64, d_off), &off,
+			       sizeof(off));
+			pos += reclen;
 		}
 	return n;
 }
