@@ -190,3 +190,26 @@ static void lar_lsl(struct cpu *c, const struct insn *i, bool lsl)
 
 void op_lar_GvEw(struct cpu *c, const struct insn *i) { lar_lsl(c, i, false); }
 void op_lsl_GvEw(struct cpu *c, const struct insn *i) { lar_lsl(c, i, true); }
+
+/* 0F 00: VERR/VERW (/4, /5) run in ring 3: ZF = 1 when the selector names
+ * a descriptor ring 3 may read (data, or readable code) / write (writable
+ * data); every one Linux gives ring 3 has DPL 3, so RPL never fails the
+ * test. SLDT/STR (UMIP) and LLDT/LTR (privileged): #GP. */
+void op_grp6_Ew(struct cpu *c, const struct insn *i)
+{
+	unsigned sub = (i->modrm >> 3) & 7;
+	uint32_t ar, limit;
+	bool ok;
+
+	if (sub != 4 && sub != 5) {
+		op_gp(c, i);
+		return;
+	}
+	ok = descriptor(c, (uint16_t)rm_read(c, i, 2), &ar, &limit);
+	if (ok) {
+		bool code = ar & 0x800, rw = ar & 0x200;
+
+		ok = sub == 4 ? (!code || rw) : (!code && rw);
+	}
+	flags_put(c, FL_ZF, ok ? FL_ZF : 0);
+}

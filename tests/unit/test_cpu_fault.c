@@ -155,6 +155,41 @@ static void test_lar_lsl(void **state)
 	}
 }
 
+/* VERR/VERW (0F 00 /4 /5) run in ring 3: ZF per selector, against the
+ * host's answer for the same selector from this 64-bit process (0x23 only
+ * where the host has the 32-bit code segment: LAR says). */
+static void test_verr_verw(void **state)
+{
+	static const uint16_t sels[] = { 0x00, 0x10, 0x18, 0x23, 0x2b, 0x33,
+					 0x7b, 0x83, 0x2c, 0xfff8 };
+	static struct cpu c;
+
+	cpu_install_fault_handler();
+	for (size_t k = 0; k < sizeof(sels) / sizeof(sels[0]); k++) {
+		uint16_t sel = sels[k];
+		uint8_t host_r, host_w, lar_ok;
+		uint32_t ar = 0;
+
+		__asm__ volatile("lar %2, %0; setz %1" : "+r"(ar), "=q"(lar_ok) : "r"((uint32_t)sel) : "cc");
+		if (sel == 0x23 && !lar_ok)
+			continue; /* no IA32 emulation: the GDT has no 0x23 */
+		__asm__ volatile("verr %w1; setz %0" : "=q"(host_r) : "r"(sel) : "cc");
+		__asm__ volatile("verw %w1; setz %0" : "=q"(host_w) : "r"(sel) : "cc");
+		for (int w = 0; w < 2; w++) {
+			/* verr/verw cx */
+			memcpy(code, w ? "\x0f\x00\xe9\xcc" : "\x0f\x00\xe1\xcc", 4);
+			cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+			cpu_release(&c);
+			cpu_init(&c, CPU_MODE_64);
+			c.r[R_CX] = sel;
+			c.rip = (uintptr_t)code;
+			cpu_run(&c);
+			assert_int_equal(c.fault.vector, VEC_BP);
+			assert_int_equal(!!(cpu_get_rflags(&c) & 0x40), w ? host_w : host_r);
+		}
+	}
+}
+
 static void test_cpuid(void **state)
 {
 	uint32_t r[4];
@@ -465,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_stops),
 		cmocka_unit_test(test_segments),
 		cmocka_unit_test(test_lar_lsl),
+		cmocka_unit_test(test_verr_verw),
 		cmocka_unit_test(test_cpuid),
 		cmocka_unit_test(test_more_faults),
 		cmocka_unit_test(test_smc_patch),
