@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include "cpu/cache.h"
 
 #define INVAL_LOG 64
@@ -28,6 +29,59 @@ static void *xcalloc(size_t n, size_t sz)
 		abort();
 	}
 	return p;
+}
+
+/* Code pages come from mmap'd chunks, not calloc: their 8 KiB slot arrays
+ * start as the kernel's zero pages, so only the host pages a decode writes
+ * get faulted in (calloc cleared all of them; a start-up decodes ~100 code
+ * pages, most touched at a few places). Dropped pages go to a free list
+ * with only their used slots cleared. */
+#define PAGE_CHUNK (2u << 20)
+
+static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct code_page *page_free_list;
+static char *chunk_next, *chunk_end;
+
+static struct code_page *page_alloc(void)
+{
+	struct code_page *pg;
+
+	pthread_mutex_lock(&page_lock);
+	pg = page_free_list;
+	if (pg) {
+		page_free_list = pg->next;
+	} else {
+		if ((size_t)(chunk_end - chunk_next) < sizeof(*pg)) {
+			void *m = mmap(NULL, PAGE_CHUNK, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+			if (m == MAP_FAILED) {
+				fprintf(stderr, "sysgate: out of memory for decoded code\n");
+				abort();
+			}
+			chunk_next = m;
+			chunk_end = chunk_next + PAGE_CHUNK;
+		}
+		pg = (struct code_page *)chunk_next;
+		chunk_next += (sizeof(*pg) + 63) & ~(size_t)63;
+	}
+	pthread_mutex_unlock(&page_lock);
+	return pg;
+}
+
+/* Back to the free list, as page_alloc hands out: all zero. */
+static void page_release(struct code_page *pg)
+{
+	for (uint32_t k = 0; k < pg->n; k++)
+		pg->slot[pg->pool[k].off] = 0;
+	free(pg->pool);
+	pg->addr = 0;
+	pg->pool = NULL;
+	pg->n = pg->cap = 0;
+	pthread_mutex_lock(&page_lock);
+	pg->next = page_free_list;
+	page_free_list = pg;
+	pthread_mutex_unlock(&page_lock);
 }
 
 static inline uint32_t page_hash(uint64_t page, uint32_t nbuckets)
@@ -84,7 +138,7 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 		grow(cc);
 		h = page_hash(page, cc->nbuckets);
 	}
-	pg = xcalloc(1, sizeof(*pg));
+	pg = page_alloc();
 	pg->addr = page;
 	pg->next = cc->buckets[h];
 	cc->buckets[h] = pg;
@@ -202,8 +256,7 @@ static void drop_page(struct cpu_code_cache *cc, struct code_page **link)
 	*link = pg->next;
 	if (cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] == pg)
 		cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] = NULL;
-	free(pg->pool);
-	free(pg);
+	page_release(pg);
 	cc->count--;
 }
 
