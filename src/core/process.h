@@ -89,7 +89,19 @@ struct sg_sigstate {
 	bool restart_valid;          /* the last syscall gave -EINTR: maybe restart */
 	uint64_t restart_nr, restart_rip, restart_rcx;
 	bool restartable;            /* SA_RESTART applies to it */
+	/* the kernel's restart block (ERESTART_RESTARTBLOCK): a timed wait
+	 * interrupted by a signal keeps its absolute deadline, and when no
+	 * handler runs the guest resumes through restart_syscall, which waits
+	 * out only the rest (src/syscall/time.c) */
+	bool restart_armed;          /* the last syscall filled the block */
+	int restart_fn;              /* SG_RESTART_*: what restart_syscall redoes */
+	int restart_clock;
+	int64_t restart_deadline;    /* ns on restart_clock */
+	uint64_t restart_args[4];    /* sleep: rmtp, time32; poll: fds, nfds;
+				      * futex: uaddr, op, val */
 };
+
+enum { SG_RESTART_NONE, SG_RESTART_SLEEP, SG_RESTART_POLL, SG_RESTART_FUTEX };
 
 struct sg_thread {
 	struct cpu cpu;          /* first: a struct cpu * is a struct sg_thread * */

@@ -73,6 +73,7 @@ static void do_syscall(struct sg_thread *t)
 	long res;
 
 	t->sig.sigreturned = false;
+	t->sig.restart_armed = false;
 	syscall_entry(t);
 	if (t->sig.sigreturned || t->gone)
 		return;
@@ -86,6 +87,14 @@ static void do_syscall(struct sg_thread *t)
 	t->sig.restart_rip = (mech == CPU_MECH_SYSENTER ? c->rip : after) - 2;
 	t->sig.restart_rcx = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ? c->r[R_CX] : rcx;
 	t->sig.restartable = restartable(row_of(c, mech, nr));
+	if (t->sig.restart_armed) {
+		/* -ERESTART_RESTARTBLOCK: a handler gives EINTR whatever
+		 * SA_RESTART says; without one the guest goes on through the
+		 * ABI's restart_syscall (i386 0, x86_64 219, x32 219 | x32 bit) */
+		t->sig.restartable = false;
+		t->sig.restart_nr = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ?
+					    219 | (nr & 0x40000000u) : 0;
+	}
 }
 
 /* The guest dies of a fault nobody handles. */

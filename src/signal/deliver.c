@@ -201,6 +201,7 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 		if ((ka.flags & SG_SA_RESTART) && t->sig.restartable)
 			restart_syscall(t);
 		t->sig.restart_valid = false;
+		t->sig.restart_fn = SG_RESTART_NONE; /* the call gives EINTR */
 	}
 	if (p->abi == SG_ABI_I386)
 		rc = frame_setup_i386(&r);

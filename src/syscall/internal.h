@@ -131,6 +131,12 @@ void *sc_buf(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
  * buf. 0, -EFAULT or -ENAMETOOLONG. With exe_alias, /proc/self/exe and
  * /proc/<pid>/exe name the guest program instead of sysgate; an absolute
  * path that exists under the sysroot is rewritten to that file. */
+/* restart block (time.c): now on a clock in ns, and fill the block for
+ * restart_syscall after a timed wait gave -EINTR */
+int64_t sc_clock_ns(int clock);
+void sc_restart_arm(struct sg_thread *t, int fn, int clock, int64_t deadline,
+		    uint64_t a0, uint64_t a1, uint64_t a2);
+long sc_poll_restart(struct sg_thread *t); /* select.c */
 long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias);
 
 /* Is this path the guest's /proc/self/exe (or /proc/<own pid>/exe)? */

@@ -96,20 +96,7 @@ SG_SYSCALL_DEFINE(sys_ia32_pwrite64)
 	return ia32_prw(t, a, SYS_pwrite64, PROT_READ);
 }
 
-/* poll(fds, nfds, timeout): struct pollfd is the same in every ABI */
-SG_SYSCALL_DEFINE(sys_poll)
-{
-	uint64_t nfds = (uint32_t)a[1];
-	long err = 0;
-	void *fds;
-
-	if (nfds > (1u << 20))
-		return -EINVAL;
-	fds = sc_buf(t, a[0], nfds * 8, PROT_READ | PROT_WRITE, &err);
-	if (err)
-		return err;
-	return host_syscall3(SYS_poll, fds, nfds, (int)a[2]);
-}
+/* poll: select.c (restart block) */
 
 /* --- positioned vectors: preadv/pwritev(2) in each ABI's argument form ---- */
 

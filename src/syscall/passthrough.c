@@ -134,9 +134,7 @@ SG_PASSTHROUGH(sys_clock_gettime, SYS_clock_gettime, PA(PA_VAL, 0),
 	       PA(PA_OUTN, 16))
 SG_PASSTHROUGH(sys_clock_getres, SYS_clock_getres, PA(PA_VAL, 0),
 	       PA(PA_OUTN, 16))
-SG_PASSTHROUGH(sys_clock_nanosleep, SYS_clock_nanosleep, PA(PA_VAL, 0),
-	       PA(PA_VAL, 0), PA(PA_INN, 16), PA(PA_OUTN, 16))
-SG_PASSTHROUGH(sys_nanosleep, SYS_nanosleep, PA(PA_INN, 16), PA(PA_OUTN, 16))
+/* nanosleep, clock_nanosleep: time.c (restart block) */
 SG_PASSTHROUGH(sys_gettimeofday, SYS_gettimeofday, PA(PA_OUTN, 16),
 	       PA(PA_OUTN, 8))
 SG_PASSTHROUGH(sys_time, SYS_time, PA(PA_OUTN, 8))

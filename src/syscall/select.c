@@ -226,6 +226,53 @@ SG_SYSCALL_DEFINE(compat_sys_pselect6_time64)
 	return do_pselect(t, a, TMO_TS);
 }
 
+/* --- poll ----------------------------------------------------------------- */
+
+/* poll(fds, nfds, timeout): struct pollfd is the same in every ABI. A
+ * timeout interrupted by a signal keeps its deadline in the restart block
+ * (the kernel's -ERESTART_RESTARTBLOCK); an infinite one is entered again. */
+SG_SYSCALL_DEFINE(sys_poll)
+{
+	uint64_t nfds = (uint32_t)a[1];
+	int tmo = (int)a[2];
+	int64_t start;
+	long err = 0, r;
+	void *fds;
+
+	if (nfds > (1u << 20))
+		return -EINVAL;
+	fds = sc_buf(t, a[0], nfds * 8, PROT_READ | PROT_WRITE, &err);
+	if (err)
+		return err;
+	start = tmo >= 0 ? sc_clock_ns(CLOCK_MONOTONIC) : 0;
+	r = host_syscall3(SYS_poll, fds, nfds, tmo);
+	if (r == -EINTR && tmo >= 0)
+		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC,
+			       start + tmo * 1000000ll, a[0], nfds, 0);
+	return r;
+}
+
+long sc_poll_restart(struct sg_thread *t)
+{
+	struct sg_sigstate *s = &t->sig;
+	int64_t left = s->restart_deadline - sc_clock_ns(CLOCK_MONOTONIC);
+	struct timespec ts = { 0, 0 };
+	long err = 0, r;
+	void *fds;
+
+	fds = sc_buf(t, s->restart_args[0], s->restart_args[1] * 8,
+		     PROT_READ | PROT_WRITE, &err);
+	if (err)
+		return err;
+	if (left > 0)
+		ts = (struct timespec){ left / 1000000000, left % 1000000000 };
+	r = host_syscall5(SYS_ppoll, fds, s->restart_args[1], &ts, NULL, 8);
+	if (r == -EINTR)
+		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC, s->restart_deadline,
+			       s->restart_args[0], s->restart_args[1], 0);
+	return r;
+}
+
 /* --- ppoll ---------------------------------------------------------------- */
 
 static long do_ppoll(struct sg_thread *t, const uint64_t *a, enum tmo_form f)

@@ -76,32 +76,149 @@ SG_SYSCALL_DEFINE(sys_clock_getres_time32)
 	return put_ts32(t, a[1], &ts);
 }
 
-static long sleep32(struct sg_thread *t, int clk, int flags, uint64_t req,
-		    uint64_t rem, bool clock)
+/* --- the restart block ---------------------------------------------------- */
+
+#define NSEC 1000000000ll
+
+int64_t sc_clock_ns(int clock)
+{
+	struct timespec now;
+
+	if (host_syscall2(SYS_clock_gettime, clock, &now))
+		return 0;
+	return now.tv_sec * NSEC + now.tv_nsec;
+}
+
+/* start + ts, saturating (a sleep of centuries has no real deadline) */
+static int64_t deadline_of(int64_t start, const struct timespec *ts)
+{
+	if (ts->tv_sec < 0 || ts->tv_sec >= INT64_MAX / NSEC - start / NSEC - 2)
+		return INT64_MAX;
+	return start + ts->tv_sec * NSEC + ts->tv_nsec;
+}
+
+static struct timespec ts_of(int64_t ns)
+{
+	if (ns < 0)
+		ns = 0;
+	return (struct timespec){ .tv_sec = ns / NSEC, .tv_nsec = ns % NSEC };
+}
+
+void sc_restart_arm(struct sg_thread *t, int fn, int clock, int64_t deadline,
+		    uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	t->sig.restart_armed = true;
+	t->sig.restart_fn = fn;
+	t->sig.restart_clock = clock;
+	t->sig.restart_deadline = deadline;
+	t->sig.restart_args[0] = a0;
+	t->sig.restart_args[1] = a1;
+	t->sig.restart_args[2] = a2;
+}
+
+/* --- nanosleep, clock_nanosleep ------------------------------------------ */
+
+static long get_ts(struct sg_thread *t, uint64_t addr, struct timespec *ts, bool time32)
+{
+	if (time32)
+		return get_ts32(t, addr, ts);
+	return copy_from_guest(sc_mm(t), ts, addr, sizeof(*ts)) ? -EFAULT : 0;
+}
+
+static long put_ts(struct sg_thread *t, uint64_t addr, const struct timespec *ts,
+		   bool time32)
+{
+	if (time32)
+		return put_ts32(t, addr, ts) ? -EFAULT : 0;
+	return copy_to_guest(sc_mm(t), addr, ts, sizeof(*ts)) ? -EFAULT : 0;
+}
+
+/* A relative sleep interrupted by a signal writes the remaining time and
+ * keeps its deadline in the restart block (the kernel's
+ * -ERESTART_RESTARTBLOCK); an absolute one is simply entered again. */
+static long do_sleep(struct sg_thread *t, int clk, int flags, uint64_t req,
+		     uint64_t rem, bool clock, bool time32)
 {
 	struct timespec rq, rm;
-	long r = get_ts32(t, req, &rq);
+	int64_t start;
+	long r = get_ts(t, req, &rq, time32);
 
 	if (r)
 		return r;
+	if (!clock)
+		clk = CLOCK_MONOTONIC;
+	start = sc_clock_ns(clk);
 	if (clock)
 		r = host_syscall4(SYS_clock_nanosleep, clk, flags, &rq, &rm);
 	else
 		r = host_syscall2(SYS_nanosleep, &rq, &rm);
-	if (r == -EINTR && rem && !(flags & TIMER_ABSTIME) &&
-	    put_ts32(t, rem, &rm))
+	if (r != -EINTR || (flags & TIMER_ABSTIME))
+		return r;
+	if (rem && put_ts(t, rem, &rm, time32))
 		return -EFAULT;
+	sc_restart_arm(t, SG_RESTART_SLEEP, clk, deadline_of(start, &rq), rem, time32, 0);
 	return r;
+}
+
+static long sleep_restart(struct sg_thread *t)
+{
+	struct sg_sigstate *s = &t->sig;
+	int clk = s->restart_clock;
+	int64_t deadline = s->restart_deadline;
+	struct timespec until = ts_of(deadline), rm;
+	long r = host_syscall4(SYS_clock_nanosleep, clk, TIMER_ABSTIME, &until, NULL);
+
+	if (r != -EINTR)
+		return r;
+	rm = ts_of(deadline - sc_clock_ns(clk));
+	if (s->restart_args[0] && put_ts(t, s->restart_args[0], &rm, s->restart_args[1]))
+		return -EFAULT;
+	sc_restart_arm(t, SG_RESTART_SLEEP, clk, deadline, s->restart_args[0],
+		       s->restart_args[1], 0);
+	return r;
+}
+
+SG_SYSCALL_DEFINE(sys_nanosleep)
+{
+	return do_sleep(t, 0, 0, a[0], a[1], false, false);
+}
+
+SG_SYSCALL_DEFINE(sys_clock_nanosleep)
+{
+	return do_sleep(t, (int)a[0], (int)a[1], a[2], a[3], true, false);
 }
 
 SG_SYSCALL_DEFINE(sys_nanosleep_time32)
 {
-	return sleep32(t, 0, 0, a[0], a[1], false);
+	return do_sleep(t, 0, 0, a[0], a[1], false, true);
 }
 
 SG_SYSCALL_DEFINE(sys_clock_nanosleep_time32)
 {
-	return sleep32(t, (int)a[0], (int)a[1], a[2], a[3], true);
+	return do_sleep(t, (int)a[0], (int)a[1], a[2], a[3], true, true);
+}
+
+static long futex_restart(struct sg_thread *t);
+
+/* restart_syscall(2): finishes the wait the restart block describes; with
+ * no block (called directly, or a handler ran) -EINTR, as the kernel's
+ * do_no_restart_syscall */
+SG_SYSCALL_DEFINE(sys_restart_syscall)
+{
+	int fn = t->sig.restart_fn;
+
+	(void)a;
+	t->sig.restart_fn = SG_RESTART_NONE;
+	switch (fn) {
+	case SG_RESTART_SLEEP:
+		return sleep_restart(t);
+	case SG_RESTART_POLL:
+		return sc_poll_restart(t);
+	case SG_RESTART_FUTEX:
+		return futex_restart(t);
+	default:
+		return -EINTR;
+	}
 }
 
 /* --- futex ------------------------------------------------------------- */
@@ -143,6 +260,9 @@ static long do_futex(struct sg_thread *t, const uint64_t *a, bool time32)
 	int cmd = (int)a[1] & FUTEX_CMD_MASK;
 	long arg4 = (long)a[3];
 	struct timespec ts;
+	int clk = (int)a[1] & FUTEX_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC;
+	int64_t start = 0;
+	long r;
 
 	if (!sc_ok(t, a[0], 4, PROT_READ))
 		return -EFAULT;
@@ -155,12 +275,39 @@ static long do_futex(struct sg_thread *t, const uint64_t *a, bool time32)
 			if (r)
 				return r;
 			arg4 = (long)&ts;
-		} else if (!sc_ok(t, a[3], sizeof(ts), PROT_READ)) {
+		} else if (copy_from_guest(sc_mm(t), &ts, a[3], sizeof(ts))) {
 			return -EFAULT;
 		}
 	}
-	return host_syscall6(SYS_futex, (long)a[0], (long)a[1], (long)a[2],
-			     arg4, (long)a[4], (long)a[5]);
+	if (cmd == FUTEX_WAIT && a[3])
+		start = sc_clock_ns(clk);
+	r = host_syscall6(SYS_futex, (long)a[0], (long)a[1], (long)a[2],
+			  arg4, (long)a[4], (long)a[5]);
+	/* a relative FUTEX_WAIT goes on to its deadline (the absolute
+	 * timeouts of the other waits are entered again as they are) */
+	if (r == -EINTR && cmd == FUTEX_WAIT && a[3])
+		sc_restart_arm(t, SG_RESTART_FUTEX, clk, deadline_of(start, &ts), a[0],
+			       a[1], a[2]);
+	return r;
+}
+
+static long futex_restart(struct sg_thread *t)
+{
+	struct sg_sigstate *s = &t->sig;
+	struct timespec until = ts_of(s->restart_deadline);
+	int op = FUTEX_WAIT_BITSET | ((int)s->restart_args[1] &
+				      (FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME));
+	long r;
+
+	if (!sc_ok(t, s->restart_args[0], 4, PROT_READ))
+		return -EFAULT;
+	r = host_syscall6(SYS_futex, (long)s->restart_args[0], op,
+			  (long)(uint32_t)s->restart_args[2], (long)&until, 0,
+			  FUTEX_BITSET_MATCH_ANY);
+	if (r == -EINTR)
+		sc_restart_arm(t, SG_RESTART_FUTEX, s->restart_clock, s->restart_deadline,
+			       s->restart_args[0], s->restart_args[1], s->restart_args[2]);
+	return r;
 }
 
 SG_SYSCALL_DEFINE(sys_futex)

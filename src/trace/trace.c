@@ -471,6 +471,8 @@ static const char *restart_code(const struct sg_syscall_call *call, struct sg_th
 		return !strcmp(name, "nanosleep") || !(call->args[1] & 1) ? block : nohandler;
 	if (!strcmp(name, "poll"))
 		return (int32_t)call->args[2] >= 0 ? block : nohandler;
+	if (!strcmp(name, "restart_syscall"))
+		return t->sig.restart_armed ? block : NULL; /* interrupted again */
 	if (!strcmp(name, "futex") || !strcmp(name, "futex_time64")) {
 		uint32_t cmd = (uint32_t)call->args[1] & 0x7f; /* FUTEX_CMD_MASK */
 
@@ -745,8 +747,15 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	const struct sg_syscall_call *call = carried_view(orig, &pending.view, mm_of(t));
 	const struct systab_sig *sig = sig_of(call);
 
-	bool resumes = pending.resuming[0] && t && t->cpu.rip == pending.resume_rip &&
-		       call->row && !strcmp(call->row->name, pending.resuming);
+	/* the interrupted call entered again, or restart_syscall(2) going on
+	 * with it (the restart block of a timed wait) */
+	bool resumes = pending.resuming[0] && t && call->row &&
+		       ((t->cpu.rip == pending.resume_rip &&
+			 !strcmp(call->row->name, pending.resuming)) ||
+			!strcmp(call->row->name, "restart_syscall"));
+	char resumed[sizeof(pending.resuming)];
+
+	memcpy(resumed, pending.resuming, sizeof(resumed));
 
 	pending.call = NULL;
 	pending.restart = NULL;
@@ -783,7 +792,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		int n = snprintf(pending.text, sizeof(pending.text),
 				 "<... resuming interrupted %s ...>",
 				 /* strace names the call shown last */
-				 pending.resuming_restart ? "restart_syscall" : call->row->name);
+				 pending.resuming_restart ? "restart_syscall" : resumed);
 
 		memset(pending.late, 0, sizeof(pending.late));
 		memset(pending.shown, 0, sizeof(pending.shown));
