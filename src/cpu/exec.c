@@ -16,6 +16,16 @@ static __thread sigjmp_buf *tl_jmp;
 static __thread volatile sig_atomic_t tl_in_guest;
 static __thread uint64_t tl_fault_addr;
 static __thread bool tl_fault_write, tl_fault_prot;
+__thread bool cpu_tl_ac; /* insn.h: ac_check */
+
+/* A misaligned access with EFLAGS.AC set: leave the instruction like a
+ * host fault does, run() raises VEC_AC (si_addr 0, as Linux reports). */
+void cpu_ac_fault(void)
+{
+	cpu_tl_ac = false;
+	tl_in_guest = 0;
+	siglongjmp(*tl_jmp, 2);
+}
 
 void cpu_init(struct cpu *c, enum cpu_mode mode)
 {
@@ -172,10 +182,18 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	c->stop = CPU_STOP_NONE;
 	if (c->mode == CPU_MODE_32)
 		c->rip = (uint32_t)c->rip;
-	if (sigsetjmp(jb, 0)) {
+	switch (sigsetjmp(jb, 0)) {
+	case 0:
+		break;
+	case 2: /* cpu_ac_fault: a misaligned access with AC set */
+		tl_jmp = outer;
+		cpu_raise(c, VEC_AC);
+		return c->stop;
+	default:
 		/* A guest access faulted (on_host_fault). */
 		tl_in_guest = 0;
 		tl_jmp = outer;
+		cpu_tl_ac = false;
 		cpu_raise_addr(c, VEC_PF, tl_fault_addr);
 		c->fault.write = tl_fault_write;
 		c->fault.prot = tl_fault_prot;
@@ -186,7 +204,9 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	tl_jmp = &jb;
 	tl_in_guest = 1;
 	cpu_tl_current = c;
+	cpu_tl_ac = (c->lf.rf & FL_AC) != 0; /* AC is never a lazy flag */
 	run_loop(c, single);
+	cpu_tl_ac = false;
 	tl_in_guest = 0;
 	tl_jmp = outer;
 	if (c->stop == CPU_STOP_NONE)

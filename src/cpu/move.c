@@ -74,6 +74,7 @@ static uint64_t mem_xchg(uint64_t addr, unsigned sz, uint64_t v)
 	void *p = g2h(addr);
 	uint64_t old;
 
+	ac_check(addr, sz);
 	switch (sz) {
 	case 1: old = __atomic_exchange_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST); break;
 	case 2: old = __atomic_exchange_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST); break;
@@ -187,6 +188,7 @@ void flags_load_user(struct cpu *c, uint64_t v, unsigned osz)
 
 	c->lf.rf = (rf & ~mask) | (v & mask) | 2;
 	c->lf.op = FL_NONE;
+	cpu_tl_ac = (c->lf.rf & FL_AC) != 0; /* checked from the next access */
 }
 
 void op_popf(struct cpu *c, const struct insn *i)

@@ -167,6 +167,10 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		else
 			thunk = x87_thunk(i->op - 0xd8u, slot);
 		ea = insn_ea(c, i);
+		/* #AC (EFLAGS.AC): m16..m64 on their size, m80 on 8 (SDM); an
+		 * environment's first-field mem_read below checks 2 or 4 */
+		if (size <= 10)
+			ac_check(ea, size == 10 ? 8 : size);
 		/* Environments: the hardware accesses the first field, then the
 		 * last byte, before the rest (which address a fault names). */
 		if (size > 10) {

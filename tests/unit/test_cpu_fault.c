@@ -3,12 +3,16 @@
  * mechanisms, and the state SYSCALL leaves. */
 #define _GNU_SOURCE /* REG_RIP */
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <ucontext.h>
 #include <cmocka.h>
 #include "cpu/cpu.h"
@@ -493,6 +497,165 @@ static void test_fetch_fault(void **state)
 	munmap(pages, 4096);
 }
 
+
+/* #AC: with EFLAGS.AC set (POPF), a misaligned access faults natively
+ * (Linux sets CR0.AM): SIGBUS, BUS_ADRALN, si_addr NULL, at the
+ * instruction. Each case runs natively in a forked child (AC must not
+ * leak into this process), then in the interpreter, which must stop with
+ * VEC_AC at the same offset, or run to the end where the host did. */
+struct ac_result {
+	int signo, code;
+	uint64_t rip, addr;
+};
+static volatile struct ac_result *ac_res;
+
+static void on_native_ac(int sig, siginfo_t *si, void *ctx)
+{
+	/* AC is still set in the handler: clear it before anything else */
+	__asm__ volatile("pushfq; andl $~0x40000, (%%rsp); popfq" : : : "memory", "cc");
+	ac_res->signo = sig;
+	ac_res->code = si->si_code;
+	ac_res->rip = (uint64_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+	ac_res->addr = (uint64_t)(uintptr_t)si->si_addr;
+	_exit(0);
+}
+
+#define AC_SET "\x9c\x81\x0c\x24\x00\x00\x04\x00\x9d"   /* pushf; or [rsp],AC; popf */
+#define AC_CLEAR "\x9c\x81\x24\x24\xff\xff\xfb\xff\x9d" /* pushf; and [rsp],~AC; popf */
+#define SAVE_SP "\x48\x89\xe6\x48\x89\xfc"               /* mov rsi,rsp; mov rsp,rdi */
+#define REST_SP "\x48\x89\xf4"                           /* mov rsp,rsi */
+
+static const struct ac_case {
+	const char *name;
+	const char *body; /* runs with rdi = buffer + off */
+	size_t len;
+	unsigned off;
+	bool set_ac;
+} ac_cases[] = {
+#define C(name, body, off, ac) { name, body, sizeof(body) - 1, off, ac }
+	C("mov eax,[rdi] +1", "\x8b\x07", 1, true),
+	C("mov eax,[rdi] +4", "\x8b\x07", 4, true),
+	C("mov eax,[rdi] +1 AC clear", "\x8b\x07", 1, false),
+	C("mov ax,[rdi] +1", "\x66\x8b\x07", 1, true),
+	C("mov ax,[rdi] +2", "\x66\x8b\x07", 2, true),
+	C("mov rax,[rdi] +4", "\x48\x8b\x07", 4, true),
+	C("mov rax,[rdi] +8", "\x48\x8b\x07", 8, true),
+	C("mov [rdi],rax +4", "\x48\x89\x07", 4, true),
+	C("movzx eax,byte [rdi] +1", "\x0f\xb6\x07", 1, true),
+	C("add [rdi],eax +2", "\x01\x07", 2, true),
+	C("push/pop rsp+4", SAVE_SP "\x50\x58" REST_SP, 4, true),
+	C("push/pop rsp+8", SAVE_SP "\x50\x58" REST_SP, 8, true),
+	C("pop rsp+4", SAVE_SP "\x58" REST_SP, 4, true),
+	C("call rsp+4", SAVE_SP "\xe8\x00\x00\x00\x00\x58" REST_SP, 4, true),
+	C("lodsw +1", "\x48\x89\xfe\x66\xad", 1, true),
+	C("stosd +2", "\xab", 2, true),
+	C("stosb +1", "\xaa", 1, true),
+	C("rep movsd +2", "\x48\x89\xfe\xb9\x04\x00\x00\x00\xf3\xa5", 2, true),
+	C("rep movsd +4", "\x48\x89\xfe\xb9\x04\x00\x00\x00\xf3\xa5", 4, true),
+	C("lock cmpxchg [rdi],ecx +2", "\xf0\x0f\xb1\x0f", 2, true),
+	C("xchg [rdi],eax +2", "\x87\x07", 2, true),
+	C("cmpxchg8b [rdi] +4", "\x0f\xc7\x0f", 4, true),
+	C("movzx eax,word [rdi] +3", "\x0f\xb7\x07", 3, true),
+	C("fld qword [rdi] +4", "\xdd\x07\xdd\xd8", 4, true),
+	C("fld dword [rdi] +2", "\xd9\x07\xdd\xd8", 2, true),
+	C("fld dword [rdi] +4", "\xd9\x07\xdd\xd8", 4, true),
+	C("fild word [rdi] +1", "\xdf\x07\xdd\xd8", 1, true),
+	C("fld tbyte [rdi] +4", "\xdb\x2f\xdd\xd8", 4, true),
+	C("fld tbyte [rdi] +8", "\xdb\x2f\xdd\xd8", 8, true),
+	C("fstp tbyte [rdi] +2", "\xd9\xee\xdb\x3f", 2, true),
+	C("fnstcw [rdi] +1", "\xd9\x3f", 1, true),
+	C("fnstenv [rdi] +2", "\xd9\x37", 2, true),
+	C("fnstenv [rdi] +4", "\xd9\x37", 4, true),
+#undef C
+};
+
+static uint8_t ac_buf[512] __attribute__((aligned(64)));
+
+/* The case's bytes: [AC_SET] body [AC_CLEAR] then tail (ret or ud2). */
+static size_t ac_build(uint8_t *dst, const struct ac_case *k, const char *tail)
+{
+	size_t n = 0;
+
+	if (k->set_ac) {
+		memcpy(dst, AC_SET, 9);
+		n = 9;
+	}
+	memcpy(dst + n, k->body, k->len);
+	n += k->len;
+	memcpy(dst + n, AC_CLEAR, 9);
+	n += 9;
+	memcpy(dst + n, tail, 2);
+	return n; /* offset of the tail: where a faultless run ends */
+}
+
+static void test_alignment_check(void **state)
+{
+	static struct cpu c;
+	static uint64_t stack[64] __attribute__((aligned(16)));
+
+	ac_res = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(ac_res != MAP_FAILED);
+	for (size_t n = 0; n < sizeof(ac_cases) / sizeof(ac_cases[0]); n++) {
+		const struct ac_case *k = &ac_cases[n];
+		uint64_t buf = (uint64_t)(uintptr_t)ac_buf + 256 + k->off;
+		size_t end = ac_build(rwx, k, "\xc3\x90");
+		int status;
+		pid_t pid;
+
+		memset((void *)ac_res, 0, sizeof(*ac_res));
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			/* the stack cases point rsp into ac_buf: the handler
+			 * needs a stack of its own */
+			static uint8_t alt[65536] __attribute__((aligned(16)));
+			stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) };
+			struct sigaction sa = { .sa_sigaction = on_native_ac,
+						.sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+			sigaltstack(&ss, NULL);
+			sigaction(SIGBUS, &sa, NULL);
+			sigaction(SIGSEGV, &sa, NULL);
+			__asm__ volatile("call *%0"
+					 : : "r"(rwx), "D"(buf)
+					 : "memory", "rax", "rcx", "rsi", "rdx", "r8", "r9", "r10",
+					   "r11", "cc");
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			print_message("%s: child status %#x\n", k->name, status);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		print_message("%-28s native: %s at +%lld\n", k->name,
+			      ac_res->signo ? strsignal(ac_res->signo) : "no fault",
+			      ac_res->signo ? (long long)(ac_res->rip - (uintptr_t)rwx) : -1);
+
+		ac_build(code, k, "\x0f\x0b");
+		cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+		cpu_release(&c);
+		cpu_init(&c, CPU_MODE_64);
+		c.r[7] = buf;
+		c.r[4] = (uint64_t)(uintptr_t)&stack[63];
+		c.rip = (uint64_t)(uintptr_t)code;
+		assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+		if (ac_res->signo) {
+			assert_int_equal(ac_res->signo, SIGBUS);
+			assert_int_equal(ac_res->code, BUS_ADRALN);
+			assert_int_equal(ac_res->addr, 0);
+			assert_int_equal(c.fault.vector, VEC_AC);
+			assert_int_equal(c.fault.data_addr, 0);
+			assert_int_equal(c.fault.insn_addr - (uintptr_t)code,
+					 ac_res->rip - (uintptr_t)rwx);
+			assert_true(cpu_get_rflags(&c) & 0x40000); /* AC stays set */
+		} else {
+			assert_int_equal(c.fault.vector, VEC_UD);
+			assert_int_equal(c.fault.insn_addr - (uintptr_t)code, end);
+		}
+	}
+	cpu_release(&c);
+	munmap((void *)ac_res, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_smc_jit),
 		cmocka_unit_test(test_far_mode_switch),
 		cmocka_unit_test(test_fetch_fault),
+		cmocka_unit_test(test_alignment_check),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
