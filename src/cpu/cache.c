@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include "cpu/cache.h"
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #define INVAL_LOG 64
 
@@ -59,6 +62,10 @@ static struct code_page *page_alloc(void)
 				fprintf(stderr, "sysgate: out of memory for decoded code\n");
 				abort();
 			}
+#ifdef __SANITIZE_ADDRESS__
+			/* The pools are reachable only from here. */
+			__lsan_register_root_region(m, PAGE_CHUNK);
+#endif
 			chunk_next = m;
 			chunk_end = chunk_next + PAGE_CHUNK;
 		}
