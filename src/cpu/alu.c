@@ -565,7 +565,7 @@ static const insn_fn fast_alu[9][FORM_COUNT][2] = {
 #define FAST_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                        \
 	static void fast_##NAME##BITS(struct cpu *c, const struct insn *i) \
 	{                                                                  \
-		bool cf = flags_cf_inline(c);                              \
+		bool cf = flags_cf(c);                              \
 		T a = (T)c->r[i->rm], r = (T)(a + (DELTA));                \
 		c->r[i->rm] = r;                                           \
 		c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0);         \

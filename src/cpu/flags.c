@@ -83,24 +83,11 @@ void flags_put(struct cpu *c, uint64_t mask, uint64_t value)
 	c->lf.op = FL_NONE;
 }
 
-bool flags_cf(struct cpu *c)
+bool flags_cf_slow(struct cpu *c)
 {
 	if (c->lf.op & FL_CFOF)
 		return c->lf.cfof & FL_CF;
-	switch (c->lf.op) {
-	case FL_NONE:
-	case FL_INC:
-	case FL_DEC:
-		return c->lf.rf & FL_CF;
-	case FL_LOGIC:
-		return false;
-	case FL_SUB:
-		return c->lf.a < c->lf.b;
-	case FL_ADD:
-		return c->lf.res < c->lf.a;
-	default:
-		return arith_bits(c) & FL_CF;
-	}
+	return arith_bits(c) & FL_CF;
 }
 
 bool flags_cond(struct cpu *c, unsigned cc)

@@ -553,11 +553,12 @@ static inline void flags_set_cf_of(struct cpu *c, bool cf, bool of)
 uint64_t flags_get(const struct cpu *c);
 /* Replace the arithmetic bits (mask) by value; the lazy state is dropped. */
 void flags_put(struct cpu *c, uint64_t mask, uint64_t value);
-bool flags_cf(struct cpu *c);
+/* CF of the records flags_cf does not read inline (CF/OF overlay, rest). */
+bool flags_cf_slow(struct cpu *c);
 /* POPF/IRET: the user-changeable bits of v (osz 2: the low 16 only). */
 void flags_load_user(struct cpu *c, uint64_t v, unsigned osz);
-/* flags_cf with the common records inline (INC/DEC keep CF). */
-static inline bool flags_cf_inline(struct cpu *c)
+/* CF, the common records inline (INC/DEC keep CF). */
+static inline bool flags_cf(struct cpu *c)
 {
 	switch (c->lf.op) {
 	case FL_NONE:
@@ -571,7 +572,7 @@ static inline bool flags_cf_inline(struct cpu *c)
 	case FL_ADD:
 		return c->lf.res < c->lf.a;
 	default:
-		return flags_cf(c);
+		return flags_cf_slow(c);
 	}
 }
 
