@@ -7,11 +7,18 @@
  * address, rip) must agree. Usage:
  *
  *   difftest [--mode 64|32|both] [-n TRIALS] [--seed S] [--strict]
- *            [--log N] --native64 PATH --native32 PATH
+ *            [--log N] [--twin32] --native64 PATH --native32 PATH
  *
  * prints every mismatch (up to N per family) with its bytes, input and both
  * outputs, then a per-family table. --strict: exit 1 when an integer
- * family has a mismatch (SIMD/x87 families are reported only). */
+ * family has a mismatch (SIMD/x87 families are reported only).
+ *
+ * Mode 32 runs in the -m32 runner where the host can execute it. Where it
+ * cannot (no IA32 emulation, or a hypervisor that gives user space no
+ * 32-bit code segment at all), or with --twin32, the oracle is the -m64
+ * runner on each trial's long-mode twin (gen_long_twin(): the same
+ * instructions as 64-bit code with 32-bit addresses); trials without a
+ * twin (stack, branches, BCD, segments) are left out and counted. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -382,12 +389,18 @@ static void compare(const struct trial *t, const struct outcome *n, const struct
 #undef OUT
 }
 
-static void log_mismatch(const struct trial *t, unsigned long idx, const char *diff)
+static void log_mismatch(const struct trial *t, const struct long_twin *w, unsigned long idx,
+			 const char *diff)
 {
 	printf("MISMATCH mode %d trial %lu family %s: %s\n  bytes:", t->m64 ? 64 : 32, idx,
 	       t->family, t->text);
 	for (unsigned k = 0; k < t->len; k++)
 		printf(" %02x", t->code[k]);
+	if (w) {
+		printf("\n  twin (64-bit, run natively):");
+		for (unsigned k = 0; k < w->len; k++)
+			printf(" %02x", w->code[k]);
+	}
 	printf("\n  input:");
 	for (unsigned r = 0; r < (t->m64 ? 16u : 8u); r++)
 		printf(" %s=%llx", rnames[r], (unsigned long long)t->r[r]);
@@ -402,24 +415,70 @@ static void log_mismatch(const struct trial *t, unsigned long idx, const char *d
 	fputs(diff, stdout);
 }
 
-/* Returns false when the native runner cannot run on this host. */
-static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *native)
+/* The native rip of a twin's fault, as the trial's rip: the start of
+ * the same instruction (or the end); left as it is when it is neither. */
+static uint64_t twin_rip(const struct long_twin *w, uint64_t rip)
 {
-	struct child c = { .path = native };
+	for (unsigned k = 0; k <= w->ninsn; k++)
+		if (rip == DT_CODE + w->twin_at[k])
+			return DT_CODE + w->at[k];
+	return rip;
+}
+
+/* Start the runner of this mode: the -m32 one for mode 32 if it can run
+ * here, else (*twin set) the -m64 one on long-mode twins. False when
+ * none can run. */
+static bool start_runner(struct child *c, bool m64, const char *native, const char *native64,
+			 bool force_twin, bool *twin)
+{
+	const char *why = force_twin ? "--twin32" : "no -m32 runner given";
+
+	*twin = false;
+	c->path = native;
+	if (native && !force_twin) {
+		if (child_start(c)) {
+			printf("mode %d: runner %s%s\n", m64 ? 64 : 32, native,
+			       m64 ? "" : " (a 32-bit process)");
+			return true;
+		}
+		why = errno == ENOEXEC ? "it cannot be executed: the kernel has no IA32 emulation"
+				       : strerror(errno);
+	}
+	if (m64 || !native64) {
+		printf("mode %d: SKIPPED: the native runner %s cannot run on this host (%s)\n",
+		       m64 ? 64 : 32, native ? native : "(none)", why);
+		return false;
+	}
+	c->path = native64;
+	if (!child_start(c)) {
+		printf("mode 32: SKIPPED: neither runner can run on this host (%s; %s: %s)\n", why,
+		       native64, strerror(errno));
+		return false;
+	}
+	*twin = true;
+	printf("mode 32: runner %s on long-mode twins, not %s (%s)\n", native64,
+	       native ? native : "a -m32 runner", why);
+	return true;
+}
+
+/* Returns false when no native runner can run on this host. */
+static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *native,
+		     const char *native64, bool force_twin)
+{
+	struct child c = { 0 };
 	struct gen g;
 	struct trial t;
+	struct long_twin w;
 	struct outcome no, in;
 	char diff[4096];
 	unsigned long done = 0, attempts = 0, lost = 0;
+	bool twin;
 
 	if (gen_init(&g, m64, seed) < 0) {
 		fprintf(stderr, "difftest: capstone\n");
 		exit(2);
 	}
-	if (!child_start(&c)) {
-		printf("mode %d: SKIPPED: the native runner %s cannot run on this host (%s)%s\n",
-		       m64 ? 64 : 32, native, strerror(errno),
-		       errno == ENOEXEC ? ": the kernel has no IA32 emulation" : "");
+	if (!start_runner(&c, m64, native, native64, force_twin, &twin)) {
 		gen_fini(&g);
 		return false;
 	}
@@ -427,8 +486,22 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 		attempts++;
 		if (!gen_trial(&g, &t))
 			continue;
-		memcpy(code_rw, t.code, t.len + 5);
-		memcpy(io->in_r, t.r, sizeof(t.r));
+		if (twin) {
+			if (!gen_long_twin(&g, &t, &w))
+				continue;
+			int32_t rel = (int32_t)(DT_EXIT - (DT_CODE + w.len + 5));
+
+			memcpy(code_rw, w.code, w.len);
+			code_rw[w.len] = 0xe9;
+			memcpy(code_rw + w.len + 1, &rel, 4);
+			/* a 32-bit process has no upper halves; r8..r15 stay 0 */
+			memset(io->in_r, 0, sizeof(io->in_r));
+			for (unsigned k = 0; k < 8; k++)
+				io->in_r[k] = (uint32_t)t.r[k];
+		} else {
+			memcpy(code_rw, t.code, t.len + 5);
+			memcpy(io->in_r, t.r, sizeof(t.r));
+		}
 		io->in_flags = t.rflags;
 		memcpy(io->in_fx, t.fx, 512);
 		memcpy(io->in_data, t.data, DT_DATA_SIZE);
@@ -442,6 +515,11 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 			continue;
 		}
 		native_outcome(&t, &no);
+		if (twin) { /* the interpreter runs the trial's own bytes */
+			if (no.sig)
+				no.rip = twin_rip(&w, io->out_rip);
+			memcpy(code_rw, t.code, t.len + 5);
+		}
 		run_interp(&t, &in);
 		done++;
 		struct fam_stat *f = family(t.family, t.strict);
@@ -450,15 +528,18 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 		if (diff[0]) {
 			f->mismatches++;
 			if (f->logged++ < max_log)
-				log_mismatch(&t, done, diff);
+				log_mismatch(&t, twin ? &w : NULL, done, diff);
 		}
 	}
 	child_stop(&c);
 	printf("mode %d: %lu trials, %lu candidates rejected by Capstone, %lu skipped "
-	       "(unsafe/undefined), %lu left out for the host (%s%s), %lu native runs lost\n",
+	       "(unsafe/undefined), %lu left out for the host (%s%s), %lu native runs lost",
 	       m64 ? 64 : 32, done, g.invalid, g.skipped, g.vendor_skipped,
 	       g.host_amd ? "AMD" : "not AMD", g.host_compat_cs ? "" : ", no 32-bit code segment",
 	       lost);
+	if (twin)
+		printf(", %lu without a long-mode twin", g.no_twin);
+	printf("\n");
 	gen_fini(&g);
 	return true;
 }
@@ -482,7 +563,7 @@ int main(int argc, char **argv)
 	const char *mode = "both", *n64 = NULL, *n32 = NULL;
 	unsigned long n = 1000;
 	uint64_t seed = 1;
-	bool strict = false;
+	bool strict = false, force_twin = false;
 
 	for (int k = 1; k < argc; k++) {
 		if (!strcmp(argv[k], "--mode") && k + 1 < argc)
@@ -499,9 +580,11 @@ int main(int argc, char **argv)
 			n32 = argv[++k];
 		else if (!strcmp(argv[k], "--strict"))
 			strict = true;
+		else if (!strcmp(argv[k], "--twin32"))
+			force_twin = true;
 		else {
 			fprintf(stderr, "usage: difftest [--mode 64|32|both] [-n N] [--seed S] "
-					"[--log N] [--strict] --native64 P --native32 P\n");
+					"[--log N] [--strict] [--twin32] --native64 P --native32 P\n");
 			return 2;
 		}
 	}
@@ -512,9 +595,9 @@ int main(int argc, char **argv)
 	cpu_install_fault_handler();
 	bool ran = false;
 	if (strcmp(mode, "32") && n64)
-		ran |= run_mode(true, n, seed, n64);
-	if (strcmp(mode, "64") && n32)
-		ran |= run_mode(false, n, seed, n32);
+		ran |= run_mode(true, n, seed, n64, n64, false);
+	if (strcmp(mode, "64") && (n32 || n64))
+		ran |= run_mode(false, n, seed, n32, n64, force_twin);
 	if (!ran)
 		return EXIT_SKIP;
 	return report() && strict ? 1 : 0;

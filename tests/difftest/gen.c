@@ -759,6 +759,123 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
 	return false;
 }
 
+/* ---- long-mode twins of mode-32 trials ---- */
+
+/* One-byte opcodes whose 32-bit meaning is not the 64-bit one: invalid in
+ * 64-bit mode (PUSH/POP seg, BCD, PUSHA/POPA, BOUND, ARPL, 82, far
+ * CALL/JMP, LES/LDS (VEX there), INTO, AAM/AAD, SALC), REX there (INC/DEC
+ * 40..4F), or of another size there (the stack: PUSH/POP, PUSHF/POPF,
+ * RET, ENTER/LEAVE; near branches: 64-bit RIP). MOV r/m, Sreg reads a
+ * selector the two processes do not share. */
+static bool op1_differs(uint8_t op, uint8_t modrm)
+{
+	static const uint8_t list[] = { 0x06, 0x07, 0x0e, 0x16, 0x17, 0x1e, 0x1f, 0x27, 0x2f,
+					0x37, 0x3f, 0x68, 0x6a, 0x82, 0x8c, 0x8e, 0x8f, 0x9a,
+					0x9c, 0x9d, 0xc2, 0xc3, 0xc4, 0xc5, 0xc8, 0xc9, 0xca,
+					0xcb, 0xce, 0xcf, 0xd4, 0xd5, 0xd6, 0xea };
+	unsigned reg = modrm >> 3 & 7;
+
+	if ((op >= 0x40 && op <= 0x63) || (op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
+	    (op >= 0xe8 && op <= 0xeb))
+		return true;
+	if (op == 0xff && reg >= 2 && reg <= 6)
+		return true; /* indirect CALL/JMP (near: 64-bit), far, PUSH */
+	/* FNSTENV/FNSAVE store FCS (0x23 or 0x33) and the FIP of the copy */
+	if ((op == 0xd9 || op == 0xdd) && reg == 6 && modrm < 0xc0)
+		return true;
+	return memchr(list, op, sizeof(list)) != NULL;
+}
+
+/* 0F opcodes: descriptor tables and selectors (0F 00..03), SYSCALL/
+ * SYSRET/SYSENTER/SYSEXIT, Jcc rel32, PUSH/POP FS/GS, LSS/LFS/LGS. */
+static bool op2_differs(uint8_t op)
+{
+	return op <= 0x03 || op == 0x05 || op == 0x07 || op == 0x34 || op == 0x35 ||
+	       (op >= 0x80 && op <= 0x8f) || op == 0xa0 || op == 0xa1 || op == 0xa8 ||
+	       op == 0xa9 || op == 0xb2 || op == 0xb4 || op == 0xb5;
+}
+
+bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
+{
+	cs_insn *all = NULL;
+	size_t cnt = cs_disasm(g->cs, t->code, t->len, DT_CODE, 0, &all);
+	unsigned from = 0;
+	bool ok = cnt >= 1 && cnt <= 2;
+
+	memset(w, 0, sizeof(*w));
+	for (size_t n = 0; ok && n < cnt; n++) {
+		const cs_insn *in = &all[n];
+		const cs_x86 *x = &in->detail->x86;
+		const uint8_t *b = t->code + from;
+		unsigned k = 0, modrm_at = 0, to = w->len;
+		bool mem = false;
+
+		w->at[n] = from;
+		w->twin_at[n] = to;
+		/* legacy prefixes: 67 would ask for 16-bit addresses (none in
+		 * 64-bit mode); 64/65/2E are not generated in mode 32 */
+		while (k < in->size && (b[k] == 0x66 || b[k] == 0xf0 || b[k] == 0xf2 || b[k] == 0xf3 ||
+					b[k] == 0x26 || b[k] == 0x36 || b[k] == 0x3e))
+			k++;
+		if (k >= in->size || b[k] == 0x67 || b[k] == 0x64 || b[k] == 0x65 || b[k] == 0x2e) {
+			ok = false;
+			break;
+		}
+		if (b[k] == 0x0f) {
+			if (k + 1 >= in->size || op2_differs(b[k + 1]))
+				ok = false;
+		} else if (op1_differs(b[k], k + 1 < in->size ? b[k + 1] : 0)) {
+			ok = false;
+		}
+		for (unsigned o = 0; o < x->op_count; o++)
+			mem |= x->operands[o].type == X86_OP_MEM;
+		/* implicit memory: strings, INS/OUTS, XLAT, MOV moffs, MASKMOV */
+		mem |= (b[k] >= 0xa0 && b[k] <= 0xa7) || (b[k] >= 0xaa && b[k] <= 0xaf) ||
+		       (b[k] >= 0x6c && b[k] <= 0x6f) || b[k] == 0xd7 ||
+		       (b[k] == 0x0f && k + 1 < in->size && b[k + 1] == 0xf7);
+		/* the ModRM byte right after the opcode, if Capstone saw one there */
+		modrm_at = b[k] != 0x0f ? k + 1 : b[k + 1] == 0x38 || b[k + 1] == 0x3a ? k + 3 : k + 2;
+		if (x->encoding.modrm_offset != modrm_at || modrm_at >= in->size ||
+		    b[modrm_at] != x->modrm || x->modrm >= 0xc0)
+			modrm_at = 0;
+		if (!ok || in->size + (mem ? 2u : 0u) > 15 || to + in->size + 2 > DT_CODE_MAX - 8) {
+			ok = false;
+			break;
+		}
+		/* 67: 32-bit addresses in 64-bit mode, wrapped as in 32-bit mode */
+		if (mem)
+			w->code[to++] = 0x67;
+		if (modrm_at && (x->modrm & 0xc7) == 0x05) {
+			/* disp32 alone is RIP-relative in 64-bit mode: the same
+			 * absolute address through a SIB with neither base nor index */
+			memcpy(w->code + to, b, modrm_at);
+			to += modrm_at;
+			w->code[to++] = (uint8_t)((x->modrm & ~7u) | 4);
+			w->code[to++] = 0x25;
+			memcpy(w->code + to, b + modrm_at + 1, in->size - modrm_at - 1);
+			to += in->size - modrm_at - 1;
+		} else {
+			memcpy(w->code + to, b, in->size);
+			to += in->size;
+		}
+		if (to - w->twin_at[n] > 15) {
+			ok = false;
+			break;
+		}
+		w->len = to;
+		from += in->size;
+		w->ninsn = (unsigned)n + 1;
+	}
+	ok = ok && from == t->len;
+	w->at[w->ninsn] = from;
+	w->twin_at[w->ninsn] = w->len;
+	if (cnt)
+		cs_free(all, cnt);
+	if (!ok)
+		g->no_twin++;
+	return ok;
+}
+
 int gen_init(struct gen *g, bool m64, uint64_t seed)
 {
 	uint32_t out[4];

@@ -40,6 +40,15 @@ struct gen {
 	 * when the kernel runs without IA32 emulation). */
 	bool host_amd, host_compat_cs;
 	unsigned long vendor_skipped; /* trials left out for the host's vendor */
+	unsigned long no_twin;        /* mode-32 trials without a long-mode twin */
+};
+
+/* A mode-32 trial as 64-bit code that does the same (docs/cpu.md,
+ * "Differential tester"): for hosts that cannot run 32-bit code. */
+struct long_twin {
+	uint8_t code[DT_CODE_MAX];
+	unsigned len, ninsn;
+	unsigned at[3], twin_at[3];   /* instruction starts in the trial and the twin, then the ends */
 };
 
 /* CPUID vendor of the host is AuthenticAMD. */
@@ -50,5 +59,9 @@ void gen_fini(struct gen *g);
 /* Fill t with the next trial; false if this attempt was rejected (try again). */
 bool gen_trial(struct gen *g, struct trial *t);
 uint64_t gen_rnd(struct gen *g);
+/* The long-mode twin of mode-32 trial t; false (counted in no_twin) when
+ * an instruction means something else in 64-bit mode (stack, branches,
+ * BCD, segments, ...) or would grow past 15 bytes. */
+bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w);
 
 #endif
