@@ -21,6 +21,7 @@
 
 #define MAX_ARG_STRINGS 0x7fffffff
 #define EXEC_ARGS_MAX (32u << 20) /* bytes of strings we copy at most */
+#define EXEC_STRLEN_MAX (PATH_MAX * 32) /* the kernel's limit per string */
 
 struct strv {
 	char **v;
@@ -50,37 +51,56 @@ static void strv_free(struct strv *s, size_t from)
 	free(s->v);
 }
 
-/* A guest char *[] (4- or 8-byte pointers) into s; NULL array: empty. */
+/* A guest char *[] (4- or 8-byte pointers) into s; NULL array: empty.
+ * Each string is copied through one scratch buffer (EXEC_STRLEN_MAX) and
+ * kept at its own length: a buffer that size per string would be an
+ * mmap and a page fault each (malloc's mmap threshold), dozens per exec. */
 static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct strv *s)
 {
 	size_t width = compat ? 4 : 8;
+	char *buf;
+	long r = 0;
 
 	if (!arr)
 		return 0;
+	buf = malloc(EXEC_STRLEN_MAX);
+	if (!buf)
+		return -ENOMEM;
 	for (size_t i = 0;; i++) {
 		uint64_t p = 0;
 		char *str;
 		long len;
 
-		if (i >= MAX_ARG_STRINGS)
-			return -E2BIG;
-		if (copy_from_guest(sc_mm(t), &p, arr + i * width, width))
-			return -EFAULT;
-		if (!p)
-			return 0;
-		str = malloc(PATH_MAX * 32);
-		if (!str)
-			return -ENOMEM;
-		len = strncpy_from_guest(sc_mm(t), str, p, PATH_MAX * 32);
-		if (len < 0 || len >= PATH_MAX * 32 || (s->bytes += (size_t)len + 1) > EXEC_ARGS_MAX) {
-			free(str);
-			return len < 0 ? -EFAULT : -E2BIG;
+		if (i >= MAX_ARG_STRINGS) {
+			r = -E2BIG;
+			break;
 		}
+		if (copy_from_guest(sc_mm(t), &p, arr + i * width, width)) {
+			r = -EFAULT;
+			break;
+		}
+		if (!p)
+			break;
+		len = strncpy_from_guest(sc_mm(t), buf, p, EXEC_STRLEN_MAX);
+		if (len < 0 || len >= EXEC_STRLEN_MAX ||
+		    (s->bytes += (size_t)len + 1) > EXEC_ARGS_MAX) {
+			r = len < 0 ? -EFAULT : -E2BIG;
+			break;
+		}
+		str = malloc((size_t)len + 1);
+		if (!str) {
+			r = -ENOMEM;
+			break;
+		}
+		memcpy(str, buf, (size_t)len + 1);
 		if (strv_add(s, str)) {
 			free(str);
-			return -ENOMEM;
+			r = -ENOMEM;
+			break;
 		}
 	}
+	free(buf);
+	return r;
 }
 
 /* What the kernel would say before loading: ENOENT, EACCES (not a
