@@ -765,8 +765,11 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
  * 64-bit mode (PUSH/POP seg, BCD, PUSHA/POPA, BOUND, ARPL, 82, far
  * CALL/JMP, LES/LDS (VEX there), INTO, AAM/AAD, SALC), REX there (INC/DEC
  * 40..4F), or of another size there (the stack: PUSH/POP, PUSHF/POPF,
- * RET, ENTER/LEAVE; near branches: 64-bit RIP). MOV r/m, Sreg reads a
- * selector the two processes do not share. */
+ * CALL, RET, ENTER/LEAVE; indirect branches: a 64-bit target). MOV r/m,
+ * Sreg reads a selector the two processes do not share. Relative Jcc/JMP/
+ * LOOP/JECXZ stay: the generator gives them displacement 0, so both go
+ * to the next instruction, and 66 (IP truncated to 16 bits in 32-bit
+ * mode) is refused by the caller. */
 static bool op1_differs(uint8_t op, uint8_t modrm)
 {
 	static const uint8_t list[] = { 0x06, 0x07, 0x0e, 0x16, 0x17, 0x1e, 0x1f, 0x27, 0x2f,
@@ -775,8 +778,7 @@ static bool op1_differs(uint8_t op, uint8_t modrm)
 					0xcb, 0xce, 0xcf, 0xd4, 0xd5, 0xd6, 0xea };
 	unsigned reg = modrm >> 3 & 7;
 
-	if ((op >= 0x40 && op <= 0x63) || (op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
-	    (op >= 0xe8 && op <= 0xeb))
+	if ((op >= 0x40 && op <= 0x63) || op == 0xe8)
 		return true;
 	if (op == 0xff && reg >= 2 && reg <= 6)
 		return true; /* indirect CALL/JMP (near: 64-bit), far, PUSH */
@@ -787,12 +789,20 @@ static bool op1_differs(uint8_t op, uint8_t modrm)
 }
 
 /* 0F opcodes: descriptor tables and selectors (0F 00..03), SYSCALL/
- * SYSRET/SYSENTER/SYSEXIT, Jcc rel32, PUSH/POP FS/GS, LSS/LFS/LGS. */
+ * SYSRET/SYSENTER/SYSEXIT, PUSH/POP FS/GS, LSS/LFS/LGS. */
 static bool op2_differs(uint8_t op)
 {
 	return op <= 0x03 || op == 0x05 || op == 0x07 || op == 0x34 || op == 0x35 ||
-	       (op >= 0x80 && op <= 0x8f) || op == 0xa0 || op == 0xa1 || op == 0xa8 ||
-	       op == 0xa9 || op == 0xb2 || op == 0xb4 || op == 0xb5;
+	       op == 0xa0 || op == 0xa1 || op == 0xa8 || op == 0xa9 || op == 0xb2 ||
+	       op == 0xb4 || op == 0xb5;
+}
+
+/* An access from the top page of the 4 GiB may run past it: a 32-bit
+ * process wraps to address 0, 64-bit code with 32-bit addresses goes on
+ * to 0x100000000 (the fault addresses differ). */
+static bool near_4g(uint64_t a)
+{
+	return (uint32_t)a >= 0xfffff000u;
 }
 
 bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
@@ -808,15 +818,17 @@ bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
 		const cs_x86 *x = &in->detail->x86;
 		const uint8_t *b = t->code + from;
 		unsigned k = 0, modrm_at = 0, to = w->len;
-		bool mem = false;
+		bool mem = false, p66 = false;
 
 		w->at[n] = from;
 		w->twin_at[n] = to;
 		/* legacy prefixes: 67 would ask for 16-bit addresses (none in
 		 * 64-bit mode); 64/65/2E are not generated in mode 32 */
 		while (k < in->size && (b[k] == 0x66 || b[k] == 0xf0 || b[k] == 0xf2 || b[k] == 0xf3 ||
-					b[k] == 0x26 || b[k] == 0x36 || b[k] == 0x3e))
+					b[k] == 0x26 || b[k] == 0x36 || b[k] == 0x3e)) {
+			p66 |= b[k] == 0x66;
 			k++;
+		}
 		if (k >= in->size || b[k] == 0x67 || b[k] == 0x64 || b[k] == 0x65 || b[k] == 0x2e) {
 			ok = false;
 			break;
@@ -827,12 +839,25 @@ bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
 		} else if (op1_differs(b[k], k + 1 < in->size ? b[k + 1] : 0)) {
 			ok = false;
 		}
-		for (unsigned o = 0; o < x->op_count; o++)
-			mem |= x->operands[o].type == X86_OP_MEM;
-		/* implicit memory: strings, INS/OUTS, XLAT, MOV moffs, MASKMOV */
-		mem |= (b[k] >= 0xa0 && b[k] <= 0xa7) || (b[k] >= 0xaa && b[k] <= 0xaf) ||
-		       (b[k] >= 0x6c && b[k] <= 0x6f) || b[k] == 0xd7 ||
-		       (b[k] == 0x0f && k + 1 < in->size && b[k + 1] == 0xf7);
+		if (p66 && has_group(in, X86_GRP_BRANCH_RELATIVE))
+			ok = false;
+		for (unsigned o = 0; o < x->op_count; o++) {
+			if (x->operands[o].type != X86_OP_MEM)
+				continue;
+			mem = true;
+			if (near_4g(mem_ea(g, t, in, &x->operands[o].mem, DT_CODE + from + in->size)))
+				ok = false;
+		}
+		/* implicit memory: strings, INS/OUTS, XLAT, MOV moffs, MASKMOV;
+		 * LOOP/JECXZ: 67 makes them count with ECX in 64-bit mode */
+		if ((b[k] >= 0xa0 && b[k] <= 0xa7) || (b[k] >= 0xaa && b[k] <= 0xaf) ||
+		    (b[k] >= 0x6c && b[k] <= 0x6f) || b[k] == 0xd7 ||
+		    (b[k] == 0x0f && k + 1 < in->size && b[k + 1] == 0xf7)) {
+			mem = true;
+			if (near_4g(t->r[3]) || near_4g(t->r[6]) || near_4g(t->r[7]))
+				ok = false;
+		}
+		mem |= b[k] >= 0xe0 && b[k] <= 0xe3;
 		/* the ModRM byte right after the opcode, if Capstone saw one there */
 		modrm_at = b[k] != 0x0f ? k + 1 : b[k + 1] == 0x38 || b[k + 1] == 0x3a ? k + 3 : k + 2;
 		if (x->encoding.modrm_offset != modrm_at || modrm_at >= in->size ||
