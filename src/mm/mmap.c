@@ -112,6 +112,22 @@ static long mmap_x64(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 		if ((flags & MAP_FIXED_NOREPLACE) && !(flags & MAP_FIXED) &&
 		    !vma_range_empty(mm, addr, addr + len))
 			return -EEXIST;
+		if (!vma_range_covered(mm, addr, addr + len)) {
+			/* Most fixed mappings (every segment a loader maps)
+			 * land where nothing is mapped: MAP_FIXED_NOREPLACE
+			 * proves that in the call itself, without reading
+			 * /proc/self/maps (mm_host_foreign) each time. */
+			int nr = (flags & ~(MAP_FIXED | MAP_GROWSDOWN)) |
+				 MAP_FIXED_NOREPLACE;
+
+			p = mmap(g2h(addr), len, prot, nr, fd, off);
+			if (p == g2h(addr))
+				return (long)addr;
+			if (p != MAP_FAILED)
+				munmap(p, len); /* a kernel without NOREPLACE */
+			else if (errno != EEXIST)
+				return -errno;
+		}
 		if (mm_host_foreign(mm, addr, addr + len))
 			return -ENOMEM; /* sysgate's own memory */
 		flags = (flags & ~MAP_FIXED_NOREPLACE) | MAP_FIXED;

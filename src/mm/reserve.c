@@ -2,11 +2,12 @@
  * 4 GiB for i386/x32 guests, the limits the kernel would apply to that
  * task (TASK_SIZE, mmap_base), and the free-area search. */
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include "mm/mm_internal.h"
 
@@ -17,15 +18,89 @@
 static const int reserve_flags =
 	MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 
+/* The whole of a /proc file into a malloc'd, NUL-terminated buffer with
+ * plain read(2) (no stdio: this runs at every start, every guest execve).
+ * NULL on failure, errno set. */
+static char *read_proc_file(const char *path, size_t *len)
+{
+	size_t cap = 8192, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (!buf || fd < 0)
+		goto fail;
+	for (;;) {
+		ssize_t r;
+
+		if (cap - n < 4096 + 1) {
+			char *b = realloc(buf, cap * 2);
+
+			if (!b)
+				goto fail;
+			buf = b;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	if (fd >= 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Hex digits at *p, advancing p past them; -1 if there are none. */
+static int parse_hex(const char **p, unsigned long long *v)
+{
+	const char *s = *p;
+	unsigned long long x = 0;
+
+	for (;; s++) {
+		unsigned d;
+
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else
+			break;
+		x = x << 4 | d;
+	}
+	if (s == *p)
+		return -1;
+	*p = s;
+	*v = x;
+	return 0;
+}
+
 static uint64_t read_mmap_min_addr(void)
 {
 	unsigned long long v = 65536;
-	FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "r");
+	char *buf = read_proc_file("/proc/sys/vm/mmap_min_addr", NULL);
 
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 65536;
-		fclose(f);
+	if (buf) {
+		char *end;
+		unsigned long long x = strtoull(buf, &end, 10);
+
+		if (end != buf)
+			v = x;
+		free(buf);
 	}
 	if (v < MM_PAGE_SIZE)
 		v = MM_PAGE_SIZE;
@@ -36,21 +111,23 @@ static uint64_t read_mmap_min_addr(void)
 static int for_each_host_mapping(void (*fn)(uint64_t, uint64_t, void *),
 				 void *arg)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
+	char *buf = read_proc_file("/proc/self/maps", NULL);
 
-	if (!f)
+	if (!buf)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
+	/* each line: "start-end perms offset dev inode [name]\n" */
+	for (const char *p = buf; *p;) {
 		unsigned long long s, e;
+		const char *nl;
 
-		if (sscanf(line, "%llx-%llx", &s, &e) == 2)
+		if (!parse_hex(&p, &s) && *p == '-' && (p++, !parse_hex(&p, &e)))
 			fn(s, e, arg);
-		/* skip the rest of an over-long line */
-		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
-			;
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
 	}
-	fclose(f);
+	free(buf);
 	return 0;
 }
 
