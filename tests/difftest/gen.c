@@ -769,8 +769,10 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
  * Sreg reads a selector the two processes do not share. Relative Jcc/JMP/
  * LOOP/JECXZ stay: the generator gives them displacement 0, so both go
  * to the next instruction, and 66 (IP truncated to 16 bits in 32-bit
- * mode) is refused by the caller. */
-static bool op1_differs(uint8_t op, uint8_t modrm)
+ * mode) is refused by the caller. With 66 the stack operations are 16-bit
+ * in both modes (PUSH/POP r16, imm, m16, PUSHF/POPF, ENTER/LEAVE): the
+ * twin's 64-bit RSP/RBP have zero upper halves, so they do the same. */
+static bool op1_differs(uint8_t op, uint8_t modrm, bool p66)
 {
 	static const uint8_t list[] = { 0x06, 0x07, 0x0e, 0x16, 0x17, 0x1e, 0x1f, 0x27, 0x2f,
 					0x37, 0x3f, 0x68, 0x6a, 0x82, 0x8c, 0x8e, 0x8f, 0x9a,
@@ -778,6 +780,9 @@ static bool op1_differs(uint8_t op, uint8_t modrm)
 					0xcb, 0xce, 0xcf, 0xd4, 0xd5, 0xd6, 0xea };
 	unsigned reg = modrm >> 3 & 7;
 
+	if (p66 && ((op >= 0x50 && op <= 0x5f) || op == 0x68 || op == 0x6a || op == 0x8f ||
+		    op == 0x9c || op == 0x9d || op == 0xc8 || op == 0xc9 || (op == 0xff && reg == 6)))
+		return false;
 	if ((op >= 0x40 && op <= 0x63) || op == 0xe8)
 		return true;
 	if (op == 0xff && reg >= 2 && reg <= 6)
@@ -836,7 +841,7 @@ bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
 		if (b[k] == 0x0f) {
 			if (k + 1 >= in->size || op2_differs(b[k + 1]))
 				ok = false;
-		} else if (op1_differs(b[k], k + 1 < in->size ? b[k + 1] : 0)) {
+		} else if (op1_differs(b[k], k + 1 < in->size ? b[k + 1] : 0, p66)) {
 			ok = false;
 		}
 		if (p66 && has_group(in, X86_GRP_BRANCH_RELATIVE))
