@@ -762,9 +762,8 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
 /* ---- long-mode twins of mode-32 trials ---- */
 
 /* One-byte opcodes whose 32-bit meaning is not the 64-bit one: invalid in
- * 64-bit mode (PUSH/POP seg, BCD, PUSHA/POPA, BOUND, ARPL, 82, far
- * CALL/JMP, LES/LDS (VEX there), INTO, AAM/AAD, SALC), REX there (INC/DEC
- * 40..4F), or of another size there (the stack: PUSH/POP, PUSHF/POPF,
+ * 64-bit mode (PUSH/POP seg, BCD, PUSHA/POPA, BOUND, ARPL, far CALL/JMP,
+ * LES/LDS (VEX there), INTO, AAM/AAD, SALC), or of another size there (the stack: PUSH/POP, PUSHF/POPF,
  * CALL, RET, ENTER/LEAVE; indirect branches: a 64-bit target). MOV r/m,
  * Sreg reads a selector the two processes do not share. Relative Jcc/JMP/
  * LOOP/JECXZ stay: the generator gives them displacement 0, so both go
@@ -841,8 +840,22 @@ bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
 		if (b[k] == 0x0f) {
 			if (k + 1 >= in->size || op2_differs(b[k + 1]))
 				ok = false;
-		} else if (op1_differs(b[k], k + 1 < in->size ? b[k + 1] : 0, p66)) {
+		} else if (!(b[k] >= 0x40 && b[k] <= 0x4f) && b[k] != 0x82 &&
+			   op1_differs(b[k], k + 1 < in->size ? b[k + 1] : 0, p66)) {
 			ok = false;
+		}
+		/* the same instruction in its 64-bit encoding: INC/DEC r (40..4F,
+		 * REX there) as FF /0 and FF /1, 82 (invalid there) as 80 */
+		uint8_t ib[16];
+		unsigned isz = in->size;
+
+		memcpy(ib, b, isz);
+		if (b[k] >= 0x40 && b[k] <= 0x4f && k + 1 == isz) {
+			ib[k] = 0xff;
+			ib[k + 1] = (uint8_t)(0xc0 | (b[k] & 0x0f));
+			isz++;
+		} else if (b[k] == 0x82) {
+			ib[k] = 0x80;
 		}
 		if (p66 && has_group(in, X86_GRP_BRANCH_RELATIVE))
 			ok = false;
@@ -868,7 +881,7 @@ bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
 		if (x->encoding.modrm_offset != modrm_at || modrm_at >= in->size ||
 		    b[modrm_at] != x->modrm || x->modrm >= 0xc0)
 			modrm_at = 0;
-		if (!ok || in->size + (mem ? 2u : 0u) > 15 || to + in->size + 2 > DT_CODE_MAX - 8) {
+		if (!ok || isz > 15 || to + isz + 2 > DT_CODE_MAX - 8) {
 			ok = false;
 			break;
 		}
@@ -878,15 +891,15 @@ bool gen_long_twin(struct gen *g, const struct trial *t, struct long_twin *w)
 		if (modrm_at && (x->modrm & 0xc7) == 0x05) {
 			/* disp32 alone is RIP-relative in 64-bit mode: the same
 			 * absolute address through a SIB with neither base nor index */
-			memcpy(w->code + to, b, modrm_at);
+			memcpy(w->code + to, ib, modrm_at);
 			to += modrm_at;
 			w->code[to++] = (uint8_t)((x->modrm & ~7u) | 4);
 			w->code[to++] = 0x25;
-			memcpy(w->code + to, b + modrm_at + 1, in->size - modrm_at - 1);
-			to += in->size - modrm_at - 1;
+			memcpy(w->code + to, ib + modrm_at + 1, isz - modrm_at - 1);
+			to += isz - modrm_at - 1;
 		} else {
-			memcpy(w->code + to, b, in->size);
-			to += in->size;
+			memcpy(w->code + to, ib, isz);
+			to += isz;
 		}
 		if (to - w->twin_at[n] > 15) {
 			ok = false;
