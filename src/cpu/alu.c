@@ -1,6 +1,7 @@
 /* Integer arithmetic and logic: ADD..CMP, TEST, NOT, NEG, INC, DEC, the
  * multiplies and divides, CMPXCHG/XADD, and the flag instructions.
  * Read-modify-write forms with LOCK run as a host compare-and-swap loop. */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 enum { ALU_ADD, ALU_OR, ALU_ADC, ALU_SBB, ALU_AND, ALU_SUB, ALU_XOR, ALU_CMP };
@@ -415,55 +416,88 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 }
 
 #define FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)                            \
-	static void fast_##NAME##_rr##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_rr##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		T a = (T)c->r[i->rm], b = (T)c->r[i->reg], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
 			c->r[i->rm] = r;                                               \
 		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		return exec_next(c, i); \
 	}                                                                              \
-	static void fast_##NAME##_gr##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_gr##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		T a = (T)c->r[i->reg], b = (T)c->r[i->rm], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
 			c->r[i->reg] = r;                                              \
 		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		return exec_next(c, i); \
 	}                                                                              \
-	static void fast_##NAME##_ri##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_ri##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		T a = (T)c->r[i->rm], b = (T)i->imm, r = (T)(EXPR);                     \
 		if (WRITES)                                                            \
 			c->r[i->rm] = r;                                               \
 		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		return exec_next(c, i); \
 	}                                                                              \
-	static void fast_##NAME##_rm##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_rm##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		T a = (T)c->r[i->reg], b = (T)mem_read(insn_ea(c, i), SZ);              \
 		T r = (T)(EXPR);                                                       \
 		if (WRITES)                                                            \
 			c->r[i->reg] = r;                                              \
 		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		return exec_next(c, i); \
 	}                                                                              \
-	static void fast_##NAME##_mr##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_mr##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = insn_ea(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
 		if (WRITES)                                                            \
 			mem_write(ea, SZ, r);                                          \
 		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		return exec_next(c, i); \
 	}                                                                              \
-	static void fast_##NAME##_mi##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_mi##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = insn_ea(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
 		if (WRITES)                                                            \
 			mem_write(ea, SZ, r);                                          \
 		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		return exec_next(c, i); \
+	}
+
+/* Flag-free twins of the register forms (lflive.c: used where the next
+ * flag writer comes before any reader); CMP and TEST become no-ops. */
+#define FAST_ALU_NF_SZ(NAME, EXPR, WRITES, BITS, T)                                       \
+	static const struct insn *fast_##NAME##_rr##BITS##_nf(struct cpu *c, const struct insn *i) \
+	{                                                                                  \
+		T a = (T)c->r[i->rm], b = (T)c->r[i->reg];                                  \
+		if (WRITES)                                                                \
+			c->r[i->rm] = (T)(EXPR);                                           \
+		return exec_next(c, i);                                                    \
+	}                                                                                  \
+	static const struct insn *fast_##NAME##_gr##BITS##_nf(struct cpu *c, const struct insn *i) \
+	{                                                                                  \
+		T a = (T)c->r[i->reg], b = (T)c->r[i->rm];                                  \
+		if (WRITES)                                                                \
+			c->r[i->reg] = (T)(EXPR);                                          \
+		return exec_next(c, i);                                                    \
+	}                                                                                  \
+	static const struct insn *fast_##NAME##_ri##BITS##_nf(struct cpu *c, const struct insn *i) \
+	{                                                                                  \
+		T a = (T)c->r[i->rm], b = (T)i->imm;                                        \
+		if (WRITES)                                                                \
+			c->r[i->rm] = (T)(EXPR);                                           \
+		return exec_next(c, i);                                                    \
 	}
 
 #define FAST_ALU(NAME, KIND, EXPR, WRITES)                      \
 	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4) \
-	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)
+	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8) \
+	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 32, uint32_t)       \
+	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 64, uint64_t)
 
 FAST_ALU(add, FL_ADD, a + b, 1)
 FAST_ALU(or, FL_LOGIC, a | b, 1)
@@ -475,39 +509,43 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 
 /* Byte operands: registers through reg_get/reg_set (AH..BH). */
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
-	static void fast_##NAME##_rr8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_rr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			reg_set(c, i->rm8, 1, r);                                        \
 		lf_rec(c, KIND, 1, r, a, b);                                             \
+		return exec_next(c, i); \
 	}                                                                                \
-	static void fast_##NAME##_gr8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_gr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1), b = (uint8_t)reg_get(c, i->rm8, 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			reg_set(c, i->reg8, 1, r);                                       \
 		lf_rec(c, KIND, 1, r, a, b);                                             \
+		return exec_next(c, i); \
 	}                                                                                \
-	static void fast_##NAME##_ri8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_ri8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)i->imm;          \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			reg_set(c, i->rm8, 1, r);                                        \
 		lf_rec(c, KIND, 1, r, a, b);                                             \
+		return exec_next(c, i); \
 	}                                                                                \
-	static void fast_##NAME##_rm8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_rm8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1);                              \
 		uint8_t b = (uint8_t)mem_read(insn_ea(c, i), 1), r = (uint8_t)(EXPR);     \
 		if (WRITES)                                                              \
 			reg_set(c, i->reg8, 1, r);                                       \
 		lf_rec(c, KIND, 1, r, a, b);                                             \
+		return exec_next(c, i); \
 	}                                                                                \
-	static void fast_##NAME##_mr8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_mr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = insn_ea(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
@@ -515,23 +553,52 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		if (WRITES)                                                              \
 			mem_write(ea, 1, r);                                             \
 		lf_rec(c, KIND, 1, r, a, b);                                             \
+		return exec_next(c, i); \
 	}                                                                                \
-	static void fast_##NAME##_mi8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_mi8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = insn_ea(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
 		if (WRITES)                                                              \
 			mem_write(ea, 1, r);                                             \
 		lf_rec(c, KIND, 1, r, a, b);                                             \
+		return exec_next(c, i); \
 	}
 
-FAST_ALU8(add, FL_ADD, a + b, 1)
-FAST_ALU8(or, FL_LOGIC, a | b, 1)
-FAST_ALU8(and, FL_LOGIC, a & b, 1)
-FAST_ALU8(sub, FL_SUB, a - b, 1)
-FAST_ALU8(xor, FL_LOGIC, a ^ b, 1)
-FAST_ALU8(cmp, FL_SUB, a - b, 0)
-FAST_ALU8(test, FL_LOGIC, a & b, 0)
+#define FAST_ALU8_NF(NAME, EXPR, WRITES)                                                 \
+	static const struct insn *fast_##NAME##_rr8_nf(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
+		if (WRITES)                                                              \
+			reg_set(c, i->rm8, 1, (uint8_t)(EXPR));                          \
+		return exec_next(c, i);                                                  \
+	}                                                                                \
+	static const struct insn *fast_##NAME##_gr8_nf(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1), b = (uint8_t)reg_get(c, i->rm8, 1); \
+		if (WRITES)                                                              \
+			reg_set(c, i->reg8, 1, (uint8_t)(EXPR));                         \
+		return exec_next(c, i);                                                  \
+	}                                                                                \
+	static const struct insn *fast_##NAME##_ri8_nf(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)i->imm;          \
+		if (WRITES)                                                              \
+			reg_set(c, i->rm8, 1, (uint8_t)(EXPR));                          \
+		return exec_next(c, i);                                                  \
+	}
+
+#define FAST_ALU8_BOTH(NAME, KIND, EXPR, WRITES) \
+	FAST_ALU8(NAME, KIND, EXPR, WRITES)      \
+	FAST_ALU8_NF(NAME, EXPR, WRITES)
+
+FAST_ALU8_BOTH(add, FL_ADD, a + b, 1)
+FAST_ALU8_BOTH(or, FL_LOGIC, a | b, 1)
+FAST_ALU8_BOTH(and, FL_LOGIC, a & b, 1)
+FAST_ALU8_BOTH(sub, FL_SUB, a - b, 1)
+FAST_ALU8_BOTH(xor, FL_LOGIC, a ^ b, 1)
+FAST_ALU8_BOTH(cmp, FL_SUB, a - b, 0)
+FAST_ALU8_BOTH(test, FL_LOGIC, a & b, 0)
 
 enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
 
@@ -539,7 +606,7 @@ enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
 	{ fast_##NAME##_rr8, fast_##NAME##_gr8, fast_##NAME##_ri8, fast_##NAME##_rm8,      \
 	  fast_##NAME##_mr8, fast_##NAME##_mi8 }
 
-static const insn_fn fast_alu8[9][FORM_COUNT] = {
+static const insn_exec fast_alu8[9][FORM_COUNT] = {
 	[ALU_ADD] = FAST_ROW8(add), [ALU_OR] = FAST_ROW8(or),   [ALU_AND] = FAST_ROW8(and),
 	[ALU_SUB] = FAST_ROW8(sub), [ALU_XOR] = FAST_ROW8(xor), [ALU_CMP] = FAST_ROW8(cmp),
 	[8] = FAST_ROW8(test),
@@ -554,16 +621,50 @@ static const insn_fn fast_alu8[9][FORM_COUNT] = {
 	  { fast_##NAME##_mi32, fast_##NAME##_mi64 } }
 
 /* Indexed by ALU_* (ADC and SBB stay generic); row 8 is TEST. */
-static const insn_fn fast_alu[9][FORM_COUNT][2] = {
+static const insn_exec fast_alu[9][FORM_COUNT][2] = {
 	[ALU_ADD] = FAST_ROW(add), [ALU_OR] = FAST_ROW(or),   [ALU_AND] = FAST_ROW(and),
 	[ALU_SUB] = FAST_ROW(sub), [ALU_XOR] = FAST_ROW(xor), [ALU_CMP] = FAST_ROW(cmp),
 	[8] = FAST_ROW(test),
 };
 
+/* The flag-free twins of the register forms (FORM_RR, FORM_GR, FORM_RI). */
+#define NF_ROW8(NAME) { fast_##NAME##_rr8_nf, fast_##NAME##_gr8_nf, fast_##NAME##_ri8_nf }
+#define NF_ROW(NAME)                                           \
+	{ { fast_##NAME##_rr32_nf, fast_##NAME##_rr64_nf },    \
+	  { fast_##NAME##_gr32_nf, fast_##NAME##_gr64_nf },    \
+	  { fast_##NAME##_ri32_nf, fast_##NAME##_ri64_nf } }
+
+static const insn_exec fast_alu8_nf[9][3] = {
+	[ALU_ADD] = NF_ROW8(add), [ALU_OR] = NF_ROW8(or),   [ALU_AND] = NF_ROW8(and),
+	[ALU_SUB] = NF_ROW8(sub), [ALU_XOR] = NF_ROW8(xor), [ALU_CMP] = NF_ROW8(cmp),
+	[8] = NF_ROW8(test),
+};
+
+static const insn_exec fast_alu_nf[9][3][2] = {
+	[ALU_ADD] = NF_ROW(add), [ALU_OR] = NF_ROW(or),   [ALU_AND] = NF_ROW(and),
+	[ALU_SUB] = NF_ROW(sub), [ALU_XOR] = NF_ROW(xor), [ALU_CMP] = NF_ROW(cmp),
+	[8] = NF_ROW(test),
+};
+
+/* lflive.c: each register form writes every arithmetic flag and cannot
+ * fault. */
+void alu_flag_forms(lf_register_fn *reg)
+{
+	for (unsigned op = 0; op < 9; op++) {
+		for (unsigned form = FORM_RR; form <= FORM_RI; form++) {
+			if (fast_alu8_nf[op][form])
+				reg(fast_alu8[op][form], fast_alu8_nf[op][form], LF_WRITES);
+			for (unsigned w = 0; w < 2; w++)
+				if (fast_alu_nf[op][form][w])
+					reg(fast_alu[op][form][w], fast_alu_nf[op][form][w], LF_WRITES);
+		}
+	}
+}
+
 /* INC/DEC of a 32/64-bit register: CF is kept (in rf, as FL_INC/FL_DEC
  * expect). */
 #define FAST_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                        \
-	static void fast_##NAME##BITS(struct cpu *c, const struct insn *i) \
+	static const struct insn *fast_##NAME##BITS(struct cpu *c, const struct insn *i) \
 	{                                                                  \
 		bool cf = flags_cf(c);                              \
 		T a = (T)c->r[i->rm], r = (T)(a + (DELTA));                \
@@ -574,6 +675,7 @@ static const insn_fn fast_alu[9][FORM_COUNT][2] = {
 		c->lf.res = r;                                             \
 		c->lf.a = a;                                               \
 		c->lf.b = 1;                                               \
+		return exec_next(c, i); \
 	}
 FAST_INCDEC(inc, FL_INC, 1, 32, uint32_t, 4)
 FAST_INCDEC(inc, FL_INC, 1, 64, uint64_t, 8)
@@ -595,7 +697,7 @@ void alu_specialise(struct insn *i)
 
 		if (i->mod != 3)
 			return;
-		i->fn = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
+		i->exec = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
 		return;
 	}
 	if (i->fn == op_alu_EvGv) {
@@ -627,12 +729,12 @@ void alu_specialise(struct insn *i)
 			return;
 		if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
 			i->rm8 = R_AX; /* AL */
-		i->fn = fast_alu8[op][form];
+		i->exec = fast_alu8[op][form];
 		return;
 	}
 	if (!fast_alu[op][form][w])
 		return;
 	if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
 		i->rm = R_AX; /* no ModRM: the fast form's destination */
-	i->fn = fast_alu[op][form][w];
+	i->exec = fast_alu[op][form][w];
 }

@@ -34,16 +34,32 @@ static void *xcalloc(size_t n, size_t sz)
 	return p;
 }
 
-/* Code pages come from mmap'd chunks, not calloc: their 8 KiB slot arrays
- * start as the kernel's zero pages, so only the host pages a decode writes
- * get faulted in (calloc cleared all of them; a start-up decodes ~100 code
- * pages, most touched at a few places). Dropped pages go to a free list
- * with only their used slots cleared. */
+/* Code pages and their pools come from mmap'd chunks, not calloc: their
+ * slot arrays and pools start as the kernel's zero pages, so only the
+ * host pages a decode writes get faulted in (a start-up decodes ~100 code
+ * pages, most touched at a few places). A pool reserves room for an
+ * instruction at each of the page's 4096 offsets, so it never moves
+ * (cache.h). Dropped pages go to a free list, pool kept, with only their
+ * used slots cleared. */
 #define PAGE_CHUNK (2u << 20)
+#define POOL_BYTES ((size_t)CODE_PAGE_SIZE * sizeof(struct insn))
+#define POOL_CHUNK (64u << 20)
 
 static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct code_page *page_free_list;
-static char *chunk_next, *chunk_end;
+static char *chunk_next, *chunk_end, *pool_next, *pool_end;
+
+static void *chunk_map(size_t len)
+{
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "sysgate: out of memory for decoded code\n");
+		abort();
+	}
+	return m;
+}
 
 static struct code_page *page_alloc(void)
 {
@@ -55,36 +71,33 @@ static struct code_page *page_alloc(void)
 		page_free_list = pg->next;
 	} else {
 		if ((size_t)(chunk_end - chunk_next) < sizeof(*pg)) {
-			void *m = mmap(NULL, PAGE_CHUNK, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-			if (m == MAP_FAILED) {
-				fprintf(stderr, "sysgate: out of memory for decoded code\n");
-				abort();
-			}
-#ifdef __SANITIZE_ADDRESS__
-			/* The pools are reachable only from here. */
-			__lsan_register_root_region(m, PAGE_CHUNK);
-#endif
-			chunk_next = m;
+			chunk_next = chunk_map(PAGE_CHUNK);
 			chunk_end = chunk_next + PAGE_CHUNK;
+#ifdef __SANITIZE_ADDRESS__
+			/* The pages are reachable only from here. */
+			__lsan_register_root_region(chunk_next, PAGE_CHUNK);
+#endif
+		}
+		if ((size_t)(pool_end - pool_next) < POOL_BYTES) {
+			pool_next = chunk_map(POOL_CHUNK);
+			pool_end = pool_next + POOL_CHUNK;
 		}
 		pg = (struct code_page *)chunk_next;
 		chunk_next += (sizeof(*pg) + 63) & ~(size_t)63;
+		pg->pool = (struct insn *)pool_next;
+		pool_next += POOL_BYTES;
 	}
 	pthread_mutex_unlock(&page_lock);
 	return pg;
 }
 
-/* Back to the free list, as page_alloc hands out: all zero. */
+/* Back to the free list, as page_alloc hands out: slots zero. */
 static void page_release(struct code_page *pg)
 {
 	for (uint32_t k = 0; k < pg->n; k++)
 		pg->slot[pg->pool[k].off] = 0;
-	free(pg->pool);
 	pg->addr = 0;
-	pg->pool = NULL;
-	pg->n = pg->cap = 0;
+	pg->n = 0;
 	pthread_mutex_lock(&page_lock);
 	pg->next = page_free_list;
 	page_free_list = pg;
@@ -186,7 +199,6 @@ void code_written(uint64_t addr)
 	cpu_invalidate_code(addr & ~(uint64_t)(CODE_PAGE_SIZE - 1), CODE_PAGE_SIZE);
 	if (c) {
 		c->code_dirty = 1;
-		c->exec_page = 1;
 	}
 }
 
@@ -228,32 +240,27 @@ void cache_install_write_hook(void)
 
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr)
 {
-	struct insn i;
+	struct insn *i = &pg->pool[pg->n];
 
 	code_map_mark(addr);
-	insn_decode(&i, c, addr);
-	if (((addr & (CODE_PAGE_SIZE - 1)) + i.len) > CODE_PAGE_SIZE)
-		code_map_mark(addr + i.len - 1);
-	if (pg->n == pg->cap) {
-		uint32_t cap = pg->cap ? pg->cap * 2 : 64;
-		struct insn *p = realloc(pg->pool, cap * sizeof(*p));
-
-		if (!p) {
-			fprintf(stderr, "sysgate: out of memory for decoded code\n");
-			abort();
-		}
-		pg->pool = p;
-		pg->cap = cap;
+	insn_decode(i, c, addr);
+	if (((addr & (CODE_PAGE_SIZE - 1)) + i->len) > CODE_PAGE_SIZE)
+		code_map_mark(addr + i->len - 1);
+	if (i->base == GREG_RIP) {
+		/* RIP-relative: the address is known now; fast forms never
+		 * write cpu->rip (insn.h, insn_exec) */
+		i->disp += (int64_t)(addr + i->len);
+		i->base = GREG_NONE;
 	}
-	i.off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));
-	i.seq = 0;
+	i->off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));
+	i->seq = 0;
 	/* Decoded right after the instruction that falls through to it: the
 	 * run loop can step to it without a lookup. */
-	if (pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == i.off)
+	if (pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == i->off)
 		pg->pool[pg->n - 1].seq = 1;
-	pg->pool[pg->n] = i;
-	pg->slot[i.off] = (uint16_t)++pg->n;
-	return &pg->pool[pg->n - 1];
+	pg->slot[i->off] = (uint16_t)++pg->n;
+	lf_decoded(pg->pool, pg->n);
+	return i;
 }
 
 static void drop_page(struct cpu_code_cache *cc, struct code_page **link)

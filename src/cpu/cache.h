@@ -8,11 +8,15 @@
 
 #define CODE_PAGE_SIZE 4096u
 
+/* A page's pool has room for an instruction at every offset and never
+ * moves while the page lives (a reserved, lazily faulted region kept with
+ * the page on the free list): handlers may hold pointers into it across
+ * decodes (exec_next's i + 1, the run loop's next instruction). */
 struct code_page {
 	uint64_t addr;
 	struct code_page *next;          /* hash chain */
 	struct insn *pool;               /* decoded instructions of this page */
-	uint32_t n, cap;
+	uint32_t n;
 	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 */
 };
 
@@ -50,11 +54,49 @@ static inline struct code_page *cache_page_recent(struct cpu *c, uint64_t page)
 	return cache_page(c, page);
 }
 
-static inline const struct insn *cache_insn(struct cpu *c, struct code_page *pg, uint64_t addr)
-{
-	unsigned s = pg->slot[addr & (CODE_PAGE_SIZE - 1)];
+/* ---- threaded dispatch (insn_exec) ---- */
 
-	return s ? &pg->pool[s - 1] : cache_decode(c, pg, addr);
+/* The instruction at addr, decoded if needed (exec.c). On a decode it
+ * sets cpu->insn_rip and cpu->rip to addr first: a fetch fault names the
+ * fetched instruction. */
+const struct insn *exec_lookup(struct cpu *c, uint64_t addr);
+/* The run loop's default insn_exec: sets cpu->rip to the fall-through,
+ * calls insn->fn, follows where it left rip. */
+const struct insn *exec_generic(struct cpu *c, const struct insn *i);
+
+/* exec_lookup with the common case inline: a recent page, decoded slot. */
+static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
+{
+	uint64_t page = addr & ~(uint64_t)(CODE_PAGE_SIZE - 1);
+	const struct code_page *pg = c->cache->recent[(page >> 12) & (RECENT_PAGES - 1)];
+
+	if (__builtin_expect(pg != NULL && pg->addr == page, 1)) {
+		unsigned s = pg->slot[addr & (CODE_PAGE_SIZE - 1)];
+
+		if (__builtin_expect(s != 0, 1))
+			return &pg->pool[s - 1];
+	}
+	return exec_lookup(c, addr);
+}
+
+/* The fall-through of i: the next pool entry when it was decoded right
+ * after i (insn.seq), else a lookup. */
+static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
+{
+	if (__builtin_expect(i->seq, 1))
+		return i + 1;
+	return exec_at(c, i->addr + i->len);
+}
+
+/* The target of a relative branch (imm: the displacement; operand size
+ * 32/64, as the fast forms are chosen). */
+static inline const struct insn *exec_rel_target(struct cpu *c, const struct insn *i)
+{
+	uint64_t t = i->addr + i->len + i->imm;
+
+	if (c->mode == CPU_MODE_32)
+		t = (uint32_t)t;
+	return exec_at(c, t);
 }
 
 #endif

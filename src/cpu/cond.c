@@ -1,5 +1,6 @@
 /* Conditional instructions: Jcc, SETcc, CMOVcc, LOOP/LOOPE/LOOPNE, JrCXZ.
  * The condition is the low nibble of the opcode (70+cc, 0F 80+cc, ...). */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 void op_jcc_Jb(struct cpu *c, const struct insn *i)
@@ -49,15 +50,16 @@ void op_jcxz_Jb(struct cpu *c, const struct insn *i)
 
 /* Jcc with the condition fixed at decode time (cond_specialise). */
 #define FAST_JCC(cc)                                                   \
-	static void fast_jcc_##cc(struct cpu *c, const struct insn *i) \
+	static const struct insn *fast_jcc_##cc(struct cpu *c, const struct insn *i) \
 	{                                                              \
 		if (flags_test(c, cc))                                 \
-			jump_to(c, i, c->rip + i->imm);                \
+			return exec_rel_target(c, i);                  \
+		return exec_next(c, i); \
 	}
 FAST_JCC(0) FAST_JCC(1) FAST_JCC(2) FAST_JCC(3) FAST_JCC(4) FAST_JCC(5) FAST_JCC(6) FAST_JCC(7)
 FAST_JCC(8) FAST_JCC(9) FAST_JCC(10) FAST_JCC(11) FAST_JCC(12) FAST_JCC(13) FAST_JCC(14) FAST_JCC(15)
 
-static const insn_fn fast_jcc[16] = {
+static const insn_exec fast_jcc[16] = {
 	fast_jcc_0, fast_jcc_1, fast_jcc_2,  fast_jcc_3,  fast_jcc_4,  fast_jcc_5,  fast_jcc_6,  fast_jcc_7,
 	fast_jcc_8, fast_jcc_9, fast_jcc_10, fast_jcc_11, fast_jcc_12, fast_jcc_13, fast_jcc_14, fast_jcc_15,
 };
@@ -66,38 +68,41 @@ static const insn_fn fast_jcc[16] = {
  * source (read whatever the condition; a 32-bit destination is written,
  * so zero-extended, either way). */
 #define FAST_CC(cc)                                                                  \
-	static void fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
+	static const struct insn *fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
 	{                                                                            \
 		reg_set(c, i->rm8, 1, flags_test(c, cc));                            \
+		return exec_next(c, i); \
 	}                                                                            \
-	static void fast_cmov32_##cc(struct cpu *c, const struct insn *i)            \
+	static const struct insn *fast_cmov32_##cc(struct cpu *c, const struct insn *i)            \
 	{                                                                            \
 		uint32_t v = (uint32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), 4)); \
 		c->r[i->reg] = flags_test(c, cc) ? v : (uint32_t)c->r[i->reg];       \
+		return exec_next(c, i); \
 	}                                                                            \
-	static void fast_cmov64_##cc(struct cpu *c, const struct insn *i)            \
+	static const struct insn *fast_cmov64_##cc(struct cpu *c, const struct insn *i)            \
 	{                                                                            \
 		uint64_t v = i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), 8);  \
 		if (flags_test(c, cc))                                               \
 			c->r[i->reg] = v;                                            \
+		return exec_next(c, i); \
 	}
 FAST_CC(0) FAST_CC(1) FAST_CC(2) FAST_CC(3) FAST_CC(4) FAST_CC(5) FAST_CC(6) FAST_CC(7)
 FAST_CC(8) FAST_CC(9) FAST_CC(10) FAST_CC(11) FAST_CC(12) FAST_CC(13) FAST_CC(14) FAST_CC(15)
 
 #define CC_ROW(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, \
 		  p##8, p##9, p##10, p##11, p##12, p##13, p##14, p##15
-static const insn_fn fast_setcc_r[16] = { CC_ROW(fast_setcc_r_) };
-static const insn_fn fast_cmov32[16] = { CC_ROW(fast_cmov32_) };
-static const insn_fn fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
+static const insn_exec fast_setcc_r[16] = { CC_ROW(fast_setcc_r_) };
+static const insn_exec fast_cmov32[16] = { CC_ROW(fast_cmov32_) };
+static const insn_exec fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
 
 void cond_specialise(struct insn *i)
 {
 	if (i->fn == op_jcc_Jb && !(i->pfx & PFX_OSZ)) /* 66: the generic form */
-		i->fn = fast_jcc[i->op & 15];
+		i->exec = fast_jcc[i->op & 15];
 	else if (i->fn == op_setcc_Eb && i->mod == 3)
-		i->fn = fast_setcc_r[i->op & 15];
+		i->exec = fast_setcc_r[i->op & 15];
 	else if (i->fn == op_cmovcc_GvEv && i->osz == 4)
-		i->fn = fast_cmov32[i->op & 15];
+		i->exec = fast_cmov32[i->op & 15];
 	else if (i->fn == op_cmovcc_GvEv && i->osz == 8)
-		i->fn = fast_cmov64[i->op & 15];
+		i->exec = fast_cmov64[i->op & 15];
 }

@@ -110,7 +110,6 @@ static bool far_to(struct cpu *c, uint16_t cs, uint64_t ip)
 	if (m != c->mode) {
 		c->mode = m;
 		cache_free(c); /* the handler's own insn goes too: callers are done with it */
-		c->exec_page = 1;
 		c->code_dirty = 1; /* the run loop must not read that insn again */
 	}
 	return true;

@@ -119,7 +119,6 @@ struct cpu {
 	/* Private to src/cpu. */
 	uint64_t insn_rip;            /* address of the executing instruction */
 	uint64_t cache_epoch;         /* code-invalidation epoch this cache has seen */
-	uint64_t exec_page;           /* page the run loop is executing from (1: none) */
 };
 
 /* Reset to the state the kernel gives a new process of that mode: all GPRs

@@ -2,6 +2,7 @@
  * immediates, into a struct insn. Table-driven (optable.c); an invalid
  * encoding becomes an instruction whose handler raises #UD, an over-long
  * one (> 15 bytes) raises #GP (SDM Vol. 2, 2.3.11). */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 #include "cpu/optable.h"
 
@@ -128,6 +129,8 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 	int seg = -1;
 
 	memset(i, 0, sizeof(*i));
+	i->exec = exec_generic;
+	i->addr = addr;
 	i->base = i->index = GREG_NONE;
 	i->mod = 3;
 	for (;;) {

@@ -30,12 +30,14 @@ void cpu_ac_fault(void)
 void cpu_init(struct cpu *c, enum cpu_mode mode)
 {
 	struct cpu_code_cache *cache = c->cache;
+	uint64_t cache_epoch = c->cache_epoch; /* the cache is valid up to it */
 	void *owner = c->owner;
 
 	optable_init();
 	cache_install_write_hook();
 	memset(c, 0, sizeof(*c));
 	c->cache = cache;
+	c->cache_epoch = cache_epoch;
 	c->owner = owner;
 	c->mode = mode;
 	c->lf.rf = 0x202;
@@ -92,60 +94,83 @@ void op_nop(struct cpu *c, const struct insn *i)
 {
 }
 
-/* The page being executed lives in c->exec_page: a store into decoded code
- * (code_written) or a mode switch sets it to 1 (no page) and code_dirty, so
- * the next instruction resynchronises the cache and is decoded afresh.
+/* Threaded dispatch: each instruction's exec runs it and returns the next
+ * one, so straight-line code and branches whose fast form knows its
+ * target never go back through a lookup here. An instruction decoded
+ * right after its predecessor sits next to it in the page's pool
+ * (insn.seq): falling through is i + 1.
  *
- * Straight-line code runs in the inner loop: an instruction decoded right
- * after its predecessor sits next to it in the page's pool (insn.seq), so
- * falling through is i + 1, with no page or slot lookup. Nothing of the
- * instruction is read after its handler unless the handler left no stop,
- * no resync and rip at the fall-through address (a mode switch frees the
- * decoded code, the handler's own instruction included). */
+ * cpu->rip is exact only where the loop stops: exec_generic sets it for
+ * the table's handlers, and a stop (a handler's, a store into decoded
+ * code, cpu_request_stop) leaves the loop with rip at the returned next
+ * instruction, or where the handler put it (NULL). Nothing of an
+ * instruction is read after its handler unless the handler left no
+ * pending stop or resync (a mode switch frees the decoded code, the
+ * handler's own instruction included). */
+__attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t addr)
+{
+	uint64_t page = addr & ~(uint64_t)(CODE_PAGE_SIZE - 1);
+	struct code_page *pg = cache_page(c, page);
+	unsigned s = pg->slot[addr & (CODE_PAGE_SIZE - 1)];
+
+	if (s)
+		return &pg->pool[s - 1];
+	c->insn_rip = c->rip = addr; /* a fetch fault names the fetched instruction */
+	return cache_decode(c, pg, addr);
+}
+
+/* Only c and i live across the call: two saved registers. i is read
+ * again only when nothing is pending (its page still lives). */
+const struct insn *exec_generic(struct cpu *c, const struct insn *i)
+{
+	c->rip = i->addr + i->len;
+	i->fn(c, i);
+	if (__builtin_expect(c->pending != 0, 0))
+		return NULL;
+	if (__builtin_expect(c->rip == i->addr + i->len, 1))
+		return exec_next(c, i);
+	return exec_at(c, c->rip);
+}
+
 /* Not inlined into run(): after its sigsetjmp the compiler keeps c in
  * memory, here it stays in a register. */
 static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 {
-	struct code_page *pg = NULL;
-
-	c->exec_page = 1; /* no page is at an odd address */
 	for (;;) {
-		uint64_t pc = c->rip, next;
 		const struct insn *i;
-		bool seq;
 
 		if (__builtin_expect(c->stop_requested, 0)) {
 			c->stop_requested = 0;
 			c->stop = CPU_STOP_REQUEST;
 			return;
 		}
-		if ((pc & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != c->exec_page) {
-			if (c->code_dirty) {
-				c->code_dirty = 0;
-				cache_sync(c);
-			}
-			c->exec_page = pc & ~(uint64_t)(CODE_PAGE_SIZE - 1);
-			pg = cache_page_recent(c, c->exec_page);
+		if (c->code_dirty) {
+			c->code_dirty = 0;
+			cache_sync(c);
 		}
-		c->insn_rip = pc; /* a fetch fault names the fetched instruction */
-		i = cache_insn(c, pg, pc);
-		for (;;) {
-			c->insn_rip = pc;
-			next = pc + i->len;
-			c->rip = next;
-			seq = i->seq;
+		i = exec_at(c, c->rip);
+		if (single) {
+			/* the table's handler: exact at every step */
+			c->insn_rip = i->addr;
+			c->rip = i->addr + i->len;
 			i->fn(c, i);
-			if (__builtin_expect(c->pending != 0, 0)) {
-				if (c->stop != CPU_STOP_NONE)
-					return;
-				break;
+			return;
+		}
+		do {
+			c->insn_rip = i->addr;
+			i = i->exec(c, i);
+		} while (__builtin_expect(c->pending == 0, 1));
+		if (c->stop != CPU_STOP_NONE)
+			return;
+		if (i) {
+			/* Stopped between a flag-free form and the flag writer that
+			 * made it so: run on to that writer (lflive.c). These are
+			 * register forms; none stops or faults. */
+			while (i->lf_stale && !c->code_dirty) {
+				c->insn_rip = i->addr;
+				i = i->exec(c, i);
 			}
-			if (single)
-				return;
-			if (!seq || c->rip != next)
-				break;
-			pc = next;
-			i++;
+			c->rip = i->addr;
 		}
 	}
 }

@@ -37,6 +37,12 @@
 
 struct insn;
 typedef void (*insn_fn)(struct cpu *cpu, const struct insn *i);
+/* What the run loop calls (threaded dispatch): run the instruction and
+ * return the next one to run (NULL: stop or resynchronise, cpu->rip says
+ * where). exec.c's exec_generic wraps an insn_fn; the fast forms chosen
+ * at decode time (*_specialise) are insn_exec themselves and never write
+ * cpu->rip (cache.h: exec_next, exec_at). */
+typedef const struct insn *(*insn_exec)(struct cpu *cpu, const struct insn *i);
 
 /* Register codes in insn.base/index beyond the 16 GPRs. */
 #define GREG_RIP 16
@@ -51,7 +57,9 @@ typedef void (*insn_fn)(struct cpu *cpu, const struct insn *i);
 #define PFX_SEG 0x20   /* an explicit segment override */
 
 struct insn {
-	insn_fn fn;
+	insn_exec exec;  /* exec_generic, or a fast form (decode time) */
+	insn_fn fn;      /* the table's handler: single steps call it */
+	uint64_t addr;   /* the instruction's address */
 	uint64_t imm;   /* immediate, extended as the form says (F_I*) */
 	int64_t disp;   /* displacement, sign-extended; moffs for A0..A3 */
 	uint16_t imm2;  /* ENTER's level byte */
@@ -72,8 +80,22 @@ struct insn {
 	uint8_t scale;  /* shift count 0..3 */
 	uint8_t modrm;  /* the raw ModRM byte (x87 register forms) */
 	uint8_t seq;    /* cache: the next pool entry is the fall-through instruction */
+	uint8_t lf_stale; /* lflive: a flag-free form before it may leave the flags stale */
 	uint16_t off;   /* cache: offset in its code page */
 };
+_Static_assert(sizeof(struct insn) == 64, "one cache line per decoded instruction");
+
+/* Flag liveness (lflive.c): what a fast form does to the arithmetic flags.
+ * Unregistered forms (and every generic handler) count as readers. */
+enum lf_class {
+	LF_NEUTRAL,         /* neither reads nor writes them; faults only with a memory operand */
+	LF_NEUTRAL_NOFAULT, /* ... and never faults */
+	LF_WRITES,          /* writes all six, reads none, never faults (register forms) */
+	LF_CFOF,            /* writes CF and OF, keeps the rest (rotates) */
+};
+/* After pool[n - 1] was decoded: give the flag-free form to the writers
+ * whose flags it overwrites before anything can read them. */
+void lf_decoded(struct insn *pool, uint32_t n);
 
 /* Row columns (see the top comment). */
 enum { M1, M0F, M38, M3A, MAP_COUNT };

@@ -1,6 +1,7 @@
 /* Data movement: MOV forms, MOVZX/MOVSX/MOVSXD, LEA, XCHG, PUSH/POP of
  * GPRs and immediates, PUSHA/POPA, PUSHF/POPF, LAHF/SAHF, XLAT, CBW/CWD
  * families. */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 void op_mov_EvGv(struct cpu *c, const struct insn *i)
@@ -265,178 +266,218 @@ void op_salc(struct cpu *c, const struct insn *i)
 /* ---- fast forms, chosen at decode time (move_specialise) ----
  * 32- and 64-bit operands: a 32-bit write zero-extends (64-bit mode rule,
  * harmless in 32-bit mode), so both are one store to c->r. */
-static void fast_mov_rr32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)c->r[i->reg]; }
-static void fast_mov_rr64(struct cpu *c, const struct insn *i) { c->r[i->rm] = c->r[i->reg]; }
-static void fast_mov_gr32(struct cpu *c, const struct insn *i) { c->r[i->reg] = (uint32_t)c->r[i->rm]; }
-static void fast_mov_gr64(struct cpu *c, const struct insn *i) { c->r[i->reg] = c->r[i->rm]; }
-static void fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)i->imm; }
-static void fast_mov_ri64(struct cpu *c, const struct insn *i) { c->r[i->rm] = i->imm; }
+static const struct insn *fast_mov_rr32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)c->r[i->reg]; return exec_next(c, i); }
+static const struct insn *fast_mov_rr64(struct cpu *c, const struct insn *i) { c->r[i->rm] = c->r[i->reg]; return exec_next(c, i); }
+static const struct insn *fast_mov_gr32(struct cpu *c, const struct insn *i) { c->r[i->reg] = (uint32_t)c->r[i->rm]; return exec_next(c, i); }
+static const struct insn *fast_mov_gr64(struct cpu *c, const struct insn *i) { c->r[i->reg] = c->r[i->rm]; return exec_next(c, i); }
+static const struct insn *fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)i->imm; return exec_next(c, i); }
+static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c->r[i->rm] = i->imm; return exec_next(c, i); }
 
-static void fast_load32(struct cpu *c, const struct insn *i)
+static const struct insn *fast_load32(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = mem_read(insn_ea(c, i), 4);
+	return exec_next(c, i);
 }
 
-static void fast_load64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_load64(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = mem_read(insn_ea(c, i), 8);
+	return exec_next(c, i);
 }
 
-static void fast_store32(struct cpu *c, const struct insn *i)
+static const struct insn *fast_store32(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 4, (uint32_t)c->r[i->reg]);
+	return exec_next(c, i);
 }
 
-static void fast_store64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_store64(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 8, c->r[i->reg]);
+	return exec_next(c, i);
 }
 
-static void fast_storei32(struct cpu *c, const struct insn *i)
+static const struct insn *fast_storei32(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 4, (uint32_t)i->imm);
+	return exec_next(c, i);
 }
 
-static void fast_storei64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_storei64(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 8, i->imm);
+	return exec_next(c, i);
 }
 
 /* MOVZX to a 32/64-bit register zero-extends to 64 bits either way. */
-static void fast_movzx_b_load(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movzx_b_load(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = mem_read(insn_ea(c, i), 1);
+	return exec_next(c, i);
 }
 
-static void fast_movzx_w_load(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movzx_w_load(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = mem_read(insn_ea(c, i), 2);
+	return exec_next(c, i);
 }
 
-static void fast_movzx_b_rr(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movzx_b_rr(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = reg_get(c, i->rm8, 1);
+	return exec_next(c, i);
 }
 
-static void fast_movzx_w_rr(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = (uint16_t)c->r[i->rm];
+	return exec_next(c, i);
 }
 
-static void fast_lea32(struct cpu *c, const struct insn *i)
+static const struct insn *fast_lea32(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = (uint32_t)insn_offset(c, i);
+	return exec_next(c, i);
 }
 
-static void fast_lea64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_lea64(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = insn_offset(c, i);
+	return exec_next(c, i);
 }
 
 /* PUSH/POP of a 64-bit register in 64-bit mode. */
-static void fast_push64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
 {
 	uint64_t sp = c->r[R_SP] - 8;
 
 	mem_write(sp, 8, c->r[i->rm]);
 	c->r[R_SP] = sp;
+	return exec_next(c, i);
 }
 
-static void fast_pop64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 {
 	uint64_t v = mem_read(c->r[R_SP], 8);
 
 	c->r[R_SP] += 8;
 	c->r[i->rm] = v;
+	return exec_next(c, i);
 }
 
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
-static void fast_movsxd(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movsxd(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), 4));
+	return exec_next(c, i);
 }
 
-static void fast_movsx_b32(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movsx_b32(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = (uint32_t)(int32_t)(int8_t)rm_read(c, i, 1);
+	return exec_next(c, i);
 }
 
-static void fast_movsx_b64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movsx_b64(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = (uint64_t)(int64_t)(int8_t)rm_read(c, i, 1);
+	return exec_next(c, i);
 }
 
-static void fast_movsx_w32(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movsx_w32(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = (uint32_t)(int32_t)(int16_t)rm_read(c, i, 2);
+	return exec_next(c, i);
 }
 
-static void fast_movsx_w64(struct cpu *c, const struct insn *i)
+static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 {
 	c->r[i->reg] = (uint64_t)(int64_t)(int16_t)rm_read(c, i, 2);
+	return exec_next(c, i);
 }
 
 /* Byte MOV: registers through reg_get/reg_set (AH..BH). */
-static void fast_mov_load8(struct cpu *c, const struct insn *i)
+static const struct insn *fast_mov_load8(struct cpu *c, const struct insn *i)
 {
 	reg_set(c, i->reg8, 1, mem_read(insn_ea(c, i), 1));
+	return exec_next(c, i);
 }
 
-static void fast_mov_store8(struct cpu *c, const struct insn *i)
+static const struct insn *fast_mov_store8(struct cpu *c, const struct insn *i)
 {
 	mem_write(insn_ea(c, i), 1, reg_get(c, i->reg8, 1));
+	return exec_next(c, i);
+}
+
+/* lflive.c: moves leave the flags alone; those with a register source
+ * cannot fault (LEA never accesses memory). MOVSX and MOVSXD read r/m:
+ * neutral only in their register form (lflive checks mod). */
+void move_flag_forms(lf_register_fn *reg)
+{
+	static const insn_exec nofault[] = {
+		fast_mov_rr32, fast_mov_rr64, fast_mov_gr32, fast_mov_gr64, fast_mov_ri32,
+		fast_mov_ri64, fast_movzx_b_rr, fast_movzx_w_rr, fast_lea32, fast_lea64,
+	};
+	static const insn_exec by_mod[] = {
+		fast_movsxd, fast_movsx_b32, fast_movsx_b64, fast_movsx_w32, fast_movsx_w64,
+	};
+
+	for (size_t k = 0; k < sizeof(nofault) / sizeof(nofault[0]); k++)
+		reg(nofault[k], NULL, LF_NEUTRAL_NOFAULT);
+	for (size_t k = 0; k < sizeof(by_mod) / sizeof(by_mod[0]); k++)
+		reg(by_mod[k], NULL, LF_NEUTRAL);
 }
 
 /* Replace i->fn by a fast form when the instruction has one (decode time). */
 void move_specialise(struct insn *i, bool m64)
 {
 	if (i->fn == op_movsxd_GvEd && m64 && i->osz == 8) {
-		i->fn = fast_movsxd;
+		i->exec = fast_movsxd;
 		return;
 	}
 	if ((i->fn == op_movsx_GvEb || i->fn == op_movsx_GvEw) && (i->osz == 4 || i->osz == 8)) {
 		if (i->fn == op_movsx_GvEb)
-			i->fn = i->osz == 8 ? fast_movsx_b64 : fast_movsx_b32;
+			i->exec = i->osz == 8 ? fast_movsx_b64 : fast_movsx_b32;
 		else
-			i->fn = i->osz == 8 ? fast_movsx_w64 : fast_movsx_w32;
+			i->exec = i->osz == 8 ? fast_movsx_w64 : fast_movsx_w32;
 		return;
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_GvEv) {
-		i->fn = fast_mov_load8;
+		i->exec = fast_mov_load8;
 		return;
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x88) {
-		i->fn = fast_mov_store8;
+		i->exec = fast_mov_store8;
 		return;
 	}
 	bool w = i->osz == 8;
 
 	if (i->fn == op_push_r && m64 && w) {
-		i->fn = fast_push64;
+		i->exec = fast_push64;
 		return;
 	}
 	if (i->fn == op_pop_r && m64 && w && i->rm != R_SP) {
-		i->fn = fast_pop64;
+		i->exec = fast_pop64;
 		return;
 	}
 	if (i->osz != 4 && i->osz != 8)
 		return;
 	if (i->fn == op_mov_EvGv && i->op == 0x89) {
-		i->fn = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? fast_store64 : fast_store32);
+		i->exec = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? fast_store64 : fast_store32);
 	} else if (i->fn == op_mov_GvEv) {
 		if (i->mod == 3)
-			i->fn = w ? fast_mov_gr64 : fast_mov_gr32;
+			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
 		else
-			i->fn = w ? fast_load64 : fast_load32;
+			i->exec = w ? fast_load64 : fast_load32;
 	} else if (i->fn == op_mov_rIv || (i->fn == op_mov_EvIz && i->mod == 3)) {
-		i->fn = w ? fast_mov_ri64 : fast_mov_ri32;
+		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;
 	} else if (i->fn == op_mov_EvIz) {
-		i->fn = w ? fast_storei64 : fast_storei32;
+		i->exec = w ? fast_storei64 : fast_storei32;
 	} else if (i->fn == op_movzx_GvEb) {
-		i->fn = i->mod == 3 ? fast_movzx_b_rr : fast_movzx_b_load;
+		i->exec = i->mod == 3 ? fast_movzx_b_rr : fast_movzx_b_load;
 	} else if (i->fn == op_movzx_GvEw) {
-		i->fn = i->mod == 3 ? fast_movzx_w_rr : fast_movzx_w_load;
+		i->exec = i->mod == 3 ? fast_movzx_w_rr : fast_movzx_w_load;
 	} else if (i->fn == op_lea_GvM) {
-		i->fn = w ? fast_lea64 : fast_lea32;
+		i->exec = w ? fast_lea64 : fast_lea32;
 	}
 }

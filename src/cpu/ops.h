@@ -28,4 +28,11 @@ void move_specialise(struct insn *i, bool m64);
 void shift_specialise(struct insn *i);
 void cond_specialise(struct insn *i);
 
+/* Flag liveness (lflive.c): each module names its fast forms' effect on
+ * the arithmetic flags and their flag-free twins. */
+typedef void lf_register_fn(insn_exec full, insn_exec nf, enum lf_class cls);
+void alu_flag_forms(lf_register_fn *reg);
+void shift_flag_forms(lf_register_fn *reg);
+void move_flag_forms(lf_register_fn *reg);
+
 #endif

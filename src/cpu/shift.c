@@ -1,6 +1,7 @@
 /* Shifts and rotates: ROL ROR RCL RCR SHL SHR SAL SAR (group 2), SHLD,
  * SHRD. Counts are masked to 5 bits (6 with 64-bit operands); a masked
  * count of 0 changes nothing, flags included. */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 enum { SH_ROL, SH_ROR, SH_RCL, SH_RCR, SH_SHL, SH_SHR, SH_SAL, SH_SAR };
@@ -135,58 +136,114 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 /* ---- fast forms: 32/64-bit register by a nonzero immediate count,
  * chosen at decode time (shift_specialise); n = imm & (bits - 1). */
 #define FAST_SHIFTS(BITS, T, ST, SZ)                                                 \
-	static void fast_rol##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_rol##BITS(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
 		T v = (T)c->r[i->rm], res = (T)((v << n) | (v >> (BITS - n)));       \
 		bool cf = res & 1;                                                   \
 		c->r[i->rm] = res;                                                   \
 		flags_set_cf_of(c, cf, (res >> (BITS - 1)) ^ cf);                    \
+		return exec_next(c, i); \
 	}                                                                            \
-	static void fast_ror##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_ror##BITS(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
 		T v = (T)c->r[i->rm], res = (T)((v >> n) | (v << (BITS - n)));       \
 		c->r[i->rm] = res;                                                   \
 		flags_set_cf_of(c, res >> (BITS - 1),                                \
 				((res >> (BITS - 1)) ^ (res >> (BITS - 2))) & 1);    \
+		return exec_next(c, i); \
 	}                                                                            \
-	static void fast_shl##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_shl##BITS(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
 		T v = (T)c->r[i->rm], res = (T)(v << n);                             \
 		bool cf = (v >> (BITS - n)) & 1;                                     \
 		c->r[i->rm] = res;                                                   \
 		flags_set_resco(c, SZ, res, cf, (res >> (BITS - 1)) ^ cf);           \
+		return exec_next(c, i); \
 	}                                                                            \
-	static void fast_shr##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_shr##BITS(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
 		T v = (T)c->r[i->rm], res = (T)(v >> n);                             \
 		c->r[i->rm] = res;                                                   \
 		flags_set_resco(c, SZ, res, (v >> (n - 1)) & 1, v >> (BITS - 1));    \
+		return exec_next(c, i); \
 	}                                                                            \
-	static void fast_sar##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_sar##BITS(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
 		ST sv = (ST)c->r[i->rm];                                             \
 		T res = (T)(sv >> n);                                                \
 		c->r[i->rm] = res;                                                   \
 		flags_set_resco(c, SZ, res, (sv >> (n - 1)) & 1, false);             \
+		return exec_next(c, i); \
+	}
+
+/* Flag-free twins (lflive.c). */
+#define FAST_SHIFTS_NF(BITS, T, ST)                                                         \
+	static const struct insn *fast_rol##BITS##_nf(struct cpu *c, const struct insn *i)  \
+	{                                                                                   \
+		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
+		T v = (T)c->r[i->rm];                                                       \
+		c->r[i->rm] = (T)((v << n) | (v >> (BITS - n)));                            \
+		return exec_next(c, i);                                                     \
+	}                                                                                   \
+	static const struct insn *fast_ror##BITS##_nf(struct cpu *c, const struct insn *i)  \
+	{                                                                                   \
+		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
+		T v = (T)c->r[i->rm];                                                       \
+		c->r[i->rm] = (T)((v >> n) | (v << (BITS - n)));                            \
+		return exec_next(c, i);                                                     \
+	}                                                                                   \
+	static const struct insn *fast_shl##BITS##_nf(struct cpu *c, const struct insn *i)  \
+	{                                                                                   \
+		c->r[i->rm] = (T)((T)c->r[i->rm] << ((unsigned)i->imm & (BITS - 1)));       \
+		return exec_next(c, i);                                                     \
+	}                                                                                   \
+	static const struct insn *fast_shr##BITS##_nf(struct cpu *c, const struct insn *i)  \
+	{                                                                                   \
+		c->r[i->rm] = (T)((T)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)));       \
+		return exec_next(c, i);                                                     \
+	}                                                                                   \
+	static const struct insn *fast_sar##BITS##_nf(struct cpu *c, const struct insn *i)  \
+	{                                                                                   \
+		c->r[i->rm] = (T)((ST)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)));      \
+		return exec_next(c, i);                                                     \
 	}
 
 FAST_SHIFTS(32, uint32_t, int32_t, 4)
 FAST_SHIFTS(64, uint64_t, int64_t, 8)
+FAST_SHIFTS_NF(32, uint32_t, int32_t)
+FAST_SHIFTS_NF(64, uint64_t, int64_t)
 
-static const insn_fn fast_shift[8][2] = {
+static const insn_exec fast_shift[8][2] = {
 	[SH_ROL] = { fast_rol32, fast_rol64 }, [SH_ROR] = { fast_ror32, fast_ror64 },
 	[SH_SHL] = { fast_shl32, fast_shl64 }, [SH_SAL] = { fast_shl32, fast_shl64 },
 	[SH_SHR] = { fast_shr32, fast_shr64 }, [SH_SAR] = { fast_sar32, fast_sar64 },
 };
 
+static const insn_exec fast_shift_nf[8][2] = {
+	[SH_ROL] = { fast_rol32_nf, fast_rol64_nf }, [SH_ROR] = { fast_ror32_nf, fast_ror64_nf },
+	[SH_SHL] = { fast_shl32_nf, fast_shl64_nf }, [SH_SAL] = { fast_shl32_nf, fast_shl64_nf },
+	[SH_SHR] = { fast_shr32_nf, fast_shr64_nf }, [SH_SAR] = { fast_sar32_nf, fast_sar64_nf },
+};
+
+/* lflive.c: a nonzero count (the fast forms' condition) writes every
+ * arithmetic flag of SHL/SHR/SAR; rotates write only CF and OF. */
+void shift_flag_forms(lf_register_fn *reg)
+{
+	for (unsigned op = 0; op < 8; op++)
+		for (unsigned w = 0; w < 2; w++)
+			if (fast_shift[op][w])
+				reg(fast_shift[op][w], fast_shift_nf[op][w],
+				    op == SH_ROL || op == SH_ROR ? LF_CFOF : LF_WRITES);
+}
+
 void shift_specialise(struct insn *i)
 {
-	insn_fn f;
+	insn_exec f;
 
 	if (i->fn != op_shift_EvIb || i->mod != 3 || (i->osz != 4 && i->osz != 8))
 		return;
@@ -194,5 +251,5 @@ void shift_specialise(struct insn *i)
 		return; /* count 0: the generic form's rules */
 	f = fast_shift[i->reg & 7][i->osz == 8];
 	if (f)
-		i->fn = f;
+		i->exec = f;
 }
