@@ -442,7 +442,7 @@ static bool start_runner(struct child *c, bool m64, const char *native, const ch
 			       m64 ? "" : " (a 32-bit process)");
 			return true;
 		}
-		why = errno == ENOEXEC ? "it cannot be executed: the kernel has no IA32 emulation"
+		why = errno == ENOEXEC ? "exec: ENOEXEC, the kernel runs no i386 programs here"
 				       : strerror(errno);
 	}
 	if (m64 || !native64) {
