@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,16 @@ static void die_by_signal(int signo)
 	_exit(128 + signo); /* only if the signal's default is to ignore */
 }
 
+/* sysgate must sit above 4 GiB: the low 4 GiB are the 32-bit guests' and
+ * where static x86_64 programs are linked. The kernel puts a PIE there;
+ * valgrind loads a static PIE (SG_STATIC_PIE, the default) at 0x108000. */
+static void warn_if_loaded_low(void)
+{
+	if ((uintptr_t)&warn_if_loaded_low < (1ull << 32))
+		fprintf(stderr, "sysgate: warning: loaded below 4 GiB, where guests "
+			"go (valgrind? configure with -DSG_STATIC_PIE=OFF)\n");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -266,6 +277,7 @@ int main(int argc, char **argv)
 			opts.trace = SG_TRACE_SYSCALLS;
 	}
 
+	warn_if_loaded_low();
 	err = sg_create(&opts, &proc);
 	if (err != SG_OK) {
 		fprintf(stderr, "sysgate: %s\n", sg_strerror(err));

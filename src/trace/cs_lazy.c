@@ -5,10 +5,12 @@
  * definitions of the Capstone functions sysgate calls take precedence
  * over the library's (the executable is searched first); the library
  * (SG_CAPSTONE_PATH, found at configure time) is dlopen'ed the first time
- * one is called. sysgate itself is linked --as-needed, so it does not
- * depend on libcapstone; tests that link it call these too. */
+ * one is called. The sysgate executable does not link libcapstone (a
+ * static PIE by default, else --as-needed: top-level CMakeLists.txt);
+ * tests that link it call these too. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <capstone/capstone.h>
 
 static struct {
@@ -25,8 +27,13 @@ static void cs_load(void)
 {
 	void *lib = dlopen(SG_CAPSTONE_PATH, RTLD_NOW | RTLD_LOCAL);
 
-	if (!lib)
+	if (!lib) {
+		/* A static-PIE sysgate loads it with its own copy of the
+		 * dynamic loader, which needs the libc it was linked with. */
+		fprintf(stderr, "sysgate: cannot load Capstone (instruction "
+			"trace, disassembly): %s\n", dlerror());
 		return;
+	}
 	*(void **)&cs.open = dlsym(lib, "cs_open");
 	*(void **)&cs.close = dlsym(lib, "cs_close");
 	*(void **)&cs.option = dlsym(lib, "cs_option");
