@@ -442,7 +442,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 	}                                                                              \
 	static const struct insn *fast_##NAME##_rm##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
-		T a = (T)c->r[i->reg], b = (T)mem_read(insn_ea(c, i), SZ);              \
+		T a = (T)c->r[i->reg], b = (T)mem_read(insn_ea_fast(c, i), SZ);              \
 		T r = (T)(EXPR);                                                       \
 		if (WRITES)                                                            \
 			c->r[i->reg] = r;                                              \
@@ -451,7 +451,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 	}                                                                              \
 	static const struct insn *fast_##NAME##_mr##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
-		uint64_t ea = insn_ea(c, i);                                           \
+		uint64_t ea = insn_ea_fast(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
 		if (WRITES)                                                            \
 			mem_write(ea, SZ, r);                                          \
@@ -460,7 +460,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 	}                                                                              \
 	static const struct insn *fast_##NAME##_mi##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
-		uint64_t ea = insn_ea(c, i);                                           \
+		uint64_t ea = insn_ea_fast(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
 		if (WRITES)                                                            \
 			mem_write(ea, SZ, r);                                          \
@@ -539,7 +539,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 	static const struct insn *fast_##NAME##_rm8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1);                              \
-		uint8_t b = (uint8_t)mem_read(insn_ea(c, i), 1), r = (uint8_t)(EXPR);     \
+		uint8_t b = (uint8_t)mem_read(insn_ea_fast(c, i), 1), r = (uint8_t)(EXPR);     \
 		if (WRITES)                                                              \
 			reg_set(c, i->reg8, 1, r);                                       \
 		lf_rec(c, KIND, 1, r, a, b);                                             \
@@ -547,7 +547,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 	}                                                                                \
 	static const struct insn *fast_##NAME##_mr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint64_t ea = insn_ea(c, i);                                             \
+		uint64_t ea = insn_ea_fast(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
@@ -557,7 +557,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 	}                                                                                \
 	static const struct insn *fast_##NAME##_mi8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint64_t ea = insn_ea(c, i);                                             \
+		uint64_t ea = insn_ea_fast(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
 		if (WRITES)                                                              \
 			mem_write(ea, 1, r);                                             \

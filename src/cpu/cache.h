@@ -88,15 +88,19 @@ static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 	return exec_at(c, i->addr + i->len);
 }
 
-/* The target of a relative branch (imm: the displacement; operand size
- * 32/64, as the fast forms are chosen). */
+/* The target of a relative branch, once found: a direct branch within
+ * its page keeps a pointer to its target's decoded instruction in disp
+ * (unused by these forms), valid as long as the page: pages are dropped
+ * whole and pools never move. */
+const struct insn *exec_chain(struct cpu *c, const struct insn *i);
+
 static inline const struct insn *exec_rel_target(struct cpu *c, const struct insn *i)
 {
-	uint64_t t = i->addr + i->len + i->imm;
+	const struct insn *t = (const struct insn *)(uintptr_t)i->disp;
 
-	if (c->mode == CPU_MODE_32)
-		t = (uint32_t)t;
-	return exec_at(c, t);
+	if (__builtin_expect(t != NULL, 1))
+		return t;
+	return exec_chain(c, i);
 }
 
 #endif

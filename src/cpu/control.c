@@ -357,3 +357,57 @@ void op_fence(struct cpu *c, const struct insn *i)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
+
+/* ---- fast forms, chosen at decode time (control_specialise) ----
+ * Near JMP/CALL rel and RET with the mode's operand size (no 66): the
+ * relative targets chain (cache.h, exec_rel_target). */
+static const struct insn *fast_jmp_rel(struct cpu *c, const struct insn *i)
+{
+	return exec_rel_target(c, i);
+}
+
+static const struct insn *fast_call_rel64(struct cpu *c, const struct insn *i)
+{
+	uint64_t sp = c->r[R_SP] - 8;
+
+	mem_write(sp, 8, i->addr + i->len);
+	c->r[R_SP] = sp;
+	return exec_rel_target(c, i);
+}
+
+static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
+{
+	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
+
+	mem_write(sp, 4, (uint32_t)(i->addr + i->len));
+	c->r[R_SP] = sp;
+	return exec_rel_target(c, i);
+}
+
+static const struct insn *fast_ret64(struct cpu *c, const struct insn *i)
+{
+	uint64_t target = mem_read(c->r[R_SP], 8);
+
+	c->r[R_SP] += 8;
+	return exec_at(c, target);
+}
+
+static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
+{
+	uint32_t target = (uint32_t)mem_read((uint32_t)c->r[R_SP], 4);
+
+	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
+	return exec_at(c, target);
+}
+
+void control_specialise(struct insn *i, bool m64)
+{
+	if (i->osz != (m64 ? 8 : 4))
+		return;
+	if (i->fn == op_jmp_Jz)
+		i->exec = fast_jmp_rel;
+	else if (i->fn == op_call_Jz)
+		i->exec = m64 ? fast_call_rel64 : fast_call_rel32;
+	else if (i->fn == op_ret)
+		i->exec = m64 ? fast_ret64 : fast_ret32;
+}

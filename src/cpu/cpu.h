@@ -77,7 +77,9 @@ struct cpu_x87 {
 struct cpu_code_cache; /* decoded-instruction cache, private to src/cpu */
 
 struct cpu {
-	uint64_t r[16];
+	/* The 16 GPRs; r[16] and r[17] stay 0: the fast forms' address
+	 * arithmetic indexes them for "no base/index register" (insn.h). */
+	uint64_t r[18];
 	uint64_t rip;
 	enum cpu_mode mode;
 

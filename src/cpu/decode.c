@@ -256,10 +256,13 @@ opcode:
 	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
 		return make_fault(i, &f, op_ud);
 	i->fn = e->fn;
+	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
+		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
 	switch (e->spec) {
 	case SPEC_ALU: alu_specialise(i); break;
 	case SPEC_MOVE: move_specialise(i, m64); break;
 	case SPEC_SHIFT: shift_specialise(i); break;
 	case SPEC_COND: cond_specialise(i); break;
+	case SPEC_CONTROL: control_specialise(i, m64); break;
 	}
 }

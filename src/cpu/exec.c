@@ -119,6 +119,21 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 	return cache_decode(c, pg, addr);
 }
 
+/* The first run of a direct branch (operand size 32 or 64, as its fast
+ * form is chosen): find the target, chain it when it is on the same page. */
+__attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const struct insn *i)
+{
+	uint64_t target = i->addr + i->len + i->imm;
+	const struct insn *t;
+
+	if (c->mode == CPU_MODE_32)
+		target = (uint32_t)target;
+	t = exec_at(c, target);
+	if (((target ^ i->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) == 0)
+		((struct insn *)i)->disp = (int64_t)(uintptr_t)t;
+	return t;
+}
+
 /* Only c and i live across the call: two saved registers. i is read
  * again only when nothing is pending (its page still lives). */
 const struct insn *exec_generic(struct cpu *c, const struct insn *i)

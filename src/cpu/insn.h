@@ -230,6 +230,24 @@ static inline uint64_t insn_ea(const struct cpu *c, const struct insn *i)
 	return a;
 }
 
+/* The same for the fast forms (decode.c chooses them only for 64-bit
+ * addresses in 64-bit mode and 32-bit addresses in 32-bit mode, where
+ * truncating once at the end is exact; cache.c resolves RIP-relative
+ * operands): no branch on absent registers, c->r[GREG_NONE] is 0. */
+_Static_assert(GREG_NONE < sizeof(((struct cpu *)0)->r) / sizeof(uint64_t), "GREG_NONE indexes r");
+
+static inline uint64_t insn_offset_fast(const struct cpu *c, const struct insn *i)
+{
+	return (uint64_t)i->disp + c->r[i->base] + (c->r[i->index] << i->scale);
+}
+
+static inline uint64_t insn_ea_fast(const struct cpu *c, const struct insn *i)
+{
+	uint64_t a = insn_offset_fast(c, i) + c->base[i->seg];
+
+	return i->asz == 8 ? a : (uint32_t)a;
+}
+
 /* Self-modifying code (cache.c): a byte per 4 KiB page, set when an
  * instruction on the page is decoded; stores check it and, on a hit, drop
  * the decoded page and make the run loop resynchronise before the next

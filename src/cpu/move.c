@@ -275,50 +275,50 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 
 static const struct insn *fast_load32(struct cpu *c, const struct insn *i)
 {
-	c->r[i->reg] = mem_read(insn_ea(c, i), 4);
+	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 4);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_load64(struct cpu *c, const struct insn *i)
 {
-	c->r[i->reg] = mem_read(insn_ea(c, i), 8);
+	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 8);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_store32(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea(c, i), 4, (uint32_t)c->r[i->reg]);
+	mem_write(insn_ea_fast(c, i), 4, (uint32_t)c->r[i->reg]);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_store64(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea(c, i), 8, c->r[i->reg]);
+	mem_write(insn_ea_fast(c, i), 8, c->r[i->reg]);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_storei32(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea(c, i), 4, (uint32_t)i->imm);
+	mem_write(insn_ea_fast(c, i), 4, (uint32_t)i->imm);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_storei64(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea(c, i), 8, i->imm);
+	mem_write(insn_ea_fast(c, i), 8, i->imm);
 	return exec_next(c, i);
 }
 
 /* MOVZX to a 32/64-bit register zero-extends to 64 bits either way. */
 static const struct insn *fast_movzx_b_load(struct cpu *c, const struct insn *i)
 {
-	c->r[i->reg] = mem_read(insn_ea(c, i), 1);
+	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 1);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_movzx_w_load(struct cpu *c, const struct insn *i)
 {
-	c->r[i->reg] = mem_read(insn_ea(c, i), 2);
+	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 2);
 	return exec_next(c, i);
 }
 
@@ -336,13 +336,13 @@ static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_lea32(struct cpu *c, const struct insn *i)
 {
-	c->r[i->reg] = (uint32_t)insn_offset(c, i);
+	c->r[i->reg] = (uint32_t)insn_offset_fast(c, i);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_lea64(struct cpu *c, const struct insn *i)
 {
-	c->r[i->reg] = insn_offset(c, i);
+	c->r[i->reg] = insn_offset_fast(c, i);
 	return exec_next(c, i);
 }
 
@@ -365,10 +365,29 @@ static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+/* PUSH/POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
+static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
+{
+	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
+
+	mem_write(sp, 4, (uint32_t)c->r[i->rm]);
+	c->r[R_SP] = sp;
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
+{
+	uint32_t v = (uint32_t)mem_read((uint32_t)c->r[R_SP], 4);
+
+	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
+	c->r[i->rm] = v;
+	return exec_next(c, i);
+}
+
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
 static const struct insn *fast_movsxd(struct cpu *c, const struct insn *i)
 {
-	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), 4));
+	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea_fast(c, i), 4));
 	return exec_next(c, i);
 }
 
@@ -399,13 +418,13 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 /* Byte MOV: registers through reg_get/reg_set (AH..BH). */
 static const struct insn *fast_mov_load8(struct cpu *c, const struct insn *i)
 {
-	reg_set(c, i->reg8, 1, mem_read(insn_ea(c, i), 1));
+	reg_set(c, i->reg8, 1, mem_read(insn_ea_fast(c, i), 1));
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_mov_store8(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea(c, i), 1, reg_get(c, i->reg8, 1));
+	mem_write(insn_ea_fast(c, i), 1, reg_get(c, i->reg8, 1));
 	return exec_next(c, i);
 }
 
@@ -458,6 +477,14 @@ void move_specialise(struct insn *i, bool m64)
 	}
 	if (i->fn == op_pop_r && m64 && w && i->rm != R_SP) {
 		i->exec = fast_pop64;
+		return;
+	}
+	if (i->fn == op_push_r && !m64 && i->osz == 4) {
+		i->exec = fast_push32;
+		return;
+	}
+	if (i->fn == op_pop_r && !m64 && i->osz == 4 && i->rm != R_SP) {
+		i->exec = fast_pop32;
 		return;
 	}
 	if (i->osz != 4 && i->osz != 8)

@@ -27,6 +27,7 @@ void alu_specialise(struct insn *i);
 void move_specialise(struct insn *i, bool m64);
 void shift_specialise(struct insn *i);
 void cond_specialise(struct insn *i);
+void control_specialise(struct insn *i, bool m64);
 
 /* Flag liveness (lflive.c): each module names its fast forms' effect on
  * the arithmetic flags and their flag-free twins. */

@@ -27,6 +27,8 @@ static uint8_t spec_of(insn_fn fn)
 		return SPEC_SHIFT;
 	if (fn == op_jcc_Jb || fn == op_setcc_Eb || fn == op_cmovcc_GvEv)
 		return SPEC_COND;
+	if (fn == op_jmp_Jz || fn == op_call_Jz || fn == op_ret)
+		return SPEC_CONTROL;
 	return SPEC_NONE;
 }
 

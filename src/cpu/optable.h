@@ -12,7 +12,7 @@ struct op_entry {
 	uint8_t spec;     /* SPEC_*: which decode-time specialiser may apply */
 };
 
-enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND };
+enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL };
 
 #define OP_GROUPS_MAX 128
 
