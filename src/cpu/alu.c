@@ -4,7 +4,6 @@
 #include "cpu/cache.h"
 #include "cpu/ops.h"
 
-enum { ALU_ADD, ALU_OR, ALU_ADC, ALU_SBB, ALU_AND, ALU_SUB, ALU_XOR, ALU_CMP };
 
 static uint64_t alu_calc(unsigned op, uint64_t a, uint64_t b, bool cin)
 {
@@ -397,23 +396,8 @@ void op_cld(struct cpu *c, const struct insn *i) { c->lf.rf &= ~FL_DF; }
 void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 
 /* ---- fast forms, chosen at decode time (alu_specialise) ----
- * 32- and 64-bit operands without LOCK: no switch on size or operation,
- * no masks. Operand roles: rr: dst rm, src reg; gr: dst reg, src rm (GvEv
- * with registers); ri: dst rm, src imm; rm: dst reg, src memory;
- * mr: dst memory, src reg; mi: dst memory, src imm. LOGIC records leave
- * lf.a/lf.b alone: nothing reads them for that kind. */
-
-static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t res,
-			  uint64_t a, uint64_t b)
-{
-	c->lf.op = kind;
-	c->lf.size = sz;
-	c->lf.res = res;
-	if (kind != FL_LOGIC) {
-		c->lf.a = a;
-		c->lf.b = b;
-	}
-}
+ * 8-, 32- and 64-bit operands without LOCK: no switch on size or
+ * operation, no masks; operand forms FORM_* (ops.h). */
 
 #define FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)                            \
 	static const struct insn *fast_##NAME##_rr##BITS(struct cpu *c, const struct insn *i)        \
@@ -421,7 +405,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 		T a = (T)c->r[i->rm], b = (T)c->r[i->reg], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
 			c->r[i->rm] = r;                                               \
-		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
 	static const struct insn *fast_##NAME##_gr##BITS(struct cpu *c, const struct insn *i)        \
@@ -429,7 +413,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 		T a = (T)c->r[i->reg], b = (T)c->r[i->rm], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
 			c->r[i->reg] = r;                                              \
-		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
 	static const struct insn *fast_##NAME##_ri##BITS(struct cpu *c, const struct insn *i)        \
@@ -437,7 +421,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 		T a = (T)c->r[i->rm], b = (T)i->imm, r = (T)(EXPR);                     \
 		if (WRITES)                                                            \
 			c->r[i->rm] = r;                                               \
-		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
 	static const struct insn *fast_##NAME##_rm##BITS(struct cpu *c, const struct insn *i)        \
@@ -446,7 +430,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 		T r = (T)(EXPR);                                                       \
 		if (WRITES)                                                            \
 			c->r[i->reg] = r;                                              \
-		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
 	static const struct insn *fast_##NAME##_mr##BITS(struct cpu *c, const struct insn *i)        \
@@ -455,7 +439,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
 		if (WRITES)                                                            \
 			mem_write(ea, SZ, r);                                          \
-		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
 	static const struct insn *fast_##NAME##_mi##BITS(struct cpu *c, const struct insn *i)        \
@@ -464,7 +448,7 @@ static inline void lf_rec(struct cpu *c, unsigned kind, unsigned sz, uint64_t re
 		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
 		if (WRITES)                                                            \
 			mem_write(ea, SZ, r);                                          \
-		lf_rec(c, KIND, SZ, r, a, b);                                          \
+		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}
 
@@ -515,7 +499,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			reg_set(c, i->rm8, 1, r);                                        \
-		lf_rec(c, KIND, 1, r, a, b);                                             \
+		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_gr8(struct cpu *c, const struct insn *i)               \
@@ -524,7 +508,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			reg_set(c, i->reg8, 1, r);                                       \
-		lf_rec(c, KIND, 1, r, a, b);                                             \
+		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_ri8(struct cpu *c, const struct insn *i)               \
@@ -533,7 +517,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			reg_set(c, i->rm8, 1, r);                                        \
-		lf_rec(c, KIND, 1, r, a, b);                                             \
+		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_rm8(struct cpu *c, const struct insn *i)               \
@@ -542,7 +526,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint8_t b = (uint8_t)mem_read(insn_ea_fast(c, i), 1), r = (uint8_t)(EXPR);     \
 		if (WRITES)                                                              \
 			reg_set(c, i->reg8, 1, r);                                       \
-		lf_rec(c, KIND, 1, r, a, b);                                             \
+		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_mr8(struct cpu *c, const struct insn *i)               \
@@ -552,7 +536,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			mem_write(ea, 1, r);                                             \
-		lf_rec(c, KIND, 1, r, a, b);                                             \
+		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_mi8(struct cpu *c, const struct insn *i)               \
@@ -561,7 +545,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
 		if (WRITES)                                                              \
 			mem_write(ea, 1, r);                                             \
-		lf_rec(c, KIND, 1, r, a, b);                                             \
+		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}
 
@@ -600,16 +584,15 @@ FAST_ALU8_BOTH(xor, FL_LOGIC, a ^ b, 1)
 FAST_ALU8_BOTH(cmp, FL_SUB, a - b, 0)
 FAST_ALU8_BOTH(test, FL_LOGIC, a & b, 0)
 
-enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
 
 #define FAST_ROW8(NAME)                                                                   \
 	{ fast_##NAME##_rr8, fast_##NAME##_gr8, fast_##NAME##_ri8, fast_##NAME##_rm8,      \
 	  fast_##NAME##_mr8, fast_##NAME##_mi8 }
 
-static const insn_exec fast_alu8[9][FORM_COUNT] = {
+static const insn_exec fast_alu8[ALU_ROWS][FORM_COUNT] = {
 	[ALU_ADD] = FAST_ROW8(add), [ALU_OR] = FAST_ROW8(or),   [ALU_AND] = FAST_ROW8(and),
 	[ALU_SUB] = FAST_ROW8(sub), [ALU_XOR] = FAST_ROW8(xor), [ALU_CMP] = FAST_ROW8(cmp),
-	[8] = FAST_ROW8(test),
+	[ALU_TEST] = FAST_ROW8(test),
 };
 
 #define FAST_ROW(NAME)                                                     \
@@ -620,11 +603,11 @@ static const insn_exec fast_alu8[9][FORM_COUNT] = {
 	  { fast_##NAME##_mr32, fast_##NAME##_mr64 },                      \
 	  { fast_##NAME##_mi32, fast_##NAME##_mi64 } }
 
-/* Indexed by ALU_* (ADC and SBB stay generic); row 8 is TEST. */
-static const insn_exec fast_alu[9][FORM_COUNT][2] = {
+/* Indexed by ALU_* (ADC and SBB stay generic). */
+static const insn_exec fast_alu[ALU_ROWS][FORM_COUNT][2] = {
 	[ALU_ADD] = FAST_ROW(add), [ALU_OR] = FAST_ROW(or),   [ALU_AND] = FAST_ROW(and),
 	[ALU_SUB] = FAST_ROW(sub), [ALU_XOR] = FAST_ROW(xor), [ALU_CMP] = FAST_ROW(cmp),
-	[8] = FAST_ROW(test),
+	[ALU_TEST] = FAST_ROW(test),
 };
 
 /* The flag-free twins of the register forms (FORM_RR, FORM_GR, FORM_RI). */
@@ -634,23 +617,23 @@ static const insn_exec fast_alu[9][FORM_COUNT][2] = {
 	  { fast_##NAME##_gr32_nf, fast_##NAME##_gr64_nf },    \
 	  { fast_##NAME##_ri32_nf, fast_##NAME##_ri64_nf } }
 
-static const insn_exec fast_alu8_nf[9][3] = {
+static const insn_exec fast_alu8_nf[ALU_ROWS][3] = {
 	[ALU_ADD] = NF_ROW8(add), [ALU_OR] = NF_ROW8(or),   [ALU_AND] = NF_ROW8(and),
 	[ALU_SUB] = NF_ROW8(sub), [ALU_XOR] = NF_ROW8(xor), [ALU_CMP] = NF_ROW8(cmp),
-	[8] = NF_ROW8(test),
+	[ALU_TEST] = NF_ROW8(test),
 };
 
-static const insn_exec fast_alu_nf[9][3][2] = {
+static const insn_exec fast_alu_nf[ALU_ROWS][3][2] = {
 	[ALU_ADD] = NF_ROW(add), [ALU_OR] = NF_ROW(or),   [ALU_AND] = NF_ROW(and),
 	[ALU_SUB] = NF_ROW(sub), [ALU_XOR] = NF_ROW(xor), [ALU_CMP] = NF_ROW(cmp),
-	[8] = NF_ROW(test),
+	[ALU_TEST] = NF_ROW(test),
 };
 
 /* lflive.c: each register form writes every arithmetic flag and cannot
  * fault. */
 void alu_flag_forms(lf_register_fn *reg)
 {
-	for (unsigned op = 0; op < 9; op++) {
+	for (unsigned op = 0; op < ALU_ROWS; op++) {
 		for (unsigned form = FORM_RR; form <= FORM_RI; form++) {
 			if (fast_alu8_nf[op][form])
 				reg(fast_alu8[op][form], fast_alu8_nf[op][form], LF_WRITES);
@@ -682,6 +665,37 @@ FAST_INCDEC(inc, FL_INC, 1, 64, uint64_t, 8)
 FAST_INCDEC(dec, FL_DEC, -1, 32, uint32_t, 4)
 FAST_INCDEC(dec, FL_DEC, -1, 64, uint64_t, 8)
 
+/* The fast-form row (ALU_*, or ALU_TEST) and operand form of an ALU or
+ * TEST instruction (decode time; fused.c asks too). */
+bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form)
+{
+	if (i->fn == op_alu_EvGv) {
+		*op = (i->op >> 3) & 7;
+		*form = i->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (i->fn == op_alu_GvEv) {
+		*op = (i->op >> 3) & 7;
+		*form = i->mod == 3 ? FORM_GR : FORM_RM;
+	} else if (i->fn == op_alu_rAXIz) {
+		*op = (i->op >> 3) & 7;
+		*form = FORM_RI;
+	} else if (i->fn == op_alu_EvIz) {
+		*op = i->reg & 7;
+		*form = i->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (i->fn == op_test_EvGv) {
+		*op = ALU_TEST;
+		*form = i->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (i->fn == op_test_EvIz) {
+		*op = ALU_TEST;
+		*form = i->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (i->fn == op_test_rAXIz) {
+		*op = ALU_TEST;
+		*form = FORM_RI;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* Replace i->fn by a fast form when the instruction has one (decode time). */
 void alu_specialise(struct insn *i)
 {
@@ -700,30 +714,8 @@ void alu_specialise(struct insn *i)
 		i->exec = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
 		return;
 	}
-	if (i->fn == op_alu_EvGv) {
-		op = (i->op >> 3) & 7;
-		form = i->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (i->fn == op_alu_GvEv) {
-		op = (i->op >> 3) & 7;
-		form = i->mod == 3 ? FORM_GR : FORM_RM;
-	} else if (i->fn == op_alu_rAXIz) {
-		op = (i->op >> 3) & 7;
-		form = FORM_RI;
-	} else if (i->fn == op_alu_EvIz) {
-		op = i->reg & 7;
-		form = i->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (i->fn == op_test_EvGv) {
-		op = 8;
-		form = i->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (i->fn == op_test_EvIz) {
-		op = 8;
-		form = i->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (i->fn == op_test_rAXIz) {
-		op = 8;
-		form = FORM_RI;
-	} else {
+	if (!alu_fast_form(i, &op, &form))
 		return;
-	}
 	if (i->osz == 1) {
 		if (!fast_alu8[op][form])
 			return;

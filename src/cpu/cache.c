@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include "cpu/cache.h"
+#include "cpu/ops.h"
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -260,6 +261,7 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 		pg->pool[pg->n - 1].seq = 1;
 	pg->slot[i->off] = (uint16_t)++pg->n;
 	lf_decoded(pg->pool, pg->n);
+	fuse_decoded(pg->pool, pg->n);
 	return i;
 }
 

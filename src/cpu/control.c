@@ -359,8 +359,8 @@ void op_fence(struct cpu *c, const struct insn *i)
 }
 
 /* ---- fast forms, chosen at decode time (control_specialise) ----
- * Near JMP/CALL rel and RET with the mode's operand size (no 66): the
- * relative targets chain (cache.h, exec_rel_target). */
+ * Near JMP/CALL (relative and indirect) and RET with the mode's operand
+ * size (no 66): the relative targets chain (cache.h, exec_rel_target). */
 static const struct insn *fast_jmp_rel(struct cpu *c, const struct insn *i)
 {
 	return exec_rel_target(c, i);
@@ -400,6 +400,41 @@ static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 	return exec_at(c, target);
 }
 
+/* Indirect CALL/JMP through a register or memory. */
+static uint64_t indirect_target(struct cpu *c, const struct insn *i, unsigned sz)
+{
+	return i->mod == 3 ? c->r[i->rm] & size_mask(sz) : mem_read(insn_ea_fast(c, i), sz);
+}
+
+static const struct insn *fast_jmp_ind64(struct cpu *c, const struct insn *i)
+{
+	return exec_at(c, indirect_target(c, i, 8));
+}
+
+static const struct insn *fast_jmp_ind32(struct cpu *c, const struct insn *i)
+{
+	return exec_at(c, indirect_target(c, i, 4));
+}
+
+static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
+{
+	uint64_t target = indirect_target(c, i, 8), sp = c->r[R_SP] - 8;
+
+	mem_write(sp, 8, i->addr + i->len);
+	c->r[R_SP] = sp;
+	return exec_at(c, target);
+}
+
+static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
+{
+	uint64_t target = indirect_target(c, i, 4);
+	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
+
+	mem_write(sp, 4, (uint32_t)(i->addr + i->len));
+	c->r[R_SP] = sp;
+	return exec_at(c, target);
+}
+
 void control_specialise(struct insn *i, bool m64)
 {
 	if (i->osz != (m64 ? 8 : 4))
@@ -410,4 +445,8 @@ void control_specialise(struct insn *i, bool m64)
 		i->exec = m64 ? fast_call_rel64 : fast_call_rel32;
 	else if (i->fn == op_ret)
 		i->exec = m64 ? fast_ret64 : fast_ret32;
+	else if (i->fn == op_jmp_Ev)
+		i->exec = m64 ? fast_jmp_ind64 : fast_jmp_ind32;
+	else if (i->fn == op_call_Ev)
+		i->exec = m64 ? fast_call_ind64 : fast_call_ind32;
 }

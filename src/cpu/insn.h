@@ -567,6 +567,20 @@ static inline void flags_set(struct cpu *c, enum lf_op op, unsigned sz,
 	c->lf.b = b & size_mask(sz);
 }
 
+/* The fast forms' record: operands already of the size; LOGIC records
+ * leave lf.a/lf.b alone (nothing reads them for that kind). */
+static inline void flags_record(struct cpu *c, unsigned kind, unsigned sz, uint64_t res,
+				uint64_t a, uint64_t b)
+{
+	c->lf.op = kind;
+	c->lf.size = sz;
+	c->lf.res = res;
+	if (kind != FL_LOGIC) {
+		c->lf.a = a;
+		c->lf.b = b;
+	}
+}
+
 /* CF/OF given, the rest from res (shifts, multiplies). */
 static inline void flags_set_resco(struct cpu *c, unsigned sz, uint64_t res, bool cf, bool of)
 {

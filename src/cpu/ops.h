@@ -21,6 +21,17 @@ void op_nop(struct cpu *cpu, const struct insn *i);
 /* 63 is MOVSXD in 64-bit mode and ARPL outside it: one row, two handlers. */
 void op_arpl_EwGw(struct cpu *cpu, const struct insn *i);
 
+/* ALU rows (the opcode's bits 5:3, or ModRM.reg of group 1), TEST after
+ * them; operand forms of the fast ALU handlers: rr: dst rm, src reg; gr:
+ * dst reg, src rm (registers); ri: dst rm, src imm; rm: dst reg, src
+ * memory; mr: dst memory, src reg; mi: dst memory, src imm. */
+enum { ALU_ADD, ALU_OR, ALU_ADC, ALU_SBB, ALU_AND, ALU_SUB, ALU_XOR, ALU_CMP, ALU_TEST, ALU_ROWS };
+enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
+bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form);
+/* After pool[n - 1] was decoded: a CMP or TEST right before a Jcc becomes
+ * one handler for both (fused.c). */
+void fuse_decoded(struct insn *pool, uint32_t n);
+
 /* Decode time: replace i->fn by a form specialised for the operand kinds
  * (sizes 4/8, register/immediate/memory, condition), when there is one. */
 void alu_specialise(struct insn *i);

@@ -27,7 +27,7 @@ static uint8_t spec_of(insn_fn fn)
 		return SPEC_SHIFT;
 	if (fn == op_jcc_Jb || fn == op_setcc_Eb || fn == op_cmovcc_GvEv)
 		return SPEC_COND;
-	if (fn == op_jmp_Jz || fn == op_call_Jz || fn == op_ret)
+	if (fn == op_jmp_Jz || fn == op_call_Jz || fn == op_ret || fn == op_jmp_Ev || fn == op_call_Ev)
 		return SPEC_CONTROL;
 	return SPEC_NONE;
 }

@@ -379,6 +379,45 @@ static void test_diff32(void **state)
 			run_case(&cases32[k], true, s * 0x9e3779b97f4a7c15ull + k);
 }
 
+/* CMP/TEST + Jcc, every condition, each compare form (fused.c fuses the
+ * pair on the warm run): "<compare>; jCC +N; inc %rcx; inc %rdx". */
+static void test_fused_jcc(void **state)
+{
+	static const struct { const char *name, *bytes; unsigned len; } cmps[] = {
+		{ "cmp %rbx,%rax", "\x48\x39\xd8", 3 },
+		{ "cmp %ebx,%eax (GvEv)", "\x3b\xc3", 2 },
+		{ "cmp %bl,%ah", "\x38\xdc", 2 },
+		{ "cmp $-1,%r8d", "\x41\x83\xf8\xff", 4 },
+		{ "cmp $0x80,%al", "\x3c\x80", 2 },
+		{ "cmp (%rsi),%eax", "\x3b\x06", 2 },
+		{ "cmp %rax,8(%rsi)", "\x48\x39\x46\x08", 4 },
+		{ "cmpl $5,4(%rsi)", "\x83\x7e\x04\x05", 4 },
+		{ "cmpb $0x7f,(%rdi)", "\x80\x3f\x7f", 3 },
+		{ "test %edx,%eax", "\x85\xd0", 2 },
+		{ "test %r9,%r9", "\x4d\x85\xc9", 3 },
+		{ "test $0x81,%bl", "\xf6\xc3\x81", 3 },
+		{ "test %al,(%rsi)", "\x84\x06", 2 },
+		{ "testq $-2,(%rdi)", "\x48\xf7\x07\xfe\xff\xff\xff", 7 },
+	};
+	char name[96], bytes[32];
+
+	for (size_t k = 0; k < sizeof(cmps) / sizeof(cmps[0]); k++) {
+		for (unsigned cc = 0; cc < 16; cc++) {
+			unsigned n = cmps[k].len;
+			struct snippet sn = { name, bytes, 0, MASK_ARITH };
+
+			memcpy(bytes, cmps[k].bytes, n);
+			bytes[n++] = (char)(0x70 + cc);
+			bytes[n++] = 3;
+			memcpy(bytes + n, "\x48\xff\xc1\x48\xff\xc2", 6); /* inc %rcx; inc %rdx */
+			sn.len = n + 6;
+			snprintf(name, sizeof(name), "FUSE: %s; j%u", cmps[k].name, cc);
+			for (uint64_t seed = 1; seed <= SEEDS; seed++)
+				run_case(&sn, false, seed * 0x9e3779b97f4a7c15ull + k * 16 + cc);
+		}
+	}
+}
+
 static int setup(void **state)
 {
 	code_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -403,6 +442,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff64),
 		cmocka_unit_test(test_diff32),
+		cmocka_unit_test(test_fused_jcc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,131 @@
+/* CMP or TEST fused with the Jcc after it (decode time). When a fast Jcc
+ * is decoded right after a fast CMP/TEST that falls through to it, the
+ * compare's exec becomes one handler for the pair: it records the flags
+ * as the compare does (later code may read them), evaluates the
+ * condition straight from the operands, and returns the Jcc's target or
+ * fall-through, so the pair costs one dispatch and no flag decoding. The
+ * Jcc keeps its own form for when it is reached by a jump; single steps
+ * use the table's handlers. */
+#include "cpu/cache.h"
+#include "cpu/ops.h"
+
+/* Condition cc after a - b (CMP), from the operands; sb: the sign bit. */
+static inline __attribute__((always_inline)) bool cc_sub(uint64_t a, uint64_t b, uint64_t r,
+							 uint64_t sb, unsigned cc)
+{
+	bool of = ((a ^ b) & (a ^ r) & sb) != 0, sf = (r & sb) != 0, v;
+
+	switch (cc >> 1) {
+	case 0: v = of; break;
+	case 1: v = a < b; break;
+	case 2: v = a == b; break;
+	case 3: v = a <= b; break;
+	case 4: v = sf; break;
+	case 5: v = !__builtin_parity((unsigned)(r & 0xff)); break;
+	case 6: v = sf != of; break;
+	default: v = a == b || sf != of; break;
+	}
+	return v ^ (cc & 1);
+}
+
+/* Condition cc after a & b (TEST): CF = OF = 0. */
+static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t sb, unsigned cc)
+{
+	bool sf = (r & sb) != 0, v;
+
+	switch (cc >> 1) {
+	case 0:
+	case 1: v = false; break;
+	case 2:
+	case 3: v = r == 0; break;
+	case 4:
+	case 6: v = sf; break;
+	case 5: v = !__builtin_parity((unsigned)(r & 0xff)); break;
+	default: v = r == 0 || sf; break;
+	}
+	return v ^ (cc & 1);
+}
+
+/* Operands by form (FORM_*) and width; the byte forms through reg_get
+ * (AH..BH). */
+#define REG8(n) reg_get(c, i->n##8, 1)
+#define OPND_rr(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = W == 8 ? REG8(reg) : c->r[i->reg]
+#define OPND_gr(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = W == 8 ? REG8(rm) : c->r[i->rm]
+#define OPND_ri(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = i->imm
+#define OPND_rm(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = mem_read(insn_ea_fast(c, i), W / 8)
+#define OPND_mr(W) a = mem_read(insn_ea_fast(c, i), W / 8), b = W == 8 ? REG8(reg) : c->r[i->reg]
+#define OPND_mi(W) a = mem_read(insn_ea_fast(c, i), W / 8), b = i->imm
+
+#define FUSED_ONE(FORM, W, T, cc)                                                            \
+	static const struct insn *fused_cmp_##FORM##W##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                    \
+		uint64_t a, b;                                                               \
+		T r;                                                                         \
+		OPND_##FORM(W);                                                              \
+		a = (T)a, b = (T)b, r = (T)(a - b);                                          \
+		flags_record(c, FL_SUB, W / 8, r, a, b);                                     \
+		if (cc_sub(a, b, r, (T)1 << (W - 1), cc))                                    \
+			return exec_rel_target(c, i + 1);                                    \
+		return exec_next(c, i + 1);                                                  \
+	}                                                                                    \
+	static const struct insn *fused_test_##FORM##W##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                    \
+		uint64_t a, b;                                                               \
+		T r;                                                                         \
+		OPND_##FORM(W);                                                              \
+		r = (T)(a & b);                                                              \
+		flags_record(c, FL_LOGIC, W / 8, r, 0, 0);                                   \
+		if (cc_logic(r, (T)1 << (W - 1), cc))                                        \
+			return exec_rel_target(c, i + 1);                                    \
+		return exec_next(c, i + 1);                                                  \
+	}
+
+#define FUSED_CC(FORM, W, T)                                                                  \
+	FUSED_ONE(FORM, W, T, 0) FUSED_ONE(FORM, W, T, 1) FUSED_ONE(FORM, W, T, 2)           \
+	FUSED_ONE(FORM, W, T, 3) FUSED_ONE(FORM, W, T, 4) FUSED_ONE(FORM, W, T, 5)           \
+	FUSED_ONE(FORM, W, T, 6) FUSED_ONE(FORM, W, T, 7) FUSED_ONE(FORM, W, T, 8)           \
+	FUSED_ONE(FORM, W, T, 9) FUSED_ONE(FORM, W, T, 10) FUSED_ONE(FORM, W, T, 11)         \
+	FUSED_ONE(FORM, W, T, 12) FUSED_ONE(FORM, W, T, 13) FUSED_ONE(FORM, W, T, 14)        \
+	FUSED_ONE(FORM, W, T, 15)
+
+#define FUSED_FORMS(W, T)                                                                  \
+	FUSED_CC(rr, W, T) FUSED_CC(gr, W, T) FUSED_CC(ri, W, T) FUSED_CC(rm, W, T)        \
+	FUSED_CC(mr, W, T) FUSED_CC(mi, W, T)
+
+FUSED_FORMS(8, uint8_t)
+FUSED_FORMS(32, uint32_t)
+FUSED_FORMS(64, uint64_t)
+
+#define ROW_CC(OP, FORM, W)                                                                   \
+	{ fused_##OP##_##FORM##W##_0, fused_##OP##_##FORM##W##_1, fused_##OP##_##FORM##W##_2, \
+	  fused_##OP##_##FORM##W##_3, fused_##OP##_##FORM##W##_4, fused_##OP##_##FORM##W##_5, \
+	  fused_##OP##_##FORM##W##_6, fused_##OP##_##FORM##W##_7, fused_##OP##_##FORM##W##_8, \
+	  fused_##OP##_##FORM##W##_9, fused_##OP##_##FORM##W##_10, fused_##OP##_##FORM##W##_11, \
+	  fused_##OP##_##FORM##W##_12, fused_##OP##_##FORM##W##_13,                          \
+	  fused_##OP##_##FORM##W##_14, fused_##OP##_##FORM##W##_15 }
+#define ROW_FORMS(OP, W)                                                             \
+	{ ROW_CC(OP, rr, W), ROW_CC(OP, gr, W), ROW_CC(OP, ri, W), ROW_CC(OP, rm, W), \
+	  ROW_CC(OP, mr, W), ROW_CC(OP, mi, W) }
+
+/* [width 8, 32, 64][FORM_*][cc] */
+static const insn_exec fused_cmp[3][FORM_COUNT][16] = {
+	ROW_FORMS(cmp, 8), ROW_FORMS(cmp, 32), ROW_FORMS(cmp, 64),
+};
+static const insn_exec fused_test[3][FORM_COUNT][16] = {
+	ROW_FORMS(test, 8), ROW_FORMS(test, 32), ROW_FORMS(test, 64),
+};
+
+void fuse_decoded(struct insn *pool, uint32_t n)
+{
+	struct insn *jcc = &pool[n - 1], *cmp;
+	unsigned op, form, w;
+
+	if (n < 2 || jcc->fn != op_jcc_Jb || jcc->exec == exec_generic)
+		return; /* not a fast Jcc (66-prefixed ones stay generic) */
+	cmp = jcc - 1;
+	if (!cmp->seq || cmp->exec == exec_generic || !alu_fast_form(cmp, &op, &form) ||
+	    (op != ALU_CMP && op != ALU_TEST))
+		return;
+	w = cmp->osz == 1 ? 0 : cmp->osz == 4 ? 1 : 2;
+	cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][jcc->op & 15];
+}
