@@ -79,12 +79,30 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 	return exec_lookup(c, addr);
 }
 
+/* Straight-line code dispatches from handler to handler: exec_next calls
+ * the next pool entry's exec itself (a tail call the optimiser turns into
+ * an indirect jump per handler, each predicted on its own) instead of
+ * returning it to the run loop, unless something is pending. Only
+ * fall-through does this, never a branch, so even a compiler that keeps
+ * the frames (-O1) nests at most one straight run of a page. -O0 and the
+ * sanitizer builds return to the loop every time. */
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+#define EXEC_TAIL_DISPATCH 1
+#else
+#define EXEC_TAIL_DISPATCH 0
+#endif
+
 /* The fall-through of i: the next pool entry when it was decoded right
  * after i (insn.seq), else a lookup. */
 static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 {
-	if (__builtin_expect(i->seq, 1))
+	if (__builtin_expect(i->seq, 1)) {
+		if (EXEC_TAIL_DISPATCH && __builtin_expect(c->pending == 0, 1)) {
+			c->insn_rip = i[1].addr;
+			return i[1].exec(c, i + 1);
+		}
 		return i + 1;
+	}
 	return exec_at(c, i->addr + i->len);
 }
 
