@@ -1,6 +1,8 @@
 /* Host side of guest signals: the queueing handler, host dispositions that
  * follow the guest's, and the host thread mask that mirrors the guest's. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -80,16 +82,66 @@ static void set_host_action(const struct sg_process *p, int sig, uint64_t handle
 	sigaction(sig, &sa, NULL);
 }
 
+/* The host's ignored signals as a mask (SIGBIT), from the SigIgn
+ * line of /proc/self/status: one read instead of a sigaction call per
+ * signal, at every start (every guest execve). false if unreadable. */
+static bool read_ignored_mask(uint64_t *mask)
+{
+	static const char key[] = "\nSigIgn:";
+	char buf[4096];
+	size_t n = 0;
+	const char *line;
+	uint64_t m = 0;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while (n < sizeof(buf) - 1) {
+		ssize_t r = read(fd, buf + n, sizeof(buf) - 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	line = strstr(buf, key);
+	if (!line)
+		return false;
+	line += sizeof(key) - 1;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	for (int digits = 0; digits < 16; digits++, line++) {
+		if (*line >= '0' && *line <= '9')
+			m = m << 4 | (uint64_t)(*line - '0');
+		else if (*line >= 'a' && *line <= 'f')
+			m = m << 4 | (uint64_t)(*line - 'a' + 10);
+		else
+			return false;
+	}
+	*mask = m;
+	return true;
+}
+
 void sig_process_init(struct sg_process *p)
 {
-	for (int sig = 1; sig <= SG_NSIG; sig++) {
-		struct sigaction cur;
+	uint64_t ignored;
 
-		if (sig == SIGKILL || sig == SIGSTOP)
-			continue;
-		if (sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN &&
-		    !(cur.sa_flags & SA_SIGINFO))
-			p->sigactions[sig - 1].handler = SG_SIG_IGN;
+	if (read_ignored_mask(&ignored)) {
+		for (int sig = 1; sig <= SG_NSIG; sig++)
+			if (ignored & SIGBIT(sig))
+				p->sigactions[sig - 1].handler = SG_SIG_IGN;
+	} else {
+		for (int sig = 1; sig <= SG_NSIG; sig++) {
+			struct sigaction cur;
+
+			if (sig == SIGKILL || sig == SIGSTOP)
+				continue;
+			if (sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
+				p->sigactions[sig - 1].handler = SG_SIG_IGN;
+		}
 	}
 	set_host_action(p, SIG_KICK, p->sigactions[SIG_KICK - 1].handler);
 	for (int sig = 1; sig <= SG_NSIG; sig++)
