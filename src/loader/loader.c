@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
@@ -210,6 +211,22 @@ static void init_cpu(struct cpu *cpu, const struct sg_process *p)
 	cpu->r[R_SP] = p->image.stack_pointer;
 }
 
+/* The program's absolute path (/proc/self/exe): the open file's name, one
+ * readlink, rather than realpath's walk (a readlink per component). */
+static char *exe_path_of(int fd, const char *file, char real[PATH_MAX])
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, PATH_MAX - 1);
+	if (n > 0 && real[0] == '/') {
+		real[n] = '\0';
+		return strdup(real);
+	}
+	return strdup(realpath(file, real) ? real : file);
+}
+
 enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 			char *const argv[], char *const envp[])
 {
@@ -252,7 +269,7 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 	err = map_everything(p, &s, path, argv, envp);
 	if (err)
 		goto fail;
-	p->exe_path = strdup(realpath(file, real) ? real : file);
+	p->exe_path = exe_path_of(s.prog.fd, file, real);
 	if (!p->exe_path) {
 		err = SG_ERR_NOMEM;
 		goto fail;

@@ -5,6 +5,7 @@
  * memory that is not the guest's looks unmapped to them (docs/loader.md). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,64 @@
 		    PROT_GROWSDOWN | PROT_GROWSUP)
 #define PROT_RWX (PROT_READ | PROT_WRITE | PROT_EXEC)
 
+/* The name describe_mapping found last (one for all mms and threads). */
+static struct {
+	pthread_mutex_t lock;
+	char *name;
+	int fd;
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctime;
+} last_name = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static bool same_file(const struct stat *st, int fd)
+{
+	return last_name.name && last_name.fd == fd && last_name.dev == st->st_dev &&
+	       last_name.ino == st->st_ino &&
+	       last_name.ctime.tv_sec == st->st_ctim.tv_sec &&
+	       last_name.ctime.tv_nsec == st->st_ctim.tv_nsec;
+}
+
+/* The path of fd as /proc/self/maps shows it, malloc'd, or NULL. A loader
+ * maps several segments of one file in a row: the same open file (a
+ * rename or a new link changes its ctime) keeps its name, without a
+ * readlink each time. */
+static char *file_name(int fd, const struct stat *st)
+{
+	char link[64], path[4096];
+	char *name = NULL;
+	ssize_t n;
+
+	pthread_mutex_lock(&last_name.lock);
+	if (st && same_file(st, fd)) {
+		name = strdup(last_name.name);
+		pthread_mutex_unlock(&last_name.lock);
+		return name;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n > 0) {
+		path[n] = '\0';
+		name = strdup(path);
+		if (name && st) {
+			free(last_name.name);
+			last_name.name = strdup(path);
+			last_name.fd = fd;
+			last_name.dev = st->st_dev;
+			last_name.ino = st->st_ino;
+			last_name.ctime = st->st_ctim;
+		}
+	}
+	pthread_mutex_unlock(&last_name.lock);
+	return name;
+}
+
 /* Fill the /proc/self/maps fields of a new VMA from the mmap arguments. */
 static void describe_mapping(struct vma *v, int prot, int flags, int fd,
 			     off_t off)
 {
 	struct stat st;
-	char link[64], path[4096];
-	ssize_t n;
+	bool have_st;
 
 	v->prot = prot & PROT_RWX;
 	v->shared = (flags & MAP_TYPE) != MAP_PRIVATE;
@@ -38,16 +90,12 @@ static void describe_mapping(struct vma *v, int prot, int flags, int fd,
 	}
 	v->file = true;
 	v->offset = (uint64_t)off;
-	if (fstat(fd, &st) == 0) {
+	have_st = fstat(fd, &st) == 0;
+	if (have_st) {
 		v->dev = st.st_dev;
 		v->ino = st.st_ino;
 	}
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n > 0) {
-		path[n] = '\0';
-		v->name = strdup(path);
-	}
+	v->name = file_name(fd, have_st ? &st : NULL);
 }
 
 /* Where a non-fixed low4g mapping goes: the hint if it fits, else top-down
