@@ -63,6 +63,9 @@ const struct insn *exec_lookup(struct cpu *c, uint64_t addr);
 /* The run loop's default insn_exec: sets cpu->rip to the fall-through,
  * calls insn->fn, follows where it left rip. */
 const struct insn *exec_generic(struct cpu *c, const struct insn *i);
+/* For handlers that neither read nor move rip (optable.c, moves_rip):
+ * rip is written only if they leave something pending. */
+const struct insn *exec_plain(struct cpu *c, const struct insn *i);
 
 /* exec_lookup with the common case inline: a recent page, decoded slot. */
 static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)

@@ -202,6 +202,7 @@ opcode:
 		if (!fn || (i->pfx & PFX_LOCK))
 			return make_fault(i, &f, op_ud);
 		i->fn = fn;
+		i->exec = exec_plain; /* x87: no control transfer */
 		i->len = (uint8_t)f.n;
 		return;
 	}
@@ -256,6 +257,8 @@ opcode:
 	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
 		return make_fault(i, &f, op_ud);
 	i->fn = e->fn;
+	if (e->plain)
+		i->exec = exec_plain;
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
 	switch (e->spec) {

@@ -119,6 +119,19 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 	return cache_decode(c, pg, addr);
 }
 
+const struct insn *exec_plain(struct cpu *c, const struct insn *i)
+{
+	i->fn(c, i);
+	if (__builtin_expect(c->pending != 0, 0)) {
+		/* a fault set rip already; a store into decoded code (the page
+		 * stays until cache_sync) or a stop request did not */
+		if (c->stop == CPU_STOP_NONE)
+			c->rip = i->addr + i->len;
+		return NULL;
+	}
+	return exec_next(c, i);
+}
+
 /* The first run of a direct branch (operand size 32 or 64, as its fast
  * form is chosen): find the target, chain it when it is on the same page. */
 __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const struct insn *i)

@@ -32,11 +32,31 @@ static uint8_t spec_of(insn_fn fn)
 	return SPEC_NONE;
 }
 
+/* The handlers that read or move rip, or stop the CPU other than by a
+ * fault: those of control.c and cond.c (a grep for "c->rip" and "->stop"
+ * in src/cpu finds no others). The rest run through exec_plain. */
+static bool moves_rip(insn_fn fn)
+{
+	static const insn_fn list[] = {
+		op_jmp_Jz, op_call_Jz, op_jmp_Ev, op_call_Ev, op_ret, op_ret_Iw, op_enter,
+		op_leave, op_callf_Ap, op_jmpf_Ap, op_callf_Mp, op_jmpf_Mp, op_retf, op_iret,
+		op_syscall, op_sysenter, op_int1, op_bound_GvMa, op_int3, op_int_Ib, op_into,
+		op_rdtsc, op_grp7, op_mov_crdr, op_cpuid, op_fence, op_jcc_Jb, op_setcc_Eb,
+		op_cmovcc_GvEv, op_loop_Jb, op_jcxz_Jb,
+	};
+
+	for (size_t k = 0; k < sizeof(list) / sizeof(list[0]); k++)
+		if (list[k] == fn)
+			return true;
+	return false;
+}
+
 static void set_entry(struct op_entry *e, insn_fn fn, unsigned flags, bool specific)
 {
 	if (e->specific && !specific)
 		return; /* a mandatory-prefix row wins over a P_ANY row */
 	e->spec = spec_of(fn);
+	e->plain = fn && !moves_rip(fn);
 	e->fn = fn;
 	e->flags = (uint16_t)flags;
 	e->specific = specific;

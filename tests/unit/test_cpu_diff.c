@@ -398,6 +398,10 @@ static void test_fused_jcc(void **state)
 		{ "test $0x81,%bl", "\xf6\xc3\x81", 3 },
 		{ "test %al,(%rsi)", "\x84\x06", 2 },
 		{ "testq $-2,(%rdi)", "\x48\xf7\x07\xfe\xff\xff\xff", 7 },
+		/* no fast form: must not fuse (16-bit, 32-bit addresses) */
+		{ "cmp %ax,%bx", "\x66\x39\xc3", 3 },
+		{ "testw $0x8001,(%rsi)", "\x66\xf7\x06\x01\x80", 5 },
+		{ "cmp (%esi),%eax", "\x67\x3b\x06", 3 },
 	};
 	char name[96], bytes[32];
 
