@@ -2,10 +2,11 @@
  * operand access, lazy flags, faults. Private to src/cpu.
  *
  * The decoder (decode.c) turns bytes into a struct insn once; the code
- * cache (cache.c) keeps it per code page; the run loop (exec.c) sets
- * cpu->rip to the next instruction and calls insn->fn. A handler therefore
- * sees cpu->rip == address of the next instruction (RIP-relative operands
- * and relative branches use it) and cpu->insn_rip == its own address.
+ * cache (cache.c) keeps it per code page; the run loop (exec.c) calls
+ * insn->exec. For a table handler (insn->fn) that is exec_generic, which
+ * sets cpu->rip to the address of the next instruction first (relative
+ * branches use it), or exec_plain for handlers that neither read nor move
+ * rip; cpu->insn_rip is the handler's own address either way.
  *
  * Opcode tables are data: X-macro .def files, one per family, included by
  * optable.c. Rows (all maps but x87):
