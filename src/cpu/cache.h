@@ -57,8 +57,8 @@ static inline struct code_page *cache_page_recent(struct cpu *c, uint64_t page)
 /* ---- threaded dispatch (insn_exec) ---- */
 
 /* The instruction at addr, decoded if needed (exec.c). On a decode it
- * sets cpu->insn_rip and cpu->rip to addr first: a fetch fault names the
- * fetched instruction. */
+ * sets cpu->insn_rip and cpu->rip to addr (and cpu->cur to NULL) first: a
+ * fetch fault names the fetched instruction. */
 const struct insn *exec_lookup(struct cpu *c, uint64_t addr);
 /* The run loop's default insn_exec: sets cpu->rip to the fall-through,
  * calls insn->fn, follows where it left rip. */
@@ -101,7 +101,7 @@ static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 {
 	if (__builtin_expect(i->seq, 1)) {
 		if (EXEC_TAIL_DISPATCH && __builtin_expect(c->pending == 0, 1)) {
-			c->insn_rip = i[1].addr;
+			c->cur = i + 1;
 			return i[1].exec(c, i + 1);
 		}
 		return i + 1;

@@ -75,6 +75,7 @@ struct cpu_x87 {
 };
 
 struct cpu_code_cache; /* decoded-instruction cache, private to src/cpu */
+struct insn;
 
 struct cpu {
 	/* The 16 GPRs; r[16] and r[17] stay 0: the fast forms' address
@@ -120,6 +121,7 @@ struct cpu {
 
 	/* Private to src/cpu. */
 	uint64_t insn_rip;            /* address of the executing instruction */
+	const struct insn *cur;       /* the instruction fast forms run (NULL: insn_rip says) */
 	uint64_t cache_epoch;         /* code-invalidation epoch this cache has seen */
 };
 

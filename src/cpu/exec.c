@@ -115,12 +115,14 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 
 	if (s)
 		return &pg->pool[s - 1];
+	c->cur = NULL;
 	c->insn_rip = c->rip = addr; /* a fetch fault names the fetched instruction */
 	return cache_decode(c, pg, addr);
 }
 
 const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 {
+	c->insn_rip = i->addr;
 	i->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0)) {
 		/* a fault set rip already; a store into decoded code (the page
@@ -151,6 +153,7 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
  * again only when nothing is pending (its page still lives). */
 const struct insn *exec_generic(struct cpu *c, const struct insn *i)
 {
+	c->insn_rip = i->addr;
 	c->rip = i->addr + i->len;
 	i->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
@@ -179,13 +182,14 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 		i = exec_at(c, c->rip);
 		if (single) {
 			/* the table's handler: exact at every step */
+			c->cur = NULL;
 			c->insn_rip = i->addr;
 			c->rip = i->addr + i->len;
 			i->fn(c, i);
 			return;
 		}
 		do {
-			c->insn_rip = i->addr;
+			c->cur = i;
 			i = i->exec(c, i);
 		} while (__builtin_expect(c->pending == 0, 1));
 		if (c->stop != CPU_STOP_NONE)
@@ -195,7 +199,7 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			 * made it so: run on to that writer (lflive.c). These are
 			 * register forms; none stops or faults. */
 			while (i->lf_stale && !c->code_dirty) {
-				c->insn_rip = i->addr;
+				c->cur = i;
 				i = i->exec(c, i);
 			}
 			c->rip = i->addr;
@@ -225,6 +229,14 @@ static bool stack_based(struct cpu *c)
 	return r;
 }
 
+/* A fault in a fast form: it names the instruction by cpu->cur (the
+ * dispatch stores only that), the others set insn_rip too. */
+static void sync_insn_rip(struct cpu *c)
+{
+	if (c->cur)
+		c->insn_rip = c->cur->addr;
+}
+
 static enum cpu_stop_reason run(struct cpu *c, bool single)
 {
 	sigjmp_buf jb;
@@ -235,11 +247,13 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	c->stop = CPU_STOP_NONE;
 	if (c->mode == CPU_MODE_32)
 		c->rip = (uint32_t)c->rip;
+	c->cur = NULL;
 	switch (sigsetjmp(jb, 0)) {
 	case 0:
 		break;
 	case 2: /* cpu_ac_fault: a misaligned access with AC set */
 		tl_jmp = outer;
+		sync_insn_rip(c);
 		cpu_raise(c, VEC_AC);
 		return c->stop;
 	default:
@@ -247,6 +261,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 		tl_in_guest = 0;
 		tl_jmp = outer;
 		cpu_tl_ac = false;
+		sync_insn_rip(c);
 		cpu_raise_addr(c, VEC_PF, tl_fault_addr);
 		c->fault.write = tl_fault_write;
 		c->fault.prot = tl_fault_prot;
