@@ -415,6 +415,19 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+/* 16-bit MOV to and from memory (66): the upper register bits stay. */
+static const struct insn *fast_load16(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read(insn_ea_fast(c, i), 2);
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_store16(struct cpu *c, const struct insn *i)
+{
+	mem_write(insn_ea_fast(c, i), 2, (uint16_t)c->r[i->reg]);
+	return exec_next(c, i);
+}
+
 /* Byte MOV: registers through reg_get/reg_set (AH..BH). */
 static const struct insn *fast_mov_load8(struct cpu *c, const struct insn *i)
 {
@@ -463,6 +476,14 @@ void move_specialise(struct insn *i, bool m64)
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_GvEv) {
 		i->exec = fast_mov_load8;
+		return;
+	}
+	if (i->osz == 2 && i->mod != 3 && i->fn == op_mov_GvEv && i->op == 0x8b) {
+		i->exec = fast_load16;
+		return;
+	}
+	if (i->osz == 2 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x89) {
+		i->exec = fast_store16;
 		return;
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x88) {
