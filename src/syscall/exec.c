@@ -52,22 +52,21 @@ static void strv_free(struct strv *s, size_t from)
 }
 
 /* A guest char *[] (4- or 8-byte pointers) into s; NULL array: empty.
- * Each string is copied through one scratch buffer (EXEC_STRLEN_MAX) and
- * kept at its own length: a buffer that size per string would be an
- * mmap and a page fault each (malloc's mmap threshold), dozens per exec. */
+ * Each string is kept at its own length, copied through a stack buffer,
+ * or for a longer one a scratch buffer of the kernel's limit (allocated
+ * once: a buffer that size is an mmap and a page fault, and one per
+ * string was dozens per exec). */
 static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct strv *s)
 {
 	size_t width = compat ? 4 : 8;
-	char *buf;
+	char small[4096], *big = NULL;
 	long r = 0;
 
 	if (!arr)
 		return 0;
-	buf = malloc(EXEC_STRLEN_MAX);
-	if (!buf)
-		return -ENOMEM;
 	for (size_t i = 0;; i++) {
 		uint64_t p = 0;
+		const char *src = small;
 		char *str;
 		long len;
 
@@ -81,10 +80,17 @@ static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct 
 		}
 		if (!p)
 			break;
-		len = strncpy_from_guest(sc_mm(t), buf, p, EXEC_STRLEN_MAX);
-		if (len < 0 || len >= EXEC_STRLEN_MAX ||
-		    (s->bytes += (size_t)len + 1) > EXEC_ARGS_MAX) {
-			r = len < 0 ? -EFAULT : -E2BIG;
+		len = strncpy_from_guest(sc_mm(t), small, p, sizeof(small));
+		if (len == -ENAMETOOLONG) {
+			if (!big && !(big = malloc(EXEC_STRLEN_MAX))) {
+				r = -ENOMEM;
+				break;
+			}
+			src = big;
+			len = strncpy_from_guest(sc_mm(t), big, p, EXEC_STRLEN_MAX);
+		}
+		if (len < 0 || (s->bytes += (size_t)len + 1) > EXEC_ARGS_MAX) {
+			r = len == -EFAULT ? -EFAULT : -E2BIG;
 			break;
 		}
 		str = malloc((size_t)len + 1);
@@ -92,14 +98,14 @@ static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct 
 			r = -ENOMEM;
 			break;
 		}
-		memcpy(str, buf, (size_t)len + 1);
+		memcpy(str, src, (size_t)len + 1);
 		if (strv_add(s, str)) {
 			free(str);
 			r = -ENOMEM;
 			break;
 		}
 	}
-	free(buf);
+	free(big);
 	return r;
 }
 
