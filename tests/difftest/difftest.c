@@ -4,7 +4,12 @@
  * interpreter, from the same registers, RFLAGS, FXSAVE state and scratch
  * memory; GPRs, RFLAGS (less what the SDM leaves undefined), XMM, MXCSR,
  * x87 state (x87 snippets), the scratch memory and the fault (signal,
- * address, rip) must agree. Usage:
+ * address, rip) must agree. The interpreter runs every snippet three
+ * times from the same state, each compared with the one native run:
+ * cold (cpu_run, freshly decoded), warm (cpu_run again from the decoded
+ * code, so the choices made at decode time apply: flag-free twins,
+ * fused CMP/TEST+Jcc, chained branches) and step (cpu_step, the table's
+ * handlers). Usage:
  *
  *   difftest [--mode 64|32|both] [-n TRIALS] [--seed S] [--strict]
  *            [--log N] [--twin32] --native64 PATH --native32 PATH
@@ -28,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "difftest.h"
@@ -37,10 +43,17 @@
 #define MAX_FAMILIES 32
 #define MAX_STEPS 64
 
+/* The interpreter's runs of each trial, in this order: the cold run
+ * decodes (and the decode-time passes look back as each instruction is
+ * added), the warm one runs what that left in the cache. */
+enum interp_run { RUN_COLD, RUN_WARM, RUN_STEP, RUN_COUNT };
+static const char *const run_names[RUN_COUNT] = { "cold", "warm", "step" };
+
 struct fam_stat {
 	const char *name;
 	bool strict;
 	unsigned long trials, mismatches, logged;
+	unsigned long run_mismatches[RUN_COUNT];
 	unsigned long no_twin; /* mode 32 on twins: trials left out */
 };
 
@@ -153,10 +166,15 @@ static bool run_native(struct child *c)
 {
 	struct pollfd p = { .fd = c->from, .events = POLLIN };
 	char b = 1;
+	int ready = -1;
 
 	if (c->pid <= 0 && !child_start(c))
 		die(c->path);
-	if (write(c->to, &b, 1) != 1 || poll(&p, 1, 3000) != 1 || read(c->from, &b, 1) != 1) {
+	if (write(c->to, &b, 1) == 1)
+		do /* the watchdog's signal (SA_RESTART does not restart poll) */
+			ready = poll(&p, 1, 3000);
+		while (ready < 0 && errno == EINTR);
+	if (ready != 1 || read(c->from, &b, 1) != 1) {
 		child_stop(c);
 		return false;
 	}
@@ -233,15 +251,50 @@ static int vector_signal(enum cpu_vector v)
 	}
 }
 
-static void run_interp(const struct trial *t, struct outcome *o)
+/* One CPU for every run: cpu_init keeps its decoded cache, which only the
+ * cold run's cpu_invalidate_code drops. */
+static struct cpu cpu;
+
+/* A cpu_run that never ends (an interpreter bug: the snippet's own bytes
+ * always end at the INT3 after them or at a fault) is stopped by a
+ * periodic ITIMER_VIRTUAL tick that finds the same run still going as at
+ * the tick before. Virtual time only passes in user mode, so the signal
+ * does not interrupt the tester's pipe I/O with the runner. */
+static volatile sig_atomic_t in_run;
+static volatile unsigned long run_serial;
+
+static void watchdog(int sig)
 {
-	static struct cpu cpu;
+	static unsigned long seen;
+
+	(void)sig;
+	if (in_run && run_serial == seen)
+		cpu_request_stop(&cpu);
+	seen = run_serial;
+}
+
+static void watchdog_start(void)
+{
+	struct sigaction sa = { .sa_handler = watchdog, .sa_flags = SA_RESTART };
+	struct itimerval tv = { .it_interval = { 1, 0 }, .it_value = { 1, 0 } };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGVTALRM, &sa, NULL) < 0 || setitimer(ITIMER_VIRTUAL, &tv, NULL) < 0)
+		die("watchdog timer");
+}
+
+/* Runs the trial from its input state. The code page holds the snippet
+ * and an INT3 right after it (the caller's), where a complete run stops. */
+static void run_interp(const struct trial *t, struct outcome *o, enum interp_run how,
+		       uint8_t *data_out)
+{
 	uint64_t end = DT_CODE + t->len;
 
 	memcpy((void *)(uintptr_t)DT_DATA, t->data, DT_DATA_SIZE);
-	cpu_invalidate_code(DT_CODE, DT_PAGE);
+	if (how == RUN_COLD)
+		cpu_invalidate_code(DT_CODE, DT_PAGE);
 	cpu_init(&cpu, t->m64 ? CPU_MODE_64 : CPU_MODE_32);
-	memcpy(cpu.r, t->r, sizeof(cpu.r));
+	memcpy(cpu.r, t->r, sizeof(t->r)); /* r[16..17] stay 0 (cpu.h) */
 	cpu_set_rflags(&cpu, t->rflags);
 	fx_to_cpu(&cpu, t->fx, t->m64);
 	cpu.base[SEG_GS] = t->m64 ? DT_GS_BASE : io->gs_base;
@@ -256,7 +309,25 @@ static void run_interp(const struct trial *t, struct outcome *o)
 	}
 	cpu.rip = DT_CODE;
 	memset(o, 0, sizeof(*o));
-	for (int s = 0; s < MAX_STEPS && cpu.rip != end; s++) {
+	if (how != RUN_STEP) {
+		enum cpu_stop_reason st;
+
+		run_serial++;
+		in_run = 1;
+		st = cpu_run(&cpu);
+		in_run = 0;
+		if (st == CPU_STOP_FAULT && cpu.fault.vector == VEC_BP && cpu.fault.insn_addr == end) {
+			cpu.rip = end; /* the INT3 after the snippet (a trap: rip past it) */
+		} else if (st == CPU_STOP_FAULT) {
+			o->sig = vector_signal(cpu.fault.vector);
+			o->addr = cpu.fault.vector == VEC_PF ? cpu.fault.data_addr : 0;
+		} else {
+			o->note = st == CPU_STOP_REQUEST ? "did not stop (watchdog)"
+							 : "stopped (not a fault)";
+			o->sig = -1;
+		}
+	}
+	for (int s = 0; how == RUN_STEP && s < MAX_STEPS && cpu.rip != end; s++) {
 		enum cpu_stop_reason st = cpu_step(&cpu);
 
 		if (st == CPU_STOP_FAULT) {
@@ -276,7 +347,8 @@ static void run_interp(const struct trial *t, struct outcome *o)
 	o->rflags = cpu_get_rflags(&cpu);
 	o->rip = cpu.rip;
 	cpu_to_fx(&cpu, o->fx);
-	o->data = (const uint8_t *)(uintptr_t)DT_DATA;
+	memcpy(data_out, (const void *)(uintptr_t)DT_DATA, DT_DATA_SIZE);
+	o->data = data_out;
 }
 
 static void native_outcome(const struct trial *t, struct outcome *o)
@@ -390,11 +462,21 @@ static void compare(const struct trial *t, const struct outcome *n, const struct
 #undef OUT
 }
 
+/* diff[k]: run k's differences (empty when it agreed); tags name the
+ * runs that disagree, e.g. [warm] or [cold+warm+step]. */
 static void log_mismatch(const struct trial *t, const struct long_twin *w, unsigned long idx,
-			 const char *diff)
+			 char diff[RUN_COUNT][4096])
 {
-	printf("MISMATCH mode %d trial %lu family %s: %s\n  bytes:", t->m64 ? 64 : 32, idx,
-	       t->family, t->text);
+	const char *sep = "";
+
+	printf("MISMATCH [");
+	for (unsigned k = 0; k < RUN_COUNT; k++)
+		if (diff[k][0]) {
+			printf("%s%s", sep, run_names[k]);
+			sep = "+";
+		}
+	printf("] mode %d trial %lu family %s: %s\n  bytes:", t->m64 ? 64 : 32, idx, t->family,
+	       t->text);
 	for (unsigned k = 0; k < t->len; k++)
 		printf(" %02x", t->code[k]);
 	if (w) {
@@ -413,7 +495,15 @@ static void log_mismatch(const struct trial *t, const struct long_twin *w, unsig
 			printf(" %02x", t->data[t->r[4] - DT_DATA + k]);
 		printf("\n");
 	}
-	fputs(diff, stdout);
+	for (unsigned k = 0; k < RUN_COUNT; k++) {
+		/* the same differences as the run before are not repeated */
+		if (!diff[k][0])
+			continue;
+		printf("  %s run:%s\n", run_names[k],
+		       k && !strcmp(diff[k], diff[k - 1]) ? " as above" : "");
+		if (!k || strcmp(diff[k], diff[k - 1]))
+			fputs(diff[k], stdout);
+	}
 }
 
 /* The native rip of a twin's fault, as the trial's rip: the start of
@@ -471,7 +561,8 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 	struct trial t;
 	struct long_twin w;
 	struct outcome no, in;
-	char diff[4096];
+	static uint8_t run_data[DT_DATA_SIZE];
+	static char diff[RUN_COUNT][4096];
 	unsigned long done = 0, attempts = 0, lost = 0;
 	bool twin;
 
@@ -523,12 +614,22 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 				no.rip = twin_rip(&w, io->out_rip);
 			memcpy(code_rw, t.code, t.len + 5);
 		}
-		run_interp(&t, &in);
+		code_rw[t.len] = 0xcc; /* the interpreter's end: INT3 */
 		done++;
 		struct fam_stat *f = family(t.family, t.strict);
+		bool differs = false;
+
 		f->trials++;
-		compare(&t, &no, &in, diff, sizeof(diff));
-		if (diff[0]) {
+		/* cold, warm, step: nothing touches the code page in between */
+		for (unsigned k = 0; k < RUN_COUNT; k++) {
+			run_interp(&t, &in, (enum interp_run)k, run_data);
+			compare(&t, &no, &in, diff[k], sizeof(diff[k]));
+			if (diff[k][0]) {
+				f->run_mismatches[k]++;
+				differs = true;
+			}
+		}
+		if (differs) {
 			f->mismatches++;
 			if (f->logged++ < max_log)
 				log_mismatch(&t, twin ? &w : NULL, done, diff);
@@ -555,11 +656,15 @@ static bool report(void)
 
 	for (unsigned k = 0; k < nfams; k++)
 		twins |= fams[k].no_twin != 0;
-	printf("%-10s %6s %10s %10s%s\n", "family", "strict", "trials", "mismatch",
+	/* mismatch: trials where any run disagreed; then per run */
+	printf("%-10s %6s %10s %10s %8s %8s %8s%s\n", "family", "strict", "trials", "mismatch",
+	       run_names[RUN_COLD], run_names[RUN_WARM], run_names[RUN_STEP],
 	       twins ? "    no twin" : "");
 	for (unsigned k = 0; k < nfams; k++) {
-		printf("%-10s %6s %10lu %10lu", fams[k].name, fams[k].strict ? "yes" : "no",
-		       fams[k].trials, fams[k].mismatches);
+		printf("%-10s %6s %10lu %10lu %8lu %8lu %8lu", fams[k].name,
+		       fams[k].strict ? "yes" : "no", fams[k].trials, fams[k].mismatches,
+		       fams[k].run_mismatches[RUN_COLD], fams[k].run_mismatches[RUN_WARM],
+		       fams[k].run_mismatches[RUN_STEP]);
 		if (twins)
 			printf(" %10lu", fams[k].no_twin);
 		printf("\n");
@@ -604,6 +709,7 @@ int main(int argc, char **argv)
 	host_amd = host_is_amd();
 	setup_memory();
 	cpu_install_fault_handler();
+	watchdog_start();
 	bool ran = false;
 	if (strcmp(mode, "32") && n64)
 		ran |= run_mode(true, n, seed, n64, n64, false);
