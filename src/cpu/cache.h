@@ -67,6 +67,22 @@ const struct insn *exec_generic(struct cpu *c, const struct insn *i);
  * rip is written only if they leave something pending. */
 const struct insn *exec_plain(struct cpu *c, const struct insn *i);
 
+/* After a table handler left something pending: rip at the fall-through
+ * unless it stopped (a fault set rip); NULL for the run loop. */
+const struct insn *exec_pending(struct cpu *c, const struct insn *i);
+
+/* exec_plain with the handler inlined, defined in the handler's file for
+ * the hot ones (optable.c installs them by handler: *_exec_forms). */
+#define EXEC_PLAIN_FORM(fn)                                                      \
+	static const struct insn *exec_##fn(struct cpu *c, const struct insn *i) \
+	{                                                                        \
+		c->insn_rip = i->addr;                                           \
+		fn(c, i);                                                        \
+		if (__builtin_expect(c->pending != 0, 0))                        \
+			return exec_pending(c, i);                               \
+		return exec_next(c, i);                                          \
+	}
+
 /* exec_lookup with the common case inline: a recent page, decoded slot. */
 static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 {

@@ -258,7 +258,7 @@ opcode:
 		return make_fault(i, &f, op_ud);
 	i->fn = e->fn;
 	if (e->plain)
-		i->exec = exec_plain;
+		i->exec = e->exec ? e->exec : exec_plain;
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
 	switch (e->spec) {

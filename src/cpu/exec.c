@@ -120,17 +120,21 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 	return cache_decode(c, pg, addr);
 }
 
+__attribute__((noinline)) const struct insn *exec_pending(struct cpu *c, const struct insn *i)
+{
+	/* a fault set rip already; a store into decoded code (the page stays
+	 * until cache_sync) or a stop request did not */
+	if (c->stop == CPU_STOP_NONE)
+		c->rip = i->addr + i->len;
+	return NULL;
+}
+
 const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 {
 	c->insn_rip = i->addr;
 	i->fn(c, i);
-	if (__builtin_expect(c->pending != 0, 0)) {
-		/* a fault set rip already; a store into decoded code (the page
-		 * stays until cache_sync) or a stop request did not */
-		if (c->stop == CPU_STOP_NONE)
-			c->rip = i->addr + i->len;
-		return NULL;
-	}
+	if (__builtin_expect(c->pending != 0, 0))
+		return exec_pending(c, i);
 	return exec_next(c, i);
 }
 
@@ -248,6 +252,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	if (c->mode == CPU_MODE_32)
 		c->rip = (uint32_t)c->rip;
 	c->cur = NULL;
+	c->r[16] = c->r[17] = 0; /* insn_ea_fast's "no register" (cpu.h), whatever a caller wrote */
 	switch (sigsetjmp(jb, 0)) {
 	case 0:
 		break;

@@ -40,6 +40,12 @@ void shift_specialise(struct insn *i);
 void cond_specialise(struct insn *i);
 void control_specialise(struct insn *i, bool m64);
 
+/* Hot table handlers' exec forms with the handler inlined (cache.h,
+ * EXEC_PLAIN_FORM): optable.c installs each for every row of its handler. */
+typedef void exec_form_fn(insn_fn fn, insn_exec exec);
+void sse_int_exec_forms(exec_form_fn *set);
+void sse_move_exec_forms(exec_form_fn *set);
+
 /* Flag liveness (lflive.c): each module names its fast forms' effect on
  * the arithmetic flags and their flag-free twins. */
 typedef void lf_register_fn(insn_exec full, insn_exec nf, enum lf_class cls);

@@ -57,6 +57,7 @@ static void set_entry(struct op_entry *e, insn_fn fn, unsigned flags, bool speci
 		return; /* a mandatory-prefix row wins over a P_ANY row */
 	e->spec = spec_of(fn);
 	e->plain = fn && !moves_rip(fn);
+	e->exec = NULL;
 	e->fn = fn;
 	e->flags = (uint16_t)flags;
 	e->specific = specific;
@@ -110,6 +111,20 @@ static void add_row(int map, int opcode, int prefix, int group, insn_fn fn, unsi
 	}
 }
 
+/* Install a plain handler's inlined exec form on every row using it. */
+static void set_exec(insn_fn fn, insn_exec exec)
+{
+	for (int m = 0; m < MAP_COUNT; m++)
+		for (int op = 0; op < 256; op++)
+			for (int p = 0; p < 4; p++)
+				if (op_maps[m][op][p].fn == fn && op_maps[m][op][p].plain)
+					op_maps[m][op][p].exec = exec;
+	for (unsigned g = 0; g < ngroups; g++)
+		for (int k = 0; k < 16; k++)
+			if (op_groups[g][k].fn == fn && op_groups[g][k].plain)
+				op_groups[g][k].exec = exec;
+}
+
 static void build(void)
 {
 #define OP(map, opcode, prefix, group, handler, flags) \
@@ -125,6 +140,8 @@ static void build(void)
 #undef OP
 #undef X87M
 #undef X87R
+	sse_int_exec_forms(set_exec);
+	sse_move_exec_forms(set_exec);
 }
 
 void optable_init(void)

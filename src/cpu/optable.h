@@ -11,6 +11,7 @@ struct op_entry {
 	uint8_t specific; /* set by a row with a mandatory prefix */
 	uint8_t spec;     /* SPEC_*: which decode-time specialiser may apply */
 	uint8_t plain;    /* neither reads nor moves rip: exec_plain (exec.c) */
+	insn_exec exec;   /* a plain handler's own exec form, or NULL */
 };
 
 enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL };

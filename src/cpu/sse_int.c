@@ -2,6 +2,7 @@
  * add/subtract (wrapping and unsigned saturating), min/max, unpack,
  * shuffle, shifts by immediate. Legacy-SSE m128 operands must be 16-byte
  * aligned (#GP otherwise). */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 /* dst = f(dst, src) lane by lane; LANE is the cpu_xmm member, N the count. */
@@ -15,34 +16,38 @@
 			__typeof__(d->LANE[0]) a = d->LANE[k], b = s.LANE[k]; \
 			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
 		} \
-	}
+	} \
+	EXEC_PLAIN_FORM(op_##name##_VxWx)
 
-PACKED_OP(pand, q, 2, a & b)
-PACKED_OP(pandn, q, 2, ~a & b)
-PACKED_OP(por, q, 2, a | b)
-PACKED_OP(pxor, q, 2, a ^ b)
-PACKED_OP(pcmpeqb, b, 16, a == b ? 0xff : 0)
-PACKED_OP(pcmpeqw, w, 8, a == b ? 0xffff : 0)
-PACKED_OP(pcmpeqd, d, 4, a == b ? 0xffffffffu : 0)
-PACKED_OP(pcmpgtb, b, 16, (int8_t)a > (int8_t)b ? 0xff : 0)
-PACKED_OP(pcmpgtw, w, 8, (int16_t)a > (int16_t)b ? 0xffff : 0)
-PACKED_OP(pcmpgtd, d, 4, (int32_t)a > (int32_t)b ? 0xffffffffu : 0)
-PACKED_OP(paddb, b, 16, a + b)
-PACKED_OP(paddw, w, 8, a + b)
-PACKED_OP(paddd, d, 4, a + b)
-PACKED_OP(paddq, q, 2, a + b)
-PACKED_OP(psubb, b, 16, a - b)
-PACKED_OP(psubw, w, 8, a - b)
-PACKED_OP(psubd, d, 4, a - b)
-PACKED_OP(psubq, q, 2, a - b)
-PACKED_OP(paddusb, b, 16, a + b > 0xff ? 0xff : a + b)
-PACKED_OP(paddusw, w, 8, a + b > 0xffff ? 0xffff : a + b)
-PACKED_OP(psubusb, b, 16, a > b ? a - b : 0)
-PACKED_OP(psubusw, w, 8, a > b ? a - b : 0)
-PACKED_OP(pminub, b, 16, a < b ? a : b)
-PACKED_OP(pmaxub, b, 16, a > b ? a : b)
-PACKED_OP(pminsw, w, 8, (int16_t)a < (int16_t)b ? a : b)
-PACKED_OP(pmaxsw, w, 8, (int16_t)a > (int16_t)b ? a : b)
+#define PACKED_OPS(X) \
+	X(pand, q, 2, a & b) \
+	X(pandn, q, 2, ~a & b) \
+	X(por, q, 2, a | b) \
+	X(pxor, q, 2, a ^ b) \
+	X(pcmpeqb, b, 16, a == b ? 0xff : 0) \
+	X(pcmpeqw, w, 8, a == b ? 0xffff : 0) \
+	X(pcmpeqd, d, 4, a == b ? 0xffffffffu : 0) \
+	X(pcmpgtb, b, 16, (int8_t)a > (int8_t)b ? 0xff : 0) \
+	X(pcmpgtw, w, 8, (int16_t)a > (int16_t)b ? 0xffff : 0) \
+	X(pcmpgtd, d, 4, (int32_t)a > (int32_t)b ? 0xffffffffu : 0) \
+	X(paddb, b, 16, a + b) \
+	X(paddw, w, 8, a + b) \
+	X(paddd, d, 4, a + b) \
+	X(paddq, q, 2, a + b) \
+	X(psubb, b, 16, a - b) \
+	X(psubw, w, 8, a - b) \
+	X(psubd, d, 4, a - b) \
+	X(psubq, q, 2, a - b) \
+	X(paddusb, b, 16, a + b > 0xff ? 0xff : a + b) \
+	X(paddusw, w, 8, a + b > 0xffff ? 0xffff : a + b) \
+	X(psubusb, b, 16, a > b ? a - b : 0) \
+	X(psubusw, w, 8, a > b ? a - b : 0) \
+	X(pminub, b, 16, a < b ? a : b) \
+	X(pmaxub, b, 16, a > b ? a : b) \
+	X(pminsw, w, 8, (int16_t)a < (int16_t)b ? a : b) \
+	X(pmaxsw, w, 8, (int16_t)a > (int16_t)b ? a : b)
+
+PACKED_OPS(PACKED_OP)
 #undef PACKED_OP
 
 /* PMULUDQ: the even dwords multiplied into quadwords. */
@@ -141,16 +146,20 @@ void op_pshufhw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 
 			__typeof__(d->LANE[0]) a = d->LANE[k]; \
 			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
 		} \
-	}
+	} \
+	EXEC_PLAIN_FORM(op_##name##_UxIb)
 
-SHIFT_IMM(psrlw, w, 8, 16, n > 15 ? 0 : a >> n)
-SHIFT_IMM(psllw, w, 8, 16, n > 15 ? 0 : a << n)
-SHIFT_IMM(psraw, w, 8, 16, (int16_t)a >> (n > 15 ? 15 : n))
-SHIFT_IMM(psrld, d, 4, 32, n > 31 ? 0 : a >> n)
-SHIFT_IMM(pslld, d, 4, 32, n > 31 ? 0 : a << n)
-SHIFT_IMM(psrad, d, 4, 32, (int32_t)a >> (n > 31 ? 31 : n))
-SHIFT_IMM(psrlq, q, 2, 64, n > 63 ? 0 : a >> n)
-SHIFT_IMM(psllq, q, 2, 64, n > 63 ? 0 : a << n)
+#define SHIFT_IMMS(X) \
+	X(psrlw, w, 8, 16, n > 15 ? 0 : a >> n) \
+	X(psllw, w, 8, 16, n > 15 ? 0 : a << n) \
+	X(psraw, w, 8, 16, (int16_t)a >> (n > 15 ? 15 : n)) \
+	X(psrld, d, 4, 32, n > 31 ? 0 : a >> n) \
+	X(pslld, d, 4, 32, n > 31 ? 0 : a << n) \
+	X(psrad, d, 4, 32, (int32_t)a >> (n > 31 ? 31 : n)) \
+	X(psrlq, q, 2, 64, n > 63 ? 0 : a >> n) \
+	X(psllq, q, 2, 64, n > 63 ? 0 : a << n)
+
+SHIFT_IMMS(SHIFT_IMM)
 #undef SHIFT_IMM
 
 /* Byte shifts of the whole register. */
@@ -170,4 +179,15 @@ void op_pslldq_UxIb(struct cpu *c, const struct insn *i)
 
 	for (unsigned k = 0; k < 16; k++)
 		d->b[k] = k >= n ? s.b[k - n] : 0;
+}
+
+/* The exec forms with the handler inlined (optable.c installs them). */
+void sse_int_exec_forms(exec_form_fn *set)
+{
+#define PACKED_EXEC(name, ...) set(op_##name##_VxWx, exec_op_##name##_VxWx);
+#define SHIFT_EXEC(name, ...) set(op_##name##_UxIb, exec_op_##name##_UxIb);
+	PACKED_OPS(PACKED_EXEC)
+	SHIFT_IMMS(SHIFT_EXEC)
+#undef PACKED_EXEC
+#undef SHIFT_EXEC
 }

@@ -1,6 +1,7 @@
 /* SSE/SSE2 data movement: MOVAPS/MOVUPS/MOVDQA/MOVDQU and kin, MOVSS/MOVSD,
  * MOVLPS/MOVHPS/MOVLPD/MOVHPD/MOVHLPS/MOVLHPS, MOVD/MOVQ, the move-mask
  * instructions, LDMXCSR/STMXCSR. */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 #include "cpu/x87.h"
 
@@ -212,4 +213,16 @@ void op_stmxcsr_Md(struct cpu *c, const struct insn *i)
 void op_clflush_M(struct cpu *c, const struct insn *i)
 {
 	(void)mem_read(insn_ea(c, i), 1);
+}
+
+#define SSE_MOVE_EXEC(X) X(op_mova_VxWx) X(op_mova_WxVx) X(op_movu_VxWx) X(op_movu_WxVx) \
+	X(op_movd_VxEy) X(op_movd_EyVx) X(op_movq_VxWq) X(op_movq_WqVx)
+SSE_MOVE_EXEC(EXEC_PLAIN_FORM)
+
+/* The exec forms with the handler inlined (optable.c installs them). */
+void sse_move_exec_forms(exec_form_fn *set)
+{
+#define SET_EXEC(fn) set(fn, exec_##fn);
+	SSE_MOVE_EXEC(SET_EXEC)
+#undef SET_EXEC
 }
