@@ -102,6 +102,11 @@ static void setup_memory(void)
 	if (code_rw == MAP_FAILED)
 		die("mmap code");
 	map_fixed(DT_IO, io_len(), PROT_READ | PROT_WRITE, MAP_SHARED, memfd, DT_MEMFD_IO);
+	/* The interpreter's exit: INT3s where the snippet's trailing JMP goes */
+	map_fixed(DT_EXIT, DT_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset((void *)(uintptr_t)DT_EXIT, 0xcc, DT_PAGE);
+	if (mprotect((void *)(uintptr_t)DT_EXIT, DT_PAGE, PROT_READ | PROT_EXEC) < 0)
+		die("mprotect");
 	map_fixed(DT_GUARD_LO, DT_DATA - DT_GUARD_LO, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	map_fixed(DT_DATA, DT_DATA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	map_fixed(DT_GUARD_HI, DT_GUARD_END - DT_GUARD_HI, PROT_NONE,
@@ -284,7 +289,9 @@ static void watchdog_start(void)
 }
 
 /* Runs the trial from its input state. The code page holds the snippet
- * and an INT3 right after it (the caller's), where a complete run stops. */
+ * and the JMP to DT_EXIT the native runner takes too (the same bytes: an
+ * instruction Capstone decodes shorter than the CPU reads into it); a
+ * complete run stops at the INT3 there. */
 static void run_interp(const struct trial *t, struct outcome *o, enum interp_run how,
 		       uint8_t *data_out)
 {
@@ -316,8 +323,9 @@ static void run_interp(const struct trial *t, struct outcome *o, enum interp_run
 		in_run = 1;
 		st = cpu_run(&cpu);
 		in_run = 0;
-		if (st == CPU_STOP_FAULT && cpu.fault.vector == VEC_BP && cpu.fault.insn_addr == end) {
-			cpu.rip = end; /* the INT3 after the snippet (a trap: rip past it) */
+		if (st == CPU_STOP_FAULT && cpu.fault.vector == VEC_BP &&
+		    cpu.fault.insn_addr == DT_EXIT) {
+			cpu.rip = end; /* through the trailing JMP */
 		} else if (st == CPU_STOP_FAULT) {
 			o->sig = vector_signal(cpu.fault.vector);
 			o->addr = cpu.fault.vector == VEC_PF ? cpu.fault.data_addr : 0;
@@ -614,7 +622,6 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 				no.rip = twin_rip(&w, io->out_rip);
 			memcpy(code_rw, t.code, t.len + 5);
 		}
-		code_rw[t.len] = 0xcc; /* the interpreter's end: INT3 */
 		done++;
 		struct fam_stat *f = family(t.family, t.strict);
 		bool differs = false;

@@ -3,7 +3,8 @@
  * the request/response block that lives in a shared memfd.
  *
  *   CODE   the snippet, then a JMP rel32 to EXIT (memfd page 0, r-x)
- *   EXIT   the child's jump to its exit stub (child only)
+ *   EXIT   the child's jump to its exit stub; INT3s in the tester, where
+ *          the interpreter's runs stop
  *   DATA   the scratch memory the snippet may touch, guard pages around
  *   IO     struct dt_io (memfd, shared)
  * Everything sits below 2 GiB so 32-bit children and absolute disp32
