@@ -629,10 +629,25 @@ static const insn_exec fast_alu_nf[ALU_ROWS][3][2] = {
 	[ALU_TEST] = NF_ROW(test),
 };
 
+/* NOT of a 32/64-bit register: no flags, no fault (lflive: neutral). */
+static const struct insn *fast_not32(struct cpu *c, const struct insn *i)
+{
+	c->r[i->rm] = (uint32_t)~c->r[i->rm];
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_not64(struct cpu *c, const struct insn *i)
+{
+	c->r[i->rm] = ~c->r[i->rm];
+	return exec_next(c, i);
+}
+
 /* lflive.c: each register form writes every arithmetic flag and cannot
  * fault. */
 void alu_flag_forms(lf_register_fn *reg)
 {
+	reg(fast_not32, NULL, LF_NEUTRAL_NOFAULT);
+	reg(fast_not64, NULL, LF_NEUTRAL_NOFAULT);
 	for (unsigned op = 0; op < ALU_ROWS; op++) {
 		for (unsigned form = FORM_RR; form <= FORM_RI; form++) {
 			if (fast_alu8_nf[op][form])
@@ -704,6 +719,11 @@ void alu_specialise(struct insn *i)
 	if ((i->osz != 1 && i->osz != 4 && i->osz != 8) || (i->pfx & PFX_LOCK))
 		return;
 	w = i->osz == 8;
+	if (i->fn == op_not_Ev) {
+		if (i->mod == 3 && i->osz != 1)
+			i->exec = w ? fast_not64 : fast_not32;
+		return;
+	}
 	if (i->osz == 1 && (i->fn == op_inc_Ev || i->fn == op_dec_Ev))
 		return;
 	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r) {
