@@ -335,7 +335,8 @@ static void run_interp(const struct trial *t, struct outcome *o, enum interp_run
 			o->sig = -1;
 		}
 	}
-	for (int s = 0; how == RUN_STEP && s < MAX_STEPS && cpu.rip != end; s++) {
+	/* steps through the tail too, like cpu_run */
+	for (int s = 0; how == RUN_STEP && s < MAX_STEPS && cpu.rip != DT_EXIT; s++) {
 		enum cpu_stop_reason st = cpu_step(&cpu);
 
 		if (st == CPU_STOP_FAULT) {
@@ -349,6 +350,8 @@ static void run_interp(const struct trial *t, struct outcome *o, enum interp_run
 			break;
 		}
 	}
+	if (how == RUN_STEP && !o->sig && cpu.rip == DT_EXIT)
+		cpu.rip = end;
 	if (!o->sig && cpu.rip != end)
 		o->note = "did not reach the end";
 	memcpy(o->r, cpu.r, sizeof(o->r));
@@ -591,17 +594,14 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 				family(t.family, t.strict)->no_twin++;
 				continue;
 			}
-			int32_t rel = (int32_t)(DT_EXIT - (DT_CODE + w.len + 5));
-
 			memcpy(code_rw, w.code, w.len);
-			code_rw[w.len] = 0xe9;
-			memcpy(code_rw + w.len + 1, &rel, 4);
+			gen_tail(code_rw, w.len);
 			/* a 32-bit process has no upper halves; r8..r15 stay 0 */
 			memset(io->in_r, 0, sizeof(io->in_r));
 			for (unsigned k = 0; k < 8; k++)
 				io->in_r[k] = (uint32_t)t.r[k];
 		} else {
-			memcpy(code_rw, t.code, t.len + 5);
+			memcpy(code_rw, t.code, t.len + DT_TAIL_LEN);
 			memcpy(io->in_r, t.r, sizeof(t.r));
 		}
 		io->in_flags = t.rflags;
@@ -620,7 +620,7 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 		if (twin) { /* the interpreter runs the trial's own bytes */
 			if (no.sig)
 				no.rip = twin_rip(&w, io->out_rip);
-			memcpy(code_rw, t.code, t.len + 5);
+			memcpy(code_rw, t.code, t.len + DT_TAIL_LEN);
 		}
 		done++;
 		struct fam_stat *f = family(t.family, t.strict);

@@ -2,7 +2,9 @@
  * runner (a -m64 or -m32 child process) and the interpreter side use, and
  * the request/response block that lives in a shared memfd.
  *
- *   CODE   the snippet, then a JMP rel32 to EXIT (memfd page 0, r-x)
+ *   CODE   the snippet, then a JMP rel32 to EXIT, CMC, a JMP rel32 to EXIT
+ *          (gen_tail: conditional branches jump over the first JMP)
+ *          (memfd page 0, r-x)
  *   EXIT   the child's jump to its exit stub; INT3s in the tester, where
  *          the interpreter's runs stop
  *   DATA   the scratch memory the snippet may touch, guard pages around

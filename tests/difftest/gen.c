@@ -756,6 +756,12 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
 		if ((op == 0x78 || op == 0x79) && (f2 || o16))
 			return true; /* SSE4A INSERTQ/EXTRQ */
 	}
+	/* LOOPNE/LOOPE (E0/E1) with F3 test ZF as LOOPE, with F2 as LOOPNE
+	 * (measured on an EPYC: the REP prefix's condition wins); sysgate
+	 * ignores both, as for any non-string instruction. Seen only since
+	 * conditional branches have a displacement (gen_tail). */
+	if ((b[k] == 0xe0 || b[k] == 0xe1) && (f2 || f3))
+		return true;
 	return false;
 }
 
@@ -766,8 +772,9 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
  * LES/LDS (VEX there), INTO, AAM/AAD, SALC), or of another size there (the stack: PUSH/POP, PUSHF/POPF,
  * CALL, RET, ENTER/LEAVE; indirect branches: a 64-bit target). MOV r/m,
  * Sreg reads a selector the two processes do not share. Relative Jcc/JMP/
- * LOOP/JECXZ stay: the generator gives them displacement 0, so both go
- * to the next instruction, and 66 (IP truncated to 16 bits in 32-bit
+ * LOOP/JECXZ stay: the generator gives JMP displacement 0 and the
+ * conditional ones 5 (over the tail's first JMP, gen_tail: the twin gets
+ * the same tail), and 66 (IP truncated to 16 bits in 32-bit
  * mode) is refused by the caller. With 66 the stack operations are 16-bit
  * in both modes (PUSH/POP r16, imm, m16, PUSHF/POPF, ENTER/LEAVE): the
  * twin's 64-bit RSP/RBP have zero upper halves, so they do the same. */
@@ -948,6 +955,18 @@ void gen_fini(struct gen *g)
 	cs_close(&g->cs);
 }
 
+void gen_tail(uint8_t *code, unsigned len)
+{
+	int32_t rel = (int32_t)(DT_EXIT - (DT_CODE + len + 5));
+
+	code[len] = 0xe9;
+	memcpy(code + len + 1, &rel, 4);
+	code[len + 5] = 0xf5; /* CMC: a taken conditional branch */
+	rel = (int32_t)(DT_EXIT - (DT_CODE + len + DT_TAIL_LEN));
+	code[len + 6] = 0xe9;
+	memcpy(code + len + 7, &rel, 4);
+}
+
 bool gen_trial(struct gen *g, struct trial *t)
 {
 	uint8_t cand[64];
@@ -1059,8 +1078,13 @@ bool gen_trial(struct gen *g, struct trial *t)
 	for (unsigned k = 0; k < x->op_count; k++)
 		if (x->operands[k].type == X86_OP_MEM)
 			fix_mem(g, t, in, &x->operands[k].mem, at, end);
-	if (has_group(in, X86_GRP_BRANCH_RELATIVE) && x->encoding.imm_size)
+	if (has_group(in, X86_GRP_BRANCH_RELATIVE) && x->encoding.imm_size) {
+		/* conditional ones over the first JMP of the tail (gen_tail) */
+		bool cond = (m[0] == 'j' && strcmp(m, "jmp")) || !strncmp(m, "loop", 4);
+
 		memset(t->code + at + x->encoding.imm_offset, 0, x->encoding.imm_size);
+		t->code[at + x->encoding.imm_offset] = cond ? 5 : 0;
+	}
 	if (is_string(m) || !strcmp(m, "xlatb") || !strcmp(m, "enter") || !strcmp(m, "leave")) {
 		t->r[6] = data_ptr(g);
 		t->r[7] = data_ptr(g);
@@ -1150,10 +1174,7 @@ bool gen_trial(struct gen *g, struct trial *t)
 	if (undef < 0)
 		goto out_skip;
 	t->flags_undef = (uint64_t)undef;
-	/* the "jmp rel32" to the exit */
-	t->code[t->len] = 0xe9;
-	int32_t rel = (int32_t)(DT_EXIT - (DT_CODE + t->len + 5));
-	memcpy(t->code + t->len + 1, &rel, 4);
+	gen_tail(t->code, t->len);
 	{
 		cs_insn *all = NULL;
 		size_t cnt = cs_disasm(g->cs, t->code, t->len, DT_CODE, 0, &all);

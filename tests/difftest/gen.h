@@ -51,6 +51,13 @@ struct long_twin {
 	unsigned at[3], twin_at[3];   /* instruction starts in the trial and the twin, then the ends */
 };
 
+/* The bytes after a snippet of len bytes at DT_CODE (DT_TAIL_LEN of them):
+ * JMP to DT_EXIT, where falling through ends, then CMC and another JMP
+ * to DT_EXIT: a conditional branch (Jcc, LOOPcc, JrCXZ) skips the first
+ * JMP (displacement 5), so taken and not taken differ in CF. */
+#define DT_TAIL_LEN 11
+void gen_tail(uint8_t *code, unsigned len);
+
 /* CPUID vendor of the host is AuthenticAMD. */
 bool host_is_amd(void);
 
