@@ -20,7 +20,7 @@ struct code_page {
 	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 */
 };
 
-#define RECENT_PAGES 16 /* direct-mapped: calls and returns between pages */
+#define RECENT_PAGES 256 /* direct-mapped: calls and returns between pages */
 
 struct cpu_code_cache {
 	struct code_page **buckets;

@@ -23,7 +23,7 @@ static uint8_t spec_of(insn_fn fn)
 	    fn == op_movsx_GvEw || fn == op_movsxd_GvEd || fn == op_lea_GvM ||
 	    fn == op_push_r || fn == op_pop_r)
 		return SPEC_MOVE;
-	if (fn == op_shift_EvIb)
+	if (fn == op_shift_EvIb || fn == op_shift_EvCL)
 		return SPEC_SHIFT;
 	if (fn == op_jcc_Jb || fn == op_setcc_Eb || fn == op_cmovcc_GvEv)
 		return SPEC_COND;

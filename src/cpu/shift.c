@@ -133,47 +133,68 @@ static void double_shift(struct cpu *c, const struct insn *i, bool left)
 void op_shld_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, true); }
 void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, false); }
 
-/* ---- fast forms: 32/64-bit register by a nonzero immediate count,
- * chosen at decode time (shift_specialise); n = imm & (bits - 1). */
-#define FAST_SHIFTS(BITS, T, ST, SZ)                                                 \
-	static const struct insn *fast_rol##BITS(struct cpu *c, const struct insn *i)              \
+/* ---- fast forms: 32/64-bit register by an immediate (nonzero: chosen at
+ * decode time, shift_specialise) or by CL (zero at run time: nothing
+ * changes, flags included); n = count & (bits - 1). */
+#define FAST_SHIFTS(SUFFIX, COUNT, BITS, T, ST, SZ)                                                 \
+	static const struct insn *fast_rol##BITS##SUFFIX(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
-		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
+		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
+			c->r[i->rm] = (T)c->r[i->rm];                                \
+			return exec_next(c, i);                                      \
+		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)((v << n) | (v >> (BITS - n)));       \
 		bool cf = res & 1;                                                   \
 		c->r[i->rm] = res;                                                   \
 		flags_set_cf_of(c, cf, (res >> (BITS - 1)) ^ cf);                    \
 		return exec_next(c, i); \
 	}                                                                            \
-	static const struct insn *fast_ror##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_ror##BITS##SUFFIX(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
-		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
+		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
+			c->r[i->rm] = (T)c->r[i->rm];                                \
+			return exec_next(c, i);                                      \
+		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)((v >> n) | (v << (BITS - n)));       \
 		c->r[i->rm] = res;                                                   \
 		flags_set_cf_of(c, res >> (BITS - 1),                                \
 				((res >> (BITS - 1)) ^ (res >> (BITS - 2))) & 1);    \
 		return exec_next(c, i); \
 	}                                                                            \
-	static const struct insn *fast_shl##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_shl##BITS##SUFFIX(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
-		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
+		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
+			c->r[i->rm] = (T)c->r[i->rm];                                \
+			return exec_next(c, i);                                      \
+		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)(v << n);                             \
 		bool cf = (v >> (BITS - n)) & 1;                                     \
 		c->r[i->rm] = res;                                                   \
 		flags_set_resco(c, SZ, res, cf, (res >> (BITS - 1)) ^ cf);           \
 		return exec_next(c, i); \
 	}                                                                            \
-	static const struct insn *fast_shr##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_shr##BITS##SUFFIX(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
-		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
+		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
+			c->r[i->rm] = (T)c->r[i->rm];                                \
+			return exec_next(c, i);                                      \
+		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)(v >> n);                             \
 		c->r[i->rm] = res;                                                   \
 		flags_set_resco(c, SZ, res, (v >> (n - 1)) & 1, v >> (BITS - 1));    \
 		return exec_next(c, i); \
 	}                                                                            \
-	static const struct insn *fast_sar##BITS(struct cpu *c, const struct insn *i)              \
+	static const struct insn *fast_sar##BITS##SUFFIX(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
-		unsigned n = (unsigned)i->imm & (BITS - 1);                          \
+		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
+		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
+			c->r[i->rm] = (T)c->r[i->rm];                                \
+			return exec_next(c, i);                                      \
+		}                                                                    \
 		ST sv = (ST)c->r[i->rm];                                             \
 		T res = (T)(sv >> n);                                                \
 		c->r[i->rm] = res;                                                   \
@@ -213,8 +234,10 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 		return exec_next(c, i);                                                     \
 	}
 
-FAST_SHIFTS(32, uint32_t, int32_t, 4)
-FAST_SHIFTS(64, uint64_t, int64_t, 8)
+FAST_SHIFTS(, i->imm, 32, uint32_t, int32_t, 4)
+FAST_SHIFTS(, i->imm, 64, uint64_t, int64_t, 8)
+FAST_SHIFTS(_cl, c->r[R_CX], 32, uint32_t, int32_t, 4)
+FAST_SHIFTS(_cl, c->r[R_CX], 64, uint64_t, int64_t, 8)
 FAST_SHIFTS_NF(32, uint32_t, int32_t)
 FAST_SHIFTS_NF(64, uint64_t, int64_t)
 
@@ -241,10 +264,22 @@ void shift_flag_forms(lf_register_fn *reg)
 				    op == SH_ROL || op == SH_ROR ? LF_CFOF : LF_WRITES);
 }
 
+static const insn_exec fast_shift_cl[8][2] = {
+	[SH_ROL] = { fast_rol32_cl, fast_rol64_cl }, [SH_ROR] = { fast_ror32_cl, fast_ror64_cl },
+	[SH_SHL] = { fast_shl32_cl, fast_shl64_cl }, [SH_SAL] = { fast_shl32_cl, fast_shl64_cl },
+	[SH_SHR] = { fast_shr32_cl, fast_shr64_cl }, [SH_SAR] = { fast_sar32_cl, fast_sar64_cl },
+};
+
 void shift_specialise(struct insn *i)
 {
 	insn_exec f;
 
+	if (i->fn == op_shift_EvCL && i->mod == 3 && (i->osz == 4 || i->osz == 8)) {
+		f = fast_shift_cl[i->reg & 7][i->osz == 8];
+		if (f)
+			i->exec = f;
+		return;
+	}
 	if (i->fn != op_shift_EvIb || i->mod != 3 || (i->osz != 4 && i->osz != 8))
 		return;
 	if (((unsigned)i->imm & (i->osz * 8 - 1)) == 0)

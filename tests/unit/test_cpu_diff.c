@@ -76,6 +76,8 @@ static const struct snippet cases64[] = {
 	  "\x66\x89\x46\x06\x66\x8b\x5e\x0a\x66\x44\x89\x0f\x66\x44\x8b\x57\x02", 17, MASK_NONE },
 	{ "LF: not %r9; not %eax; mov %eax,%edx; add %ebx,%ecx; not %rsi; sub %r8,%rdx",
 	  "\x49\xf7\xd1\xf7\xd0\x89\xc2\x01\xd9\x48\xf7\xd6\x4c\x29\xc2", 15, MASK_ARITH },
+	{ "SHIFT CL: shl %cl,%eax; sar %cl,%r9; rol %cl,%ebx; ror %cl,%rdx; shr %cl,%esi; shl %cl,%r10",
+	  "\xd3\xe0\x49\xd3\xf9\xd3\xc3\x48\xd3\xca\xd3\xee\x49\xd3\xe2", 15, MASK_CZSP },
 	/* Flag liveness (lflive.c): writers whose flags a later writer
 	 * overwrites first get flag-free forms on the warm run; loads, the
 	 * shift-by-1 form and flag readers stop that. */
