@@ -438,18 +438,18 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 		uint64_t ea = insn_ea_fast(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
 		if (WRITES)                                                            \
-			mem_write(ea, SZ, r);                                          \
+			mem_write_nocheck(ea, SZ, r);                                          \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return exec_next(c, i); \
+		return WRITES ? exec_next_stored(c, i, ea, SZ) : exec_next(c, i); \
 	}                                                                              \
 	static const struct insn *fast_##NAME##_mi##BITS(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = insn_ea_fast(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
 		if (WRITES)                                                            \
-			mem_write(ea, SZ, r);                                          \
+			mem_write_nocheck(ea, SZ, r);                                          \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return exec_next(c, i); \
+		return WRITES ? exec_next_stored(c, i, ea, SZ) : exec_next(c, i); \
 	}
 
 /* Flag-free twins of the register forms (lflive.c: used where the next
@@ -535,18 +535,18 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
-			mem_write(ea, 1, r);                                             \
+			mem_write_nocheck(ea, 1, r);                                             \
 		flags_record(c, KIND, 1, r, a, b);                                             \
-		return exec_next(c, i); \
+		return WRITES ? exec_next_stored(c, i, ea, 1) : exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_mi8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = insn_ea_fast(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
 		if (WRITES)                                                              \
-			mem_write(ea, 1, r);                                             \
+			mem_write_nocheck(ea, 1, r);                                             \
 		flags_record(c, KIND, 1, r, a, b);                                             \
-		return exec_next(c, i); \
+		return WRITES ? exec_next_stored(c, i, ea, 1) : exec_next(c, i); \
 	}
 
 #define FAST_ALU8_NF(NAME, EXPR, WRITES)                                                 \

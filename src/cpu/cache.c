@@ -203,6 +203,15 @@ void code_written(uint64_t addr)
 	}
 }
 
+/* code_write_check's rare case (insn.h): a hit, or a store across pages. */
+__attribute__((noinline, cold)) void code_write_slow(uint64_t addr, uint64_t len)
+{
+	if (code_map_hit(addr))
+		code_written(addr);
+	if (((addr & 4095) + len > 4096) && code_map_hit(addr + len - 1))
+		code_written(addr + len - 1);
+}
+
 /* The host kernel or sysgate is about to write [addr, addr+len) for the
  * guest (mm_access_ok with PROT_WRITE: read(2) into a buffer...): drop the
  * pages with decoded code there, as a guest store would. Runs outside

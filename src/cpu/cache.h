@@ -125,6 +125,20 @@ static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 	return exec_at(c, i->addr + i->len);
 }
 
+/* The fall-through after a fast form stored sz bytes at addr with
+ * mem_write_nocheck: the decoded-code check here, where the rare case is
+ * a tail call, so the handler keeps no saved registers for it. */
+const struct insn *exec_code_written(struct cpu *c, const struct insn *i, uint64_t addr,
+				     unsigned sz);
+
+static inline const struct insn *exec_next_stored(struct cpu *c, const struct insn *i,
+						  uint64_t addr, unsigned sz)
+{
+	if (__builtin_expect(code_map_hit(addr) || (addr & 4095) + sz > 4096, 0))
+		return exec_code_written(c, i, addr, sz);
+	return exec_next(c, i);
+}
+
 /* The target of a relative branch, once found: a direct branch within
  * its page keeps a pointer to its target's decoded instruction in disp
  * (unused by these forms), valid as long as the page: pages are dropped

@@ -138,6 +138,14 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+__attribute__((noinline)) const struct insn *exec_code_written(struct cpu *c,
+							    const struct insn *i,
+							    uint64_t addr, unsigned sz)
+{
+	code_write_slow(addr, sz);
+	return exec_next(c, i);
+}
+
 /* The first run of a direct branch (operand size 32 or 64, as its fast
  * form is chosen): find the target, chain it when it is on the same page. */
 __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const struct insn *i)

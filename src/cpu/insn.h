@@ -266,12 +266,14 @@ static inline bool code_map_hit(uint64_t addr)
 }
 
 /* After a store of len bytes at addr (len <= 4 KiB). */
+void code_write_slow(uint64_t addr, uint64_t len);
+
+/* The common store (no decoded code on its page, within one page) makes
+ * no call: the handlers around it need no saved registers. */
 static inline void code_write_check(uint64_t addr, uint64_t len)
 {
-	if (code_map_hit(addr))
-		code_written(addr);
-	if (((addr & 4095) + len > 4096) && code_map_hit(addr + len - 1))
-		code_written(addr + len - 1);
+	if (__builtin_expect(code_map_hit(addr) || (addr & 4095) + len > 4096, 0))
+		code_write_slow(addr, len);
 }
 
 /* Bulk copies (memmove/memset fast paths) avoid the null page: C says
@@ -310,7 +312,9 @@ static inline uint64_t mem_load(uint64_t addr, unsigned sz)
 	return v;
 }
 
-static inline void mem_store(uint64_t addr, unsigned sz, uint64_t v)
+/* mem_store without the decoded-code check: the fast forms fold that
+ * into their dispatch (cache.h, exec_next_stored). */
+static inline void mem_store_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 {
 	void *p = g2h(addr);
 
@@ -320,6 +324,11 @@ static inline void mem_store(uint64_t addr, unsigned sz, uint64_t v)
 	case 4: __asm__ volatile("movl %k1, (%0)" : : "r"(p), "r"(v) : "memory"); break;
 	default: __asm__ volatile("movq %1, (%0)" : : "r"(p), "r"(v) : "memory"); break;
 	}
+}
+
+static inline void mem_store(uint64_t addr, unsigned sz, uint64_t v)
+{
+	mem_store_nocheck(addr, sz, v);
 	code_write_check(addr, sz);
 }
 
@@ -334,6 +343,13 @@ static inline void mem_write(uint64_t addr, unsigned sz, uint64_t v)
 {
 	ac_check(addr, sz);
 	mem_store(addr, sz, v);
+}
+
+/* mem_write for the fast forms: they return exec_next_stored (cache.h). */
+static inline void mem_write_nocheck(uint64_t addr, unsigned sz, uint64_t v)
+{
+	ac_check(addr, sz);
+	mem_store_nocheck(addr, sz, v);
 }
 
 /* 16 bytes (XMM operands), unaligned: no #AC (docs/cpu.md). */

@@ -287,26 +287,34 @@ static const struct insn *fast_load64(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_store32(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea_fast(c, i), 4, (uint32_t)c->r[i->reg]);
-	return exec_next(c, i);
+	uint64_t ea = insn_ea_fast(c, i);
+
+	mem_write_nocheck(ea, 4, (uint32_t)c->r[i->reg]);
+	return exec_next_stored(c, i, ea, 4);
 }
 
 static const struct insn *fast_store64(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea_fast(c, i), 8, c->r[i->reg]);
-	return exec_next(c, i);
+	uint64_t ea = insn_ea_fast(c, i);
+
+	mem_write_nocheck(ea, 8, c->r[i->reg]);
+	return exec_next_stored(c, i, ea, 8);
 }
 
 static const struct insn *fast_storei32(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea_fast(c, i), 4, (uint32_t)i->imm);
-	return exec_next(c, i);
+	uint64_t ea = insn_ea_fast(c, i);
+
+	mem_write_nocheck(ea, 4, (uint32_t)i->imm);
+	return exec_next_stored(c, i, ea, 4);
 }
 
 static const struct insn *fast_storei64(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea_fast(c, i), 8, i->imm);
-	return exec_next(c, i);
+	uint64_t ea = insn_ea_fast(c, i);
+
+	mem_write_nocheck(ea, 8, i->imm);
+	return exec_next_stored(c, i, ea, 8);
 }
 
 /* MOVZX to a 32/64-bit register zero-extends to 64 bits either way. */
@@ -351,9 +359,9 @@ static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
 {
 	uint64_t sp = c->r[R_SP] - 8;
 
-	mem_write(sp, 8, c->r[i->rm]);
+	mem_write_nocheck(sp, 8, c->r[i->rm]);
 	c->r[R_SP] = sp;
-	return exec_next(c, i);
+	return exec_next_stored(c, i, sp, 8);
 }
 
 static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
@@ -370,9 +378,9 @@ static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 {
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
-	mem_write(sp, 4, (uint32_t)c->r[i->rm]);
+	mem_write_nocheck(sp, 4, (uint32_t)c->r[i->rm]);
 	c->r[R_SP] = sp;
-	return exec_next(c, i);
+	return exec_next_stored(c, i, sp, 4);
 }
 
 static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
@@ -424,8 +432,10 @@ static const struct insn *fast_load16(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_store16(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea_fast(c, i), 2, (uint16_t)c->r[i->reg]);
-	return exec_next(c, i);
+	uint64_t ea = insn_ea_fast(c, i);
+
+	mem_write_nocheck(ea, 2, (uint16_t)c->r[i->reg]);
+	return exec_next_stored(c, i, ea, 2);
 }
 
 /* Byte MOV: registers through reg_get/reg_set (AH..BH). */
@@ -437,8 +447,10 @@ static const struct insn *fast_mov_load8(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_mov_store8(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea_fast(c, i), 1, reg_get(c, i->reg8, 1));
-	return exec_next(c, i);
+	uint64_t ea = insn_ea_fast(c, i);
+
+	mem_write_nocheck(ea, 1, reg_get(c, i->reg8, 1));
+	return exec_next_stored(c, i, ea, 1);
 }
 
 /* lflive.c: moves leave the flags alone; those with a register source
