@@ -3,7 +3,7 @@
  * the request/response block that lives in a shared memfd.
  *
  *   CODE   the snippet, then a JMP rel32 to EXIT, CMC, a JMP rel32 to EXIT
- *          (gen_tail: conditional branches jump over the first JMP)
+ *          (gen_tail: relative branches jump over the first JMP)
  *          (memfd page 0, r-x)
  *   EXIT   the child's jump to its exit stub; INT3s in the tester, where
  *          the interpreter's runs stop

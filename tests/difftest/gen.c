@@ -772,9 +772,8 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
  * LES/LDS (VEX there), INTO, AAM/AAD, SALC), or of another size there (the stack: PUSH/POP, PUSHF/POPF,
  * CALL, RET, ENTER/LEAVE; indirect branches: a 64-bit target). MOV r/m,
  * Sreg reads a selector the two processes do not share. Relative Jcc/JMP/
- * LOOP/JECXZ stay: the generator gives JMP displacement 0 and the
- * conditional ones 5 (over the tail's first JMP, gen_tail: the twin gets
- * the same tail), and 66 (IP truncated to 16 bits in 32-bit
+ * LOOP/JECXZ stay: the generator gives them displacement 5 (over the
+ * tail's first JMP, gen_tail: the twin gets the same tail), and 66 (IP truncated to 16 bits in 32-bit
  * mode) is refused by the caller. With 66 the stack operations are 16-bit
  * in both modes (PUSH/POP r16, imm, m16, PUSHF/POPF, ENTER/LEAVE): the
  * twin's 64-bit RSP/RBP have zero upper halves, so they do the same. */
@@ -1079,11 +1078,10 @@ bool gen_trial(struct gen *g, struct trial *t)
 		if (x->operands[k].type == X86_OP_MEM)
 			fix_mem(g, t, in, &x->operands[k].mem, at, end);
 	if (has_group(in, X86_GRP_BRANCH_RELATIVE) && x->encoding.imm_size) {
-		/* conditional ones over the first JMP of the tail (gen_tail) */
-		bool cond = (m[0] == 'j' && strcmp(m, "jmp")) || !strncmp(m, "loop", 4);
-
+		/* over the first JMP of the tail (gen_tail): a taken branch
+		 * flips CF */
 		memset(t->code + at + x->encoding.imm_offset, 0, x->encoding.imm_size);
-		t->code[at + x->encoding.imm_offset] = cond ? 5 : 0;
+		t->code[at + x->encoding.imm_offset] = 5;
 	}
 	if (is_string(m) || !strcmp(m, "xlatb") || !strcmp(m, "enter") || !strcmp(m, "leave")) {
 		t->r[6] = data_ptr(g);

@@ -53,8 +53,8 @@ struct long_twin {
 
 /* The bytes after a snippet of len bytes at DT_CODE (DT_TAIL_LEN of them):
  * JMP to DT_EXIT, where falling through ends, then CMC and another JMP
- * to DT_EXIT: a conditional branch (Jcc, LOOPcc, JrCXZ) skips the first
- * JMP (displacement 5), so taken and not taken differ in CF. */
+ * to DT_EXIT: a relative branch (JMP, CALL, Jcc, LOOPcc, JrCXZ) skips the
+ * first JMP (displacement 5), so taken and not taken differ in CF. */
 #define DT_TAIL_LEN 11
 void gen_tail(uint8_t *code, unsigned len);
 
