@@ -16,7 +16,7 @@ static __thread sigjmp_buf *tl_jmp;
 static __thread volatile sig_atomic_t tl_in_guest;
 static __thread uint64_t tl_fault_addr;
 static __thread bool tl_fault_write, tl_fault_prot;
-__thread bool cpu_tl_ac; /* insn.h: ac_check */
+__thread bool cpu_tl_ac __attribute__((tls_model("initial-exec"))); /* insn.h: ac_check */
 
 /* A misaligned access with EFLAGS.AC set: leave the instruction like a
  * host fault does, run() raises VEC_AC (si_addr 0, as Linux reports). */
@@ -208,11 +208,21 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			return;
 		if (i) {
 			/* Stopped between a flag-free form and the flag writer that
-			 * made it so: run on to that writer (lflive.c). These are
-			 * register forms; none stops or faults. */
+			 * made it so: run on along the fall-through to that writer
+			 * (lflive.c). These are register forms; none stops or
+			 * faults; the run-on ends at the first branch. */
 			while (i->lf_stale && !c->code_dirty) {
+				const struct insn *next;
+
 				c->cur = i;
-				i = i->exec(c, i);
+				next = i->exec(c, i);
+				if (next != i + 1) {
+					/* a branch, a fused compare's included: the
+					 * writer has run (a stretch is straight-line) */
+					i = next;
+					break;
+				}
+				i = next;
 			}
 			c->rip = i->addr;
 		}
@@ -234,7 +244,9 @@ static bool stack_based(struct cpu *c)
 		tl_jmp = &jb;
 		tl_in_guest = 1;
 		insn_decode(&i, c, c->insn_rip);
-		r = i.mod != 3 && (i.base == R_SP || i.base == R_BP);
+		/* through SS: RSP/RBP-based without an FS/GS override */
+		r = i.mod != 3 && (i.base == R_SP || i.base == R_BP) && i.seg != SEG_FS &&
+		    i.seg != SEG_GS;
 	}
 	tl_in_guest = 0;
 	tl_jmp = outer;

@@ -286,7 +286,9 @@ static inline void code_write_check(uint64_t addr, uint64_t len)
  * access (nearly all) costs a test and a predicted branch, a byte access
  * nothing; only a misaligned one reads the thread-local flag.
  * cpu_ac_fault stops the run with VEC_AC (exec.c). */
-extern __thread bool cpu_tl_ac;
+/* initial-exec: the objects are also built -fPIC for libsysgate.so, whose
+ * default TLS access is a call (every handler would save registers). */
+extern __thread bool cpu_tl_ac __attribute__((tls_model("initial-exec")));
 __attribute__((noreturn, cold)) void cpu_ac_fault(void);
 
 static inline void ac_check(uint64_t addr, unsigned align)

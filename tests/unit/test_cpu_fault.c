@@ -276,6 +276,18 @@ static void test_more_faults(void **state)
 		cpu_run(&d);
 		assert_int_equal(d.fault.vector, VEC_PF); /* host #GP: data_addr 0 */
 		assert_int_equal(d.fault.data_addr, 0);
+		/* through RBP #SS too, but not with a GS override: #GP (the host
+		 * gives SIGSEGV for "mov rax, gs:[rbp]", SIGBUS without 65) */
+		memcpy(code, "\x48\x8b\x45\x00\x65\x48\x8b\x45\x00", 9);
+		cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+		d.r[R_BP] = 0x8000000000000000ull;
+		d.rip = (uintptr_t)code;
+		cpu_run(&d);
+		assert_int_equal(d.fault.vector, VEC_SS);
+		d.rip = (uintptr_t)code + 4;
+		cpu_run(&d);
+		assert_int_equal(d.fault.vector, VEC_PF);
+		assert_int_equal(d.fault.data_addr, 0);
 	}
 }
 
