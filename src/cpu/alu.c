@@ -423,28 +423,31 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 			c->r[i->rm] = r;                                               \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
-	}                                                                              \
-	static const struct insn *fast_##NAME##_rm##BITS(struct cpu *c, const struct insn *i)        \
+	}
+
+/* Memory operands, in both address shapes (insn.h, EA_SHAPES). */
+#define FAST_ALU_MEM_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                \
+	static const struct insn *fast_##NAME##_rm##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
-		T a = (T)c->r[i->reg], b = (T)mem_read(insn_ea_fast(c, i), SZ);              \
+		T a = (T)c->r[i->reg], b = (T)mem_read(EA(c, i), SZ);              \
 		T r = (T)(EXPR);                                                       \
 		if (WRITES)                                                            \
 			c->r[i->reg] = r;                                              \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
-	static const struct insn *fast_##NAME##_mr##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_mr##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
-		uint64_t ea = insn_ea_fast(c, i);                                           \
+		uint64_t ea = EA(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
 		if (WRITES)                                                            \
 			mem_write_nocheck(ea, SZ, r);                                          \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return WRITES ? exec_next_stored(c, i, ea, SZ) : exec_next(c, i); \
 	}                                                                              \
-	static const struct insn *fast_##NAME##_mi##BITS(struct cpu *c, const struct insn *i)        \
+	static const struct insn *fast_##NAME##_mi##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
-		uint64_t ea = insn_ea_fast(c, i);                                           \
+		uint64_t ea = EA(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
 		if (WRITES)                                                            \
 			mem_write_nocheck(ea, SZ, r);                                          \
@@ -477,9 +480,11 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 		return exec_next(c, i);                                                    \
 	}
 
-#define FAST_ALU(NAME, KIND, EXPR, WRITES)                      \
-	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4) \
-	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8) \
+#define FAST_ALU(NAME, KIND, EXPR, WRITES)                                                \
+	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)                           \
+	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)                           \
+	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)            \
+	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)            \
 	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 32, uint32_t)       \
 	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 64, uint64_t)
 
@@ -519,19 +524,21 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 			reg_set(c, i->rm8, 1, r);                                        \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
-	}                                                                                \
-	static const struct insn *fast_##NAME##_rm8(struct cpu *c, const struct insn *i)               \
+	}
+
+#define FAST_ALU8_MEM(NAME, KIND, EXPR, WRITES, SH, EA)                                   \
+	static const struct insn *fast_##NAME##_rm8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1);                              \
-		uint8_t b = (uint8_t)mem_read(insn_ea_fast(c, i), 1), r = (uint8_t)(EXPR);     \
+		uint8_t b = (uint8_t)mem_read(EA(c, i), 1), r = (uint8_t)(EXPR);     \
 		if (WRITES)                                                              \
 			reg_set(c, i->reg8, 1, r);                                       \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
-	static const struct insn *fast_##NAME##_mr8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_mr8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint64_t ea = insn_ea_fast(c, i);                                             \
+		uint64_t ea = EA(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
@@ -539,9 +546,9 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return WRITES ? exec_next_stored(c, i, ea, 1) : exec_next(c, i); \
 	}                                                                                \
-	static const struct insn *fast_##NAME##_mi8(struct cpu *c, const struct insn *i)               \
+	static const struct insn *fast_##NAME##_mi8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint64_t ea = insn_ea_fast(c, i);                                             \
+		uint64_t ea = EA(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
 		if (WRITES)                                                              \
 			mem_write_nocheck(ea, 1, r);                                             \
@@ -572,8 +579,9 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		return exec_next(c, i);                                                  \
 	}
 
-#define FAST_ALU8_BOTH(NAME, KIND, EXPR, WRITES) \
-	FAST_ALU8(NAME, KIND, EXPR, WRITES)      \
+#define FAST_ALU8_BOTH(NAME, KIND, EXPR, WRITES)               \
+	FAST_ALU8(NAME, KIND, EXPR, WRITES)                     \
+	EA_SHAPES(FAST_ALU8_MEM, NAME, KIND, EXPR, WRITES)      \
 	FAST_ALU8_NF(NAME, EXPR, WRITES)
 
 FAST_ALU8_BOTH(add, FL_ADD, a + b, 1)
@@ -608,6 +616,25 @@ static const insn_exec fast_alu[ALU_ROWS][FORM_COUNT][2] = {
 	[ALU_ADD] = FAST_ROW(add), [ALU_OR] = FAST_ROW(or),   [ALU_AND] = FAST_ROW(and),
 	[ALU_SUB] = FAST_ROW(sub), [ALU_XOR] = FAST_ROW(xor), [ALU_CMP] = FAST_ROW(cmp),
 	[ALU_TEST] = FAST_ROW(test),
+};
+
+/* The memory forms (FORM_RM, FORM_MR, FORM_MI) without an index register. */
+#define BD_ROW8(NAME) { fast_##NAME##_rm8_bd, fast_##NAME##_mr8_bd, fast_##NAME##_mi8_bd }
+#define BD_ROW(NAME)                                           \
+	{ { fast_##NAME##_rm32_bd, fast_##NAME##_rm64_bd },    \
+	  { fast_##NAME##_mr32_bd, fast_##NAME##_mr64_bd },    \
+	  { fast_##NAME##_mi32_bd, fast_##NAME##_mi64_bd } }
+
+static const insn_exec fast_alu8_bd[ALU_ROWS][3] = {
+	[ALU_ADD] = BD_ROW8(add), [ALU_OR] = BD_ROW8(or),   [ALU_AND] = BD_ROW8(and),
+	[ALU_SUB] = BD_ROW8(sub), [ALU_XOR] = BD_ROW8(xor), [ALU_CMP] = BD_ROW8(cmp),
+	[ALU_TEST] = BD_ROW8(test),
+};
+
+static const insn_exec fast_alu_bd[ALU_ROWS][3][2] = {
+	[ALU_ADD] = BD_ROW(add), [ALU_OR] = BD_ROW(or),   [ALU_AND] = BD_ROW(and),
+	[ALU_SUB] = BD_ROW(sub), [ALU_XOR] = BD_ROW(xor), [ALU_CMP] = BD_ROW(cmp),
+	[ALU_TEST] = BD_ROW(test),
 };
 
 /* The flag-free twins of the register forms (FORM_RR, FORM_GR, FORM_RI). */
@@ -741,12 +768,14 @@ void alu_specialise(struct insn *i)
 			return;
 		if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
 			i->rm8 = R_AX; /* AL */
-		i->exec = fast_alu8[op][form];
+		i->exec = form >= FORM_RM && i->index == GREG_NONE ? fast_alu8_bd[op][form - FORM_RM]
+								   : fast_alu8[op][form];
 		return;
 	}
 	if (!fast_alu[op][form][w])
 		return;
 	if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
 		i->rm = R_AX; /* no ModRM: the fast form's destination */
-	i->exec = fast_alu[op][form][w];
+	i->exec = form >= FORM_RM && i->index == GREG_NONE ? fast_alu_bd[op][form - FORM_RM][w]
+							   : fast_alu[op][form][w];
 }

@@ -112,16 +112,33 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 #endif
 
 /* The fall-through of i: the next pool entry when it was decoded right
- * after i (insn.seq), else a lookup. */
+ * after i (insn.seq), else a lookup.
+ *
+ * No pending test here: a fast form sets nothing pending itself (faults
+ * leave by longjmp; a store into decoded code goes through
+ * exec_code_written, which returns to the loop), the table handlers'
+ * exec_plain/exec_generic test it before coming here, and an async stop
+ * request waits at most for the end of the straight run: a run of seq
+ * entries climbs the pool, so it ends within a page, at the first branch
+ * or lookup, where the run loop tests pending. */
 static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 {
 	if (__builtin_expect(i->seq, 1)) {
-		if (EXEC_TAIL_DISPATCH && __builtin_expect(c->pending == 0, 1)) {
+		if (EXEC_TAIL_DISPATCH) {
 			c->cur = i + 1;
 			return i[1].exec(c, i + 1);
 		}
 		return i + 1;
 	}
+	return exec_at(c, i->addr + i->len);
+}
+
+/* exec_next for a caller that may have left something pending: back to
+ * the run loop, which tests it. */
+static inline const struct insn *exec_next_to_loop(struct cpu *c, const struct insn *i)
+{
+	if (__builtin_expect(i->seq, 1))
+		return i + 1;
 	return exec_at(c, i->addr + i->len);
 }
 

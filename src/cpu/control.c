@@ -109,6 +109,7 @@ static bool far_to(struct cpu *c, uint16_t cs, uint64_t ip)
 	c->rip = m == CPU_MODE_32 ? (uint32_t)ip : ip;
 	if (m != c->mode) {
 		c->mode = m;
+		c->amask = cpu_mode_amask(m);
 		cache_free(c); /* the handler's own insn goes too: callers are done with it */
 		c->code_dirty = 1; /* the run loop must not read that insn again */
 	}

@@ -123,6 +123,7 @@ struct cpu {
 	uint64_t insn_rip;            /* address of the executing instruction */
 	const struct insn *cur;       /* the instruction fast forms run (NULL: insn_rip says) */
 	uint64_t cache_epoch;         /* code-invalidation epoch this cache has seen */
+	uint64_t amask;               /* the mode's address mask (fast forms' addresses) */
 };
 
 /* Reset to the state the kernel gives a new process of that mode: all GPRs

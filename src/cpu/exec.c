@@ -142,8 +142,8 @@ __attribute__((noinline)) const struct insn *exec_code_written(struct cpu *c,
 							    const struct insn *i,
 							    uint64_t addr, unsigned sz)
 {
-	code_write_slow(addr, sz);
-	return exec_next(c, i);
+	code_write_slow(addr, sz); /* may set code_dirty */
+	return exec_next_to_loop(c, i);
 }
 
 /* The first run of a direct branch (operand size 32 or 64, as its fast
@@ -273,6 +273,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 		c->rip = (uint32_t)c->rip;
 	c->cur = NULL;
 	c->r[16] = c->r[17] = 0; /* insn_ea_fast's "no register" (cpu.h), whatever a caller wrote */
+	c->amask = cpu_mode_amask(c->mode);
 	switch (sigsetjmp(jb, 0)) {
 	case 0:
 		break;

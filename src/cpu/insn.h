@@ -242,12 +242,28 @@ static inline uint64_t insn_offset_fast(const struct cpu *c, const struct insn *
 	return (uint64_t)i->disp + c->r[i->base] + (c->r[i->index] << i->scale);
 }
 
+/* The fast forms' address size is the mode's: one mask (cpu.amask). */
+static inline uint64_t cpu_mode_amask(enum cpu_mode m)
+{
+	return m == CPU_MODE_64 ? ~0ull : 0xffffffffull;
+}
+
 static inline uint64_t insn_ea_fast(const struct cpu *c, const struct insn *i)
 {
-	uint64_t a = insn_offset_fast(c, i) + c->base[i->seg];
-
-	return i->asz == 8 ? a : (uint32_t)a;
+	return (insn_offset_fast(c, i) + c->base[i->seg]) & c->amask;
 }
+
+/* A memory operand without an index register (base + disp: stack slots,
+ * structure fields, RIP-relative ones once resolved) skips the index's
+ * loads and shift: the memory fast forms come in both shapes, defined
+ * once by DEF(..., suffix, address function) and chosen by EA_PICK. */
+static inline uint64_t insn_ea_bd(const struct cpu *c, const struct insn *i)
+{
+	return ((uint64_t)i->disp + c->r[i->base] + c->base[i->seg]) & c->amask;
+}
+
+#define EA_SHAPES(DEF, ...) DEF(__VA_ARGS__, , insn_ea_fast) DEF(__VA_ARGS__, _bd, insn_ea_bd)
+#define EA_PICK(i, form) ((i)->index == GREG_NONE ? form##_bd : form)
 
 /* Self-modifying code (cache.c): a byte per 4 KiB page, set when an
  * instruction on the page is decoded; stores check it and, on a hit, drop

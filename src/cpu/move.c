@@ -273,62 +273,39 @@ static const struct insn *fast_mov_gr64(struct cpu *c, const struct insn *i) { c
 static const struct insn *fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)i->imm; return exec_next(c, i); }
 static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c->r[i->rm] = i->imm; return exec_next(c, i); }
 
-static const struct insn *fast_load32(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 4);
-	return exec_next(c, i);
-}
+/* Loads and stores, in both address shapes (insn.h, EA_SHAPES). MOVZX
+ * to a 32/64-bit register zero-extends to 64 bits either way; a 16-bit
+ * load (66) keeps the register's upper bits; byte registers through
+ * reg_get/reg_set (AH..BH). */
+#define MEM_LOAD(NAME, SH, EA, SET)                                                 \
+	static const struct insn *fast_##NAME##SH(struct cpu *c, const struct insn *i) \
+	{                                                                           \
+		SET;                                                                \
+		return exec_next(c, i);                                             \
+	}
+#define MEM_STORE(NAME, SH, EA, SZ, VAL)                                            \
+	static const struct insn *fast_##NAME##SH(struct cpu *c, const struct insn *i) \
+	{                                                                           \
+		uint64_t ea = EA(c, i);                                             \
+		mem_write_nocheck(ea, SZ, VAL);                                     \
+		return exec_next_stored(c, i, ea, SZ);                              \
+	}
+#define MOVE_MEM_FORMS(_, SH, EA)                                                                 \
+	MEM_LOAD(load32, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 4))                           \
+	MEM_LOAD(load64, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 8))                           \
+	MEM_LOAD(movzx_b_load, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 1))                     \
+	MEM_LOAD(movzx_w_load, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 2))                     \
+	MEM_LOAD(load16, SH, EA,                                                                 \
+		 c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read(EA(c, i), 2))             \
+	MEM_LOAD(mov_load8, SH, EA, reg_set(c, i->reg8, 1, mem_read(EA(c, i), 1)))               \
+	MEM_STORE(store32, SH, EA, 4, (uint32_t)c->r[i->reg])                                    \
+	MEM_STORE(store64, SH, EA, 8, c->r[i->reg])                                              \
+	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
+	MEM_STORE(storei64, SH, EA, 8, i->imm)                                                   \
+	MEM_STORE(store16, SH, EA, 2, (uint16_t)c->r[i->reg])                                    \
+	MEM_STORE(mov_store8, SH, EA, 1, reg_get(c, i->reg8, 1))
 
-static const struct insn *fast_load64(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 8);
-	return exec_next(c, i);
-}
-
-static const struct insn *fast_store32(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea_fast(c, i);
-
-	mem_write_nocheck(ea, 4, (uint32_t)c->r[i->reg]);
-	return exec_next_stored(c, i, ea, 4);
-}
-
-static const struct insn *fast_store64(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea_fast(c, i);
-
-	mem_write_nocheck(ea, 8, c->r[i->reg]);
-	return exec_next_stored(c, i, ea, 8);
-}
-
-static const struct insn *fast_storei32(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea_fast(c, i);
-
-	mem_write_nocheck(ea, 4, (uint32_t)i->imm);
-	return exec_next_stored(c, i, ea, 4);
-}
-
-static const struct insn *fast_storei64(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea_fast(c, i);
-
-	mem_write_nocheck(ea, 8, i->imm);
-	return exec_next_stored(c, i, ea, 8);
-}
-
-/* MOVZX to a 32/64-bit register zero-extends to 64 bits either way. */
-static const struct insn *fast_movzx_b_load(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 1);
-	return exec_next(c, i);
-}
-
-static const struct insn *fast_movzx_w_load(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = mem_read(insn_ea_fast(c, i), 2);
-	return exec_next(c, i);
-}
+EA_SHAPES(MOVE_MEM_FORMS, moves)
 
 static const struct insn *fast_movzx_b_rr(struct cpu *c, const struct insn *i)
 {
@@ -423,35 +400,6 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-/* 16-bit MOV to and from memory (66): the upper register bits stay. */
-static const struct insn *fast_load16(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read(insn_ea_fast(c, i), 2);
-	return exec_next(c, i);
-}
-
-static const struct insn *fast_store16(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea_fast(c, i);
-
-	mem_write_nocheck(ea, 2, (uint16_t)c->r[i->reg]);
-	return exec_next_stored(c, i, ea, 2);
-}
-
-/* Byte MOV: registers through reg_get/reg_set (AH..BH). */
-static const struct insn *fast_mov_load8(struct cpu *c, const struct insn *i)
-{
-	reg_set(c, i->reg8, 1, mem_read(insn_ea_fast(c, i), 1));
-	return exec_next(c, i);
-}
-
-static const struct insn *fast_mov_store8(struct cpu *c, const struct insn *i)
-{
-	uint64_t ea = insn_ea_fast(c, i);
-
-	mem_write_nocheck(ea, 1, reg_get(c, i->reg8, 1));
-	return exec_next_stored(c, i, ea, 1);
-}
 
 /* lflive.c: moves leave the flags alone; those with a register source
  * cannot fault (LEA never accesses memory). MOVSX and MOVSXD read r/m:
@@ -487,19 +435,19 @@ void move_specialise(struct insn *i, bool m64)
 		return;
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_GvEv) {
-		i->exec = fast_mov_load8;
+		i->exec = EA_PICK(i, fast_mov_load8);
 		return;
 	}
 	if (i->osz == 2 && i->mod != 3 && i->fn == op_mov_GvEv && i->op == 0x8b) {
-		i->exec = fast_load16;
+		i->exec = EA_PICK(i, fast_load16);
 		return;
 	}
 	if (i->osz == 2 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x89) {
-		i->exec = fast_store16;
+		i->exec = EA_PICK(i, fast_store16);
 		return;
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x88) {
-		i->exec = fast_mov_store8;
+		i->exec = EA_PICK(i, fast_mov_store8);
 		return;
 	}
 	bool w = i->osz == 8;
@@ -523,20 +471,20 @@ void move_specialise(struct insn *i, bool m64)
 	if (i->osz != 4 && i->osz != 8)
 		return;
 	if (i->fn == op_mov_EvGv && i->op == 0x89) {
-		i->exec = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? fast_store64 : fast_store32);
+		i->exec = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
 	} else if (i->fn == op_mov_GvEv) {
 		if (i->mod == 3)
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
 		else
-			i->exec = w ? fast_load64 : fast_load32;
+			i->exec = w ? EA_PICK(i, fast_load64) : EA_PICK(i, fast_load32);
 	} else if (i->fn == op_mov_rIv || (i->fn == op_mov_EvIz && i->mod == 3)) {
 		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;
 	} else if (i->fn == op_mov_EvIz) {
-		i->exec = w ? fast_storei64 : fast_storei32;
+		i->exec = w ? EA_PICK(i, fast_storei64) : EA_PICK(i, fast_storei32);
 	} else if (i->fn == op_movzx_GvEb) {
-		i->exec = i->mod == 3 ? fast_movzx_b_rr : fast_movzx_b_load;
+		i->exec = i->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
 	} else if (i->fn == op_movzx_GvEw) {
-		i->exec = i->mod == 3 ? fast_movzx_w_rr : fast_movzx_w_load;
+		i->exec = i->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
 	} else if (i->fn == op_lea_GvM) {
 		i->exec = w ? fast_lea64 : fast_lea32;
 	}
