@@ -6,6 +6,7 @@
  * or drops everything if it fell too far behind. Stores into decoded code
  * are caught by the code map (insn.h, code_written). */
 #include <pthread.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -39,11 +40,11 @@ static void *xcalloc(size_t n, size_t sz)
  * slot arrays and pools start as the kernel's zero pages, so only the
  * host pages a decode writes get faulted in (a start-up decodes ~100 code
  * pages, most touched at a few places). A pool reserves room for an
- * instruction at each of the page's 4096 offsets, so it never moves
- * (cache.h). Dropped pages go to a free list, pool kept, with only their
+ * instruction at each of the page's 4096 offsets and a fall-through stub
+ * after each (cache.h, POOL_ENTRIES), so it never moves. Dropped pages go to a free list, pool kept, with only their
  * used slots cleared. */
 #define PAGE_CHUNK (2u << 20)
-#define POOL_BYTES ((size_t)CODE_PAGE_SIZE * sizeof(struct insn))
+#define POOL_BYTES ((size_t)POOL_ENTRIES * sizeof(struct insn))
 #define POOL_CHUNK (64u << 20)
 
 static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -248,13 +249,34 @@ void cache_install_write_hook(void)
 	mm_set_write_hook(code_range_written);
 }
 
+/* The stub after the last decoded instruction (cache.h): its fall-through,
+ * until that is decoded there. */
+static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struct insn *i)
+{
+	memset(stub, 0, sizeof(*stub));
+	stub->exec = exec_fallthrough;
+	stub->addr = i->addr + i->len;
+	if (c->mode == CPU_MODE_32)
+		stub->addr = (uint32_t)stub->addr;
+	stub->off = i->off;
+}
+
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr)
 {
-	struct insn *i = &pg->pool[pg->n];
+	uint16_t off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));
+	/* pool[n] is the stub of pool[n - 1]: the fall-through replaces it,
+	 * anything else goes after it (decoded aside first: a fetch fault
+	 * must leave the stub whole) */
+	bool follows = pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == off;
+	struct insn decoded, *i;
 
 	code_map_mark(addr);
-	insn_decode(i, c, addr);
-	if (((addr & (CODE_PAGE_SIZE - 1)) + i->len) > CODE_PAGE_SIZE)
+	insn_decode(&decoded, c, addr);
+	if (pg->n && !follows)
+		pg->n++;
+	i = &pg->pool[pg->n];
+	*i = decoded;
+	if ((off + i->len) > CODE_PAGE_SIZE)
 		code_map_mark(addr + i->len - 1);
 	if (i->base == GREG_RIP) {
 		/* RIP-relative: the address is known now; fast forms never
@@ -262,13 +284,14 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 		i->disp += (int64_t)(addr + i->len);
 		i->base = GREG_NONE;
 	}
-	i->off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));
+	i->off = off;
 	i->seq = 0;
 	/* Decoded right after the instruction that falls through to it: the
 	 * run loop can step to it without a lookup. */
-	if (pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == i->off)
+	if (follows)
 		pg->pool[pg->n - 1].seq = 1;
 	pg->slot[i->off] = (uint16_t)++pg->n;
+	write_fallthrough_stub(c, &pg->pool[pg->n], i);
 	lf_decoded(pg->pool, pg->n);
 	fuse_decoded(pg->pool, pg->n);
 	return i;

@@ -11,13 +11,20 @@
 /* A page's pool has room for an instruction at every offset and never
  * moves while the page lives (a reserved, lazily faulted region kept with
  * the page on the free list): handlers may hold pointers into it across
- * decodes (exec_next's i + 1, the run loop's next instruction). */
+ * decodes (exec_next's i + 1, the run loop's next instruction).
+ *
+ * pool[k + 1] is always something to run after pool[k]: its fall-through
+ * when that was decoded next (insn.seq), else a stub (exec_fallthrough)
+ * that looks it up. A stub is written after each newly decoded
+ * instruction; decoding the fall-through overwrites it, decoding anything
+ * else leaves it and goes after it. So exec_next never tests anything. */
+#define POOL_ENTRIES (2 * CODE_PAGE_SIZE + 2)
 struct code_page {
 	uint64_t addr;
 	struct code_page *next;          /* hash chain */
 	struct insn *pool;               /* decoded instructions of this page */
 	uint32_t n;
-	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 */
+	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 (never a stub) */
 };
 
 #define RECENT_PAGES 256 /* direct-mapped: calls and returns between pages */
@@ -63,6 +70,8 @@ const struct insn *exec_lookup(struct cpu *c, uint64_t addr);
 /* The run loop's default insn_exec: sets cpu->rip to the fall-through,
  * calls insn->fn, follows where it left rip. */
 const struct insn *exec_generic(struct cpu *c, const struct insn *i);
+/* A fall-through stub's exec: the instruction at its addr. */
+const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub);
 /* For handlers that neither read nor move rip (optable.c, moves_rip):
  * rip is written only if they leave something pending. */
 const struct insn *exec_plain(struct cpu *c, const struct insn *i);
@@ -111,8 +120,8 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 #define EXEC_TAIL_DISPATCH 0
 #endif
 
-/* The fall-through of i: the next pool entry when it was decoded right
- * after i (insn.seq), else a lookup.
+/* The fall-through of i: the next pool entry, the instruction itself
+ * when it was decoded right after i (insn.seq), else its stub.
  *
  * No pending test here: a fast form sets nothing pending itself (faults
  * leave by longjmp; a store into decoded code goes through
@@ -123,23 +132,19 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
  * or lookup, where the run loop tests pending. */
 static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 {
-	if (__builtin_expect(i->seq, 1)) {
-		if (EXEC_TAIL_DISPATCH) {
-			c->cur = i + 1;
-			return i[1].exec(c, i + 1);
-		}
-		return i + 1;
+	if (EXEC_TAIL_DISPATCH) {
+		c->cur = i + 1;
+		return i[1].exec(c, i + 1);
 	}
-	return exec_at(c, i->addr + i->len);
+	return i + 1;
 }
 
 /* exec_next for a caller that may have left something pending: back to
  * the run loop, which tests it. */
 static inline const struct insn *exec_next_to_loop(struct cpu *c, const struct insn *i)
 {
-	if (__builtin_expect(i->seq, 1))
-		return i + 1;
-	return exec_at(c, i->addr + i->len);
+	(void)c;
+	return i + 1;
 }
 
 /* The fall-through after a fast form stored sz bytes at addr with

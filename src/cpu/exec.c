@@ -120,6 +120,11 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 	return cache_decode(c, pg, addr);
 }
 
+const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub)
+{
+	return exec_at(c, stub->addr);
+}
+
 __attribute__((noinline)) const struct insn *exec_pending(struct cpu *c, const struct insn *i)
 {
 	/* a fault set rip already; a store into decoded code (the page stays
