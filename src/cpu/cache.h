@@ -86,6 +86,7 @@ const struct insn *exec_pending(struct cpu *c, const struct insn *i);
 	static const struct insn *exec_##fn(struct cpu *c, const struct insn *i) \
 	{                                                                        \
 		c->insn_rip = i->addr;                                           \
+		c->cur = i;                                                      \
 		fn(c, i);                                                        \
 		if (__builtin_expect(c->pending != 0, 0))                        \
 			return exec_pending(c, i);                               \
@@ -132,10 +133,9 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
  * or lookup, where the run loop tests pending. */
 static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 {
-	if (EXEC_TAIL_DISPATCH) {
-		c->cur = i + 1;
-		return i[1].exec(c, i + 1);
-	}
+	if (EXEC_TAIL_DISPATCH)
+		return i[1].exec(c, i + 1); /* no cpu.cur: insn_ea_fast */
+	(void)c;
 	return i + 1;
 }
 

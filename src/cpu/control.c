@@ -369,6 +369,7 @@ static const struct insn *fast_jmp_rel(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_call_rel64(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t sp = c->r[R_SP] - 8;
 
 	mem_write(sp, 8, i->addr + i->len);
@@ -378,6 +379,7 @@ static const struct insn *fast_call_rel64(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	mem_write(sp, 4, (uint32_t)(i->addr + i->len));
@@ -387,6 +389,7 @@ static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_ret64(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t target = mem_read(c->r[R_SP], 8);
 
 	c->r[R_SP] += 8;
@@ -395,6 +398,7 @@ static const struct insn *fast_ret64(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint32_t target = (uint32_t)mem_read((uint32_t)c->r[R_SP], 4);
 
 	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
@@ -419,6 +423,7 @@ static const struct insn *fast_jmp_ind32(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t target = indirect_target(c, i, 8), sp = c->r[R_SP] - 8;
 
 	mem_write(sp, 8, i->addr + i->len);
@@ -428,6 +433,7 @@ static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t target = indirect_target(c, i, 4);
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 

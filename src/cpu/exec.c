@@ -137,6 +137,7 @@ __attribute__((noinline)) const struct insn *exec_pending(struct cpu *c, const s
 const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 {
 	c->insn_rip = i->addr;
+	c->cur = i;
 	i->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
 		return exec_pending(c, i);
@@ -171,6 +172,7 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
 const struct insn *exec_generic(struct cpu *c, const struct insn *i)
 {
 	c->insn_rip = i->addr;
+	c->cur = i;
 	c->rip = i->addr + i->len;
 	i->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))

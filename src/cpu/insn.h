@@ -248,8 +248,13 @@ static inline uint64_t cpu_mode_amask(enum cpu_mode m)
 	return m == CPU_MODE_64 ? ~0ull : 0xffffffffull;
 }
 
-static inline uint64_t insn_ea_fast(const struct cpu *c, const struct insn *i)
+/* A fast form names itself in cpu.cur before it can fault (exec.c,
+ * sync_insn_rip): the dispatch does not store it per instruction, so
+ * every fast form that accesses memory does, here for memory operands,
+ * by itself for stack accesses (PUSH/POP, CALL/RET). */
+static inline uint64_t insn_ea_fast(struct cpu *c, const struct insn *i)
 {
+	c->cur = i;
 	return (insn_offset_fast(c, i) + c->base[i->seg]) & c->amask;
 }
 
@@ -257,8 +262,9 @@ static inline uint64_t insn_ea_fast(const struct cpu *c, const struct insn *i)
  * structure fields, RIP-relative ones once resolved) skips the index's
  * loads and shift: the memory fast forms come in both shapes, defined
  * once by DEF(..., suffix, address function) and chosen by EA_PICK. */
-static inline uint64_t insn_ea_bd(const struct cpu *c, const struct insn *i)
+static inline uint64_t insn_ea_bd(struct cpu *c, const struct insn *i)
 {
+	c->cur = i;
 	return ((uint64_t)i->disp + c->r[i->base] + c->base[i->seg]) & c->amask;
 }
 

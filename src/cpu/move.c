@@ -334,6 +334,7 @@ static const struct insn *fast_lea64(struct cpu *c, const struct insn *i)
 /* PUSH/POP of a 64-bit register in 64-bit mode. */
 static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t sp = c->r[R_SP] - 8;
 
 	mem_write_nocheck(sp, 8, c->r[i->rm]);
@@ -343,6 +344,7 @@ static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t v = mem_read(c->r[R_SP], 8);
 
 	c->r[R_SP] += 8;
@@ -353,6 +355,7 @@ static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 /* PUSH/POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
 static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	mem_write_nocheck(sp, 4, (uint32_t)c->r[i->rm]);
@@ -362,6 +365,7 @@ static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint32_t v = (uint32_t)mem_read((uint32_t)c->r[R_SP], 4);
 
 	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
@@ -372,30 +376,35 @@ static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
 static const struct insn *fast_movsxd(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea_fast(c, i), 4));
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_movsx_b32(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	c->r[i->reg] = (uint32_t)(int32_t)(int8_t)rm_read(c, i, 1);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_movsx_b64(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	c->r[i->reg] = (uint64_t)(int64_t)(int8_t)rm_read(c, i, 1);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_movsx_w32(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	c->r[i->reg] = (uint32_t)(int32_t)(int16_t)rm_read(c, i, 2);
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 {
+	c->cur = i; /* before it can fault (insn_ea_fast) */
 	c->r[i->reg] = (uint64_t)(int64_t)(int16_t)rm_read(c, i, 2);
 	return exec_next(c, i);
 }

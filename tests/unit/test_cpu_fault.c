@@ -438,6 +438,84 @@ static void test_smc_jit(void **state)
 	munmap(buf, 4096);
 }
 
+/* A fault in a fast form names that instruction (cpu.cur is stored by the
+ * forms that access memory, not by the dispatch): each memory or stack
+ * form right after a register MOV (mov ecx, ecx), which tail-dispatches
+ * to it in the warm run, faults at its own address on an unmapped page,
+ * cold (first decode) and warm. */
+static void test_fast_form_fault_rip(void **state)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		enum cpu_mode mode;
+		bool stack; /* the stack pointer is the bad address */
+	} forms[] = {
+		{ "\x8b\x00", 2, CPU_MODE_64, false },             /* mov eax, [rax] */
+		{ "\x8b\x04\x08", 3, CPU_MODE_64, false },         /* mov eax, [rax+rcx] */
+		{ "\x48\x8b\x00", 3, CPU_MODE_64, false },         /* mov rax, [rax] */
+		{ "\x89\x18", 2, CPU_MODE_64, false },             /* mov [rax], ebx */
+		{ "\x48\x89\x1c\x08", 4, CPU_MODE_64, false },     /* mov [rax+rcx], rbx */
+		{ "\xc7\x00\x01\x00\x00\x00", 6, CPU_MODE_64, false }, /* mov dword [rax], 1 */
+		{ "\x0f\xb6\x00", 3, CPU_MODE_64, false },         /* movzx eax, byte [rax] */
+		{ "\x0f\xb7\x00", 3, CPU_MODE_64, false },         /* movzx eax, word [rax] */
+		{ "\x66\x8b\x00", 3, CPU_MODE_64, false },         /* mov ax, [rax] */
+		{ "\x66\x89\x18", 3, CPU_MODE_64, false },         /* mov [rax], bx */
+		{ "\x8a\x00", 2, CPU_MODE_64, false },             /* mov al, [rax] */
+		{ "\x88\x18", 2, CPU_MODE_64, false },             /* mov [rax], bl */
+		{ "\x03\x00", 2, CPU_MODE_64, false },             /* add eax, [rax] */
+		{ "\x01\x18", 2, CPU_MODE_64, false },             /* add [rax], ebx */
+		{ "\x83\x00\x01", 3, CPU_MODE_64, false },         /* add dword [rax], 1 */
+		{ "\x02\x00", 2, CPU_MODE_64, false },             /* add al, [rax] */
+		{ "\x3b\x00\x74\x00", 4, CPU_MODE_64, false },     /* cmp eax, [rax]; je (fused) */
+		{ "\x48\x63\x00", 3, CPU_MODE_64, false },         /* movsxd rax, [rax] */
+		{ "\x0f\xbe\x00", 3, CPU_MODE_64, false },         /* movsx eax, byte [rax] */
+		{ "\x0f\x44\x00", 3, CPU_MODE_64, false },         /* cmove eax, [rax] */
+		{ "\xff\x20", 2, CPU_MODE_64, false },             /* jmp [rax] */
+		{ "\xff\x10", 2, CPU_MODE_64, false },             /* call [rax] */
+		{ "\x66\x0f\x6f\x00", 4, CPU_MODE_64, false },     /* movdqa xmm0, [rax] */
+		{ "\x50", 1, CPU_MODE_64, true },                  /* push rax */
+		{ "\x58", 1, CPU_MODE_64, true },                  /* pop rax */
+		{ "\xe8\x00\x00\x00\x00", 5, CPU_MODE_64, true },  /* call rel32 */
+		{ "\xc3", 1, CPU_MODE_64, true },                  /* ret */
+		{ "\xff\xd0", 2, CPU_MODE_64, true },              /* call rax */
+		{ "\x50", 1, CPU_MODE_32, true },                  /* push eax */
+		{ "\x58", 1, CPU_MODE_32, true },                  /* pop eax */
+		{ "\xe8\x00\x00\x00\x00", 5, CPU_MODE_32, true },  /* call rel32 */
+		{ "\xc3", 1, CPU_MODE_32, true },                  /* ret */
+		{ "\x8b\x00", 2, CPU_MODE_32, false },             /* mov eax, [eax] */
+		{ "\x89\x18", 2, CPU_MODE_32, false },             /* mov [eax], ebx */
+	};
+	uint8_t *bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	uint64_t addr = (uint64_t)(uintptr_t)bad + 0x800;
+
+	(void)state;
+	cpu_install_fault_handler(); /* cmocka installs its own per test */
+	assert_true(bad != MAP_FAILED);
+	munmap(bad, 4096);
+	for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+		static struct cpu c;
+
+		memcpy(code, "\x89\xc9", 2); /* mov ecx, ecx */
+		memcpy(code + 2, forms[k].bytes, forms[k].len);
+		cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+		cpu_init(&c, forms[k].mode);
+		for (int pass = 0; pass < 2; pass++) { /* cold, then warm */
+			for (int r = 0; r < 16; r++)
+				c.r[r] = 0;
+			c.r[R_AX] = c.r[R_BX] = addr;
+			c.r[R_SP] = forms[k].stack ? addr : (uint64_t)(uintptr_t)code + 4096;
+			c.rip = (uint64_t)(uintptr_t)code;
+			assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+			if (c.fault.vector != VEC_PF || c.fault.insn_addr != (uintptr_t)code + 2)
+				fail_msg("form %zu pass %d: vector %d at code+%ld", k, pass,
+					 (int)c.fault.vector, (long)(c.fault.insn_addr - (uintptr_t)code));
+			assert_int_equal(c.rip, (uintptr_t)code + 2);
+		}
+		cpu_release(&c);
+	}
+}
+
 static int setup(void **state)
 {
 	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
@@ -684,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_far_mode_switch),
 		cmocka_unit_test(test_fetch_fault),
 		cmocka_unit_test(test_alignment_check),
+		cmocka_unit_test(test_fast_form_fault_rip),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
