@@ -120,9 +120,22 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 	return cache_decode(c, pg, addr);
 }
 
+/* A loop body falling into a condition decoded before it (gcc's rotated
+ * loops) runs its stub every iteration: the target, once found on the
+ * same page, is kept in the stub's disp like a chained branch's (valid as
+ * long as the page) and run straight on — still a fall-through, so a
+ * straight run stays within its page. */
 const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub)
 {
-	return exec_at(c, stub->addr);
+	const struct insn *t = (const struct insn *)(uintptr_t)stub->disp;
+
+	if (__builtin_expect(t != NULL, 1))
+		return EXEC_TAIL_DISPATCH ? t->exec(c, t) : t;
+	t = exec_at(c, stub->addr);
+	/* t == stub: the fall-through was decoded over the stub just now */
+	if (t != stub && ((stub->addr ^ stub[-1].addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) == 0)
+		((struct insn *)stub)->disp = (int64_t)(uintptr_t)t;
+	return t;
 }
 
 __attribute__((noinline)) const struct insn *exec_pending(struct cpu *c, const struct insn *i)
