@@ -699,8 +699,32 @@ static inline __attribute__((always_inline)) bool flags_test(struct cpu *c, unsi
 {
 	uint32_t op = c->lf.op;
 	uint64_t res = c->lf.res, a = c->lf.a, b = c->lf.b, sb;
+	unsigned sh = 64 - c->lf.size * 8; /* the operands' sign bit to bit 63 */
 	bool cf, zf, sf, of, r;
 
+	/* CMP/SUB and TEST/AND...: the compare itself (the record holds the
+	 * operands truncated to their size) */
+	if (op == FL_SUB) {
+		switch (cc >> 1) {
+		case 1: return (a < b) ^ (cc & 1);
+		case 2: return (a == b) ^ (cc & 1);
+		case 3: return (a <= b) ^ (cc & 1);
+		case 6: return ((int64_t)(a << sh) < (int64_t)(b << sh)) ^ (cc & 1);
+		case 7: return ((int64_t)(a << sh) <= (int64_t)(b << sh)) ^ (cc & 1);
+		default: break;
+		}
+	} else if (op == FL_LOGIC) {
+		switch (cc >> 1) {
+		case 0:
+		case 1: return cc & 1;
+		case 2:
+		case 3: return (res == 0) ^ (cc & 1);
+		case 4:
+		case 6: return ((int64_t)(res << sh) < 0) ^ (cc & 1);
+		case 7: return ((int64_t)(res << sh) <= 0) ^ (cc & 1);
+		default: break;
+		}
+	}
 	if (op == FL_NONE)
 		return flags_cond_bits(c->lf.rf, cc);
 	if ((cc >> 1) == 5 || op > FL_RESCO || op == FL_ADC || op == FL_SBB)
