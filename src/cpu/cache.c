@@ -63,10 +63,14 @@ static void *chunk_map(size_t len)
 	return m;
 }
 
-static struct code_page *page_alloc(void)
+static struct code_page *page_alloc(struct cpu_code_cache *cc)
 {
-	struct code_page *pg;
+	struct code_page *pg = cc->free_pages;
 
+	if (pg) {
+		cc->free_pages = pg->next;
+		return pg;
+	}
 	pthread_mutex_lock(&page_lock);
 	pg = page_free_list;
 	if (pg) {
@@ -93,17 +97,20 @@ static struct code_page *page_alloc(void)
 	return pg;
 }
 
-/* Back to the free list, as page_alloc hands out: slots zero. */
-static void page_release(struct code_page *pg)
+/* Back to the cache's free list, as page_alloc hands out: slots zero,
+ * entries (the trailing stub too) dead for pointers kept elsewhere. */
+static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 {
-	for (uint32_t k = 0; k < pg->n; k++)
+	for (uint32_t k = 0; k < pg->n; k++) {
 		pg->slot[pg->pool[k].off] = 0;
+		pg->pool[k].addr = INSN_ADDR_DEAD;
+	}
+	if (pg->n)
+		pg->pool[pg->n].addr = INSN_ADDR_DEAD;
 	pg->addr = 0;
 	pg->n = 0;
-	pthread_mutex_lock(&page_lock);
-	pg->next = page_free_list;
-	page_free_list = pg;
-	pthread_mutex_unlock(&page_lock);
+	pg->next = cc->free_pages;
+	cc->free_pages = pg;
 }
 
 static inline uint32_t page_hash(uint64_t page, uint32_t nbuckets)
@@ -160,7 +167,7 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 		grow(cc);
 		h = page_hash(page, cc->nbuckets);
 	}
-	pg = page_alloc();
+	pg = page_alloc(cc);
 	pg->addr = page;
 	pg->next = cc->buckets[h];
 	cc->buckets[h] = pg;
@@ -304,7 +311,7 @@ static void drop_page(struct cpu_code_cache *cc, struct code_page **link)
 	*link = pg->next;
 	if (cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] == pg)
 		cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] = NULL;
-	page_release(pg);
+	page_release(cc, pg);
 	cc->count--;
 }
 
@@ -362,6 +369,16 @@ void cache_free(struct cpu *c)
 	if (!cc)
 		return;
 	drop_range(cc, 0, ~0ull);
+	/* no pointer into these pages is left: any thread may reuse them */
+	while (cc->free_pages) {
+		struct code_page *pg = cc->free_pages;
+
+		cc->free_pages = pg->next;
+		pthread_mutex_lock(&page_lock);
+		pg->next = page_free_list;
+		page_free_list = pg;
+		pthread_mutex_unlock(&page_lock);
+	}
 	free(cc->buckets);
 	free(cc);
 	c->cache = NULL;

@@ -17,7 +17,16 @@
  * when that was decoded next (insn.seq), else a stub (exec_fallthrough)
  * that looks it up. A stub is written after each newly decoded
  * instruction; decoding the fall-through overwrites it, decoding anything
- * else leaves it and goes after it. So exec_next never tests anything. */
+ * else leaves it and goes after it. So exec_next never tests anything.
+ *
+ * A pointer into another page's pool (cross-page chains, indirect branch
+ * targets) is checked before use: a dropped page's entries get an
+ * address no instruction has (INSN_ADDR_DEAD), so the entry is what was
+ * cached if its addr is still the target — a decode of the bytes there
+ * now, or a stub that looks them up. Dropped pages are reused only by
+ * the same cache (free_pages), so such a pointer never leads into
+ * another thread's decodes. */
+#define INSN_ADDR_DEAD (~0ull)
 #define POOL_ENTRIES (2 * CODE_PAGE_SIZE + 2)
 struct code_page {
 	uint64_t addr;
@@ -33,6 +42,10 @@ struct cpu_code_cache {
 	struct code_page **buckets;
 	uint32_t nbuckets, count;
 	struct code_page *recent[RECENT_PAGES];
+	/* Pages this cache dropped, for its own reuse only (cache.c): a
+	 * pointer kept across pages (exec_chain, indirect branches) may
+	 * point into one, and must find its own thread's decodes there. */
+	struct code_page *free_pages;
 };
 
 /* The CPU the calling thread is interpreting (set by cpu_run). */
@@ -169,11 +182,25 @@ const struct insn *exec_chain(struct cpu *c, const struct insn *i);
 
 static inline const struct insn *exec_rel_target(struct cpu *c, const struct insn *i)
 {
-	const struct insn *t = (const struct insn *)(uintptr_t)i->disp;
+	uintptr_t t = (uintptr_t)i->disp;
 
-	if (__builtin_expect(t != NULL, 1))
-		return t;
+	/* bit 0: a target on another page, checked by exec_chain */
+	if (__builtin_expect(t != 0 && !(t & 1), 1))
+		return (const struct insn *)t;
 	return exec_chain(c, i);
+}
+
+/* An indirect branch's target: the last one, kept in imm (unused by
+ * these forms) and checked, else a lookup. */
+static inline const struct insn *exec_indirect(struct cpu *c, const struct insn *i, uint64_t target)
+{
+	const struct insn *t = (const struct insn *)(uintptr_t)i->imm;
+
+	if (__builtin_expect(t != NULL && t->addr == target, 1))
+		return t;
+	t = exec_at(c, target);
+	((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+	return t;
 }
 
 #endif

@@ -393,7 +393,7 @@ static const struct insn *fast_ret64(struct cpu *c, const struct insn *i)
 	uint64_t target = mem_read(c->r[R_SP], 8);
 
 	c->r[R_SP] += 8;
-	return exec_at(c, target);
+	return exec_indirect(c, i, target);
 }
 
 static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
@@ -402,7 +402,7 @@ static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 	uint32_t target = (uint32_t)mem_read((uint32_t)c->r[R_SP], 4);
 
 	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
-	return exec_at(c, target);
+	return exec_indirect(c, i, target);
 }
 
 /* Indirect CALL/JMP through a register or memory. */
@@ -413,12 +413,12 @@ static uint64_t indirect_target(struct cpu *c, const struct insn *i, unsigned sz
 
 static const struct insn *fast_jmp_ind64(struct cpu *c, const struct insn *i)
 {
-	return exec_at(c, indirect_target(c, i, 8));
+	return exec_indirect(c, i, indirect_target(c, i, 8));
 }
 
 static const struct insn *fast_jmp_ind32(struct cpu *c, const struct insn *i)
 {
-	return exec_at(c, indirect_target(c, i, 4));
+	return exec_indirect(c, i, indirect_target(c, i, 4));
 }
 
 static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
@@ -428,7 +428,7 @@ static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
 
 	mem_write(sp, 8, i->addr + i->len);
 	c->r[R_SP] = sp;
-	return exec_at(c, target);
+	return exec_indirect(c, i, target);
 }
 
 static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
@@ -439,7 +439,7 @@ static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
 
 	mem_write(sp, 4, (uint32_t)(i->addr + i->len));
 	c->r[R_SP] = sp;
-	return exec_at(c, target);
+	return exec_indirect(c, i, target);
 }
 
 void control_specialise(struct insn *i, bool m64)

@@ -166,17 +166,27 @@ __attribute__((noinline)) const struct insn *exec_code_written(struct cpu *c,
 }
 
 /* The first run of a direct branch (operand size 32 or 64, as its fast
- * form is chosen): find the target, chain it when it is on the same page. */
+ * form is chosen): find the target and chain it — on the same page
+ * plainly, on another tagged (bit 0) and checked at every use (cache.h,
+ * INSN_ADDR_DEAD). */
 __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const struct insn *i)
 {
 	uint64_t target = i->addr + i->len + i->imm;
+	uintptr_t kept = (uintptr_t)i->disp;
 	const struct insn *t;
 
 	if (c->mode == CPU_MODE_32)
 		target = (uint32_t)target;
+	if (kept & 1) {
+		t = (const struct insn *)(kept - 1);
+		if (__builtin_expect(t->addr == target, 1))
+			return t;
+	}
 	t = exec_at(c, target);
 	if (((target ^ i->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) == 0)
 		((struct insn *)i)->disp = (int64_t)(uintptr_t)t;
+	else
+		((struct insn *)i)->disp = (int64_t)((uintptr_t)t | 1);
 	return t;
 }
 
@@ -249,10 +259,39 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 	}
 }
 
+static bool canonical(uint64_t a)
+{
+	return (uint64_t)((int64_t)(a << 16) >> 16) == a;
+}
+
+/* The implicit stack access of i, if it has one: its address and whether
+ * it comes before the explicit operand's (pops read the stack first,
+ * pushes read their source first). */
+static bool implicit_stack(const struct cpu *c, const struct insn *i, uint64_t *addr, bool *first)
+{
+	insn_fn f = i->fn;
+	unsigned sz = i->osz;
+
+	*first = f == op_pop_r || f == op_pop_Ev || f == op_popf || f == op_pop_sreg ||
+		 f == op_ret || f == op_ret_Iw || f == op_leave;
+	if (f == op_leave)
+		*addr = c->r[R_BP];
+	else if (*first)
+		*addr = c->r[R_SP];
+	else if (f == op_push_r || f == op_push_Iz || f == op_push_Ev || f == op_pushf ||
+		 f == op_push_sreg || f == op_enter || f == op_call_Jz || f == op_call_Ev)
+		*addr = c->r[R_SP] - (f == op_call_Jz || f == op_call_Ev ? 8 : sz);
+	else
+		return false;
+	return true;
+}
+
 /* A host #GP (si_addr 0) on a non-canonical address is #SS natively when
- * the memory operand is based on RSP or RBP (Linux: SIGBUS). Only the
- * fault path decodes the instruction again to tell, itself guarded: the
- * fault may have been the fetch (found by the fuzzer). */
+ * that access goes through SS (Linux: SIGBUS): the stack of a push, pop,
+ * call or return, or a memory operand based on RSP or RBP without an FS/GS
+ * override. Only the fault path decodes the instruction again to tell,
+ * itself guarded: the fault may have been the fetch (found by the
+ * fuzzer). */
 static bool stack_based(struct cpu *c)
 {
 	sigjmp_buf jb;
@@ -263,10 +302,17 @@ static bool stack_based(struct cpu *c)
 	if (sigsetjmp(jb, 0) == 0) {
 		tl_jmp = &jb;
 		tl_in_guest = 1;
+		uint64_t sp;
+		bool stack_first, stack_bad, explicit_bad;
+
 		insn_decode(&i, c, c->insn_rip);
-		/* through SS: RSP/RBP-based without an FS/GS override */
-		r = i.mod != 3 && (i.base == R_SP || i.base == R_BP) && i.seg != SEG_FS &&
-		    i.seg != SEG_GS;
+		stack_bad = implicit_stack(c, &i, &sp, &stack_first) && !canonical(sp);
+		explicit_bad = i.mod != 3 && i.base != GREG_RIP && !canonical(insn_ea(c, &i));
+		if (stack_bad && (stack_first || !explicit_bad))
+			r = true;
+		else /* the explicit operand: through SS if RSP/RBP-based, no FS/GS */
+			r = i.mod != 3 && (i.base == R_SP || i.base == R_BP) && i.seg != SEG_FS &&
+			    i.seg != SEG_GS;
 	}
 	tl_in_guest = 0;
 	tl_jmp = outer;
