@@ -105,8 +105,8 @@ static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 		pg->slot[pg->pool[k].off] = 0;
 		pg->pool[k].addr = INSN_ADDR_DEAD;
 	}
-	if (pg->n)
-		pg->pool[pg->n].addr = INSN_ADDR_DEAD;
+	if (pg->n && !pg->pool[pg->n - 1].ends_run)
+		pg->pool[pg->n].addr = INSN_ADDR_DEAD; /* the trailing stub */
 	pg->addr = 0;
 	pg->n = 0;
 	pg->next = cc->free_pages;
@@ -256,6 +256,17 @@ void cache_install_write_hook(void)
 	mm_set_write_hook(code_range_written);
 }
 
+/* Instructions that never fall through get no stub (denser pools, fewer
+ * pages touched); exec_generic looks their fall-through up should a
+ * handler of one leave rip there. */
+static bool ends_run(const struct insn *i)
+{
+	insn_fn f = i->fn;
+
+	return f == op_jmp_Jz || f == op_jmp_Ev || f == op_ret || f == op_ret_Iw ||
+	       f == op_jmpf_Ap || f == op_retf || f == op_iret;
+}
+
 /* The stub after the last decoded instruction (cache.h): its fall-through,
  * until that is decoded there. */
 static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struct insn *i)
@@ -275,11 +286,12 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	 * anything else goes after it (decoded aside first: a fetch fault
 	 * must leave the stub whole) */
 	bool follows = pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == off;
+	bool stub_there = pg->n && !pg->pool[pg->n - 1].ends_run;
 	struct insn decoded, *i;
 
 	code_map_mark(addr);
 	insn_decode(&decoded, c, addr);
-	if (pg->n && !follows)
+	if (stub_there && !follows)
 		pg->n++;
 	i = &pg->pool[pg->n];
 	*i = decoded;
@@ -298,7 +310,9 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	if (follows)
 		pg->pool[pg->n - 1].seq = 1;
 	pg->slot[i->off] = (uint16_t)++pg->n;
-	write_fallthrough_stub(c, &pg->pool[pg->n], i);
+	i->ends_run = ends_run(i);
+	if (!i->ends_run)
+		write_fallthrough_stub(c, &pg->pool[pg->n], i);
 	lf_decoded(pg->pool, pg->n);
 	fuse_decoded(pg->pool, pg->n);
 	return i;

@@ -13,11 +13,13 @@
  * the page on the free list): handlers may hold pointers into it across
  * decodes (exec_next's i + 1, the run loop's next instruction).
  *
- * pool[k + 1] is always something to run after pool[k]: its fall-through
- * when that was decoded next (insn.seq), else a stub (exec_fallthrough)
- * that looks it up. A stub is written after each newly decoded
- * instruction; decoding the fall-through overwrites it, decoding anything
- * else leaves it and goes after it. So exec_next never tests anything.
+ * pool[k + 1] is always something to run after pool[k] if pool[k] can
+ * fall through: its fall-through when that was decoded next (insn.seq),
+ * else a stub (exec_fallthrough) that looks it up. A stub is written
+ * after each newly decoded instruction but those that never fall through
+ * (insn.ends_run); decoding the fall-through overwrites it, decoding
+ * anything else leaves it and goes after it. So exec_next never tests
+ * anything.
  *
  * A pointer into another page's pool (cross-page chains, indirect branch
  * targets) is checked before use: a dropped page's entries get an
@@ -190,17 +192,23 @@ static inline const struct insn *exec_rel_target(struct cpu *c, const struct ins
 	return exec_chain(c, i);
 }
 
-/* An indirect branch's target: the last one, kept in imm (unused by
- * these forms) and checked, else a lookup. */
+/* An indirect branch's target: the first one while it lives, kept in imm
+ * (unused by these forms) and checked, else a lookup. */
 static inline const struct insn *exec_indirect(struct cpu *c, const struct insn *i, uint64_t target)
 {
 	const struct insn *t = (const struct insn *)(uintptr_t)i->imm;
 
 	if (__builtin_expect(t != NULL && t->addr == target, 1))
 		return t;
-	t = exec_at(c, target);
-	((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
-	return t;
+	/* the first target stays while it lives: a site with many (a shared
+	 * RET) would write on every miss, and after a fork each write copies
+	 * a page */
+	if (t == NULL || t->addr == INSN_ADDR_DEAD) {
+		t = exec_at(c, target);
+		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+		return t;
+	}
+	return exec_at(c, target);
 }
 
 #endif

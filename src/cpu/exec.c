@@ -200,7 +200,7 @@ const struct insn *exec_generic(struct cpu *c, const struct insn *i)
 	i->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
 		return NULL;
-	if (__builtin_expect(c->rip == i->addr + i->len, 1))
+	if (__builtin_expect(c->rip == i->addr + i->len, 1) && (i->seq || !i->ends_run))
 		return exec_next(c, i);
 	return exec_at(c, c->rip);
 }

@@ -83,6 +83,7 @@ struct insn {
 	uint8_t seq;    /* cache: the next pool entry is the fall-through instruction */
 	uint8_t lf_stale; /* lflive: a flag-free form before it may leave the flags stale */
 	uint16_t off;   /* cache: offset in its code page */
+	uint8_t ends_run; /* cache: never falls through (JMP, RET...): no stub after it */
 };
 _Static_assert(sizeof(struct insn) == 64, "one cache line per decoded instruction");
 
