@@ -63,6 +63,24 @@ static void *chunk_map(size_t len)
 	return m;
 }
 
+/* The page structures' chunk as one transparent huge page where the
+ * kernel allows it (madvise mode): a start-up creates ~40-100 of them,
+ * each first read (the zero page) then written — two faults a page of
+ * slots, ~120 in all, against one fault and 2 MiB zeroed. */
+static void *page_chunk_map(void)
+{
+	char *m = chunk_map(2 * PAGE_CHUNK);
+	char *aligned = (char *)(((uintptr_t)m + PAGE_CHUNK - 1) & ~(uintptr_t)(PAGE_CHUNK - 1));
+
+	if (aligned > m)
+		munmap(m, (size_t)(aligned - m));
+	munmap(aligned + PAGE_CHUNK, (size_t)(m + PAGE_CHUNK - aligned));
+#ifdef MADV_HUGEPAGE
+	madvise(aligned, PAGE_CHUNK, MADV_HUGEPAGE);
+#endif
+	return aligned;
+}
+
 static struct code_page *page_alloc(struct cpu_code_cache *cc)
 {
 	struct code_page *pg = cc->free_pages;
@@ -77,7 +95,7 @@ static struct code_page *page_alloc(struct cpu_code_cache *cc)
 		page_free_list = pg->next;
 	} else {
 		if ((size_t)(chunk_end - chunk_next) < sizeof(*pg)) {
-			chunk_next = chunk_map(PAGE_CHUNK);
+			chunk_next = page_chunk_map();
 			chunk_end = chunk_next + PAGE_CHUNK;
 #ifdef __SANITIZE_ADDRESS__
 			/* The pages are reachable only from here. */
