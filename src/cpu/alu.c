@@ -618,23 +618,24 @@ static const insn_exec fast_alu[ALU_ROWS][FORM_COUNT][2] = {
 	[ALU_TEST] = FAST_ROW(test),
 };
 
-/* The memory forms (FORM_RM, FORM_MR, FORM_MI) without an index register. */
-#define BD_ROW8(NAME) { fast_##NAME##_rm8_bd, fast_##NAME##_mr8_bd, fast_##NAME##_mi8_bd }
-#define BD_ROW(NAME)                                           \
-	{ { fast_##NAME##_rm32_bd, fast_##NAME##_rm64_bd },    \
-	  { fast_##NAME##_mr32_bd, fast_##NAME##_mr64_bd },    \
-	  { fast_##NAME##_mi32_bd, fast_##NAME##_mi64_bd } }
+/* The memory forms (FORM_RM, FORM_MR, FORM_MI) in the other address
+ * shapes (insn.h, EA_SHAPES), [shape - EA_BD]. */
+#define SH_ROW8(NAME, SH) { fast_##NAME##_rm8##SH, fast_##NAME##_mr8##SH, fast_##NAME##_mi8##SH }
+#define SH_ROW(NAME, SH)                                          \
+	{ { fast_##NAME##_rm32##SH, fast_##NAME##_rm64##SH },     \
+	  { fast_##NAME##_mr32##SH, fast_##NAME##_mr64##SH },     \
+	  { fast_##NAME##_mi32##SH, fast_##NAME##_mi64##SH } }
+#define SH_TABLE(ROW, SH)                                                                 \
+	{ [ALU_ADD] = ROW(add, SH), [ALU_OR] = ROW(or, SH),   [ALU_AND] = ROW(and, SH),   \
+	  [ALU_SUB] = ROW(sub, SH), [ALU_XOR] = ROW(xor, SH), [ALU_CMP] = ROW(cmp, SH),   \
+	  [ALU_TEST] = ROW(test, SH) }
 
-static const insn_exec fast_alu8_bd[ALU_ROWS][3] = {
-	[ALU_ADD] = BD_ROW8(add), [ALU_OR] = BD_ROW8(or),   [ALU_AND] = BD_ROW8(and),
-	[ALU_SUB] = BD_ROW8(sub), [ALU_XOR] = BD_ROW8(xor), [ALU_CMP] = BD_ROW8(cmp),
-	[ALU_TEST] = BD_ROW8(test),
+static const insn_exec fast_alu8_shaped[EA_SHAPE_COUNT - EA_BD][ALU_ROWS][3] = {
+	SH_TABLE(SH_ROW8, _bd), SH_TABLE(SH_ROW8, _f32), SH_TABLE(SH_ROW8, _f64),
 };
 
-static const insn_exec fast_alu_bd[ALU_ROWS][3][2] = {
-	[ALU_ADD] = BD_ROW(add), [ALU_OR] = BD_ROW(or),   [ALU_AND] = BD_ROW(and),
-	[ALU_SUB] = BD_ROW(sub), [ALU_XOR] = BD_ROW(xor), [ALU_CMP] = BD_ROW(cmp),
-	[ALU_TEST] = BD_ROW(test),
+static const insn_exec fast_alu_shaped[EA_SHAPE_COUNT - EA_BD][ALU_ROWS][3][2] = {
+	SH_TABLE(SH_ROW, _bd), SH_TABLE(SH_ROW, _f32), SH_TABLE(SH_ROW, _f64),
 };
 
 /* The flag-free twins of the register forms (FORM_RR, FORM_GR, FORM_RI). */
@@ -768,14 +769,16 @@ void alu_specialise(struct insn *i)
 			return;
 		if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
 			i->rm8 = R_AX; /* AL */
-		i->exec = form >= FORM_RM && i->index == GREG_NONE ? fast_alu8_bd[op][form - FORM_RM]
-								   : fast_alu8[op][form];
+		i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
+				  ? fast_alu8_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM]
+				  : fast_alu8[op][form];
 		return;
 	}
 	if (!fast_alu[op][form][w])
 		return;
 	if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
 		i->rm = R_AX; /* no ModRM: the fast form's destination */
-	i->exec = form >= FORM_RM && i->index == GREG_NONE ? fast_alu_bd[op][form - FORM_RM][w]
-							   : fast_alu[op][form][w];
+	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
+			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]
+			  : fast_alu[op][form][w];
 }

@@ -394,6 +394,15 @@ void cpu_invalidate_code(uint64_t addr, uint64_t len)
 	pthread_mutex_unlock(&inval_lock);
 }
 
+void cpu_drop_flat_code(struct cpu *c)
+{
+	/* through the log, not now: the calling handler's exec_plain still
+	 * reads its insn; every thread's flat forms go (a thread's segments
+	 * are its own, but the drop is rare) */
+	cpu_invalidate_code(0, ~0ull);
+	c->code_dirty = 1;
+}
+
 void cache_free(struct cpu *c)
 {
 	struct cpu_code_cache *cc = c->cache;

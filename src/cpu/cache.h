@@ -60,6 +60,9 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 /* Apply invalidations other threads or syscalls recorded since last time. */
 void cache_sync(struct cpu *c);
 void cache_free(struct cpu *c);
+/* A segment base other than FS/GS became non-zero: drop the code decoded
+ * with flat addresses (insn.flat); the run loop resynchronises. */
+void cpu_drop_flat_code(struct cpu *c);
 /* Have mm_access_ok(PROT_WRITE) ranges drop decoded code (cpu_init). */
 void cache_install_write_hook(void);
 

@@ -261,6 +261,7 @@ opcode:
 		i->exec = e->exec ? e->exec : exec_plain;
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
+	i->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;
 	switch (e->spec) {
 	case SPEC_ALU: alu_specialise(i); break;
 	case SPEC_MOVE: move_specialise(i, m64); break;

@@ -84,6 +84,7 @@ struct insn {
 	uint8_t lf_stale; /* lflive: a flag-free form before it may leave the flags stale */
 	uint16_t off;   /* cache: offset in its code page */
 	uint8_t ends_run; /* cache: never falls through (JMP, RET...): no stub after it */
+	uint8_t flat;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
 };
 _Static_assert(sizeof(struct insn) == 64, "one cache line per decoded instruction");
 
@@ -269,8 +270,36 @@ static inline uint64_t insn_ea_bd(struct cpu *c, const struct insn *i)
 	return ((uint64_t)i->disp + c->r[i->base] + c->base[i->seg]) & c->amask;
 }
 
-#define EA_SHAPES(DEF, ...) DEF(__VA_ARGS__, , insn_ea_fast) DEF(__VA_ARGS__, _bd, insn_ea_bd)
-#define EA_PICK(i, form) ((i)->index == GREG_NONE ? form##_bd : form)
+/* ... and through a segment whose base is 0 (insn.flat: any but FS/GS in
+ * 64-bit mode; in 32-bit mode one whose base was 0 at decode time — a
+ * base becoming non-zero drops the decoded code, segment.c), per mode. */
+static inline uint64_t insn_ea_flat32(struct cpu *c, const struct insn *i)
+{
+	c->cur = i;
+	return (uint32_t)((uint64_t)i->disp + c->r[i->base]);
+}
+
+static inline uint64_t insn_ea_flat64(struct cpu *c, const struct insn *i)
+{
+	c->cur = i;
+	return (uint64_t)i->disp + c->r[i->base];
+}
+
+#define EA_SHAPES(DEF, ...)                                                               \
+	DEF(__VA_ARGS__, , insn_ea_fast) DEF(__VA_ARGS__, _bd, insn_ea_bd)               \
+	DEF(__VA_ARGS__, _f32, insn_ea_flat32) DEF(__VA_ARGS__, _f64, insn_ea_flat64)
+enum { EA_ANY, EA_BD, EA_FLAT32, EA_FLAT64, EA_SHAPE_COUNT };
+
+static inline unsigned ea_shape(const struct insn *i)
+{
+	if (i->index != GREG_NONE)
+		return EA_ANY;
+	if (!i->flat)
+		return EA_BD;
+	return i->asz == 8 ? EA_FLAT64 : EA_FLAT32;
+}
+
+#define EA_PICK(i, form) ((const insn_exec[]){ form, form##_bd, form##_f32, form##_f64 }[ea_shape(i)])
 
 /* Self-modifying code (cache.c): a byte per 4 KiB page, set when an
  * instruction on the page is decoded; stores check it and, on a hit, drop

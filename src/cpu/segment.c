@@ -4,6 +4,7 @@
  * 12..14 that set_thread_area fills (cpu->tls). */
 #define _GNU_SOURCE /* sched_getcpu */
 #include <sched.h>
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 #define GDT_USER32_CS 4
@@ -42,8 +43,11 @@ int cpu_load_segment(struct cpu *c, enum cpu_seg seg, uint16_t sel)
 	}
 	c->sel[seg] = sel;
 	/* In 64-bit mode only FS and GS have bases. */
-	if (c->mode != CPU_MODE_64 || seg == SEG_FS || seg == SEG_GS)
+	if (c->mode != CPU_MODE_64 || seg == SEG_FS || seg == SEG_GS) {
+		if (seg != SEG_FS && seg != SEG_GS && base != 0 && c->base[seg] == 0)
+			cpu_drop_flat_code(c); /* decoded as flat (insn.flat) */
 		c->base[seg] = base;
+	}
 	return 0;
 }
 

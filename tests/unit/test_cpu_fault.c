@@ -576,6 +576,51 @@ static void test_smc_kept_targets(void **state)
 	munmap(emu, 3 * 4096);
 }
 
+/* 32-bit mode: an access through DS decoded while DS's base was 0 (the
+ * flat address form, insn.flat) runs again after DS was loaded with a
+ * TLS descriptor of base 64: it must add the base (the decoded code is
+ * dropped). Expected by the SDM's segment arithmetic (no 32-bit host run
+ * here): 5 from [ebx], then 7 from [ebx + 64]; 10 if the old form ran. */
+static void test_flat_segment_base_change(void **state)
+{
+	static const uint8_t prog[] = {
+		0x8b, 0x03,       /* 0: L: mov eax, [ebx] */
+		0x01, 0xc2,       /* 2: add edx, eax */
+		0x8e, 0xd9,       /* 4: mov ds, ecx (0x63: TLS entry 0) */
+		0x4e,             /* 6: dec esi */
+		0x75, 0xf7,       /* 7: jnz L */
+		0xcc,             /* 9: int3 */
+	};
+	uint32_t *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+			     -1, 0);
+	static struct cpu c;
+
+	(void)state;
+	assert_true(buf != MAP_FAILED);
+	cpu_install_fault_handler();
+	buf[0] = 5;
+	buf[16] = 7;
+	memcpy(code, prog, sizeof(prog));
+	cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+	cpu_release(&c);
+	cpu_init(&c, CPU_MODE_32);
+	c.tls[0].base = 64;
+	c.tls[0].present = true;
+	c.r[R_BX] = (uint32_t)(uintptr_t)buf;
+	c.r[R_CX] = 0x63;
+	c.r[R_SI] = 2;
+	c.r[R_SP] = (uint32_t)(uintptr_t)code + 4096;
+	c.rip = (uint32_t)(uintptr_t)code;
+	assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+	if (c.fault.vector != VEC_BP)
+		fail_msg("vector %d at code+%ld, data %#lx", (int)c.fault.vector,
+			 (long)(c.fault.insn_addr - (uintptr_t)code), (unsigned long)c.fault.data_addr);
+	assert_int_equal(c.base[SEG_DS], 64);
+	assert_int_equal((uint32_t)c.r[R_DX], 5 + 7);
+	cpu_release(&c);
+	munmap(buf, 4096);
+}
+
 static int setup(void **state)
 {
 	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
@@ -824,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_alignment_check),
 		cmocka_unit_test(test_fast_form_fault_rip),
 		cmocka_unit_test(test_smc_kept_targets),
+		cmocka_unit_test(test_flat_segment_base_change),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
