@@ -174,7 +174,9 @@ const struct insn *exec_code_written(struct cpu *c, const struct insn *i, uint64
 static inline const struct insn *exec_next_stored(struct cpu *c, const struct insn *i,
 						  uint64_t addr, unsigned sz)
 {
-	if (__builtin_expect(code_map_hit(addr) || (addr & 4095) + sz > 4096, 0))
+	/* an aligned store (sz is 1, 2, 4 or 8) never crosses a page */
+	if (__builtin_expect(code_map_hit(addr) ||
+				     ((addr & (sz - 1)) != 0 && (addr & 4095) + sz > 4096), 0))
 		return exec_code_written(c, i, addr, sz);
 	return exec_next(c, i);
 }
