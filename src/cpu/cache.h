@@ -197,18 +197,18 @@ static inline const struct insn *exec_rel_target(struct cpu *c, const struct ins
 	return exec_chain(c, i);
 }
 
-/* An indirect branch's target: the first one while it lives, kept in imm
- * (unused by these forms) and checked, else a lookup. */
+/* An indirect branch's target, kept in imm (unused by these forms) and
+ * checked, else a lookup. */
 static inline const struct insn *exec_indirect(struct cpu *c, const struct insn *i, uint64_t target)
 {
 	const struct insn *t = (const struct insn *)(uintptr_t)i->imm;
 
 	if (__builtin_expect(t != NULL && t->addr == target, 1))
 		return t;
-	/* the first target stays while it lives: a site with many (a shared
-	 * RET) would write on every miss, and after a fork each write copies
-	 * a page */
-	if (t == NULL || t->addr == INSN_ADDR_DEAD) {
+	/* a new target replaces a live one only at every 16th miss (this
+	 * CPU's count): a site with many (a shared RET) would write on every
+	 * miss, and after a fork each write copies a page */
+	if (t == NULL || t->addr == INSN_ADDR_DEAD || (++c->target_misses & 15) == 0) {
 		t = exec_at(c, target);
 		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
 		return t;
