@@ -111,6 +111,16 @@ const struct insn *exec_pending(struct cpu *c, const struct insn *i);
 		return exec_next(c, i);                                          \
 	}
 
+/* ... and its register form (ModRM.mod == 3, decode.c) for a handler that
+ * can neither fault nor raise anything there (SSE integer operations and
+ * moves): no insn_rip or cur, no pending test. */
+#define EXEC_REG_FORM(fn)                                                          \
+	static const struct insn *exec_reg_##fn(struct cpu *c, const struct insn *i) \
+	{                                                                          \
+		fn(c, i);                                                          \
+		return exec_next(c, i);                                            \
+	}
+
 /* exec_lookup with the common case inline: a recent page, decoded slot. */
 static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 {

@@ -258,7 +258,9 @@ opcode:
 		return make_fault(i, &f, op_ud);
 	i->fn = e->fn;
 	if (e->plain)
-		i->exec = e->exec ? e->exec : exec_plain;
+		i->exec = !e->exec ? exec_plain
+			  : i->mod == 3 && optable_reg_form(e->exec) ? optable_reg_form(e->exec)
+			  : e->exec;
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
 	i->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;

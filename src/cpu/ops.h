@@ -41,8 +41,11 @@ void cond_specialise(struct insn *i);
 void control_specialise(struct insn *i, bool m64);
 
 /* Hot table handlers' exec forms with the handler inlined (cache.h,
- * EXEC_PLAIN_FORM): optable.c installs each for every row of its handler. */
-typedef void exec_form_fn(insn_fn fn, insn_exec exec);
+ * EXEC_PLAIN_FORM, and EXEC_REG_FORM for their register form): optable.c
+ * installs each for every row of its handler. */
+typedef void exec_form_fn(insn_fn fn, insn_exec exec, insn_exec exec_reg);
+/* The register form of an installed exec form, or NULL (decode.c). */
+insn_exec optable_reg_form(insn_exec exec);
 void sse_int_exec_forms(exec_form_fn *set);
 void sse_move_exec_forms(exec_form_fn *set);
 

@@ -112,8 +112,35 @@ static void add_row(int map, int opcode, int prefix, int group, insn_fn fn, unsi
 }
 
 /* Install a plain handler's inlined exec form on every row using it. */
-static void set_exec(insn_fn fn, insn_exec exec)
+/* exec form -> its register form: a small open-addressed table */
+#define REG_FORM_SLOTS 256
+static struct { insn_exec exec, reg; } reg_forms[REG_FORM_SLOTS];
+
+static unsigned reg_form_slot(insn_exec exec)
 {
+	unsigned h = (unsigned)(((uintptr_t)exec >> 4) * 0x9e3779b1u) & (REG_FORM_SLOTS - 1);
+
+	while (reg_forms[h].exec && reg_forms[h].exec != exec)
+		h = (h + 1) & (REG_FORM_SLOTS - 1);
+	return h;
+}
+
+insn_exec optable_reg_form(insn_exec exec)
+{
+	return reg_forms[reg_form_slot(exec)].reg;
+}
+
+static void set_exec(insn_fn fn, insn_exec exec, insn_exec exec_reg)
+{
+	static unsigned n;
+	unsigned h = reg_form_slot(exec);
+
+	if (!reg_forms[h].exec && ++n > REG_FORM_SLOTS / 2) {
+		fprintf(stderr, "sysgate: cpu: REG_FORM_SLOTS too small\n");
+		abort();
+	}
+	reg_forms[h].exec = exec;
+	reg_forms[h].reg = exec_reg;
 	for (int m = 0; m < MAP_COUNT; m++)
 		for (int op = 0; op < 256; op++)
 			for (int p = 0; p < 4; p++)

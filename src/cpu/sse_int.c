@@ -17,7 +17,8 @@
 			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
 		} \
 	} \
-	EXEC_PLAIN_FORM(op_##name##_VxWx)
+	EXEC_PLAIN_FORM(op_##name##_VxWx) \
+	EXEC_REG_FORM(op_##name##_VxWx)
 
 #define PACKED_OPS(X) \
 	X(pand, q, 2, a & b) \
@@ -147,7 +148,8 @@ void op_pshufhw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 
 			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
 		} \
 	} \
-	EXEC_PLAIN_FORM(op_##name##_UxIb)
+	EXEC_PLAIN_FORM(op_##name##_UxIb) \
+	EXEC_REG_FORM(op_##name##_UxIb)
 
 #define SHIFT_IMMS(X) \
 	X(psrlw, w, 8, 16, n > 15 ? 0 : a >> n) \
@@ -184,8 +186,8 @@ void op_pslldq_UxIb(struct cpu *c, const struct insn *i)
 /* The exec forms with the handler inlined (optable.c installs them). */
 void sse_int_exec_forms(exec_form_fn *set)
 {
-#define PACKED_EXEC(name, ...) set(op_##name##_VxWx, exec_op_##name##_VxWx);
-#define SHIFT_EXEC(name, ...) set(op_##name##_UxIb, exec_op_##name##_UxIb);
+#define PACKED_EXEC(name, ...) set(op_##name##_VxWx, exec_op_##name##_VxWx, exec_reg_op_##name##_VxWx);
+#define SHIFT_EXEC(name, ...) set(op_##name##_UxIb, exec_op_##name##_UxIb, exec_reg_op_##name##_UxIb);
 	PACKED_OPS(PACKED_EXEC)
 	SHIFT_IMMS(SHIFT_EXEC)
 #undef PACKED_EXEC
