@@ -183,9 +183,23 @@ void op_pslldq_UxIb(struct cpu *c, const struct insn *i)
 		d->b[k] = k >= n ? s.b[k - n] : 0;
 }
 
+/* The other handlers' exec forms (pack, unpack, shuffles, byte shifts). */
+#define MORE_EXEC(X)                                                                   \
+	X(op_pmuludq_VxWx) X(op_packuswb_VxWx) X(op_packsswb_VxWx) X(op_packssdw_VxWx)  \
+	X(op_punpcklbw_VxWx) X(op_punpcklwd_VxWx) X(op_punpckldq_VxWx)                  \
+	X(op_punpcklqdq_VxWx) X(op_punpckhbw_VxWx) X(op_punpckhwd_VxWx)                 \
+	X(op_punpckhdq_VxWx) X(op_punpckhqdq_VxWx) X(op_unpcklps_VxWx)                  \
+	X(op_pshufd_VxWxIb) X(op_pshuflw_VxWxIb) X(op_pshufhw_VxWxIb)                   \
+	X(op_psrldq_UxIb) X(op_pslldq_UxIb)
+MORE_EXEC(EXEC_PLAIN_FORM)
+MORE_EXEC(EXEC_REG_FORM)
+
 /* The exec forms with the handler inlined (optable.c installs them). */
 void sse_int_exec_forms(exec_form_fn *set)
 {
+#define MORE_SET(fn) set(fn, exec_##fn, exec_reg_##fn);
+	MORE_EXEC(MORE_SET)
+#undef MORE_SET
 #define PACKED_EXEC(name, ...) set(op_##name##_VxWx, exec_op_##name##_VxWx, exec_reg_op_##name##_VxWx);
 #define SHIFT_EXEC(name, ...) set(op_##name##_UxIb, exec_op_##name##_UxIb, exec_reg_op_##name##_UxIb);
 	PACKED_OPS(PACKED_EXEC)
