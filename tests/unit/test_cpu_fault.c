@@ -399,6 +399,17 @@ static void test_smc_x87(void **state)
 	assert_int_equal((uint32_t)c->r[R_AX], expect);
 }
 
+/* Run from rip with the stack at rsp to the program's INT3; EAX must be
+ * what the same bytes gave natively. */
+static void run_to_int3(struct cpu *c, uint64_t rip, uint64_t rsp, uint32_t expect_eax)
+{
+	c->r[R_SP] = rsp;
+	c->rip = rip;
+	assert_int_equal(cpu_run(c), CPU_STOP_FAULT);
+	assert_int_equal(c->fault.vector, VEC_BP);
+	assert_int_equal((uint32_t)c->r[R_AX], expect_eax);
+}
+
 static void test_smc_jit(void **state)
 {
 	/* A JIT: store "mov eax,1; ret" into the buffer at rdi, call it; store
@@ -430,11 +441,7 @@ static void test_smc_jit(void **state)
 	cpu_release(&c);
 	cpu_init(&c, CPU_MODE_64);
 	c.r[R_DI] = (uintptr_t)buf;
-	c.r[R_SP] = (uintptr_t)&stack[500];
-	c.rip = (uintptr_t)code;
-	assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
-	assert_int_equal(c.fault.vector, VEC_BP);
-	assert_int_equal((uint32_t)c.r[R_AX], expect);
+	run_to_int3(&c, (uintptr_t)code, (uintptr_t)&stack[500], (uint32_t)expect);
 	munmap(buf, 4096);
 }
 
@@ -566,11 +573,7 @@ static void test_smc_kept_targets(void **state)
 	cpu_release(&c);
 	cpu_init(&c, CPU_MODE_64);
 	c.r[R_SI] = (uintptr_t)table;
-	c.r[R_SP] = (uintptr_t)&stack[500];
-	c.rip = (uintptr_t)emu;
-	assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
-	assert_int_equal(c.fault.vector, VEC_BP);
-	assert_int_equal((uint32_t)c.r[R_AX], expect);
+	run_to_int3(&c, (uintptr_t)emu, (uintptr_t)&stack[500], (uint32_t)expect);
 	cpu_release(&c);
 	munmap(nat, 3 * 4096);
 	munmap(emu, 3 * 4096);
