@@ -239,22 +239,29 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 		if (i) {
 			/* Stopped between a flag-free form and the flag writer that
 			 * made it so: run on along the fall-through to that writer
-			 * (lflive.c). These are register forms; none stops or
-			 * faults; the run-on ends at the first branch. */
+			 * (lflive.c). The stale stretch is register forms, but an
+			 * exec runs the whole straight run on (exec_next tests
+			 * nothing), up to a branch or a table handler, which sees
+			 * the stop request pending and returns NULL with rip set —
+			 * or stops the CPU itself (a fault, a system call). */
 			while (i->lf_stale && !c->code_dirty) {
 				const struct insn *next;
 
 				c->cur = i;
 				next = i->exec(c, i);
 				if (next != i + 1) {
-					/* a branch, a fused compare's included: the
-					 * writer has run (a stretch is straight-line) */
+					/* a branch (a fused compare's included): the
+					 * writer has run (a stretch is straight-line);
+					 * NULL: rip says where */
 					i = next;
 					break;
 				}
 				i = next;
 			}
-			c->rip = i->addr;
+			if (c->stop != CPU_STOP_NONE)
+				return;
+			if (i)
+				c->rip = i->addr;
 		}
 	}
 }

@@ -1,8 +1,10 @@
 /* Asynchronous signals landing in straight-line arithmetic: the EFLAGS a
  * handler finds in its context must be the ones the instruction at the
- * saved rip would see. The loop "add; mov; cmp; jmp" lets sysgate drop
- * the ADD's flags (the CMP overwrites them first, docs/cpu.md "Flags"); a
- * stop between them must not show stale flags. Natively the property
+ * saved rip would see. The loop "add; mov; cmp; cld; jmp" lets sysgate
+ * drop the ADD's flags (the CMP overwrites them first, docs/cpu.md
+ * "Flags"); a stop between them must not show stale flags, and the
+ * run-on to the CMP that such a stop makes reaches the CLD, a table
+ * handler, which ends it (a NULL next instruction). Natively the property
  * always holds: the output (counts of signals and of inconsistent
  * contexts) is the same in both runs. */
 #define _GNU_SOURCE
@@ -17,7 +19,7 @@
 #define ARITH 0x8d5u /* CF PF AF ZF SF OF */
 
 void spin(void);
-extern char spin_add[], spin_mov[], spin_cmp[], spin_jmp[], spin_exit[];
+extern char spin_add[], spin_mov[], spin_cmp[], spin_cld[], spin_jmp[], spin_exit[];
 
 #ifdef __i386__
 #define PUSH_BX "push %ebx\n"
@@ -28,7 +30,7 @@ extern char spin_add[], spin_mov[], spin_cmp[], spin_jmp[], spin_exit[];
 #endif
 
 __asm__(".text\n"
-	".globl spin, spin_add, spin_mov, spin_cmp, spin_jmp, spin_exit\n"
+	".globl spin, spin_add, spin_mov, spin_cmp, spin_cld, spin_jmp, spin_exit\n"
 	"spin:\n" PUSH_BX
 	"mov $0x7ffffff3, %ebx\n"
 	"mov $0x40000000, %edx\n"
@@ -36,6 +38,7 @@ __asm__(".text\n"
 	"spin_add: add %ebx, %eax\n"
 	"spin_mov: mov %eax, %ecx\n"
 	"spin_cmp: cmp %edx, %eax\n"
+	"spin_cld: cld\n"
 	"spin_jmp: jmp spin_add\n"
 	"spin_exit:\n" POP_BX "ret\n");
 
@@ -84,7 +87,8 @@ static void on_alarm(int sig, siginfo_t *si, void *ctx)
 	(void)sig, (void)si;
 	if (rip == (uintptr_t)spin_mov || rip == (uintptr_t)spin_cmp)
 		want = flags_of(eax - ebx, ebx, 0); /* after the ADD */
-	else if (rip == (uintptr_t)spin_jmp || rip == (uintptr_t)spin_add)
+	else if (rip == (uintptr_t)spin_cld || rip == (uintptr_t)spin_jmp ||
+		 rip == (uintptr_t)spin_add)
 		want = flags_of(eax, edx, 1); /* after the CMP */
 	else
 		return; /* not in the loop yet (or the first ADD not run) */
