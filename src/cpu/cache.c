@@ -41,8 +41,9 @@ static void *xcalloc(size_t n, size_t sz)
  * host pages a decode writes get faulted in (a start-up decodes ~100 code
  * pages, most touched at a few places). A pool reserves room for an
  * instruction at each of the page's 4096 offsets and a fall-through stub
- * after each (cache.h, POOL_ENTRIES), so it never moves. Dropped pages go to a free list, pool kept, with only their
- * used slots cleared. */
+ * after each (cache.h, POOL_ENTRIES), so it never moves. A dropped page
+ * goes to its cache's free list (the global one when the cache is freed),
+ * pool kept, with only its used slots cleared and its entries dead. */
 #define PAGE_CHUNK (2u << 20)
 #define POOL_BYTES ((size_t)POOL_ENTRIES * sizeof(struct insn))
 #define POOL_CHUNK (64u << 20)
@@ -411,15 +412,15 @@ void cache_free(struct cpu *c)
 		return;
 	drop_range(cc, 0, ~0ull);
 	/* no pointer into these pages is left: any thread may reuse them */
+	pthread_mutex_lock(&page_lock);
 	while (cc->free_pages) {
 		struct code_page *pg = cc->free_pages;
 
 		cc->free_pages = pg->next;
-		pthread_mutex_lock(&page_lock);
 		pg->next = page_free_list;
 		page_free_list = pg;
-		pthread_mutex_unlock(&page_lock);
 	}
+	pthread_mutex_unlock(&page_lock);
 	free(cc->buckets);
 	free(cc);
 	c->cache = NULL;

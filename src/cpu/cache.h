@@ -167,14 +167,6 @@ static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 	return i + 1;
 }
 
-/* exec_next for a caller that may have left something pending: back to
- * the run loop, which tests it. */
-static inline const struct insn *exec_next_to_loop(struct cpu *c, const struct insn *i)
-{
-	(void)c;
-	return i + 1;
-}
-
 /* The fall-through after a fast form stored sz bytes at addr with
  * mem_write_nocheck: the decoded-code check here, where the rare case is
  * a tail call, so the handler keeps no saved registers for it. */
@@ -211,19 +203,17 @@ static inline const struct insn *exec_rel_target(struct cpu *c, const struct ins
  * checked, else a lookup. */
 static inline const struct insn *exec_indirect(struct cpu *c, const struct insn *i, uint64_t target)
 {
-	const struct insn *t = (const struct insn *)(uintptr_t)i->imm;
+	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm, *t;
 
-	if (__builtin_expect(t != NULL && t->addr == target, 1))
-		return t;
+	if (__builtin_expect(kept != NULL && kept->addr == target, 1))
+		return kept;
+	t = exec_at(c, target);
 	/* a new target replaces a live one only at every 16th miss (this
 	 * CPU's count): a site with many (a shared RET) would write on every
 	 * miss, and after a fork each write copies a page */
-	if (t == NULL || t->addr == INSN_ADDR_DEAD || (++c->target_misses & 15) == 0) {
-		t = exec_at(c, target);
+	if (kept == NULL || kept->addr == INSN_ADDR_DEAD || (++c->target_misses & 15) == 0)
 		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
-		return t;
-	}
-	return exec_at(c, target);
+	return t;
 }
 
 #endif

@@ -257,10 +257,11 @@ opcode:
 	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
 		return make_fault(i, &f, op_ud);
 	i->fn = e->fn;
-	if (e->plain)
-		i->exec = !e->exec ? exec_plain
-			  : i->mod == 3 && optable_reg_form(e->exec) ? optable_reg_form(e->exec)
-			  : e->exec;
+	if (e->plain) {
+		insn_exec reg_form = e->exec && i->mod == 3 ? optable_reg_form(e->exec) : NULL;
+
+		i->exec = reg_form ? reg_form : e->exec ? e->exec : exec_plain;
+	}
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
 	i->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;

@@ -161,8 +161,8 @@ __attribute__((noinline)) const struct insn *exec_code_written(struct cpu *c,
 							    const struct insn *i,
 							    uint64_t addr, unsigned sz)
 {
-	code_write_slow(addr, sz); /* may set code_dirty */
-	return exec_next_to_loop(c, i);
+	code_write_slow(addr, sz);
+	return i + 1; /* to the run loop, which tests the code_dirty this may set */
 }
 
 /* The first run of a direct branch (operand size 32 or 64, as its fast
@@ -305,13 +305,12 @@ static bool stack_based(struct cpu *c)
 	sigjmp_buf *outer = tl_jmp;
 	volatile bool r = false;
 	struct insn i;
+	uint64_t sp;
+	bool stack_first, stack_bad, explicit_bad;
 
 	if (sigsetjmp(jb, 0) == 0) {
 		tl_jmp = &jb;
 		tl_in_guest = 1;
-		uint64_t sp;
-		bool stack_first, stack_bad, explicit_bad;
-
 		insn_decode(&i, c, c->insn_rip);
 		stack_bad = implicit_stack(c, &i, &sp, &stack_first) && !canonical(sp);
 		explicit_bad = i.mod != 3 && i.base != GREG_RIP && !canonical(insn_ea(c, &i));

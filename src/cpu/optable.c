@@ -111,8 +111,7 @@ static void add_row(int map, int opcode, int prefix, int group, insn_fn fn, unsi
 	}
 }
 
-/* Install a plain handler's inlined exec form on every row using it. */
-/* exec form -> its register form: a small open-addressed table */
+/* exec form -> its register form (decode.c): a small open-addressed table */
 #define REG_FORM_SLOTS 256
 static struct { insn_exec exec, reg; } reg_forms[REG_FORM_SLOTS];
 
@@ -130,6 +129,8 @@ insn_exec optable_reg_form(insn_exec exec)
 	return reg_forms[reg_form_slot(exec)].reg;
 }
 
+/* Install a plain handler's inlined exec form on every row using it, and
+ * note its register form. */
 static void set_exec(insn_fn fn, insn_exec exec, insn_exec exec_reg)
 {
 	static unsigned n;
