@@ -258,7 +258,8 @@ void op_bound_GvMa(struct cpu *c, const struct insn *i)
 	uint64_t ea = insn_ea(c, i);
 	int64_t v = (int64_t)sign_extend(greg_get(c, i, sz), sz);
 
-	/* the host checks the lower bound before it reads the upper one */
+	/* Intel checks the lower bound before it reads the upper one (AMD
+	 * reads both first: docs/cpu.md, vendor differences) */
 	if (v < (int64_t)sign_extend(mem_read(ea, sz), sz) ||
 	    v > (int64_t)sign_extend(mem_read(ea + sz, sz), sz))
 		cpu_raise(c, VEC_BR);

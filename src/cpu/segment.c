@@ -57,8 +57,9 @@ static unsigned opcode_seg(const struct insn *i)
 	return i->op < 0x20 ? (unsigned)(i->op >> 3) : (unsigned)(SEG_FS + ((i->op >> 3) & 1));
 }
 
-/* PUSH Sreg: the SDM allows a 16-bit write for 32-bit pushes. The
- * difftest host writes 16 bits in 32-bit mode and the whole zero-extended
+/* PUSH Sreg: the SDM allows a 16-bit write for 32-bit pushes. sysgate
+ * does what Intel does (its CPUID's vendor): 16 bits in 32-bit mode (AMD
+ * zero-extends: docs/cpu.md, vendor differences), the whole zero-extended
  * slot in 64-bit mode. */
 void op_push_sreg(struct cpu *c, const struct insn *i)
 {

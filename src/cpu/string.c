@@ -146,7 +146,8 @@ void op_cmps(struct cpu *c, const struct insn *i)
 	bool any = false;
 
 	for (; n; n--) {
-		/* the host reads ES:rDI first (seen when both fault) */
+		/* Intel reads ES:rDI first (seen when both fault; AMD reads
+		 * DS:rSI first: docs/cpu.md, vendor differences) */
 		b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
 		a = mem_read(str_addr(c, i, R_SI, i->seg), sz);
 		any = true;

@@ -404,6 +404,12 @@ static uint64_t mem_ea(struct gen *g, const struct trial *t, const cs_insn *in,
 	return g->m64 ? a : (uint32_t)a;
 }
 
+static bool is_sreg(x86_reg r)
+{
+	return r == X86_REG_ES || r == X86_REG_CS || r == X86_REG_SS || r == X86_REG_DS ||
+	       r == X86_REG_FS || r == X86_REG_GS;
+}
+
 /* An address both sides fault on the same way, or the scratch region. */
 static bool safe_addr(struct gen *g, uint64_t a, uint64_t span)
 {
@@ -706,6 +712,48 @@ static bool reads_compat_selector(struct gen *g, const struct trial *t, const cs
 		return false;
 	memcpy(&v, t->data + (a - DT_DATA), 2);
 	return (v & 0xfffc) == 0x20;
+}
+
+/* A mode-32 load of SS with a TLS selector (GDT entries 12..14, glibc's
+ * GS is 0x63): a valid stack segment whose base is the TLS block, so the
+ * -m32 runner's exit stub, which addresses through SS, writes the results
+ * to the wrong place and faults. Left out as unsafe; a selector another
+ * instruction of the snippet may change is left out too. */
+static bool loads_tls_ss(struct gen *g, const struct trial *t, const cs_insn *in, uint64_t end,
+			 bool prefixed)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const char *m = base_mnemonic(in->mnemonic);
+	uint64_t a;
+	uint16_t v;
+	unsigned sz;
+	int r;
+
+	if (g->m64)
+		return false;
+	if (!strcmp(m, "mov") && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+	    x->operands[0].reg == X86_REG_SS) {
+		if (x->operands[1].type == X86_OP_REG) {
+			r = gpr_of(g->cs, x->operands[1].reg, &sz);
+			return r < 0 || prefixed || (t->r[r] & 0xfff8) == 0x60 ||
+			       (t->r[r] & 0xfff8) == 0x68 || (t->r[r] & 0xfff8) == 0x70;
+		}
+		a = mem_ea(g, t, in, &x->operands[1].mem, end);
+	} else if (!strcmp(m, "pop") && x->op_count == 1 && x->operands[0].type == X86_OP_REG &&
+		   x->operands[0].reg == X86_REG_SS) {
+		a = (uint32_t)t->r[4];
+	} else if (!strcmp(m, "lss") && x->op_count == 2 && x->operands[1].type == X86_OP_MEM) {
+		a = mem_ea(g, t, in, &x->operands[1].mem, end) + x->operands[0].size;
+	} else {
+		return false;
+	}
+	if (prefixed)
+		return true;
+	if (a < DT_DATA || a + 2 > DT_DATA + DT_DATA_SIZE)
+		return false;
+	memcpy(&v, t->data + (a - DT_DATA), 2);
+	v &= 0xfff8;
+	return v == 0x60 || v == 0x68 || v == 0x70;
 }
 
 /* Encodings AMD defines differently from Intel (whom sysgate follows), by
@@ -1149,6 +1197,8 @@ bool gen_trial(struct gen *g, struct trial *t)
 	}
 	if (!g->host_compat_cs && reads_compat_selector(g, t, in, end, at != 0))
 		goto out_vendor;
+	if (loads_tls_ss(g, t, in, end, at != 0))
+		goto out_skip;
 	if (is_string(m) && (!strncmp(m, "cmps", 4) || !strncmp(m, "scas", 4)) &&
 	    (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE))
 		t->rep_cmp = true;
@@ -1162,6 +1212,15 @@ bool gen_trial(struct gen *g, struct trial *t)
 		/* 66 makes it MASKMOVDQU even where Capstone says MASKMOVQ
 		 * (66 67 0F F7) */
 		t->maskmov_len = m[7] == 'q' && x->prefix[2] != 0x66 ? 8 : 16;
+	}
+	if (is_string(m) && !strncmp(m, "cmps", 4))
+		t->cmps_di_mask = x->addr_size == 2 ? 0xffff : x->addr_size == 4 ? 0xffffffffull : ~0ull;
+	if (!g->m64 && !strcmp(m, "push") && x->op_count == 1 && x->operands[0].type == X86_OP_REG &&
+	    x->prefix[2] != 0x66 && is_sreg(x->operands[0].reg))
+		t->push_sreg32 = true;
+	if (!strcmp(m, "bound") && x->op_count == 2 && x->operands[1].type == X86_OP_MEM) {
+		t->bound_ea = (uint32_t)mem_ea(g, t, in, &x->operands[1].mem, end);
+		t->bound_sz = x->operands[0].size;
 	}
 	if ((!strcmp(m, "fstp") || !strcmp(m, "fbstp")) && x->op_count == 1 &&
 	    x->operands[0].type == X86_OP_MEM && x->operands[0].size == 10)

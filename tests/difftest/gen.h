@@ -24,6 +24,10 @@ struct trial {
 	uint64_t maskmov_ea;          /* MASKMOVQ/MASKMOVDQU: the store address */
 	unsigned maskmov_len;         /* ... and its length (0: not one) */
 	bool split_store;             /* FSTP m80/FBSTP: 8 bytes, then 2 */
+	bool push_sreg32;             /* PUSH Sreg with a 32-bit operand size */
+	uint64_t bound_ea;            /* BOUND: the address of the bounds pair */
+	unsigned bound_sz;            /* ... and the size of one bound (0: not one) */
+	uint64_t cmps_di_mask;        /* CMPS: rDI's address-size mask (0: not one) */
 	uint64_t r[16], rflags;
 	uint8_t fx[512];
 	uint8_t data[DT_DATA_SIZE];
