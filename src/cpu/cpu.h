@@ -41,6 +41,7 @@ struct cpu_fault {
 	uint64_t data_addr;   /* VEC_PF/VEC_GP on memory: the guest data address */
 	bool write;           /* VEC_PF: the access was a write */
 	bool prot;            /* VEC_PF: page present but access denied (SEGV_ACCERR) */
+	bool single_step;     /* VEC_DB: the trap flag's trap (rip: the next instruction) */
 	uint8_t bytes[15];    /* VEC_UD: the instruction bytes that could be read */
 	uint8_t nbytes;
 };

@@ -222,12 +222,26 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			cache_sync(c);
 		}
 		i = exec_at(c, c->rip);
-		if (single) {
+		if (single || (c->lf.rf & FL_TF)) {
+			/* TF (a non-arithmetic flag: always in lf.rf) at an
+			 * instruction's start: it traps once that instruction
+			 * completes. One that stops the CPU itself does not:
+			 * a fault, or a system call (SYSCALL masks TF, INT n
+			 * clears it, and the kernel swallows SYSENTER's). */
+			bool tf = (c->lf.rf & FL_TF) != 0;
+
 			/* the table's handler: exact at every step */
 			c->cur = NULL;
 			c->insn_rip = i->addr;
 			c->rip = i->addr + i->len;
 			i->fn(c, i);
+			if (tf && c->stop == CPU_STOP_NONE) {
+				uint64_t next = c->rip;
+
+				cpu_raise(c, VEC_DB);
+				c->fault.single_step = true;
+				c->rip = next;
+			}
 			return;
 		}
 		do {

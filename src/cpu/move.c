@@ -190,6 +190,10 @@ void flags_load_user(struct cpu *c, uint64_t v, unsigned osz)
 	c->lf.rf = (rf & ~mask) | (v & mask) | 2;
 	c->lf.op = FL_NONE;
 	cpu_tl_ac = (c->lf.rf & FL_AC) != 0; /* checked from the next access */
+	/* TF set: the run ends here, so the next instruction is stepped
+	 * (run_loop) and traps after it */
+	if (c->lf.rf & ~rf & FL_TF)
+		c->stop_requested = 1;
 }
 
 void op_popf(struct cpu *c, const struct insn *i)

@@ -2,6 +2,8 @@
  * action (handler frame, ignore, or the default: terminate, stop), restart
  * or fail an interrupted system call as the kernel would, and turn CPU
  * faults into the kernel's signals with their siginfo. */
+#define _GNU_SOURCE /* TRAP_TRACE */
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -336,6 +338,10 @@ static void fault_info(const struct sg_thread *t, const struct cpu_fault *f, int
 	case VEC_AC:
 		si->si_code = BUS_ADRALN;
 		si->si_addr = (void *)(uintptr_t)f->data_addr;
+		break;
+	case VEC_DB: /* the kernel's send_sigtrap: the address after the trap */
+		si->si_code = f->single_step ? TRAP_TRACE : TRAP_BRKPT;
+		si->si_addr = (void *)(uintptr_t)c->rip;
 		break;
 	default: /* #GP, #BP, #OF, #BR: the kernel's force_sig */
 		si->si_code = SI_KERNEL;

@@ -10,10 +10,19 @@
 	.p2align 4
 __kernel_vsyscall:
 	/* SYSENTER loses ecx/edx (and the kernel takes arg 6 from (ebp)), so
-	 * they are saved here and the kernel reads the user stack via ebp */
+	 * they are saved here and the kernel reads the user stack via ebp.
+	 * The CFI lets an unwinder step out at every instruction (the
+	 * kernel's unwind_vdso selftest single-steps through it). */
+	.cfi_startproc
 	pushl	%ecx
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset ecx, 0
 	pushl	%edx
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset edx, 0
 	pushl	%ebp
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset ebp, 0
 	movl	%esp, %ebp
 	sysenter
 	/* not reached through SYSENTER; a kernel that will not take it
@@ -22,9 +31,16 @@ __kernel_vsyscall:
 	.type	vdso_sysenter_return, @function
 vdso_sysenter_return:
 	popl	%ebp
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore ebp
 	popl	%edx
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore edx
 	popl	%ecx
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore ecx
 	ret
+	.cfi_endproc
 	.size	vdso_sysenter_return, . - vdso_sysenter_return
 	.size	__kernel_vsyscall, . - __kernel_vsyscall
 
