@@ -20,7 +20,7 @@ struct sg_image_info {
 	uint64_t phdr, phent, phnum;
 	uint64_t brk_start;
 	uint64_t vdso_base;      /* 0 if no vDSO is mapped */
-	uint64_t sysenter_return;/* i386: landing pad after SYSENTER in __kernel_vsyscall */
+	uint64_t sysenter_return;/* landing pad after SYSENTER: the i386 vDSO's offset from vdso_base */
 	uint64_t sysinfo;        /* i386: AT_SYSINFO = __kernel_vsyscall */
 	uint64_t vdso_private_return; /* vDSO time functions' private call returns here */
 };

@@ -116,6 +116,11 @@ static bool far_to(struct cpu *c, uint16_t cs, uint64_t ip)
 	return true;
 }
 
+bool cpu_far_jump(struct cpu *c, uint16_t cs, uint64_t ip)
+{
+	return far_to(c, cs, ip);
+}
+
 static void far_call(struct cpu *c, const struct insn *i, uint16_t cs, uint64_t ip)
 {
 	unsigned sz = i->osz;

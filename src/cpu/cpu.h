@@ -149,6 +149,11 @@ void cpu_request_stop(struct cpu *cpu);
 uint64_t cpu_get_rflags(const struct cpu *cpu);
 void cpu_set_rflags(struct cpu *cpu, uint64_t rflags);
 
+/* A far transfer to cs:ip from outside cpu_run (the kernel's returns to
+ * user mode): the user code selectors 0x23 (32-bit mode) and 0x33
+ * (64-bit mode) only; false (nothing changed) for any other. */
+bool cpu_far_jump(struct cpu *cpu, uint16_t cs, uint64_t ip);
+
 /* Load a segment register from a selector as a MOV Sreg would (GDT TLS
  * entries, null selector, the fixed user selectors). 0 or -1 (#GP). */
 int cpu_load_segment(struct cpu *cpu, enum cpu_seg seg, uint16_t sel);

@@ -188,9 +188,11 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	p->image.brk_start = MM_PAGE_ALIGN_UP(s->prog_at.end) + brk_rnd;
 	p->image.vdso_base = s->vdso_base;
 	p->image.sysinfo = si.sysinfo;
+	/* the kernel's landing pad is the 32-bit image's offset from the
+	 * process's vDSO base, whatever its ABI: SYSENTER from 64-bit code
+	 * (Intel) lands there in compatibility mode */
 	p->image.sysenter_return =
-		img && s->vdso_base && img->sym_sysenter_return ?
-			s->vdso_base + img->sym_sysenter_return : 0;
+		s->vdso_base ? s->vdso_base + vdso_image_for(SG_ABI_I386)->sym_sysenter_return : 0;
 	p->image.vdso_private_return =
 		img && s->vdso_base && img->sym_private_return ?
 			s->vdso_base + img->sym_private_return : 0;

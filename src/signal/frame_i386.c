@@ -146,7 +146,7 @@ int frame_setup_i386(const struct frame_req *r)
 		return -1;
 
 	c->r[R_SP] = sp;
-	c->rip = (uint32_t)r->ka->handler;
+	cpu_far_jump(c, 0x23, (uint32_t)r->ka->handler); /* __USER32_CS */
 	c->r[R_AX] = (uint32_t)r->sig;
 	c->r[R_DX] = rt ? (uint32_t)sp + offsetof(struct rt_frame32, info) : 0;
 	c->r[R_CX] = rt ? (uint32_t)sp + offsetof(struct rt_frame32, uc) : 0;

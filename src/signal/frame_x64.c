@@ -37,7 +37,7 @@ static void save_regs(const struct cpu *c, struct sc64 *sc)
 	sc->rsp = c->r[R_SP];
 	sc->rip = c->rip;
 	sc->eflags = cpu_get_rflags(c);
-	sc->cs = 0x33;
+	sc->cs = c->sel[SEG_CS]; /* 0x23 after a far jump or SYSENTER to compat mode */
 	sc->gs = 0;
 	sc->fs = 0;
 	sc->ss = 0x2b;
@@ -136,7 +136,9 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 	if (!x32)
 		c->r[R_AX] = 0; /* no vector registers used by a varargs call */
 	c->r[R_SP] = sp;
-	c->rip = r->ka->handler;
+	/* the kernel's frame setup loads __USER_CS: the handler runs in
+	 * 64-bit mode whatever mode the interrupted code was in */
+	cpu_far_jump(c, 0x33, r->ka->handler);
 	return 0;
 }
 

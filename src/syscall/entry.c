@@ -155,6 +155,14 @@ static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
 	if (sysenter)
 		cpu->r[R_SP] = sp;
 	cpu->rip = landing;
+	if (sysenter && cpu->mode == CPU_MODE_64) {
+		/* SYSENTER from 64-bit code (Intel; AMD: #UD): the kernel
+		 * takes it as a compat call and returns to the 32-bit landing
+		 * pad's offset in this process's vDSO, in compatibility mode
+		 * (the kernel's single_step_syscall selftest) */
+		cpu_far_jump(cpu, 0x23, landing);
+		return;
+	}
 	if (cpu->mode == CPU_MODE_32) {
 		/* returned through SYSRETL: ecx = eip, r11 = eflags */
 		cpu->r[R_CX] = (uint32_t)landing;
