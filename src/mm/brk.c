@@ -57,7 +57,10 @@ uint64_t mm_brk(struct mm *mm, uint64_t new_brk)
 	uint64_t old_top, new_top, r;
 
 	mm_wrlock(mm);
-	if (new_brk < mm->brk_start || mm->brk_start == 0)
+	/* past the task size nothing can be mapped; it also keeps the page
+	 * rounding below from wrapping to 0 (brk(-1) unmapped the program) */
+	if (new_brk < mm->brk_start || mm->brk_start == 0 ||
+	    new_brk > mm->task_size)
 		goto out;
 	old_top = MM_PAGE_ALIGN_UP(mm->brk_cur);
 	new_top = MM_PAGE_ALIGN_UP(new_brk);

@@ -15,7 +15,7 @@
 /* 25 + sizeof(void *) * 6 - 1 on a 64-bit kernel, compat tasks included */
 #define MAPS_NAME_COLUMN 72
 
-static int write_all(int fd, const char *buf, size_t len)
+int mm_write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, buf, len);
@@ -31,8 +31,8 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static int format_vma(const struct mm *mm, const struct vma *v, char *buf,
-		      size_t size)
+int mm_format_vma(const struct mm *mm, const struct vma *v, char *buf,
+		  size_t size)
 {
 	const char *name = v->name;
 	int n;
@@ -64,9 +64,9 @@ int mm_write_maps(const struct mm *mm, int fd)
 
 	mm_rdlock(mm);
 	for (size_t i = 0; i < mm->nvmas && !err; i++) {
-		int n = format_vma(mm, &mm->vmas[i], line, sizeof(line));
+		int n = mm_format_vma(mm, &mm->vmas[i], line, sizeof(line));
 
-		err = write_all(fd, line, (size_t)n);
+		err = mm_write_all(fd, line, (size_t)n);
 	}
 	mm_unlock(mm);
 	return err;

@@ -85,6 +85,11 @@ long strncpy_from_guest(const struct mm *mm, char *dst, uint64_t src, size_t max
 
 /* Write the guest's /proc/self/maps view to fd (lines as the kernel prints). */
 int mm_write_maps(const struct mm *mm, int fd);
+/* ... smaps, smaps_rollup and numa_maps (smaps.c): the guest's VMAs with
+ * the host's numbers for their addresses. 0 or -errno. */
+int mm_write_smaps(const struct mm *mm, int fd);
+int mm_write_smaps_rollup(const struct mm *mm, int fd);
+int mm_write_numa_maps(const struct mm *mm, int fd);
 
 /* What exec leaves for /proc/self/{cmdline,environ,auxv}; the kernel keeps
  * the same facts in its mm: where the argument and environment strings

@@ -66,6 +66,9 @@ int vma_set_name(struct mm *mm, uint64_t start, uint64_t end, const char *name);
 void vma_free_all(struct mm *mm);
 
 /* reserve.c */
+/* The whole of a /proc file, malloc'd and NUL-terminated (plain read(2));
+ * NULL with errno set. */
+char *mm_read_proc_file(const char *path, size_t *len);
 bool mm_overlaps_foreign(const struct mm *mm, uint64_t start, uint64_t end);
 /* Give [start, end) back to the PROT_NONE reservation (low4g). */
 int mm_rereserve(struct mm *mm, uint64_t start, uint64_t end);
@@ -74,6 +77,11 @@ bool mm_host_foreign(const struct mm *mm, uint64_t start, uint64_t end);
 /* Top-down search for len free bytes in [lo, hi): address or 0. */
 uint64_t mm_find_gap(const struct mm *mm, uint64_t lo, uint64_t hi,
 		     uint64_t len);
+
+/* maps.c: the guest's maps line of v into buf (NUL-terminated); its length */
+int mm_format_vma(const struct mm *mm, const struct vma *v, char *buf,
+		  size_t size);
+int mm_write_all(int fd, const char *buf, size_t len);
 
 /* guest_copy.c */
 bool mm_access_ok_locked(const struct mm *mm, uint64_t addr, uint64_t len,

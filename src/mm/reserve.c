@@ -21,7 +21,7 @@ static const int reserve_flags =
 /* The whole of a /proc file into a malloc'd, NUL-terminated buffer with
  * plain read(2) (no stdio: this runs at every start, every guest execve).
  * NULL on failure, errno set. */
-static char *read_proc_file(const char *path, size_t *len)
+char *mm_read_proc_file(const char *path, size_t *len)
 {
 	size_t cap = 8192, n = 0;
 	char *buf = malloc(cap);
@@ -92,7 +92,7 @@ static int parse_hex(const char **p, unsigned long long *v)
 static uint64_t read_mmap_min_addr(void)
 {
 	unsigned long long v = 65536;
-	char *buf = read_proc_file("/proc/sys/vm/mmap_min_addr", NULL);
+	char *buf = mm_read_proc_file("/proc/sys/vm/mmap_min_addr", NULL);
 
 	if (buf) {
 		char *end;
@@ -111,7 +111,7 @@ static uint64_t read_mmap_min_addr(void)
 static int for_each_host_mapping(void (*fn)(uint64_t, uint64_t, void *),
 				 void *arg)
 {
-	char *buf = read_proc_file("/proc/self/maps", NULL);
+	char *buf = mm_read_proc_file("/proc/self/maps", NULL);
 
 	if (!buf)
 		return -errno;

@@ -2,6 +2,7 @@
  * family (struct stat / struct stat64 translated), open (the guest's
  * /proc/self files: path.c) and readlink of /proc/self/exe, and i386 fcntl64 with
  * its struct flock variants. */
+#define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,9 +110,8 @@ static long do_openat(struct sg_thread *t, int dfd, uint64_t path_addr,
 
 	if (r)
 		return r;
-	if (sc_proc_self_open(t, path, (int)flags, &r))
-		return r;
-	return host_syscall4(SYS_openat, dfd, path, flags, mode);
+	return sc_proc_view(t, host_syscall4(SYS_openat, dfd, path, flags, mode),
+			    (int)flags);
 }
 
 SG_SYSCALL_DEFINE(sys_open)
@@ -136,13 +136,46 @@ SG_SYSCALL_DEFINE(compat_sys_openat)
 
 /* --- readlink ------------------------------------------------------------ */
 
-/* /proc/self/exe names the guest program, not sysgate. */
+/* /proc/self/exe names the guest program, not sysgate. Any other
+ * spelling of it (//proc/self/exe, /proc/<pid>/task/<tid>/exe, a
+ * /proc/self directory fd) reads sysgate's path from the host: only then
+ * is the link itself asked what it is. */
+static bool is_sysgate_exe(const char *target)
+{
+	static char self[PATH_MAX];
+	static long len;
+
+	if (!len) {
+		long n = host_syscall4(SYS_readlinkat, AT_FDCWD, "/proc/self/exe",
+				       self, sizeof(self) - 1);
+
+		len = n > 0 ? n : -1;
+		if (n > 0)
+			self[n] = '\0';
+	}
+	return len > 0 && strcmp(target, self) == 0;
+}
+
+static bool is_own_exe_link(int dfd, const char *path)
+{
+	long fd = host_syscall4(SYS_openat, dfd, path,
+				O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	char entry[8];
+	bool own;
+
+	if (fd < 0)
+		return false;
+	own = sc_own_proc_file(fd, entry, sizeof(entry)) && strcmp(entry, "exe") == 0;
+	host_syscall1(SYS_close, fd);
+	return own;
+}
+
 static long do_readlinkat(struct sg_thread *t, int dfd, uint64_t path_addr,
 			  uint64_t buf, uint64_t bufsiz)
 {
-	char path[PATH_MAX];
-	long r, err = 0;
-	void *out;
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *answer = target;
+	long r;
 
 	if ((int)bufsiz <= 0)
 		return -EINVAL;
@@ -150,18 +183,22 @@ static long do_readlinkat(struct sg_thread *t, int dfd, uint64_t path_addr,
 	if (r)
 		return r;
 	if (t->proc->exe_path && sc_is_proc_exe(path)) {
-		size_t len = strlen(t->proc->exe_path);
-
-		if (len > (uint32_t)bufsiz)
-			len = (uint32_t)bufsiz;
-		if (copy_to_guest(sc_mm(t), buf, t->proc->exe_path, len))
-			return -EFAULT;
-		return (long)len;
+		answer = t->proc->exe_path;
+	} else {
+		r = host_syscall4(SYS_readlinkat, dfd, path, target, sizeof(target) - 1);
+		if (r < 0)
+			return r;
+		target[r] = '\0';
+		if (t->proc->exe_path && is_sysgate_exe(target) &&
+		    is_own_exe_link(dfd, path))
+			answer = t->proc->exe_path;
 	}
-	out = sc_buf(t, buf, (uint32_t)bufsiz, PROT_WRITE, &err);
-	if (err)
-		return err;
-	return host_syscall4(SYS_readlinkat, dfd, path, out, (int)bufsiz);
+	r = (long)strlen(answer);
+	if (r > (uint32_t)bufsiz)
+		r = (uint32_t)bufsiz;
+	if (copy_to_guest(sc_mm(t), buf, answer, (size_t)r))
+		return -EFAULT;
+	return r;
 }
 
 SG_SYSCALL_DEFINE(sys_readlink)
@@ -261,14 +298,14 @@ SG_SYSCALL_DEFINE(sys_openat2)
 	r = sc_path(t, a[1], path, true);
 	if (r)
 		return r;
-	if (sc_proc_self_open(t, path, (int)how[0], &r))
-		return r;
 	/* fields beyond the ones known here must be zero: the host checks
 	 * the guest's own copy */
 	if (size > sizeof(how) && !sc_ok(t, a[2], size, PROT_READ))
 		return -EFAULT;
-	return host_syscall4(SYS_openat2, a[0], path,
-			     size > sizeof(how) ? g2h(a[2]) : (void *)how, size);
+	return sc_proc_view(t, host_syscall4(SYS_openat2, a[0], path,
+					     size > sizeof(how) ? g2h(a[2]) : (void *)how,
+					     size),
+			    (int)how[0]);
 }
 
 /* x86_64 and x32 fcntl: the commands whose argument points somewhere get

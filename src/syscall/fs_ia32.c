@@ -306,7 +306,9 @@ SG_SYSCALL_DEFINE(sys_getdents64)
 	long err = 0;
 	void *buf;
 
-	if (sc_compat()) {
+	/* the host's int $0x80 keeps a pointer's low 32 bits: an x32 buffer
+	 * at or above 4 GiB would be written there (the kernel: -EFAULT) */
+	if (sc_compat() && a[1] <= UINT32_MAX) {
 		long r = host_int80(IA32_NR_GETDENTS64, (long)a[0], (long)a[1],
 				    (long)a[2], 0, 0);
 

@@ -142,11 +142,16 @@ long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias);
 /* Is this path the guest's /proc/self/exe (or /proc/<own pid>/exe)? */
 bool sc_is_proc_exe(const char *path);
 
-/* path.c: open of /proc/self/{maps,auxv,cmdline,environ} (read-only): a
- * memory file with the guest's view; *result is the fd or -errno. false:
- * not such a file, open it on the host. */
-bool sc_proc_self_open(struct sg_thread *t, const char *path, int flags,
-		       long *result);
+/* path.c: fd just opened by the host for the guest with flags: if it is
+ * one of this process's /proc files that show its memory or exec facts
+ * (maps, smaps, smaps_rollup, numa_maps, auxv, cmdline, environ; whatever
+ * the path's spelling, as the kernel resolved it) and read-only, the same
+ * fd number now holds a memory file with the guest's view. Returns fd or
+ * -errno (fd closed). */
+long sc_proc_view(struct sg_thread *t, long fd, int flags);
+/* Is fd /proc/<pid>/ENTRY or /proc/<pid>/task/<tid>/ENTRY of this
+ * process? entry: the last component. */
+bool sc_own_proc_file(long fd, char *entry, size_t size);
 
 /* io.c: host iovecs from the guest's array of cnt entries (struct
  * compat_iovec when compat), every buffer checked for prot: 0, -EFAULT or

@@ -2,19 +2,25 @@
  * (sc_path): the guest's own /proc/self, and the sysroot.
  *
  * /proc/self, /proc/thread-self and /proc/<own pid> would show sysgate;
- * exe names the guest program instead, and opening maps, auxv, cmdline or
- * environ read-only gives a memory file with the guest's view (the same
- * bytes the kernel would give a native run).
+ * exe names the guest program instead, and opening maps, smaps,
+ * smaps_rollup, numa_maps, auxv, cmdline or environ read-only gives a
+ * memory file with the guest's view (the same bytes the kernel would give
+ * a native run). Which file an open reached is asked of the kernel after
+ * the open (sc_proc_view: procfs, and its name under /proc/self/fd), so
+ * every spelling, symlink and directory fd leads to the same view.
  *
  * Sysroot (-L DIR, SYSGATE_SYSROOT): an absolute path that exists under
  * DIR is used from there, as qemu-user's -L does, so a guest sees its own
  * /lib, /usr and /etc where the sysroot has them and the host's
  * everywhere else. /proc, /dev and /sys are always the host's. */
+#define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 
 #include "syscall/internal.h"
 
@@ -141,12 +147,72 @@ static long write_guest_range(struct sg_thread *t, long fd, uint64_t start,
 	return 0;
 }
 
+/* Is n a thread of this process (so /proc/<n> is this process)? */
+static bool own_thread(long n)
+{
+	long pid = host_syscall0(SYS_getpid);
+
+	return n == pid || host_syscall3(SYS_tgkill, pid, n, 0) == 0;
+}
+
+/* Strip the last component of path (digits only) into *n. */
+static bool pop_number(char *path, long *n)
+{
+	char *slash = strrchr(path, '/'), *end;
+
+	if (!slash || slash[1] < '0' || slash[1] > '9')
+		return false;
+	*n = strtol(slash + 1, &end, 10);
+	*slash = '\0';
+	return *end == '\0';
+}
+
+/* Does fd (an open file or an O_PATH one) name /proc/<pid>/ENTRY or
+ * /proc/<pid>/task/<tid>/ENTRY of this process? The kernel has resolved
+ * the path already (any spelling, symlinks, a /proc/self directory fd),
+ * so its name of the file says, not the guest's string. entry gets the
+ * last component. */
+bool sc_own_proc_file(long fd, char *entry, size_t size)
+{
+	char link[40], path[PATH_MAX], *last;
+	struct statfs sfs;
+	long n, id;
+
+	if (host_syscall2(SYS_fstatfs, fd, &sfs) != 0 || sfs.f_type != PROC_SUPER_MAGIC)
+		return false;
+	snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+	n = host_syscall4(SYS_readlinkat, AT_FDCWD, link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return false;
+	path[n] = '\0';
+	last = strrchr(path, '/');
+	if (!last || strlen(last + 1) >= size)
+		return false;
+	memcpy(entry, last + 1, strlen(last + 1) + 1);
+	*last = '\0';
+	if (!pop_number(path, &id))
+		return false;
+	last = strrchr(path, '/');
+	if (last && strcmp(last + 1, "task") == 0) {
+		*last = '\0';
+		if (!pop_number(path, &id))
+			return false;
+	}
+	return own_thread(id);
+}
+
 static long fill_proc_file(struct sg_thread *t, const char *entry, long fd)
 {
 	const struct mm_exec_info *x = mm_exec_info(sc_mm(t));
 
 	if (strcmp(entry, "maps") == 0)
 		return mm_write_maps(sc_mm(t), (int)fd);
+	if (strcmp(entry, "smaps") == 0)
+		return mm_write_smaps(sc_mm(t), (int)fd);
+	if (strcmp(entry, "smaps_rollup") == 0)
+		return mm_write_smaps_rollup(sc_mm(t), (int)fd);
+	if (strcmp(entry, "numa_maps") == 0)
+		return mm_write_numa_maps(sc_mm(t), (int)fd);
 	if (strcmp(entry, "auxv") == 0)
 		return write_memfd(fd, x->auxv, x->auxv_len);
 	if (strcmp(entry, "cmdline") == 0)
@@ -154,32 +220,36 @@ static long fill_proc_file(struct sg_thread *t, const char *entry, long fd)
 	return write_guest_range(t, fd, x->env_start, x->env_end);
 }
 
-bool sc_proc_self_open(struct sg_thread *t, const char *path, int flags,
-		       long *result)
+long sc_proc_view(struct sg_thread *t, long fd, int flags)
 {
-	static const char *const emulated[] = { "maps", "auxv", "cmdline",
+	static const char *const emulated[] = { "maps", "smaps", "smaps_rollup",
+						"numa_maps", "auxv", "cmdline",
 						"environ" };
-	const char *entry = proc_self_entry(path);
+	char entry[16];
 	bool known = false;
-	long fd, r;
+	long mfd, r;
 
-	if (!entry || (flags & O_ACCMODE) != O_RDONLY)
-		return false;
+	if (fd < 0 || (flags & O_PATH) || (flags & O_ACCMODE) != O_RDONLY ||
+	    !sc_own_proc_file(fd, entry, sizeof(entry)))
+		return fd;
 	for (unsigned i = 0; i < ARRAY_SIZE(emulated) && !known; i++)
 		known = strcmp(entry, emulated[i]) == 0;
 	if (!known)
-		return false;
-	fd = host_syscall2(SYS_memfd_create, entry,
-			   (flags & O_CLOEXEC) ? 1u /* MFD_CLOEXEC */ : 0);
-	if (fd >= 0) {
-		r = fill_proc_file(t, entry, fd);
-		if (r) {
-			host_syscall1(SYS_close, fd);
-			fd = r < 0 ? r : -EIO;
-		} else {
-			host_syscall3(SYS_lseek, fd, 0, SEEK_SET);
-		}
+		return fd;
+	mfd = host_syscall2(SYS_memfd_create, entry, 1u /* MFD_CLOEXEC */);
+	r = mfd;
+	if (mfd >= 0) {
+		r = fill_proc_file(t, entry, mfd);
+		if (r == 0)
+			r = host_syscall3(SYS_lseek, mfd, 0, SEEK_SET);
+		/* in place of the host's file, at the fd number it got */
+		if (r >= 0)
+			r = host_syscall3(SYS_dup3, mfd, fd, flags & O_CLOEXEC);
+		host_syscall1(SYS_close, mfd);
 	}
-	*result = fd;
-	return true;
+	if (r < 0) {
+		host_syscall1(SYS_close, fd);
+		return r;
+	}
+	return fd;
 }
