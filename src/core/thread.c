@@ -288,6 +288,7 @@ static long spawn_thread(struct sg_thread *child)
 	pthread_attr_destroy(&attr);
 	if (rc)
 		return -rc;
+	sig_host_thread_created(p);
 	while (!__atomic_load_n(&tid, __ATOMIC_ACQUIRE))
 		syscall(SYS_futex, &tid, FUTEX_WAIT, 0, NULL, NULL, 0);
 	return tid;

@@ -61,25 +61,52 @@ static bool trace_sees(const struct sg_process *p, int sig, uint64_t handler)
 	       (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH);
 }
 
+/* The x86_64 kernel's struct sigaction, for rt_sigaction made directly:
+ * glibc's sigaction refuses its own SIGCANCEL (32) and SIGSETXID (33),
+ * which a guest's C library uses as its own (pthread_cancel, setuid in a
+ * threaded process) and must get as any other signal. */
+struct host_ksigaction {
+	void *handler;
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+
+#define HOST_SA_RESTORER 0x04000000
+
+/* The return from a host handler installed without glibc: rt_sigreturn,
+ * as the kernel expects at the address SA_RESTORER names. */
+void sg_host_sigreturn(void) __attribute__((visibility("hidden")));
+__asm__(".text\n"
+	".globl sg_host_sigreturn\n"
+	".hidden sg_host_sigreturn\n"
+	".type sg_host_sigreturn, @function\n"
+	"sg_host_sigreturn:\n"
+	"\tmov $15, %eax\n" /* __NR_rt_sigreturn */
+	"\tsyscall\n"
+	"\thlt\n"
+	".size sg_host_sigreturn, .-sg_host_sigreturn\n");
+
 static void set_host_action(const struct sg_process *p, int sig, uint64_t handler)
 {
-	struct sigaction sa;
+	struct host_ksigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGKILL || sig == SIGSTOP)
 		return; /* faults come through the CPU; the others cannot */
 	if (handler == SG_SIG_IGN && sig != SIG_KICK) {
-		sa.sa_handler = SIG_IGN;
+		sa.handler = (void *)SIG_IGN;
 	} else if (handler == SG_SIG_DFL && sig != SIG_KICK && !trace_sees(p, sig, handler)) {
-		sa.sa_handler = SIG_DFL;
+		sa.handler = (void *)SIG_DFL;
 	} else {
 		/* no SA_RESTART: a blocking host call returns -EINTR and the
 		 * run loop decides as the kernel would */
-		sa.sa_sigaction = on_host_signal;
-		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-		sigfillset(&sa.sa_mask);
+		sa.handler = (void *)on_host_signal;
+		sa.flags = SA_SIGINFO | SA_ONSTACK | HOST_SA_RESTORER;
+		sa.restorer = sg_host_sigreturn;
+		sa.mask = ~0ull;
 	}
-	sigaction(sig, &sa, NULL);
+	syscall(SYS_rt_sigaction, sig, &sa, NULL, sizeof(sa.mask));
 }
 
 /* The host's ignored signals as a mask (SIGBIT), from the SigIgn
@@ -135,11 +162,12 @@ void sig_process_init(struct sg_process *p)
 				p->sigactions[sig - 1].handler = SG_SIG_IGN;
 	} else {
 		for (int sig = 1; sig <= SG_NSIG; sig++) {
-			struct sigaction cur;
+			struct host_ksigaction cur;
 
 			if (sig == SIGKILL || sig == SIGSTOP)
 				continue;
-			if (sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
+			if (syscall(SYS_rt_sigaction, sig, NULL, &cur, 8) == 0 &&
+			    cur.handler == (void *)SIG_IGN)
 				p->sigactions[sig - 1].handler = SG_SIG_IGN;
 		}
 	}
@@ -153,6 +181,21 @@ void sig_process_init(struct sg_process *p)
 void sig_action_changed(struct sg_process *p, int sig)
 {
 	set_host_action(p, sig, p->sigactions[sig - 1].handler);
+}
+
+/* glibc's signals, which a guest's C library uses as its own */
+#define LIBC_SIGCANCEL 32
+#define LIBC_SIGSETXID 33
+
+void sig_host_thread_created(struct sg_process *p)
+{
+	/* glibc's first pthread_create (late_init) installs its own
+	 * SIGSETXID handler over the guest's and unblocks SIGCANCEL and
+	 * SIGSETXID in the calling thread: both go back to the guest's. */
+	sig_action_changed(p, LIBC_SIGCANCEL);
+	sig_action_changed(p, LIBC_SIGSETXID);
+	if (tl_thread)
+		sig_mask_changed(tl_thread);
 }
 
 void sig_host_mask(const struct sg_thread *t, uint64_t guest_mask, sigset_t *out)

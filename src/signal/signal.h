@@ -67,6 +67,11 @@ static inline bool sig_deliverable(const struct sg_thread *t)
 	return (t->sig.pending & ~t->sigmask) != 0;
 }
 
+/* After a host pthread_create by the current thread: the host C library
+ * may have taken signals 32 and 33 (its own) and unblocked them; give the
+ * guest's actions and mask back. */
+void sig_host_thread_created(struct sg_process *p);
+
 /* Interrupt every other thread of p (exit_group): stop + SIG_KICK. */
 void sig_kick_threads(struct sg_process *p, struct sg_thread *self);
 

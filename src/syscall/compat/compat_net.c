@@ -94,6 +94,7 @@ size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
 	while ((size_t)(end - p) >= sizeof(struct cmsghdr)) {
 		const struct cmsghdr *h = (const void *)p;
 		size_t payload = h->cmsg_len - sizeof(*h);
+		size_t step = HOST_CMSG_ALIGN(h->cmsg_len);
 		bool rights = h->cmsg_level == SOL_SOCKET &&
 			      h->cmsg_type == SCM_RIGHTS;
 		uint8_t buf[64];
@@ -101,6 +102,8 @@ size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
 		struct compat_cmsghdr c;
 		size_t len;
 
+		/* the host's last header may be cut to what its buffer
+		 * had left (not aligned) */
 		if (h->cmsg_len < sizeof(*h) || h->cmsg_len > (size_t)(end - p))
 			break;
 		if (time32 && is_old_timestamp(h) && payload <= 48) {
@@ -109,19 +112,28 @@ size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
 		}
 		len = sizeof(c) + payload;
 		if (full || used + len > outsize) {
-			size_t room = 0;
+			size_t left = full ? 0 : outsize - used;
 
 			*ctrunc = true;
-			if (!full && rights && used + sizeof(c) < outsize)
-				room = (outsize - used - sizeof(c)) / sizeof(int);
-			if (rights)
+			if (rights) {
+				/* as scm_detach_fds_compat: the descriptors
+				 * that fit, the others closed; no header
+				 * without one */
+				size_t room = left > sizeof(c)
+					? (left - sizeof(c)) / sizeof(int) : 0;
+
 				close_fds(h, room);
-			if (room) {
 				payload = room * sizeof(int);
-				len = sizeof(c) + payload;
 			} else {
-				full = true;
+				/* as put_cmsg_compat: a header that fits
+				 * gets what is left, cmsg_len saying so */
+				payload = left >= sizeof(c) ? left - sizeof(c) : 0;
+				if (left < sizeof(c))
+					left = 0;
 			}
+			len = sizeof(c) + payload;
+			if ((rights && !payload) || (!rights && !left))
+				full = true;
 		}
 		if (!full) {
 			c.cmsg_len = (uint32_t)len;
@@ -138,7 +150,9 @@ size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
 			if (*ctrunc)
 				full = true;
 		}
-		p += HOST_CMSG_ALIGN(h->cmsg_len);
+		if (step >= (size_t)(end - p))
+			break;
+		p += step;
 	}
 	return used;
 }

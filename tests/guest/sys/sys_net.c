@@ -157,6 +157,79 @@ static void unix_stream(const char *dir)
 	close(l);
 }
 
+/* One control message header as the guest's ABI lays it, relative to that
+ * ABI's header size, so every ABI prints the same line. */
+static void print_cmsg(const unsigned char *b, size_t avail)
+{
+	struct cmsghdr h;
+	size_t n;
+
+	if (avail < sizeof(h))
+		return;
+	memcpy(&h, b, sizeof(h));
+	printf("  cmsg len hdr%+ld level %d type %d data", (long)h.cmsg_len - (long)CMSG_LEN(0),
+	       h.cmsg_level, h.cmsg_type);
+	n = h.cmsg_len > CMSG_LEN(0) ? h.cmsg_len - CMSG_LEN(0) : 0;
+	for (size_t i = 0; i < n && i < 4 && CMSG_LEN(0) + i < avail; i++)
+		printf(" %02x", b[CMSG_LEN(0) + i]);
+	printf("\n");
+}
+
+/* IP_TTL and IP_TOS messages received into control buffers around one
+ * header's size: the kernel writes what fits, a cut header with its
+ * cmsg_len saying so, and sets MSG_CTRUNC (i386/x32: 12-byte headers;
+ * lengths below a header once crashed sysgate's translation). */
+static void cmsg_truncation(void)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0), r = socket(AF_INET, SOCK_DGRAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	int on = 1, tos = 0x10;
+	const long hdr = (long)CMSG_LEN(0), space = (long)CMSG_SPACE(sizeof(int));
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	CHECK("ttl bind", bind(r, (struct sockaddr *)&a, sizeof(a)));
+	getsockname(r, (struct sockaddr *)&a, &alen);
+	CHECK("IP_RECVTTL", setsockopt(r, IPPROTO_IP, IP_RECVTTL, &on, sizeof(on)));
+	CHECK("IP_TOS", setsockopt(s, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)));
+	for (int pass = 0; pass < 2; pass++) {
+		/* pass 0: one message (TTL) cut; pass 1: TTL whole, TOS cut.
+		 * Lengths are base + k, base one header (after one TTL
+		 * message in pass 1): the same cases in every ABI. */
+		long base = pass ? space + hdr : hdr;
+
+		if (pass)
+			CHECK("IP_RECVTOS", setsockopt(r, IPPROTO_IP, IP_RECVTOS, &on, sizeof(on)));
+		for (long k = -12; k <= 4; k++) {
+			unsigned char ctl[128], byte;
+			struct iovec iov = { &byte, 1 };
+			struct msghdr m = { 0 };
+			long got;
+
+			CHECK("ttl send", sendto(s, "t", 1, 0, (struct sockaddr *)&a, sizeof(a)));
+			memset(ctl, 0xee, sizeof(ctl));
+			m.msg_iov = &iov;
+			m.msg_iovlen = 1;
+			m.msg_control = ctl;
+			m.msg_controllen = (size_t)(base + k);
+			got = recvmsg(r, &m, 0);
+			printf("pass %d k %+ld: recvmsg %ld ctrunc %d controllen ", pass, k, got,
+			       !!(m.msg_flags & MSG_CTRUNC));
+			if (m.msg_controllen == 0 || (pass && (long)m.msg_controllen == space))
+				printf("%s\n", m.msg_controllen ? "space" : "0");
+			else
+				printf("base%+ld\n", (long)m.msg_controllen - base);
+			if (m.msg_controllen == 0)
+				printf("  untouched %s\n", ctl[0] == 0xee ? "yes" : "no");
+			print_cmsg(ctl, m.msg_controllen);
+			if (pass && (long)m.msg_controllen > space)
+				print_cmsg(ctl + space, m.msg_controllen - space);
+		}
+	}
+	close(s);
+	close(r);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -165,6 +238,7 @@ int main(int argc, char **argv)
 	pass_fd();
 	udp();
 	unix_stream(argv[1]);
+	cmsg_truncation();
 #ifdef __i386__
 	if (abi_only_checks()) {
 		unsigned long args[4] = { AF_UNIX, SOCK_STREAM, 0, 0 };
