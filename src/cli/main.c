@@ -208,6 +208,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "argv0", required_argument, NULL, '0' },
 		{ "trace-fd", required_argument, NULL, 'F' },
+		{ "tsc-sigsegv", no_argument, NULL, 'D' },
 		{ 0 }
 	};
 	struct sg_options opts;
@@ -246,6 +247,9 @@ int main(int argc, char **argv)
 			return list_syscalls(optarg);
 		case '0': /* the guest's argv[0] (a guest's execve re-enters us) */
 			argv0 = optarg;
+			break;
+		case 'D': /* the guest disabled RDTSC (PR_SET_TSC) before execve */
+			opts.tsc_disabled = 1;
 			break;
 		case 'F': /* trace to this inherited descriptor (execve) */
 			opts.trace_fd = atoi(optarg);

@@ -297,8 +297,13 @@ void op_into(struct cpu *c, const struct insn *i)
 
 void op_rdtsc(struct cpu *c, const struct insn *i)
 {
-	uint64_t t = __rdtsc();
+	uint64_t t;
 
+	if (c->tsc_disabled) {
+		cpu_raise(c, VEC_GP);
+		return;
+	}
+	t = __rdtsc();
 	reg_set(c, R_AX, 4, t);
 	reg_set(c, R_DX, 4, t >> 32);
 }
@@ -312,6 +317,10 @@ void op_grp7(struct cpu *c, const struct insn *i)
 	uint64_t t;
 
 	if (i->modrm == 0xf9) {
+		if (c->tsc_disabled) {
+			cpu_raise(c, VEC_GP);
+			return;
+		}
 		t = __rdtscp(&aux);
 		reg_set(c, R_AX, 4, t);
 		reg_set(c, R_DX, 4, t >> 32);

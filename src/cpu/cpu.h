@@ -119,6 +119,9 @@ struct cpu {
 
 	struct cpu_code_cache *cache; /* may be shared by threads of a process */
 	void *owner;                  /* the sg_thread this CPU belongs to */
+	/* prctl(PR_SET_TSC, PR_TSC_SIGSEGV) of this guest thread: RDTSC and
+	 * RDTSCP are #GP, as with the kernel's CR4.TSD (syscall/ids.c). */
+	bool tsc_disabled;
 
 	/* Private to src/cpu. */
 	uint64_t insn_rip;            /* address of the executing instruction */

@@ -206,6 +206,7 @@ static void init_cpu(struct cpu *cpu, const struct sg_process *p)
 
 	cpu_init(cpu, p->abi == SG_ABI_I386 ? CPU_MODE_32 : CPU_MODE_64);
 	cpu->owner = owner;
+	cpu->tsc_disabled = p->opts.tsc_disabled; /* survives execve (TIF_NOTSC) */
 	/* a fresh process: every GPR zero (glibc's static start-up takes a
 	 * non-zero rdx/edx as an atexit function) */
 	memset(cpu->r, 0, sizeof(cpu->r));

@@ -177,6 +177,8 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0)
 	}
 	if (!r && p->opts.no_aslr)
 		r = strv_add(s, strdup("--no-aslr"));
+	if (!r && t->cpu.tsc_disabled)
+		r = strv_add(s, strdup("--tsc-sigsegv"));
 	for (int i = 0; !r && i < p->opts.verbose; i++)
 		r = strv_add(s, strdup("-v"));
 	if (!r && p->trace && p->trace_fd >= 0)

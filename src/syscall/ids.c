@@ -240,6 +240,24 @@ SG_SYSCALL_DEFINE(sys_sched_rr_get_interval_time32)
 #define SC_PR_SET_VMA 0x53564d41
 #define SC_PR_SET_SYSCALL_USER_DISPATCH 59
 
+/* PR_SET_TSC/PR_GET_TSC are the guest thread's own state (the kernel's
+ * TIF_NOTSC: per thread, inherited by clone and fork): the CPU makes the
+ * guest's RDTSC/RDTSCP #GP. Given to the host, sysgate's own TSC reads
+ * (clock_gettime through the host vDSO) would crash it. */
+static long tsc_mode(struct sg_thread *t, int opt, uint64_t arg)
+{
+	int mode;
+
+	if (opt == PR_GET_TSC) {
+		mode = t->cpu.tsc_disabled ? PR_TSC_SIGSEGV : PR_TSC_ENABLE;
+		return copy_to_guest(sc_mm(t), arg, &mode, sizeof(mode));
+	}
+	if (arg != PR_TSC_ENABLE && arg != PR_TSC_SIGSEGV)
+		return -EINVAL;
+	t->cpu.tsc_disabled = arg == PR_TSC_SIGSEGV;
+	return 0;
+}
+
 SG_SYSCALL_DEFINE(sys_prctl)
 {
 	int opt = (int)a[0];
@@ -259,12 +277,14 @@ SG_SYSCALL_DEFINE(sys_prctl)
 	case PR_GET_UNALIGN:
 	case PR_GET_FPEMU:
 	case PR_GET_FPEXC:
-	case PR_GET_TSC:
 	case PR_GET_CHILD_SUBREAPER:
 		p = sc_buf(t, a[1], sizeof(int), PROT_WRITE, &err);
 		if (err)
 			return err;
 		return host_syscall2(SYS_prctl, opt, p);
+	case PR_SET_TSC:
+	case PR_GET_TSC:
+		return tsc_mode(t, opt, a[1]);
 	case PR_GET_TID_ADDRESS:
 	case PR_SET_MM:
 	case PR_SET_SECCOMP:
