@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "sysgate.h"
+#include "cli/binfmt.h"
 
 extern char **environ;
 
@@ -55,6 +56,11 @@ static void usage(FILE *out)
 		"  -v, --verbose          warn about unimplemented system calls\n"
 		"      --argv0 NAME       the program's argv[0] (default: PROGRAM)\n"
 		"      --trace-fd N       trace to descriptor N (left open by an exec)\n"
+		"      --binfmt=ACTION [i386|x32|all] [-L DIR] [--binfmt-dir DIR]\n"
+		"                         register, unregister or print the kernel's\n"
+		"                         binfmt_misc entries that run i386/x32 programs\n"
+		"                         under sysgate (default x32; flags P and F; with\n"
+		"                         -L the entry keeps the sysroot: docs/binfmt.md)\n"
 		"      --syscalls=ABI     list the system calls of ABI (i386, x32,\n"
 		"                         x86_64) as implemented, missing or\n"
 		"                         unsupported (with the reason) and exit\n"
@@ -209,11 +215,15 @@ int main(int argc, char **argv)
 		{ "argv0", required_argument, NULL, '0' },
 		{ "trace-fd", required_argument, NULL, 'F' },
 		{ "tsc-sigsegv", no_argument, NULL, 'D' },
+		{ "binfmt", required_argument, NULL, 'B' },
+		{ "binfmt-dir", required_argument, NULL, 'b' },
 		{ 0 }
 	};
 	struct sg_options opts;
 	const char *trace_path = NULL;
 	const char *argv0 = NULL;
+	const char *binfmt_action = NULL, *binfmt_dir = BINFMT_DEFAULT_DIR;
+	const char *binfmt_root = NULL;
 	struct sg_exit status;
 	sg_process *proc;
 	enum sg_err err;
@@ -221,6 +231,13 @@ int main(int argc, char **argv)
 
 	sg_options_init(&opts);
 	opts.sysroot = getenv("SYSGATE_SYSROOT");
+	/* run by the kernel through a binfmt_misc entry: no options of ours */
+	if (binfmt_invocation(&argc, &argv, &argv0, &binfmt_root)) {
+		if (binfmt_root)
+			opts.sysroot = binfmt_root;
+		optind = 1;
+		goto run;
+	}
 	/* '+': options end at the program name; its own options are its own. */
 	while ((c = getopt_long(argc, argv, "+L:to:vhVfycTs:e:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -248,6 +265,12 @@ int main(int argc, char **argv)
 		case '0': /* the guest's argv[0] (a guest's execve re-enters us) */
 			argv0 = optarg;
 			break;
+		case 'B':
+			binfmt_action = optarg;
+			break;
+		case 'b':
+			binfmt_dir = optarg;
+			break;
 		case 'D': /* the guest disabled RDTSC (PR_SET_TSC) before execve */
 			opts.tsc_disabled = 1;
 			break;
@@ -271,6 +294,26 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (binfmt_action) {
+		/* --binfmt=ACTION [WHICH] [-L DIR] [--binfmt-dir DIR], in any order */
+		const char *which = NULL, *root = NULL;
+
+		for (int k = optind; k < argc; k++) {
+			if (!strcmp(argv[k], "-L") && k + 1 < argc)
+				root = argv[++k];
+			else if (!strcmp(argv[k], "--binfmt-dir") && k + 1 < argc)
+				binfmt_dir = argv[++k];
+			else if (!which)
+				which = argv[k];
+			else {
+				fprintf(stderr, "sysgate: --binfmt: unexpected '%s'\n", argv[k]);
+				return EXIT_USAGE;
+			}
+		}
+		if (!root && opts.sysroot && opts.sysroot != getenv("SYSGATE_SYSROOT"))
+			root = opts.sysroot; /* -L before --binfmt */
+		return binfmt_command(binfmt_action, which, root, binfmt_dir);
+	}
 	finish_trace_options(&opts);
 	if (optind >= argc) {
 		fprintf(stderr, "sysgate: no program given\n");
@@ -287,6 +330,7 @@ int main(int argc, char **argv)
 			opts.trace = SG_TRACE_SYSCALLS;
 	}
 
+run:
 	warn_if_loaded_low();
 	err = sg_create(&opts, &proc);
 	if (err != SG_OK) {
