@@ -26,6 +26,10 @@
 #define ID_SSE42 (1u << 20)
 #define ID_MOVBE (1u << 22)
 #define ID_POPCNT (1u << 23)
+/* Leaf 7 subleaf 0 EBX */
+#define ID7_BMI1 (1u << 3)
+#define ID7_BMI2 (1u << 8)
+#define ID7_ADX (1u << 19)
 /* Leaf 0x80000001 ECX / EDX */
 #define ID_LAHF_LM (1u << 0)
 #define ID_ABM (1u << 5)
@@ -76,6 +80,10 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 		break;
 	case 4:
 		leaf4(sub, out);
+		break;
+	case 7:
+		if (sub == 0)
+			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_ADX;
 		break;
 	case 0x80000000:
 		out[0] = MAX_EXT_LEAF;

@@ -160,6 +160,33 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 		i->rex = 0;
 	}
 opcode:
+	/* VEX (C4/C5): in 32-bit mode only with ModRM-like bits 7:6 = 11,
+	 * else LES/LDS */
+	if ((b == 0xc4 || b == 0xc5) && (m64 || (mem_read(f.addr + f.n, 1) & 0xc0) == 0xc0)) {
+		unsigned v1 = next8(&f), v2 = b == 0xc4 ? next8(&f) : v1, mmmmm = b == 0xc4 ? v1 & 31 : 1;
+
+		/* 66/F2/F3/LOCK or REX before it: #UD */
+		if (f.too_long)
+			return make_fault(i, &f, op_gp);
+		if ((i->pfx & (PFX_LOCK | PFX_REP | PFX_REPNE | PFX_OSZ)) || i->rex || mmmmm < 1 ||
+		    mmmmm > 3)
+			return make_fault(i, &f, op_ud);
+		/* R, X, B (inverted) and W: REX's bits; 32-bit mode has none */
+		i->rex = m64 ? (uint8_t)(0x40 | (~v1 >> 5 & 4) | (b == 0xc4 ? (~v1 >> 5 & 3) | (v2 >> 4 & 8) : 0))
+			     : 0;
+		i->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2);
+		pslot = v2 & 3; /* none, 66, F3, F2: the P_ order */
+		map = MV0F + mmmmm - 1;
+		b = next8(&f);
+		if (f.too_long)
+			return make_fault(i, &f, op_gp);
+		i->op = (uint8_t)b;
+		i->seg = seg >= 0 && (!m64 || seg >= SEG_FS) ? (uint8_t)seg : SEG_DS;
+		if (seg >= 0 && (!m64 || seg >= SEG_FS))
+			i->pfx |= PFX_SEG;
+		i->asz = m64 ? (i->pfx & PFX_ASZ ? 4 : 8) : (i->pfx & PFX_ASZ ? 2 : 4);
+		goto table;
+	}
 	if (b == 0x0f) {
 		b = next8(&f);
 		map = M0F;
@@ -207,6 +234,7 @@ opcode:
 		return;
 	}
 
+table:
 	e = &op_maps[map][b][pslot];
 	flags = e->flags;
 	if (flags & F_MODRM) {

@@ -13,7 +13,8 @@
  *
  *   OP(map, opcode, prefix, group, handler, flags)
  *
- *   map     M1 (one-byte), M0F, M38 (0F 38), M3A (0F 3A)
+ *   map     M1 (one-byte), M0F, M38 (0F 38), M3A (0F 3A); MV0F, MV38, MV3A:
+ *           the same maps behind a VEX prefix (C4/C5)
  *   opcode  the opcode byte within the map
  *   prefix  P_ANY (row applies whatever the mandatory prefix), or the
  *           mandatory prefix: P_NP (none), P_66, P_F3, P_F2. A specific row
@@ -63,7 +64,7 @@ struct insn {
 	uint64_t addr;   /* the instruction's address */
 	uint64_t imm;   /* immediate, extended as the form says (F_I*) */
 	int64_t disp;   /* displacement, sign-extended; moffs for A0..A3 */
-	uint16_t imm2;  /* ENTER's level byte */
+	uint16_t imm2;  /* ENTER's level byte; VEX: vvvv | L << 4 (VEX_V, VEX_L) */
 	uint8_t len;    /* 1..15 */
 	uint8_t osz;    /* operand size in bytes: 1, 2, 4, 8 */
 	uint8_t asz;    /* address size in bytes: 2, 4, 8 */
@@ -101,7 +102,7 @@ enum lf_class {
 void lf_decoded(struct insn *pool, uint32_t n);
 
 /* Row columns (see the top comment). */
-enum { M1, M0F, M38, M3A, MAP_COUNT };
+enum { M1, M0F, M38, M3A, MV0F, MV38, MV3A, MAP_COUNT };
 enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define G_NONE (-1)
 #define G(n) (n)
@@ -109,6 +110,10 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define G_REG(n) (16 + (n))
 #define G_MEM_ANY 24 /* whatever ModRM.reg, only mod != 3 */
 #define G_REG_ANY 25 /* whatever ModRM.reg, only mod == 3 */
+
+/* A VEX instruction's extra register (VEX.vvvv, un-inverted) and VEX.L. */
+#define VEX_V(i) ((unsigned)(i)->imm2 & 15)
+#define VEX_L(i) (((i)->imm2 >> 4) & 1)
 
 /* Row flags */
 #define F_MODRM 0x0001  /* a ModRM byte follows */

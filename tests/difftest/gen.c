@@ -47,6 +47,7 @@ static const struct opc int_ops[] = {
 	{ 1, 0xa8, 0xaf, 0 }, { 1, 0xb0, 0xbf, 0 }, { 1, 0xc0, 0xc1, 0 }, { 1, 0xc3, 0xc3, 0 },
 	{ 1, 0xc7, 0xcf, 0 }, { 1, 0xb8, 0xb8, 0xf3 }, { 1, 0xbc, 0xbd, 0xf3 },
 	{ 2, 0xf0, 0xf1, 0 }, { 2, 0xf0, 0xf1, 0xf2 }, { 2, 0xf0, 0xf1, 0x66 },
+	{ 2, 0xf6, 0xf6, 0x66 }, { 2, 0xf6, 0xf6, 0xf3 }, /* ADCX, ADOX */
 };
 
 /* SSE/MMX (0F, 0F 38, 0F 3A) and x87 (D8..DF). */
@@ -95,12 +96,42 @@ static unsigned put_opcode(uint8_t *p, unsigned map, uint8_t op)
 	return n;
 }
 
+/* A VEX (C4) prefix and opcode of the general-purpose-register
+ * instructions (BMI1/BMI2: 0F38 F2..F7, 0F3A F0), fields random: R X B W,
+ * vvvv, pp, sometimes L = 1 (#UD). In 32-bit mode R and X are 1 (else the
+ * bytes are LES) and vvvv < 8. */
+static unsigned put_vex_gpr(struct gen *g, uint8_t *p)
+{
+	static const uint8_t ops38[] = { 0xf2, 0xf3, 0xf5, 0xf6, 0xf7 };
+	bool map3 = chance(g, 15);
+	unsigned n = 0;
+	uint8_t b1 = (uint8_t)(gen_rnd(g) & 0xe0), b2 = (uint8_t)gen_rnd(g);
+
+	if (chance(g, 5))
+		p[n++] = 0x67;
+	if (!g->m64)
+		b1 |= 0xc0;
+	b1 |= map3 ? 3 : 2;
+	if (!g->m64)
+		b2 |= 0x40; /* vvvv (inverted) bit 3 */
+	b2 &= (uint8_t)~4; /* L = 0 ... */
+	if (chance(g, 3))
+		b2 |= 4; /* ... mostly */
+	p[n++] = 0xc4;
+	p[n++] = b1;
+	p[n++] = b2;
+	p[n++] = map3 ? 0xf0 : ops38[below(g, NELEM(ops38))];
+	return n;
+}
+
 /* Bytes of one instruction candidate into p (at least 15 + tail). */
 static unsigned candidate(struct gen *g, uint8_t *p, int kind)
 {
 	unsigned n = 0;
 
-	if (kind == 2) { /* random bytes, random map */
+	if (kind == 0 && chance(g, 6)) {
+		n = put_vex_gpr(g, p);
+	} else if (kind == 2) { /* random bytes, random map */
 		n = put_prefixes(g, p, true);
 		if (g->m64 && chance(g, 40))
 			p[n++] = (uint8_t)(0x40 | below(g, 16));
@@ -237,6 +268,8 @@ static const struct family families[] = {
 	{ "bcd", true, "daa das aaa aas aam aad" },
 	{ "flagop", true, "clc stc cmc cld std" },
 	{ "crc32", true, "crc32" },
+	{ "bmi", true, "andn bextr blsi blsmsk blsr bzhi mulx pdep pext rorx sarx shlx shrx "
+		       "adcx adox" },
 };
 
 static const char *classify(const cs_insn *in, bool *strict)
@@ -482,6 +515,8 @@ static int64_t undefined_flags(struct gen *g, const struct trial *t, const cs_in
 		{ "btr", U_OF | U_SF | U_AF | U_PF }, { "btc", U_OF | U_SF | U_AF | U_PF },
 		{ "bsf", U_CF | U_OF | U_SF | U_AF | U_PF }, { "bsr", U_CF | U_OF | U_SF | U_AF | U_PF },
 		{ "lzcnt", U_OF | U_SF | U_AF | U_PF }, { "tzcnt", U_OF | U_SF | U_AF | U_PF },
+		{ "andn", U_AF | U_PF }, { "bextr", U_AF | U_SF | U_PF }, { "blsi", U_AF | U_PF },
+		{ "blsmsk", U_AF | U_PF }, { "blsr", U_AF | U_PF }, { "bzhi", U_AF | U_PF },
 		{ "aaa", U_OF | U_SF | U_ZF | U_PF }, { "aas", U_OF | U_SF | U_ZF | U_PF },
 		{ "daa", U_OF }, { "das", U_OF }, { "aam", U_OF | U_AF | U_CF },
 		{ "aad", U_OF | U_AF | U_CF },
