@@ -20,16 +20,19 @@
 #define ID_SSE2 (1u << 26)
 /* Leaf 1 ECX */
 #define ID_SSE3 (1u << 0)
+#define ID_PCLMULQDQ (1u << 1)
 #define ID_SSSE3 (1u << 9)
 #define ID_CX16 (1u << 13)
 #define ID_SSE41 (1u << 19)
 #define ID_SSE42 (1u << 20)
 #define ID_MOVBE (1u << 22)
 #define ID_POPCNT (1u << 23)
+#define ID_AES (1u << 25)
 /* Leaf 7 subleaf 0 EBX */
 #define ID7_BMI1 (1u << 3)
 #define ID7_BMI2 (1u << 8)
 #define ID7_ADX (1u << 19)
+#define ID7_SHA (1u << 29)
 /* Leaf 0x80000001 ECX / EDX */
 #define ID_LAHF_LM (1u << 0)
 #define ID_ABM (1u << 5)
@@ -71,7 +74,8 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 	case 1:
 		out[0] = 0x000206a7;          /* family 6 */
 		out[1] = 8u << 8 | 1u << 16;  /* CLFLUSH 64 B, 1 logical CPU */
-		out[2] = ID_SSE3 | ID_SSSE3 | ID_CX16 | ID_SSE41 | ID_SSE42 | ID_MOVBE | ID_POPCNT;
+		out[2] = ID_SSE3 | ID_PCLMULQDQ | ID_SSSE3 | ID_CX16 | ID_SSE41 | ID_SSE42 | ID_MOVBE |
+			 ID_POPCNT | ID_AES;
 		out[3] = ID_FPU | ID_TSC | ID_CX8 | ID_CMOV | ID_MMX | ID_CLFSH | ID_FXSR | ID_SSE |
 			 ID_SSE2;
 		break;
@@ -83,7 +87,7 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 		break;
 	case 7:
 		if (sub == 0)
-			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_ADX;
+			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_ADX | ID7_SHA;
 		break;
 	case 0x80000000:
 		out[0] = MAX_EXT_LEAF;

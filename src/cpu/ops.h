@@ -13,7 +13,7 @@
 #include "cpu/opcodes_0f.def"
 #include "cpu/opcodes_sse.def"
 #include "cpu/opcodes_x87.def"
-#include "cpu/opcodes_vex.def"
+#include "cpu/opcodes_ext.def"
 #undef OP
 #undef X87M
 #undef X87R

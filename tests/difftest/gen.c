@@ -59,6 +59,9 @@ static const struct opc simd_ops[] = {
 	{ 3, 0x08, 0x0f, 1 }, { 3, 0x14, 0x17, 1 }, { 3, 0x20, 0x22, 1 }, { 3, 0x40, 0x42, 1 },
 	{ 3, 0x60, 0x63, 1 },
 	{ 0, 0xd8, 0xdf, 0 }, { 0, 0xd8, 0xdf, 0 }, { 0, 0xd8, 0xdf, 0 },
+	/* SHA, AES-NI, PCLMULQDQ */
+	{ 2, 0xc8, 0xcd, 0 }, { 2, 0xdb, 0xdf, 0x66 }, { 3, 0xcc, 0xcc, 0 },
+	{ 3, 0xdf, 0xdf, 0x66 }, { 3, 0x44, 0x44, 0x66 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -309,11 +312,15 @@ static const char *classify(const cs_insn *in, bool *strict)
 	for (unsigned k = 0; k < in->detail->groups_count; k++) {
 		unsigned gr = in->detail->groups[k];
 
-		if (gr >= X86_GRP_SSE1 && gr <= X86_GRP_SSSE3) {
-			*strict = false;
-			return "sse";
+		if (gr == X86_GRP_AES || gr == X86_GRP_PCLMUL || gr == X86_GRP_SHA) {
+			*strict = true; /* exact results, nothing left to the vendor */
+			return "crypto";
 		}
-		if (gr == X86_GRP_AES || gr == X86_GRP_PCLMUL) {
+	}
+	for (unsigned k = 0; k < in->detail->groups_count; k++) {
+		unsigned gr = in->detail->groups[k];
+
+		if (gr >= X86_GRP_SSE1 && gr <= X86_GRP_SSSE3) {
 			*strict = false;
 			return "sse";
 		}
