@@ -28,9 +28,11 @@
 #define ID_MOVBE (1u << 22)
 #define ID_POPCNT (1u << 23)
 #define ID_AES (1u << 25)
+#define ID_RDRAND (1u << 30)
 /* Leaf 7 subleaf 0 EBX */
 #define ID7_BMI1 (1u << 3)
 #define ID7_BMI2 (1u << 8)
+#define ID7_RDSEED (1u << 18)
 #define ID7_ADX (1u << 19)
 #define ID7_SHA (1u << 29)
 /* Leaf 0x80000001 ECX / EDX */
@@ -75,7 +77,7 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 		out[0] = 0x000206a7;          /* family 6 */
 		out[1] = 8u << 8 | 1u << 16;  /* CLFLUSH 64 B, 1 logical CPU */
 		out[2] = ID_SSE3 | ID_PCLMULQDQ | ID_SSSE3 | ID_CX16 | ID_SSE41 | ID_SSE42 | ID_MOVBE |
-			 ID_POPCNT | ID_AES;
+			 ID_POPCNT | ID_AES | ID_RDRAND;
 		out[3] = ID_FPU | ID_TSC | ID_CX8 | ID_CMOV | ID_MMX | ID_CLFSH | ID_FXSR | ID_SSE |
 			 ID_SSE2;
 		break;
@@ -87,7 +89,7 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 		break;
 	case 7:
 		if (sub == 0)
-			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_ADX | ID7_SHA;
+			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_RDSEED | ID7_ADX | ID7_SHA;
 		break;
 	case 0x80000000:
 		out[0] = MAX_EXT_LEAF;

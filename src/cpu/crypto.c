@@ -9,6 +9,7 @@
 #include <cpuid.h>
 #include <immintrin.h>
 #include <pthread.h>
+#include <sys/random.h>
 #include "cpu/crypto.h"
 #include "cpu/ops.h"
 
@@ -377,3 +378,25 @@ CRYPTO_HANDLER(op_sha256rnds2_VxWx, CR_SHA256RNDS2)
 CRYPTO_HANDLER(op_sha256msg1_VxWx, CR_SHA256MSG1)
 CRYPTO_HANDLER(op_sha256msg2_VxWx, CR_SHA256MSG2)
 #undef CRYPTO_HANDLER
+
+/* RDRAND/RDSEED r16/32/64: the kernel's random bytes (getrandom, never
+ * blocking); CF = 1 with a value, CF = 0 and 0 when there is none yet, as
+ * the hardware says "try again"; OF SF ZF AF PF clear. */
+static void random_insn(struct cpu *c, const struct insn *i)
+{
+	uint64_t v = 0;
+	bool ok = getrandom(&v, i->osz, GRND_NONBLOCK) == (ssize_t)i->osz;
+
+	reg_set(c, i->rm, i->osz, ok ? v : 0);
+	flags_put(c, FL_ARITH, ok ? FL_CF : 0);
+}
+
+void op_rdrand_Rv(struct cpu *c, const struct insn *i)
+{
+	random_insn(c, i);
+}
+
+void op_rdseed_Rv(struct cpu *c, const struct insn *i)
+{
+	random_insn(c, i);
+}
