@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "sysgate.h"
 #include "cli/binfmt.h"
@@ -190,6 +192,37 @@ static void die_by_signal(int signo)
 	_exit(128 + signo); /* only if the signal's default is to ignore */
 }
 
+/* A program named without a '/' is looked up in PATH, as strace and a
+ * shell do (execvp's default PATH when it is unset), in the sysroot first
+ * where there is one; its argv[0] stays as given. The name itself when
+ * nothing is found (the load then says what is wrong). */
+static const char *find_in_path(const char *name, const char *sysroot)
+{
+	static char found[PATH_MAX];
+	const char *dirs = getenv("PATH");
+	char host[PATH_MAX * 2 + 2];
+
+	if (!*name || strchr(name, '/'))
+		return name;
+	if (!dirs)
+		dirs = "/usr/local/bin:/bin:/usr/bin";
+	for (const char *d = dirs; *d;) {
+		size_t n = strcspn(d, ":");
+		struct stat st;
+
+		const char *file = found;
+
+		snprintf(found, sizeof(found), "%.*s/%s", (int)n, n ? d : ".", name);
+		snprintf(host, sizeof(host), "%s%s", sysroot ? sysroot : "", found);
+		if (sysroot && found[0] == '/' && stat(host, &st) == 0)
+			file = host;
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && access(file, X_OK) == 0)
+			return found;
+		d += n + (d[n] == ':');
+	}
+	return name;
+}
+
 /* sysgate must sit above 4 GiB: the low 4 GiB are the 32-bit guests' and
  * where static x86_64 programs are linked. The kernel puts a PIE there;
  * valgrind loads a static PIE (SG_STATIC_PIE, the default) at 0x108000. */
@@ -340,7 +373,7 @@ run:
 	if (opts.trace_fd >= 0)
 		close(opts.trace_fd); /* the library keeps its own copy */
 
-	const char *path = argv[optind];
+	const char *path = find_in_path(argv[optind], opts.sysroot);
 	if (argv0)
 		argv[optind] = (char *)argv0;
 	err = sg_load(proc, path, &argv[optind], environ);

@@ -464,6 +464,13 @@ bool tk_cstr(const struct targ *a, uint64_t v)
 	return true;
 }
 
+/* A path the call wrote (getcwd): up to its NUL, as strace shows it. */
+bool tk_ocstr(const struct targ *a, uint64_t v)
+{
+	tprint_path(a, targ_ulong(a, v));
+	return true;
+}
+
 /* A slot shown by the kind before it (_llseek's low offset word). */
 bool tk_skip(const struct targ *a, uint64_t v)
 {

@@ -196,6 +196,15 @@ static void test_files(void **state)
 	     "ioctl(1, FIONREAD, 0x7ffc7cdd1270)      = -1 ENOTTY (Inappropriate ioctl for device)");
 	LINE(X64, "dup2", 9, 1, 9, 0, 0, 0, 0,
 	     "dup2(1, 9)                              = 9");
+	/* strace 6.1 on a pipe and on getcwd (the result counts the NUL) */
+	mode = 010600;
+	size = 0;
+	memcpy(st + 24, &mode, 4);
+	memcpy(st + 48, &size, 8);
+	LINE(X64, "newfstatat", 0, 3, gstr(""), gmem(st, sizeof(st)), 0x1000, 0, 0,
+	     "newfstatat(3, \"\", {st_mode=S_IFIFO|0600, st_size=0, ...}, AT_EMPTY_PATH) = 0");
+	LINE(X64, "getcwd", 11, gstr("/work/main"), 256, 0, 0, 0, 0,
+	     "getcwd(\"/work/main\", 256)               = 11");
 }
 
 static void test_i386_files(void **state)
