@@ -74,7 +74,7 @@ struct sg_options {
 	int trace_fd;            /* where trace lines go; -1: stderr */
 	int verbose;             /* warnings (unimplemented syscalls, ...) to stderr */
 	int no_aslr;             /* --no-aslr: the kernel's layout with ADDR_NO_RANDOMIZE */
-	unsigned trace_strlen;   /* -s N: bytes of strings shown; 0: strace's 32 */
+	unsigned trace_strlen;   /* -s N: bytes of strings shown (sg_options_init: strace's 32) */
 	const char *trace_filter; /* -e trace=SET: names, %classes, !negation; NULL: all */
 	uint64_t trace_start;    /* --trace-start=ADDR: instruction trace from there; 0: start */
 	uint64_t trace_count;    /* --trace-count=N: instructions/blocks shown; 0: no limit */

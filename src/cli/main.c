@@ -34,14 +34,15 @@ static void usage(FILE *out)
 		"\n"
 		"  -L DIR                 sysroot: look up the program interpreter and\n"
 		"                         absolute paths in DIR first (also SYSGATE_SYSROOT)\n"
-		"  -t, --trace[=WHAT]     trace system calls to stderr; WHAT is a comma\n"
+		"      --trace[=WHAT]     trace system calls to stderr; WHAT is a comma\n"
 		"                         list of syscalls (default: strace format),\n"
 		"                         entry (also the path each call took: ABI,\n"
 		"                         mechanism, number, handler), insn (each\n"
 		"                         instruction, disassembled, with the registers\n"
 		"                         it changed) or blocks (each basic block)\n"
-		"  -tt, -ttt              trace, with the time of day (microseconds) /\n"
-		"                         seconds since the epoch before each line\n"
+		"  -t, -tt, -ttt          trace, with the time of day (seconds,\n"
+		"                         microseconds) / seconds since the epoch before\n"
+		"                         each line, as strace's\n"
 		"  -T                     show the time spent in each call\n"
 		"  -f                     trace threads and child processes, [pid N]\n"
 		"  -y                     print the paths of file descriptors\n"
@@ -74,7 +75,8 @@ static void usage(FILE *out)
 		"run / was not found.\n");
 }
 
-/* How many bare -t were given: -tt and -ttt add timestamps, as strace's. */
+/* How many -t were given: -t, -tt and -ttt trace with timestamps, as
+ * strace's (which traces anyway). */
 static int bare_t_count;
 /* -s or -e was given: they trace, as strace's do. */
 static int strace_option_given;
@@ -95,7 +97,6 @@ static int parse_trace(const char *what, unsigned *flags)
 	char buf[128], *save = NULL;
 
 	if (!what) {
-		bare_t_count++;
 		*flags |= SG_TRACE_SYSCALLS;
 		return 0;
 	}
@@ -155,7 +156,9 @@ static int parse_strace_option(int c, const char *arg, struct sg_options *o)
 /* After the options: what the strace options imply. */
 static void finish_trace_options(struct sg_options *o)
 {
-	if (bare_t_count == 2)
+	if (bare_t_count == 1)
+		o->trace |= SG_TRACE_TIME;
+	else if (bare_t_count == 2)
 		o->trace |= SG_TRACE_TIME_US;
 	else if (bare_t_count >= 3)
 		o->trace |= SG_TRACE_TIME_EPOCH;
@@ -236,7 +239,7 @@ static void warn_if_loaded_low(void)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "trace", optional_argument, NULL, 't' },
+		{ "trace", optional_argument, NULL, 'Y' },
 		{ "trace-start", required_argument, NULL, 'A' },
 		{ "trace-count", required_argument, NULL, 'N' },
 		{ "trace-shared", required_argument, NULL, 'H' },
@@ -272,12 +275,16 @@ int main(int argc, char **argv)
 		goto run;
 	}
 	/* '+': options end at the program name; its own options are its own. */
-	while ((c = getopt_long(argc, argv, "+L:to:vhVfycTs:e:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+L:to:vhVfycTs:e:p:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			opts.sysroot = optarg;
 			break;
-		case 't':
+		case 't': /* strace's -t: trace, with the time of day */
+			bare_t_count++;
+			opts.trace |= SG_TRACE_SYSCALLS;
+			break;
+		case 'Y':
 			if (parse_trace(optarg, &opts.trace) < 0) {
 				fprintf(stderr, "sysgate: unknown trace kind '%s' "
 					"(syscalls, entry, insn, blocks)\n", optarg);
@@ -312,6 +319,10 @@ int main(int argc, char **argv)
 			if (!opts.trace)
 				opts.trace = SG_TRACE_SYSCALLS;
 			break;
+		case 'p':
+			fprintf(stderr, "sysgate: -p: attaching to a running process is not "
+				"possible: sysgate traces the programs it runs itself\n");
+			return EXIT_USAGE;
 		case 'f': case 'y': case 'c': case 'T': case 's': case 'e':
 		case 'A': case 'N': case 'H':
 			parse_strace_option(c, optarg, &opts);

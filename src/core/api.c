@@ -54,6 +54,7 @@ SG_API void sg_options_init(struct sg_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->trace_fd = -1;
+	opts->trace_strlen = 32; /* strace's default */
 }
 
 SG_API enum sg_err sg_list_syscalls(enum sg_abi abi, FILE *out)

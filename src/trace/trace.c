@@ -163,7 +163,7 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 	tr->fd = fd >= 0 ? fd : STDERR_FILENO;
 	tr->own_fd = fd >= 0 && fd != STDERR_FILENO;
 	tr->flags = opts ? opts->trace : SG_TRACE_SYSCALLS;
-	tr->strlen = opts && opts->trace_strlen ? opts->trace_strlen : TRACE_STRLEN;
+	tr->strlen = opts ? opts->trace_strlen : TRACE_STRLEN;
 	if (tr->strlen > TRACE_STRLEN_MAX)
 		tr->strlen = TRACE_STRLEN_MAX;
 	tr->insn_start = opts ? opts->trace_start : 0;
@@ -191,6 +191,7 @@ struct trace *trace_create(int fd, unsigned flags)
 
 	memset(&o, 0, sizeof(o));
 	o.trace = flags;
+	o.trace_strlen = TRACE_STRLEN;
 	return trace_create_opts(fd, &o);
 }
 

@@ -70,7 +70,7 @@ static void open_trace_opts(unsigned flags, unsigned strlen_, const char *filter
 
 	memset(&o, 0, sizeof(o));
 	o.trace = flags;
-	o.trace_strlen = strlen_;
+	o.trace_strlen = strlen_ ? strlen_ : 32; /* sg_options_init's default */
 	o.trace_filter = filter;
 	trace_destroy(fx.tr);
 	fx.tr = trace_create_opts(dup(fx.memfd), &o);
@@ -756,6 +756,7 @@ static void test_clone_parent_tid(void **state)
 		memset(&o, 0, sizeof(o));
 		o.trace = SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW;
 		o.trace_fd = -1;
+		o.trace_strlen = 32;
 		trace_destroy(fx.tr);
 		fx.tr = trace_create_opts(dup(fx.memfd), &o);
 		assert_non_null(fx.tr);
