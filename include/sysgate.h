@@ -80,6 +80,9 @@ struct sg_options {
 	uint64_t trace_count;    /* --trace-count=N: instructions/blocks shown; 0: no limit */
 	int trace_shared_fd;     /* internal (--trace-shared): the -f state an exec'd
 				  * sysgate inherits; 0: none */
+	int trace_initial_exec;  /* trace the execve that started the program first, as
+				  * strace's first line (the CLI: unless the trace
+				  * goes on from a guest's execve, --trace-fd) */
 	int tsc_disabled;        /* internal (--tsc-sigsegv): the guest's
 				  * PR_SET_TSC(PR_TSC_SIGSEGV) kept across its execve */
 };

@@ -260,6 +260,7 @@ int main(int argc, char **argv)
 	const char *argv0 = NULL;
 	const char *binfmt_action = NULL, *binfmt_dir = BINFMT_DEFAULT_DIR;
 	const char *binfmt_root = NULL;
+	int trace_inherited = 0;
 	struct sg_exit status;
 	sg_process *proc;
 	enum sg_err err;
@@ -316,6 +317,7 @@ int main(int argc, char **argv)
 			break;
 		case 'F': /* trace to this inherited descriptor (execve) */
 			opts.trace_fd = atoi(optarg);
+			trace_inherited = 1;
 			if (!opts.trace)
 				opts.trace = SG_TRACE_SYSCALLS;
 			break;
@@ -374,6 +376,9 @@ int main(int argc, char **argv)
 			opts.trace = SG_TRACE_SYSCALLS;
 	}
 
+	/* strace's first line: the execve that starts the program, unless the
+	 * trace goes on from a guest's execve, which traced it already */
+	opts.trace_initial_exec = !trace_inherited;
 run:
 	warn_if_loaded_low();
 	err = sg_create(&opts, &proc);

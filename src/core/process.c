@@ -143,6 +143,10 @@ SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status)
 		return SG_ERR_STATE;
 	t = p->main_thread;
 	cpu_install_fault_handler();
+	if (p->trace && p->opts.trace_initial_exec && !p->start_traced) {
+		p->start_traced = true;
+		trace_initial_execve(p->trace, t, p->image.stack_pointer);
+	}
 	thread_loop(t);
 	if (embed_stopped(p)) {
 		p->embed->stopped = false;

@@ -58,6 +58,7 @@ struct sg_process {
 	struct sg_image_info image;
 	char *exe_path;          /* absolute host path of the guest program (/proc/self/exe) */
 	bool loaded;
+	bool start_traced;        /* the initial execve line is out (sg_run) */
 	bool exited;
 	struct sg_exit exit;
 	struct sg_thread *main_thread;

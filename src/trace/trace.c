@@ -594,6 +594,52 @@ static const struct sg_syscall_call *socketcall_view(const struct sg_syscall_cal
 	return call;
 }
 
+void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
+{
+	const struct sg_process *p = t->proc;
+	enum sg_table table = p->abi == SG_ABI_I386 ? SG_TABLE_IA32
+			      : p->abi == SG_ABI_X32 ? SG_TABLE_X32 : SG_TABLE_X64;
+	const struct sg_syscall_table *tab = sg_syscall_table(table);
+	unsigned word = p->abi == SG_ABI_X64 ? 8 : 4;
+	uint64_t argc = 0, v = 0, at, execfn = 0;
+	struct sg_syscall_call call;
+
+	if (!tab || copy_from_guest(p->mm, &argc, sp, word))
+		return;
+	/* past argv and envp (each NULL-terminated) to the auxv pairs */
+	at = sp + (argc + 2) * word;
+	do {
+		v = 0;
+		if (copy_from_guest(p->mm, &v, at, word))
+			return;
+		at += word;
+	} while (v);
+	for (uint64_t type = 1; type; at += 2 * word) {
+		type = 0;
+		if (copy_from_guest(p->mm, &type, at, word) ||
+		    copy_from_guest(p->mm, &v, at + word, word))
+			return;
+		if (type == 31) /* AT_EXECFN */
+			execfn = v;
+	}
+	memset(&call, 0, sizeof(call));
+	call.table = table;
+	for (unsigned r = 0; r < tab->size; r++)
+		if (tab->rows[r].name && !strcmp(tab->rows[r].name, "execve")) {
+			call.index = r;
+			call.row = &tab->rows[r];
+			break;
+		}
+	if (!call.row)
+		return;
+	call.nr = table == SG_TABLE_X32 ? call.index | 0x40000000u : call.index;
+	call.args[0] = execfn;
+	call.args[1] = sp + word;
+	call.args[2] = sp + (argc + 2) * word;
+	trace_syscall_enter(tr, t, &call);
+	trace_syscall_exit(tr, t, &call);
+}
+
 /* The i386 row named name (NULL if none). */
 static int ia32_row(const char *name)
 {

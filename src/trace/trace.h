@@ -28,6 +28,11 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 			const struct sg_syscall_call *call);
 
+/* The execve that started the program, as strace's first line shows it:
+ * its path (AT_EXECFN), argv and envp as they are on the new process's
+ * stack at sp, "= 0". */
+void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp);
+
 /* An execve that is about to replace the process image: print its line
  * with "= 0" now (nothing of this process returns to print it). Call it
  * after every check, right before the host execve. */

@@ -15,8 +15,8 @@
 # source) is the reference instead and TWIN_MIN the floor, as for x32;
 # without it the comparison is skipped with exit status 77.
 # Normalising (the parts that differ between any two runs, even natively):
-#   - strace's own lines ("[ Process PID=... ]", "strace: ...", -q) and its
-#     first execve (sysgate starts the program itself, no execve is seen)
+#   - strace's own lines ("[ Process PID=... ]", "strace: ...", -q) and the
+#     first execve of both (a twin's path is not the guest's)
 #   - "[pid N] " prefixes and <unfinished ...>/<... resumed> splits, which
 #     depend on timing: a split call is joined back into one line; and the
 #     interleaving of tasks: each task's lines are kept in order, tasks in
