@@ -58,19 +58,25 @@ static size_t count(char *const *v)
 	return n;
 }
 
+/* AT_MINSIGSTKSZ: the kernel's max_frame_size (init_sigframe_size) for the
+ * frames sysgate builds, an FXSR-only CPU's (CPUID has no XSAVE): the
+ * largest frame, sigframe_ia32 (732, asserted in signal/frame_layout.h),
+ * + 15 for alignment, + the FP state (512 FXSAVE + 112 fsave header, also
+ * for 64-bit tasks of a kernel with IA32 emulation) + 63 XSAVE padding,
+ * rounded up to 16. Not the host's value: a program sizing its alternate
+ * stack between the two expects SIGSEGV where sysgate's frame fits. */
+#define SG_MAX_SIGFRAME_SIZE ((732 + 15 + 512 + 112 + 63 + 15) & ~15ul)
+
 /* The auxiliary vector in the kernel's order (create_elf_tables, with
  * ARCH_DLINFO / ARCH_DLINFO_IA32 / ARCH_DLINFO_X32 first). */
 static void fill_auxv(struct auxv *a, const struct stack_info *si,
 		      uint64_t random, uint64_t execfn, uint64_t platform)
 {
-	unsigned long minsig = getauxval(AT_MINSIGSTKSZ);
-
 	if (si->abi == SG_ABI_I386 && si->sysinfo)
 		aux(a, AT_SYSINFO, si->sysinfo);
 	if (si->sysinfo_ehdr)
 		aux(a, AT_SYSINFO_EHDR, si->sysinfo_ehdr);
-	/* the host's value: its signal frames are at least as large */
-	aux(a, AT_MINSIGSTKSZ, minsig ? minsig : 2048);
+	aux(a, AT_MINSIGSTKSZ, SG_MAX_SIGFRAME_SIZE);
 	aux(a, AT_HWCAP, si->hwcap);
 	aux(a, AT_PAGESZ, MM_PAGE_SIZE);
 	aux(a, AT_CLKTCK, (uint64_t)sysconf(_SC_CLK_TCK));
