@@ -309,7 +309,9 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	struct insn decoded, *i;
 
 	code_map_mark(addr);
+	cpu_tl_fetch = true;
 	insn_decode(&decoded, c, addr);
+	cpu_tl_fetch = false;
 	if (stub_there && !follows)
 		pg->n++;
 	i = &pg->pool[pg->n];

@@ -42,6 +42,9 @@ struct cpu_fault {
 	bool write;           /* VEC_PF: the access was a write */
 	bool prot;            /* VEC_PF: page present but access denied (SEGV_ACCERR) */
 	bool single_step;     /* VEC_DB: the trap flag's trap (rip: the next instruction) */
+	bool fetch;           /* VEC_PF: an instruction fetch (error code's I/D bit) */
+	bool present;         /* VEC_PF: the host's error code bit 0, a present page
+				 (the same page tables: guest addresses are host ones) */
 	uint8_t bytes[15];    /* VEC_UD: the instruction bytes that could be read */
 	uint8_t nbytes;
 };

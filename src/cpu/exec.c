@@ -17,6 +17,8 @@ static __thread volatile sig_atomic_t tl_in_guest;
 static __thread uint64_t tl_fault_addr;
 static __thread bool tl_fault_write, tl_fault_prot;
 __thread bool cpu_tl_ac __attribute__((tls_model("initial-exec"))); /* insn.h: ac_check */
+__thread bool cpu_tl_fetch __attribute__((tls_model("initial-exec"))); /* insn.h */
+static __thread bool tl_fault_fetch, tl_fault_present;
 
 /* A misaligned access with EFLAGS.AC set: leave the instruction like a
  * host fault does, run() raises VEC_AC (si_addr 0, as Linux reports). */
@@ -377,6 +379,8 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 		cpu_raise_addr(c, VEC_PF, tl_fault_addr);
 		c->fault.write = tl_fault_write;
 		c->fault.prot = tl_fault_prot;
+		c->fault.fetch = tl_fault_fetch;
+		c->fault.present = tl_fault_present;
 		if (tl_fault_addr == 0 && c->mode == CPU_MODE_64 && stack_based(c))
 			c->fault.vector = VEC_SS; /* non-canonical via RSP/RBP */
 		return c->stop;
@@ -443,6 +447,9 @@ static void on_host_fault(int sig, siginfo_t *si, void *uctx)
 	tl_fault_prot = si->si_code == SEGV_ACCERR;
 	/* Page-fault error code bit 1: the access was a write. */
 	tl_fault_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+	tl_fault_present = (uc->uc_mcontext.gregs[REG_ERR] & 1) != 0;
+	tl_fault_fetch = cpu_tl_fetch;
+	cpu_tl_fetch = false;
 	tl_in_guest = 0;
 	siglongjmp(*tl_jmp, 1);
 }

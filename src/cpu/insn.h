@@ -346,6 +346,9 @@ static inline void code_write_check(uint64_t addr, uint64_t len)
 /* initial-exec: the objects are also built -fPIC for libsysgate.so, whose
  * default TLS access is a call (every handler would save registers). */
 extern __thread bool cpu_tl_ac __attribute__((tls_model("initial-exec")));
+/* True while this thread decodes guest code: a host fault then is an
+ * instruction fetch (cpu_fault.fetch). */
+extern __thread bool cpu_tl_fetch __attribute__((tls_model("initial-exec")));
 __attribute__((noreturn, cold)) void cpu_ac_fault(void);
 
 static inline void ac_check(uint64_t addr, unsigned align)

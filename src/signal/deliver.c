@@ -195,7 +195,8 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 	if (f) {
 		r.trapno = f->vector;
 		if (f->vector == VEC_PF) {
-			r.err = 4u | (f->write ? 2u : 0) | (f->prot ? 1u : 0);
+			r.err = 4u | (f->write ? 2u : 0) | (f->present ? 1u : 0) |
+				(f->fetch ? 0x10u : 0);
 			r.cr2 = f->data_addr;
 		}
 	}
