@@ -200,11 +200,13 @@ SG_SYSCALL_DEFINE(sys_set_thread_area)
 		d->flags = u.flags & UD_FLAGS_MASK;
 		d->present = true;
 	}
-	/* a segment register holding this selector is reloaded */
+	/* a segment register holding this selector is reloaded; when that
+	 * faults (the entry was cleared) the kernel's loadsegment loads the
+	 * null selector instead */
 	sel = (uint16_t)(idx << 3 | 3);
 	for (unsigned i = 0; i < ARRAY_SIZE(segs); i++)
-		if (cpu->sel[segs[i]] == sel)
-			cpu_load_segment(cpu, segs[i], sel);
+		if (cpu->sel[segs[i]] == sel && cpu_load_segment(cpu, segs[i], sel))
+			cpu_load_segment(cpu, segs[i], 0);
 	return 0;
 }
 
