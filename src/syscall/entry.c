@@ -126,7 +126,7 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	struct cpu *cpu = &t->cpu;
-	uint64_t landing = t->proc->image.sysenter_return;
+	uint64_t landing;
 	bool sysenter = call->mech == CPU_MECH_SYSENTER;
 	uint32_t sp = (uint32_t)(sysenter ? cpu->r[R_BP] : cpu->r[R_SP]);
 	uint32_t arg6;
@@ -137,7 +137,7 @@ static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
 	call->args[3] = (uint32_t)cpu->r[R_SI];
 	call->args[4] = (uint32_t)cpu->r[R_DI];
 
-	if (!landing) {
+	if (!t->proc->image.sysenter_return) {
 		/* No vDSO, no landing pad: a real kernel would return to a
 		 * garbage address. We refuse the call instead and resume
 		 * after the instruction with the registers untouched. */
@@ -154,6 +154,9 @@ static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
 	}
 	if (sysenter)
 		cpu->r[R_SP] = sp;
+	/* read after the call: an mremap of the vDSO moved the landing pad
+	 * (the kernel's vdso_fix_landing) */
+	landing = t->proc->image.sysenter_return;
 	cpu->rip = landing;
 	if (sysenter && cpu->mode == CPU_MODE_64) {
 		/* SYSENTER from 64-bit code (Intel; AMD: #UD): the kernel

@@ -4,6 +4,7 @@
 #include "cpu/cpu.h"
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
+#include "vdso/vdso.h"
 
 static bool is_err(long r)
 {
@@ -76,13 +77,42 @@ SG_SYSCALL_DEFINE(sys_mprotect)
 	return r;
 }
 
+/* The vDSO moved by mremap: as the kernel's vdso_mremap, the process's
+ * vDSO is where its start went, and what sysgate finds there follows it
+ * (the SYSENTER landing pad, the i386 signal restorers through vdso_base,
+ * the time functions' private return). AT_SYSINFO stays what it was. */
+static void vdso_moved(struct sg_process *p, uint64_t old, uint64_t new)
+{
+	struct sg_image_info *im = &p->image;
+	uint64_t delta = new - old;
+
+	if (!im->vdso_base || old != im->vdso_base || new == old)
+		return;
+	im->vdso_base = new;
+	if (im->sysenter_return)
+		im->sysenter_return += delta;
+	if (im->vdso_private_return)
+		im->vdso_private_return += delta;
+}
+
 SG_SYSCALL_DEFINE(sys_mremap)
 {
-	long r = mm_mremap(sc_mm(t), a[0], a[1], a[2], (int)a[3], a[4]);
+	const struct sg_image_info *im = &t->proc->image;
+	const struct vdso_image *vdso = vdso_image_for(t->proc->abi);
+	long r;
+
+	/* the kernel's vDSO is a special mapping that may not be split: only
+	 * all of it moves (the selftest test_mremap_vdso grows its try) */
+	if (im->vdso_base && vdso && a[0] >= im->vdso_base &&
+	    a[0] < im->vdso_base + vdso->size &&
+	    (a[0] != im->vdso_base || MM_PAGE_ALIGN_UP(a[1]) != vdso->size))
+		return -EINVAL;
+	r = mm_mremap(sc_mm(t), a[0], a[1], a[2], (int)a[3], a[4]);
 
 	if (!is_err(r)) {
 		cpu_invalidate_code(a[0], a[1]);
 		cpu_invalidate_code((uint64_t)r, a[2]);
+		vdso_moved(t->proc, a[0], (uint64_t)r);
 	}
 	return r;
 }
