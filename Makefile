@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean bench install
+.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests
 
 all: build
 
@@ -34,6 +34,14 @@ test-asan: build-asan
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test: test-plain test-asan
+
+# The kernel's own x86 selftests (tools/testing/selftests/x86 and vDSO of
+# Debian's linux-source-6.1, installed by the script itself: 130 MB that
+# `make test` does not need), built for i386, x86_64 and x32, each run
+# natively and under sysgate (docs/testing.md, "Kernel selftests").
+# ONLY=regex picks tests by name.
+selftests: build
+	bash tests/selftests/run.sh $(BUILD)/sysgate $(BUILD)/selftests '$(ONLY)'
 
 # Install the CLI, the libraries (shared and static), sysgate.h, sysgate.pc
 # and the man page under PREFIX (DESTDIR for staging).
