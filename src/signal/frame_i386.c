@@ -53,13 +53,32 @@ static void save_sc(const struct frame_req *r, struct sc32 *sc, uint64_t fpstate
 	sc->cr2 = (uint32_t)r->cr2;
 }
 
+/* The kernel's reload_segments: a data segment register the handler's
+ * frame changed is loaded (RPL 3); a selector that cannot be loaded
+ * leaves it null (loadsegment's fault fix-up), no signal. A null selector
+ * reads back 0 after the return to user mode (selftest sigreturn_32 sets
+ * DS = ES = 0 and finds 0 natively, not 3). */
+static void reload_segment(struct cpu *c, enum cpu_seg seg, uint32_t sel)
+{
+	uint16_t want = (uint16_t)(sel | 3);
+
+	if (c->sel[seg] == want)
+		return;
+	if ((want & ~3u) == 0 || cpu_load_segment(c, seg, want))
+		cpu_load_segment(c, seg, 0);
+}
+
+/* -1: the frame cannot be read back, or the return to user mode faults
+ * (a CS other than the user code segments, an SS that cannot be loaded:
+ * the kernel's IRET fails in user mode); both are SIGSEGV. */
 static int restore_sc(struct sg_thread *t, const struct sc32 *sc)
 {
 	struct cpu *c = &t->cpu;
 
-	if (cpu_load_segment(c, SEG_GS, sc->gs) || cpu_load_segment(c, SEG_FS, sc->fs) ||
-	    cpu_load_segment(c, SEG_ES, sc->es) || cpu_load_segment(c, SEG_DS, sc->ds))
-		return -1;
+	reload_segment(c, SEG_GS, sc->gs);
+	reload_segment(c, SEG_FS, sc->fs);
+	reload_segment(c, SEG_DS, sc->ds);
+	reload_segment(c, SEG_ES, sc->es);
 	c->r[R_DI] = sc->edi;
 	c->r[R_SI] = sc->esi;
 	c->r[R_BP] = sc->ebp;
@@ -70,7 +89,20 @@ static int restore_sc(struct sg_thread *t, const struct sc32 *sc)
 	c->r[R_AX] = sc->eax;
 	c->rip = sc->eip;
 	cpu_set_rflags(c, (cpu_get_rflags(c) & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS));
-	return fpstate_restore(t, sc->fpstate, true);
+	if (fpstate_restore(t, sc->fpstate, true))
+		return -1;
+	/* CS 0x33 is 64-bit mode, for an i386 process too; a failed return's
+	 * SIGSEGV frame shows the selectors the IRET was given */
+	if (!cpu_far_jump(c, (uint16_t)(sc->cs | 3), c->rip)) {
+		c->sel[SEG_CS] = (uint16_t)(sc->cs | 3);
+		c->sel[SEG_SS] = (uint16_t)(sc->ss | 3);
+		return -1;
+	}
+	if (cpu_load_segment(c, SEG_SS, (uint16_t)(sc->ss | 3))) {
+		c->sel[SEG_SS] = (uint16_t)(sc->ss | 3);
+		return -1;
+	}
+	return 0;
 }
 
 /* What the return address is when the handler gave no restorer. */
@@ -146,12 +178,14 @@ int frame_setup_i386(const struct frame_req *r)
 		return -1;
 
 	c->r[R_SP] = sp;
-	cpu_far_jump(c, 0x23, (uint32_t)r->ka->handler); /* __USER32_CS */
+	cpu_far_jump(c, USER32_CS, (uint32_t)r->ka->handler);
 	c->r[R_AX] = (uint32_t)r->sig;
 	c->r[R_DX] = rt ? (uint32_t)sp + offsetof(struct rt_frame32, info) : 0;
 	c->r[R_CX] = rt ? (uint32_t)sp + offsetof(struct rt_frame32, uc) : 0;
 	cpu_load_segment(c, SEG_DS, USER32_DS);
 	cpu_load_segment(c, SEG_ES, USER32_DS);
+	/* and on the user data SS (__USER32_DS), whatever it interrupted */
+	cpu_load_segment(c, SEG_SS, USER32_DS);
 	return 0;
 }
 

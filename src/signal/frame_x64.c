@@ -17,6 +17,9 @@
 #include "signal/frame_layout.h"
 #include "syscall/syscall.h"
 
+#define USER_CS 0x33
+#define USER_DS 0x2b
+
 static void save_regs(const struct cpu *c, struct sc64 *sc)
 {
 	sc->r8 = c->r[R_R8];
@@ -34,13 +37,55 @@ static void save_regs(const struct cpu *c, struct sc64 *sc)
 	sc->rdx = c->r[R_DX];
 	sc->rax = c->r[R_AX];
 	sc->rcx = c->r[R_CX];
-	sc->rsp = c->r[R_SP];
+	/* from 32-bit mode (a sigreturn or far transfer to CS 0x23) the
+	 * kernel sees ESP: the upper half is not kept */
+	sc->rsp = c->mode == CPU_MODE_32 ? (uint32_t)c->r[R_SP] : c->r[R_SP];
 	sc->rip = c->rip;
 	sc->eflags = cpu_get_rflags(c);
 	sc->cs = c->sel[SEG_CS]; /* 0x23 after a far jump or SYSENTER to compat mode */
 	sc->gs = 0;
 	sc->fs = 0;
-	sc->ss = 0x2b;
+	sc->ss = c->sel[SEG_SS];
+}
+
+/* What the kernel's force_valid_ss lets stand in 64-bit mode without
+ * UC_STRICT_RESTORE_SS: a present DPL-3 writable data segment (the user
+ * data selector, a writable TLS entry); anything else becomes 0x2b. */
+static uint16_t valid_ss_or_user_ds(const struct cpu *c, uint16_t ss)
+{
+	unsigned idx = ss >> 3;
+
+	if (idx >= CPU_GDT_TLS_MIN && idx < CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT && !(ss & 4)) {
+		const struct cpu_tls_desc *d = &c->tls[idx - CPU_GDT_TLS_MIN];
+
+		if (d->present && !(d->flags & 0x08) /* read_exec_only */ &&
+		    ((d->flags >> 1) & 3) <= 1 /* data */)
+			return ss;
+	}
+	return ss == USER_DS ? ss : USER_DS;
+}
+
+/* Back to the sigcontext's CS and SS (RPL forced to 3), as the kernel's
+ * IRET does: a CS other than the user code segments, or an SS that cannot
+ * be loaded, faults in user mode (SIGSEGV), and that signal's frame shows
+ * the selectors the IRET was given. Without UC_STRICT_RESTORE_SS a bad SS
+ * on the way to 64-bit mode is replaced (DOSEMU's and CRIU's frames). */
+static int restore_cs_ss(struct cpu *c, const struct sc64 *sc, uint64_t uc_flags)
+{
+	uint16_t cs = (uint16_t)(sc->cs | 3), ss = (uint16_t)(sc->ss | 3);
+
+	if (!cpu_far_jump(c, cs, c->rip)) {
+		c->sel[SEG_CS] = cs;
+		c->sel[SEG_SS] = ss;
+		return -1;
+	}
+	if (!(uc_flags & UC_STRICT_RESTORE_SS) && c->mode == CPU_MODE_64)
+		ss = valid_ss_or_user_ds(c, ss);
+	if (cpu_load_segment(c, SEG_SS, ss)) {
+		c->sel[SEG_SS] = ss;
+		return -1;
+	}
+	return 0;
 }
 
 static void restore_regs(struct cpu *c, const struct sc64 *sc)
@@ -75,7 +120,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 		struct rt_frame_x32 fx32;
 	} u;
 	struct sc64 *sc;
-	uint64_t sp, fpstate, buf_fx, ss_sp, ss_size;
+	uint64_t sp, fpstate, buf_fx, ss_sp, ss_size, uc_flags;
 	int32_t ss_flags;
 	bool onstack;
 
@@ -93,11 +138,14 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 	if (fpstate_save(t, fpstate, buf_fx, false))
 		return -1;
 	frame_save_altstack(t, c->r[R_SP], &ss_sp, &ss_flags, &ss_size);
+	/* UC_STRICT_RESTORE_SS only for a signal that came from 64-bit mode
+	 * (the kernel's user_64bit_mode: CS is the 64-bit user CS) */
+	uc_flags = UC_SIGCONTEXT_SS | (c->sel[SEG_CS] == USER_CS ? UC_STRICT_RESTORE_SS : 0);
 	if (x32) {
 		struct rt_frame_x32 *f = &u.fx32;
 
 		f->pretcode = r->ka->restorer;
-		f->uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+		f->uc.uc_flags = (uint32_t)uc_flags;
 		f->uc.uc_link = 0;
 		f->uc.ss_sp = (uint32_t)ss_sp;
 		f->uc.ss_flags = ss_flags;
@@ -110,7 +158,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 		struct rt_frame64 *f = &u.f64;
 
 		f->pretcode = r->ka->restorer;
-		f->uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+		f->uc.uc_flags = uc_flags;
 		f->uc.uc_link = 0;
 		f->uc.ss_sp = ss_sp;
 		f->uc.ss_flags = ss_flags;
@@ -136,9 +184,11 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 	if (!x32)
 		c->r[R_AX] = 0; /* no vector registers used by a varargs call */
 	c->r[R_SP] = sp;
-	/* the kernel's frame setup loads __USER_CS: the handler runs in
-	 * 64-bit mode whatever mode the interrupted code was in */
-	cpu_far_jump(c, 0x33, r->ka->handler);
+	/* the kernel's frame setup loads __USER_CS and __USER_DS: the handler
+	 * runs in 64-bit mode on the user data SS whatever the signal
+	 * interrupted */
+	cpu_far_jump(c, USER_CS, r->ka->handler);
+	cpu_load_segment(c, SEG_SS, USER_DS);
 	return 0;
 }
 
@@ -153,20 +203,23 @@ static long rt_sigreturn64(struct sg_thread *t, bool x32)
 		struct rt_frame_x32 fx32;
 	} u;
 	const struct sc64 *sc;
-	uint64_t mask, ss_sp, ss_size;
+	uint64_t mask, ss_sp, ss_size, uc_flags;
 	int32_t ss_flags;
+	bool bad_return;
 
 	if (copy_from_guest(t->proc->mm, &u, frame,
 			    x32 ? sizeof(u.fx32) : sizeof(u.f64)))
 		goto bad;
 	if (x32) {
 		sc = &u.fx32.uc.mc;
+		uc_flags = u.fx32.uc.uc_flags;
 		mask = u.fx32.uc.sigmask;
 		ss_sp = u.fx32.uc.ss_sp;
 		ss_flags = u.fx32.uc.ss_flags;
 		ss_size = u.fx32.uc.ss_size;
 	} else {
 		sc = &u.f64.uc.mc;
+		uc_flags = u.f64.uc.uc_flags;
 		mask = u.f64.uc.sigmask;
 		ss_sp = u.f64.uc.ss_sp;
 		ss_flags = u.f64.uc.ss_flags;
@@ -178,7 +231,10 @@ static long rt_sigreturn64(struct sg_thread *t, bool x32)
 		goto bad;
 	if (frame_restore_altstack(t, ss_sp, ss_flags, ss_size))
 		goto bad;
+	bad_return = restore_cs_ss(c, sc, uc_flags) != 0;
 	t->sig.sigreturned = true;
+	if (bad_return)
+		sig_force_segv(t); /* the return to user mode faults there */
 	return (long)c->r[R_AX];
 bad:
 	t->sig.sigreturned = true;
