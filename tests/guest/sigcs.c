@@ -1,12 +1,14 @@
-/* rt_sigreturn's CS and SS as the kernel honours them, for a 64-bit
+/* rt_sigreturn's CS and SS as the kernel honours them. For a 64-bit
  * process (x86_64, x32): CS 0x23 in the sigcontext returns to 32-bit
  * mode (there an int3 traps; the frame says CS 0x23, ESP only, no
  * UC_STRICT_RESTORE_SS), CS 0x33 back to 64-bit mode; an SS that cannot
  * be loaded gives SIGSEGV, unless UC_STRICT_RESTORE_SS was cleared, when
  * the kernel puts the user data segment instead; a CS that is no code
- * segment gives SIGSEGV. Needs the kernel's 32-bit code segment (IA32
- * emulation): the case probes for it. Output is the same for x32 and its
- * -m64 twin. */
+ * segment gives SIGSEGV. For an i386 process: the data segment registers
+ * the frame changes are reloaded, null ones read back 0; CS 0x33 runs
+ * 64-bit code; a bad SS or CS gives SIGSEGV, its frame showing them. Needs
+ * the kernel's 32-bit code segment (IA32 emulation): the cases probe for
+ * it. Output is the same for x32 and its -m64 twin. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -128,11 +130,90 @@ static int run(void)
 }
 #endif
 
+#ifdef __i386__
+/* what the registers are where the sigreturn lands: DS, ES, SS, CS into
+ * EAX, EDX, ECX, EBX, then trap; the same bytes in 32- and 64-bit mode */
+__asm__(".pushsection .text\n"
+	"landing: mov %ds, %eax\n"
+	"mov %es, %edx\n"
+	"mov %ss, %ecx\n"
+	"mov %cs, %ebx\n"
+	"int3\n"
+	".popsection");
+extern char landing[];
+
+static gregset_t initial;
+static volatile unsigned want_cs, want_ss, want_ds;
+static volatile int got_segv;
+
+static void on_usr1(int sig, siginfo_t *info, void *uc_void)
+{
+	ucontext_t *uc = uc_void;
+
+	(void)sig; (void)info;
+	printf("SIGUSR1: cs %#x ss %#x\n", (unsigned)uc->uc_mcontext.gregs[REG_CS],
+	       (unsigned)uc->uc_mcontext.gregs[REG_SS]);
+	memcpy(initial, uc->uc_mcontext.gregs, sizeof(gregset_t));
+	uc->uc_mcontext.gregs[REG_CS] = want_cs;
+	uc->uc_mcontext.gregs[REG_SS] = want_ss;
+	uc->uc_mcontext.gregs[REG_DS] = want_ds;
+	uc->uc_mcontext.gregs[REG_ES] = want_ds;
+	uc->uc_mcontext.gregs[REG_EIP] = (unsigned long)landing;
+}
+
+static void on_back(int sig, siginfo_t *info, void *uc_void)
+{
+	ucontext_t *uc = uc_void;
+	greg_t *g = uc->uc_mcontext.gregs;
+
+	(void)info;
+	if (sig == SIGTRAP)
+		printf("SIGTRAP: cs %#x ss %#x; read there: ds %#x es %#x ss %#x cs %#x\n",
+		       (unsigned)g[REG_CS], (unsigned)g[REG_SS], (unsigned)g[REG_EAX],
+		       (unsigned)g[REG_EDX], (unsigned)g[REG_ECX], (unsigned)g[REG_EBX]);
+	else {
+		printf("SIGSEGV: cs %#x ss %#x\n", (unsigned)g[REG_CS], (unsigned)g[REG_SS]);
+		got_segv = 1;
+	}
+	memcpy(g, initial, sizeof(gregset_t));
+}
+
+static void attempt(const char *what, unsigned cs, unsigned ss, unsigned ds)
+{
+	want_cs = cs;
+	want_ss = ss;
+	want_ds = ds;
+	got_segv = 0;
+	printf("-- %s: cs %#x ss %#x ds/es %#x\n", what, cs, ss, ds);
+	fflush(stdout);
+	raise(SIGUSR1);
+	printf("back: SIGSEGV %d\n", got_segv);
+	fflush(stdout);
+}
+
+static int run(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_flags = SA_SIGINFO;
+	sa.sa_sigaction = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_sigaction = on_back;
+	sigaction(SIGTRAP, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+
+	attempt("null DS and ES", 0x23, 0x2b, 0);
+	attempt("DS and ES an unloadable selector", 0x23, 0x2b, 0x33);
+	attempt("64-bit CS", 0x33, 0x2b, 0x2b);
+	attempt("SS a code segment", 0x23, 0x23, 0x2b);
+	attempt("null SS", 0x23, 0, 0x2b);
+	attempt("data segment as CS", 0x2b, 0x2b, 0x2b);
+	return 0;
+}
+#endif
+
 int main(void)
 {
-#ifdef __x86_64__
 	return run();
-#else
-	return 0; /* the i386 build is not used (sg_guest_c builds every ABI) */
-#endif
 }
