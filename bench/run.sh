@@ -120,6 +120,19 @@ done
 add "gzip -6 ${GZIP_MIB} MiB (host)" x86_64 1 "$GZ_IN" file "/bin/gzip -c" "/bin/gzip -c"
 add "perl compute (host)" x86_64 1 /dev/null file "/usr/bin/perl $B/compute.pl $PERL_N" "/usr/bin/perl $B/compute.pl $PERL_N"
 add "python3 compute (host)" x86_64 1 /dev/null file "/usr/bin/python3 $B/compute.py $PY_N" "/usr/bin/python3 $B/compute.py $PY_N"
+add "python3 -c pass (host)" x86_64 1 /dev/null file "/usr/bin/python3 -c pass" "/usr/bin/python3 -c pass"
+# AES-NI and SHA (docs/cpu.md): OpenSSL's own code paths for them
+OSSL_KEY="-K 000102030405060708090a0b0c0d0e0f -iv 00000000000000000000000000000000"
+if command -v openssl >/dev/null; then
+	add "openssl aes-128-cbc ${SHA_MIB} MiB (host)" x86_64 1 /dev/null file \
+		"/usr/bin/openssl enc -aes-128-cbc $OSSL_KEY -in $SHA_IN" "/usr/bin/openssl enc -aes-128-cbc $OSSL_KEY -in $SHA_IN"
+	add "openssl sha256 ${SHA_MIB} MiB (host)" x86_64 1 /dev/null file \
+		"/usr/bin/openssl dgst -sha256 $SHA_IN" "/usr/bin/openssl dgst -sha256 $SHA_IN"
+fi
+if command -v clang >/dev/null; then
+	clang_bin=$(readlink -f "$(command -v clang)")
+	add "clang --version (host)" x86_64 1 /dev/null file "$clang_bin --version" "$clang_bin --version"
+fi
 
 declare -A QEMU=([i386]=qemu-i386 [x86_64]=qemu-x86_64)
 qemu_for() { # the qemu-user command for an ABI, or nothing
