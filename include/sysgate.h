@@ -108,7 +108,8 @@ struct sg_exit {
 };
 
 /* Run the loaded program until it exits (exit_group) or is killed.
- * The guest's process exit does not exit the host process. */
+ * The guest's process exit does not exit the host process. Once it has
+ * exited, SG_ERR_STATE (status: the exit again). */
 SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status);
 
 SG_API void sg_destroy(sg_process *p);

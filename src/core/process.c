@@ -141,6 +141,11 @@ SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status)
 
 	if (!p || !p->loaded)
 		return SG_ERR_STATE;
+	if (p->exited) { /* ran to its end already: as sg_step says */
+		if (status)
+			*status = p->exit;
+		return SG_ERR_STATE;
+	}
 	t = p->main_thread;
 	cpu_install_fault_handler();
 	if (p->trace && p->opts.trace_initial_exec && !p->start_traced) {

@@ -97,6 +97,8 @@ int main(int argc, char **argv)
 	CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 5,
 	      "one pass: status %d, expected 5", st.code);
 	CHECK(sg_step(p, &st) == SG_ERR_STATE, "step after exit");
+	/* a second run answers at once (it waited for threads for ever) */
+	CHECK(sg_run(p, &st) == SG_ERR_STATE && st.code == 5, "run after exit");
 	sg_destroy(p);
 
 	/* patching code: add edi, 4 -> add edi, 9 (loop + 6 + 2 + 2) */
