@@ -76,6 +76,12 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 			goto nomem;
 		p->opts.sysroot = p->sysroot;
 	}
+	if (!p->opts.trace && p->opts.trace_filter && !trace_filter_valid(p->opts.trace_filter)) {
+		int e = errno;
+
+		sg_destroy(p);
+		return e == EINVAL ? SG_ERR_FILTER : SG_ERR_NOMEM;
+	}
 	if (p->opts.trace) {
 		int fd = move_fd_high(p->opts.trace_fd >= 0 ? p->opts.trace_fd
 							     : STDERR_FILENO);

@@ -105,6 +105,16 @@ static int mark(struct trace_filter *f, const char *word, bool on)
 	return found || !strcmp(word, "none") ? 0 : -1;
 }
 
+bool trace_filter_valid(const char *spec)
+{
+	struct trace_filter f;
+
+	if (trace_filter_init(&f, spec) < 0)
+		return false;
+	trace_filter_free(&f);
+	return true;
+}
+
 /* spec: [trace=][!]WORD[,WORD...]; a WORD is a name or a %class, "all" or
  * "none". 0, or -1 with errno EINVAL for an unknown name or class. */
 int trace_filter_init(struct trace_filter *f, const char *spec)

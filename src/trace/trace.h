@@ -28,6 +28,11 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 			const struct sg_syscall_call *call);
 
+/* Whether spec is a trace filter trace_create_opts would take (sg_create
+ * checks it even when nothing is traced). False with errno EINVAL or
+ * ENOMEM. */
+bool trace_filter_valid(const char *spec);
+
 /* The execve that started the program, as strace's first line shows it:
  * its path (AT_EXECFN), argv and envp as they are on the new process's
  * stack at sp, "= 0". */

@@ -75,6 +75,14 @@ int main(int argc, char **argv)
 	loop = strtoull(argv[3], NULL, 16);
 
 	/* errors */
+	{
+		struct sg_options o;
+		sg_process *q = NULL;
+
+		sg_options_init(&o);
+		o.trace_filter = "trace=nosuchcall"; /* nothing traced: still checked */
+		CHECK(sg_create(&o, &q) == SG_ERR_FILTER, "a bogus trace_filter");
+	}
 	CHECK(sg_create(NULL, &p) == SG_OK, "sg_create");
 	CHECK(sg_run(p, &st) == SG_ERR_STATE, "run before load");
 	CHECK(sg_load(p, "/nonexistent", noargv, envp) == SG_ERR_NOENT, "load of a missing file");
