@@ -44,6 +44,8 @@ enum sg_err {
 	SG_ERR_STOPPED,      /* sg_run returned because sg_stop was called */
 	SG_ERR_FAULT,        /* guest address not mapped or not accessible */
 	SG_ERR_FILTER,       /* unknown syscall name or %class in trace_filter */
+	SG_ERR_SEGMENTS,     /* PT_LOAD segments that cannot be mapped (the kernel
+			      * finds it after the point of no return: SIGSEGV) */
 	SG_ERR__COUNT
 };
 

@@ -396,6 +396,12 @@ run:
 	if (err != SG_OK) {
 		fprintf(stderr, "sysgate: %s: %s\n", path, sg_strerror(err));
 		sg_destroy(proc);
+		if (err == SG_ERR_SEGMENTS) {
+			/* the kernel fails these after the point of no return
+			 * and kills the new program with SIGSEGV */
+			signal(SIGSEGV, SIG_DFL);
+			raise(SIGSEGV);
+		}
 		return err == SG_ERR_NOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
 	err = sg_run(proc, &status);

@@ -22,6 +22,7 @@ static const char *const err_text[SG_ERR__COUNT] = {
 	[SG_ERR_STOPPED] = "stopped by sg_stop",
 	[SG_ERR_FAULT] = "Bad address",
 	[SG_ERR_FILTER] = "unknown system call or class in the trace filter",
+	[SG_ERR_SEGMENTS] = "cannot execute: the ELF segments cannot be mapped",
 };
 
 SG_API const char *sg_strerror(enum sg_err err)

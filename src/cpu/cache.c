@@ -298,6 +298,20 @@ static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struc
 	stub->off = i->off;
 }
 
+/* NX: the page of addr must be executable in the guest's VMAs (c->mm).
+ * Asked once per code page when its first instruction is decoded, and
+ * for the second page of an instruction that crosses into it; mprotect,
+ * munmap and mmap over code drop the page, so the next decode asks
+ * again. */
+static void fetch_check(const struct cpu *c, uint64_t addr)
+{
+	/* P: a readable page is one sysgate has mapped in (its bytes are
+	 * read right here); PROT_NONE and unmapped ones are not present */
+	if (c->mm && !mm_access_ok(c->mm, addr, 1, PROT_EXEC))
+		cpu_fetch_fault(addr, mm_access_ok(c->mm, addr, 1, 0),
+				mm_access_ok(c->mm, addr, 1, PROT_READ));
+}
+
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr)
 {
 	uint16_t off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));
@@ -308,10 +322,14 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	bool stub_there = pg->n && !pg->pool[pg->n - 1].ends_run;
 	struct insn decoded, *i;
 
+	if (pg->n == 0)
+		fetch_check(c, addr);
 	code_map_mark(addr);
 	cpu_tl_fetch = true;
 	insn_decode(&decoded, c, addr);
 	cpu_tl_fetch = false;
+	if (off + decoded.len > CODE_PAGE_SIZE)
+		fetch_check(c, (addr | (CODE_PAGE_SIZE - 1)) + 1);
 	if (stub_there && !follows)
 		pg->n++;
 	i = &pg->pool[pg->n];

@@ -55,6 +55,10 @@ extern __thread struct cpu *cpu_tl_current;
 
 /* The page holding addr (page aligned), created if needed. */
 struct code_page *cache_page(struct cpu *c, uint64_t page);
+/* A fetch from a page the guest may not execute: leaves cpu_run with a
+ * VEC_PF at addr (exec.c); mapped: SEGV_ACCERR, present: the error
+ * code's P bit. */
+__attribute__((noreturn)) void cpu_fetch_fault(uint64_t addr, bool mapped, bool present);
 /* Decode the instruction at addr into pg. */
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr);
 /* Apply invalidations other threads or syscalls recorded since last time. */

@@ -79,6 +79,7 @@ struct cpu_x87 {
 };
 
 struct cpu_code_cache; /* decoded-instruction cache, private to src/cpu */
+struct mm;
 struct insn;
 
 struct cpu {
@@ -125,6 +126,11 @@ struct cpu {
 	/* prctl(PR_SET_TSC, PR_TSC_SIGSEGV) of this guest thread: RDTSC and
 	 * RDTSCP are #GP, as with the kernel's CR4.TSD (syscall/ids.c). */
 	bool tsc_disabled;
+	/* The guest's address space: a newly decoded code page (and the
+	 * second page of an instruction crossing into it) must be PROT_EXEC
+	 * there, else the fetch faults as natively. NULL: no check (tests
+	 * that run the CPU on host memory). cpu_init keeps it. */
+	const struct mm *mm;
 
 	/* Private to src/cpu. */
 	uint64_t insn_rip;            /* address of the executing instruction */

@@ -29,11 +29,25 @@ void cpu_ac_fault(void)
 	siglongjmp(*tl_jmp, 2);
 }
 
+/* An instruction fetch from a page that is not executable (cache.c):
+ * leave like a host fault on the fetch does. mapped: SEGV_ACCERR. */
+void cpu_fetch_fault(uint64_t addr, bool mapped, bool present)
+{
+	tl_fault_addr = addr;
+	tl_fault_write = false;
+	tl_fault_prot = mapped;
+	tl_fault_fetch = true;
+	tl_fault_present = present;
+	tl_in_guest = 0;
+	siglongjmp(*tl_jmp, 1);
+}
+
 void cpu_init(struct cpu *c, enum cpu_mode mode)
 {
 	struct cpu_code_cache *cache = c->cache;
 	uint64_t cache_epoch = c->cache_epoch; /* the cache is valid up to it */
 	void *owner = c->owner;
+	const struct mm *mm = c->mm;
 
 	optable_init();
 	cache_install_write_hook();
@@ -41,6 +55,7 @@ void cpu_init(struct cpu *c, enum cpu_mode mode)
 	c->cache = cache;
 	c->cache_epoch = cache_epoch;
 	c->owner = owner;
+	c->mm = mm;
 	c->mode = mode;
 	c->lf.rf = 0x202;
 	c->lf.op = FL_NONE;

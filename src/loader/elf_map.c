@@ -19,21 +19,16 @@ static int segment_prot(const GElf_Phdr *ph)
 	       (ph->p_flags & PF_X ? PROT_EXEC : 0);
 }
 
-/* Zero [from, end of its page) inside an already mapped file page. */
-static enum sg_err zero_page_tail(struct mm *mm, uint64_t from, int prot)
+/* Zero [from, end of its page) inside an already mapped file page of a
+ * writable segment. The kernel (6.x elf_load) tries it for every segment
+ * and ignores the failure on a read-only one: there the file's bytes
+ * stay. */
+static void zero_page_tail(uint64_t from, int prot)
 {
-	uint64_t page = MM_PAGE_ALIGN_DOWN(from);
 	uint64_t len = MM_PAGE_ALIGN_UP(from) - from;
 
-	if (!len)
-		return SG_OK;
-	if (!(prot & PROT_WRITE) &&
-	    mm_mprotect(mm, page, PAGE, prot | PROT_WRITE) < 0)
-		return SG_ERR_NOMEM;
-	memset(g2h(from), 0, len);
-	if (!(prot & PROT_WRITE) && mm_mprotect(mm, page, PAGE, prot) < 0)
-		return SG_ERR_NOMEM;
-	return SG_OK;
+	if (len && (prot & PROT_WRITE))
+		memset(g2h(from), 0, len);
 }
 
 static enum sg_err map_segment(struct mm *mm, const struct elf_file *f,
@@ -52,22 +47,60 @@ static enum sg_err map_segment(struct mm *mm, const struct elf_file *f,
 			    MAP_PRIVATE | MAP_FIXED, f->fd, off);
 		if (r < 0)
 			return SG_ERR_NOMEM;
-		if (ph->p_memsz > ph->p_filesz) {
-			enum sg_err err = zero_page_tail(mm, file_end, prot);
-
-			if (err)
-				return err;
-		}
+		if (ph->p_memsz > ph->p_filesz)
+			zero_page_tail(file_end, prot);
 	} else {
 		anon_start = start;
 	}
 	if (mem_end > anon_start) {
-		r = mm_mmap(mm, anon_start, mem_end - anon_start, prot,
+		/* vm_brk_flags: read-write whatever the segment says (exec
+		 * kept) */
+		r = mm_mmap(mm, anon_start, mem_end - anon_start,
+			    PROT_READ | PROT_WRITE | (prot & PROT_EXEC),
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 		if (r < 0)
 			return SG_ERR_NOMEM;
 	}
 	return SG_OK;
+}
+
+/* Give back the PROT_NONE reservation of an ET_DYN between its
+ * segments: every page of [from, end of the span) no PT_LOAD covers. The
+ * segments may come in any order (binfmt_elf maps them as listed). */
+static void release_holes(struct mm *mm, const struct elf_file *f,
+			  uint64_t bias, uint64_t from)
+{
+	for (;;) {
+		uint64_t covered_to = from, next = UINT64_MAX;
+		bool grew = true;
+
+		/* extend from over the segments that touch it */
+		while (grew) {
+			grew = false;
+			for (unsigned i = 0; i < f->phnum; i++) {
+				const GElf_Phdr *ph = &f->phdrs[i];
+				uint64_t s = MM_PAGE_ALIGN_DOWN(bias + ph->p_vaddr);
+				uint64_t e = MM_PAGE_ALIGN_UP(bias + ph->p_vaddr + ph->p_memsz);
+
+				if (ph->p_type == PT_LOAD && s <= covered_to && e > covered_to) {
+					covered_to = e;
+					grew = true;
+				}
+			}
+		}
+		/* the next segment above: the hole ends there */
+		for (unsigned i = 0; i < f->phnum; i++) {
+			const GElf_Phdr *ph = &f->phdrs[i];
+			uint64_t s = MM_PAGE_ALIGN_DOWN(bias + ph->p_vaddr);
+
+			if (ph->p_type == PT_LOAD && s > covered_to && s < next)
+				next = s;
+		}
+		if (next == UINT64_MAX)
+			return;
+		mm_munmap(mm, covered_to, next - covered_to);
+		from = next;
+	}
 }
 
 /* Guest address of the program headers: inside the PT_LOAD whose file
@@ -89,7 +122,7 @@ static uint64_t find_phdr(const struct elf_file *f, uint64_t bias)
 enum sg_err elf_map(struct mm *mm, const struct elf_file *f, uint64_t hint,
 		    struct elf_loaded *out)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, bias = 0, prev_end = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, bias = 0;
 	enum sg_err err;
 
 	for (unsigned i = 0; i < f->phnum; i++) {
@@ -114,18 +147,15 @@ enum sg_err elf_map(struct mm *mm, const struct elf_file *f, uint64_t hint,
 	}
 	for (unsigned i = 0; i < f->phnum; i++) {
 		const GElf_Phdr *ph = &f->phdrs[i];
-		uint64_t start = MM_PAGE_ALIGN_DOWN(bias + ph->p_vaddr);
 
 		if (ph->p_type != PT_LOAD)
 			continue;
-		/* give back the reservation between two segments */
-		if (f->type == ET_DYN && prev_end && start > prev_end)
-			mm_munmap(mm, prev_end, start - prev_end);
 		err = map_segment(mm, f, ph, bias);
 		if (err)
 			return err;
-		prev_end = MM_PAGE_ALIGN_UP(bias + ph->p_vaddr + ph->p_memsz);
 	}
+	if (f->type == ET_DYN)
+		release_holes(mm, f, bias, lo + bias);
 	out->bias = bias;
 	out->entry = bias + f->entry;
 	out->phdr = find_phdr(f, bias);

@@ -77,7 +77,7 @@ static enum sg_err open_interp(const struct sg_process *p, const char *name,
 		elf_close(f);
 		return SG_ERR_INTERP; /* wrong ABI, or itself dynamic */
 	}
-	return SG_OK;
+	return elf_check_segments(f);
 }
 
 /* Map the vDSO read+exec; 0 when this ABI has none. */
@@ -144,6 +144,9 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 		dyn_base += random_pages(is64 ? DYN_RND_BITS_64 : DYN_RND_BITS_32);
 		brk_rnd = random_pages(is64 ? BRK_RND_BITS_64 : BRK_RND_BITS_32);
 	}
+	/* no PT_GNU_STACK: 32-bit programs (i386, x32) get READ_IMPLIES_EXEC,
+	 * before their segments are mapped (the kernel's elf_read_implies_exec) */
+	mm_set_read_implies_exec(p->mm, !is64 && !s->prog.has_gnu_stack);
 	err = elf_map(p->mm, &s->prog, dyn_base, &s->prog_at);
 	if (err)
 		return err;
@@ -207,6 +210,7 @@ static void init_cpu(struct cpu *cpu, const struct sg_process *p)
 	cpu_init(cpu, p->abi == SG_ABI_I386 ? CPU_MODE_32 : CPU_MODE_64);
 	cpu->owner = owner;
 	cpu->tsc_disabled = p->opts.tsc_disabled; /* survives execve (TIF_NOTSC) */
+	cpu->mm = p->mm;
 	/* a fresh process: every GPR zero (glibc's static start-up takes a
 	 * non-zero rdx/edx as an atexit function) */
 	memset(cpu->r, 0, sizeof(cpu->r));
@@ -253,6 +257,9 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 		script_free(&script);
 		return err;
 	}
+	err = elf_check_segments(&s.prog);
+	if (err)
+		goto fail;
 	if (s.prog.interp) {
 		err = open_interp(p, s.prog.interp, s.prog.abi, &s.interp);
 		if (err)

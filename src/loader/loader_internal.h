@@ -37,6 +37,10 @@ struct elf_loaded {
  * the caller owns f and must elf_close() it. */
 enum sg_err elf_open(const char *path, struct elf_file *f);
 void elf_close(struct elf_file *f);
+/* The PT_LOAD sanity the kernel meets only while mapping, after the
+ * point of no return (filesz > memsz, offset and address out of step,
+ * past the task size, none at all): SG_OK or SG_ERR_SEGMENTS. */
+enum sg_err elf_check_segments(const struct elf_file *f);
 
 /* elf_map.c: map the PT_LOAD segments. hint: preferred base for ET_DYN
  * (0: top-down / host choice); ET_EXEC goes where it says. */

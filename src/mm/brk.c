@@ -14,6 +14,13 @@ void mm_brk_init(struct mm *mm, uint64_t start)
 	mm_unlock(mm);
 }
 
+void mm_set_read_implies_exec(struct mm *mm, bool on)
+{
+	mm_wrlock(mm);
+	mm->read_implies_exec = on;
+	mm_unlock(mm);
+}
+
 uint64_t mm_brk_start(const struct mm *mm)
 {
 	return mm->brk_start;
@@ -36,7 +43,8 @@ static bool brk_grow(struct mm *mm, uint64_t old_top, uint64_t new_top)
 	} else {
 		hflags |= MAP_FIXED_NOREPLACE; /* never over sysgate's memory */
 	}
-	p = mmap(g2h(old_top), new_top - old_top, PROT_READ | PROT_WRITE,
+	p = mmap(g2h(old_top), new_top - old_top,
+		 PROT_READ | PROT_WRITE | (mm->read_implies_exec ? PROT_EXEC : 0),
 		 hflags, -1, 0);
 	if (p == MAP_FAILED)
 		return false;
@@ -46,7 +54,7 @@ static bool brk_grow(struct mm *mm, uint64_t old_top, uint64_t new_top)
 	}
 	v.start = old_top;
 	v.end = new_top;
-	v.prot = PROT_READ | PROT_WRITE;
+	v.prot = PROT_READ | PROT_WRITE | (mm->read_implies_exec ? PROT_EXEC : 0);
 	v.account = true;
 	v.name = NULL;
 	return vma_insert(mm, &v) == 0;

@@ -11,7 +11,10 @@
 
 static bool vma_allows(const struct vma *v, int prot)
 {
-	/* x86 pages: writable or executable implies readable */
+	/* x86 pages: writable or executable implies readable; a fetch needs
+	 * PROT_EXEC itself (NX) */
+	if (prot & PROT_EXEC)
+		return v->prot & PROT_EXEC;
 	if (prot & PROT_WRITE)
 		return v->prot & PROT_WRITE;
 	if (prot & (PROT_READ | PROT_EXEC))

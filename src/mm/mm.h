@@ -51,6 +51,12 @@ void mm_brk_init(struct mm *mm, uint64_t start);
 uint64_t mm_brk(struct mm *mm, uint64_t new_brk);
 uint64_t mm_brk_start(const struct mm *mm);
 
+/* READ_IMPLIES_EXEC (a 32-bit program without PT_GNU_STACK, as the
+ * kernel's elf_read_implies_exec): from now on mmap and mprotect add
+ * PROT_EXEC to PROT_READ, so such a program's data and heap stay
+ * executable under NX as natively. */
+void mm_set_read_implies_exec(struct mm *mm, bool on);
+
 /* Name guest VMAs in [addr, addr+len) for /proc/self/maps ("[stack]",
  * "[vdso]"); name NULL clears. 0 or -ENOMEM. */
 int mm_name_range(struct mm *mm, uint64_t addr, uint64_t len, const char *name);

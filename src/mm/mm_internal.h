@@ -42,6 +42,7 @@ struct mm {
 	struct vma *vmas;    /* sorted by start, never overlapping */
 	size_t nvmas, cap;
 	uint64_t brk_start, brk_cur;
+	bool read_implies_exec; /* the personality's READ_IMPLIES_EXEC */
 	struct mm_exec_info exec;
 	pthread_rwlock_t lock;
 };

@@ -203,6 +203,8 @@ long mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
 		return -EINVAL;
 	if (prot & ~PROT_KNOWN)
 		return -EINVAL;
+	if (mm->read_implies_exec && (prot & PROT_READ))
+		prot |= PROT_EXEC;
 	len = MM_PAGE_ALIGN_UP(len);
 	if (len == 0 || len > mm->task_size)
 		return -ENOMEM;
@@ -269,6 +271,8 @@ long mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 	if (end <= addr)
 		return -ENOMEM;
 	prot &= PROT_RWX;
+	if (mm->read_implies_exec && (prot & PROT_READ))
+		prot |= PROT_EXEC;
 	mm_wrlock(mm);
 	if (!vma_range_covered(mm, addr, end))
 		r = -ENOMEM; /* a hole, or memory that is not the guest's */

@@ -181,6 +181,9 @@ static void test_errors_headers(void **state)
 	assert_int_equal(loader_probe(tmp_path("aarch64"), &abi), SG_ERR_MACHINE);
 	craft("i386_64", ELFCLASS64, EM_386, ET_EXEC, 1);
 	assert_int_equal(loader_probe(tmp_path("i386_64"), &abi), SG_ERR_CLASS);
+	/* craft() lays class 7 out as ELFCLASS64: with EM_386 no handler of
+	 * the kernel takes that layout (binfmt_elf never looks at EI_CLASS
+	 * itself: e2e.elf-ei-class) */
 	craft("badclass", 7, EM_386, ET_EXEC, 1);
 	assert_int_equal(loader_probe(tmp_path("badclass"), &abi), SG_ERR_CLASS);
 	craft("rel", ELFCLASS64, EM_X86_64, ET_REL, 1);
@@ -194,7 +197,8 @@ static void test_errors_headers(void **state)
 	craft("okx32", ELFCLASS32, EM_X86_64, ET_EXEC, 1);
 	assert_int_equal(loader_probe(tmp_path("okx32"), &abi), SG_OK);
 	assert_int_equal(abi, SG_ABI_X32);
-	/* a segment beyond the end of the file */
+	/* a segment beyond the end of the file: mapped natively (a page
+	 * there is SIGBUS only when touched), so it is no error */
 	craft("seg", ELFCLASS64, EM_X86_64, ET_EXEC, 1);
 	{
 		uint8_t buf[512];
@@ -204,7 +208,7 @@ static void test_errors_headers(void **state)
 		ph->p_filesz = ph->p_memsz = 0x10000;
 		write_file(tmp_path("seg"), buf, sizeof(buf), 0755);
 	}
-	assert_int_equal(loader_probe(tmp_path("seg"), &abi), SG_ERR_TRUNCATED);
+	assert_int_equal(loader_probe(tmp_path("seg"), &abi), SG_OK);
 }
 
 static void test_probe_programs(void **state)
