@@ -6,6 +6,8 @@
  * or drops everything if it fell too far behind. Stores into decoded code
  * are caught by the code map (insn.h, code_written). */
 #include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +27,26 @@ static pthread_mutex_t inval_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct { uint64_t lo, hi; } inval_log[INVAL_LOG];
 static uint64_t inval_epoch; /* written under inval_lock, read atomically */
 
+/* No memory left for decoded code (RLIMIT_AS, or the host's): the guest
+ * cannot go on. The kernel's answer to a task it cannot give memory is
+ * SIGKILL (the OOM killer), not the SIGABRT of a bug. */
+static void out_of_code_memory(void)
+{
+	static const char msg[] = "sysgate: out of memory for decoded code\n";
+
+	if (write(2, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to say */
+	}
+	kill(getpid(), SIGKILL);
+	_exit(137);
+}
+
 static void *xcalloc(size_t n, size_t sz)
 {
 	void *p = calloc(n, sz);
 
-	if (!p) {
-		fprintf(stderr, "sysgate: out of memory for decoded code\n");
-		abort();
-	}
+	if (!p)
+		out_of_code_memory();
 	return p;
 }
 
@@ -52,26 +66,37 @@ static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct code_page *page_free_list;
 static char *chunk_next, *chunk_end, *pool_next, *pool_end;
 
-static void *chunk_map(size_t len)
+/* *len bytes, or less down to min where the address space is short
+ * (RLIMIT_AS: every reserved byte counts); *len says how much. */
+static void *chunk_map_upto(size_t *len, size_t min)
 {
-	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	for (;;) {
+		void *m = mmap(NULL, *len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
-	if (m == MAP_FAILED) {
-		fprintf(stderr, "sysgate: out of memory for decoded code\n");
-		abort();
+		if (m != MAP_FAILED)
+			return m;
+		if (*len / 2 < min)
+			out_of_code_memory();
+		*len /= 2;
 	}
-	return m;
 }
 
 /* The page structures' chunk as one transparent huge page where the
  * kernel allows it (madvise mode): a start-up creates ~40-100 of them,
  * each first read (the zero page) then written — two faults a page of
  * slots, ~120 in all, against one fault and 2 MiB zeroed. */
-static void *page_chunk_map(void)
+static void *page_chunk_map(size_t *len)
 {
-	char *m = chunk_map(2 * PAGE_CHUNK);
-	char *aligned = (char *)(((uintptr_t)m + PAGE_CHUNK - 1) & ~(uintptr_t)(PAGE_CHUNK - 1));
+	size_t want = 2 * PAGE_CHUNK;
+	char *m = chunk_map_upto(&want, sizeof(struct code_page));
+	char *aligned;
+
+	*len = want;
+	if (want < 2 * PAGE_CHUNK)
+		return m; /* short of address space: no huge page */
+	*len = PAGE_CHUNK;
+	aligned = (char *)(((uintptr_t)m + PAGE_CHUNK - 1) & ~(uintptr_t)(PAGE_CHUNK - 1));
 
 	if (aligned > m)
 		munmap(m, (size_t)(aligned - m));
@@ -96,16 +121,20 @@ static struct code_page *page_alloc(struct cpu_code_cache *cc)
 		page_free_list = pg->next;
 	} else {
 		if ((size_t)(chunk_end - chunk_next) < sizeof(*pg)) {
-			chunk_next = page_chunk_map();
-			chunk_end = chunk_next + PAGE_CHUNK;
+			size_t len;
+
+			chunk_next = page_chunk_map(&len);
+			chunk_end = chunk_next + len;
 #ifdef __SANITIZE_ADDRESS__
 			/* The pages are reachable only from here. */
-			__lsan_register_root_region(chunk_next, PAGE_CHUNK);
+			__lsan_register_root_region(chunk_next, len);
 #endif
 		}
 		if ((size_t)(pool_end - pool_next) < POOL_BYTES) {
-			pool_next = chunk_map(POOL_CHUNK);
-			pool_end = pool_next + POOL_CHUNK;
+			size_t len = POOL_CHUNK;
+
+			pool_next = chunk_map_upto(&len, POOL_BYTES);
+			pool_end = pool_next + len;
 		}
 		pg = (struct code_page *)chunk_next;
 		chunk_next += (sizeof(*pg) + 63) & ~(size_t)63;

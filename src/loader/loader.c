@@ -150,8 +150,18 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	err = elf_map(p->mm, &s->prog, dyn_base, &s->prog_at);
 	if (err)
 		return err;
+	/* One descriptor at a time: the kernel needs none to exec, so a
+	 * guest with a single one left below RLIMIT_NOFILE must still be
+	 * able to exec a dynamic program (e2e.iso-limits). */
+	close(s->prog.fd);
+	s->prog.fd = -1;
 	if (s->prog.interp) {
-		err = elf_map(p->mm, &s->interp, 0, &s->interp_at);
+		err = open_interp(p, s->prog.interp, s->prog.abi, &s->interp);
+		if (!err)
+			err = elf_map(p->mm, &s->interp, 0, &s->interp_at);
+		if (s->interp.fd >= 0)
+			close(s->interp.fd);
+		s->interp.fd = -1;
 		if (err)
 			return err;
 	}
@@ -241,6 +251,7 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 	struct script_exec script;
 	char real[PATH_MAX], rooted[PATH_MAX];
 	const char *file;
+	char *exe = NULL;
 	enum sg_err err;
 
 	if (!p || !cpu || !path || !argv || !envp || p->mm)
@@ -260,10 +271,10 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 	err = elf_check_segments(&s.prog);
 	if (err)
 		goto fail;
-	if (s.prog.interp) {
-		err = open_interp(p, s.prog.interp, s.prog.abi, &s.interp);
-		if (err)
-			goto fail;
+	exe = exe_path_of(s.prog.fd, file, real);
+	if (!exe) {
+		err = SG_ERR_NOMEM;
+		goto fail;
 	}
 	p->mm = mm_create(s.prog.abi != SG_ABI_X64);
 	if (!p->mm) {
@@ -279,15 +290,10 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 	err = map_everything(p, &s, path, argv, envp);
 	if (err)
 		goto fail;
-	p->exe_path = exe_path_of(s.prog.fd, file, real);
-	if (!p->exe_path) {
-		err = SG_ERR_NOMEM;
-		goto fail;
-	}
+	p->exe_path = exe;
 	init_cpu(cpu, p);
 	elf_close(&s.prog);
-	if (s.interp.fd >= 0)
-		elf_close(&s.interp);
+	elf_close(&s.interp);
 	script_free(&script);
 	return SG_OK;
 fail:
@@ -296,9 +302,9 @@ fail:
 	p->mm = NULL;
 	p->abi = SG_ABI_NONE;
 	memset(&p->image, 0, sizeof(p->image));
+	free(exe);
 	elf_close(&s.prog);
-	if (s.interp.fd >= 0)
-		elf_close(&s.interp);
+	elf_close(&s.interp);
 	script_free(&script);
 	return err;
 }
