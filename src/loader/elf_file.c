@@ -306,6 +306,7 @@ enum sg_err elf_open(const char *path, struct elf_file *f)
 	elf_end(elf);
 	if (img && err == SG_OK)
 		f->phoff = phoff; /* the file's, for AT_PHDR */
+	f->size = (uint64_t)st.st_size;
 	free(img);
 	img = NULL;
 	if (err == SG_OK)

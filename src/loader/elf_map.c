@@ -47,6 +47,13 @@ static enum sg_err map_segment(struct mm *mm, const struct elf_file *f,
 			    MAP_PRIVATE | MAP_FIXED, f->fd, off);
 		if (r < 0)
 			return SG_ERR_NOMEM;
+		/* a page wholly past the end of the file is SIGBUS to touch:
+		 * the kernel's padzero fails there, fatal for a writable
+		 * segment (found by fuzz_elf) */
+		if (ph->p_memsz > ph->p_filesz && (prot & PROT_WRITE) &&
+		    (file_end & (PAGE - 1)) &&
+		    MM_PAGE_ALIGN_DOWN(ph->p_offset + ph->p_filesz) >= MM_PAGE_ALIGN_UP(f->size))
+			return SG_ERR_SEGMENTS;
 		if (ph->p_memsz > ph->p_filesz)
 			zero_page_tail(file_end, prot);
 	} else {

@@ -21,6 +21,7 @@ struct elf_file {
 	uint16_t phentsize, phnum;
 	GElf_Phdr *phdrs;       /* phnum entries, widened to 64-bit */
 	char *interp;           /* PT_INTERP path, or NULL */
+	uint64_t size;          /* of the file, at open */
 	bool has_gnu_stack;
 	bool exec_stack;        /* PT_GNU_STACK has PF_X */
 };
