@@ -1,0 +1,209 @@
+/* Fuzzing system call arguments: one guest process (a tiny asm program of
+ * the ABI in SG_FUZZ_ABI: i386, x32 or x86_64; default x86_64) whose entry
+ * instruction is made a system call instruction, then per input: a call
+ * from an allow-list of calls that only touch the calling process (no
+ * exit, no signals, no file-system changes, no limits, nothing that
+ * blocks or changes the harness's signal handling), its
+ * arguments from the input as its row's argument kinds say: descriptors
+ * from a fixed set the harness opened, pointers from a set of places —
+ * NULL, unmapped, the guest's read-only text, its stack (also the last
+ * bytes before its end), sysgate's own memory (a canary buffer of this
+ * harness), a kernel address, anything — and numbers as they come. One
+ * sg_step runs it. What must hold: no crash, no sanitizer report, and the
+ * canary unchanged (sysgate never writes outside guest memory for the
+ * guest). Built with SG_FUZZ (tests/fuzz/CMakeLists.txt); the guest
+ * programs (nasm) come from SG_FUZZ_GUEST_DIR, else the build's guest/. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sysgate.h"
+#include "syscall/syscall.h"
+#include "syscall/table.h"
+
+#ifndef SG_FUZZ_GUEST_DIR
+#error "SG_FUZZ_GUEST_DIR: the build's guest/ directory"
+#endif
+
+/* Calls whose effects stay inside the calling process and its own
+ * descriptors (the harness's), whatever the arguments. */
+static const char *const allowed[] = {
+	"read", "write", "pread64", "pwrite64", "readv", "writev", "preadv",
+	"pwritev", "uname", "olduname", "getcwd", "clock_gettime",
+	"clock_gettime64", "clock_getres", "clock_getres_time64", "gettimeofday",
+	"time", "times", "sysinfo", "getrusage", "getrandom", "fstat", "fstat64",
+	"newfstatat", "fstatat64", "stat", "lstat", "stat64", "lstat64", "statx",
+	"oldstat", "oldlstat", "oldfstat", "access", "faccessat", "faccessat2",
+	"readlink", "readlinkat", "getdents", "getdents64", "readdir",
+	"rt_sigpending", "sigpending", "sched_getaffinity", "getresuid",
+	"getresgid", "getresuid32", "getresgid32", "getgroups", "getgroups32",
+	"getitimer", "getrlimit", "ugetrlimit", "old_getrlimit", "lseek",
+	"_llseek", "mincore", "getpid", "gettid", "sched_getparam",
+	"sched_getscheduler", "sched_rr_get_interval",
+	"sched_rr_get_interval_time64", "capget", "get_robust_list", "fstatfs",
+	"fstatfs64", "statfs", "statfs64", "ustat", "getxattr", "lgetxattr",
+	"fgetxattr", "listxattr", "llistxattr", "flistxattr", "getpeername",
+	"getsockname", "getsockopt", "recvfrom", "recvmsg", "sendto", "sendmsg",
+	"name_to_handle_at", "ioprio_get", "get_mempolicy", "getcpu",
+	"timer_gettime", "timerfd_gettime", "newuname", "set_tid_address", "brk",
+};
+
+static sg_process *proc;
+static enum sg_table table;
+static uint64_t entry, stack_lo, stack_hi, text;
+static int fds[5];
+static uint8_t canary[8192];
+static unsigned nr_list[512];
+static unsigned nr_count;
+
+static uint64_t reg_of(enum sg_reg r)
+{
+	uint64_t v = 0;
+
+	sg_reg_read(proc, r, &v);
+	return v;
+}
+
+static void setup(void)
+{
+	static char *const argv[] = { "fuzzed", NULL };
+	static char *const envp[] = { NULL };
+	const char *abi = getenv("SG_FUZZ_ABI");
+	const char *dir = getenv("SG_FUZZ_GUEST_DIR"); /* else the build's */
+	const char *name = "probe-int80-x86_64";
+	char prog[4096];
+	static const uint8_t syscall_insn[] = { 0x0f, 0x05 }, int80[] = { 0xcd, 0x80 };
+	const struct sg_syscall_table *t;
+	struct sg_options o;
+	int pfd[2];
+
+	table = SG_TABLE_X64;
+	if (abi && strcmp(abi, "i386") == 0) {
+		table = SG_TABLE_IA32;
+		name = "probe-i386";
+	} else if (abi && strcmp(abi, "x32") == 0) {
+		table = SG_TABLE_X32;
+		name = "entry-x32";
+	}
+	snprintf(prog, sizeof(prog), "%s/%s", dir ? dir : SG_FUZZ_GUEST_DIR, name);
+	sg_options_init(&o);
+	o.no_aslr = 1;
+	if (sg_create(&o, &proc) != SG_OK ||
+	    sg_load(proc, prog, argv, envp) != SG_OK) {
+		fprintf(stderr, "fuzz_syscall: cannot load %s\n", prog);
+		abort();
+	}
+	entry = text = reg_of(SG_REG_RIP);
+	stack_hi = (reg_of(SG_REG_RSP) | 0xfff) + 1;
+	stack_lo = stack_hi - (1u << 20);
+	if (table == SG_TABLE_IA32)
+		sg_mem_write(proc, entry, int80, sizeof(int80));
+	else
+		sg_mem_write(proc, entry, syscall_insn, sizeof(syscall_insn));
+	fds[0] = open("/dev/zero", O_RDWR | O_CLOEXEC);
+	fds[1] = open("/dev/null", O_RDWR | O_CLOEXEC);
+	fds[2] = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pipe2(pfd, O_CLOEXEC | O_NONBLOCK))
+		abort();
+	fds[3] = pfd[0];
+	fds[4] = pfd[1];
+	memset(canary, 0xa5, sizeof(canary));
+	t = sg_syscall_table(table);
+	for (unsigned nr = 0; nr < t->size && nr_count < 512; nr++)
+		for (unsigned k = 0; t->rows[nr].name && k < sizeof(allowed) / sizeof(allowed[0]); k++)
+			if (strcmp(t->rows[nr].name, allowed[k]) == 0) {
+				nr_list[nr_count++] = nr;
+				break;
+			}
+}
+
+struct input {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint64_t take(struct input *in, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned k = 0; k < bytes && in->n; k++, in->p++, in->n--)
+		v |= (uint64_t)*in->p << (8 * k);
+	return v;
+}
+
+static uint64_t pointer(struct input *in)
+{
+	unsigned kind = (unsigned)take(in, 1);
+	uint64_t off = take(in, 2);
+
+	switch (kind % 9) {
+	case 0: return 0;
+	case 1: return 0x10000 + off;                      /* unmapped */
+	case 2: return text + (off & 0xfff);               /* guest, read-only */
+	case 3: return stack_lo + ((off << 4) % (stack_hi - stack_lo)); /* guest */
+	case 4: return stack_hi - 1 - (off & 63);          /* runs off its end */
+	case 5: return (uint64_t)(uintptr_t)canary + (off % sizeof(canary)); /* sysgate's */
+	case 6: return 0xffff800000000000ull + off;        /* kernel half */
+	case 7: return (uint64_t)(uintptr_t)&proc;         /* sysgate's data */
+	default: return take(in, 8);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum sg_reg regs64[6] = { SG_REG_RDI, SG_REG_RSI, SG_REG_RDX,
+					       SG_REG_R10, SG_REG_R8, SG_REG_R9 };
+	static const enum sg_reg regs32[6] = { SG_REG_RBX, SG_REG_RCX, SG_REG_RDX,
+					       SG_REG_RSI, SG_REG_RDI, SG_REG_RBP };
+	struct input in = { data, size };
+	const struct systab_sig *sig;
+	struct sg_exit st;
+	unsigned nr;
+
+	if (!proc)
+		setup();
+	if (size < 2 || !nr_count)
+		return 0;
+	nr = nr_list[take(&in, 2) % nr_count];
+	sig = systab_sig(table, nr);
+	for (unsigned a = 0; a < 6; a++) {
+		unsigned kind = sig ? sig->arg[a] : SYSTAB_ARG_LONG;
+		uint64_t v;
+
+		switch (kind) {
+		case SYSTAB_ARG_FD:
+		case SYSTAB_ARG_DIRFD:
+			v = (uint64_t)(int64_t)(take(&in, 1) % 8 < 5 ? fds[take(&in, 1) % 5] : -1);
+			break;
+		case SYSTAB_ARG_PTR:
+		case SYSTAB_ARG_STR:
+		case SYSTAB_ARG_IBUF:
+		case SYSTAB_ARG_OBUF:
+			v = pointer(&in);
+			break;
+		case SYSTAB_ARG_SIZE:
+			v = take(&in, 3); /* up to 16 MiB */
+			break;
+		default:
+			v = take(&in, 8);
+		}
+		sg_reg_write(proc, table == SG_TABLE_IA32 ? regs32[a] : regs64[a], v);
+	}
+	sg_reg_write(proc, SG_REG_RAX, nr | (table == SG_TABLE_X32 ? 0x40000000u : 0));
+	sg_reg_write(proc, SG_REG_RIP, entry);
+	if (sg_step(proc, &st) != SG_OK)
+		abort(); /* an allowed call ended the guest */
+	for (size_t k = 0; k < sizeof(canary); k++)
+		if (canary[k] != 0xa5) {
+			fprintf(stderr, "fuzz_syscall: %s wrote sysgate's memory at +%zu\n",
+				sg_syscall_table(table)->rows[nr].name, k);
+			abort();
+		}
+	return 0;
+}
