@@ -11,6 +11,17 @@
 
 #include "mm/mm_internal.h"
 
+/* AddressSanitizer's shadow takes part of the low 4 GiB: gcc says so with
+ * __SANITIZE_ADDRESS__, clang (14) only through __has_feature (the
+ * libFuzzer builds). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SG_ASAN 1
+#endif
+#endif
+
 /* A compat (i386 or x32) task on a 64-bit kernel: TASK_SIZE is
  * IA32_PAGE_OFFSET, the last two pages below 4 GiB are not user memory. */
 #define MM_COMPAT_TASK_SIZE 0xffffe000ull
@@ -131,7 +142,7 @@ static int for_each_host_mapping(void (*fn)(uint64_t, uint64_t, void *),
 	return 0;
 }
 
-#ifdef __SANITIZE_ADDRESS__
+#ifdef SG_ASAN
 struct collect {
 	struct mm *mm;
 	int err;
@@ -230,7 +241,7 @@ static int create_low4g(struct mm *mm)
 	int err = reserve_piece(mm->min_addr, MM_LOW4G_END,
 				MAP_FIXED_NOREPLACE);
 
-#ifdef __SANITIZE_ADDRESS__
+#ifdef SG_ASAN
 	/* ASan's shadow lives at 0x7fff8000: reserve around it and shrink
 	 * the guest's space below it (docs/loader.md). Refuse when what is
 	 * left is too small to be a sanitizer's doing (another mm exists). */

@@ -79,6 +79,7 @@ static void setup(void)
 	static const uint8_t syscall_insn[] = { 0x0f, 0x05 }, int80[] = { 0xcd, 0x80 };
 	const struct sg_syscall_table *t;
 	struct sg_options o;
+	enum sg_err err;
 	int pfd[2];
 
 	table = SG_TABLE_X64;
@@ -92,9 +93,11 @@ static void setup(void)
 	snprintf(prog, sizeof(prog), "%s/%s", dir ? dir : SG_FUZZ_GUEST_DIR, name);
 	sg_options_init(&o);
 	o.no_aslr = 1;
-	if (sg_create(&o, &proc) != SG_OK ||
-	    sg_load(proc, prog, argv, envp) != SG_OK) {
-		fprintf(stderr, "fuzz_syscall: cannot load %s\n", prog);
+	err = sg_create(&o, &proc);
+	if (err == SG_OK)
+		err = sg_load(proc, prog, argv, envp);
+	if (err != SG_OK) {
+		fprintf(stderr, "fuzz_syscall: %s: %s\n", prog, sg_strerror(err));
 		abort();
 	}
 	entry = text = reg_of(SG_REG_RIP);
