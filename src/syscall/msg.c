@@ -19,6 +19,10 @@
 
 #define SC_SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
 #define SC_MSG_CMSG_COMPAT 0x80000000u
+/* The most host control data sysgate converts through for a compat
+ * guest: the kernel's own is bounded by net.core.optmem_max (20 KiB to
+ * 128 KiB on 6.x) and SCM_MAX_FD descriptors. */
+#define SC_CMSG_HOST_MAX (1u << 20)
 
 /* One message being sent or received. */
 struct msg_conv {
@@ -115,8 +119,12 @@ static long get_msg(struct sg_thread *t, uint64_t addr, bool recv,
 		return err;
 	}
 	/* host cmsgs are at most twice the size of compat ones, plus one
-	 * header's worth of alignment */
+	 * header's worth of alignment; never more than the kernel itself
+	 * takes (the guest's length is a bound, not a size: 4 GiB made
+	 * sysgate calloc 8 GiB, found by fuzz_syscall) */
 	m->h.msg_controllen = 2 * (size_t)m->g_ctllen + 16;
+	if (m->h.msg_controllen > SC_CMSG_HOST_MAX)
+		m->h.msg_controllen = SC_CMSG_HOST_MAX;
 	m->h.msg_control = calloc(1, m->h.msg_controllen);
 	if (!m->h.msg_control)
 		return -ENOMEM;
