@@ -3,7 +3,8 @@
  * non-executable stack) is SIGSEGV with SEGV_ACCERR, si_addr and the
  * saved instruction pointer at the code; an unmapped page SEGV_MAPERR;
  * an instruction running from an executable page into one that is not
- * faults at the second page, the ip still at its start. mprotect back and
+ * faults at the second page, the ip still at its start; the error code
+ * has the fetch bit (0x10) and P as the page is. mprotect back and
  * forth over code that already ran must count every time. Addresses are
  * printed relative to the code's. */
 #define _GNU_SOURCE
@@ -23,6 +24,7 @@ static unsigned char in_data[16] = { 0xb8, 0x2a, 0x00, 0x00, 0x00, 0xc3 };
 static sigjmp_buf jb;
 static volatile int got_code;
 static volatile uintptr_t got_addr, got_ip;
+static volatile unsigned long got_err;
 
 static void on_segv(int sig, siginfo_t *si, void *uctx)
 {
@@ -36,6 +38,7 @@ static void on_segv(int sig, siginfo_t *si, void *uctx)
 #else
 	got_ip = (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
 #endif
+	got_err = (unsigned long)uc->uc_mcontext.gregs[REG_ERR];
 	siglongjmp(jb, 1);
 }
 
@@ -48,10 +51,11 @@ static void call(const char *what, void *code)
 
 		printf("%-28s returned %d\n", what, r);
 	} else {
-		printf("%-28s SIGSEGV %s, si_addr code%+ld, ip code%+ld\n", what,
-		       got_code == SEGV_ACCERR ? "SEGV_ACCERR" :
+		printf("%-28s SIGSEGV %s, si_addr code%+ld, ip code%+ld, error code %#lx\n",
+		       what, got_code == SEGV_ACCERR ? "SEGV_ACCERR" :
 		       got_code == SEGV_MAPERR ? "SEGV_MAPERR" : "other",
-		       (long)(got_addr - (uintptr_t)code), (long)(got_ip - (uintptr_t)code));
+		       (long)(got_addr - (uintptr_t)code), (long)(got_ip - (uintptr_t)code),
+		       got_err);
 	}
 }
 
