@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests
+.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff
 
 all: build
 
@@ -74,3 +74,9 @@ difftest: setup
 	$(BUILD)/tests/difftest/difftest -n $(or $(N),100000) --seed $(or $(SEED),1) --log 3 \
 	  --native64 $(BUILD)/tests/difftest/difftest-native64 \
 	  --native32 $(BUILD)/tests/difftest/difftest-native32
+
+# System call differential tester, the long run: `make sysdiff [N=1500]
+# [SEED=s]` (generated calls per ABI natively and under sysgate; docs/testing.md).
+sysdiff: build
+	sh tests/e2e/sysdiff/run_sysdiff.sh --count $(or $(N),1500) --seed $(or $(SEED),1) \
+	  --show $(or $(SHOW),40) $(BUILD)/sysgate $(BUILD)/guest
