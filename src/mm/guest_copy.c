@@ -46,6 +46,31 @@ bool mm_access_ok_locked(const struct mm *mm, uint64_t addr, uint64_t len,
 	return true;
 }
 
+uint64_t mm_access_prefix(const struct mm *mm, uint64_t addr, uint64_t len,
+			  int prot)
+{
+	uint64_t end = addr + len, cur = addr;
+	size_t i;
+
+	if (end < addr)
+		end = UINT64_MAX;
+	if (end > mm->task_size)
+		end = mm->task_size;
+	mm_rdlock(mm);
+	i = vma_lower_bound(mm, addr);
+	while (cur < end && i < mm->nvmas) {
+		const struct vma *v = &mm->vmas[i++];
+
+		if (v->start > cur || !vma_allows(v, prot))
+			break;
+		cur = v->end;
+	}
+	mm_unlock(mm);
+	if (cur > end)
+		cur = end;
+	return cur > addr ? cur - addr : 0;
+}
+
 static void (*write_hook)(uint64_t addr, uint64_t len);
 
 void mm_set_write_hook(void (*hook)(uint64_t addr, uint64_t len))
@@ -76,11 +101,19 @@ int copy_from_guest(const struct mm *mm, void *dst, uint64_t src, size_t n)
 
 int copy_to_guest(const struct mm *mm, uint64_t dst, const void *src, size_t n)
 {
-	if (!mm_access_ok(mm, dst, n, PROT_WRITE))
-		return -EFAULT;
-	if (n)
-		memcpy(g2h(dst), src, n);
-	return 0;
+	uint64_t part;
+
+	if (mm_access_ok(mm, dst, n, PROT_WRITE)) {
+		if (n)
+			memcpy(g2h(dst), src, n);
+		return 0;
+	}
+	/* as the kernel's copy_to_user: the bytes before the fault are
+	 * written, then -EFAULT */
+	part = mm_access_prefix(mm, dst, n, PROT_WRITE);
+	if (part && mm_access_ok(mm, dst, part, PROT_WRITE))
+		memcpy(g2h(dst), src, part);
+	return -EFAULT;
 }
 
 long strncpy_from_guest(const struct mm *mm, char *dst, uint64_t src, size_t max)

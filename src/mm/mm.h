@@ -66,6 +66,12 @@ int mm_name_range(struct mm *mm, uint64_t addr, uint64_t len, const char *name);
  * always valid. */
 bool mm_access_ok(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
 
+/* How many bytes from addr (at most len) are guest memory with prot: the
+ * part of a buffer the kernel would copy before it faults (always up to a
+ * page boundary, or len). */
+uint64_t mm_access_prefix(const struct mm *mm, uint64_t addr, uint64_t len,
+			  int prot);
+
 /* Called by mm_access_ok for every valid PROT_WRITE range: the host kernel
  * (or sysgate) is about to write there on the guest's behalf (read(2) into
  * a buffer...), so the CPU drops decoded code on those pages. */
@@ -82,7 +88,8 @@ static inline uint64_t h2g(const void *host_ptr)
 	return (uint64_t)(uintptr_t)host_ptr;
 }
 
-/* Checked copies: 0 or -EFAULT. */
+/* Checked copies: 0 or -EFAULT. copy_to_guest writes the part before an
+ * inaccessible page, as the kernel's copy_to_user does, before -EFAULT. */
 int copy_from_guest(const struct mm *mm, void *dst, uint64_t src, size_t n);
 int copy_to_guest(const struct mm *mm, uint64_t dst, const void *src, size_t n);
 /* Copy a NUL-terminated guest string of at most max bytes (incl. NUL) into

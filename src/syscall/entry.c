@@ -103,9 +103,11 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 					   call->index, call->args);
 	} else if (fn) {
 		const struct sg_syscall_call *outer = sc_current;
+		unsigned mark = sc_buf_mark();
 
 		sc_current = call;
 		call->result = fn(t, call->args);
+		sc_buf_release(t, mark);
 		sc_current = outer;
 	} else {
 		long err = syscall_unsupported_errno(call->row);

@@ -126,6 +126,19 @@ static inline bool sc_ok(struct sg_thread *t, uint64_t addr, uint64_t len,
  * answers as it would natively: EFAULT, or "not given"). */
 void *sc_buf(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
 	     long *err);
+/* A guest buffer that is not (all) the guest's is handed to the host as a
+ * pointer that faults at the same byte, so the host kernel checks in its
+ * own order and copies as far as it would (uaccess.c). sc_buf does this
+ * itself; *err is set (-EFAULT) only when that cannot be done. */
+/* A pointer the host faults on at once (same page offset as addr). */
+void *sc_fault_ptr(struct sg_thread *t, uint64_t addr);
+/* For a path whose copy failed with err (-EFAULT, -ENAMETOOLONG): what to
+ * hand the host instead, so that it fails the same way at its own time. */
+const char *sc_path_fault(struct sg_thread *t, uint64_t addr, long err);
+/* After the handler: the partial buffers made since mark (sc_buf_mark
+ * before it) are copied back and freed (the dispatcher; calls nest). */
+unsigned sc_buf_mark(void);
+void sc_buf_release(struct sg_thread *t, unsigned mark);
 
 /* path.c: copy a guest path (at most PATH_MAX bytes with the NUL) into
  * buf. 0, -EFAULT or -ENAMETOOLONG. With exe_alias, /proc/self/exe and
@@ -160,6 +173,17 @@ struct iovec;
 long sc_get_iovec(struct sg_thread *t, uint64_t uvec, uint64_t cnt,
 		  bool compat, int prot, struct iovec *iov);
 #define SC_UIO_MAXIOV 1024
+/* io.c: the same for a call the host then checks in its own order (no
+ * error of its own but a failed partial copy): iov, or a pointer the host
+ * faults on (sc_fault_ptr) where the guest's array is unreadable; counts
+ * above SC_UIO_MAXIOV and negative lengths are left to the host. */
+const struct iovec *sc_iovec_for_host(struct sg_thread *t, uint64_t uvec,
+				      uint64_t cnt, bool compat, int prot,
+				      struct iovec *iov, long *err);
+
+/* net.c: what the kernel's socket lookup gives for fd before it looks at
+ * any other argument: 0, -EBADF or -ENOTSOCK. */
+long sc_sock_fd(uint64_t fd);
 
 /* --- generic pass-through ---------------------------------------------- */
 

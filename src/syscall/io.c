@@ -45,21 +45,60 @@ long sc_get_iovec(struct sg_thread *t, uint64_t uvec, uint64_t cnt,
 	return 0;
 }
 
+/* The vector to hand the host for a call it checks in its own order
+ * (descriptor, mode, then the vector: EBADF before EINVAL before EFAULT):
+ * iov filled from the guest's, or a pointer the host faults on when the
+ * guest's array is not readable. More than SC_UIO_MAXIOV entries or a
+ * negative length are left for the host to refuse (EINVAL); buffers are
+ * fault-shaped (sc_buf). NULL with *err only when that cannot be done. */
+const struct iovec *sc_iovec_for_host(struct sg_thread *t, uint64_t uvec,
+				      uint64_t cnt, bool compat, int prot,
+				      struct iovec *iov, long *err)
+{
+	if (cnt > SC_UIO_MAXIOV)
+		return sc_fault_ptr(t, uvec);
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint64_t base;
+		int64_t len;
+
+		if (compat) {
+			struct compat_iovec c;
+
+			if (copy_from_guest(sc_mm(t), &c, uvec + i * sizeof(c),
+					    sizeof(c)))
+				return sc_fault_ptr(t, uvec);
+			base = c.iov_base;
+			len = (int32_t)c.iov_len;
+		} else {
+			struct iovec h;
+
+			if (copy_from_guest(sc_mm(t), &h, uvec + i * sizeof(h),
+					    sizeof(h)))
+				return sc_fault_ptr(t, uvec);
+			base = h2g(h.iov_base);
+			len = (int64_t)h.iov_len;
+		}
+		iov[i].iov_len = (size_t)len;
+		iov[i].iov_base = len > 0 ? sc_buf(t, base, (uint64_t)len, prot, err)
+					  : NULL;
+		if (*err)
+			return NULL;
+	}
+	return iov;
+}
+
 static long do_rw_vec(struct sg_thread *t, const uint64_t *a, bool compat,
 		      long host_nr, int prot)
 {
 	struct iovec iov[SC_UIO_MAXIOV];
 	uint64_t cnt = (uint32_t)a[2];
-	long r;
+	long err = 0;
+	const struct iovec *v = sc_iovec_for_host(t, a[1], cnt, compat, prot,
+						  iov, &err);
 
-	if (cnt > SC_UIO_MAXIOV)
-		return -EINVAL;
-	if (cnt == 0)
-		return 0;
-	r = sc_get_iovec(t, a[1], cnt, compat, prot, iov);
-	if (r)
-		return r;
-	return host_syscall3(host_nr, a[0], iov, cnt);
+	if (!v)
+		return err;
+	return host_syscall3(host_nr, a[0], v, cnt);
 }
 
 /* sys_readv/sys_writev serve x86_64, x32 (515/516) and i386: the guest's
@@ -106,22 +145,21 @@ static long do_prw_vec(struct sg_thread *t, const uint64_t *a, int64_t pos,
 {
 	struct iovec iov[SC_UIO_MAXIOV];
 	uint64_t cnt = (uint32_t)a[2];
-	long r;
+	long err = 0;
+	const struct iovec *v;
 
-	if (cnt > SC_UIO_MAXIOV)
-		return -EINVAL;
 	if (!v2 && pos < 0)
 		return -EINVAL;
-	r = sc_get_iovec(t, a[1], cnt, sc_compat(), write ? PROT_READ : PROT_WRITE,
-		      iov);
-	if (r)
-		return r;
+	v = sc_iovec_for_host(t, a[1], cnt, sc_compat(),
+			      write ? PROT_READ : PROT_WRITE, iov, &err);
+	if (!v)
+		return err;
 	if (v2)
 		return host_syscall6(write ? SYS_pwritev2 : SYS_preadv2,
-				     (long)a[0], (long)iov, (long)cnt, pos, 0,
+				     (long)a[0], (long)v, (long)cnt, pos, 0,
 				     flags);
 	return host_syscall6(write ? SYS_pwritev : SYS_preadv, (long)a[0],
-			     (long)iov, (long)cnt, pos, 0, 0);
+			     (long)v, (long)cnt, pos, 0, 0);
 }
 
 /* x86_64: (fd, vec, vlen, pos_l, pos_h[, flags]); pos_h is ignored by a
@@ -195,12 +233,11 @@ SG_SYSCALL_DEFINE(sys_vmsplice)
 {
 	struct iovec iov[SC_UIO_MAXIOV];
 	uint64_t cnt = (uint32_t)a[2];
-	long r;
+	long err = 0;
+	const struct iovec *v = sc_iovec_for_host(t, a[1], cnt, sc_compat(),
+						  PROT_READ, iov, &err);
 
-	if (cnt > SC_UIO_MAXIOV)
-		return -EINVAL;
-	r = sc_get_iovec(t, a[1], cnt, sc_compat(), PROT_READ, iov);
-	return r ? r : host_syscall4(SYS_vmsplice, a[0], iov, cnt, a[3]);
+	return v ? host_syscall4(SYS_vmsplice, a[0], v, cnt, a[3]) : err;
 }
 
 /* process_vm_readv/writev(pid, local iov, n, remote iov, n, flags): the

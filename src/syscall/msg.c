@@ -187,7 +187,11 @@ static long put_msg(struct sg_thread *t, struct msg_conv *m)
 static long do_sendmsg(struct sg_thread *t, const uint64_t *a)
 {
 	struct msg_conv m;
-	long r = get_msg(t, a[1], false, &m);
+	long r = sc_sock_fd(a[0]);
+
+	if (r)
+		return r;
+	r = get_msg(t, a[1], false, &m);
 
 	if (!r)
 		r = host_syscall3(SYS_sendmsg, a[0], &m.h,
@@ -199,7 +203,11 @@ static long do_sendmsg(struct sg_thread *t, const uint64_t *a)
 static long do_recvmsg(struct sg_thread *t, const uint64_t *a)
 {
 	struct msg_conv m;
-	long r = get_msg(t, a[1], true, &m);
+	long r = sc_sock_fd(a[0]);
+
+	if (r)
+		return r;
+	r = get_msg(t, a[1], true, &m);
 
 	if (!r)
 		r = host_syscall3(SYS_recvmsg, a[0], &m.h,
@@ -250,6 +258,9 @@ static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
 	uint32_t n = 0;
 	long r = 0;
 
+	r = sc_sock_fd(a[0]);
+	if (r)
+		return r;
 	if (vlen > SC_UIO_MAXIOV)
 		vlen = SC_UIO_MAXIOV;
 	hv = calloc(vlen ? vlen : 1, sizeof(*hv) + sizeof(*mv));

@@ -8,30 +8,46 @@
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
 #define SC_SOCKADDR_MAX 128
 
-/* A guest (addr, int *len) result pair: check both for the length the
- * guest gives; the host writes them directly. */
+long sc_sock_fd(uint64_t fd)
+{
+	struct stat st;
+	long r = host_syscall2(SYS_fstat, (long)(int)fd, &st);
+
+	if (r)
+		return r;
+	return S_ISSOCK(st.st_mode) ? 0 : -ENOTSOCK;
+}
+
+/* A guest (addr, int *len) result pair for the host, which checks them
+ * in its own order (descriptor first; the length is read when it is
+ * needed): both fault-shaped (sc_buf), the address for at most the
+ * guest's length and never more than a sockaddr_storage, the most the
+ * kernel writes. An unreadable or negative length leaves the address a
+ * pointer the host faults on: it fails on the length first. */
 static long addr_out(struct sg_thread *t, uint64_t addr, uint64_t lenp,
 		     void **h_addr, void **h_len)
 {
-	int32_t len;
+	int32_t len = -1;
 	long err = 0;
 
 	*h_addr = *h_len = NULL;
-	if (!addr)
-		return 0;
-	if (copy_from_guest(sc_mm(t), &len, lenp, sizeof(len)))
-		return -EFAULT;
-	if (len < 0)
-		return -EINVAL;
-	*h_len = sc_buf(t, lenp, sizeof(len), PROT_WRITE, &err);
-	if (!err && len)
-		*h_addr = sc_buf(t, addr, (uint32_t)len, PROT_WRITE, &err);
+	if (lenp)
+		*h_len = sc_buf(t, lenp, sizeof(len), PROT_WRITE, &err);
+	if (!addr || err)
+		return err;
+	if (copy_from_guest(sc_mm(t), &len, lenp, sizeof(len)) || len < 0)
+		*h_addr = sc_fault_ptr(t, addr);
+	else
+		*h_addr = sc_buf(t, addr,
+				 len > SC_SOCKADDR_MAX ? SC_SOCKADDR_MAX : len,
+				 PROT_WRITE, &err);
 	return err;
 }
 
@@ -47,11 +63,13 @@ static long addr_in_call(struct sg_thread *t, const uint64_t *a, long nr)
 {
 	uint32_t len = (uint32_t)a[2];
 	long err = 0;
-	void *addr;
+	void *addr = NULL;
 
-	if ((int32_t)len < 0 || len > SC_SOCKADDR_MAX)
-		return -EINVAL;
-	addr = sc_buf(t, a[1], len, PROT_READ, &err);
+	/* a bad length is the host's EINVAL, after its descriptor checks */
+	if (a[1] && ((int32_t)len < 0 || len > SC_SOCKADDR_MAX))
+		addr = sc_fault_ptr(t, a[1]);
+	else if (a[1])
+		addr = sc_buf(t, a[1], len, PROT_READ, &err);
 	return err ? err : host_syscall3(nr, a[0], addr, len);
 }
 
@@ -75,8 +93,6 @@ static long addr_out_call(struct sg_thread *t, const uint64_t *a, long nr,
 		return r;
 	if (nr == SYS_accept4)
 		return host_syscall4(nr, a[0], addr, len, flags);
-	if (!len && nr != SYS_accept)
-		return -EFAULT; /* getsockname needs the length */
 	return host_syscall3(nr, a[0], addr, len);
 }
 
@@ -109,11 +125,10 @@ SG_SYSCALL_DEFINE(sys_sendto)
 			   PROT_READ, &err);
 	void *addr = NULL;
 
-	if (a[4]) {
-		if ((int32_t)alen < 0 || alen > SC_SOCKADDR_MAX)
-			return -EINVAL;
+	if (a[4] && ((int32_t)alen < 0 || alen > SC_SOCKADDR_MAX))
+		addr = sc_fault_ptr(t, a[4]); /* the host's EINVAL, in order */
+	else if (a[4])
 		addr = sc_buf(t, a[4], alen, PROT_READ, &err);
-	}
 	if (err)
 		return err;
 	return host_syscall6(SYS_sendto, (long)a[0], (long)buf,
@@ -180,9 +195,11 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 {
 	int level = (int)a[1], name = (int)a[2];
 	uint32_t len = (uint32_t)a[4];
-	long err = 0;
+	long err = sc_sock_fd(a[0]); /* the kernel looks at the socket first */
 	void *val;
 
+	if (err)
+		return err;
 	if ((int32_t)len < 0)
 		return -EINVAL;
 	if (sc_ia32() && is_old_timeo(level, name)) {
@@ -252,24 +269,23 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 SG_SYSCALL_DEFINE(sys_getsockopt)
 {
 	int level = (int)a[1], name = (int)a[2];
-	int32_t len;
+	int32_t len = -1;
 	long err = 0, r;
 	void *val, *lenp;
 
-	if (copy_from_guest(sc_mm(t), &len, a[4], sizeof(len)))
-		return -EFAULT;
-	if (len < 0)
-		return -EINVAL;
 	if (sc_ia32() && is_old_timeo(level, name)) {
 		struct compat_timeval c;
 		struct timeval tv;
 		socklen_t hl = sizeof(tv);
 
-		if ((size_t)len < sizeof(c))
-			return -EINVAL;
+		/* the socket first, then the length, as the kernel */
 		r = host_syscall5(SYS_getsockopt, a[0], level, name, &tv, &hl);
 		if (r)
 			return r;
+		if (copy_from_guest(sc_mm(t), &len, a[4], sizeof(len)))
+			return -EFAULT;
+		if (len < 0 || (size_t)len < sizeof(c))
+			return -EINVAL;
 		put_compat_timeval(&c, &tv);
 		len = sizeof(c);
 		if (copy_to_guest(sc_mm(t), a[3], &c, sizeof(c)) ||
@@ -277,8 +293,13 @@ SG_SYSCALL_DEFINE(sys_getsockopt)
 			return -EFAULT;
 		return 0;
 	}
+	/* the host reads the length after its socket checks: an unreadable
+	 * or negative one leaves the value a pointer it faults on */
 	lenp = sc_buf(t, a[4], sizeof(len), PROT_WRITE, &err);
-	val = sc_buf(t, a[3], (uint32_t)len, PROT_WRITE, &err);
+	if (copy_from_guest(sc_mm(t), &len, a[4], sizeof(len)) || len < 0)
+		val = a[3] ? sc_fault_ptr(t, a[3]) : NULL;
+	else
+		val = sc_buf(t, a[3], (uint32_t)len, PROT_WRITE, &err);
 	if (err)
 		return err;
 	return host_syscall5(SYS_getsockopt, a[0], level, name, val, lenp);

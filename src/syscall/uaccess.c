@@ -1,5 +1,6 @@
 /* Guest buffers as the handlers hand them to the host, and the generic
  * pass-through engine behind SG_PASSTHROUGH (internal.h). Paths: path.c. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,16 +8,148 @@
 
 #include "syscall/internal.h"
 
+/* --- buffers that fault where the guest's would ----------------------------
+ *
+ * The kernel checks a call's arguments in its own order and copies a
+ * buffer as far as it can: write(/dev/null, bad, 16) is 16, a read into a
+ * buffer that runs into an unmapped page returns what fitted, getsockopt
+ * on a file is ENOTSOCK whatever the pointers. So a guest buffer that is
+ * not (all) the guest's is not refused up front: the host kernel gets a
+ * pointer that faults at the same byte, and decides.
+ *   - nothing of it is the guest's: a pointer into a PROT_NONE area of
+ *     sysgate's (same page offset), or, for an x86_64 address above the
+ *     user range, the address itself (the host refuses it as natively);
+ *   - a first part is the guest's: a copy of that part (whole pages: the
+ *     guest's part always ends at a page boundary) followed by a PROT_NONE
+ *     guard, copied back after the call when the kernel may have written
+ *     it (sc_buf_release, from the dispatcher).
+ * Sysgate's own memory behind a guest address is never handed over. */
+#define SC_FAULT_AREA (1ul << 20)  /* PROT_NONE: the kernel faults in it */
+#define SC_BOUNCE_MAX 8            /* partial buffers per call */
+#define SC_BOUNCE_LIMIT (64ul << 20) /* larger partial copies: -EFAULT */
+
+static uintptr_t fault_area;
+static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
+
+static void fault_area_init(void)
+{
+	void *p = mmap(NULL, SC_FAULT_AREA, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	fault_area = p == MAP_FAILED ? 0 : (uintptr_t)p;
+}
+
+struct sc_bounce {
+	uint64_t guest, len;
+	void *map;
+	size_t map_len;
+	size_t head;
+	int prot;
+};
+static __thread struct sc_bounce bounces[SC_BOUNCE_MAX];
+static __thread unsigned nbounces;
+
+void *sc_fault_ptr(struct sg_thread *t, uint64_t addr)
+{
+	struct mm *mm = sc_mm(t);
+
+	if (!mm_is_low4g(mm) && addr >= mm_task_size(mm))
+		return g2h(addr);
+	pthread_once(&fault_once, fault_area_init);
+	if (!fault_area)
+		return g2h(mm_task_size(mm) + (addr & (MM_PAGE_SIZE - 1)));
+	return (void *)(fault_area + (addr & (MM_PAGE_SIZE - 1)));
+}
+
+static void *fault_shaped(struct sg_thread *t, uint64_t addr, uint64_t len,
+			  int prot, long *err)
+{
+	struct mm *mm = sc_mm(t);
+	uint64_t part;
+	struct sc_bounce *b;
+	size_t data;
+	void *map;
+
+	if (!mm_is_low4g(mm) && addr >= mm_task_size(mm))
+		return g2h(addr);
+	part = mm_access_prefix(mm, addr, len, prot);
+	if (part == 0)
+		return sc_fault_ptr(t, addr);
+	if (nbounces == SC_BOUNCE_MAX || part > SC_BOUNCE_LIMIT) {
+		*err = -EFAULT;
+		return NULL;
+	}
+	b = &bounces[nbounces];
+	b->head = addr & (MM_PAGE_SIZE - 1);
+	data = MM_PAGE_ALIGN_UP(b->head + part);
+	b->map_len = data + SC_FAULT_AREA;
+	map = mmap(NULL, b->map_len, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED ||
+	    mprotect(map, data, PROT_READ | PROT_WRITE)) {
+		if (map != MAP_FAILED)
+			munmap(map, b->map_len);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	/* the guest's part of the buffer stays where it is until release:
+	 * its bytes go in now (an in/out buffer keeps what the kernel does
+	 * not write) */
+	if (copy_from_guest(mm, (char *)map + b->head, addr, part)) {
+		munmap(map, b->map_len);
+		return sc_fault_ptr(t, addr);
+	}
+	b->guest = addr;
+	b->len = part;
+	b->map = map;
+	b->prot = prot;
+	nbounces++;
+	return (char *)map + b->head;
+}
+
+unsigned sc_buf_mark(void)
+{
+	return nbounces;
+}
+
+void sc_buf_release(struct sg_thread *t, unsigned mark)
+{
+	while (nbounces > mark) {
+		struct sc_bounce *b = &bounces[--nbounces];
+
+		if (b->prot & PROT_WRITE)
+			copy_to_guest(sc_mm(t), b->guest, (char *)b->map + b->head,
+				      b->len);
+		munmap(b->map, b->map_len);
+	}
+}
+
 void *sc_buf(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
 	     long *err)
 {
 	if (addr == 0)
 		return NULL;
-	if (!sc_ok(t, addr, len, prot)) {
-		*err = -EFAULT;
-		return NULL;
+	if (sc_ok(t, addr, len, prot))
+		return g2h(addr);
+	return fault_shaped(t, addr, len, prot, err);
+}
+
+/* PATH_MAX bytes without a NUL: the host answers ENAMETOOLONG for it. */
+static char long_path[PATH_MAX];
+static pthread_once_t long_once = PTHREAD_ONCE_INIT;
+
+static void long_path_init(void)
+{
+	memset(long_path, 'x', sizeof(long_path));
+}
+
+const char *sc_path_fault(struct sg_thread *t, uint64_t addr, long err)
+{
+	if (err == -ENAMETOOLONG) {
+		pthread_once(&long_once, long_path_init);
+		return long_path;
 	}
-	return g2h(addr);
+	return sc_fault_ptr(t, addr);
 }
 
 /* sc_path and sc_is_proc_exe: path.c */
@@ -45,6 +178,12 @@ long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 				break;
 			}
 			err = sc_path(t, a[i], paths[npaths], true);
+			if (err == -EFAULT || err == -ENAMETOOLONG) {
+				/* the host decides in its own order */
+				host[i] = (long)sc_path_fault(t, a[i], err);
+				err = 0;
+				break;
+			}
 			if (err)
 				return err;
 			host[i] = (long)paths[npaths++];
