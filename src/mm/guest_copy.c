@@ -71,6 +71,19 @@ uint64_t mm_access_prefix(const struct mm *mm, uint64_t addr, uint64_t len,
 	return cur > addr ? cur - addr : 0;
 }
 
+uint64_t mm_next_mapped(const struct mm *mm, uint64_t addr)
+{
+	uint64_t r = UINT64_MAX;
+	size_t i;
+
+	mm_rdlock(mm);
+	i = vma_lower_bound(mm, addr);
+	if (i < mm->nvmas)
+		r = mm->vmas[i].start > addr ? mm->vmas[i].start : addr;
+	mm_unlock(mm);
+	return r;
+}
+
 static void (*write_hook)(uint64_t addr, uint64_t len);
 
 void mm_set_write_hook(void (*hook)(uint64_t addr, uint64_t len))

@@ -72,6 +72,10 @@ bool mm_access_ok(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
 uint64_t mm_access_prefix(const struct mm *mm, uint64_t addr, uint64_t len,
 			  int prot);
 
+/* The first guest address >= addr that is mapped (any protection), or
+ * UINT64_MAX. */
+uint64_t mm_next_mapped(const struct mm *mm, uint64_t addr);
+
 /* Called by mm_access_ok for every valid PROT_WRITE range: the host kernel
  * (or sysgate) is about to write there on the guest's behalf (read(2) into
  * a buffer...), so the CPU drops decoded code on those pages. */

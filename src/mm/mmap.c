@@ -201,8 +201,7 @@ long mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&
 	    (addr & (MM_PAGE_SIZE - 1)))
 		return -EINVAL;
-	if (prot & ~PROT_KNOWN)
-		return -EINVAL;
+	/* unknown prot bits: mmap ignores them (only mprotect checks) */
 	if (mm->read_implies_exec && (prot & PROT_READ))
 		prot |= PROT_EXEC;
 	len = MM_PAGE_ALIGN_UP(len);
@@ -258,28 +257,60 @@ long mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
 	return 0;
 }
 
+/* The kernel's order: both GROWS bits, alignment, length, end, unknown
+ * bits; then the range, changed up to its first hole (a hole, or memory
+ * that is not the guest's), which gives -ENOMEM. PROT_GROWSDOWN extends
+ * the range down to the start of its mapping, which must grow down: only
+ * the main stack ("[stack]") does here, as sysgate makes no MAP_GROWSDOWN
+ * mappings. */
 long mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
-	uint64_t end;
+	uint64_t end, covered = 0;
 	long r = 0;
 
-	if ((addr & (MM_PAGE_SIZE - 1)) || (prot & ~PROT_KNOWN))
+	if ((prot & (PROT_GROWSDOWN | PROT_GROWSUP)) ==
+	    (PROT_GROWSDOWN | PROT_GROWSUP))
+		return -EINVAL;
+	if (addr & (MM_PAGE_SIZE - 1))
 		return -EINVAL;
 	if (len == 0)
 		return 0;
 	end = addr + MM_PAGE_ALIGN_UP(len);
 	if (end <= addr)
 		return -ENOMEM;
+	if (prot & ~PROT_KNOWN)
+		return -EINVAL;
+	mm_wrlock(mm);
+	if (prot & (PROT_GROWSDOWN | PROT_GROWSUP)) {
+		size_t i = vma_lower_bound(mm, addr);
+		const struct vma *v = i < mm->nvmas ? &mm->vmas[i] : NULL;
+
+		if (!v || v->start >= end) {
+			r = -ENOMEM;
+		} else if ((prot & PROT_GROWSUP) || !v->name ||
+			   strcmp(v->name, "[stack]") != 0) {
+			r = -EINVAL;
+		} else {
+			addr = v->start;
+		}
+	}
 	prot &= PROT_RWX;
 	if (mm->read_implies_exec && (prot & PROT_READ))
 		prot |= PROT_EXEC;
-	mm_wrlock(mm);
-	if (!vma_range_covered(mm, addr, end))
-		r = -ENOMEM; /* a hole, or memory that is not the guest's */
-	else if (mprotect(g2h(addr), end - addr, prot) < 0)
-		r = -errno;
-	else if (vma_set_prot(mm, addr, end, prot) < 0)
-		r = -ENOMEM;
+	if (!r) {
+		size_t i = vma_lower_bound(mm, addr);
+		uint64_t cur = addr;
+
+		while (cur < end && i < mm->nvmas && mm->vmas[i].start <= cur)
+			cur = mm->vmas[i++].end;
+		covered = (cur > end ? end : cur) - addr;
+		if (covered < end - addr)
+			r = -ENOMEM;
+		if (covered && mprotect(g2h(addr), covered, prot) < 0)
+			r = -errno;
+		else if (covered && vma_set_prot(mm, addr, addr + covered, prot) < 0)
+			r = -ENOMEM;
+	}
 	mm_unlock(mm);
 	return r;
 }

@@ -23,8 +23,11 @@ static inline uint64_t lohi(uint64_t lo, uint64_t hi)
 SG_SYSCALL_DEFINE(sys_ia32_truncate64)
 {
 	char path[PATH_MAX];
-	long r = sc_path(t, a[0], path, true);
+	long r;
 
+	if ((int64_t)lohi(a[1], a[2]) < 0)
+		return -EINVAL; /* before the path, as the kernel */
+	r = sc_path(t, a[0], path, true);
 	return r ? r : host_syscall2(SYS_truncate, path, lohi(a[1], a[2]));
 }
 

@@ -216,8 +216,14 @@ SG_SYSCALL_DEFINE(compat_sys_sched_setaffinity)
 {
 	uint8_t mask[1024] = { 0 };
 	uint32_t len = (uint32_t)a[1];
+	/* the kernel reads at most its cpumask size (what the host's
+	 * sched_getaffinity answers for a large buffer) */
+	long host_size = host_syscall3(SYS_sched_getaffinity, 0, sizeof(mask), mask);
 	uint32_t n = len < sizeof(mask) ? len : sizeof(mask);
 
+	if (host_size > 0 && n > (uint64_t)host_size)
+		n = (uint32_t)host_size;
+	memset(mask, 0, sizeof(mask));
 	if (copy_from_guest(sc_mm(t), mask, a[2], n))
 		return -EFAULT;
 	return host_syscall3(SYS_sched_setaffinity, a[0], sizeof(mask), mask);

@@ -23,6 +23,8 @@
 #include <sys/time.h>
 
 #include "syscall/compat/compat.h"
+#include <fcntl.h>
+
 #include "syscall/internal.h"
 
 /* termios2 (44 bytes) commands, numerically: <asm/ioctls.h> spells them
@@ -195,7 +197,10 @@ static long do_ioctl(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 		return with_buffer(t, fd, cmd, arg, size,
 				   ((dir & 1) ? PROT_READ : 0) |
 					   ((dir & 2) ? PROT_WRITE : 0));
-	/* old-style: the argument's size is not known */
+	/* old-style: the argument's size is not known; the kernel looks up
+	 * the descriptor first (EBADF) */
+	if (host_syscall2(SYS_fcntl, (long)(int)fd, F_GETFD) < 0)
+		return -EBADF;
 	return -ENOTTY;
 }
 

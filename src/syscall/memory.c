@@ -1,6 +1,11 @@
 /* Guest address space calls: brk, the three mmap forms, munmap, mprotect,
  * mremap, madvise. src/mm keeps the guest's mappings; decoded code for any
  * range that is unmapped, replaced or changes protection is dropped. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+
 #include "cpu/cpu.h"
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
@@ -16,10 +21,50 @@ SG_SYSCALL_DEFINE(sys_brk)
 	return (long)mm_brk(sc_mm(t), a[0]);
 }
 
+#define SC_HUGETLBFS_MAGIC 0x958458f6
+#define SC_MAP_HUGE_SHIFT 26
+#define SC_MAP_HUGE_MASK 0x3f
+
+/* What the kernel's ksys_mmap_pgoff checks before the mapping itself: a
+ * file mapping's descriptor (EBADF), MAP_HUGETLB on a file that is not
+ * hugetlbfs, or with a huge page size the host does not have (EINVAL). */
+static long mmap_file_checks(int flags, int fd)
+{
+	if (!(flags & MAP_ANONYMOUS)) {
+		struct statfs sfs;
+
+		if (host_syscall2(SYS_fstatfs, fd, &sfs) == -EBADF)
+			return -EBADF;
+		if ((flags & MAP_HUGETLB) &&
+		    (uint32_t)sfs.f_type != SC_HUGETLBFS_MAGIC)
+			return -EINVAL;
+	} else if (flags & MAP_HUGETLB) {
+		unsigned shift = ((unsigned)flags >> SC_MAP_HUGE_SHIFT) &
+				 SC_MAP_HUGE_MASK;
+		char path[64];
+		struct stat st;
+
+		if (shift && (shift < 12 || shift > 40))
+			return -EINVAL;
+		if (shift) {
+			snprintf(path, sizeof(path),
+				 "/sys/kernel/mm/hugepages/hugepages-%llukB",
+				 (1ull << shift) >> 10);
+			if (host_syscall4(SYS_newfstatat, AT_FDCWD, path, &st, 0))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static long do_mmap(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
 		    int flags, int fd, uint64_t off)
 {
-	long r = mm_mmap(sc_mm(t), addr, len, prot, flags, fd, (off_t)off);
+	long r = mmap_file_checks(flags, fd);
+
+	if (r)
+		return r;
+	r = mm_mmap(sc_mm(t), addr, len, prot, flags, fd, (off_t)off);
 
 	if (!is_err(r) && (flags & MAP_FIXED))
 		cpu_invalidate_code((uint64_t)r, len);
@@ -117,28 +162,99 @@ SG_SYSCALL_DEFINE(sys_mremap)
 	return r;
 }
 
-/* Advice only touches guest pages: the range must be guest memory. */
-SG_SYSCALL_DEFINE(sys_madvise)
+/* --- calls on a range of pages: msync, mlock, mlock2, munlock, madvise,
+ * mincore. Only the guest's pages reach the host: elsewhere (sysgate's
+ * own memory, the low-4 GiB reservation) the guest has nothing, so its
+ * range has a hole there and the kernel's answer is ENOMEM. The host
+ * first sees the call with length 0, which runs its argument checks
+ * (flags, alignment, privileges: EINVAL, EPERM) and nothing else; then
+ * the guest's pieces of the range, as the kernel acts on the mapped part
+ * of a range with holes (up to the first hole for the mlock family). */
+static long guest_pieces(struct sg_thread *t, long nr, uint64_t addr,
+			 uint64_t len, long arg, bool stop_at_hole)
 {
-	uint64_t len = MM_PAGE_ALIGN_UP(a[1]);
+	struct mm *mm = sc_mm(t);
+	uint64_t start = MM_PAGE_ALIGN_DOWN(addr);
+	uint64_t end = MM_PAGE_ALIGN_UP(addr + len), cur = start;
+	bool hole = false;
+	long r = host_syscall3(nr, addr, 0, arg);
 
-	if (a[0] & (MM_PAGE_SIZE - 1))
-		return -EINVAL;
-	if (!sc_ok(t, a[0], len, 0))
-		return -ENOMEM;
-	return host_syscall3(SYS_madvise, a[0], len, a[2]);
+	if (r || len == 0)
+		return r;
+	if (end <= start)
+		return nr == SYS_msync ? -ENOMEM : -EINVAL;
+	while (cur < end) {
+		uint64_t part = mm_access_prefix(mm, cur, end - cur, 0);
+
+		if (part) {
+			r = host_syscall3(nr, cur, part, arg);
+			if (r && r != -ENOMEM)
+				return r;
+			cur += part;
+			continue;
+		}
+		hole = true;
+		if (stop_at_hole)
+			break;
+		cur = mm_next_mapped(mm, cur);
+	}
+	return hole ? -ENOMEM : r;
 }
 
-/* mincore(addr, len, vec): one byte per page of a guest range */
+SG_SYSCALL_DEFINE(sys_msync)
+{
+	return guest_pieces(t, SYS_msync, a[0], a[1], (int)a[2], false);
+}
+
+SG_SYSCALL_DEFINE(sys_mlock)
+{
+	return guest_pieces(t, SYS_mlock, a[0], a[1], 0, true);
+}
+
+SG_SYSCALL_DEFINE(sys_mlock2)
+{
+	return guest_pieces(t, SYS_mlock2, a[0], a[1], (int)a[2], true);
+}
+
+SG_SYSCALL_DEFINE(sys_munlock)
+{
+	return guest_pieces(t, SYS_munlock, a[0], a[1], 0, true);
+}
+
+SG_SYSCALL_DEFINE(sys_madvise)
+{
+	return guest_pieces(t, SYS_madvise, a[0], a[1], (int)a[2], false);
+}
+
+/* mincore(addr, len, vec): one byte per page of a guest range; the
+ * kernel checks both ranges against the user address space, then walks
+ * the pages, filling vec, up to the first unmapped one (ENOMEM) */
 SG_SYSCALL_DEFINE(sys_mincore)
 {
+	struct mm *mm = sc_mm(t);
 	uint64_t pages = MM_PAGE_ALIGN_UP(a[1]) / MM_PAGE_SIZE;
+	uint64_t user_end = mm_is_low4g(mm) ? UINT64_MAX : mm_task_size(mm);
+	uint64_t part;
+	long err = 0;
+	void *vec;
 
 	if (a[0] & (MM_PAGE_SIZE - 1))
 		return -EINVAL;
-	if (!sc_ok(t, a[0], pages * MM_PAGE_SIZE, 0))
+	if (a[0] + a[1] < a[0] || a[0] + a[1] > user_end)
 		return -ENOMEM;
-	if (!sc_ok(t, a[2], pages, PROT_WRITE))
+	if (a[2] + pages < a[2] || a[2] + pages > user_end)
 		return -EFAULT;
-	return host_syscall3(SYS_mincore, a[0], a[1], g2h(a[2]));
+	vec = sc_buf(t, a[2], pages, PROT_WRITE, &err);
+	if (err)
+		return err;
+	part = mm_access_prefix(mm, a[0], pages * MM_PAGE_SIZE, 0);
+	if (part >= pages * MM_PAGE_SIZE)
+		return host_syscall3(SYS_mincore, a[0], a[1], vec);
+	if (part) {
+		long r = host_syscall3(SYS_mincore, a[0], part, vec);
+
+		if (r)
+			return r;
+	}
+	return -ENOMEM;
 }

@@ -60,7 +60,7 @@ SG_PASSTHROUGH(sys_fsync, SYS_fsync, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fdatasync, SYS_fdatasync, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_ftruncate, SYS_ftruncate, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(compat_sys_ftruncate, SYS_ftruncate, PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
+	       PA(PA_S32, 0)) /* compat_off_t */
 /* linux_dirent has kernel longs: x86_64 and x32 alike (i386 differs) */
 SG_PASSTHROUGH(sys_getdents, SYS_getdents, PA(PA_VAL, 0), PA(PA_OUT, 2),
 	       PA(PA_VAL, 0))
@@ -186,14 +186,8 @@ SG_PASSTHROUGH(sys_fchown, SYS_fchown, PA(PA_VAL, 0), PA(PA_VAL, 0),
 SG_PASSTHROUGH(sys_fchownat, SYS_fchownat, PA(PA_VAL, 0), PA(PA_PATH, 0),
 	       PA(PA_VAL, 0), PA(PA_VAL, 0), PA(PA_VAL, 0))
 
-/* --- memory hints and locks (ranges are checked by the host; a guest
- * range over sysgate's own pages only changes residency) ---------------- */
-SG_PASSTHROUGH(sys_msync, SYS_msync, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_mlock, SYS_mlock, PA(PA_VAL, 0), PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_munlock, SYS_munlock, PA(PA_VAL, 0), PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_mlock2, SYS_mlock2, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
+/* --- memory locks of the whole process (msync, mlock, munlock, madvise,
+ * mincore of a range: memory.c, guest ranges only) ------------------------- */
 SG_PASSTHROUGH(sys_mlockall, SYS_mlockall, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_munlockall, SYS_munlockall)
 

@@ -264,25 +264,30 @@ static long do_futex(struct sg_thread *t, const uint64_t *a, bool time32)
 	int64_t start = 0;
 	long r;
 
-	if (!sc_ok(t, a[0], 4, PROT_READ))
-		return -EFAULT;
+	/* addresses that are not the guest's fault on the host, which
+	 * checks the operation, alignment and timeout in its own order */
+	void *uaddr = sc_ok(t, a[0], 4, PROT_READ) ? g2h(a[0])
+						    : sc_fault_ptr(t, a[0]);
+	void *uaddr2 = (void *)(uintptr_t)a[4];
+
 	if (futex_has_uaddr2(cmd) && !sc_ok(t, a[4], 4, PROT_READ))
-		return -EFAULT;
+		uaddr2 = sc_fault_ptr(t, a[4]);
 	if (futex_has_timeout(cmd) && a[3]) {
 		if (time32) {
-			long r = get_ts32(t, a[3], &ts);
-
-			if (r)
-				return r;
-			arg4 = (long)&ts;
+			if (get_ts32(t, a[3], &ts))
+				arg4 = (long)sc_fault_ptr(t, a[3]);
+			else
+				arg4 = (long)&ts;
 		} else if (copy_from_guest(sc_mm(t), &ts, a[3], sizeof(ts))) {
-			return -EFAULT;
+			arg4 = (long)sc_fault_ptr(t, a[3]);
+		} else {
+			arg4 = (long)&ts;
 		}
 	}
 	if (cmd == FUTEX_WAIT && a[3])
 		start = sc_clock_ns(clk);
-	r = host_syscall6(SYS_futex, (long)a[0], (long)a[1], (long)a[2],
-			  arg4, (long)a[4], (long)a[5]);
+	r = host_syscall6(SYS_futex, (long)uaddr, (long)a[1], (long)a[2],
+			  arg4, (long)uaddr2, (long)a[5]);
 	/* a relative FUTEX_WAIT goes on to its deadline (the absolute
 	 * timeouts of the other waits are entered again as they are) */
 	if (r == -EINTR && cmd == FUTEX_WAIT && a[3])

@@ -207,6 +207,11 @@ long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 			}
 			err = strncpy_from_guest(sc_mm(t), paths[npaths], a[i],
 						 PATH_MAX);
+			if (err == -EFAULT || err == -ENAMETOOLONG) {
+				host[i] = (long)sc_path_fault(t, a[i], err);
+				err = 0;
+				break;
+			}
 			if (err > 0)
 				err = 0;
 			host[i] = (long)paths[npaths++];
