@@ -21,14 +21,15 @@ static long host_stat(struct sg_thread *t, int dfd, uint64_t path_addr,
 		      int flags, bool by_fd, struct stat *st)
 {
 	char path[PATH_MAX];
+	const char *hp;
 	long r;
 
 	if (by_fd)
 		return host_syscall2(SYS_fstat, dfd, st);
-	r = sc_path(t, path_addr, path, true);
+	r = sc_path_host(t, path_addr, path, true, &hp);
 	if (r)
 		return r;
-	return host_syscall4(SYS_newfstatat, dfd, path, st, flags);
+	return host_syscall4(SYS_newfstatat, dfd, hp, st, flags);
 }
 
 static long put_stat(struct sg_thread *t, uint64_t buf, enum stat_form form,
@@ -44,9 +45,16 @@ static long put_stat(struct sg_thread *t, uint64_t buf, enum stat_form form,
 	} else {
 		struct compat_stat64 c;
 
-		/* the kernel leaves the padding bytes as they were */
-		if (copy_from_guest(sc_mm(t), &c, buf, sizeof(c)))
-			return -EFAULT;
+		/* the kernel leaves the padding bytes as they were, and
+		 * writes the fields before a fault (field by field) */
+		if (copy_from_guest(sc_mm(t), &c, buf, sizeof(c))) {
+			uint64_t part = mm_access_prefix(sc_mm(t), buf, sizeof(c),
+							 PROT_WRITE);
+
+			memset(&c, 0, sizeof(c));
+			if (part && copy_from_guest(sc_mm(t), &c, buf, part))
+				return -EFAULT;
+		}
 		put_compat_stat64(&c, st);
 		return copy_to_guest(sc_mm(t), buf, &c, sizeof(c));
 	}
@@ -106,11 +114,12 @@ static long do_openat(struct sg_thread *t, int dfd, uint64_t path_addr,
 		      uint64_t flags, uint64_t mode)
 {
 	char path[PATH_MAX];
-	long r = sc_path(t, path_addr, path, true);
+	const char *hp;
+	long r = sc_path_host(t, path_addr, path, true, &hp);
 
 	if (r)
 		return r;
-	return sc_proc_view(t, host_syscall4(SYS_openat, dfd, path, flags, mode),
+	return sc_proc_view(t, host_syscall4(SYS_openat, dfd, hp, flags, mode),
 			    (int)flags);
 }
 

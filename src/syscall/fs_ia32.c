@@ -77,11 +77,13 @@ static long old_stat(struct sg_thread *t, int fd, uint64_t path_addr,
 	struct stat st;
 	long r;
 
-	if (path_addr) {
-		r = sc_path(t, path_addr, path, true);
+	if (fd == AT_FDCWD) {
+		const char *hp;
+
+		r = sc_path_host(t, path_addr, path, true, &hp);
 		if (r)
 			return r;
-		r = host_syscall4(SYS_newfstatat, AT_FDCWD, path, &st, flags);
+		r = host_syscall4(SYS_newfstatat, AT_FDCWD, hp, &st, flags);
 	} else {
 		r = host_syscall2(SYS_fstat, fd, &st);
 	}
@@ -103,7 +105,7 @@ SG_SYSCALL_DEFINE(sys_lstat)
 
 SG_SYSCALL_DEFINE(sys_fstat)
 {
-	return old_stat(t, (int)a[0], 0, 0, a[1]);
+	return old_stat(t, (int)a[0] == AT_FDCWD ? -1 : (int)a[0], 0, 0, a[1]);
 }
 
 /* --- statfs ---------------------------------------------------------------- */
@@ -115,10 +117,12 @@ static long host_statfs(struct sg_thread *t, uint64_t path_addr, int fd,
 	char path[PATH_MAX];
 	long r;
 
+	const char *hp;
+
 	if (!path_addr)
 		return host_syscall2(SYS_fstatfs, fd, s);
-	r = sc_path(t, path_addr, path, true);
-	return r ? r : host_syscall2(SYS_statfs, path, s);
+	r = sc_path_host(t, path_addr, path, true, &hp);
+	return r ? r : host_syscall2(SYS_statfs, hp, s);
 }
 
 static long statfs32(struct sg_thread *t, uint64_t path_addr, int fd,
@@ -491,10 +495,12 @@ static long set_times(struct sg_thread *t, int dfd, uint64_t path_addr,
 	char path[PATH_MAX];
 	long r;
 
+	const char *hp;
+
 	if (!path_addr)
 		return host_syscall4(SYS_utimensat, dfd, NULL, ts, flags);
-	r = sc_path(t, path_addr, path, true);
-	return r ? r : host_syscall4(SYS_utimensat, dfd, path, ts, flags);
+	r = sc_path_host(t, path_addr, path, true, &hp);
+	return r ? r : host_syscall4(SYS_utimensat, dfd, hp, ts, flags);
 }
 
 SG_SYSCALL_DEFINE(sys_utime32)

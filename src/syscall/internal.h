@@ -135,6 +135,12 @@ void *sc_fault_ptr(struct sg_thread *t, uint64_t addr);
 /* For a path whose copy failed with err (-EFAULT, -ENAMETOOLONG): what to
  * hand the host instead, so that it fails the same way at its own time. */
 const char *sc_path_fault(struct sg_thread *t, uint64_t addr, long err);
+/* sc_path for a path the host is then given: *host is buf, or (the copy
+ * failed with -EFAULT or -ENAMETOOLONG: 0 returned) what makes the host
+ * fail the same way at its own time; only when *host == buf does buf
+ * hold the path for sysgate's own policy. */
+long sc_path_host(struct sg_thread *t, uint64_t addr, char *buf,
+		  bool exe_alias, const char **host);
 /* After the handler: the partial buffers made since mark (sc_buf_mark
  * before it) are copied back and freed (the dispatcher; calls nest). */
 unsigned sc_buf_mark(void);

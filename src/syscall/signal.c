@@ -74,10 +74,11 @@ static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
 	struct sg_sigaction nsa, *cur;
 	long r;
 
+	struct sg_sigaction old;
+
+	/* the kernel's order: size, the new action read (EFAULT), the
+	 * signal (EINVAL), the change, the old action written (EFAULT) */
 	if (a[3] != sizeof(uint64_t))
-		return -EINVAL;
-	if (sig < 1 || sig > SG_NSIG ||
-	    (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
 	if (a[1]) {
 		r = get_sigaction(t, a[1], compat, &nsa);
@@ -85,18 +86,19 @@ static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
 			return r;
 		nsa.mask &= ~UNBLOCKABLE;
 	}
+	if (sig < 1 || sig > SG_NSIG ||
+	    (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
+		return -EINVAL;
 	cur = &t->proc->sigactions[sig - 1];
-	if (a[2]) {
-		r = put_sigaction(t, a[2], compat, cur);
-		if (r)
-			return r;
-	}
+	old = *cur;
 	if (a[1]) {
 		pthread_mutex_lock(&t->proc->lock);
 		*cur = nsa;
 		sig_action_changed(t->proc, sig);
 		pthread_mutex_unlock(&t->proc->lock);
 	}
+	if (a[2])
+		return put_sigaction(t, a[2], compat, &old);
 	return 0;
 }
 
@@ -123,22 +125,20 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 	struct old_sigaction32 o;
 	struct sg_sigaction *cur;
 
+	struct old_sigaction32 old;
+
+	/* as rt_sigaction: read, check, change, then write the old one */
+	if (a[1] && copy_from_guest(sc_mm(t), &o, a[1], sizeof(o)))
+		return -EFAULT;
 	if (sig < 1 || sig > SG_NSIG || (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
 	cur = &t->proc->sigactions[sig - 1];
-	if (a[1] && copy_from_guest(sc_mm(t), &o, a[1], sizeof(o)))
-		return -EFAULT;
-	if (a[2]) {
-		struct old_sigaction32 old = {
-			.handler = (uint32_t)cur->handler,
-			.mask = (uint32_t)cur->mask,
-			.flags = (uint32_t)cur->flags,
-			.restorer = (uint32_t)cur->restorer,
-		};
-
-		if (copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
-			return -EFAULT;
-	}
+	old = (struct old_sigaction32){
+		.handler = (uint32_t)cur->handler,
+		.mask = (uint32_t)cur->mask,
+		.flags = (uint32_t)cur->flags,
+		.restorer = (uint32_t)cur->restorer,
+	};
 	if (a[1]) {
 		pthread_mutex_lock(&t->proc->lock);
 		cur->handler = o.handler;
@@ -148,6 +148,8 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 		sig_action_changed(t->proc, sig);
 		pthread_mutex_unlock(&t->proc->lock);
 	}
+	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
+		return -EFAULT;
 	return 0;
 }
 
@@ -274,6 +276,9 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 			flags = (uint32_t)h.ss_flags;
 			size = h.ss_size;
 		}
+		/* no change asked for: 0 before any check, as the kernel */
+		if (sp == old_sp && size == old_size && flags == old_flags)
+			goto old_stack;
 		switch (flags & ~SC_SS_AUTODISARM) {
 		case SC_SS_DISABLE:
 			sp = size = 0;
@@ -290,6 +295,7 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 		t->altstack_size = size;
 		t->altstack_flags = flags & SC_SS_AUTODISARM;
 	}
+old_stack:
 	if (a[1]) {
 		int32_t oflags = (int32_t)old_flags |
 				 (old_size ? 0 : SC_SS_DISABLE);

@@ -145,6 +145,8 @@ static void long_path_init(void)
 
 const char *sc_path_fault(struct sg_thread *t, uint64_t addr, long err)
 {
+	if (addr == 0)
+		return NULL;
 	if (err == -ENAMETOOLONG) {
 		pthread_once(&long_once, long_path_init);
 		return long_path;
@@ -235,4 +237,17 @@ long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 	}
 	return host_syscall6(nr, host[0], host[1], host[2], host[3], host[4],
 			     host[5]);
+}
+
+long sc_path_host(struct sg_thread *t, uint64_t addr, char *buf,
+		  bool exe_alias, const char **host)
+{
+	long r = sc_path(t, addr, buf, exe_alias);
+
+	*host = buf;
+	if (r == -EFAULT || r == -ENAMETOOLONG) {
+		*host = sc_path_fault(t, addr, r);
+		r = 0;
+	}
+	return r;
 }

@@ -47,30 +47,46 @@ SG_SYSCALL_DEFINE(sys_waitpid)
 }
 
 /* waitid(which, id, infop, options, rusage) */
+/* waitid(which, id, infop, options, rusage): as the kernel, the rusage
+ * only for a child found, then, whatever the result (an error too), the
+ * six fields of infop it writes one by one: signo, errno, code, pid, uid,
+ * status (the rest of the guest's siginfo is left as it was). */
 static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
 {
-	enum sig_layout l = !compat ? SIGL_X64 : sc_ia32() ? SIGL_I386 : SIGL_X32;
 	size_t ru_size = compat ? sizeof(struct compat_rusage) : sizeof(struct rusage);
+	/* offsets of pid, uid, status: the union starts at 12 in the compat
+	 * siginfo, at 16 in the 64-bit one */
+	const unsigned at = compat ? 12 : 16;
 	siginfo_t si;
 	struct rusage ru;
-	uint8_t out[128];
+	int32_t field[6];
 	long r;
 
 	memset(&si, 0, sizeof(si));
 	r = host_syscall6(SYS_waitid, (int)a[0], compat ? sc_s32(a[1]) : (long)a[1],
-			  (long)(a[2] ? &si : NULL), (int)a[3], (long)(a[4] ? &ru : NULL), 0);
-	if (r < 0)
-		return r;
-	if (a[2]) {
-		siginfo_to_guest(&si, l, out);
-		if (copy_to_guest(sc_mm(t), a[2], out, sizeof(out)))
-			return -EFAULT;
-	}
-	if (a[4]) {
+			  (long)&si, (int)a[3], (long)(a[4] ? &ru : NULL), 0);
+	if (r == 0 && si.si_signo && a[4]) {
 		struct compat_rusage c;
 
 		put_compat_rusage(&c, &ru);
 		if (copy_to_guest(sc_mm(t), a[4], compat ? (void *)&c : (void *)&ru, ru_size))
+			return -EFAULT;
+	}
+	if (!a[2])
+		return r;
+	if (a[2] + 128 < a[2] ||
+	    (!mm_is_low4g(sc_mm(t)) && a[2] + 128 > mm_task_size(sc_mm(t))))
+		return -EFAULT; /* user_write_access_begin */
+	field[0] = si.si_signo;
+	field[1] = 0;
+	field[2] = si.si_code;
+	field[3] = si.si_pid;
+	field[4] = (int32_t)si.si_uid;
+	field[5] = si.si_status;
+	for (unsigned i = 0; i < 6; i++) {
+		uint64_t off = i < 3 ? i * 4 : at + (i - 3) * 4;
+
+		if (copy_to_guest(sc_mm(t), a[2] + off, &field[i], 4))
 			return -EFAULT;
 	}
 	return r;
