@@ -247,30 +247,56 @@ static long process_vm(struct sg_thread *t, const uint64_t *a, long nr,
 		       int local_prot)
 {
 	struct iovec local[SC_UIO_MAXIOV], remote[SC_UIO_MAXIOV]; /* 32 KiB of stack */
-	uint64_t nl = (uint32_t)a[2], nrem = (uint32_t)a[4];
-	long r;
+	uint64_t nl = (uint32_t)a[2], nrem = (uint32_t)a[4], total = 0;
+	const struct iovec *lv, *rv = remote;
+	/* the other process is sysgate itself: its addresses are guest
+	 * addresses, and only the guest's memory may be read or written */
+	bool self = (pid_t)a[0] == (pid_t)host_syscall0(SYS_getpid);
+	long err = 0;
 
-	if (nl > SC_UIO_MAXIOV || nrem > SC_UIO_MAXIOV)
+	/* the kernel's order: flags, the local vector (an empty one ends
+	 * the call), the remote one, then the process */
+	if (a[5])
 		return -EINVAL;
-	r = sc_get_iovec(t, a[1], nl, sc_compat(), local_prot, local);
-	if (r)
-		return r;
-	for (uint64_t i = 0; i < nrem; i++) {
+	lv = sc_iovec_for_host(t, a[1], nl, sc_compat(), local_prot, local, &err);
+	if (!lv)
+		return err;
+	if (lv == local) {
+		for (uint64_t i = 0; i < nl; i++)
+			total += local[i].iov_len;
+		if (total == 0)
+			return 0;
+	}
+	if (nrem > SC_UIO_MAXIOV)
+		rv = sc_fault_ptr(t, a[3]);
+	for (uint64_t i = 0; rv == remote && i < nrem; i++) {
 		if (sc_compat()) {
 			struct compat_iovec c;
 
 			if (copy_from_guest(sc_mm(t), &c, a[3] + i * sizeof(c),
-					    sizeof(c)))
-				return -EFAULT;
+					    sizeof(c))) {
+				rv = sc_fault_ptr(t, a[3]);
+				break;
+			}
 			remote[i].iov_base = (void *)(uintptr_t)c.iov_base;
-			remote[i].iov_len = c.iov_len;
+			remote[i].iov_len = (size_t)(int32_t)c.iov_len;
 		} else if (copy_from_guest(sc_mm(t), &remote[i],
 					   a[3] + i * sizeof(remote[i]),
 					   sizeof(remote[i]))) {
-			return -EFAULT;
+			rv = sc_fault_ptr(t, a[3]);
+			break;
+		}
+		if (self && (ssize_t)remote[i].iov_len > 0) {
+			remote[i].iov_base = sc_buf(t, h2g(remote[i].iov_base),
+						    remote[i].iov_len,
+						    local_prot == PROT_READ ? PROT_WRITE
+									    : PROT_READ,
+						    &err);
+			if (err)
+				return err;
 		}
 	}
-	return host_syscall6(nr, (long)a[0], (long)local, (long)nl, (long)remote,
+	return host_syscall6(nr, (long)a[0], (long)lv, (long)nl, (long)rv,
 			     (long)nrem, (long)a[5]);
 }
 

@@ -115,7 +115,10 @@ SG_SYSCALL_DEFINE(sys_munmap)
 
 SG_SYSCALL_DEFINE(sys_mprotect)
 {
-	long r = mm_mprotect(sc_mm(t), a[0], a[1], (int)a[2]);
+	/* prot is an unsigned long for x86_64 and x32: bits above 31 are
+	 * unknown bits (EINVAL at that check), 0x40000000 stands for them */
+	int prot = (int)a[2] | (!sc_ia32() && (a[2] >> 32) ? 0x40000000 : 0);
+	long r = mm_mprotect(sc_mm(t), a[0], a[1], prot);
 
 	if (r == 0)
 		cpu_invalidate_code(a[0], a[1]);
@@ -174,14 +177,20 @@ static long guest_pieces(struct sg_thread *t, long nr, uint64_t addr,
 			 uint64_t len, long arg, bool stop_at_hole)
 {
 	struct mm *mm = sc_mm(t);
-	uint64_t start = MM_PAGE_ALIGN_DOWN(addr);
-	uint64_t end = MM_PAGE_ALIGN_UP(addr + len), cur = start;
+	/* the mlock family rounds the start down and counts its offset in
+	 * the length; msync and madvise need it aligned (the host said so) */
+	bool lock = stop_at_hole;
+	uint64_t start = lock ? MM_PAGE_ALIGN_DOWN(addr) : addr;
+	uint64_t alen = MM_PAGE_ALIGN_UP(len + (lock ? addr - start : 0));
+	uint64_t end = start + alen, cur = start;
 	bool hole = false;
 	long r = host_syscall3(nr, addr, 0, arg);
 
 	if (r || len == 0)
 		return r;
-	if (end <= start)
+	if (nr == SYS_madvise && !alen)
+		return -EINVAL;
+	if (end < start)
 		return nr == SYS_msync ? -ENOMEM : -EINVAL;
 	while (cur < end) {
 		uint64_t part = mm_access_prefix(mm, cur, end - cur, 0);

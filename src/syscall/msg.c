@@ -184,10 +184,20 @@ static long put_msg(struct sg_thread *t, struct msg_conv *m)
 	}
 }
 
+/* A 64-bit caller may not set MSG_CMSG_COMPAT: the kernel's first check
+ * (compat callers have it set for them). */
+static long cmsg_compat_flag(uint64_t flags)
+{
+	return !sc_compat() && ((uint32_t)flags & SC_MSG_CMSG_COMPAT) ? -EINVAL : 0;
+}
+
 static long do_sendmsg(struct sg_thread *t, const uint64_t *a)
 {
 	struct msg_conv m;
-	long r = sc_sock_fd(a[0]);
+	long r = cmsg_compat_flag(a[2]);
+
+	if (!r)
+		r = sc_sock_fd(a[0]);
 
 	if (r)
 		return r;
@@ -203,7 +213,10 @@ static long do_sendmsg(struct sg_thread *t, const uint64_t *a)
 static long do_recvmsg(struct sg_thread *t, const uint64_t *a)
 {
 	struct msg_conv m;
-	long r = sc_sock_fd(a[0]);
+	long r = cmsg_compat_flag(a[2]);
+
+	if (!r)
+		r = sc_sock_fd(a[0]);
 
 	if (r)
 		return r;
@@ -258,7 +271,9 @@ static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
 	uint32_t n = 0;
 	long r = 0;
 
-	r = sc_sock_fd(a[0]);
+	r = cmsg_compat_flag(a[3]);
+	if (!r)
+		r = sc_sock_fd(a[0]);
 	if (r)
 		return r;
 	if (vlen > SC_UIO_MAXIOV)
@@ -313,6 +328,8 @@ static long recvmmsg_tmo(struct sg_thread *t, const uint64_t *a,
 	struct timespec ts;
 	long r;
 
+	if (cmsg_compat_flag(a[3]))
+		return -EINVAL;
 	if (!a[4])
 		return do_mmsg(t, a, true, NULL);
 	if (form == MMSG_TS32) {
@@ -324,6 +341,9 @@ static long recvmmsg_tmo(struct sg_thread *t, const uint64_t *a,
 	} else if (copy_from_guest(sc_mm(t), &ts, a[4], sizeof(ts))) {
 		return -EFAULT;
 	}
+	/* an invalid timeout before the socket, as the kernel */
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
+		return -EINVAL;
 	r = do_mmsg(t, a, true, &ts);
 	/* the remaining time goes back, as the kernel writes it */
 	if (r >= 0) {

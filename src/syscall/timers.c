@@ -111,12 +111,16 @@ SG_SYSCALL_DEFINE(compat_sys_timer_create)
 
 	if (r)
 		return r;
-	if (!sc_ok(t, a[2], sizeof(id), PROT_WRITE))
-		return -EFAULT;
+	/* the id is written after the clock is checked and the timer made;
+	 * the kernel drops the timer when that write faults */
 	r = host_syscall3(SYS_timer_create, a[0], a[1] ? &ev : NULL, &id);
 	if (r)
 		return r;
-	return copy_to_guest(sc_mm(t), a[2], &id, sizeof(id));
+	if (copy_to_guest(sc_mm(t), a[2], &id, sizeof(id))) {
+		host_syscall1(SYS_timer_delete, id);
+		return -EFAULT;
+	}
+	return 0;
 }
 
 SG_SYSCALL_DEFINE(compat_sys_mq_notify)
