@@ -95,6 +95,13 @@ static long do_mremap(struct mm *mm, uint64_t old, uint64_t old_len,
 	struct vma *v = vma_find(mm, old);
 	uint64_t dst = 0;
 
+	/* a shrink is always allowed (the tail is unmapped, mapped or
+	 * not), before the old range is looked at, as the kernel */
+	if (!(flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) && new_len <= old_len) {
+		if (new_len < old_len)
+			mm_unmap_locked(mm, old + new_len, old + old_len);
+		return (long)old;
+	}
 	if (!v || old_len > v->end - old)
 		return -EFAULT;
 	if (flags & MREMAP_FIXED) {

@@ -584,7 +584,8 @@ SG_SYSCALL_DEFINE(compat_sys_sendfile)
 	off = off32;
 	r = host_syscall4(SYS_sendfile, a[0], a[1], &off, (uint32_t)a[3]);
 	off32 = (int32_t)off;
-	if (r >= 0 && copy_to_guest(sc_mm(t), a[2], &off32, sizeof(off32)))
+	/* the kernel writes the offset back whatever the result */
+	if (copy_to_guest(sc_mm(t), a[2], &off32, sizeof(off32)))
 		return -EFAULT;
 	return r;
 }

@@ -69,6 +69,18 @@ const struct iovec *sc_iovec_for_host(struct sg_thread *t, uint64_t uvec,
 				return sc_fault_ptr(t, uvec);
 			base = c.iov_base;
 			len = (int32_t)c.iov_len;
+			if (len < 0) {
+				/* the kernel reads compat entries one by one:
+				 * this one is its EINVAL, whatever follows.
+				 * The host sees a vector ending here. */
+				iov[i].iov_len = (size_t)len;
+				iov[i].iov_base = NULL;
+				for (uint64_t j = i + 1; j < cnt; j++) {
+					iov[j].iov_len = (size_t)-1;
+					iov[j].iov_base = NULL;
+				}
+				return iov;
+			}
 		} else {
 			struct iovec h;
 

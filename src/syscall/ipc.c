@@ -9,6 +9,7 @@
  * the size again: attachments are remembered in a small table.
  */
 #define _GNU_SOURCE /* struct shm_info, msginfo, seminfo */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,27 @@ SG_SYSCALL_DEFINE(sys_msgrcv)
 		   : host_syscall5(SYS_msgrcv, a[0], p, a[2], a[3], a[4]);
 }
 
+/* The host's kernel.msgmax (the largest message; 8192 unless set):
+ * sizes above it are EINVAL before the text is read. */
+static int32_t msgmax(void)
+{
+	static int32_t max;
+	char buf[32] = { 0 };
+	long fd;
+
+	if (max)
+		return max;
+	fd = host_syscall3(SYS_open, "/proc/sys/kernel/msgmax", O_RDONLY | O_CLOEXEC, 0);
+	if (fd >= 0) {
+		if (host_syscall3(SYS_read, fd, buf, sizeof(buf) - 1) > 0)
+			max = (int32_t)strtol(buf, NULL, 10);
+		host_syscall1(SYS_close, fd);
+	}
+	if (max <= 0)
+		max = INT32_MAX;
+	return max;
+}
+
 /* i386: struct msgbuf starts with a 4-byte mtype */
 static long msgsnd32(struct sg_thread *t, uint64_t id, uint64_t msgp,
 		     uint64_t sz, uint64_t flg)
@@ -224,10 +246,11 @@ static long msgsnd32(struct sg_thread *t, uint64_t id, uint64_t msgp,
 	int64_t *buf;
 	long r;
 
-	/* the kernel's order: mtype read, size, then the text */
+	/* the kernel's order: mtype read, size, queue id and mtype, then
+	 * the text */
 	if (copy_from_guest(sc_mm(t), &mtype, msgp, sizeof(mtype)))
 		return -EFAULT;
-	if (size < 0)
+	if (size < 0 || size > msgmax() || (int32_t)id < 0 || mtype < 1)
 		return -EINVAL;
 	buf = malloc(8 + (size_t)size);
 	if (!buf)

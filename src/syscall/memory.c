@@ -147,6 +147,8 @@ SG_SYSCALL_DEFINE(sys_mremap)
 {
 	const struct sg_image_info *im = &t->proc->image;
 	const struct vdso_image *vdso = vdso_image_for(t->proc->abi);
+	/* flags is a long for x86_64 and x32: high bits are unknown flags */
+	int flags = (int)a[3] | (!sc_ia32() && (a[3] >> 32) ? 0x40000000 : 0);
 	long r;
 
 	/* the kernel's vDSO is a special mapping that may not be split: only
@@ -155,7 +157,7 @@ SG_SYSCALL_DEFINE(sys_mremap)
 	    a[0] < im->vdso_base + vdso->size &&
 	    (a[0] != im->vdso_base || MM_PAGE_ALIGN_UP(a[1]) != vdso->size))
 		return -EINVAL;
-	r = mm_mremap(sc_mm(t), a[0], a[1], a[2], (int)a[3], a[4]);
+	r = mm_mremap(sc_mm(t), a[0], a[1], a[2], flags, a[4]);
 
 	if (!is_err(r)) {
 		cpu_invalidate_code(a[0], a[1]);

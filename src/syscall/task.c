@@ -3,6 +3,8 @@
  * 16-bit id and 32-bit rlimit forms, and CPU affinity for compat callers. */
 #include <asm/ldt.h>
 #include <asm/prctl.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -286,12 +288,42 @@ SG_SYSCALL_DEFINE(compat_sys_setrlimit)
 
 /* --- affinity for 32-bit longs ---------------------------------------------- */
 
+/* The host's nr_cpu_ids: the last possible CPU + 1. */
+static long host_nr_cpu_ids(void)
+{
+	static long n;
+	char buf[64] = { 0 };
+	long fd;
+
+	if (n)
+		return n;
+	fd = host_syscall3(SYS_open, "/sys/devices/system/cpu/possible",
+			   O_RDONLY | O_CLOEXEC, 0);
+	if (fd >= 0) {
+		if (host_syscall3(SYS_read, fd, buf, sizeof(buf) - 1) > 0) {
+			char *p = strrchr(buf, '-'), *q = strrchr(buf, ',');
+
+			if (q && (!p || q > p))
+				p = q;
+			n = strtol(p ? p + 1 : buf, NULL, 10) + 1;
+		}
+		host_syscall1(SYS_close, fd);
+	}
+	if (n <= 0)
+		n = 1;
+	return n;
+}
+
 SG_SYSCALL_DEFINE(compat_sys_sched_getaffinity)
 {
 	uint8_t mask[1024];
 	uint32_t len = (uint32_t)a[1];
 	long r;
 
+	/* the kernel's compat checks: len * 8 (an unsigned int, which can
+	 * wrap) below nr_cpu_ids, then the alignment */
+	if ((uint32_t)(len * 8u) < (uint32_t)host_nr_cpu_ids())
+		return -EINVAL;
 	if (len & 3)
 		return -EINVAL;
 	r = host_syscall3(SYS_sched_getaffinity, a[0],

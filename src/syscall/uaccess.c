@@ -49,11 +49,16 @@ struct sc_bounce {
 static __thread struct sc_bounce bounces[SC_BOUNCE_MAX];
 static __thread unsigned nbounces;
 
+/* The end of the host's user address space (4-level paging): an address
+ * at or above it is refused by the host as by the kernel for the guest
+ * (access_ok), and is no memory of sysgate's; x32 passes full registers. */
+#define SC_HOST_USER_END 0x7ffffffff000ull
+
 void *sc_fault_ptr(struct sg_thread *t, uint64_t addr)
 {
 	struct mm *mm = sc_mm(t);
 
-	if (!mm_is_low4g(mm) && addr >= mm_task_size(mm))
+	if (addr >= SC_HOST_USER_END)
 		return g2h(addr);
 	pthread_once(&fault_once, fault_area_init);
 	if (!fault_area)
@@ -70,7 +75,7 @@ static void *fault_shaped(struct sg_thread *t, uint64_t addr, uint64_t len,
 	size_t data;
 	void *map;
 
-	if (!mm_is_low4g(mm) && addr >= mm_task_size(mm))
+	if (addr >= SC_HOST_USER_END)
 		return g2h(addr);
 	part = mm_access_prefix(mm, addr, len, prot);
 	if (part == 0)

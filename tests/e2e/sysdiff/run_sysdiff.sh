@@ -21,7 +21,8 @@
 #   --abi LIST     ABIs, comma separated (default i386,x32,x86_64)
 #   --max-pct P    fail when an ABI's differing calls reach P percent of
 #                  its calls (default 1)
-#   --timeout MS   a call still running after MS is killed (default 1000)
+#   --timeout MS   a call still running after MS is killed (default 5000:
+#                  nothing in the list blocks; a loaded machine is slow)
 #   --work DIR     scratch directory (default: a fresh one under /tmp)
 #   --show N       print at most N differing call pairs per ABI (default 40)
 # Exit 0 when every ABI compared is under the limit, 1 otherwise, 2 bad
@@ -31,7 +32,7 @@ seed=1
 count=1500
 abis=i386,x32,x86_64
 max_pct=1
-timeout=1000
+timeout=5000
 work=
 show=40
 while [ $# -gt 0 ]; do
