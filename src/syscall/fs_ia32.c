@@ -166,6 +166,9 @@ SG_SYSCALL_DEFINE(compat_sys_fstatfs)
 
 SG_SYSCALL_DEFINE(compat_sys_statfs64)
 {
+	/* the size is checked before the path */
+	if ((uint32_t)a[1] != sizeof(struct compat_statfs64))
+		return -EINVAL;
 	return a[0] ? statfs64(t, a[0], 0, a[1], a[2]) : -EFAULT;
 }
 

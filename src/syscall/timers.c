@@ -48,6 +48,9 @@ static long settime32(struct sg_thread *t, long nr, const uint64_t *a)
 	struct itimerspec in, out;
 	long r;
 
+	/* timer_settime: no new value is EINVAL before any read */
+	if (nr == SYS_timer_settime && !a[2])
+		return -EINVAL;
 	if (copy_from_guest(sc_mm(t), &c, a[2], sizeof(c)))
 		return -EFAULT;
 	get_compat_itimerspec(&in, &c);

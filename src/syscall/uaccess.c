@@ -28,13 +28,28 @@
 #define SC_BOUNCE_MAX 8            /* partial buffers per call */
 #define SC_BOUNCE_LIMIT (64ul << 20) /* larger partial copies: -EFAULT */
 
+/* Where the host pointers go: low in the address space, so that pointer
+ * + length stays in the user range wherever the guest's did (the kernel
+ * refuses a range that ends above it before anything else: access_ok).
+ * A hint only: just above the low-4 GiB reservation for i386/x32 (their
+ * address + length is below 8 GiB), near the bottom for x86_64. */
+#define SC_BOUNCE_HINT_LOW4G 0x100000000ul
+#define SC_BOUNCE_HINT_X64 0x10000ul
+
+static void *bounce_map(bool low4g, size_t len)
+{
+	return mmap((void *)(low4g ? SC_BOUNCE_HINT_LOW4G : SC_BOUNCE_HINT_X64),
+		    len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		    -1, 0);
+}
+
 static uintptr_t fault_area;
+static bool fault_low4g;
 static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
 
 static void fault_area_init(void)
 {
-	void *p = mmap(NULL, SC_FAULT_AREA, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *p = bounce_map(fault_low4g, SC_FAULT_AREA);
 
 	fault_area = p == MAP_FAILED ? 0 : (uintptr_t)p;
 }
@@ -60,6 +75,7 @@ void *sc_fault_ptr(struct sg_thread *t, uint64_t addr)
 
 	if (addr >= SC_HOST_USER_END)
 		return g2h(addr);
+	fault_low4g = mm_is_low4g(mm); /* one ABI per process */
 	pthread_once(&fault_once, fault_area_init);
 	if (!fault_area)
 		return g2h(mm_task_size(mm) + (addr & (MM_PAGE_SIZE - 1)));
@@ -70,26 +86,33 @@ static void *fault_shaped(struct sg_thread *t, uint64_t addr, uint64_t len,
 			  int prot, long *err)
 {
 	struct mm *mm = sc_mm(t);
-	uint64_t part;
+	uint64_t part, rpart;
 	struct sc_bounce *b;
-	size_t data;
+	size_t data, wdata;
 	void *map;
 
 	if (addr >= SC_HOST_USER_END)
 		return g2h(addr);
 	part = mm_access_prefix(mm, addr, len, prot);
-	if (part == 0)
+	/* an output the guest can read further than write (a read-only
+	 * page): the kernel may read it (in/out arguments) and faults when
+	 * it writes there, so that part is copied read-only */
+	rpart = (prot & PROT_WRITE) ? mm_access_prefix(mm, addr, len, PROT_READ)
+				    : part;
+	if (rpart < part)
+		rpart = part;
+	if (rpart == 0)
 		return sc_fault_ptr(t, addr);
-	if (nbounces == SC_BOUNCE_MAX || part > SC_BOUNCE_LIMIT) {
+	if (nbounces == SC_BOUNCE_MAX || rpart > SC_BOUNCE_LIMIT) {
 		*err = -EFAULT;
 		return NULL;
 	}
 	b = &bounces[nbounces];
 	b->head = addr & (MM_PAGE_SIZE - 1);
-	data = MM_PAGE_ALIGN_UP(b->head + part);
+	data = MM_PAGE_ALIGN_UP(b->head + rpart);
+	wdata = part ? MM_PAGE_ALIGN_UP(b->head + part) : 0;
 	b->map_len = data + SC_FAULT_AREA;
-	map = mmap(NULL, b->map_len, PROT_NONE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	map = bounce_map(mm_is_low4g(mm), b->map_len);
 	if (map == MAP_FAILED ||
 	    mprotect(map, data, PROT_READ | PROT_WRITE)) {
 		if (map != MAP_FAILED)
@@ -100,7 +123,9 @@ static void *fault_shaped(struct sg_thread *t, uint64_t addr, uint64_t len,
 	/* the guest's part of the buffer stays where it is until release:
 	 * its bytes go in now (an in/out buffer keeps what the kernel does
 	 * not write) */
-	if (copy_from_guest(mm, (char *)map + b->head, addr, part)) {
+	if (copy_from_guest(mm, (char *)map + b->head, addr, rpart) ||
+	    (data > wdata &&
+	     mprotect((char *)map + wdata, data - wdata, PROT_READ))) {
 		munmap(map, b->map_len);
 		return sc_fault_ptr(t, addr);
 	}
