@@ -95,14 +95,17 @@ static long do_mremap(struct mm *mm, uint64_t old, uint64_t old_len,
 	struct vma *v = vma_find(mm, old);
 	uint64_t dst = 0;
 
-	/* a shrink is always allowed (the tail is unmapped, mapped or
-	 * not), before the old range is looked at, as the kernel */
+	/* there must be a mapping at old (EFAULT); a shrink is then
+	 * allowed whatever follows it (the tail is unmapped, mapped or
+	 * not), as the kernel (6.18, checked with sysdiff) */
+	if (!v)
+		return -EFAULT;
 	if (!(flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) && new_len <= old_len) {
 		if (new_len < old_len)
 			mm_unmap_locked(mm, old + new_len, old + old_len);
 		return (long)old;
 	}
-	if (!v || old_len > v->end - old)
+	if (old_len > v->end - old)
 		return -EFAULT;
 	if (flags & MREMAP_FIXED) {
 		if (new_addr < old + old_len && old < new_addr + new_len)

@@ -68,6 +68,8 @@ static long do_semctl(struct sg_thread *t, uint64_t id, uint64_t num, int cmd,
 	long err = 0, r;
 	void *p;
 
+	if ((int32_t)id < 0)
+		return -EINVAL; /* before the argument is read, as the kernel */
 	switch (cmd) {
 	case IPC_STAT:
 	case SEM_STAT:
