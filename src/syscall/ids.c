@@ -106,6 +106,11 @@ SG_SYSCALL_DEFINE(sys_setgroups16)
 	uint16_t *in;
 	long r;
 
+	/* the kernel asks may_setgroups() first (EPERM, e.g. in a user
+	 * namespace): the host's setgroups with a size it refuses says so
+	 * without changing anything */
+	if (host_syscall2(SYS_setgroups, -1, NULL) == -EPERM)
+		return -EPERM;
 	if (n > SC_NGROUPS_MAX)
 		return -EINVAL;
 	groups = malloc((size_t)n * (sizeof(*groups) + sizeof(*in)) + 1);
@@ -126,14 +131,17 @@ SG_SYSCALL_DEFINE(sys_nice)
 {
 	long inc = sc_s32(a[0]);
 	long prio = host_syscall2(SYS_getpriority, PRIO_PROCESS, 0);
-	long nice;
+	long nice, r;
 
 	if (prio < 0)
 		return prio;
 	inc = inc < -40 ? -40 : inc > 40 ? 40 : inc;
 	nice = 20 - prio + inc; /* getpriority answers 20 - nice */
 	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
-	return host_syscall3(SYS_setpriority, PRIO_PROCESS, 0, nice);
+	/* nice(2) answers EPERM where setpriority answers EACCES (a lower
+	 * nice value without the privilege) */
+	r = host_syscall3(SYS_setpriority, PRIO_PROCESS, 0, nice);
+	return r == -EACCES ? -EPERM : r;
 }
 
 /* --- old uname forms (i386 59, 109) --------------------------------------- */

@@ -191,6 +191,33 @@ SG_PASSTHROUGH(sys_fchownat, SYS_fchownat, PA(PA_VAL, 0), PA(PA_PATH, 0),
 SG_PASSTHROUGH(sys_mlockall, SYS_mlockall, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_munlockall, SYS_munlockall)
 
+/* --- administration: the host kernel decides by the caller's privileges
+ * (a root user in a user namespace may mount, set its namespace's host
+ * name, ...), as it would for the native program. No layout differs:
+ * mount's data is at most a page the kernel copies as far as it can, a
+ * file handle is { u32 bytes; int type; bytes } in every ABI. -------- */
+SG_PASSTHROUGH(sys_mount, SYS_mount, PA(PA_STR, 0), PA(PA_PATH, 0),
+	       PA(PA_STR, 0), PA(PA_VAL, 0), PA(PA_INN, 4096))
+SG_PASSTHROUGH(sys_umount2, SYS_umount2, PA(PA_PATH, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_umount, SYS_umount2, PA(PA_PATH, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_oldumount, SYS_umount2, PA(PA_PATH, 0)) /* flags 0 */
+SG_PASSTHROUGH(sys_pivot_root, SYS_pivot_root, PA(PA_PATH, 0), PA(PA_PATH, 0))
+SG_PASSTHROUGH(sys_sethostname, SYS_sethostname, PA(PA_IN, 1), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_setdomainname, SYS_setdomainname, PA(PA_IN, 1),
+	       PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_swapon, SYS_swapon, PA(PA_PATH, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_swapoff, SYS_swapoff, PA(PA_PATH, 0))
+SG_PASSTHROUGH(sys_acct, SYS_acct, PA(PA_PATH, 0))
+SG_PASSTHROUGH(sys_vhangup, SYS_vhangup)
+/* 8 + MAX_HANDLE_SZ (128) bytes at most; the mount id is an int or, with
+ * AT_HANDLE_MNT_ID_UNIQUE, a u64 */
+SG_PASSTHROUGH(sys_name_to_handle_at, SYS_name_to_handle_at, PA(PA_VAL, 0),
+	       PA(PA_PATH, 0), PA(PA_OUTN, 136), PA(PA_OUTN, 8), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_open_by_handle_at, SYS_open_by_handle_at, PA(PA_VAL, 0),
+	       PA(PA_INN, 136), PA(PA_VAL, 0))
+SG_PASSTHROUGH(compat_sys_open_by_handle_at, SYS_open_by_handle_at,
+	       PA(PA_VAL, 0), PA(PA_INN, 136), PA(PA_VAL, 0))
+
 /* --- more paths ----------------------------------------------------------- */
 SG_PASSTHROUGH(sys_chroot, SYS_chroot, PA(PA_PATH, 0))
 SG_PASSTHROUGH(sys_mknod, SYS_mknod, PA(PA_PATH, 0), PA(PA_VAL, 0),

@@ -189,7 +189,7 @@ const char *sc_path_fault(struct sg_thread *t, uint64_t addr, long err)
 long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 		    const uint16_t *spec, unsigned nargs)
 {
-	char paths[2][PATH_MAX];
+	char paths[3][PATH_MAX]; /* mount: source, target, type */
 	unsigned npaths = 0;
 	long host[6] = { 0 };
 	long err = 0;

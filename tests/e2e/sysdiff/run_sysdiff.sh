@@ -71,6 +71,21 @@ if setarch "$(uname -m)" -R true > /dev/null 2>&1; then
 	norandom="setarch $(uname -m) -R"
 fi
 
+# Both runs in new user, mount, UTS and IPC namespaces where the kernel
+# gives them (unshare -U): there the administration calls (mount,
+# sethostname, swapon, ...) act on namespaces that end with the run, or
+# are refused (EPERM) as they need privileges over the host, so the guest
+# calls them too (SYSDIFF_NS=1). Without them they are left out, since a
+# native run as root would change the host.
+ns=
+if unshare --user --map-root-user --mount --uts --ipc true > /dev/null 2>&1; then
+	ns="unshare --user --map-root-user --mount --uts --ipc"
+	export SYSDIFF_NS=1
+	echo "namespaces: user, mount, UTS, IPC (administration calls included)"
+else
+	echo "namespaces: none (unshare -U failed): administration calls left out"
+fi
+
 # one run in a fresh scratch directory (the same path for both runs, so
 # getcwd and the like agree): run DIR OUT PROGRAM ARGS...
 run() {
@@ -79,7 +94,7 @@ run() {
 	rm -rf "$work/scratch"
 	mkdir "$work/scratch"
 	# shellcheck disable=SC2086
-	(cd "$work/scratch" && $norandom "$@" > "$out" 2> "$out.err" < /dev/null)
+	(cd "$work/scratch" && $ns $norandom "$@" > "$out" 2> "$out.err" < /dev/null)
 	st=$?
 	rm -rf "$work/scratch"
 	return $st
