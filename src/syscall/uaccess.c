@@ -28,12 +28,13 @@
 #define SC_BOUNCE_MAX 8            /* partial buffers per call */
 #define SC_BOUNCE_LIMIT (64ul << 20) /* larger partial copies: -EFAULT */
 
-/* Where the host pointers go: low in the address space, so that pointer
- * + length stays in the user range wherever the guest's did (the kernel
- * refuses a range that ends above it before anything else: access_ok).
- * A hint only: just above the low-4 GiB reservation for i386/x32 (their
- * address + length is below 8 GiB), near the bottom for x86_64. */
-#define SC_BOUNCE_HINT_LOW4G 0x100000000ul
+/* Where the host pointers go: low enough that pointer + length stays in
+ * the user range wherever the guest's did (the kernel refuses a range
+ * that ends above it before anything else: access_ok). A hint only: the
+ * middle of the user range for i386/x32 (their address + length is below
+ * 8 GiB; lower down a sanitizer's shadow may sit), near the bottom for
+ * x86_64 (its guest's own pointers can be anywhere). */
+#define SC_BOUNCE_HINT_LOW4G 0x400000000000ul
 #define SC_BOUNCE_HINT_X64 0x10000ul
 
 static void *bounce_map(bool low4g, size_t len)

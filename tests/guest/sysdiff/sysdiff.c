@@ -356,13 +356,14 @@ static int is_excluded(const char *name)
 }
 
 /* Calls whose results differ between two runs of the same program: ids,
- * clocks, counters, addresses chosen by the kernel, inode numbers and
- * times of the fresh files. For these the line has the error (or "ok")
- * and only which bytes were written, not their values. */
+ * clocks, addresses chosen by the kernel, inode numbers and times of the
+ * fresh files (which of whose bytes are zero, or equal the fill, differs
+ * too). For these the line has the error (or "ok") and, per page,
+ * whether the call wrote to it. */
 static const char *const volatile_calls[] = {
 	"getpid", "getppid", "gettid", "set_tid_address", "setsid", "time",
 	"gettimeofday", "clock_gettime", "clock_gettime64", "times",
-	"getrandom", "getcpu", "stat", "lstat",
+	"stat", "lstat",
 	"fstat", "newfstatat", "stat64", "lstat64", "fstat64", "fstatat64",
 	"statx", "oldstat", "oldlstat", "oldfstat", "statfs", "fstatfs",
 	"statfs64", "fstatfs64", "getdents", "getdents64", "readdir",
@@ -373,22 +374,27 @@ static const char *const volatile_calls[] = {
 	"sched_rr_get_interval_time64", "prctl",
 };
 
-/* Counters (times, usage, uptime): even which of their bytes are zero
- * differs between runs, so only whether the call wrote at all is kept. */
+/* Counters (times, usage, uptime): the same as volatile_calls. */
 static const char *const counter_calls[] = {
 	"sysinfo", "getrusage", "times", "wait4", "waitid",
-	"getrandom", "getcpu", /* random bytes or a CPU number can equal the fill */
+	"getrandom", /* random bytes can equal the fill */
 };
 
-/* 0 stable, 1 volatile, 2 counters */
+/* Results whose bytes may equal the fill or not from run to run (the CPU
+ * number: 0 on one run, 1 on the next): only the result is kept. */
+static const char *const result_only_calls[] = { "getcpu" };
+
+/* 0 stable, 2 whether written, 3 the result only */
 static int volatility(const char *name)
 {
+	for (size_t i = 0;
+	     i < sizeof(result_only_calls) / sizeof(result_only_calls[0]); i++)
+		if (!strcmp(name, result_only_calls[i]))
+			return 3;
 	for (size_t i = 0;
 	     i < sizeof(counter_calls) / sizeof(counter_calls[0]); i++)
 		if (!strcmp(name, counter_calls[i]))
 			return 2;
-	/* which bytes of a stat or a time are zero, or equal the fill,
-	 * differs too: these keep whether the call wrote, like counters */
 	for (size_t i = 0;
 	     i < sizeof(volatile_calls) / sizeof(volatile_calls[0]); i++)
 		if (!strcmp(name, volatile_calls[i]))
@@ -713,14 +719,14 @@ static void one_call(unsigned k, const struct row *r, int timeout_ms)
 		else
 			printf(" %lld", rec.ret);
 		for (int pg = 0; pg < 2; pg++) {
+			if (vol == 3)
+				continue;
 			if (!rec.readable[pg])
 				printf(" p%d:gone", pg);
 			else if (vol == 2)
 				printf(" p%d:%s", pg,
 				       rec.written_hash[pg] == 0xcbf29ce484222325ull
 					       ? "same" : "written");
-			else if (vol)
-				printf(" p%d:%016llx", pg, rec.written_hash[pg]);
 			else
 				printf(" p%d:%016llx", pg, rec.value_hash[pg]);
 		}
