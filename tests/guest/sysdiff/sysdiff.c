@@ -382,7 +382,10 @@ static const char *const counter_calls[] = {
 
 /* Results whose bytes may equal the fill or not from run to run (the CPU
  * number: 0 on one run, 1 on the next): only the result is kept. */
-static const char *const result_only_calls[] = { "getcpu" };
+static const char *const result_only_calls[] = {
+	"getcpu",
+	"mincore", /* page residency: what else ran decides */
+};
 
 /* 0 stable, 2 whether written, 3 the result only */
 static int volatility(const char *name)
