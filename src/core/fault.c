@@ -17,6 +17,8 @@ int fault_signal(const struct cpu_fault *f)
 		return SIGILL;
 	case VEC_AC:
 		return SIGBUS;
+	case VEC_PF:
+		return f->bus_code ? SIGBUS : SIGSEGV;
 	default: /* #GP, #PF, #NM, #OF, #BR */
 		return SIGSEGV;
 	}

@@ -45,6 +45,8 @@ struct cpu_fault {
 	bool fetch;           /* VEC_PF: an instruction fetch (error code's I/D bit) */
 	bool present;         /* VEC_PF: the host's error code bit 0, a present page
 				 (the same page tables: guest addresses are host ones) */
+	int bus_code;         /* VEC_PF: the host raised SIGBUS with this si_code
+			       * (BUS_ADRERR: a file page past the end of file) */
 	uint8_t bytes[15];    /* VEC_UD: the instruction bytes that could be read */
 	uint8_t nbytes;
 };

@@ -16,6 +16,7 @@ static __thread sigjmp_buf *tl_jmp;
 static __thread volatile sig_atomic_t tl_in_guest;
 static __thread uint64_t tl_fault_addr;
 static __thread bool tl_fault_write, tl_fault_prot;
+static __thread int tl_fault_bus_code;
 __thread bool cpu_tl_ac __attribute__((tls_model("initial-exec"))); /* insn.h: ac_check */
 __thread bool cpu_tl_fetch __attribute__((tls_model("initial-exec"))); /* insn.h */
 static __thread bool tl_fault_fetch, tl_fault_present;
@@ -396,6 +397,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 		c->fault.prot = tl_fault_prot;
 		c->fault.fetch = tl_fault_fetch;
 		c->fault.present = tl_fault_present;
+		c->fault.bus_code = tl_fault_bus_code;
 		if (tl_fault_addr == 0 && c->mode == CPU_MODE_64 && stack_based(c))
 			c->fault.vector = VEC_SS; /* non-canonical via RSP/RBP */
 		return c->stop;
@@ -459,7 +461,9 @@ static void on_host_fault(int sig, siginfo_t *si, void *uctx)
 		return; /* the faulting instruction runs again, now fatally */
 	}
 	tl_fault_addr = (uint64_t)(uintptr_t)si->si_addr;
-	tl_fault_prot = si->si_code == SEGV_ACCERR;
+	tl_fault_prot = sig == SIGSEGV && si->si_code == SEGV_ACCERR;
+	/* a page the host cannot back (a file mapping past its end) */
+	tl_fault_bus_code = sig == SIGBUS ? si->si_code : 0;
 	/* Page-fault error code bit 1: the access was a write. */
 	tl_fault_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 	tl_fault_present = (uc->uc_mcontext.gregs[REG_ERR] & 1) != 0;

@@ -314,6 +314,11 @@ static void fault_info(const struct sg_thread *t, const struct cpu_fault *f, int
 	si->si_signo = signo;
 	switch (f->vector) {
 	case VEC_PF:
+		if (f->bus_code) { /* the kernel's: the page exists, its file does not */
+			si->si_code = f->bus_code;
+			si->si_addr = (void *)(uintptr_t)f->data_addr;
+			break;
+		}
 		/* the low 4 GiB reservation answers ACCERR for what is not
 		 * guest memory at all: the guest's VMAs decide */
 		si->si_code = f->prot && mm_access_ok(t->proc->mm, f->data_addr, 1, 0)
