@@ -10,24 +10,12 @@
 #include "core/embed.h"
 #include "core/process.h"
 #include "core/thread.h"
+#include "hostfd/hostfd.h"
 #include "cpu/cpu.h"
 #include "loader/loader.h"
 #include "mm/mm.h"
 #include "signal/signal.h"
 #include "trace/trace.h"
-
-/* sysgate holds no low-numbered descriptors (DESIGN.md): guest fd numbers
- * must be those of a native run, so our own fds live from here up. */
-#define SG_PRIVATE_FD_MIN 700
-
-static int move_fd_high(int fd)
-{
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, SG_PRIVATE_FD_MIN);
-
-	if (high < 0)
-		return -1;
-	return high;
-}
 
 /* sysgate's own binary, remembered before the guest can change anything
  * (execve re-enters it); SYSGATE_EXE names another (a library user's
@@ -61,7 +49,6 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 		p->opts = *opts;
 	else
 		sg_options_init(&p->opts);
-	p->trace_fd = -1;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->threads_done, NULL);
 	thread_hooks_init(p);
@@ -83,14 +70,14 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 		return e == EINVAL ? SG_ERR_FILTER : SG_ERR_NOMEM;
 	}
 	if (p->opts.trace) {
-		int fd = move_fd_high(p->opts.trace_fd >= 0 ? p->opts.trace_fd
-							     : STDERR_FILENO);
+		/* sysgate's own copy, out of the guest's reach (hostfd.h) */
+		int fd = hostfd_dup(p->opts.trace_fd >= 0 ? p->opts.trace_fd
+							  : STDERR_FILENO, NULL);
 		if (fd < 0)
 			goto nomem;
-		p->trace_fd = fd;
 		p->trace = trace_create_opts(fd, &p->opts);
 		if (!p->trace) {
-			close(fd);
+			hostfd_close(fd);
 			if (errno == EINVAL) {
 				sg_destroy(p);
 				return SG_ERR_FILTER;

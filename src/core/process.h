@@ -74,7 +74,6 @@ struct sg_process {
 	volatile int exiting;        /* exit_group or a fatal signal: all threads stop */
 	struct sg_core_hooks hooks;
 	char *host_exe;              /* sysgate's own binary, for execve */
-	int trace_fd;                /* the trace's descriptor, -1: none */
 	bool no_runner;              /* a fork child of a thread that is not sg_run's:
 					nobody returns from sg_run here */
 };

@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 #include "signal/signal.h"
+#include "hostfd/hostfd.h"
 #include "syscall/internal.h"
 
 long sys_set_thread_area(struct sg_thread *t, const uint64_t *a);
 
-#define SG_PRIVATE_FD_MIN 700
 #define CSIGNAL_MASK 0xffu
 
 struct clone_req {
@@ -92,8 +92,12 @@ static void vfork_pipe(int fds[2])
 	fds[0] = fds[1] = -1;
 	if (pipe2(p, O_CLOEXEC))
 		return;
-	fds[0] = fcntl(p[0], F_DUPFD_CLOEXEC, SG_PRIVATE_FD_MIN);
-	fds[1] = fcntl(p[1], F_DUPFD_CLOEXEC, SG_PRIVATE_FD_MIN);
+	/* sysgate's own (hostfd.h): the guest's close_range in the child
+	 * must not end the wait early */
+	if (hostfd_dup(p[0], &fds[0]) < 0 || hostfd_dup(p[1], &fds[1]) < 0) {
+		hostfd_close(fds[0]);
+		fds[0] = fds[1] = -1;
+	}
 	close(p[0]);
 	close(p[1]);
 }
@@ -119,8 +123,8 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 	if (pid == 0) {
 		uint32_t tid;
 
-		if (vp[0] >= 0)
-			close(vp[0]);
+		hostfd_close(vp[0]);
+		hostfd_hold(vp[1], NULL); /* vp is the parent's frame */
 		t->proc->hooks.forked(t);
 		tid = (uint32_t)t->tid;
 		if (r->sp)
@@ -139,15 +143,14 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 		copy_to_guest(sc_mm(t), r->ptid, &v, sizeof(v));
 	}
 out:
-	if (vp[1] >= 0)
-		close(vp[1]);
+	hostfd_close(vp[1]);
 	if (vp[0] >= 0) {
 		char c;
 
 		if (pid > 0)
 			while (read(vp[0], &c, 1) < 0 && errno == EINTR)
 				;
-		close(vp[0]);
+		hostfd_close(vp[0]);
 	}
 	return pid;
 }

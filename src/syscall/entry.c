@@ -96,8 +96,13 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 		skip = true;
 	if (tr)
 		trace_syscall_enter(tr, t, call);
+	if (!skip && call->row && call->row->fd_args &&
+	    sc_names_private_fd(call->row->fd_args, call->args)) {
+		skip = true; /* sysgate's own: not the guest's (hostfd.h) */
+		call->result = -EBADF;
+	}
 	if (skip) {
-		/* call->result is the hook's answer */
+		/* call->result is the hook's answer (or -EBADF) */
 	} else if (call->vdso_fn) {
 		call->result = vdso_answer(sc_mm(t), call->table == SG_TABLE_IA32,
 					   call->index, call->args);

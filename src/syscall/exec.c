@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hostfd/hostfd.h"
 #include "syscall/internal.h"
 #include "trace/trace.h"
 
@@ -181,8 +182,8 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0)
 		r = strv_add(s, strdup("--tsc-sigsegv"));
 	for (int i = 0; !r && i < p->opts.verbose; i++)
 		r = strv_add(s, strdup("-v"));
-	if (!r && p->trace && p->trace_fd >= 0)
-		r = add_trace_options(p->trace, p->trace_fd, s);
+	if (!r && p->trace)
+		r = add_trace_options(p->trace, trace_output_fd(p->trace), s);
 	if (!r && argv0) {
 		r = strv_add(s, strdup("--argv0"));
 		r = r ? r : strv_add(s, strdup(argv0));
@@ -236,7 +237,7 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 	for (size_t i = 1; !r && i < args.n; i++)
 		r = strv_add(&host, args.v[i]);
 	if (!r) {
-		int tfd = t->proc->trace_fd;
+		int tfd = t->proc->trace ? trace_output_fd(t->proc->trace) : -1;
 
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, 0); /* the new sysgate writes on */
@@ -244,8 +245,10 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 			trace_syscall_exec(t->proc->trace, t, sc_current);
 		if (!env.v)
 			strv_add(&env, NULL);
+		hostfd_exec_begin(); /* the new image reads the guest's limit */
 		execve(t->proc->host_exe, host.v, env.v);
 		r = -errno;
+		hostfd_exec_failed();
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, FD_CLOEXEC);
 	}

@@ -303,7 +303,7 @@ static long dir_lseek_compat(long fd, int64_t off, int whence)
 	return r < 0 ? r : (long)dirpos_to_compat(r);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_getdents)
+static long compat_getdents_once(struct sg_thread *t, const uint64_t *a)
 {
 	long r = host_int80(IA32_NR_GETDENTS, (long)a[0], (long)a[1],
 			    (long)a[2], 0, 0);
@@ -311,7 +311,7 @@ SG_SYSCALL_DEFINE(compat_sys_getdents)
 	return r == -ENOSYS ? getdents_convert(t, a) : r;
 }
 
-SG_SYSCALL_DEFINE(sys_getdents64)
+static long getdents64_once(struct sg_thread *t, const uint64_t *a)
 {
 	long err = 0;
 	void *buf;
@@ -347,6 +347,32 @@ SG_SYSCALL_DEFINE(sys_getdents64)
 			       sizeof(off));
 			pos += reclen;
 		}
+	return n;
+}
+
+/* Both getdents: a listing of our own /proc/<pid>/fd without sysgate's
+ * descriptors (fds.c). */
+SG_SYSCALL_DEFINE(compat_sys_getdents)
+{
+	bool again;
+	long n;
+
+	do {
+		n = compat_getdents_once(t, a);
+		n = sc_getdents_hide(t, (int)a[0], a[1], n, SC_DIRENT_COMPAT, &again);
+	} while (again);
+	return n;
+}
+
+SG_SYSCALL_DEFINE(sys_getdents64)
+{
+	bool again;
+	long n;
+
+	do {
+		n = getdents64_once(t, a);
+		n = sc_getdents_hide(t, (int)a[0], a[1], n, SC_DIRENT64, &again);
+	} while (again);
 	return n;
 }
 

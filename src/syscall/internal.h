@@ -172,6 +172,21 @@ long sc_proc_view(struct sg_thread *t, long fd, int flags);
  * process? entry: the last component. */
 bool sc_own_proc_file(long fd, char *entry, size_t size);
 
+/* fds.c: sysgate's own descriptors kept from the guest (hostfd.h) */
+bool sc_names_private_fd(unsigned fd_args, const uint64_t *a);
+/* "fd/N" or "fdinfo/N" of /proc/self naming one of sysgate's */
+bool sc_proc_fd_entry_private(const char *entry);
+enum sc_dirent { SC_DIRENT64, SC_DIRENT_LONG, SC_DIRENT_COMPAT };
+/* After a getdents of n bytes into guest buf: a listing of our own
+ * /proc/<pid>/fd loses sysgate's entries; *again when a batch had only
+ * those (read on: 0 would say the end). */
+long sc_getdents_hide(struct sg_thread *t, int fd, uint64_t buf, long n,
+		      enum sc_dirent kind, bool *again);
+struct rlimit;
+/* getrlimit/setrlimit on the host, RLIMIT_NOFILE as the guest sees it */
+long sc_host_getrlimit(int resource, struct rlimit *r);
+long sc_host_setrlimit(int resource, const struct rlimit *r);
+
 /* io.c: host iovecs from the guest's array of cnt entries (struct
  * compat_iovec when compat), every buffer checked for prot: 0, -EFAULT or
  * -EINVAL (a negative length). */

@@ -61,9 +61,7 @@ SG_PASSTHROUGH(sys_fdatasync, SYS_fdatasync, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_ftruncate, SYS_ftruncate, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(compat_sys_ftruncate, SYS_ftruncate, PA(PA_VAL, 0),
 	       PA(PA_S32, 0)) /* compat_off_t */
-/* linux_dirent has kernel longs: x86_64 and x32 alike (i386 differs) */
-SG_PASSTHROUGH(sys_getdents, SYS_getdents, PA(PA_VAL, 0), PA(PA_OUT, 2),
-	       PA(PA_VAL, 0))
+/* getdents: fds.c (a /proc/self/fd listing without sysgate's own) */
 SG_PASSTHROUGH(sys_fchdir, SYS_fchdir, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fchmod, SYS_fchmod, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_flock, SYS_flock, PA(PA_VAL, 0), PA(PA_VAL, 0))
@@ -118,11 +116,7 @@ SG_PASSTHROUGH(sys_getrandom, SYS_getrandom, PA(PA_OUT, 1), PA(PA_VAL, 0),
 SG_PASSTHROUGH(sys_sched_yield, SYS_sched_yield)
 SG_PASSTHROUGH(sys_sched_getaffinity, SYS_sched_getaffinity, PA(PA_VAL, 0),
 	       PA(PA_VAL, 0), PA(PA_OUT, 1))
-/* rlimit64 and the 64-bit struct rlimit (x86_64 and x32: kernel longs) */
-SG_PASSTHROUGH(sys_prlimit64, SYS_prlimit64, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_INN, 16), PA(PA_OUTN, 16))
-SG_PASSTHROUGH(sys_getrlimit, SYS_getrlimit, PA(PA_VAL, 0), PA(PA_OUTN, 16))
-SG_PASSTHROUGH(sys_setrlimit, SYS_setrlimit, PA(PA_VAL, 0), PA(PA_INN, 16))
+/* prlimit64, getrlimit, setrlimit: fds.c (RLIMIT_NOFILE is the guest's) */
 /* Guest threads are host threads and addresses are host addresses. */
 SG_PASSTHROUGH(sys_kill, SYS_kill, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_tkill, SYS_tkill, PA(PA_VAL, 0), PA(PA_VAL, 0))
@@ -156,8 +150,6 @@ SG_PASSTHROUGH(sys_getcpu, SYS_getcpu, PA(PA_OUTN, 4), PA(PA_OUTN, 4),
 	       PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_sched_setaffinity, SYS_sched_setaffinity, PA(PA_VAL, 0),
 	       PA(PA_VAL, 0), PA(PA_IN, 1))
-SG_PASSTHROUGH(sys_close_range, SYS_close_range, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_eventfd2, SYS_eventfd2, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_epoll_create1, SYS_epoll_create1, PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_memfd_create, SYS_memfd_create, PA(PA_PATH, 0),

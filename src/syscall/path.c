@@ -54,6 +54,16 @@ bool sc_is_proc_exe(const char *path)
 	return entry && strcmp(entry, "exe") == 0;
 }
 
+/* /proc/self/fd/N, /dev/fd/N (and fdinfo) naming one of sysgate's. */
+static bool proc_self_fd_private(const char *path)
+{
+	const char *entry = proc_self_entry(path);
+
+	if (!entry && strncmp(path, "/dev/fd/", 8) == 0)
+		entry = path + 5;
+	return entry && sc_proc_fd_entry_private(entry);
+}
+
 /* Host-only trees: never looked up under the sysroot. */
 static bool host_only(const char *path)
 {
@@ -96,6 +106,8 @@ long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias)
 
 	if (n < 0)
 		return n;
+	if (proc_self_fd_private(buf))
+		return -ENOENT; /* sysgate's own descriptor (hostfd.h) */
 	if (exe_alias && t->proc->exe_path && sc_is_proc_exe(buf)) {
 		size_t len = strlen(t->proc->exe_path);
 

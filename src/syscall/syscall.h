@@ -22,6 +22,8 @@ struct sg_syscall_row {
 	const char *entry;       /* "sys_read" / "compat_sys_..." */
 	sg_syscall_fn fn;        /* NULL: not implemented yet -> -ENOSYS */
 	unsigned nargs;          /* for the trace; 6 if unknown */
+	unsigned fd_args;        /* bit i: argument i names a descriptor
+				  * (tables/syscall_args.in kinds fd, dirfd) */
 };
 
 /* The generated tables, indexed by number (x32: without the 0x40000000 bit). */

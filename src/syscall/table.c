@@ -14,8 +14,14 @@
 #include "syscall_entries.h"
 #undef SG_SYSCALL_ENTRY
 
+/* Bit i: argument i names a descriptor of the caller (kind fd or dirfd). */
+#define FD_BIT(k, i)                                                       \
+	((unsigned)((int)SYSTAB_ARG_##k == (int)SYSTAB_ARG_FD ||              \
+		    (int)SYSTAB_ARG_##k == (int)SYSTAB_ARG_DIRFD) << (i))
 #define SG_SYSCALL(nr, name, entry, ret, nargs, k0, k1, k2, k3, k4, k5) \
-	[nr] = { #name, #entry, entry, nargs },
+	[nr] = { #name, #entry, entry, nargs,                             \
+		 FD_BIT(k0, 0) | FD_BIT(k1, 1) | FD_BIT(k2, 2) | FD_BIT(k3, 3) | \
+			 FD_BIT(k4, 4) | FD_BIT(k5, 5) },
 
 static const struct sg_syscall_row ia32_rows[] = {
 #include "syscalls_ia32.h"
@@ -27,6 +33,7 @@ static const struct sg_syscall_row x32_rows[] = {
 #include "syscalls_x32.h"
 };
 #undef SG_SYSCALL
+#undef FD_BIT
 
 #define SG_SYSCALL(nr, name, entry, ret, nargs, k0, k1, k2, k3, k4, k5) \
 	[nr] = { SYSTAB_RET_##ret, nargs,                                 \

@@ -257,7 +257,7 @@ static long compat_getrlimit(struct sg_thread *t, const uint64_t *a,
 {
 	struct rlimit r;
 	struct compat_rlimit c;
-	long ret = host_syscall2(SYS_getrlimit, a[0], &r);
+	long ret = sc_host_getrlimit((int)a[0], &r);
 
 	if (ret)
 		return ret;
@@ -283,7 +283,7 @@ SG_SYSCALL_DEFINE(compat_sys_setrlimit)
 	if (copy_from_guest(sc_mm(t), &c, a[1], sizeof(c)))
 		return -EFAULT;
 	get_compat_rlimit(&r, &c);
-	return host_syscall2(SYS_setrlimit, a[0], &r);
+	return sc_host_setrlimit((int)a[0], &r);
 }
 
 /* --- affinity for 32-bit longs ---------------------------------------------- */

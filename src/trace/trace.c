@@ -28,6 +28,7 @@
 #include "core/process.h"
 #include "mm/mm.h"
 #include "trace/trace.h"
+#include "hostfd/hostfd.h"
 #include "trace/trace_internal.h"
 
 /* The call between enter and exit, per guest thread (= host thread). Each
@@ -66,9 +67,8 @@ static int my_tid(void)
 }
 
 /* The shared page lives in a memfd (close-on-exec, among sysgate's own
- * high descriptors), so that a guest execve, which re-enters sysgate, can
- * pass it on (trace_exec_options) and the new image keeps sharing it. */
-#define TRACE_PRIVATE_FD_MIN 700
+ * descriptors: hostfd.h), so that a guest execve, which re-enters sysgate,
+ * can pass it on (trace_exec_options) and the new image keeps sharing it. */
 
 /* The header, then the counts of each table (the same binary after an
  * execve: the same sizes). */
@@ -98,7 +98,7 @@ static int shared_init(struct trace *tr, int inherited_fd)
 
 		if (mfd < 0)
 			return -1;
-		fd = fcntl(mfd, F_DUPFD_CLOEXEC, TRACE_PRIVATE_FD_MIN);
+		fd = hostfd_dup(mfd, &tr->shared_fd);
 		close(mfd);
 		if (fd < 0 || ftruncate(fd, (off_t)tr->shared_size) < 0) {
 			if (fd >= 0)
@@ -107,6 +107,7 @@ static int shared_init(struct trace *tr, int inherited_fd)
 		}
 	} else {
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
+		hostfd_adopt(fd, &tr->shared_fd);
 	}
 	tr->shared_fd = fd;
 	tr->sh = mmap(NULL, tr->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -162,6 +163,8 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 	}
 	tr->fd = fd >= 0 ? fd : STDERR_FILENO;
 	tr->own_fd = fd >= 0 && fd != STDERR_FILENO;
+	if (tr->own_fd)
+		hostfd_hold(fd, &tr->fd); /* moved if the guest's range grows */
 	tr->flags = opts ? opts->trace : SG_TRACE_SYSCALLS;
 	tr->strlen = opts ? opts->trace_strlen : TRACE_STRLEN;
 	if (tr->strlen > TRACE_STRLEN_MAX)
@@ -199,22 +202,31 @@ void trace_destroy(struct trace *tr)
 {
 	if (!tr)
 		return;
-	if (tr->own_fd)
+	if (tr->own_fd) {
+		hostfd_forget(tr->fd);
 		close(tr->fd);
+	}
 	trace_filter_free(&tr->filter);
 	pthread_mutex_destroy(&tr->lock);
 	if (tr->sh)
 		munmap(tr->sh, tr->shared_size);
-	if (tr->shared_fd > 0)
+	if (tr->shared_fd > 0) {
+		hostfd_forget(tr->shared_fd);
 		close(tr->shared_fd);
+	}
 	free(tr->filter_spec);
 	free(tr);
+}
+
+int trace_output_fd(const struct trace *tr)
+{
+	return __atomic_load_n(&tr->fd, __ATOMIC_ACQUIRE);
 }
 
 static void write_all(struct trace *tr, const char *p, size_t left)
 {
 	while (left) {
-		ssize_t n = write(tr->fd, p, left);
+		ssize_t n = write(trace_output_fd(tr), p, left);
 
 		if (n < 0 && errno == EINTR)
 			continue;

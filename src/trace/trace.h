@@ -52,6 +52,9 @@ void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
  * -1 (ENOMEM, or max too small). Call it right before the host execve. */
 int trace_exec_options(struct trace *tr, char **out, int max);
 
+/* The descriptor trace lines go to (sysgate's own, hostfd.h). */
+int trace_output_fd(const struct trace *tr);
+
 /* A signal is delivered to the guest (called by the signal delivery code
  * before the handler frame is built or the default action taken):
  * "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---". */

@@ -1,0 +1,241 @@
+/* The guest's descriptors and sysgate's own (src/hostfd/hostfd.h): every
+ * call that names a descriptor is checked at the entry (the fd/dirfd
+ * argument kinds of tables/syscall_args.in); here the calls that need more
+ * than that: close_range around sysgate's descriptors, /proc/self/fd
+ * listings and paths without them, RLIMIT_NOFILE as the guest set it.
+ * docs/syscalls.md, Descriptors. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/vfs.h>
+
+#include "hostfd/hostfd.h"
+#include "syscall/compat/compat.h"
+#include "syscall/internal.h"
+
+#define PROC_SUPER_MAGIC 0x9fa0
+
+bool sc_names_private_fd(unsigned fd_args, const uint64_t *a)
+{
+	for (unsigned i = 0; fd_args; i++, fd_args >>= 1)
+		if ((fd_args & 1) && hostfd_is_private((int)a[i]))
+			return true;
+	return false;
+}
+
+/* --- close_range ----------------------------------------------------------- */
+
+/* The guest's range less sysgate's descriptors: one host call per gap. */
+SG_SYSCALL_DEFINE(sys_close_range)
+{
+	unsigned first = (unsigned)a[0], last = (unsigned)a[1], flags = (unsigned)a[2];
+	int own[HOSTFD_MAX];
+	int n = hostfd_list(own, HOSTFD_MAX);
+	unsigned from = first;
+	long r;
+
+	if (first > last)
+		return host_syscall3(SYS_close_range, first, last, flags); /* -EINVAL */
+	for (int i = 0; i < n; i++) {
+		unsigned fd = (unsigned)own[i];
+
+		if (fd < from || fd > last)
+			continue;
+		if (fd > from) {
+			r = host_syscall3(SYS_close_range, from, fd - 1, flags);
+			if (r)
+				return r;
+		}
+		from = fd + 1;
+	}
+	if (from > last || from == 0) /* the rest is ours (or past UINT_MAX) */
+		return 0;
+	return host_syscall3(SYS_close_range, from, last, flags);
+}
+
+/* --- /proc/self/fd ------------------------------------------------------- */
+
+/* "fd/N" or "fdinfo/N" (after /proc/self/) naming one of sysgate's. */
+bool sc_proc_fd_entry_private(const char *entry)
+{
+	const char *num;
+	char *end;
+	long fd;
+
+	if (strncmp(entry, "fd/", 3) == 0)
+		num = entry + 3;
+	else if (strncmp(entry, "fdinfo/", 7) == 0)
+		num = entry + 7;
+	else
+		return false;
+	if (*num < '0' || *num > '9')
+		return false;
+	fd = strtol(num, &end, 10);
+	return (*end == '\0' || *end == '/') && fd <= INT_MAX && hostfd_is_private(fd);
+}
+
+/* Is fd a directory /proc/<us>/fd, /proc/<us>/fdinfo or a task's of ours? */
+static bool is_own_proc_fd_dir(int fd)
+{
+	char link[64], target[128];
+	struct statfs sfs;
+	long pid = host_syscall0(SYS_getpid), n;
+	int used;
+	const char *rest;
+
+	if (host_syscall2(SYS_fstatfs, fd, &sfs) || sfs.f_type != PROC_SUPER_MAGIC)
+		return false;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = host_syscall4(SYS_readlinkat, AT_FDCWD, link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = 0;
+	if (sscanf(target, "/proc/%*d%n", &used) < 0 || strncmp(target, "/proc/", 6) ||
+	    strtol(target + 6, NULL, 10) != pid)
+		return false;
+	rest = strchr(target + 6, '/');
+	if (rest && strncmp(rest, "/task/", 6) == 0)
+		rest = strchr(rest + 6, '/');
+	return rest && (strcmp(rest, "/fd") == 0 || strcmp(rest, "/fdinfo") == 0);
+}
+
+/* Drop the entries naming sysgate's descriptors from n bytes of directory
+ * entries at guest address buf (name_off: where d_name starts; reclen is
+ * the u16 before it, or before d_type for linux_dirent64). New length. */
+static long hide_entries(struct sg_thread *t, uint64_t buf, long n, size_t reclen_off,
+			 size_t name_off)
+{
+	char *copy = malloc((size_t)n);
+	long in = 0, out = 0;
+
+	if (!copy || copy_from_guest(sc_mm(t), copy, buf, (size_t)n)) {
+		free(copy);
+		return n;
+	}
+	while (in < n) {
+		uint16_t reclen;
+		char *d = copy + in;
+
+		memcpy(&reclen, d + reclen_off, sizeof(reclen));
+		if (!reclen || in + reclen > n)
+			break;
+		if (!(d[name_off] >= '0' && d[name_off] <= '9' &&
+		      hostfd_is_private(strtol(d + name_off, NULL, 10)))) {
+			memmove(copy + out, d, reclen);
+			out += reclen;
+		}
+		in += reclen;
+	}
+	if (out != n)
+		copy_to_guest(sc_mm(t), buf, copy, (size_t)out);
+	free(copy);
+	return out;
+}
+
+long sc_getdents_hide(struct sg_thread *t, int fd, uint64_t buf, long n,
+		      enum sc_dirent kind, bool *again)
+{
+	static const size_t offs[][2] = {
+		[SC_DIRENT64] = { 16, 19 },
+		[SC_DIRENT_LONG] = { 16, 18 },
+		[SC_DIRENT_COMPAT] = { 8, 10 },
+	};
+	long out;
+
+	*again = false;
+	if (n <= 0 || !hostfd_list((int[1]){ 0 }, 1) || !is_own_proc_fd_dir(fd))
+		return n;
+	out = hide_entries(t, buf, n, offs[kind][0], offs[kind][1]);
+	*again = out == 0; /* only ours in this batch: not the end yet */
+	return out;
+}
+
+/* x86_64 and x32 getdents (kernel longs in struct linux_dirent). */
+SG_SYSCALL_DEFINE(sys_getdents)
+{
+	long err = 0, n;
+	bool again;
+	void *buf = sc_buf(t, a[1], (uint32_t)a[2], PROT_WRITE, &err);
+
+	if (err)
+		return err;
+	do {
+		n = host_syscall3(SYS_getdents, a[0], buf, (uint32_t)a[2]);
+		n = sc_getdents_hide(t, (int)a[0], a[1], n, SC_DIRENT_LONG, &again);
+	} while (again);
+	return n;
+}
+
+/* --- RLIMIT_NOFILE ------------------------------------------------------- */
+
+long sc_host_getrlimit(int resource, struct rlimit *r)
+{
+	uint64_t soft, hard;
+
+	if (resource != RLIMIT_NOFILE)
+		return host_syscall2(SYS_getrlimit, resource, r);
+	hostfd_nofile_get(&soft, &hard);
+	r->rlim_cur = soft;
+	r->rlim_max = hard;
+	return 0;
+}
+
+long sc_host_setrlimit(int resource, const struct rlimit *r)
+{
+	if (resource != RLIMIT_NOFILE)
+		return host_syscall2(SYS_setrlimit, resource, r);
+	return hostfd_nofile_set(r->rlim_cur, r->rlim_max);
+}
+
+SG_SYSCALL_DEFINE(sys_getrlimit)
+{
+	struct rlimit r;
+	long ret = sc_host_getrlimit((int)a[0], &r);
+
+	if (ret)
+		return ret;
+	return copy_to_guest(sc_mm(t), a[1], &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+SG_SYSCALL_DEFINE(sys_setrlimit)
+{
+	struct rlimit r;
+
+	if (copy_from_guest(sc_mm(t), &r, a[1], sizeof(r)))
+		return -EFAULT;
+	return sc_host_setrlimit((int)a[0], &r);
+}
+
+/* The guest's own RLIMIT_NOFILE as sc_host_*; anything else passes. */
+SG_SYSCALL_DEFINE(sys_prlimit64)
+{
+	int pid = (int)a[0], resource = (int)a[1];
+	struct rlimit newr, oldr;
+	long ret;
+
+	if (resource != RLIMIT_NOFILE ||
+	    (pid != 0 && pid != host_syscall0(SYS_getpid))) {
+		long err = 0;
+		void *in = sc_buf(t, a[2], sizeof(newr), PROT_READ, &err);
+		void *out = err ? NULL : sc_buf(t, a[3], sizeof(oldr), PROT_WRITE, &err);
+
+		return err ? err : host_syscall4(SYS_prlimit64, pid, resource, in, out);
+	}
+	if (a[2] && copy_from_guest(sc_mm(t), &newr, a[2], sizeof(newr)))
+		return -EFAULT;
+	if (a[2] && newr.rlim_cur > newr.rlim_max)
+		return -EINVAL;
+	sc_host_getrlimit(resource, &oldr);
+	if (a[2]) {
+		ret = sc_host_setrlimit(resource, &newr);
+		if (ret)
+			return ret;
+	}
+	if (a[3] && copy_to_guest(sc_mm(t), a[3], &oldr, sizeof(oldr)))
+		return -EFAULT;
+	return 0;
+}
