@@ -95,6 +95,8 @@ SG_SYSCALL_DEFINE(compat_sys_ia32_mmap)
 		return -EFAULT;
 	if (m.offset & (MM_PAGE_SIZE - 1))
 		return -EINVAL;
+	if (!(m.flags & MAP_ANONYMOUS) && sc_names_private_fd(1, (uint64_t[1]){ m.fd }))
+		return -EBADF; /* the entry's check cannot see into the struct */
 	return do_mmap(t, m.addr, m.len, (int)m.prot, (int)m.flags, (int)m.fd,
 		       m.offset);
 }

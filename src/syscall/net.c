@@ -333,6 +333,9 @@ SG_SYSCALL_DEFINE(compat_sys_socketcall)
 		return -EFAULT;
 	for (int i = 0; i < 6; i++)
 		v[i] = args32[i];
+	/* the entry's descriptor check cannot see into the block */
+	if (call != SYS_SOCKET && call != SYS_SOCKETPAIR && sc_names_private_fd(1, v))
+		return -EBADF;
 	switch (call) {
 	case SYS_SOCKET:
 		return sys_socket(t, v);
