@@ -64,6 +64,8 @@ static void usage(FILE *out)
 		"                         binfmt_misc entries that run i386/x32 programs\n"
 		"                         under sysgate (default x32; flags P and F; with\n"
 		"                         -L the entry keeps the sysroot: docs/binfmt.md)\n"
+		"      --exec-close N     close descriptor N once PROGRAM is loaded\n"
+		"                         (a guest's fexecve of a close-on-exec N)\n"
 		"      --syscalls=ABI     list the system calls of ABI (i386, x32,\n"
 		"                         x86_64) as implemented, missing or\n"
 		"                         unsupported (with the reason) and exit\n"
@@ -253,6 +255,7 @@ int main(int argc, char **argv)
 		{ "tsc-sigsegv", no_argument, NULL, 'D' },
 		{ "binfmt", required_argument, NULL, 'B' },
 		{ "binfmt-dir", required_argument, NULL, 'b' },
+		{ "exec-close", required_argument, NULL, 'C' },
 		{ 0 }
 	};
 	struct sg_options opts;
@@ -261,6 +264,7 @@ int main(int argc, char **argv)
 	const char *binfmt_action = NULL, *binfmt_dir = BINFMT_DEFAULT_DIR;
 	const char *binfmt_root = NULL;
 	int trace_inherited = 0;
+	int exec_close = -1;
 	struct sg_exit status;
 	sg_process *proc;
 	enum sg_err err;
@@ -314,6 +318,10 @@ int main(int argc, char **argv)
 			break;
 		case 'D': /* the guest disabled RDTSC (PR_SET_TSC) before execve */
 			opts.tsc_disabled = 1;
+			break;
+		case 'C': /* the guest's close-on-exec fd that named the program
+			   * (a guest fexecve): closed once loaded */
+			exec_close = atoi(optarg);
 			break;
 		case 'F': /* trace to this inherited descriptor (execve) */
 			opts.trace_fd = atoi(optarg);
@@ -393,6 +401,8 @@ run:
 	if (argv0)
 		argv[optind] = (char *)argv0;
 	err = sg_load(proc, path, &argv[optind], environ);
+	if (exec_close >= 0)
+		close(exec_close);
 	if (err != SG_OK) {
 		fprintf(stderr, "sysgate: %s: %s\n", path, sg_strerror(err));
 		sg_destroy(proc);

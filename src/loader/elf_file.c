@@ -268,8 +268,8 @@ enum sg_err elf_open(const char *path, struct elf_file *f)
 	err = SG_ERR_ISDIR;
 	if (S_ISDIR(st.st_mode))
 		goto fail;
-	err = SG_ERR_ACCES; /* execve wants a regular file */
-	if (!S_ISREG(st.st_mode))
+	err = SG_ERR_ACCES; /* execve wants a regular file it may execute */
+	if (!S_ISREG(st.st_mode) || faccessat(AT_FDCWD, path, X_OK, AT_EACCESS))
 		goto fail;
 	got = pread(f->fd, ident, sizeof(ident), 0);
 	err = SG_ERR_NOEXEC;

@@ -111,8 +111,9 @@ static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct 
 }
 
 /* What the kernel would say before loading: ENOENT, EACCES (not a
- * regular executable file), ENOEXEC (neither x86 ELF nor #!). */
-static long check_target(const char *path)
+ * regular executable file), ENOEXEC (neither x86 ELF nor #!). *script:
+ * the file starts with #!. */
+static long check_target(const char *path, bool *script)
 {
 	unsigned char hdr[20];
 	struct stat st;
@@ -131,7 +132,8 @@ static long check_target(const char *path)
 	}
 	n = pread(fd, hdr, sizeof(hdr), 0);
 	close(fd);
-	if (n >= 2 && hdr[0] == '#' && hdr[1] == '!')
+	*script = n >= 2 && hdr[0] == '#' && hdr[1] == '!';
+	if (*script)
 		return 0;
 	if (n >= 20 && !memcmp(hdr, ELFMAG, SELFMAG)) {
 		uint16_t machine = (uint16_t)(hdr[18] | hdr[19] << 8);
@@ -166,8 +168,11 @@ static long add_trace_options(struct trace *tr, int fd, struct strv *s)
 	return r;
 }
 
-/* sysgate's own arguments for the new image. */
-static long add_options(struct sg_thread *t, struct strv *s, const char *argv0)
+/* sysgate's own arguments for the new image; close_fd >= 0: the guest's
+ * close-on-exec descriptor that names the program, for the new image to
+ * close once it has loaded it. */
+static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
+			int close_fd)
 {
 	const struct sg_process *p = t->proc;
 	long r = strv_add(s, strdup(p->host_exe));
@@ -188,6 +193,12 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0)
 		r = strv_add(s, strdup("--argv0"));
 		r = r ? r : strv_add(s, strdup(argv0));
 	}
+	if (!r && close_fd >= 0) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "--exec-close=%d", close_fd);
+		r = strv_add(s, strdup(buf));
+	}
 	if (!r)
 		r = strv_add(s, strdup("--"));
 	for (size_t i = 0; i < s->n; i++)
@@ -201,6 +212,7 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 {
 	char path[PATH_MAX], full[PATH_MAX + 64];
 	struct strv args = { 0 }, env = { 0 }, host = { 0 };
+	bool script = false, cloexec_dir = false;
 	long r;
 
 	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
@@ -210,12 +222,25 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		return r;
 	if (!path[0] && !(flags & AT_EMPTY_PATH))
 		return -ENOENT;
+	if (!path[0] && dirfd == AT_FDCWD)
+		return -EACCES; /* the working directory: not a regular file */
+	/* Through a descriptor the kernel names the file /dev/fd/N[/path]
+	 * (AT_EXECFN, a script's argument); the new image opens it by that
+	 * name, so a close-on-exec N stays open for the exec and the new
+	 * image closes it once loaded (--exec-close). */
 	if (!path[0])
-		snprintf(full, sizeof(full), "/proc/self/fd/%d", dirfd);
+		snprintf(full, sizeof(full), "/dev/fd/%d", dirfd);
 	else if (path[0] != '/' && dirfd != AT_FDCWD)
-		snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", dirfd, path);
+		snprintf(full, sizeof(full), "/dev/fd/%d/%s", dirfd, path);
 	else
 		snprintf(full, sizeof(full), "%s", path);
+	if (!path[0] || (path[0] != '/' && dirfd != AT_FDCWD)) {
+		int fdflags = fcntl(dirfd, F_GETFD);
+
+		if (fdflags < 0)
+			return -EBADF;
+		cloexec_dir = fdflags & FD_CLOEXEC;
+	}
 	if (path[0] && (flags & AT_SYMLINK_NOFOLLOW)) {
 		struct stat st;
 
@@ -229,9 +254,13 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 	if (!r)
 		r = read_strings(t, envp, compat, &env);
 	if (!r)
-		r = check_target(full);
+		r = check_target(full, &script);
+	/* the interpreter could not open it: the kernel's ENOENT */
+	if (!r && script && cloexec_dir)
+		r = -ENOENT;
 	if (!r)
-		r = add_options(t, &host, args.n ? args.v[0] : NULL);
+		r = add_options(t, &host, args.n ? args.v[0] : NULL,
+				cloexec_dir ? dirfd : -1);
 	if (!r)
 		r = strv_add(&host, strdup(full));
 	for (size_t i = 1; !r && i < args.n; i++)
@@ -246,8 +275,12 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		if (!env.v)
 			strv_add(&env, NULL);
 		hostfd_exec_begin(); /* the new image reads the guest's limit */
+		if (cloexec_dir)
+			fcntl(dirfd, F_SETFD, 0);
 		execve(t->proc->host_exe, host.v, env.v);
 		r = -errno;
+		if (cloexec_dir)
+			fcntl(dirfd, F_SETFD, FD_CLOEXEC);
 		hostfd_exec_failed();
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, FD_CLOEXEC);
