@@ -87,6 +87,12 @@ struct sg_options {
 				  * goes on from a guest's execve, --trace-fd) */
 	int tsc_disabled;        /* internal (--tsc-sigsegv): the guest's
 				  * PR_SET_TSC(PR_TSC_SIGSEGV) kept across its execve */
+	const char *exec_name;   /* internal (--exec-name): the name exec was given
+				  * when the file was found by another
+				  * (/proc/self/exe): AT_EXECFN and comm; NULL: the path */
+	int guest_identity;      /* the host process takes the guest's name, argv and
+				  * environment as others see them (/proc/PID/comm,
+				  * cmdline, environ); the CLI sets it */
 };
 
 /* Defaults: no sysroot, no trace, trace_fd -1. */

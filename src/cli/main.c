@@ -64,6 +64,7 @@ static void usage(FILE *out)
 		"                         binfmt_misc entries that run i386/x32 programs\n"
 		"                         under sysgate (default x32; flags P and F; with\n"
 		"                         -L the entry keeps the sysroot: docs/binfmt.md)\n"
+		"      --exec-name NAME   the name PROGRAM was exec'd by (AT_EXECFN, comm)\n"
 		"      --exec-close N     close descriptor N once PROGRAM is loaded\n"
 		"                         (a guest's fexecve of a close-on-exec N)\n"
 		"      --syscalls=ABI     list the system calls of ABI (i386, x32,\n"
@@ -256,6 +257,7 @@ int main(int argc, char **argv)
 		{ "binfmt", required_argument, NULL, 'B' },
 		{ "binfmt-dir", required_argument, NULL, 'b' },
 		{ "exec-close", required_argument, NULL, 'C' },
+		{ "exec-name", required_argument, NULL, 'E' },
 		{ 0 }
 	};
 	struct sg_options opts;
@@ -271,6 +273,7 @@ int main(int argc, char **argv)
 	int c;
 
 	sg_options_init(&opts);
+	opts.guest_identity = 1; /* ps, pgrep, killall find the guest */
 	opts.sysroot = getenv("SYSGATE_SYSROOT");
 	/* run by the kernel through a binfmt_misc entry: no options of ours */
 	if (binfmt_invocation(&argc, &argv, &argv0, &binfmt_root)) {
@@ -318,6 +321,9 @@ int main(int argc, char **argv)
 			break;
 		case 'D': /* the guest disabled RDTSC (PR_SET_TSC) before execve */
 			opts.tsc_disabled = 1;
+			break;
+		case 'E': /* the name the guest's exec gave (/proc/self/exe) */
+			opts.exec_name = optarg;
 			break;
 		case 'C': /* the guest's close-on-exec fd that named the program
 			   * (a guest fexecve): closed once loaded */

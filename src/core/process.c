@@ -11,6 +11,8 @@
 #include "core/process.h"
 #include "core/thread.h"
 #include "hostfd/hostfd.h"
+
+bool identity_adopt(struct sg_process *p, const char *path); /* identity.c */
 #include "cpu/cpu.h"
 #include "loader/loader.h"
 #include "mm/mm.h"
@@ -120,6 +122,9 @@ SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 	sig_process_init(p);
 	sig_thread_init(t);
 	p->loaded = true;
+	if (p->opts.guest_identity)
+		p->host_shows_guest =
+			identity_adopt(p, p->opts.exec_name ? p->opts.exec_name : path);
 	return SG_OK;
 }
 

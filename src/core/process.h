@@ -59,6 +59,7 @@ struct sg_process {
 	char *exe_path;          /* absolute host path of the guest program (/proc/self/exe) */
 	bool loaded;
 	bool start_traced;        /* the initial execve line is out (sg_run) */
+	bool host_shows_guest;   /* /proc/PID/cmdline, environ are the guest's (identity.c) */
 	bool exited;
 	struct sg_exit exit;
 	struct sg_thread *main_thread;

@@ -287,7 +287,8 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 	p->abi = s.prog.abi;
 	memset(&p->image, 0, sizeof(p->image));
 	/* AT_EXECFN is the name execve was given, the script's for a script */
-	err = map_everything(p, &s, path, argv, envp);
+	err = map_everything(p, &s, p->opts.exec_name ? p->opts.exec_name : path,
+			     argv, envp);
 	if (err)
 		goto fail;
 	p->exe_path = exe;

@@ -172,7 +172,7 @@ static long add_trace_options(struct trace *tr, int fd, struct strv *s)
  * close-on-exec descriptor that names the program, for the new image to
  * close once it has loaded it. */
 static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
-			int close_fd)
+			int close_fd, const char *exec_name)
 {
 	const struct sg_process *p = t->proc;
 	long r = strv_add(s, strdup(p->host_exe));
@@ -193,6 +193,10 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 		r = strv_add(s, strdup("--argv0"));
 		r = r ? r : strv_add(s, strdup(argv0));
 	}
+	if (!r && exec_name) {
+		r = strv_add(s, strdup("--exec-name"));
+		r = r ? r : strv_add(s, strdup(exec_name));
+	}
 	if (!r && close_fd >= 0) {
 		char buf[32];
 
@@ -210,7 +214,7 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64_t argv,
 		      uint64_t envp, int flags, bool compat)
 {
-	char path[PATH_MAX], full[PATH_MAX + 64];
+	char path[PATH_MAX], full[PATH_MAX + 64], given[PATH_MAX];
 	struct strv args = { 0 }, env = { 0 }, host = { 0 };
 	bool script = false, cloexec_dir = false;
 	long r;
@@ -220,6 +224,12 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 	r = sc_path(t, path_addr, path, true);
 	if (r)
 		return r;
+	/* /proc/self/exe names the guest's program, found by another name:
+	 * the new image still shows the name given (AT_EXECFN, comm) */
+	given[0] = 0;
+	if (strncpy_from_guest(sc_mm(t), given, path_addr, sizeof(given)) < 0 ||
+	    !sc_is_proc_exe(given))
+		given[0] = 0;
 	if (!path[0] && !(flags & AT_EMPTY_PATH))
 		return -ENOENT;
 	if (!path[0] && dirfd == AT_FDCWD)
@@ -260,7 +270,7 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		r = -ENOENT;
 	if (!r)
 		r = add_options(t, &host, args.n ? args.v[0] : NULL,
-				cloexec_dir ? dirfd : -1);
+				cloexec_dir ? dirfd : -1, given[0] ? given : NULL);
 	if (!r)
 		r = strv_add(&host, strdup(full));
 	for (size_t i = 1; !r && i < args.n; i++)

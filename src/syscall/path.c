@@ -244,6 +244,10 @@ long sc_proc_view(struct sg_thread *t, long fd, int flags)
 	if (fd < 0 || (flags & O_PATH) || (flags & O_ACCMODE) != O_RDONLY ||
 	    !sc_own_proc_file(fd, entry, sizeof(entry)))
 		return fd;
+	/* the host's own are the guest's then, and live (core/identity.c) */
+	if (t->proc->host_shows_guest &&
+	    (strcmp(entry, "cmdline") == 0 || strcmp(entry, "environ") == 0))
+		return fd;
 	for (unsigned i = 0; i < ARRAY_SIZE(emulated) && !known; i++)
 		known = strcmp(entry, emulated[i]) == 0;
 	if (!known)
