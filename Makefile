@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff
+.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff stress-ng
 
 all: build
 
@@ -65,6 +65,15 @@ bench: setup
 	@[ -f $(BENCH_BUILD)/CMakeCache.txt ] || cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target sysgate_cli
 	REPS=$(REPS) SMALL=$(SMALL) FULL=$(FULL) ONLY='$(ONLY)' bash bench/run.sh $(BENCH_BUILD)
+
+# The stress-ng oracle (docs/testing.md): every stressor of the classes os,
+# memory, signal, pipe, scheduler, filesystem with --verify, natively and
+# under sysgate. STRESS_SECS=10 per stressor, STRESS_ONLY=regex.
+STRESS_SECS ?= 10
+STRESS_ONLY ?= .
+stress-ng: build
+	@sh scripts/setup.sh stress-ng
+	sh scripts/stress_ng.sh $(BUILD)/sysgate $(STRESS_SECS) '$(STRESS_ONLY)'
 
 # Differential test against the host CPU: `make difftest N=1000000 [SEED=s]`
 # (per-family table of trials and mismatches; mismatches logged with bytes).

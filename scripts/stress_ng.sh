@@ -1,0 +1,64 @@
+#!/bin/sh
+# stress_ng.sh SYSGATE [SECONDS] [REGEX]
+#
+# The stress-ng oracle (`make stress-ng`; not part of `make test`): every
+# stressor of the classes os, memory, signal, pipe, scheduler and
+# filesystem, one instance with --verify for SECONDS (default 10), natively
+# and then as a guest of SYSGATE (Debian's x86_64 stress-ng). A stressor
+# passes when sysgate's run ends as the native one does (stress-ng's exit
+# status: 0 passed, 2 failed, 3 skipped for want of resources, 4 not
+# implemented here) and sysgate itself printed no "sysgate:" line. REGEX
+# keeps only the stressors it matches.
+#
+# Not run: the stressors that change the machine itself when run as root
+# (CPU/memory hotplug, watchdog, reboot, swap, mounts, loop and tun
+# devices, raw packets and floods, device ioctls, firmware variables) or
+# take the shared machine's memory (bigheap, oom-pipe, mlockmany,
+# pageswap).
+# Output: one line per stressor ("name native N sysgate M ok|FAIL"), then
+# the totals; logs in $STRESS_NG_LOGS (default a temporary directory).
+# Exit status: 0 when every stressor passed, 1 otherwise.
+set -u
+sysgate=$1 secs=${2:-10} only=${3:-.}
+case $sysgate in /*) ;; *) sysgate=$PWD/$sysgate ;; esac
+stressng=$(command -v stress-ng) || { echo "stress_ng.sh: stress-ng is not installed" >&2; exit 2; }
+skip=" cpu-online memhotplug watchdog reboot swap efivar pci rtc smi tun kvm loop
+bind-mount umount ramfs idle-page oom-pipe bigheap icmp-flood udp-flood rawpkt
+rawudp rawsock dev sysfs mlockmany pageswap klog "
+logs=${STRESS_NG_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/sg-stress-ng.XXXXXX")}
+mkdir -p "$logs/tmp"
+ulimit -c 0 2>/dev/null
+
+stressors=$(for c in os memory signal pipe scheduler filesystem; do
+	"$stressng" --class "$c?" 2>&1 | sed 's/.*stressors: //' | tr ' ' '\n'
+done | grep . | sort -u | grep -E -- "$only")
+
+run() { # run NAME LOG CMD...: exit status of CMD, bounded in time
+	name=$1 log=$2
+	shift 2
+	(cd "$logs/tmp" && timeout -k 10 $((secs * 4 + 60)) "$@" --"$name" 1 \
+		--timeout "${secs}s" --verify --temp-path "$logs/tmp" >"$log" 2>&1)
+	echo $?
+}
+
+pass=0 fail=0 failed=""
+for s in $stressors; do
+	case $skip in *" $s "*|*"
+$s "*|*" $s
+"*) continue ;; esac
+	n=$(run "$s" "$logs/$s.native" "$stressng")
+	g=$(run "$s" "$logs/$s.sysgate" "$sysgate" "$stressng")
+	verdict=ok
+	[ "$n" = "$g" ] || verdict=FAIL
+	grep -q '^sysgate:' "$logs/$s.sysgate" && verdict=FAIL
+	if [ $verdict = ok ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		failed="$failed $s"
+	fi
+	printf '%-16s native %3s sysgate %3s %s\n' "$s" "$n" "$g" "$verdict"
+done
+echo "stress-ng: $pass passed, $fail failed (${secs}s each; logs in $logs)"
+[ -z "$failed" ] || echo "failed:$failed"
+[ $fail -eq 0 ]
