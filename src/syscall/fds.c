@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/vfs.h>
 
 #include "hostfd/hostfd.h"
@@ -25,6 +27,68 @@ bool sc_names_private_fd(unsigned fd_args, const uint64_t *a)
 		if ((fd_args & 1) && hostfd_is_private((int)a[i]))
 			return true;
 	return false;
+}
+
+/* SCM_RIGHTS of a message to send naming one of sysgate's: -EBADF, as
+ * the kernel's for a descriptor that is not open. */
+long sc_cmsg_rights_check(const struct msghdr *h)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR((struct msghdr *)h, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+		    c->cmsg_len < CMSG_LEN(0))
+			continue;
+		for (size_t off = 0; off + sizeof(int) <= c->cmsg_len - CMSG_LEN(0);
+		     off += sizeof(int)) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(c) + off, sizeof(fd));
+			if (hostfd_is_private(fd))
+				return -EBADF;
+		}
+	}
+	return 0;
+}
+
+/* poll/ppoll entries naming one of sysgate's get a number never open for
+ * the call (the kernel's answer for a closed one: POLLNVAL) and theirs
+ * back after it (the kernel writes only revents). */
+_Static_assert(ARRAY_SIZE(((struct sc_poll_saved *)0)->fd) == HOSTFD_MAX,
+	       "room for every private descriptor");
+
+int sc_poll_hide(struct pollfd *fds, uint64_t n, struct sc_poll_saved *saved)
+{
+	saved->n = 0;
+	if (!fds || hostfd_list((int[1]){ 0 }, 1) == 0)
+		return 0;
+	for (uint64_t i = 0; i < n && saved->n < HOSTFD_MAX; i++) {
+		if (!hostfd_is_private(fds[i].fd))
+			continue;
+		saved->idx[saved->n] = i;
+		saved->fd[saved->n++] = fds[i].fd;
+		fds[i].fd = INT_MAX;
+	}
+	return saved->n;
+}
+
+void sc_poll_unhide(struct pollfd *fds, const struct sc_poll_saved *saved)
+{
+	for (int i = 0; i < saved->n; i++)
+		fds[saved->idx[i]].fd = saved->fd[i];
+}
+
+/* The bits of sysgate's descriptors in a select set leave it: a native
+ * kernel ignores numbers past the process's descriptor table, which for a
+ * guest that never opened that many (the usual case for numbers up at
+ * the soft limit) is where sysgate's are; the set comes back without
+ * them. */
+void sc_fdset_drop_private(uint64_t *bits, int n)
+{
+	int own[HOSTFD_MAX];
+	int k = hostfd_list(own, HOSTFD_MAX);
+
+	for (int i = 0; i < k; i++)
+		if (own[i] < n)
+			bits[own[i] / 64] &= ~(1ull << (own[i] % 64));
 }
 
 /* --- close_range ----------------------------------------------------------- */

@@ -182,6 +182,19 @@ enum sc_dirent { SC_DIRENT64, SC_DIRENT_LONG, SC_DIRENT_COMPAT };
  * those (read on: 0 would say the end). */
 long sc_getdents_hide(struct sg_thread *t, int fd, uint64_t buf, long n,
 		      enum sc_dirent kind, bool *again);
+/* -EBADF when a message's SCM_RIGHTS names one of sysgate's */
+struct msghdr;
+long sc_cmsg_rights_check(const struct msghdr *h);
+/* poll arrays and select sets naming one of sysgate's (fds.c) */
+struct pollfd;
+struct sc_poll_saved {
+	int n;
+	uint64_t idx[16];
+	int fd[16];
+};
+int sc_poll_hide(struct pollfd *fds, uint64_t n, struct sc_poll_saved *saved);
+void sc_poll_unhide(struct pollfd *fds, const struct sc_poll_saved *saved);
+void sc_fdset_drop_private(uint64_t *bits, int n);
 struct rlimit;
 /* getrlimit/setrlimit on the host, RLIMIT_NOFILE as the guest sees it */
 long sc_host_getrlimit(int resource, struct rlimit *r);

@@ -116,7 +116,7 @@ static long get_msg(struct sg_thread *t, uint64_t addr, bool recv,
 		m->h.msg_control = sc_buf(t, f[4], f[5],
 					  recv ? PROT_WRITE : PROT_READ, &err);
 		m->h.msg_controllen = f[5];
-		return err;
+		return err ? err : recv ? 0 : sc_cmsg_rights_check(&m->h);
 	}
 	/* host cmsgs are at most twice the size of compat ones, plus one
 	 * header's worth of alignment; never more than the kernel itself
@@ -139,7 +139,7 @@ static long get_msg(struct sg_thread *t, uint64_t addr, bool recv,
 		r = get_compat_cmsgs(m->h.msg_control, m->h.msg_controllen,
 				     &len, in, f[5], sc_ia32());
 		m->h.msg_controllen = len;
-		return r;
+		return r ? r : sc_cmsg_rights_check(&m->h);
 	}
 }
 

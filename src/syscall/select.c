@@ -133,6 +133,9 @@ static long do_select(struct sg_thread *t, int n, const uint64_t *sets,
 	r = get_sets(t, &s, sets, n);
 	if (r)
 		return r;
+	for (int i = 0; i < 3; i++) /* sysgate's own: past the guest's table */
+		if (s.guest[i])
+			sc_fdset_drop_private(s.bits[i], n);
 	if (tmo) {
 		r = get_tmo(t, tmo, f, &ts);
 		if (r)
@@ -235,6 +238,7 @@ SG_SYSCALL_DEFINE(sys_poll)
 {
 	uint64_t nfds = (uint32_t)a[1];
 	int tmo = (int)a[2];
+	struct sc_poll_saved saved;
 	int64_t start;
 	long err = 0, r;
 	void *fds;
@@ -245,7 +249,9 @@ SG_SYSCALL_DEFINE(sys_poll)
 	if (err)
 		return err;
 	start = tmo >= 0 ? sc_clock_ns(CLOCK_MONOTONIC) : 0;
+	sc_poll_hide(fds, nfds, &saved);
 	r = host_syscall3(SYS_poll, fds, nfds, tmo);
+	sc_poll_unhide(fds, &saved);
 	if (r == -EINTR && tmo >= 0)
 		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC,
 			       start + tmo * 1000000ll, a[0], nfds, 0);
@@ -257,6 +263,7 @@ long sc_poll_restart(struct sg_thread *t)
 	struct sg_sigstate *s = &t->sig;
 	int64_t left = s->restart_deadline - sc_clock_ns(CLOCK_MONOTONIC);
 	struct timespec ts = { 0, 0 };
+	struct sc_poll_saved saved;
 	long err = 0, r;
 	void *fds;
 
@@ -266,7 +273,9 @@ long sc_poll_restart(struct sg_thread *t)
 		return err;
 	if (left > 0)
 		ts = (struct timespec){ left / 1000000000, left % 1000000000 };
+	sc_poll_hide(fds, s->restart_args[1], &saved);
 	r = host_syscall5(SYS_ppoll, fds, s->restart_args[1], &ts, NULL, 8);
+	sc_poll_unhide(fds, &saved);
 	if (r == -EINTR)
 		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC, s->restart_deadline,
 			       s->restart_args[0], s->restart_args[1], 0);
@@ -278,6 +287,7 @@ long sc_poll_restart(struct sg_thread *t)
 static long do_ppoll(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
 {
 	uint64_t nfds = (uint32_t)a[1];
+	struct sc_poll_saved saved;
 	struct timespec ts;
 	long err = 0, r;
 	void *fds, *mask;
@@ -294,7 +304,9 @@ static long do_ppoll(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
 		if (r)
 			return r;
 	}
+	sc_poll_hide(fds, nfds, &saved);
 	r = host_syscall5(SYS_ppoll, fds, nfds, a[2] ? &ts : NULL, mask, a[4]);
+	sc_poll_unhide(fds, &saved);
 	if (a[2] && (r >= 0 || r == -EINTR))
 		put_tmo(t, a[2], f, &ts);
 	return r;

@@ -5,10 +5,13 @@
  * checked by the harness). Then, in the exec'd image, with a soft limit
  * the guest lowered before the exec and raises again, the numbers right
  * above the old limit are the guest's. Usage: sys_fds DIR [b]. */
+#include "sys.h"
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
 #include <sys/resource.h>
-#include "sys.h"
+#include <sys/socket.h>
 
 #define LOW_LIMIT 256
 
@@ -23,6 +26,41 @@ static void scan(const char *label, long limit)
 			last = fd;
 		}
 	printf("%s: %ld open, the last %ld\n", label, count, last);
+}
+
+/* The 32 numbers around the soft limit (where sysgate keeps its own, or
+ * just below the hard limit): none is the guest's, so poll says POLLNVAL
+ * and passing one over a socket EBADF. (select is not compared: natively
+ * a number past the process's descriptor table is ignored, one inside it
+ * is EBADF, and sysgate's numbers make the host's table larger.) */
+static void around_the_limit(long soft)
+{
+	int nval = 0, ebadf_send = 0, sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return;
+	for (long fd = soft - 16; fd < soft + 16; fd++) {
+		struct pollfd p = { .fd = (int)fd, .events = POLLIN | POLLOUT };
+		char ctl[CMSG_SPACE(sizeof(int))], byte = 'x';
+		struct iovec iov = { &byte, 1 };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		int one = (int)fd;
+
+		if (poll(&p, 1, 0) == 1 && p.revents == POLLNVAL)
+			nval++;
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &one, sizeof(one));
+		if (sendmsg(sv[0], &m, 0) < 0 && errno == EBADF)
+			ebadf_send++;
+	}
+	printf("around the limit: poll POLLNVAL %d, SCM_RIGHTS EBADF %d\n", nval,
+	       ebadf_send);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -97,6 +135,7 @@ int main(int argc, char **argv)
 	limits("limit");
 	getrlimit(RLIMIT_NOFILE, &r);
 	scan("open", (long)r.rlim_cur);
+	around_the_limit((long)r.rlim_cur);
 	CHECK("fcntl(700, F_GETFD)", fcntl(700, F_GETFD));
 	CHECK("fcntl(701, F_GETFD)", fcntl(701, F_GETFD));
 	CHECK("close(700)", close(700));
