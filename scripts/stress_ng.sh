@@ -3,7 +3,7 @@
 #
 # The stress-ng oracle (`make stress-ng`; not part of `make test`): every
 # stressor of the classes os, memory, signal, pipe, scheduler and
-# filesystem, one instance with --verify for SECONDS (default 10), natively
+# filesystem (interrupt where there is no "signal"), one instance with --verify for SECONDS (default 10), natively
 # and then as a guest of SYSGATE (Debian's x86_64 stress-ng). A stressor
 # passes when sysgate's run ends as the native one does (stress-ng's exit
 # status: 0 passed, 2 failed, 3 skipped for want of resources, 4 not
@@ -29,8 +29,11 @@ logs=${STRESS_NG_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/sg-stress-ng.XXXXXX")}
 mkdir -p "$logs/tmp"
 ulimit -c 0 2>/dev/null
 
-stressors=$(for c in os memory signal pipe scheduler filesystem; do
-	"$stressng" --class "$c?" 2>&1 | sed 's/.*stressors: //' | tr ' ' '\n'
+# stress-ng before 0.16 has no class "signal": its signal stressors are
+# the class "interrupt"
+stressors=$(for c in os memory signal interrupt pipe scheduler filesystem; do
+	"$stressng" --class "$c?" 2>&1 | grep "^class '$c' stressors: " |
+		sed 's/.*stressors: //' | tr ' ' '\n'
 done | grep . | sort -u | grep -E -- "$only")
 
 run() { # run NAME LOG CMD...: exit status of CMD, bounded in time
