@@ -36,10 +36,12 @@ stressors=$(for c in os memory signal interrupt pipe scheduler filesystem; do
 		sed 's/.*stressors: //' | tr ' ' '\n'
 done | grep . | sort -u | grep -E -- "$only")
 
+# Files at most 256 MiB (ulimit -f, 512-byte blocks): the file system
+# stressors share the machine's disk.
 run() { # run NAME LOG CMD...: exit status of CMD, bounded in time
 	name=$1 log=$2
 	shift 2
-	(cd "$logs/tmp" && timeout -k 10 $((secs * 4 + 60)) "$@" --"$name" 1 \
+	(cd "$logs/tmp" && ulimit -f 524288 && timeout -k 10 $((secs * 4 + 60)) "$@" --"$name" 1 \
 		--timeout "${secs}s" --verify --temp-path "$logs/tmp" >"$log" 2>&1)
 	echo $?
 }
