@@ -15,7 +15,10 @@
 # devices, raw packets and floods, device ioctls, firmware variables) or
 # take the shared machine's memory (bigheap, oom-pipe, mlockmany,
 # pageswap).
-# Output: one line per stressor ("name native N sysgate M ok|FAIL"), then
+# A stressor that fails natively (status 2) and otherwise under sysgate is
+# no oracle: "native-fail", not counted as a failure.
+# Output: one line per stressor ("name native N sysgate M ok|FAIL|
+# native-fail"), then
 # the totals; logs in $STRESS_NG_LOGS (default a temporary directory).
 # Exit status: 0 when every stressor passed, 1 otherwise.
 set -u
@@ -46,7 +49,7 @@ run() { # run NAME LOG CMD...: exit status of CMD, bounded in time
 	echo $?
 }
 
-pass=0 fail=0 failed=""
+pass=0 fail=0 nofail=0 failed=""
 for s in $stressors; do
 	case $skip in *" $s "*|*"
 $s "*|*" $s
@@ -56,14 +59,15 @@ $s "*|*" $s
 	verdict=ok
 	[ "$n" = "$g" ] || verdict=FAIL
 	grep -q '^sysgate:' "$logs/$s.sysgate" && verdict=FAIL
-	if [ $verdict = ok ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		failed="$failed $s"
-	fi
+	# a stressor that fails natively is no oracle for sysgate
+	[ "$n" = 2 ] && [ $verdict = FAIL ] && verdict=native-fail
+	case $verdict in
+	ok) pass=$((pass + 1)) ;;
+	native-fail) nofail=$((nofail + 1)) ;;
+	*) fail=$((fail + 1)); failed="$failed $s" ;;
+	esac
 	printf '%-16s native %3s sysgate %3s %s\n' "$s" "$n" "$g" "$verdict"
 done
-echo "stress-ng: $pass passed, $fail failed (${secs}s each; logs in $logs)"
+echo "stress-ng: $pass passed, $fail failed, $nofail failing natively (${secs}s each; logs in $logs)"
 [ -z "$failed" ] || echo "failed:$failed"
 [ $fail -eq 0 ]
