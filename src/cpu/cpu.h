@@ -185,6 +185,13 @@ void cpu_install_fault_handler(void);
  * one, such a signal has its default action. */
 void cpu_set_user_signal_handler(void (*fn)(int sig, void *siginfo, void *uctx));
 
+/* While a system call's handler runs, a host SIGBUS BUS_ADRERR in sysgate
+ * itself (reading or writing a guest buffer whose page lies past the end
+ * of its file: no VMA check can foresee that) jumps to *jb, for the call
+ * to answer -EFAULT as the kernel does; NULL: none (such a fault then
+ * kills sysgate, as any fault of its own). Per thread. */
+void cpu_set_host_bus_recovery(void *jb /* sigjmp_buf * */);
+
 /* CPUID as the guest sees it (also used for AT_HWCAP). */
 void cpu_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
 

@@ -435,6 +435,12 @@ void cpu_request_stop(struct cpu *c)
 }
 
 static void (*user_signal_handler)(int sig, void *siginfo, void *uctx);
+static __thread sigjmp_buf *tl_bus_recovery;
+
+void cpu_set_host_bus_recovery(void *jb)
+{
+	tl_bus_recovery = jb;
+}
 
 void cpu_set_user_signal_handler(void (*fn)(int sig, void *siginfo, void *uctx))
 {
@@ -454,6 +460,12 @@ static void on_host_fault(int sig, siginfo_t *si, void *uctx)
 			raise(sig);
 		}
 		return;
+	}
+	if (!tl_in_guest && sig == SIGBUS && si->si_code == BUS_ADRERR && tl_bus_recovery) {
+		sigjmp_buf *jb = tl_bus_recovery;
+
+		tl_bus_recovery = NULL; /* a guest buffer past its file's end */
+		siglongjmp(*jb, 1);
 	}
 	if (!tl_in_guest || !tl_jmp) {
 		/* A fault in sysgate itself: die of it as if unhandled. */

@@ -17,6 +17,7 @@
  * Unknown numbers, holes and unwritten handlers answer -ENOSYS.
  */
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,6 +82,25 @@ static void pick_x64_or_x32(struct sg_syscall_call *call, uint32_t nr)
 	call->row = lookup(call->table, call->index);
 }
 
+/* The handler (fn NULL: the vDSO function's answer). A guest buffer
+ * whose page lies past the end of its file faults with SIGBUS when sysgate
+ * touches it: the call answers -EFAULT, as the kernel's copy does
+ * (cpu_set_host_bus_recovery). */
+static long guarded(struct sg_thread *t, struct sg_syscall_call *call, sg_syscall_fn fn)
+{
+	sigjmp_buf jb;
+	long r;
+
+	if (sigsetjmp(jb, 0))
+		return -EFAULT;
+	cpu_set_host_bus_recovery(&jb);
+	r = fn ? fn(t, call->args)
+	       : vdso_answer(sc_mm(t), call->table == SG_TABLE_IA32, call->index,
+			     call->args);
+	cpu_set_host_bus_recovery(NULL);
+	return r;
+}
+
 static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	struct trace *tr = t->proc->trace;
@@ -104,14 +124,13 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 	if (skip) {
 		/* call->result is the hook's answer (or -EBADF) */
 	} else if (call->vdso_fn) {
-		call->result = vdso_answer(sc_mm(t), call->table == SG_TABLE_IA32,
-					   call->index, call->args);
+		call->result = guarded(t, call, NULL);
 	} else if (fn) {
 		const struct sg_syscall_call *outer = sc_current;
 		unsigned mark = sc_buf_mark();
 
 		sc_current = call;
-		call->result = fn(t, call->args);
+		call->result = guarded(t, call, fn);
 		sc_buf_release(t, mark);
 		sc_current = outer;
 	} else {

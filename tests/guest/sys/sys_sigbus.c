@@ -1,6 +1,8 @@
 /* A read or write of a file mapping's page past the end of the file:
  * SIGBUS with BUS_ADRERR and the address (a handled one, then one that
- * kills a child); the partial page before it reads as zeros. Usage:
+ * kills a child, and a call into such a page); the partial page before it
+ * reads as zeros; system calls given a buffer there answer EFAULT (the
+ * kernel's copy fails; sysgate's own copy must not kill it). Usage:
  * sys_sigbus DIR. */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -64,7 +66,7 @@ int main(int argc, char **argv)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || write(fd, "0123456789", 10) != 10)
 		return 3;
-	m = mmap(NULL, (size_t)page * 3, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	m = mmap(NULL, (size_t)page * 3, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED)
 		return 4;
 	memset(&sa, 0, sizeof(sa));
@@ -79,6 +81,24 @@ int main(int argc, char **argv)
 	/* a private mapping too */
 	volatile char *pm = mmap(NULL, (size_t)page * 2, PROT_READ, MAP_PRIVATE, fd, 0);
 	touch("private read past EOF", pm, (size_t)page + 1, 0);
+	/* buffers past the end of the file */
+	CHECK("rt_sigaction from there", syscall(SYS_rt_sigaction, SIGUSR1, m + page + 64,
+						 NULL, 8));
+	/* (not clock_gettime: natively the vDSO's own store raises SIGBUS,
+	 * sysgate's vDSO functions answer EFAULT for a bad buffer) */
+	CHECK("uname into there", syscall(SYS_uname, m + page));
+	CHECK("write from there", write(1, (const char *)m + page, 8));
+	/* code there */
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGSEGV, SIG_DFL);
+		((void (*)(void))(m + page * 2))();
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	printf("call there: %s %d\n", WIFSIGNALED(status) ? "killed by" : "exit",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	/* the file grows: the page is there now */
 	CHECK("ftruncate", ftruncate(fd, page * 2));
 	touch("read after growing", m, (size_t)page + 8, 0);
