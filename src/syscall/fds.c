@@ -148,7 +148,6 @@ static bool is_own_proc_fd_dir(int fd)
 	char link[64], target[128];
 	struct statfs sfs;
 	long pid = host_syscall0(SYS_getpid), n;
-	int used;
 	const char *rest;
 
 	if (host_syscall2(SYS_fstatfs, fd, &sfs) || sfs.f_type != PROC_SUPER_MAGIC)
@@ -158,8 +157,7 @@ static bool is_own_proc_fd_dir(int fd)
 	if (n <= 0)
 		return false;
 	target[n] = 0;
-	if (sscanf(target, "/proc/%*d%n", &used) < 0 || strncmp(target, "/proc/", 6) ||
-	    strtol(target + 6, NULL, 10) != pid)
+	if (strncmp(target, "/proc/", 6) || strtol(target + 6, NULL, 10) != pid)
 		return false;
 	rest = strchr(target + 6, '/');
 	if (rest && strncmp(rest, "/task/", 6) == 0)
