@@ -142,34 +142,85 @@ bool sc_proc_fd_entry_private(const char *entry)
 	return (*end == '\0' || *end == '/') && fd <= INT_MAX && hostfd_is_private(fd);
 }
 
-/* Is fd a directory /proc/<us>/fd, /proc/<us>/fdinfo or a task's of ours? */
-static bool is_own_proc_fd_dir(int fd)
+/* fd is a directory /proc/<pid>/fd or fdinfo (or a task's): pid; else 0. */
+static long proc_fd_dir_pid(int fd)
 {
 	char link[64], target[128];
 	struct statfs sfs;
-	long pid = host_syscall0(SYS_getpid), n;
 	const char *rest;
+	long pid, n;
 
 	if (host_syscall2(SYS_fstatfs, fd, &sfs) || sfs.f_type != PROC_SUPER_MAGIC)
-		return false;
+		return 0;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = host_syscall4(SYS_readlinkat, AT_FDCWD, link, target, sizeof(target) - 1);
 	if (n <= 0)
-		return false;
+		return 0;
 	target[n] = 0;
-	if (strncmp(target, "/proc/", 6) || strtol(target + 6, NULL, 10) != pid)
-		return false;
+	if (strncmp(target, "/proc/", 6))
+		return 0;
+	pid = strtol(target + 6, NULL, 10);
 	rest = strchr(target + 6, '/');
 	if (rest && strncmp(rest, "/task/", 6) == 0)
 		rest = strchr(rest + 6, '/');
-	return rest && (strcmp(rest, "/fd") == 0 || strcmp(rest, "/fdinfo") == 0);
+	return pid > 0 && rest && (strcmp(rest, "/fd") == 0 || strcmp(rest, "/fdinfo") == 0)
+		       ? pid : 0;
+}
+
+/* Another process running sysgate (the same binary) keeps its own
+ * descriptors at and above its host soft limit (hostfd.h): that limit, or
+ * -1 when pid is not one. Its guest's descriptors above it (a limit
+ * lowered after they were opened) are hidden too: a rare case. */
+static long other_sysgate_floor(struct sg_thread *t, long pid)
+{
+	char path[64], exe[PATH_MAX], buf[4096], *line;
+	long n, fd, limit = -1;
+
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	n = host_syscall4(SYS_readlinkat, AT_FDCWD, path, exe, sizeof(exe) - 1);
+	if (n <= 0 || !t->proc->host_exe)
+		return -1;
+	exe[n] = 0;
+	if (strcmp(exe, t->proc->host_exe) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/limits", pid);
+	fd = host_syscall3(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = host_syscall3(SYS_read, fd, buf, sizeof(buf) - 1);
+	host_syscall1(SYS_close, fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	line = strstr(buf, "Max open files");
+	if (line)
+		limit = strtol(line + strlen("Max open files"), NULL, 10);
+	return limit > 0 ? limit : -1;
+}
+
+bool sc_other_proc_fd_entry_private(struct sg_thread *t, long pid, const char *entry)
+{
+	const char *num;
+	long floor;
+
+	if (strncmp(entry, "fd/", 3) == 0)
+		num = entry + 3;
+	else if (strncmp(entry, "fdinfo/", 7) == 0)
+		num = entry + 7;
+	else
+		return false;
+	if (*num < '0' || *num > '9')
+		return false;
+	floor = other_sysgate_floor(t, pid);
+	return floor >= 0 && strtol(num, NULL, 10) >= floor;
 }
 
 /* Drop the entries naming sysgate's descriptors from n bytes of directory
  * entries at guest address buf (name_off: where d_name starts; reclen is
- * the u16 before it, or before d_type for linux_dirent64). New length. */
+ * the u16 before it, or before d_type for linux_dirent64): ours (floor
+ * -1), or another sysgate's, those at or above floor. New length. */
 static long hide_entries(struct sg_thread *t, uint64_t buf, long n, size_t reclen_off,
-			 size_t name_off)
+			 size_t name_off, long floor)
 {
 	char *copy = malloc((size_t)n);
 	long in = 0, out = 0;
@@ -185,8 +236,11 @@ static long hide_entries(struct sg_thread *t, uint64_t buf, long n, size_t recle
 		memcpy(&reclen, d + reclen_off, sizeof(reclen));
 		if (!reclen || in + reclen > n)
 			break;
-		if (!(d[name_off] >= '0' && d[name_off] <= '9' &&
-		      hostfd_is_private(strtol(d + name_off, NULL, 10)))) {
+		long num = d[name_off] >= '0' && d[name_off] <= '9'
+				   ? strtol(d + name_off, NULL, 10) : -1;
+		bool hide = num >= 0 && (floor < 0 ? hostfd_is_private(num) : num >= floor);
+
+		if (!hide) {
 			memmove(copy + out, d, reclen);
 			out += reclen;
 		}
@@ -206,12 +260,18 @@ long sc_getdents_hide(struct sg_thread *t, int fd, uint64_t buf, long n,
 		[SC_DIRENT_LONG] = { 16, 18 },
 		[SC_DIRENT_COMPAT] = { 8, 10 },
 	};
-	long out;
+	long out, pid, floor = -1;
 
 	*again = false;
-	if (n <= 0 || !hostfd_list((int[1]){ 0 }, 1) || !is_own_proc_fd_dir(fd))
+	if (n <= 0 || !(pid = proc_fd_dir_pid(fd)))
 		return n;
-	out = hide_entries(t, buf, n, offs[kind][0], offs[kind][1]);
+	if (pid == host_syscall0(SYS_getpid)) {
+		if (!hostfd_list((int[1]){ 0 }, 1))
+			return n;
+	} else if ((floor = other_sysgate_floor(t, pid)) < 0) {
+		return n;
+	}
+	out = hide_entries(t, buf, n, offs[kind][0], offs[kind][1], floor);
 	*again = out == 0; /* only ours in this batch: not the end yet */
 	return out;
 }

@@ -176,6 +176,8 @@ bool sc_own_proc_file(long fd, char *entry, size_t size);
 bool sc_names_private_fd(unsigned fd_args, const uint64_t *a);
 /* "fd/N" or "fdinfo/N" of /proc/self naming one of sysgate's */
 bool sc_proc_fd_entry_private(const char *entry);
+/* the same after /proc/<pid>/ of another process running sysgate */
+bool sc_other_proc_fd_entry_private(struct sg_thread *t, long pid, const char *entry);
 enum sc_dirent { SC_DIRENT64, SC_DIRENT_LONG, SC_DIRENT_COMPAT };
 /* After a getdents of n bytes into guest buf: a listing of our own
  * /proc/<pid>/fd loses sysgate's entries; *again when a batch had only

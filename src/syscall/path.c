@@ -54,14 +54,22 @@ bool sc_is_proc_exe(const char *path)
 	return entry && strcmp(entry, "exe") == 0;
 }
 
-/* /proc/self/fd/N, /dev/fd/N (and fdinfo) naming one of sysgate's. */
-static bool proc_self_fd_private(const char *path)
+/* /proc/self/fd/N, /dev/fd/N (and fdinfo) naming one of sysgate's, or
+ * /proc/<pid>/fd/N one of another sysgate process's. */
+static bool proc_fd_private(struct sg_thread *t, const char *path)
 {
 	const char *entry = proc_self_entry(path);
+	char *end;
+	long pid;
 
 	if (!entry && strncmp(path, "/dev/fd/", 8) == 0)
 		entry = path + 5;
-	return entry && sc_proc_fd_entry_private(entry);
+	if (entry)
+		return sc_proc_fd_entry_private(entry);
+	if (strncmp(path, "/proc/", 6) != 0 || path[6] < '1' || path[6] > '9')
+		return false;
+	pid = strtol(path + 6, &end, 10);
+	return *end == '/' && sc_other_proc_fd_entry_private(t, pid, end + 1);
 }
 
 /* Host-only trees: never looked up under the sysroot. */
@@ -106,7 +114,7 @@ long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias)
 
 	if (n < 0)
 		return n;
-	if (proc_self_fd_private(buf))
+	if (proc_fd_private(t, buf))
 		return -ENOENT; /* sysgate's own descriptor (hostfd.h) */
 	if (exe_alias && t->proc->exe_path && sc_is_proc_exe(buf)) {
 		size_t len = strlen(t->proc->exe_path);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #define LOW_LIMIT 256
 
@@ -147,6 +148,27 @@ int main(int argc, char **argv)
 	CHECK("F_DUPFD from 3", fcntl(1, F_DUPFD, 3));
 	list_proc_fd("/proc/self/fd", "/proc/self/fd");
 	list_proc_fd("/dev/fd", "/dev/fd");
+	{ /* what another process sees of ours */
+		char dir[64];
+		pid_t parent = getpid(), pid = fork();
+
+		if (pid == 0) {
+			snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)parent);
+			list_proc_fd("/proc/<parent>/fd, seen by a child", dir);
+			/* the numbers around the parent's soft limit */
+			for (long fd = (long)r.rlim_cur - 16; fd < (long)r.rlim_cur + 16; fd++) {
+				char path[64];
+				int o;
+
+				snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)parent, fd);
+				o = open(path, O_RDONLY);
+				if (o >= 0 || errno != ENOENT)
+					printf("open %s: %s\n", path, o >= 0 ? "opened" : err_name(errno));
+			}
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%ld", (long)r.rlim_cur - 1);
 	CHECK("open the last number's /proc/self/fd", open(path, O_RDONLY));
 
