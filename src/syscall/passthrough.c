@@ -122,6 +122,11 @@ SG_PASSTHROUGH(sys_kill, SYS_kill, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_tkill, SYS_tkill, PA(PA_VAL, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_tgkill, SYS_tgkill, PA(PA_VAL, 0), PA(PA_VAL, 0),
 	       PA(PA_VAL, 0))
+/* pidfds name host processes, which guest processes are;
+ * pidfd_send_signal is in sigwait.c (its siginfo) */
+SG_PASSTHROUGH(sys_pidfd_open, SYS_pidfd_open, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_pidfd_getfd, SYS_pidfd_getfd, PA(PA_VAL, 0), PA(PA_VAL, 0),
+	       PA(PA_VAL, 0))
 
 /* --- time with 64-bit time_t (x86_64, x32, and the i386 *_time64 rows) ---- */
 SG_PASSTHROUGH(sys_clock_gettime, SYS_clock_gettime, PA(PA_VAL, 0),

@@ -209,3 +209,19 @@ SG_SYSCALL_DEFINE(compat_sys_rt_tgsigqueueinfo)
 {
 	return sys_rt_tgsigqueueinfo(t, a);
 }
+
+/* pidfd_send_signal(pidfd, sig, info, flags): info in the guest's layout,
+ * widened as for rt_sigqueueinfo; NULL is the kernel's SI_USER from us. */
+SG_SYSCALL_DEFINE(sys_pidfd_send_signal)
+{
+	siginfo_t si;
+
+	if (a[2]) {
+		long r = get_info(t, a[2], &si);
+
+		if (r)
+			return r;
+	}
+	return host_syscall4(SYS_pidfd_send_signal, (int)a[0], (int)a[1],
+			     a[2] ? &si : NULL, (unsigned)a[3]);
+}

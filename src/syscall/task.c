@@ -74,6 +74,56 @@ SG_SYSCALL_DEFINE(compat_sys_set_robust_list)
 	return set_robust_list(t, a, 12);
 }
 
+/* get_robust_list(pid, head_ptr, len_ptr): a thread of this process (0:
+ * the caller) answers the head it registered with sysgate; another task's
+ * is the host's (permission and ESRCH as natively; a task that runs under
+ * sysgate shows its host thread's list). len is the size of the ABI's
+ * struct robust_list_head, written first, as the kernel does. */
+static long get_robust_list(struct sg_thread *t, const uint64_t *a,
+			    size_t word)
+{
+	struct sg_process *p = t->proc;
+	int pid = (int)a[0];
+	uint64_t head = 0, len = 3 * word;
+	bool found = pid == 0;
+
+	if (found) {
+		head = t->robust_list;
+	} else {
+		pthread_mutex_lock(&p->lock);
+		for (struct sg_thread *o = p->threads; o && !found; o = o->next)
+			if (o->tid == pid) {
+				found = true;
+				head = o->robust_list;
+			}
+		pthread_mutex_unlock(&p->lock);
+	}
+	if (!found) {
+		void *host_head;
+		size_t host_len;
+		long r = host_syscall3(SYS_get_robust_list, pid, &host_head,
+				       &host_len);
+
+		if (r)
+			return r;
+		head = (uint64_t)(uintptr_t)host_head;
+	}
+	if (copy_to_guest(sc_mm(t), a[2], &len, word) ||
+	    copy_to_guest(sc_mm(t), a[1], &head, word))
+		return -EFAULT;
+	return 0;
+}
+
+SG_SYSCALL_DEFINE(sys_get_robust_list)
+{
+	return get_robust_list(t, a, sc_compat() ? 4 : 8);
+}
+
+SG_SYSCALL_DEFINE(compat_sys_get_robust_list)
+{
+	return get_robust_list(t, a, 4);
+}
+
 /* The host kernel would update an rseq area on migration and preemption of
  * the host thread, which is not the guest's CPU: registration is refused and
  * glibc carries on without it (sched_getcpu falls back to getcpu). */

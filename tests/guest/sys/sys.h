@@ -40,6 +40,7 @@ static const char *err_name(int e)
 	case EINTR: return "EINTR";
 	case EXDEV: return "EXDEV";
 	case ENAMETOOLONG: return "ENAMETOOLONG";
+	case ESRCH: return "ESRCH";
 	default: return "E?";
 	}
 }

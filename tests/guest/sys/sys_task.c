@@ -1,0 +1,156 @@
+/* Handles on tasks: pidfd_open, pidfd_send_signal (with and without a
+ * siginfo), pidfd_getfd, and get_robust_list of this thread, another
+ * thread and no task. Raw system calls: no libc wrapper is needed. */
+#include "sys.h"
+
+#include <linux/futex.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#ifndef PIDFD_NONBLOCK
+#define PIDFD_NONBLOCK 04000
+#endif
+
+static long pidfd_open(pid_t pid, unsigned flags)
+{
+	return syscall(SYS_pidfd_open, pid, flags);
+}
+
+static long pidfd_send_signal(int fd, int sig, siginfo_t *info, unsigned flags)
+{
+	return syscall(SYS_pidfd_send_signal, fd, sig, info, flags);
+}
+
+static void pidfds(void)
+{
+	int self = (int)pidfd_open(getpid(), 0), p[2], fd, st;
+	struct pollfd pfd;
+	siginfo_t si;
+	sigset_t set;
+	pid_t child;
+	char buf[8];
+
+	FACT("pidfd_open self", self >= 0);
+	CHECK("pidfd_open -1", pidfd_open(-1, 0));
+	CHECK("pidfd_open bad flags", pidfd_open(getpid(), 1));
+	CHECK("pidfd_open no such pid", pidfd_open(0x3ffffff0, 0));
+	CHECK("pidfd_send_signal bad fd", pidfd_send_signal(-1, SIGUSR1, NULL, 0));
+	CHECK("pidfd_send_signal bad flags", pidfd_send_signal(self, 0, NULL, 0x100));
+	CHECK("pidfd_send_signal probe", pidfd_send_signal(self, 0, NULL, 0));
+
+	/* to ourselves with a siginfo: SI_QUEUE and a value, as sigqueue */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	si.si_value.sival_int = 42;
+	CHECK("pidfd_send_signal info", pidfd_send_signal(self, SIGUSR1, &si, 0));
+	memset(&si, 0, sizeof(si));
+	CHECK("sigwaitinfo", sigwaitinfo(&set, &si));
+	printf("si_code SI_QUEUE %s, value %d, pid ours %s\n",
+	       si.si_code == SI_QUEUE ? "yes" : "no", si.si_value.sival_int,
+	       si.si_pid == getpid() ? "yes" : "no");
+	CHECK("pidfd_send_signal null info", pidfd_send_signal(self, SIGUSR1, NULL, 0));
+	memset(&si, 0, sizeof(si));
+	CHECK("sigwaitinfo", sigwaitinfo(&set, &si));
+	printf("si_code SI_USER %s, pid ours %s\n", si.si_code == SI_USER ? "yes" : "no",
+	       si.si_pid == getpid() ? "yes" : "no");
+
+	/* pidfd_getfd: our own pipe's write end, duplicated through the pidfd */
+	CHECK("pipe", pipe(p));
+	fd = (int)syscall(SYS_pidfd_getfd, self, p[1], 0);
+	FACT("pidfd_getfd", fd >= 0 && fd != p[1]);
+	CHECK("write via getfd", write(fd, "abc", 3));
+	CHECK("read pipe", read(p[0], buf, sizeof(buf)));
+	CHECK("pidfd_getfd bad target", syscall(SYS_pidfd_getfd, self, 999, 0));
+	CHECK("pidfd_getfd bad flags", syscall(SYS_pidfd_getfd, self, p[1], 1));
+	close(fd);
+
+	/* a child: the pidfd is readable once it has exited */
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	fd = (int)pidfd_open(child, PIDFD_NONBLOCK);
+	FACT("pidfd_open child", fd >= 0);
+	if (fd < 0)
+		kill(child, SIGTERM); /* no hang where pidfds do not work */
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	CHECK("poll running child", poll(&pfd, 1, 0));
+	CHECK("pidfd_send_signal SIGTERM", pidfd_send_signal(fd, SIGTERM, NULL, 0));
+	CHECK("poll ended child", poll(&pfd, 1, 5000));
+	CHECK("waitpid", waitpid(child, &st, 0) == child);
+	printf("child killed by SIGTERM: %s\n",
+	       WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM ? "yes" : "no");
+	CHECK("pidfd_send_signal after reaping", pidfd_send_signal(fd, SIGTERM, NULL, 0));
+	close(fd);
+	close(self);
+	close(p[0]);
+	close(p[1]);
+}
+
+struct robust_head {
+	void *list;
+	long futex_offset;
+	void *pending;
+};
+
+static pthread_barrier_t ready, done;
+static pid_t other_tid;
+
+static void *other_thread(void *arg)
+{
+	(void)arg;
+	other_tid = (pid_t)syscall(SYS_gettid);
+	pthread_barrier_wait(&ready);
+	pthread_barrier_wait(&done);
+	return NULL;
+}
+
+static void robust_list(void)
+{
+	static struct robust_head mine = { &mine, 0, NULL };
+	struct robust_head *head = NULL, *before = NULL;
+	size_t len = 0;
+	pthread_t th;
+
+	CHECK("get_robust_list self", syscall(SYS_get_robust_list, 0, &before, &len));
+	FACT("libc registered one", before != NULL);
+	FACT("len is the head's size", len == sizeof(struct robust_head));
+	CHECK("set_robust_list", syscall(SYS_set_robust_list, &mine, sizeof(mine)));
+	CHECK("get_robust_list self again", syscall(SYS_get_robust_list, 0, &head, &len));
+	FACT("head is ours", head == &mine);
+	CHECK("get_robust_list own tid", syscall(SYS_get_robust_list, syscall(SYS_gettid), &head, &len));
+	FACT("head is ours", head == &mine);
+
+	pthread_barrier_init(&ready, NULL, 2);
+	pthread_barrier_init(&done, NULL, 2);
+	pthread_create(&th, NULL, other_thread, NULL);
+	pthread_barrier_wait(&ready);
+	head = NULL;
+	CHECK("get_robust_list other thread", syscall(SYS_get_robust_list, other_tid, &head, &len));
+	FACT("its own head", head != NULL && head != &mine && head != before);
+	pthread_barrier_wait(&done);
+	pthread_join(th, NULL);
+
+	CHECK("get_robust_list no such task", syscall(SYS_get_robust_list, 0x3ffffff0, &head, &len));
+	CHECK("get_robust_list bad head pointer", syscall(SYS_get_robust_list, 0, (void *)8, &len));
+	CHECK("get_robust_list bad len pointer", syscall(SYS_get_robust_list, 0, &head, (void *)8));
+	syscall(SYS_set_robust_list, before, sizeof(mine));
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pidfds();
+	robust_list();
+	return 0;
+}
