@@ -389,11 +389,22 @@ SG_SYSCALL_DEFINE(compat_sys_lseek)
 	return host_syscall3(SYS_lseek, a[0], sc_s32(a[1]), a[2]);
 }
 
-/* x86_64 lseek; x32 through the ia32 entry while the offset fits 32 bits
- * (directory positions always do), else as x86_64: for files both agree */
+static bool is_directory(long fd)
+{
+	struct stat st;
+
+	return host_syscall2(SYS_fstat, fd, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* x86_64 lseek; x32 lseek on a directory through the ia32 entry while the
+ * offset fits 32 bits (directory positions always do): its positions are
+ * a compat caller's. Anything else as x86_64: x32's lseek is the 64-bit
+ * call, whose result the ia32 entry would cut to 32 bits (a file's end
+ * past 4 GiB). */
 SG_SYSCALL_DEFINE(sys_lseek)
 {
-	if (sc_compat() && (int64_t)a[1] == (int32_t)a[1]) {
+	if (sc_compat() && (int64_t)a[1] == (int32_t)a[1] &&
+	    is_directory((long)a[0])) {
 		long r = host_int80(IA32_NR_LSEEK, (long)a[0], (long)a[1],
 				    (long)a[2], 0, 0);
 

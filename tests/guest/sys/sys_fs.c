@@ -315,6 +315,33 @@ static void big_dir(void)
 	closedir(d);
 }
 
+/* Offsets past 4 GiB in a sparse file (x32's lseek once answered
+ * SEEK_END with the low 32 bits). open64 and lseek64: on i386 a file
+ * without O_LARGEFILE cannot grow past 2 GiB, and lseek64 is _llseek. */
+static void big_file(void)
+{
+	const long long size = (5LL << 30) + 3;
+	int fd = open64("bigfile", O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || ftruncate64(fd, size) != 0) {
+		printf("big file: cannot make one (%s)\n", err_name(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink("bigfile");
+		return;
+	}
+	printf("lseek64 end %lld\n", (long long)lseek64(fd, 0, SEEK_END));
+	printf("lseek64 end-1 %lld\n", (long long)lseek64(fd, -1, SEEK_END));
+	printf("lseek64 cur %lld\n", (long long)lseek64(fd, 0, SEEK_CUR));
+	printf("lseek64 set 4G+5 %lld\n", (long long)lseek64(fd, (4LL << 30) + 5, SEEK_SET));
+	printf("lseek64 cur+7 %lld\n", (long long)lseek64(fd, 7, SEEK_CUR));
+	printf("lseek64 set 12 %lld\n", (long long)lseek64(fd, 12, SEEK_SET));
+	printf("lseek64 data %lld\n", (long long)lseek64(fd, 0, SEEK_DATA));
+	printf("lseek64 hole 4G %lld\n", (long long)lseek64(fd, 4LL << 30, SEEK_HOLE));
+	close(fd);
+	unlink("bigfile");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || chdir(argv[1]) != 0)
@@ -327,6 +354,7 @@ int main(int argc, char **argv)
 	pipes();
 	big_dir();
 	ioctls();
+	big_file();
 #ifdef __i386__
 	if (abi_only_checks())
 		i386_forms();
