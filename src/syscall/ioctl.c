@@ -8,9 +8,13 @@
  *    whose size differs between the ABIs encodes a different number in
  *    i386/x32 than the host driver knows, so the host answers -ENOTTY,
  *    as a 64-bit kernel does for a command without a compat handler.
- *  - old-style numbers without an encoding (0x54xx, 0x89xx, ...): the
- *    argument could be a pointer of any size, so they answer -ENOTTY, as
- *    a driver that does not know the command (docs/syscalls.md).
+ *  - old-style numbers without an encoding (0x54xx, 0x89xx, 0x7b9, ...):
+ *    the argument is a value or points to something of a size only the
+ *    driver knows. x86_64 passes them through, the argument as it is
+ *    unless it points into sysgate's own memory (old_style_arg); i386 and
+ *    x32 answer -ENOTTY, as a 64-bit kernel does for a driver without a
+ *    compat handler: the layout behind the pointer may be the ABI's own
+ *    (docs/syscalls.md). SIOCGIFCONF is translated for them.
  * i386/x32 numbers whose encoded size is a long or size_t are mapped to
  * the host's (FS_IOC32_GETFLAGS, BLKGETSIZE64, ...), as compat_ioctl does;
  * SIOCGSTAMP with a 32-bit timeval is widened for i386.
@@ -18,6 +22,8 @@
 #include <asm/ioctls.h>
 #include <linux/fs.h>
 #include <linux/sockios.h>
+#include <linux/vm_sockets.h>
+#include <stdlib.h>
 #include <net/if.h>
 #include <string.h>
 #include <sys/time.h>
@@ -75,6 +81,8 @@ static const struct io_cmd known[] = {
 	{ FICLONE, 0, IO_VAL },	       { BLKSSZGET, 4, IO_OUT },
 	{ BLKROGET, 4, IO_OUT },       { SIOCATMARK, 4, IO_OUT },
 	{ SIOCGPGRP, 4, IO_OUT },      { SIOCSPGRP, 4, IO_IN },
+	{ SIOCOUTQNSD, 4, IO_OUT },
+	{ IOCTL_VM_SOCKETS_GET_LOCAL_CID, 4, IO_OUT },
 };
 
 /* struct ifreq requests whose union member is a sockaddr, an int or a
@@ -147,6 +155,65 @@ static long stamp_i386(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	return copy_to_guest(sc_mm(t), arg, out, sizeof(out)) ? -EFAULT : r;
 }
 
+/* SIOCGIFCONF of i386/x32: struct ifconf {int len; u32 buf;} and 32-byte
+ * entries, each the first 32 bytes of the host's 40 (name and address),
+ * as the kernel's dev_ifconf writes for a compat caller; a NULL buffer
+ * asks for the length all entries need. */
+struct compat_ifconf_ {
+	int32_t len;
+	uint32_t buf;
+};
+#define COMPAT_IFREQ_SIZE 32
+
+static long ifconf_compat(struct sg_thread *t, uint64_t fd, uint64_t arg)
+{
+	struct compat_ifconf_ c;
+	struct ifconf h;
+	size_t n;
+	long r;
+
+	if (copy_from_guest(sc_mm(t), &c, arg, sizeof(c)))
+		return -EFAULT;
+	n = c.buf && c.len > 0 ? (size_t)c.len / COMPAT_IFREQ_SIZE : 0;
+	h.ifc_len = (int)(n * sizeof(struct ifreq));
+	h.ifc_buf = c.buf ? calloc(n ? n : 1, sizeof(struct ifreq)) : NULL;
+	if (c.buf && !h.ifc_buf)
+		return -ENOMEM;
+	r = host_syscall3(SYS_ioctl, fd, SIOCGIFCONF, &h);
+	if (r >= 0) {
+		size_t got = (size_t)h.ifc_len / sizeof(struct ifreq);
+
+		for (size_t i = 0; c.buf && i < got && !r; i++)
+			if (copy_to_guest(sc_mm(t), c.buf + i * COMPAT_IFREQ_SIZE,
+					  h.ifc_buf + i * sizeof(struct ifreq),
+					  COMPAT_IFREQ_SIZE))
+				r = -EFAULT;
+		c.len = (int32_t)(got * COMPAT_IFREQ_SIZE);
+		if (!r && copy_to_guest(sc_mm(t), arg, &c.len, sizeof(c.len)))
+			r = -EFAULT;
+	}
+	free(h.ifc_buf);
+	return r;
+}
+
+/* An old-style command's argument, passed as it is: a value, or guest
+ * memory, or an address mapped nowhere (the driver answers as natively).
+ * Only an address in memory the host has mapped and the guest has not
+ * (sysgate's own) becomes one in the kernel half: a driver that uses it
+ * gets EFAULT, as for an unmapped address. A value that happens to be
+ * such an address is changed; small values (below mmap_min_addr's usual
+ * 64 KiB) never are. */
+static uint64_t old_style_arg(struct sg_thread *t, uint64_t arg)
+{
+	unsigned char vec;
+
+	if (arg < 0x10000 || mm_access_ok(sc_mm(t), arg, 1, 0))
+		return arg;
+	if (host_syscall3(SYS_mincore, arg & ~0xfffull, 1, &vec) == -ENOMEM)
+		return arg;
+	return (uint64_t)-4096;
+}
+
 static long do_ioctl(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 		     uint64_t arg)
 {
@@ -161,6 +228,8 @@ static long do_ioctl(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 		for (unsigned i = 0; i < ARRAY_SIZE(ifreq_cmds); i++)
 			if (cmd == ifreq_cmds[i])
 				return ifreq_compat(t, fd, cmd, arg);
+		if (cmd == SIOCGIFCONF)
+			return ifconf_compat(t, fd, arg);
 		if (sc_ia32() && (cmd == SC_SIOCGSTAMP_OLD ||
 				  cmd == SC_SIOCGSTAMPNS_OLD))
 			return stamp_i386(t, fd, cmd, arg);
@@ -197,11 +266,14 @@ static long do_ioctl(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 		return with_buffer(t, fd, cmd, arg, size,
 				   ((dir & 1) ? PROT_READ : 0) |
 					   ((dir & 2) ? PROT_WRITE : 0));
-	/* old-style: the argument's size is not known; the kernel looks up
-	 * the descriptor first (EBADF) */
-	if (host_syscall2(SYS_fcntl, (long)(int)fd, F_GETFD) < 0)
-		return -EBADF;
-	return -ENOTTY;
+	/* old-style: the argument's size (and for i386/x32 its layout) is
+	 * not known; the kernel looks up the descriptor first (EBADF) */
+	if (sc_compat()) {
+		if (host_syscall2(SYS_fcntl, (long)(int)fd, F_GETFD) < 0)
+			return -EBADF;
+		return -ENOTTY;
+	}
+	return host_syscall3(SYS_ioctl, fd, cmd, old_style_arg(t, arg));
 }
 
 SG_SYSCALL_DEFINE(sys_ioctl)

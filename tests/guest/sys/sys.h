@@ -41,6 +41,8 @@ static const char *err_name(int e)
 	case EXDEV: return "EXDEV";
 	case ENAMETOOLONG: return "ENAMETOOLONG";
 	case ESRCH: return "ESRCH";
+	case ENODEV: return "ENODEV";
+	case ENXIO: return "ENXIO";
 	default: return "E?";
 	}
 }

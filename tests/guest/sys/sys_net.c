@@ -7,11 +7,14 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <linux/net.h>
+#include <linux/sockios.h>
 
 static void pass_fd(void)
 {
@@ -230,6 +233,49 @@ static void cmsg_truncation(void)
 	close(r);
 }
 
+/* Old-style ioctl numbers (no size bits): SIOCGIFCONF (i386/x32: the
+ * compat ifconf and 32-byte entries), SIOCOUTQNSD, and the vsock
+ * device's IOCTL_VM_SOCKETS_GET_LOCAL_CID (0x7b9) where it exists. */
+static void old_ioctls(void)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_STREAM, 0), n = -1;
+	struct ifreq reqs[16];
+	struct ifconf ifc = { 0 };
+	unsigned cid = 0;
+	int fd;
+
+	memset(reqs, 0, sizeof(reqs));
+	CHECK("SIOCGIFCONF length", ioctl(s, SIOCGIFCONF, &ifc));
+	printf("interfaces %d, whole entries %s\n", ifc.ifc_len / (int)sizeof(struct ifreq),
+	       ifc.ifc_len % (int)sizeof(struct ifreq) ? "no" : "yes");
+	ifc.ifc_len = sizeof(reqs);
+	ifc.ifc_req = reqs;
+	CHECK("SIOCGIFCONF", ioctl(s, SIOCGIFCONF, &ifc));
+	for (int i = 0; i < ifc.ifc_len / (int)sizeof(struct ifreq); i++) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&reqs[i].ifr_addr;
+
+		printf("  %s family %d%s\n", reqs[i].ifr_name, in->sin_family,
+		       in->sin_addr.s_addr == htonl(INADDR_LOOPBACK) ? " 127.0.0.1" : "");
+	}
+	ifc.ifc_len = (int)sizeof(struct ifreq) + 3; /* room for one */
+	CHECK("SIOCGIFCONF one", ioctl(s, SIOCGIFCONF, &ifc));
+	printf("one entry: %s\n", ifc.ifc_len == (int)sizeof(struct ifreq) ? "yes" : "no");
+	CHECK("SIOCOUTQNSD", ioctl(t, SIOCOUTQNSD, &n));
+	printf("SIOCOUTQNSD value %d\n", n);
+	fd = open("/dev/vsock", O_RDONLY);
+	if (fd < 0) {
+		printf("/dev/vsock: %s\n", err_name(errno));
+	} else {
+		long r = ioctl(fd, 0x7b9 /* IOCTL_VM_SOCKETS_GET_LOCAL_CID */, &cid);
+
+		printf("vsock local cid: %ld %s %u\n", r, r < 0 ? err_name(errno) : "", cid);
+		close(fd);
+	}
+	CHECK("0x7b9 on a socket", ioctl(s, 0x7b9, &cid));
+	close(s);
+	close(t);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -239,6 +285,7 @@ int main(int argc, char **argv)
 	udp();
 	unix_stream(argv[1]);
 	cmsg_truncation();
+	old_ioctls();
 #ifdef __i386__
 	if (abi_only_checks()) {
 		unsigned long args[4] = { AF_UNIX, SOCK_STREAM, 0, 0 };
