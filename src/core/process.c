@@ -60,7 +60,12 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 	if (!p->embed)
 		goto nomem;
 	if (p->opts.sysroot) {
-		p->sysroot = strdup(p->opts.sysroot);
+		/* canonical, as the host's getcwd and readlink answer paths
+		 * (the guest's view takes the prefix off), and absolute, so
+		 * a chdir does not move it */
+		p->sysroot = realpath(p->opts.sysroot, NULL);
+		if (!p->sysroot)
+			p->sysroot = strdup(p->opts.sysroot);
 		if (!p->sysroot)
 			goto nomem;
 		p->opts.sysroot = p->sysroot;

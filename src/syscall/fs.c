@@ -145,7 +145,8 @@ SG_SYSCALL_DEFINE(compat_sys_openat)
 
 /* --- readlink ------------------------------------------------------------ */
 
-/* /proc/self/exe names the guest program, not sysgate. Any other
+/* /proc/self/exe names the guest program, not sysgate; /proc/self/cwd is
+ * seen from inside the sysroot. Any other
  * spelling of it (//proc/self/exe, /proc/<pid>/task/<tid>/exe, a
  * /proc/self directory fd) reads sysgate's path from the host: only then
  * is the link itself asked what it is. */
@@ -201,6 +202,9 @@ static long do_readlinkat(struct sg_thread *t, int dfd, uint64_t path_addr,
 		if (t->proc->exe_path && is_sysgate_exe(target) &&
 		    is_own_exe_link(dfd, path))
 			answer = t->proc->exe_path;
+		/* the working directory as getcwd shows it: in the sysroot */
+		if (t->proc->sysroot && sc_is_proc_self(path, "cwd"))
+			sc_guest_view(t->proc, target);
 	}
 	r = (long)strlen(answer);
 	if (r > (uint32_t)bufsiz)

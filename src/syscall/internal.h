@@ -160,6 +160,11 @@ long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias);
 
 /* Is this path the guest's /proc/self/exe (or /proc/<own pid>/exe)? */
 bool sc_is_proc_exe(const char *path);
+/* ... or /proc/self/NAME (/proc/thread-self/NAME, /proc/<own pid>/NAME)? */
+bool sc_is_proc_self(const char *path, const char *name);
+/* path.c: a host path as the guest sees it, the sysroot prefix taken off
+ * as a chroot into it would show the path (in place); its new length. */
+size_t sc_guest_view(const struct sg_process *p, char *path);
 
 /* path.c: fd just opened by the host for the guest with flags: if it is
  * one of this process's /proc files that show its memory or exec facts

@@ -47,11 +47,16 @@ static const char *proc_self_entry(const char *path)
 	return end + 1;
 }
 
-bool sc_is_proc_exe(const char *path)
+bool sc_is_proc_self(const char *path, const char *name)
 {
 	const char *entry = proc_self_entry(path);
 
-	return entry && strcmp(entry, "exe") == 0;
+	return entry && strcmp(entry, name) == 0;
+}
+
+bool sc_is_proc_exe(const char *path)
+{
+	return sc_is_proc_self(path, "exe");
 }
 
 /* /proc/self/fd/N, /dev/fd/N (and fdinfo) naming one of sysgate's, or
@@ -106,6 +111,44 @@ static long apply_sysroot(const struct sg_process *p, char *buf)
 		return 0;
 	memcpy(buf, rooted, (size_t)n + 1);
 	return 0;
+}
+
+size_t sc_guest_view(const struct sg_process *p, char *path)
+{
+	size_t n = p->sysroot ? strlen(p->sysroot) : 0, len = strlen(path);
+
+	/* a sysroot of "/" (or none) changes nothing; p->sysroot is
+	 * canonical (sg_create), as the host's paths are */
+	if (n <= 1 || strncmp(path, p->sysroot, n) != 0 ||
+	    (path[n] != '/' && path[n] != '\0'))
+		return len;
+	if (path[n] == '\0') {
+		strcpy(path, "/");
+		return 1;
+	}
+	memmove(path, path + n, len - n + 1);
+	return len - n;
+}
+
+/* getcwd(buf, size): the host's answer, as a chroot into the sysroot
+ * would show it; -ERANGE when it does not fit with its NUL. */
+static long do_getcwd(struct sg_thread *t, uint64_t buf, uint64_t size)
+{
+	char cwd[PATH_MAX];
+	long r = host_syscall2(SYS_getcwd, cwd, sizeof(cwd));
+	size_t len;
+
+	if (r < 0)
+		return r;
+	len = sc_guest_view(t->proc, cwd) + 1;
+	if (len > size)
+		return -ERANGE;
+	return copy_to_guest(sc_mm(t), buf, cwd, len) ? -EFAULT : (long)len;
+}
+
+SG_SYSCALL_DEFINE(sys_getcwd)
+{
+	return do_getcwd(t, a[0], a[1]);
 }
 
 long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias)
