@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff stress-ng
+.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff stress-ng compat
 
 all: build
 
@@ -89,3 +89,12 @@ difftest: setup
 sysdiff: build
 	sh tests/e2e/sysdiff/run_sysdiff.sh --count $(or $(N),1500) --seed $(or $(SEED),1) \
 	  --show $(or $(SHOW),40) $(BUILD)/sysgate $(BUILD)/guest
+
+# CPython's regression tests (Debian's libpython3.11-testsuite, installed
+# when missing) natively and under sysgate, each module's outcomes
+# compared (tests/compat/compat.sh; i386 from a python3.11:i386 root under
+# $(BUILD)/compat). `make compat [COMPAT_ABIS=x86_64] [COMPAT_MODULES="test_os"]`
+COMPAT_ABIS ?= x86_64 i386
+COMPAT_MODULES ?=
+compat: build
+	sh tests/compat/compat.sh $(BUILD)/sysgate $(BUILD)/compat "$(COMPAT_ABIS)" $(COMPAT_MODULES)
