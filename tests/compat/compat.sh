@@ -30,6 +30,11 @@ test_subprocess test_socket test_select test_mmap test_time test_fcntl
 test_pty test_resource test_eintr test_threadsignals test_multiprocessing_fork
 test_concurrent_futures test_ctypes test_ssl}}
 limit=${COMPAT_TIMEOUT:-900}
+# Tests left out of every run (regrtest --ignore): test_socket's vsock
+# tests wait in accept() for ever natively where /dev/vsock exists with no
+# peer (a VM's guest side).
+ignore='*VSock*'
+
 py=/usr/bin/python3.11
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -89,24 +94,24 @@ run() {
 	case $abi.$kind in
 	x86_64.native)
 		(cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$dir" LANG=C.UTF-8 \
-			timeout -k 10 "$limit" $py -m test --junit-xml "$xml" "$mod") ;;
+			timeout -k 10 "$limit" $py -m test --ignore "$ignore" --junit-xml "$xml" "$mod") ;;
 	x86_64.sysgate)
 		(cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$dir" LANG=C.UTF-8 \
-			timeout -k 10 "$limit" "$sysgate" $py -m test --junit-xml "$xml" "$mod") ;;
+			timeout -k 10 "$limit" "$sysgate" $py -m test --ignore "$ignore" --junit-xml "$xml" "$mod") ;;
 	i386.native)
 		# the XML inside the root, then out to the work directory
 		rm -f "$root/tmp/compat.xml"
 		env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C.UTF-8 \
 			timeout -k 10 "$limit" unshare -m --propagation private \
 			sh -c "$chroot_script" sh "$chroot" "$root" \
-			/usr/bin/python3.11 -m test --junit-xml /tmp/compat.xml "$mod"
+			/usr/bin/python3.11 -m test --ignore "$ignore" --junit-xml /tmp/compat.xml "$mod"
 		st=$?
 		[ -f "$root/tmp/compat.xml" ] && mv "$root/tmp/compat.xml" "$xml"
 		(exit $st) ;;
 	i386.sysgate)
 		(cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$dir" LANG=C.UTF-8 \
 			timeout -k 10 "$limit" "$sysgate" -L "$root" /usr/bin/python3.11 -m test \
-			--junit-xml "$xml" "$mod") ;;
+			--ignore "$ignore" --junit-xml "$xml" "$mod") ;;
 	esac >"$log" 2>&1
 	echo "exit status $?" >>"$log"
 }
