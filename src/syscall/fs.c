@@ -145,11 +145,11 @@ SG_SYSCALL_DEFINE(compat_sys_openat)
 
 /* --- readlink ------------------------------------------------------------ */
 
-/* /proc/self/exe names the guest program, not sysgate; /proc/self/cwd is
- * seen from inside the sysroot. Any other
+/* /proc/self/exe names the guest program, not sysgate. Any other
  * spelling of it (//proc/self/exe, /proc/<pid>/task/<tid>/exe, a
  * /proc/self directory fd) reads sysgate's path from the host: only then
- * is the link itself asked what it is. */
+ * is the link itself asked what it is. /proc/self/cwd is seen from inside
+ * the sysroot. */
 static bool is_sysgate_exe(const char *target)
 {
 	static char self[PATH_MAX];
