@@ -90,7 +90,8 @@ SG_PASSTHROUGH(sys_renameat, SYS_renameat, PA(PA_VAL, 0), PA(PA_PATH, 0),
 SG_PASSTHROUGH(sys_renameat2, SYS_renameat2, PA(PA_VAL, 0), PA(PA_PATH, 0),
 	       PA(PA_VAL, 0), PA(PA_PATH, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_link, SYS_link, PA(PA_PATH, 0), PA(PA_PATH, 0))
-SG_PASSTHROUGH(sys_symlink, SYS_symlink, PA(PA_PATH, 0), PA(PA_PATH, 0))
+/* the target is the link's content, not a path looked up (no sysroot) */
+SG_PASSTHROUGH(sys_symlink, SYS_symlink, PA(PA_STR, 0), PA(PA_PATH, 0))
 SG_PASSTHROUGH(sys_chmod, SYS_chmod, PA(PA_PATH, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(sys_fchmodat, SYS_fchmodat, PA(PA_VAL, 0), PA(PA_PATH, 0),
 	       PA(PA_VAL, 0))

@@ -6,7 +6,7 @@
 # python3.11:i386 and the i386 packages it depends on, from the
 # distribution's own packages with `apt-get download` + `dpkg -x`
 # (nothing is installed on the host; i386 is added as a dpkg architecture
-# if missing). The host's passwd, group, hosts and nsswitch.conf are
+# if missing), with dash and coreutils, which the tests run. The host's passwd, group, hosts and nsswitch.conf are
 # copied in, so that a chroot into OUTDIR and `sysgate -L OUTDIR` (which
 # falls back to the host's /etc) see the same files. OUTDIR/.complete
 # marks a finished root.
@@ -36,7 +36,10 @@ pkgs=$(depends | grep -v '^ ' | sort -u |
 	sed -n -e 's/^<\(.*\):i386>$/\1/p' -e '/^[^<].*:i386$/p' |
 	grep -Ev '^(dpkg|install-info|tar|perl|perl-base|libperl.*|mime-support|mailcap)(:i386)?$' || true)
 [ -n "$pkgs" ] || skip "apt-cache knows no python3.11:i386"
-pkgs="$pkgs libpython3.11-testsuite tzdata"
+# the tests run /bin/sh and coreutils (id, ls, ...): the root's own, so
+# that the chroot has them as `sysgate -L` (else the host's) does
+pkgs="$pkgs libpython3.11-testsuite tzdata dash:i386 coreutils:i386 libacl1:i386
+libattr1:i386 libselinux1:i386 libpcre2-8-0:i386 libgmp10:i386"
 
 debs=$out.debs
 rm -rf "$out" "$debs"
@@ -50,6 +53,8 @@ for d in "$debs"/*.deb; do
 	echo "$(dpkg-deb -f "$d" Package) $(dpkg-deb -f "$d" Version)" >>"$out/.versions"
 done
 rm -rf "$debs"
+# /bin/sh is dash's postinst's link, which dpkg -x does not make
+[ -e "$out/bin/sh" ] || ln -s dash "$out/bin/sh"
 mkdir -p "$out/etc" "$out/proc" "$out/dev" "$out/sys" "$out/tmp" "$out/run"
 chmod 1777 "$out/tmp"
 for f in passwd group hosts nsswitch.conf resolv.conf; do
