@@ -6,15 +6,18 @@
 # python3.11:i386 and the i386 packages it depends on, from the
 # distribution's own packages with `apt-get download` + `dpkg -x`
 # (nothing is installed on the host; i386 is added as a dpkg architecture
-# if missing), with dash and coreutils, which the tests run. The host's passwd, group, hosts and nsswitch.conf are
-# copied in, so that a chroot into OUTDIR and `sysgate -L OUTDIR` (which
-# falls back to the host's /etc) see the same files. OUTDIR/.complete
-# marks a finished root.
+# if missing), with dash and coreutils, which the tests run. The host's
+# passwd, group, hosts, nsswitch.conf, resolv.conf, services and
+# protocols are copied in, so that a chroot into OUTDIR and `sysgate -L
+# OUTDIR` (which falls back to the host's /etc) see the same files.
+# OUTDIR/.complete marks a root finished by this version of the script
+# (its checksum): a changed script builds the root again.
 #
 # Exit status: 0 ready; 77 packages could not be fetched (skip); 1 other.
 set -eu
 out=${1:?usage: make_python_root.sh OUTDIR}
-[ -f "$out/.complete" ] && exit 0
+stamp=$(cksum <"$0")
+[ -f "$out/.complete" ] && [ "$(cat "$out/.complete")" = "$stamp" ] && exit 0
 
 skip() { echo "make_python_root.sh: $*; skipping" >&2; exit 77; }
 command -v dpkg >/dev/null && command -v apt-get >/dev/null || skip "no dpkg/apt-get"
@@ -57,12 +60,12 @@ rm -rf "$debs"
 [ -e "$out/bin/sh" ] || ln -s dash "$out/bin/sh"
 mkdir -p "$out/etc" "$out/proc" "$out/dev" "$out/sys" "$out/tmp" "$out/run"
 chmod 1777 "$out/tmp"
-for f in passwd group hosts nsswitch.conf resolv.conf; do
+for f in passwd group hosts nsswitch.conf resolv.conf services protocols; do
 	[ -f "/etc/$f" ] && cp "/etc/$f" "$out/etc/$f"
 done
 printf 'include /etc/ld.so.conf.d/*.conf\n' >"$out/etc/ld.so.conf"
 ldconfig -r "$out" 2>/dev/null || true
 [ -x "$out/usr/bin/python3.11" ] && [ -f "$out/usr/lib/python3.11/test/test_os.py" ] ||
 	{ echo "make_python_root.sh: no python3.11 or tests in $out" >&2; exit 1; }
-touch "$out/.complete"
+echo "$stamp" >"$out/.complete"
 echo "make_python_root.sh: $out ready"
