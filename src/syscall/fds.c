@@ -123,8 +123,9 @@ SG_SYSCALL_DEFINE(sys_close_range)
 
 /* --- /proc/self/fd ------------------------------------------------------- */
 
-/* "fd/N" or "fdinfo/N" (after /proc/self/) naming one of sysgate's. */
-bool sc_proc_fd_entry_private(const char *entry)
+/* The N of "fd/N[/...]" or "fdinfo/N[/...]" (after /proc/PID/); -1 if
+ * entry is not one. */
+static long proc_fd_entry_number(const char *entry)
 {
 	const char *num;
 	char *end;
@@ -135,11 +136,19 @@ bool sc_proc_fd_entry_private(const char *entry)
 	else if (strncmp(entry, "fdinfo/", 7) == 0)
 		num = entry + 7;
 	else
-		return false;
+		return -1;
 	if (*num < '0' || *num > '9')
-		return false;
+		return -1;
 	fd = strtol(num, &end, 10);
-	return (*end == '\0' || *end == '/') && fd <= INT_MAX && hostfd_is_private(fd);
+	return *end == '\0' || *end == '/' ? fd : -1;
+}
+
+/* "fd/N" or "fdinfo/N" (after /proc/self/) naming one of sysgate's. */
+bool sc_proc_fd_entry_private(const char *entry)
+{
+	long fd = proc_fd_entry_number(entry);
+
+	return fd >= 0 && fd <= INT_MAX && hostfd_is_private(fd);
 }
 
 /* fd is a directory /proc/<pid>/fd or fdinfo (or a task's): pid; else 0. */
@@ -200,19 +209,12 @@ static long other_sysgate_floor(struct sg_thread *t, long pid)
 
 bool sc_other_proc_fd_entry_private(struct sg_thread *t, long pid, const char *entry)
 {
-	const char *num;
-	long floor;
+	long fd = proc_fd_entry_number(entry), floor;
 
-	if (strncmp(entry, "fd/", 3) == 0)
-		num = entry + 3;
-	else if (strncmp(entry, "fdinfo/", 7) == 0)
-		num = entry + 7;
-	else
-		return false;
-	if (*num < '0' || *num > '9')
+	if (fd < 0)
 		return false;
 	floor = other_sysgate_floor(t, pid);
-	return floor >= 0 && strtol(num, NULL, 10) >= floor;
+	return floor >= 0 && fd >= floor;
 }
 
 /* Drop the entries naming sysgate's descriptors from n bytes of directory
