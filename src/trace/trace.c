@@ -648,8 +648,14 @@ void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
 	call.args[0] = execfn;
 	call.args[1] = sp + word;
 	call.args[2] = sp + (argc + 2) * word;
+	/* no entry column: the guest made no call, its starter did (and
+	 * only one thread exists yet, so the flags can be lent) */
+	unsigned flags = tr->flags;
+
+	tr->flags &= ~(unsigned)SG_TRACE_ENTRY;
 	trace_syscall_enter(tr, t, &call);
 	trace_syscall_exit(tr, t, &call);
+	tr->flags = flags;
 }
 
 /* The i386 row named name (NULL if none). */
