@@ -183,7 +183,7 @@ static long proc_fd_dir_pid(int fd)
 static long other_sysgate_floor(struct sg_thread *t, long pid)
 {
 	char path[64], exe[PATH_MAX], buf[4096], *line;
-	long n, fd, limit = -1;
+	long n, limit = -1;
 
 	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
 	n = host_syscall4(SYS_readlinkat, AT_FDCWD, path, exe, sizeof(exe) - 1);
@@ -193,14 +193,8 @@ static long other_sysgate_floor(struct sg_thread *t, long pid)
 	if (strcmp(exe, t->proc->host_exe) != 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%ld/limits", pid);
-	fd = host_syscall3(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (host_read_small_file(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = host_syscall3(SYS_read, fd, buf, sizeof(buf) - 1);
-	host_syscall1(SYS_close, fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	line = strstr(buf, "Max open files");
 	if (line)
 		limit = strtol(line + strlen("Max open files"), NULL, 10);

@@ -9,6 +9,7 @@
 #define SG_SYSCALL_INTERNAL_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,6 +51,22 @@ static inline long host_syscall6(long nr, long a1, long a2, long a3, long a4,
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
 #define host_syscall5(nr, a, b, c, d, e) \
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+
+/* A small host file (/proc, /sys) into buf, NUL-terminated, by raw
+ * system calls: its length, or -1 (nothing read). */
+static inline long host_read_small_file(const char *path, char *buf, size_t cap)
+{
+	long fd = host_syscall4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0), n;
+
+	if (fd < 0)
+		return -1;
+	n = host_syscall3(SYS_read, fd, buf, cap - 1);
+	host_syscall1(SYS_close, fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
 
 /* Whether the host kernel runs int $0x80 from 64-bit code (IA32
  * emulation built in and enabled). Without it the instruction raises

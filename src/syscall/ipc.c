@@ -224,17 +224,12 @@ SG_SYSCALL_DEFINE(sys_msgrcv)
 static int32_t msgmax(void)
 {
 	static int32_t max;
-	char buf[32] = { 0 };
-	long fd;
+	char buf[32];
 
 	if (max)
 		return max;
-	fd = host_syscall3(SYS_open, "/proc/sys/kernel/msgmax", O_RDONLY | O_CLOEXEC, 0);
-	if (fd >= 0) {
-		if (host_syscall3(SYS_read, fd, buf, sizeof(buf) - 1) > 0)
-			max = (int32_t)strtol(buf, NULL, 10);
-		host_syscall1(SYS_close, fd);
-	}
+	if (host_read_small_file("/proc/sys/kernel/msgmax", buf, sizeof(buf)) > 0)
+		max = (int32_t)strtol(buf, NULL, 10);
 	if (max <= 0)
 		max = INT32_MAX;
 	return max;

@@ -342,22 +342,16 @@ SG_SYSCALL_DEFINE(compat_sys_setrlimit)
 static long host_nr_cpu_ids(void)
 {
 	static long n;
-	char buf[64] = { 0 };
-	long fd;
+	char buf[64];
 
 	if (n)
 		return n;
-	fd = host_syscall3(SYS_open, "/sys/devices/system/cpu/possible",
-			   O_RDONLY | O_CLOEXEC, 0);
-	if (fd >= 0) {
-		if (host_syscall3(SYS_read, fd, buf, sizeof(buf) - 1) > 0) {
-			char *p = strrchr(buf, '-'), *q = strrchr(buf, ',');
+	if (host_read_small_file("/sys/devices/system/cpu/possible", buf, sizeof(buf)) > 0) {
+		char *p = strrchr(buf, '-'), *q = strrchr(buf, ',');
 
-			if (q && (!p || q > p))
-				p = q;
-			n = strtol(p ? p + 1 : buf, NULL, 10) + 1;
-		}
-		host_syscall1(SYS_close, fd);
+		if (q && (!p || q > p))
+			p = q;
+		n = strtol(p ? p + 1 : buf, NULL, 10) + 1;
 	}
 	if (n <= 0)
 		n = 1;
