@@ -164,6 +164,14 @@ SG_API enum sg_err sg_mem_write(sg_process *p, uint64_t addr, const void *buf,
 SG_API enum sg_err sg_mem_read_string(sg_process *p, uint64_t addr, char *buf,
 				      size_t size);
 
+/* --- debugging: the GDB remote stub (docs/gdb.md) --------------------- */
+
+/* Serve the GDB remote protocol on fd, a connected stream socket (the
+ * library keeps its own copy: close yours). Call after sg_load and before
+ * sg_run: the program then stops before its first instruction until gdb
+ * resumes it. SG_ERR_STATE if a debugger is attached already. */
+SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd);
+
 /* --- embedding: hooks ---------------------------------------------------- */
 
 /* One system call as the hooks see it. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "sysgate.h"
 #include "cli/binfmt.h"
+#include "cli/gdb_listen.h"
 
 extern char **environ;
 
@@ -57,6 +58,11 @@ static void usage(FILE *out)
 		"  -o FILE                write the trace to FILE instead of stderr\n"
 		"      --no-aslr          no address randomisation (as setarch -R)\n"
 		"  -v, --verbose          warn about unimplemented system calls\n"
+		"  -g PORT                wait for gdb on TCP PORT (0: any free port,\n"
+		"                         printed) and serve the GDB remote protocol;\n"
+		"                         the program stops before its first\n"
+		"                         instruction (docs/gdb.md)\n"
+		"      --gdb-socket PATH  the same on a Unix socket at PATH\n"
 		"      --argv0 NAME       the program's argv[0] (default: PROGRAM)\n"
 		"      --trace-fd N       trace to descriptor N (left open by an exec)\n"
 		"      --binfmt=ACTION [i386|x32|all] [-L DIR] [--binfmt-dir DIR]\n"
@@ -258,6 +264,8 @@ int main(int argc, char **argv)
 		{ "binfmt-dir", required_argument, NULL, 'b' },
 		{ "exec-close", required_argument, NULL, 'C' },
 		{ "exec-name", required_argument, NULL, 'E' },
+		{ "gdb", required_argument, NULL, 'g' },
+		{ "gdb-socket", required_argument, NULL, 'K' },
 		{ 0 }
 	};
 	struct sg_options opts;
@@ -267,6 +275,7 @@ int main(int argc, char **argv)
 	const char *binfmt_root = NULL;
 	int trace_inherited = 0;
 	int exec_close = -1;
+	const char *gdb_port = NULL, *gdb_socket = NULL;
 	struct sg_exit status;
 	sg_process *proc;
 	enum sg_err err;
@@ -283,7 +292,7 @@ int main(int argc, char **argv)
 		goto run;
 	}
 	/* '+': options end at the program name; its own options are its own. */
-	while ((c = getopt_long(argc, argv, "+L:to:vhVfycTs:e:p:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+L:to:vhVfycTs:e:p:g:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			opts.sysroot = optarg;
@@ -315,6 +324,12 @@ int main(int argc, char **argv)
 			break;
 		case 'B':
 			binfmt_action = optarg;
+			break;
+		case 'g':
+			gdb_port = optarg;
+			break;
+		case 'K':
+			gdb_socket = optarg;
 			break;
 		case 'b':
 			binfmt_dir = optarg;
@@ -419,6 +434,16 @@ run:
 			raise(SIGSEGV);
 		}
 		return err == SG_ERR_NOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+	}
+	if (gdb_port || gdb_socket) {
+		int fd = gdb_wait_connection(gdb_port, gdb_socket);
+
+		if (fd < 0 || (err = sg_gdb_attach(proc, fd)) != SG_OK) {
+			if (fd >= 0)
+				fprintf(stderr, "sysgate: gdb: %s\n", sg_strerror(err));
+			return 1;
+		}
+		close(fd); /* the library has its own copy */
 	}
 	err = sg_run(proc, &status);
 	/* The host process ends here and its exit unmaps everything at once;

@@ -255,7 +255,7 @@ static bool wants_steps(const struct sg_process *p)
 
 	return trace_wants_insns(p->trace) ||
 	       (em && (em->insn_fn || em->block_fn || em->stepping ||
-		       em->stop_requested));
+		       em->stop_requested || em->debug_steps));
 }
 
 enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
@@ -278,6 +278,9 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 		if (c->stop_requested)
 			return cpu_run(c); /* answers the request at once */
 		pc = c->mode == CPU_MODE_32 ? (uint32_t)c->rip : c->rip;
+		if (em && em->debugger && em->debug_steps &&
+		    em->debugger->before_insn(t, pc))
+			return CPU_STOP_REQUEST; /* a breakpoint: not run */
 		if (em && (em->insn_fn || em->block_fn))
 			call_code_hooks(t, em, pc);
 		memcpy(before, c->r, sizeof(before));
@@ -286,6 +289,9 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 		if (r != CPU_STOP_FAULT && trace_wants_insns(p->trace))
 			trace_insn(p->trace, t, pc, before, before_flags,
 				   cpu_get_rflags(c));
+		if (em && em->debugger && em->debug_steps &&
+		    em->debugger->after_insn(t, pc))
+			return r == CPU_STOP_NONE ? CPU_STOP_REQUEST : r;
 		if (em && em->stepping && t == p->main_thread) {
 			em->stepping = false;
 			em->stopped = true;

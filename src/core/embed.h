@@ -16,6 +16,28 @@
 
 struct sg_syscall_call;
 
+/* A debugger attached to the process (src/gdb, sg_gdb_attach): the run
+ * loop's hooks. sg_embed.debugger stays NULL without one, one test per
+ * run-loop turn; the slow loop runs only while debug_steps is set
+ * (breakpoints, watchpoints or a single step pending). */
+struct sg_debugger {
+	/* Top of each run-loop turn of t: parks t while the debugger holds
+	 * the process stopped, reports t's own stop (step done, breakpoint). */
+	void (*checkpoint)(struct sg_thread *t);
+	/* Slow loop, before the instruction at pc: true stops t there. */
+	bool (*before_insn)(struct sg_thread *t, uint64_t pc);
+	/* After it (whatever it stopped for): true stops t. */
+	bool (*after_insn)(struct sg_thread *t, uint64_t pc);
+	/* A signal for t, before the guest sees it (a fault's too): the
+	 * debugger reports it and answers whether it is delivered. */
+	bool (*signal)(struct sg_thread *t, int signo, bool fault);
+	/* t has left the thread list (under p->lock); last: the process
+	 * status is final (p->exit). */
+	void (*thread_exit)(struct sg_thread *t, bool last);
+	/* In a fork child: the debugger lets go of it. */
+	void (*forked)(struct sg_process *p);
+};
+
 struct sg_embed {
 	/* Called by syscall entry before the trace and the handler: true
 	 * means skip the handler, call->result is the answer. The hook may
@@ -36,6 +58,11 @@ struct sg_embed {
 	sg_signal_hook signal_fn;
 	void *signal_user;
 
+	/* The debugger's hooks; NULL: none. */
+	const struct sg_debugger *debugger;
+	void *debug_state;
+	volatile int debug_steps;
+
 	/* sg_stop / sg_step: the run loop returns to sg_run's caller. */
 	volatile int stop_requested;
 	bool stopped;
@@ -51,6 +78,12 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t);
 static inline bool embed_stopped(const struct sg_process *p)
 {
 	return p->embed && p->embed->stopped;
+}
+
+/* The debugger attached to t's process, or NULL. */
+static inline const struct sg_debugger *embed_debugger(const struct sg_process *p)
+{
+	return p->embed ? p->embed->debugger : NULL;
 }
 
 #endif

@@ -104,6 +104,21 @@ struct sg_sigstate {
 
 enum { SG_RESTART_NONE, SG_RESTART_SLEEP, SG_RESTART_POLL, SG_RESTART_FUTEX };
 
+/* What a debugger (src/gdb) keeps per thread: only it reads or writes
+ * this, under its own lock or on the thread itself. */
+struct sg_debug_thread {
+	volatile int parked;      /* waiting in the debugger's checkpoint */
+	volatile bool in_syscall; /* inside a system call (may block) */
+	bool step;                /* resumed for one instruction */
+	bool hold;                /* left stopped by the last resume (vCont) */
+	bool skip_bp;             /* the first instruction after resuming runs
+				     even at a breakpoint (the one reported) */
+	int stop_kind;            /* a stop of its own to report (src/gdb) */
+	uint64_t stop_addr;       /* watchpoint address */
+	int resume_sig;           /* signal gdb gave with the resume */
+	unsigned long gen;        /* resume generation it last ran in */
+};
+
 struct sg_thread {
 	struct cpu cpu;          /* first: a struct cpu * is a struct sg_thread * */
 	struct sg_process *proc;
@@ -122,6 +137,7 @@ struct sg_thread {
 				     the parent's stack; the child may be gone
 				     by the time the parent reads it) */
 	bool gone;                /* exit of this thread: its run loop ends */
+	struct sg_debug_thread debug;
 	int exit_code;
 };
 

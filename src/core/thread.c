@@ -124,9 +124,17 @@ void thread_loop(struct sg_thread *t)
 
 	sig_attach(t);
 	while (!p->exiting && !t->gone) {
+		const struct sg_debugger *dbg = embed_debugger(p);
+
+		if (dbg)
+			dbg->checkpoint(t);
 		switch (embed_cpu_run(t)) {
 		case CPU_STOP_SYSCALL:
+			/* a debugger stopping the process does not wait for a
+			 * call that blocks: the thread parks on its way back */
+			t->debug.in_syscall = true;
 			do_syscall(t);
+			t->debug.in_syscall = false;
 			break;
 		case CPU_STOP_FAULT:
 			die_of_fault(t, &c->fault);
@@ -194,6 +202,8 @@ void thread_finish(struct sg_thread *t)
 		p->exit.code = p->main_thread ? p->main_thread->exit_code & 0xff
 					      : t->exit_code & 0xff;
 	}
+	if (embed_debugger(p))
+		embed_debugger(p)->thread_exit(t, p->nthreads == 0);
 	pthread_cond_broadcast(&p->threads_done);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -326,6 +336,8 @@ static void forked(struct sg_thread *t)
 	p->threads = t;
 	t->next = NULL;
 	p->nthreads = 1;
+	if (embed_debugger(p))
+		embed_debugger(p)->forked(p); /* the child runs free */
 	t->tid = (int)syscall(SYS_gettid);
 	if (p->main_thread != t) {
 		/* sg_run's host thread is not in this process: this thread

@@ -232,11 +232,15 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 	return 0;
 }
 
-/* The embedding API's signal hook may swallow it; the trace shows it. */
-static bool announce(struct sg_thread *t, const siginfo_t *si)
+/* A debugger (unless it saw the fault already) and the embedding API's
+ * signal hook may swallow it; the trace shows it. */
+static bool announce(struct sg_thread *t, const siginfo_t *si, bool debugger_saw)
 {
 	struct sg_process *p = t->proc;
 
+	if (!debugger_saw && p->embed && p->embed->debugger &&
+	    !p->embed->debugger->signal(t, si->si_signo, false))
+		return false;
 	if (p->embed && p->embed->signal && p->embed->signal(t, si))
 		return false;
 	if (p->trace)
@@ -249,7 +253,7 @@ static bool act(struct sg_thread *t, int sig, const siginfo_t *si)
 {
 	uint64_t handler = t->proc->sigactions[sig - 1].handler;
 
-	if (handler == SG_SIG_IGN || !announce(t, si))
+	if (handler == SG_SIG_IGN || !announce(t, si, false))
 		return true;
 	if (handler == SG_SIG_IGN)
 		return true;
@@ -361,6 +365,11 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 	siginfo_t si;
 
 	fault_info(t, f, signo, &si);
+	/* a debugger sees the fault first (ptrace's signal-delivery stop);
+	 * not delivered, the faulting instruction runs again */
+	if (t->proc->embed && t->proc->embed->debugger &&
+	    !t->proc->embed->debugger->signal(t, signo, true))
+		return true;
 	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
 	    (t->sigmask & SIGBIT(signo))) {
 		/* force_sig: blocked or ignored means death; a tracer still
@@ -369,7 +378,7 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 			trace_signal(t->proc->trace, t, &si);
 		return false;
 	}
-	if (!announce(t, &si))
+	if (!announce(t, &si, true))
 		return true;
 	if (setup_frame(t, signo, &si, f))
 		return false;

@@ -1,0 +1,252 @@
+/* The run-loop side of the stub: the hooks core calls on guest threads
+ * (struct sg_debugger). All-stop: when one thread stops (breakpoint,
+ * step, watchpoint, signal) the stub's thread asks every other to stop at
+ * its next instruction boundary; a thread inside a system call counts as
+ * stopped and parks on its way back. Breakpoints and watchpoints are
+ * checked in core's slow loop, which runs only while there are some (or
+ * a step is pending): without them the interpreter runs at full speed and
+ * the guest's memory is never written for a breakpoint. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gdb/stub.h"
+#include "hostfd/hostfd.h"
+#include "mm/mm.h"
+
+static struct gdb_stub *stub_of(const struct sg_process *p)
+{
+	return p->embed->debug_state;
+}
+
+static void wake_server(struct gdb_stub *s)
+{
+	uint64_t one = 1;
+
+	if (write(s->wake, &one, sizeof(one)) < 0) {
+		/* the counter is already non-zero: the server wakes anyway */
+	}
+}
+
+/* A stop that is still true after another thread's was reported: a
+ * signal not yet delivered, a watched value changed. A breakpoint not
+ * run is hit again if it is still there; a step is gdb's to redo. */
+static bool stays_pending(int kind)
+{
+	return kind == GDB_STOP_SIGNAL || kind == GDB_STOP_WATCH ||
+	       kind == GDB_STOP_RWATCH || kind == GDB_STOP_AWATCH;
+}
+
+void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *ev)
+{
+	pthread_mutex_lock(&s->lock);
+	while (!s->detached) {
+		unsigned long gen = s->resume_gen;
+		bool mine = false;
+
+		if (ev && !s->have_event) {
+			s->have_event = true;
+			s->event = *ev;
+			s->event.tid = t->tid;
+			mine = true;
+		}
+		if (!s->stopping || mine) {
+			s->stopping = 1;
+			wake_server(s);
+		}
+		t->debug.parked = 1;
+		pthread_cond_broadcast(&s->cond);
+		while ((s->resume_gen == gen || t->debug.hold) && !s->detached)
+			pthread_cond_wait(&s->cond, &s->lock);
+		t->debug.parked = 0;
+		if (!ev || mine || !stays_pending(ev->kind))
+			break;
+		/* another thread's stop went out first: report this one now */
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+struct sg_thread *gdb_thread(struct gdb_stub *s, int tid)
+{
+	struct sg_thread *t;
+
+	for (t = s->p->threads; t; t = t->next)
+		if (tid <= 0 || t->tid == tid)
+			return t;
+	return NULL;
+}
+
+void gdb_resume_all(struct gdb_stub *s)
+{
+	bool steps = s->nbp || s->nwp;
+
+	for (struct sg_thread *t = s->p->threads; t; t = t->next)
+		steps |= t->debug.step;
+	pthread_mutex_lock(&s->lock);
+	s->p->embed->debug_steps = steps;
+	s->have_event = false;
+	s->stopping = 0;
+	s->resume_gen++;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* --- the hooks --------------------------------------------------------- */
+
+static void on_checkpoint(struct sg_thread *t)
+{
+	struct gdb_stub *s = stub_of(t->proc);
+
+	if (s->detached)
+		return;
+	if (t->debug.stop_kind != GDB_STOP_NONE) {
+		struct gdb_event ev = { .kind = t->debug.stop_kind, .addr = t->debug.stop_addr,
+					.signo = SIGTRAP };
+
+		t->debug.stop_kind = GDB_STOP_NONE;
+		gdb_park(s, t, &ev);
+	} else if (s->stopping || t->debug.hold) {
+		gdb_park(s, t, NULL);
+	}
+}
+
+static bool at_breakpoint(const struct gdb_stub *s, uint64_t pc)
+{
+	for (unsigned i = 0; i < s->nbp; i++)
+		if (s->bps[i] == pc)
+			return true;
+	return false;
+}
+
+static bool on_before_insn(struct sg_thread *t, uint64_t pc)
+{
+	struct gdb_stub *s = stub_of(t->proc);
+
+	if (s->detached)
+		return false;
+	if (s->stopping)
+		return true; /* another thread stopped: park at the checkpoint */
+	if (t->debug.skip_bp) {
+		t->debug.skip_bp = false;
+		return false;
+	}
+	if (at_breakpoint(s, pc)) {
+		t->debug.stop_kind = GDB_STOP_BREAK;
+		return true;
+	}
+	return false;
+}
+
+/* Write watchpoints compare the watched bytes after each instruction
+ * (gdb reports a write watchpoint only when the value changed anyway);
+ * the bytes are read with the guest's own access check. */
+static bool watch_changed(struct gdb_stub *s, struct sg_thread *t)
+{
+	for (unsigned i = 0; i < s->nwp; i++) {
+		struct gdb_watch *w = &s->wps[i];
+		uint8_t now[8];
+
+		if (copy_from_guest(t->proc->mm, now, w->addr, w->len) != 0)
+			continue;
+		if (!memcmp(now, w->old, w->len))
+			continue;
+		memcpy(w->old, now, w->len);
+		t->debug.stop_kind = w->kind;
+		t->debug.stop_addr = w->addr;
+		return true;
+	}
+	return false;
+}
+
+static bool on_after_insn(struct sg_thread *t, uint64_t pc)
+{
+	struct gdb_stub *s = stub_of(t->proc);
+
+	if (s->detached)
+		return false;
+	if (t->debug.step) {
+		t->debug.step = false;
+		t->debug.stop_kind = GDB_STOP_STEP;
+	}
+	if (s->nwp)
+		watch_changed(s, t);
+	return t->debug.stop_kind != GDB_STOP_NONE;
+}
+
+static bool gdb_wrote_int3(const struct gdb_stub *s, uint64_t addr)
+{
+	for (unsigned i = 0; i < s->nint3; i++)
+		if (s->int3s[i] == addr)
+			return true;
+	return false;
+}
+
+static bool on_signal(struct sg_thread *t, int signo, bool fault)
+{
+	struct gdb_stub *s = stub_of(t->proc);
+	struct gdb_event ev = { .kind = GDB_STOP_SIGNAL, .signo = signo };
+	int sig;
+
+	if (s->detached)
+		return true;
+	if (fault && signo == SIGTRAP) {
+		uint64_t at = t->cpu.rip - 1;
+
+		if (t->cpu.mode == CPU_MODE_32)
+			at = (uint32_t)at;
+		if (gdb_wrote_int3(s, at)) {
+			/* gdb's own breakpoint instruction: rip back on it, as
+			 * gdbserver does, and no signal for the guest */
+			t->cpu.rip = at;
+			ev.kind = GDB_STOP_INT3;
+			gdb_park(s, t, &ev);
+			t->debug.resume_sig = 0;
+			return false;
+		}
+	}
+	if (!fault && signo <= 64 && (s->pass_signals >> (signo - 1) & 1))
+		return true;
+	gdb_park(s, t, &ev);
+	sig = t->debug.resume_sig;
+	t->debug.resume_sig = 0;
+	return sig != 0;
+}
+
+static void on_thread_exit(struct sg_thread *t, bool last)
+{
+	struct sg_process *p = t->proc;
+	struct gdb_stub *s = stub_of(p);
+	char reply[8];
+
+	if (s->detached || !last || s->exit_sent)
+		return;
+	s->exit_sent = true;
+	snprintf(reply, sizeof(reply), "%c%02x", p->exit.signaled ? 'X' : 'W',
+		 p->exit.signaled ? p->exit.signal : p->exit.code & 0xff);
+	gdb_send_str(s, reply);
+}
+
+static void on_forked(struct sg_process *p)
+{
+	struct gdb_stub *s = stub_of(p);
+
+	/* the child is detached (gdb's default follow-fork-mode parent,
+	 * detach-on-fork on): it runs free, the connection stays the
+	 * parent's */
+	p->embed->debugger = NULL;
+	p->embed->debug_steps = 0;
+	for (struct sg_thread *t = p->threads; t; t = t->next)
+		memset(&t->debug, 0, sizeof(t->debug));
+	hostfd_close(s->fd);
+	hostfd_close(s->wake);
+}
+
+const struct sg_debugger gdb_debugger = {
+	.checkpoint = on_checkpoint,
+	.before_insn = on_before_insn,
+	.after_insn = on_after_insn,
+	.signal = on_signal,
+	.thread_exit = on_thread_exit,
+	.forked = on_forked,
+};

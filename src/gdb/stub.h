@@ -1,0 +1,78 @@
+/* The stub's state, shared by the protocol side (server.c, the stub's own
+ * host thread) and the run-loop side (allstop.c, on the guest threads).
+ *
+ * Locks: p->lock before s->lock, never the other way round (thread_finish
+ * calls the exit hook under p->lock). Breakpoints and watchpoints change
+ * only while every guest thread is parked or inside a system call. */
+#ifndef SG_GDB_STUB_H
+#define SG_GDB_STUB_H
+
+#include "core/embed.h"
+#include "core/process.h"
+#include "gdb/gdb.h"
+
+#define GDB_MAX_BREAK 256
+#define GDB_MAX_WATCH 16
+#define GDB_MAX_INT3 256
+
+struct gdb_watch {
+	uint64_t addr;
+	unsigned len;         /* 1..8 */
+	int kind;             /* GDB_STOP_WATCH, _RWATCH, _AWATCH */
+	uint8_t old[8];       /* the value last seen: a write changes it */
+};
+
+/* One stop to report: the thread and why. */
+struct gdb_event {
+	int tid;
+	int kind;             /* enum gdb_stop_kind */
+	int signo;
+	uint64_t addr;        /* watchpoint address */
+};
+
+struct gdb_stub {
+	struct sg_process *p;
+	enum sg_abi abi;
+	int fd;               /* the connection (a hostfd: out of the guest's reach) */
+	int wake;             /* eventfd: a guest thread has a stop to report */
+	pthread_t server;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_mutex_t send_lock; /* one packet at a time on fd */
+
+	volatile int stopping;      /* threads park at their next checkpoint */
+	unsigned long resume_gen;   /* parked threads wait for it to change */
+	bool have_event;
+	struct gdb_event event;
+	volatile bool detached;     /* no debugger any more: hooks do nothing */
+	bool exit_sent;
+
+	uint64_t bps[GDB_MAX_BREAK];
+	unsigned nbp;
+	struct gdb_watch wps[GDB_MAX_WATCH];
+	unsigned nwp;
+	uint64_t int3s[GDB_MAX_INT3]; /* where gdb wrote an INT3 with M/X */
+	unsigned nint3;
+	uint64_t pass_signals;      /* QPassSignals: bit n-1, delivered unreported */
+
+	int g_tid, c_tid;           /* Hg, Hc: 0 any, -1 all */
+	bool no_ack;
+	struct rsp_reader rd;
+};
+
+/* allstop.c */
+extern const struct sg_debugger gdb_debugger;
+/* Park the calling guest thread until gdb resumes it; ev (may be NULL)
+ * is its own stop, reported if it is the first. */
+void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *ev);
+/* A thread of p by tid (0 or -1: the first), under p->lock. */
+struct sg_thread *gdb_thread(struct gdb_stub *s, int tid);
+/* Resume: per thread, step or not and the signal to deliver; the
+ * generation moves on and parked threads go. Under p->lock. */
+void gdb_resume_all(struct gdb_stub *s);
+
+/* server.c */
+void gdb_send(struct gdb_stub *s, const char *body, size_t len);
+void gdb_send_str(struct gdb_stub *s, const char *body);
+
+#endif
