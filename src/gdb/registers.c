@@ -31,7 +31,7 @@ static bool wide(enum sg_abi abi)
 
 unsigned regs_count(enum sg_abi abi)
 {
-	return wide(abi) ? 60 : 44;
+	return wide(abi) ? 60 : 42; /* i386: no fs_base/gs_base (tdesc.c) */
 }
 
 static bool slot_of(enum sg_abi abi, unsigned n, struct reg_slot *s)
@@ -75,6 +75,10 @@ static bool slot_of(enum sg_abi abi, unsigned n, struct reg_slot *s)
 	switch (n) {
 	case 0: *s = (struct reg_slot){ RC_MXCSR, 0, 4 }; return true;
 	case 1: *s = (struct reg_slot){ RC_ORIG, 0, w }; return true;
+	}
+	if (!wide(abi))
+		return false;
+	switch (n) {
 	case 2: *s = (struct reg_slot){ RC_FSBASE, 0, w }; return true;
 	case 3: *s = (struct reg_slot){ RC_GSBASE, 0, w }; return true;
 	}

@@ -94,9 +94,12 @@ static void build(struct tdesc_buf *b, enum sg_abi abi)
 		const char *n = wide ? gpr64[i] : gpr32[i];
 		bool ptr = !strcmp(n + 1, "sp") || !strcmp(n + 1, "bp");
 
-		reg(b, n, w, ptr ? "data_ptr" : wide ? "int64" : "int32", NULL);
+		/* x32: gdb's pointer types are 32 bits there, the
+		 * registers 64 */
+		reg(b, n, w, ptr && abi != SG_ABI_X32 ? "data_ptr" : wide ? "int64" : "int32",
+		    NULL);
 	}
-	reg(b, wide ? "rip" : "eip", w, "code_ptr", NULL);
+	reg(b, wide ? "rip" : "eip", w, abi == SG_ABI_X32 ? "uint64" : "code_ptr", NULL);
 	reg(b, "eflags", 32, "i386_eflags", NULL);
 	for (unsigned i = 0; i < 6; i++)
 		reg(b, sregs[i], 32, "int32", NULL);
@@ -136,10 +139,15 @@ static void build(struct tdesc_buf *b, enum sg_abi abi)
 	reg(b, wide ? "orig_rax" : "orig_eax", w, "int", NULL);
 	put(b, "  </feature>\n");
 
-	put(b, "  <feature name=\"org.gnu.gdb.i386.segments\">\n");
-	reg(b, "fs_base", w, "int", NULL);
-	reg(b, "gs_base", w, "int", NULL);
-	put(b, "  </feature>\n</target>\n");
+	if (wide) {
+		/* gdb's i386 GNU/Linux architecture has no fs_base/gs_base
+		 * (its register numbers for them lie past orig_eax's) */
+		put(b, "  <feature name=\"org.gnu.gdb.i386.segments\">\n");
+		reg(b, "fs_base", w, "int", NULL);
+		reg(b, "gs_base", w, "int", NULL);
+		put(b, "  </feature>\n");
+	}
+	put(b, "</target>\n");
 }
 
 const char *tdesc_xml(enum sg_abi abi)
