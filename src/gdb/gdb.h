@@ -18,9 +18,10 @@ struct sg_thread;
 
 /* The sum of the bytes modulo 256: the two hex digits after '#'. */
 uint8_t rsp_checksum(const char *data, size_t len);
-/* Frame len bytes as "$data#cs" into out (size outsz), escaping '$', '#',
- * '}' and '*' as '}' and the byte ^ 0x20. Returns the framed length, or 0
- * when it does not fit. */
+/* Frame len bytes as "$data#cs" into out (size outsz): the framed
+ * length, or 0 when it does not fit. data is sent as it is: binary
+ * bodies are escaped first (rsp_escape), the others never hold '$', '#',
+ * '}' or '*'. */
 size_t rsp_frame(char *out, size_t outsz, const char *data, size_t len);
 /* Undo the escapes of a received packet body in place; returns the new
  * length. */

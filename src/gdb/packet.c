@@ -36,31 +36,16 @@ static bool needs_escape(uint8_t c)
 
 size_t rsp_frame(char *out, size_t outsz, const char *data, size_t len)
 {
-	size_t o = 0;
-	uint8_t sum = 0;
+	uint8_t sum = rsp_checksum(data, len);
 
-	if (outsz < 4)
+	if (len + 4 > outsz)
 		return 0;
-	out[o++] = '$';
-	for (size_t i = 0; i < len; i++) {
-		uint8_t c = (uint8_t)data[i];
-
-		if (o + 2 + 3 > outsz)
-			return 0;
-		if (needs_escape(c)) {
-			out[o++] = '}';
-			sum += '}';
-			c ^= 0x20;
-		}
-		out[o++] = (char)c;
-		sum += c;
-	}
-	if (o + 3 > outsz)
-		return 0;
-	out[o++] = '#';
-	out[o++] = hexdigits[sum >> 4];
-	out[o++] = hexdigits[sum & 15];
-	return o;
+	out[0] = '$';
+	memcpy(out + 1, data, len);
+	out[len + 1] = '#';
+	out[len + 2] = hexdigits[sum >> 4];
+	out[len + 3] = hexdigits[sum & 15];
+	return len + 4;
 }
 
 size_t rsp_unescape(char *data, size_t len)

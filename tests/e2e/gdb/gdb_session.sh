@@ -1,0 +1,131 @@
+#!/bin/sh
+# gdb_session.sh SYSGATE SCENARIO GUEST REF [PROBE]
+#
+# One gdb batch session against sysgate's stub (sysgate --gdb-socket; gdb
+# `target remote`) compared with the same commands run by gdb natively on
+# REF: the same program (i386, x86_64) or its -m64 twin (x32: gdb cannot
+# run x32 programs on this kernel). Where PROBE (a tiny i386 program)
+# cannot run natively, the host has no IA32 emulation: REF should then be
+# the x86_64 twin, which the caller passes as $6.
+#
+# gdb's own text is compared after normalising what differs by nature:
+# addresses (load addresses, a twin's code), instruction offsets within a
+# function (<leaf+24>; `info registers pc` is compared by its name only,
+# `info symbol $pc` says where: an x32 pc prints as a number), thread and
+# process ids, how the program was
+# started (everything before the first breakpoint hit). Function names,
+# arguments, line numbers, source lines, variable values, watchpoint
+# old/new values and the exit must be the same.
+#
+# Exit: 0 same; 1 different; 77 skipped (no gdb).
+set -u
+sysgate=$1 scenario=$2 guest=$3 ref=$4 probe=${5:-} twin=${6:-}
+
+if ! command -v gdb >/dev/null 2>&1; then
+	echo "SKIP: gdb is not installed (Debian package gdb; scripts/setup.sh)"
+	exit 77
+fi
+if [ -n "$probe" ] && ! "$probe" >/dev/null 2>&1; then
+	if [ -z "$twin" ]; then
+		echo "SKIP: this host cannot run $ref natively and there is no twin"
+		exit 77
+	fi
+	echo "note: no native i386 here: the reference is the x86_64 twin"
+	ref=$twin
+fi
+
+case $scenario in
+basic)
+	set -- -ex 'break leaf' -ex 'CONTINUE' -ex 'bt' -ex 'info registers pc' -ex 'info symbol $pc' \
+		-ex 'p counter' -ex 'p answer' -ex 'p x' -ex 'watch counter' \
+		-ex 'continue' -ex 'next' -ex 'next' -ex 'p total' \
+		-ex 'delete' -ex 'break 26' -ex 'continue' -ex 'p total' \
+		-ex 'p counter' -ex 'stepi' -ex 'p counter' -ex 'delete' -ex 'continue'
+	;;
+threads)
+	set -- -ex 'break work' -ex 'CONTINUE' -ex 'bt 1' -ex 'p id' \
+		-ex 'p results' -ex 'continue' -ex 'bt 1' -ex 'p id' -ex 'p results' \
+		-ex 'delete' -ex 'break 34' -ex 'continue' -ex 'p results' \
+		-ex 'info threads' -ex 'continue'
+	;;
+*)
+	echo "gdb_session.sh: unknown scenario $scenario" >&2
+	exit 2
+	;;
+esac
+
+dir=$(mktemp -d /tmp/sg-gdb.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+sock=$dir/sock
+
+# The arguments with CONTINUE as each side starts the program.
+native_args() {
+	for a in "$@"; do
+		[ "$a" = CONTINUE ] && a="run >$dir/native.stdout"
+		printf '%s\n' "$a"
+	done
+}
+remote_args() {
+	for a in "$@"; do
+		[ "$a" = CONTINUE ] && a=continue
+		printf '%s\n' "$a"
+	done
+}
+
+# Lines -> arguments again (each line one argument).
+run_gdb() { # OUT PROG SETUP... -- LINES-FILE
+	out=$1 prog=$2 lines=$3
+	shift 3
+	set -- "$@"
+	while IFS= read -r l; do set -- "$@" "$l"; done <"$lines"
+	timeout 60 gdb -batch -nx -ex 'set pagination off' -ex 'set width 0' \
+		-ex 'set startup-with-shell on' "$@" "$prog" >"$out" 2>&1 </dev/null
+}
+
+native_args "$@" >"$dir/native.lines"
+remote_args "$@" >"$dir/remote.lines"
+run_gdb "$dir/native.raw" "$ref" "$dir/native.lines"
+
+timeout 60 "$sysgate" --gdb-socket "$sock" "$guest" >"$dir/remote.stdout" 2>"$dir/sysgate.stderr" &
+sg=$!
+n=0
+while [ ! -S "$sock" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" -ex "target remote $sock"
+wait $sg
+sg_status=$?
+
+normalise() {
+	sed -n '/^\(Breakpoint\|Thread .* hit Breakpoint\) 1, /,$p' "$1" |
+	grep -v -e '^\[New Thread' -e '^\[Thread ' -e '^\[Switching to ' \
+		-e '^Using host libthread_db' -e '^warning:' -e '^\[Inferior 1 (process [0-9]*) killed\]' |
+	sed -e 's/0x[0-9a-f]\{1,16\}/ADDR/g' \
+		-e 's/<\([A-Za-z_][A-Za-z0-9_.]*\)+[0-9]*>/<\1>/g' \
+		-e 's/^pc  .*/pc/' \
+		-e 's/^\([A-Za-z_][A-Za-z0-9_]*\) + [0-9]* in section \([.a-z]*\).*/\1 + N in section \2/' \
+		-e 's/\[Inferior 1 ([^)]*) /[Inferior 1 /' \
+		-e 's/Thread [0-9][0-9.]* "[^"]*" hit /Thread N hit /' \
+		-e 's/Thread [A-Za-z0-9 .()]*\(LWP\|Thread\) [0-9]*)*/Thread T/g' \
+		-e 's/^\(\*\{0,1\} *\)[0-9][0-9]*  *Thread T.*/\1N Thread T/' \
+		-e 's/ in ?? ()//'
+}
+normalise "$dir/native.raw" >"$dir/native.norm"
+normalise "$dir/remote.raw" >"$dir/remote.norm"
+
+fail=0
+if [ ! -s "$dir/native.norm" ]; then
+	echo "FAIL: the native gdb session stopped nowhere:"; cat "$dir/native.raw"; fail=1
+elif ! diff -u "$dir/native.norm" "$dir/remote.norm"; then
+	echo "FAIL: gdb under sysgate differs from gdb natively (- native, + sysgate)"
+	fail=1
+fi
+if ! cmp -s "$dir/native.stdout" "$dir/remote.stdout"; then
+	echo "FAIL: the program's output differs:"; diff "$dir/native.stdout" "$dir/remote.stdout"
+	fail=1
+fi
+if [ $fail = 1 ]; then
+	echo "--- gdb under sysgate, raw:"; cat "$dir/remote.raw"
+	echo "--- sysgate's stderr (status $sg_status):"; cat "$dir/sysgate.stderr"
+	exit 1
+fi
+echo "PASS: $(wc -l <"$dir/native.norm") lines of gdb output the same"
+exit 0
