@@ -13,7 +13,8 @@
 # function (<leaf+24>; `info registers pc` is compared by its name only,
 # `info symbol $pc` says where: an x32 pc prints as a number), thread and
 # process ids, how the program was
-# started (everything before the first breakpoint hit). Function names,
+# started (everything before the first breakpoint hit), the thread names
+# gdb reads natively from /proc and the target id column of `info threads`. Function names,
 # arguments, line numbers, source lines, variable values, watchpoint
 # old/new values and the exit must be the same.
 #
@@ -103,10 +104,10 @@ normalise() {
 		-e 's/^pc  .*/pc/' \
 		-e 's/^\([A-Za-z_][A-Za-z0-9_]*\) + [0-9]* in section \([.a-z]*\).*/\1 + N in section \2/' \
 		-e 's/\[Inferior 1 ([^)]*) /[Inferior 1 /' \
-		-e 's/Thread [0-9][0-9.]* "[^"]*" hit /Thread N hit /' \
-		-e 's/Thread [A-Za-z0-9 .()]*\(LWP\|Thread\) [0-9]*)*/Thread T/g' \
-		-e 's/^\(\*\{0,1\} *\)[0-9][0-9]*  *Thread T.*/\1N Thread T/' \
-		-e 's/ in ?? ()//'
+		-e 's/^Thread \([0-9.]*\) "[^"]*" hit /Thread \1 hit /' \
+		-e 's/ in ?? ()//' |
+	sed -E -e '/^  Id +Target Id/d' \
+		-e 's/^(\*?) *([0-9]+) +Thread .* ([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3/'
 }
 normalise "$dir/native.raw" >"$dir/native.norm"
 normalise "$dir/remote.raw" >"$dir/remote.norm"
