@@ -43,6 +43,16 @@ basic)
 		-ex 'delete' -ex 'break 26' -ex 'continue' -ex 'p total' \
 		-ex 'p counter' -ex 'stepi' -ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
+membreak)
+	# gdb writes INT3 itself (M packets) instead of asking for Z0
+	set -- -ex 'set remote software-breakpoint-packet off' -ex 'break leaf' \
+		-ex 'CONTINUE' -ex 'bt' -ex 'continue' -ex 'bt' -ex 'x/1i $pc' \
+		-ex 'p counter' -ex 'delete' -ex 'continue'
+	;;
+signals)
+	set -- -ex 'break main' -ex 'CONTINUE' -ex 'continue' -ex 'continue' \
+		-ex 'p spins' -ex 'bt' -ex 'continue'
+	;;
 threads)
 	set -- -ex 'break work' -ex 'CONTINUE' -ex 'bt 1' -ex 'p id' \
 		-ex 'p results' -ex 'continue' -ex 'bt 1' -ex 'p id' -ex 'p results' \
@@ -97,6 +107,7 @@ sg_status=$?
 
 normalise() {
 	sed -n '/^\(Breakpoint\|Thread .* hit Breakpoint\) 1, /,$p' "$1" |
+	sed -e 's/^\(=> \)*ADDR <\(.*\)>:/\1<\2>:/' |
 	grep -v -e '^\[New Thread' -e '^\[Thread ' -e '^\[Switching to ' \
 		-e '^Using host libthread_db' -e '^warning:' -e '^\[Inferior 1 (process [0-9]*) killed\]' |
 	sed -e 's/0x[0-9a-f]\{1,16\}/ADDR/g' \
