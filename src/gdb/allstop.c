@@ -217,13 +217,16 @@ static void on_thread_exit(struct sg_thread *t, bool last)
 {
 	struct sg_process *p = t->proc;
 	struct gdb_stub *s = stub_of(p);
-	char reply[8];
+	char reply[32];
+	int n;
 
 	if (s->detached || !last || s->exit_sent)
 		return;
 	s->exit_sent = true;
-	snprintf(reply, sizeof(reply), "%c%02x", p->exit.signaled ? 'X' : 'W',
-		 p->exit.signaled ? p->exit.signal : p->exit.code & 0xff);
+	n = snprintf(reply, sizeof(reply), "%c%02x", p->exit.signaled ? 'X' : 'W',
+		     p->exit.signaled ? gdb_signal_of(p->exit.signal) : p->exit.code & 0xff);
+	if (s->multiprocess)
+		snprintf(reply + n, sizeof(reply) - n, ";process:%x", (unsigned)getpid());
 	gdb_send_str(s, reply);
 }
 

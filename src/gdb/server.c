@@ -5,6 +5,7 @@
  * packets until a resume. docs/gdb.md lists what is supported. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +56,33 @@ void gdb_send_str(struct gdb_stub *s, const char *body)
 	gdb_send(s, body, strlen(body));
 }
 
+/* --- thread ids: "TID", or "pPID.TID" once gdb asked for multiprocess ------ */
+
+/* thread id text for tid into buf */
+static int fmt_tid(const struct gdb_stub *s, char *buf, size_t size, int tid)
+{
+	if (s->multiprocess)
+		return snprintf(buf, size, "p%x.%x", (unsigned)getpid(), (unsigned)tid);
+	return snprintf(buf, size, "%x", (unsigned)tid);
+}
+
+/* A thread id: -1 all, 0 any, else the tid (a whole process "pPID" is
+ * all of its threads: there is one process). */
+static long parse_tid(const char *text, char **end)
+{
+	long tid;
+
+	if (*text == 'p') {
+		long pid = strtol(text + 1, end, 16);
+
+		if (**end != '.')
+			return pid == 0 ? 0 : -1;
+		text = *end + 1;
+	}
+	tid = strtol(text, end, 16);
+	return tid < 0 ? -1 : tid;
+}
+
 /* --- signals: gdb numbers its own (gdb's signals.def) ------------------- */
 
 static const struct { int host, gdb; } sig_map[] = {
@@ -70,7 +99,7 @@ static const struct { int host, gdb; } sig_map[] = {
 #define GDB_SIGNAL_REALTIME_33 45 /* 33..63 follow on from 45 */
 #define GDB_SIGNAL_REALTIME_64 78
 
-static int host_to_gdb(int sig)
+int gdb_signal_of(int sig)
 {
 	for (size_t i = 0; i < sizeof(sig_map) / sizeof(sig_map[0]); i++)
 		if (sig_map[i].host == sig)
@@ -147,11 +176,12 @@ static void stop_reply(struct gdb_stub *s, int no_event_signo)
 					       .kind = GDB_STOP_INTERRUPT,
 					       .signo = no_event_signo };
 	}
-	n = snprintf(buf, sizeof(buf), "T%02xthread:%x;",
-		     host_to_gdb(s->event.kind == GDB_STOP_SIGNAL ||
+	n = snprintf(buf, sizeof(buf), "T%02xthread:",
+		     gdb_signal_of(s->event.kind == GDB_STOP_SIGNAL ||
 						 s->event.kind == GDB_STOP_INTERRUPT
-					 ? s->event.signo : SIGTRAP),
-		     s->event.tid);
+					 ? s->event.signo : SIGTRAP));
+	n += fmt_tid(s, buf + n, sizeof(buf) - n, s->event.tid);
+	n += snprintf(buf + n, sizeof(buf) - n, ";");
 	switch (s->event.kind) {
 	case GDB_STOP_BREAK:
 	case GDB_STOP_INT3:
@@ -222,7 +252,7 @@ static bool parse_vcont(const char *args, struct resume_action *a, unsigned max,
 			args++;
 		}
 		if (*args == ':') {
-			long tid = strtol(args + 1, &end, 16);
+			long tid = parse_tid(args + 1, &end);
 
 			r.tid = tid <= 0 ? -1 : (int)tid;
 			args = end;
@@ -561,8 +591,11 @@ static void cmd_thread_list(struct gdb_stub *s, bool first)
 	out[n++] = 'm';
 	pthread_mutex_lock(&s->p->lock);
 	for (struct sg_thread *t = s->p->threads; t && n + 20 < sizeof(out); t = t->next)
-		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%x", n > 1 ? "," : "",
-				      t->tid);
+	{
+		if (n > 1)
+			out[n++] = ',';
+		n += (size_t)fmt_tid(s, out + n, sizeof(out) - n, t->tid);
+	}
 	pthread_mutex_unlock(&s->p->lock);
 	gdb_send(s, out, n);
 }
@@ -585,7 +618,8 @@ static void cmd_pass_signals(struct gdb_stub *s, const char *list)
 
 static void cmd_set_thread(struct gdb_stub *s, const char *pkt)
 {
-	long tid = strtol(pkt + 2, NULL, 16);
+	char *end;
+	long tid = parse_tid(pkt + 2, &end);
 	bool ok;
 
 	pthread_mutex_lock(&s->p->lock);
@@ -605,9 +639,140 @@ static void cmd_thread_alive(struct gdb_stub *s, const char *args)
 	bool alive;
 
 	pthread_mutex_lock(&s->p->lock);
-	alive = gdb_thread(s, (int)strtol(args, NULL, 16)) != NULL;
+	char *end;
+	long tid = parse_tid(args, &end);
+
+	alive = tid > 0 && gdb_thread(s, (int)tid) != NULL;
 	pthread_mutex_unlock(&s->p->lock);
 	gdb_send_str(s, alive ? "OK" : "E01");
+}
+
+/* --- host I/O (vFile): gdb reads the guest's files and /proc ------------- */
+
+/* The guest's /proc/PID/maps and /proc/PID/task/TID/maps (gdb finds the
+ * vDSO's extent there) are sysgate's view of the guest's memory, not the
+ * host process's: served from a memfd. Any other path is opened
+ * read-only as the guest would see it (the sysroot first). */
+static int vfile_open_path(struct gdb_stub *s, const char *path)
+{
+	unsigned long pid, tid;
+	int n = 0, fd;
+
+	if ((sscanf(path, "/proc/%lu/maps%n", &pid, &n) == 1 && n && !path[n]) ||
+	    (n = 0, sscanf(path, "/proc/%lu/task/%lu/maps%n", &pid, &tid, &n) == 2 && n &&
+	     !path[n])) {
+		fd = memfd_create("sysgate-gdb-maps", MFD_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		if (mm_write_maps(s->p->mm, fd) != 0) {
+			close(fd);
+			errno = EIO;
+			return -1;
+		}
+		return fd;
+	}
+	if (s->p->sysroot && path[0] == '/') {
+		char rooted[4096];
+
+		snprintf(rooted, sizeof(rooted), "%s%s", s->p->sysroot, path);
+		fd = open(rooted, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+	}
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void vfile_errno(struct gdb_stub *s, int err)
+{
+	char buf[32];
+
+	/* gdb's File-I/O errno values are the Linux ones for these */
+	snprintf(buf, sizeof(buf), "F-1,%x", err == ENOENT || err == EACCES || err == EBADF ||
+				       err == EINVAL || err == EISDIR ? err : EIO);
+	gdb_send_str(s, buf);
+}
+
+static void cmd_vfile(struct gdb_stub *s, const char *pkt)
+{
+	static char out[PACKET_SIZE];
+	char buf[32];
+
+	if (!strncmp(pkt, "setfs:", 6)) {
+		gdb_send_str(s, "F0");
+	} else if (!strncmp(pkt, "open:", 5)) {
+		char path[4096];
+		const char *comma = strchr(pkt + 5, ',');
+		long n = comma ? rsp_unhex((uint8_t *)path, sizeof(path) - 1, pkt + 5,
+					   (size_t)(comma - pkt - 5)) : -1;
+		unsigned long flags = comma ? strtoul(comma + 1, NULL, 16) : 1;
+		unsigned slot = 0;
+		int fd;
+
+		while (slot < GDB_MAX_VFILE && s->vfiles[slot] >= 0)
+			slot++;
+		if (n < 0 || (flags & 3) != 0) { /* gdb's O_RDONLY is 0 */
+			vfile_errno(s, n < 0 ? EINVAL : EACCES);
+			return;
+		}
+		if (slot == GDB_MAX_VFILE) {
+			vfile_errno(s, EIO);
+			return;
+		}
+		path[n] = 0;
+		fd = vfile_open_path(s, path);
+		if (fd < 0) {
+			vfile_errno(s, errno);
+			return;
+		}
+		/* sysgate's own descriptor: out of the guest's reach */
+		s->vfiles[slot] = hostfd_dup(fd, &s->vfiles[slot]);
+		close(fd);
+		if (s->vfiles[slot] < 0) {
+			vfile_errno(s, EIO);
+			return;
+		}
+		snprintf(buf, sizeof(buf), "F%x", slot);
+		gdb_send_str(s, buf);
+	} else if (!strncmp(pkt, "pread:", 6)) {
+		static uint8_t data[PACKET_SIZE / 2];
+		char *end;
+		unsigned long slot = strtoul(pkt + 6, &end, 16);
+		size_t count = *end == ',' ? strtoul(end + 1, &end, 16) : 0;
+		off_t off = *end == ',' ? (off_t)strtoull(end + 1, NULL, 16) : 0;
+		ssize_t got;
+		size_t used, n;
+		int hdr;
+
+		if (slot >= GDB_MAX_VFILE || s->vfiles[slot] < 0) {
+			vfile_errno(s, EBADF);
+			return;
+		}
+		if (count > sizeof(data))
+			count = sizeof(data);
+		got = pread(s->vfiles[slot], data, count, off);
+		if (got < 0) {
+			vfile_errno(s, errno);
+			return;
+		}
+		/* escaping may not fit all of it: say how much did */
+		n = rsp_escape(out + 24, sizeof(out) - 24, data, (size_t)got, &used);
+		hdr = snprintf(buf, sizeof(buf), "F%zx;", used);
+		memmove(out + hdr, out + 24, n);
+		memcpy(out, buf, (size_t)hdr);
+		gdb_send(s, out, (size_t)hdr + n);
+	} else if (!strncmp(pkt, "close:", 6)) {
+		unsigned long slot = strtoul(pkt + 6, NULL, 16);
+
+		if (slot >= GDB_MAX_VFILE || s->vfiles[slot] < 0) {
+			vfile_errno(s, EBADF);
+			return;
+		}
+		hostfd_close(s->vfiles[slot]);
+		s->vfiles[slot] = -1;
+		gdb_send_str(s, "F0");
+	} else {
+		gdb_send_str(s, "");
+	}
 }
 
 /* --- detach and kill -------------------------------------------------------- */
@@ -709,6 +874,8 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 				return true;
 			}
 			gdb_send_str(s, "E01");
+		} else if (!strncmp(pkt, "vFile:", 6)) {
+			cmd_vfile(s, pkt + 6);
 		} else if (!strncmp(pkt, "vKill", 5)) {
 			gdb_send_str(s, "OK");
 			kill(getpid(), SIGKILL);
@@ -718,17 +885,22 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		return false;
 	case 'q':
 		if (!strncmp(pkt, "qSupported", 10)) {
+			/* multiprocess: gdb then knows the pid (it reads
+			 * /proc/PID/maps for the vDSO) */
+			s->multiprocess = strstr(pkt, "multiprocess+") != NULL;
 			snprintf(buf, sizeof(buf),
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
 				 "qXfer:exec-file:read+;QStartNoAckMode+;QPassSignals+;"
-				 "swbreak+;vContSupported+", PACKET_SIZE);
+				 "swbreak+;vContSupported+%s", PACKET_SIZE,
+				 s->multiprocess ? ";multiprocess+" : "");
 			gdb_send_str(s, buf);
 		} else if (!strncmp(pkt, "qXfer:", 6)) {
 			cmd_xfer(s, pkt + 6);
 		} else if (!strncmp(pkt, "qAttached", 9)) {
 			gdb_send_str(s, "0"); /* we started it: quitting kills it */
 		} else if (!strcmp(pkt, "qC")) {
-			snprintf(buf, sizeof(buf), "QC%x", s->event.tid);
+			memcpy(buf, "QC", 2);
+			fmt_tid(s, buf + 2, sizeof(buf) - 2, s->event.tid);
 			gdb_send_str(s, buf);
 		} else if (!strcmp(pkt, "qfThreadInfo")) {
 			cmd_thread_list(s, true);
@@ -856,6 +1028,8 @@ SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd)
 		free(s);
 		return SG_ERR_NOMEM;
 	}
+	for (unsigned i = 0; i < GDB_MAX_VFILE; i++)
+		s->vfiles[i] = -1;
 	s->stopping = 1; /* before the first instruction */
 	p->embed->debug_state = s;
 	p->embed->debugger = &gdb_debugger;

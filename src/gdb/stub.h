@@ -14,6 +14,7 @@
 #define GDB_MAX_BREAK 256
 #define GDB_MAX_WATCH 16
 #define GDB_MAX_INT3 256
+#define GDB_MAX_VFILE 4   /* files gdb has open (vFile): sysgate's own fds */
 
 struct gdb_watch {
 	uint64_t addr;
@@ -56,7 +57,9 @@ struct gdb_stub {
 	uint64_t pass_signals;      /* QPassSignals: bit n-1, delivered unreported */
 
 	int g_tid, c_tid;           /* Hg, Hc: 0 any, -1 all */
+	int vfiles[GDB_MAX_VFILE];  /* vFile:open's descriptors; -1: free */
 	bool no_ack;
+	bool multiprocess;          /* thread ids as pPID.TID */
 	struct rsp_reader rd;
 };
 
@@ -72,6 +75,7 @@ struct sg_thread *gdb_thread(struct gdb_stub *s, int tid);
 void gdb_resume_all(struct gdb_stub *s);
 
 /* server.c */
+int gdb_signal_of(int host_signo);
 void gdb_send(struct gdb_stub *s, const char *body, size_t len);
 void gdb_send_str(struct gdb_stub *s, const char *body);
 

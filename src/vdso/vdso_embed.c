@@ -123,8 +123,8 @@ int main(int argc, char **argv)
 	Elf *elf;
 	int fd;
 
-	if (argc != 4)
-		fail("usage: vdso_embed IN.so OUT.c NAME");
+	if (argc != 4 && argc != 5)
+		fail("usage: vdso_embed IN.so OUT.c NAME [STRIPPED.so]");
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		fail("libelf: %s", elf_errmsg(-1));
 	fd = open(argv[1], O_RDONLY);
@@ -144,7 +144,10 @@ int main(int argc, char **argv)
 	}
 	elf_end(elf);
 	close(fd);
-	bytes = read_file(argv[1], &size);
+	/* the image the guest gets: without .symtab where a stripped copy is
+	 * given (as the kernel's vDSO: a debugger names a pc by the exports,
+	 * not by the landing-pad label) */
+	bytes = read_file(argc == 5 ? argv[4] : argv[1], &size);
 
 	out_path = argv[2];
 	out = fopen(out_path, "w");
