@@ -588,13 +588,19 @@ static void cmd_thread_list(struct gdb_stub *s, bool first)
 		gdb_send_str(s, "l");
 		return;
 	}
+	struct sg_thread *list[256];
+	unsigned count = 0;
+
 	out[n++] = 'm';
 	pthread_mutex_lock(&s->p->lock);
-	for (struct sg_thread *t = s->p->threads; t && n + 20 < sizeof(out); t = t->next)
-	{
+	for (struct sg_thread *t = s->p->threads; t && count < 256; t = t->next)
+		list[count++] = t;
+	/* oldest first (the list is newest first): gdb numbers the threads
+	 * it learns of in that order, as it does natively */
+	while (count-- > 0 && n + 40 < sizeof(out)) {
 		if (n > 1)
 			out[n++] = ',';
-		n += (size_t)fmt_tid(s, out + n, sizeof(out) - n, t->tid);
+		n += (size_t)fmt_tid(s, out + n, sizeof(out) - n, list[count]->tid);
 	}
 	pthread_mutex_unlock(&s->p->lock);
 	gdb_send(s, out, n);

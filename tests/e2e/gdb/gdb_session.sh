@@ -35,12 +35,16 @@ if [ -n "$probe" ] && ! "$probe" >/dev/null 2>&1; then
 	ref=$twin
 fi
 
+# Lines by their marker comments in the programs' sources.
+src=$(dirname "$0")/../../guest/gdb
+mark() { grep -n "MARK: $2" "$src/$1" | cut -d: -f1; }
+
 case $scenario in
 basic)
 	set -- -ex 'break leaf' -ex 'CONTINUE' -ex 'bt' -ex 'info registers pc' -ex 'info symbol $pc' \
 		-ex 'p counter' -ex 'p answer' -ex 'p x' -ex 'watch counter' \
 		-ex 'continue' -ex 'next' -ex 'next' -ex 'p total' \
-		-ex 'delete' -ex 'break 26' -ex 'continue' -ex 'p total' \
+		-ex 'delete' -ex "break $(mark gdbprog.c after-loop)" -ex 'continue' -ex 'p total' \
 		-ex 'p counter' -ex 'stepi' -ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
 membreak)
@@ -56,7 +60,7 @@ signals)
 threads)
 	set -- -ex 'break work' -ex 'CONTINUE' -ex 'bt 1' -ex 'p id' \
 		-ex 'p results' -ex 'continue' -ex 'bt 1' -ex 'p id' -ex 'p results' \
-		-ex 'delete' -ex 'break 34' -ex 'continue' -ex 'p results' \
+		-ex 'delete' -ex "break $(mark gdbthreads.c joined)" -ex 'continue' -ex 'p results' \
 		-ex 'info threads' -ex 'continue'
 	;;
 *)

@@ -1,12 +1,13 @@
 /* The signal program of the gdb tests (tests/e2e/gdb): a handled
  * SIGUSR1, then (no argument) a SIGSEGV nobody handles, or (argument
- * "spin") a loop that only gdb can end, by setting spins negative after
+ * "spin") a loop that only gdb can end, by setting stop_spinning after
  * interrupting it with Ctrl-C. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 volatile int spins;
+volatile int stop_spinning;
 
 static void on_usr1(int sig __attribute__((unused)))
 {
@@ -20,9 +21,9 @@ int main(int argc, char **argv)
 	printf("spins %d\n", spins);
 	fflush(stdout);
 	if (argc > 1 && !strcmp(argv[1], "spin")) {
-		while (spins >= 0)
+		while (!stop_spinning)
 			spins++; /* MARK: spin */
-		printf("after %d\n", spins);
+		printf("stopped spinning\n");
 		return 0;
 	}
 	*(volatile int *)8 = 1; /* MARK: segv */

@@ -1,10 +1,13 @@
-/* The threaded program of the gdb tests (tests/e2e/gdb): two workers
- * that each stop at a breakpoint in work(), one after the other. */
+/* The threaded program of the gdb tests (tests/e2e/gdb): two workers,
+ * both alive, that each stop at a breakpoint in work(), in a fixed order
+ * (worker 1 waits for worker 0's turn to end), so that gdb natively and
+ * gdb under sysgate see the same sequence. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 
 static int results[2];
-static pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
+static volatile int turn;
 
 __attribute__((noinline)) static int work(int id)
 {
@@ -16,9 +19,10 @@ static void *worker(void *arg)
 {
 	int id = (int)(long)arg;
 
-	pthread_mutex_lock(&turn);
+	while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != id)
+		sched_yield();
 	results[id] = work(id);
-	pthread_mutex_unlock(&turn);
+	__atomic_store_n(&turn, id + 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -30,6 +34,6 @@ int main(void)
 		pthread_create(&th[i], NULL, worker, (void *)i);
 	for (int i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
-	printf("results %d %d\n", results[0], results[1]); /* MARK: joined */
-	return 0;
+	printf("results %d %d\n", results[0], results[1]);
+	return 0; /* MARK: joined */
 }
