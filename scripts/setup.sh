@@ -4,7 +4,7 @@
 # arguments name more packages (`make stress-ng`: stress-ng).
 set -eu
 PKGS="cmake make gcc pkg-config libcapstone-dev libelf-dev libcmocka-dev uthash-dev
-gcc-multilib libc6-dev-x32 libc6-dev-i386 nasm binutils file $*"
+gcc-multilib libc6-dev-x32 libc6-dev-i386 nasm binutils file gdb valgrind $*"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
