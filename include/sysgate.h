@@ -169,8 +169,16 @@ SG_API enum sg_err sg_mem_read_string(sg_process *p, uint64_t addr, char *buf,
 /* Serve the GDB remote protocol on fd, a connected stream socket (the
  * library keeps its own copy: close yours). Call after sg_load and before
  * sg_run: the program then stops before its first instruction until gdb
- * resumes it. SG_ERR_STATE if a debugger is attached already. */
-SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd);
+ * resumes it. SG_ERR_STATE if a debugger is attached already. flags: 0
+ * for a new connection; a guest's execve hands the connection on to the
+ * new image (sysgate --gdb-fd) with the protocol state gdb negotiated
+ * and SG_GDB_AFTER_EXEC, which reports the stop as the exec. */
+enum sg_gdb_flags {
+	SG_GDB_AFTER_EXEC = 1,    /* the first stop is an exec event */
+	SG_GDB_NO_ACK = 2,        /* gdb asked for QStartNoAckMode */
+	SG_GDB_MULTIPROCESS = 4,  /* gdb asked for multiprocess thread ids */
+};
+SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags);
 
 /* --- embedding: hooks ---------------------------------------------------- */
 

@@ -266,6 +266,7 @@ int main(int argc, char **argv)
 		{ "exec-name", required_argument, NULL, 'E' },
 		{ "gdb", required_argument, NULL, 'g' },
 		{ "gdb-socket", required_argument, NULL, 'K' },
+		{ "gdb-fd", required_argument, NULL, 'J' },
 		{ 0 }
 	};
 	struct sg_options opts;
@@ -276,6 +277,8 @@ int main(int argc, char **argv)
 	int trace_inherited = 0;
 	int exec_close = -1;
 	const char *gdb_port = NULL, *gdb_socket = NULL;
+	int gdb_fd = -1;
+	unsigned gdb_flags = 0;
 	struct sg_exit status;
 	sg_process *proc;
 	enum sg_err err;
@@ -330,6 +333,13 @@ int main(int argc, char **argv)
 			break;
 		case 'K':
 			gdb_socket = optarg;
+			break;
+		case 'J': /* --gdb-fd=N[,noack][,multiprocess]: a guest's execve
+			   * under gdb hands the connection on */
+			gdb_fd = atoi(optarg);
+			gdb_flags = SG_GDB_AFTER_EXEC |
+				    (strstr(optarg, ",noack") ? SG_GDB_NO_ACK : 0) |
+				    (strstr(optarg, ",multiprocess") ? SG_GDB_MULTIPROCESS : 0);
 			break;
 		case 'b':
 			binfmt_dir = optarg;
@@ -435,10 +445,10 @@ run:
 		}
 		return err == SG_ERR_NOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
-	if (gdb_port || gdb_socket) {
-		int fd = gdb_wait_connection(gdb_port, gdb_socket);
+	if (gdb_port || gdb_socket || gdb_fd >= 0) {
+		int fd = gdb_fd >= 0 ? gdb_fd : gdb_wait_connection(gdb_port, gdb_socket);
 
-		if (fd < 0 || (err = sg_gdb_attach(proc, fd)) != SG_OK) {
+		if (fd < 0 || (err = sg_gdb_attach(proc, fd, gdb_flags)) != SG_OK) {
 			if (fd >= 0)
 				fprintf(stderr, "sysgate: gdb: %s\n", sg_strerror(err));
 			return 1;

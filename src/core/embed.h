@@ -36,6 +36,11 @@ struct sg_debugger {
 	void (*thread_exit)(struct sg_thread *t, bool last);
 	/* In a fork child: the debugger lets go of it. */
 	void (*forked)(struct sg_process *p);
+	/* Before the host execve that re-enters sysgate: the option that
+	 * hands the debugger on to the new image (into buf), and the
+	 * descriptor to leave open for it; -1: none (gdb then loses the
+	 * process). */
+	int (*exec_option)(struct sg_process *p, char *buf, size_t size);
 };
 
 struct sg_embed {

@@ -8,6 +8,7 @@
  * the guest's memory is never written for a breakpoint. */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -245,7 +246,19 @@ static void on_forked(struct sg_process *p)
 	hostfd_close(s->wake);
 }
 
+static int on_exec_option(struct sg_process *p, char *buf, size_t size)
+{
+	struct gdb_stub *s = stub_of(p);
+
+	if (s->detached || !s->exec_events)
+		return -1;
+	snprintf(buf, size, "--gdb-fd=%d%s%s", s->fd, s->no_ack ? ",noack" : "",
+		 s->multiprocess ? ",multiprocess" : "");
+	return s->fd;
+}
+
 const struct sg_debugger gdb_debugger = {
+	.exec_option = on_exec_option,
 	.checkpoint = on_checkpoint,
 	.before_insn = on_before_insn,
 	.after_insn = on_after_insn,

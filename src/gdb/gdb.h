@@ -73,6 +73,7 @@ enum gdb_stop_kind {
 	GDB_STOP_AWATCH,
 	GDB_STOP_SIGNAL,      /* stop_addr: the signal */
 	GDB_STOP_INTERRUPT,   /* Ctrl-C */
+	GDB_STOP_EXEC,        /* the first stop of an image exec'd under gdb */
 };
 
 #endif

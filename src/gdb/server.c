@@ -163,7 +163,7 @@ static bool stop_all(struct gdb_stub *s)
 static void stop_reply(struct gdb_stub *s, int no_event_signo)
 {
 	struct sg_process *p = s->p;
-	char buf[128];
+	char buf[128 + 2 * 4096];
 	int n;
 
 	pthread_mutex_lock(&p->lock);
@@ -183,6 +183,19 @@ static void stop_reply(struct gdb_stub *s, int no_event_signo)
 	n += fmt_tid(s, buf + n, sizeof(buf) - n, s->event.tid);
 	n += snprintf(buf + n, sizeof(buf) - n, ";");
 	switch (s->event.kind) {
+	case GDB_STOP_EXEC: {
+		/* the new image's path, hex: gdb loads its symbols */
+		const char *path = s->p->exe_path ? s->p->exe_path : "";
+		size_t len = strlen(path);
+
+		if (n + 2 * len + 8 < sizeof(buf)) {
+			n += snprintf(buf + n, sizeof(buf) - n, "exec:");
+			rsp_hex(buf + n, (const uint8_t *)path, len);
+			n += (int)(2 * len);
+			n += snprintf(buf + n, sizeof(buf) - n, ";");
+		}
+		break;
+	}
 	case GDB_STOP_BREAK:
 	case GDB_STOP_INT3:
 		n += snprintf(buf + n, sizeof(buf) - n, "swbreak:;");
@@ -894,11 +907,13 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 			/* multiprocess: gdb then knows the pid (it reads
 			 * /proc/PID/maps for the vDSO) */
 			s->multiprocess = strstr(pkt, "multiprocess+") != NULL;
+			s->exec_events = strstr(pkt, "exec-events+") != NULL;
 			snprintf(buf, sizeof(buf),
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
 				 "qXfer:exec-file:read+;QStartNoAckMode+;QPassSignals+;"
-				 "swbreak+;vContSupported+%s", PACKET_SIZE,
-				 s->multiprocess ? ";multiprocess+" : "");
+				 "swbreak+;vContSupported+%s%s", PACKET_SIZE,
+				 s->multiprocess ? ";multiprocess+" : "",
+				 s->exec_events ? ";exec-events+" : "");
 			gdb_send_str(s, buf);
 		} else if (!strncmp(pkt, "qXfer:", 6)) {
 			cmd_xfer(s, pkt + 6);
@@ -943,6 +958,15 @@ static void *server_main(void *arg)
 	/* stopped before the first instruction: the main thread parks as
 	 * soon as sg_run starts it */
 	stop_all(s);
+	if (s->after_exec) {
+		/* gdb waits for the stop of the resume that ran the execve */
+		struct sg_thread *t = s->p->main_thread;
+
+		s->have_event = true;
+		s->event = (struct gdb_event){ .tid = t->tid, .kind = GDB_STOP_EXEC,
+					       .signo = SIGTRAP };
+		stop_reply(s, SIGTRAP);
+	}
 	for (;;) {
 		struct pollfd pf[2] = { { s->fd, POLLIN, 0 }, { s->wake, POLLIN, 0 } };
 		ssize_t got;
@@ -1004,7 +1028,7 @@ out:
 	return NULL;
 }
 
-SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd)
+SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags)
 {
 	struct gdb_stub *s;
 
@@ -1036,6 +1060,10 @@ SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd)
 	}
 	for (unsigned i = 0; i < GDB_MAX_VFILE; i++)
 		s->vfiles[i] = -1;
+	s->after_exec = flags & SG_GDB_AFTER_EXEC;
+	s->exec_events = s->after_exec;
+	s->no_ack = flags & SG_GDB_NO_ACK;
+	s->multiprocess = flags & SG_GDB_MULTIPROCESS;
 	s->stopping = 1; /* before the first instruction */
 	p->embed->debug_state = s;
 	p->embed->debugger = &gdb_debugger;

@@ -60,6 +60,9 @@ struct gdb_stub {
 	int vfiles[GDB_MAX_VFILE];  /* vFile:open's descriptors; -1: free */
 	bool no_ack;
 	bool multiprocess;          /* thread ids as pPID.TID */
+	bool exec_events;           /* gdb takes exec stops: the connection
+				       goes on into an exec'd image */
+	bool after_exec;            /* this image was exec'd under gdb */
 	struct rsp_reader rd;
 };
 

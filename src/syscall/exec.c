@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/embed.h"
 #include "hostfd/hostfd.h"
 #include "syscall/internal.h"
 #include "trace/trace.h"
@@ -197,6 +198,12 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 		r = strv_add(s, strdup("--exec-name"));
 		r = r ? r : strv_add(s, strdup(exec_name));
 	}
+	if (!r && embed_debugger(p)) {
+		char buf[64];
+
+		if (embed_debugger(p)->exec_option((struct sg_process *)p, buf, sizeof(buf)) >= 0)
+			r = strv_add(s, strdup(buf));
+	}
 	if (!r && close_fd >= 0) {
 		char buf[32];
 
@@ -277,9 +284,14 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		r = strv_add(&host, args.v[i]);
 	if (!r) {
 		int tfd = t->proc->trace ? trace_output_fd(t->proc->trace) : -1;
+		char dbgopt[64];
+		int gfd = embed_debugger(t->proc) ?
+			embed_debugger(t->proc)->exec_option(t->proc, dbgopt, sizeof(dbgopt)) : -1;
 
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, 0); /* the new sysgate writes on */
+		if (gfd >= 0)
+			fcntl(gfd, F_SETFD, 0); /* and serves gdb on */
 		if (t->proc->trace && sc_current)
 			trace_syscall_exec(t->proc->trace, t, sc_current);
 		if (!env.v)
@@ -294,6 +306,8 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		hostfd_exec_failed();
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, FD_CLOEXEC);
+		if (gfd >= 0)
+			fcntl(gfd, F_SETFD, FD_CLOEXEC);
 	}
 	/* host.v borrowed args.v[1..]: free those through args only */
 	for (size_t i = 0; i < host.n; i++) {

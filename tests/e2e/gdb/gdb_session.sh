@@ -57,6 +57,13 @@ signals)
 	set -- -ex 'break main' -ex 'CONTINUE' -ex 'continue' -ex 'continue' \
 		-ex 'p spins' -ex 'bt' -ex 'continue'
 	;;
+exec)
+	# fork (the child let go), then an exec of gdbprog of the same ABI:
+	# gdb reloads the symbols and the pending breakpoint is found there
+	set -- -ex 'set breakpoint pending on' -ex 'break after_fork' \
+		-ex 'break leaf' -ex 'CONTINUE' -ex 'p status' -ex 'continue' \
+		-ex 'bt' -ex 'p counter' -ex 'delete' -ex 'continue'
+	;;
 threads)
 	set -- -ex 'break work' -ex 'CONTINUE' -ex 'bt 1' -ex 'p id' \
 		-ex 'p results' -ex 'continue' -ex 'bt 1' -ex 'p id' -ex 'p results' \
@@ -74,9 +81,15 @@ trap 'rm -rf "$dir"' EXIT
 sock=$dir/sock
 
 # The arguments with CONTINUE as each side starts the program.
+# The exec scenario's program takes the gdbprog of its own ABI to exec.
+guest_arg= ref_arg=
+if [ "$scenario" = exec ]; then
+	guest_arg=$(dirname "$guest")/gdbprog-static-${guest##*-}
+	ref_arg=$(dirname "$ref")/gdbprog-static-${ref##*-}
+fi
 native_args() {
 	for a in "$@"; do
-		[ "$a" = CONTINUE ] && a="run >$dir/native.stdout"
+		[ "$a" = CONTINUE ] && a="run $ref_arg >$dir/native.stdout"
 		printf '%s\n' "$a"
 	done
 }
@@ -101,7 +114,8 @@ native_args "$@" >"$dir/native.lines"
 remote_args "$@" >"$dir/remote.lines"
 run_gdb "$dir/native.raw" "$ref" "$dir/native.lines"
 
-timeout 60 "$sysgate" --gdb-socket "$sock" "$guest" >"$dir/remote.stdout" 2>"$dir/sysgate.stderr" &
+timeout 60 "$sysgate" --gdb-socket "$sock" "$guest" $guest_arg >"$dir/remote.stdout" \
+	2>"$dir/sysgate.stderr" &
 sg=$!
 n=0
 while [ ! -S "$sock" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
@@ -113,6 +127,7 @@ normalise() {
 	sed -n '/^\(Breakpoint\|Thread .* hit Breakpoint\) 1, /,$p' "$1" |
 	sed -e 's/^\(=> \)*ADDR <\(.*\)>:/\1<\2>:/' |
 	grep -v -e '^\[New Thread' -e '^\[Thread ' -e '^\[Switching to ' \
+		-e '^Reading .* from remote target\.\.\.$' -e '^\[Detaching after fork' \
 		-e '^Using host libthread_db' -e '^warning:' -e '^\[Inferior 1 (process [0-9]*) killed\]' |
 	sed -e 's/0x[0-9a-f]\{1,16\}/ADDR/g' \
 		-e 's/<\([A-Za-z_][A-Za-z0-9_.]*\)+[0-9]*>/<\1>/g' \
@@ -120,7 +135,8 @@ normalise() {
 		-e 's/^\([A-Za-z_][A-Za-z0-9_]*\) + [0-9]* in section \([.a-z]*\).*/\1 + N in section \2/' \
 		-e 's/\[Inferior 1 ([^)]*) /[Inferior 1 /' \
 		-e 's/^Thread \([0-9.]*\) "[^"]*" hit /Thread \1 hit /' \
-		-e 's/ in ?? ()//' |
+		-e 's/ in ?? ()//' -e 's/^process [0-9]* is executing/process N is executing/' \
+		-e 's/^\(process N is executing new program: \).*\/gdbprog-static-.*/\1gdbprog/' |
 	sed -E -e '/^  Id +Target Id/d' \
 		-e 's/^(\*?) *([0-9]+) +Thread .* ([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3/'
 }

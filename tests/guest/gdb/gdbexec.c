@@ -1,0 +1,26 @@
+/* The fork and exec program of the gdb tests (tests/e2e/gdb): a child
+ * that gdb lets go (detach-on-fork) and that exits 3, then an execve of
+ * argv[1] (gdbprog), whose breakpoints gdb must find after reloading the
+ * symbols of the new image. */
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int after_fork(int status)
+{
+	return status; /* MARK: after-fork */
+}
+
+int main(int argc, char **argv)
+{
+	pid_t child = fork();
+	int st = 0;
+
+	if (child == 0)
+		_exit(3);
+	waitpid(child, &st, 0);
+	after_fork(WEXITSTATUS(st));
+	if (argc > 1)
+		execl(argv[1], argv[1], (char *)0);
+	return 1;
+}
