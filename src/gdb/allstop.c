@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gdb/stub.h"
@@ -58,9 +59,24 @@ void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *e
 		}
 		t->debug.parked = 1;
 		pthread_cond_broadcast(&s->cond);
-		while ((s->resume_gen == gen || t->debug.hold) && !s->detached)
-			pthread_cond_wait(&s->cond, &s->lock);
+		/* a thread's exit_group (or a fatal signal) ends every thread,
+		 * parked or not: its kick does not reach a condition wait,
+		 * hence the timeout */
+		while ((s->resume_gen == gen || t->debug.hold) && !s->detached &&
+		       !t->proc->exiting) {
+			struct timespec until;
+
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += 20 * 1000 * 1000;
+			if (until.tv_nsec >= 1000000000) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&s->cond, &s->lock, &until);
+		}
 		t->debug.parked = 0;
+		if (t->proc->exiting)
+			break;
 		if (!ev || mine || !stays_pending(ev->kind))
 			break;
 		/* another thread's stop went out first: report this one now */
