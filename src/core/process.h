@@ -115,6 +115,9 @@ struct sg_debug_thread {
 				     even at a breakpoint (the one reported) */
 	int stop_kind;            /* a stop of its own to report (src/gdb) */
 	uint64_t stop_addr;       /* watchpoint address */
+	int access_kind;          /* the running instruction touches a read or
+				     access watchpoint (reported after it) */
+	uint64_t access_addr;
 	int resume_sig;           /* signal gdb gave with the resume */
 	unsigned long gen;        /* resume generation it last ran in */
 };

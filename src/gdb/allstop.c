@@ -146,12 +146,12 @@ static bool on_before_insn(struct sg_thread *t, uint64_t pc)
 		return true; /* another thread stopped: park at the checkpoint */
 	if (t->debug.skip_bp) {
 		t->debug.skip_bp = false;
-		return false;
-	}
-	if (at_breakpoint(s, pc)) {
+	} else if (at_breakpoint(s, pc)) {
 		t->debug.stop_kind = GDB_STOP_BREAK;
 		return true;
 	}
+	if (s->naccess)
+		t->debug.access_kind = gdb_access_hit(s, t, pc, &t->debug.access_addr);
 	return false;
 }
 
@@ -164,6 +164,8 @@ static bool watch_changed(struct gdb_stub *s, struct sg_thread *t)
 		struct gdb_watch *w = &s->wps[i];
 		uint8_t now[8];
 
+		if (w->kind != GDB_STOP_WATCH)
+			continue; /* read and access ones: gdb_access_hit */
 		if (copy_from_guest(t->proc->mm, now, w->addr, w->len) != 0)
 			continue;
 		if (!memcmp(now, w->old, w->len))
@@ -188,6 +190,15 @@ static bool on_after_insn(struct sg_thread *t, uint64_t pc)
 	}
 	if (s->nwp)
 		watch_changed(s, t);
+	if (t->debug.access_kind != GDB_STOP_NONE) {
+		/* reported after the instruction, as the hardware's data
+		 * breakpoints (a write of a new value: a write watch first) */
+		if (t->debug.stop_kind != GDB_STOP_WATCH) {
+			t->debug.stop_kind = t->debug.access_kind;
+			t->debug.stop_addr = t->debug.access_addr;
+		}
+		t->debug.access_kind = GDB_STOP_NONE;
+	}
 	return t->debug.stop_kind != GDB_STOP_NONE;
 }
 

@@ -502,12 +502,6 @@ static void cmd_point(struct gdb_stub *s, const char *pkt)
 		gdb_send_str(s, "OK");
 		return;
 	}
-	if (type != 2) {
-		/* read and access watchpoints would need each instruction's
-		 * data addresses: not done (docs/gdb.md) */
-		gdb_send_str(s, "");
-		return;
-	}
 	if (kind < 1 || kind > 8) {
 		gdb_send_str(s, "E22");
 		return;
@@ -532,7 +526,9 @@ static void cmd_point(struct gdb_stub *s, const char *pkt)
 			return;
 		}
 		s->nwp++;
+		s->naccess += w->kind != GDB_STOP_WATCH;
 	} else if (!insert && i < s->nwp) {
+		s->naccess -= s->wps[i].kind != GDB_STOP_WATCH;
 		s->wps[i] = s->wps[--s->nwp];
 	}
 	gdb_send_str(s, "OK");
@@ -802,7 +798,7 @@ static void let_go(struct gdb_stub *s)
 
 	pthread_mutex_lock(&p->lock);
 	pthread_mutex_lock(&s->lock);
-	s->nbp = s->nwp = 0;
+	s->nbp = s->nwp = s->naccess = 0;
 	s->detached = true;
 	p->embed->debug_steps = 0;
 	for (struct sg_thread *t = p->threads; t; t = t->next) {

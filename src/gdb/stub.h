@@ -52,6 +52,7 @@ struct gdb_stub {
 	unsigned nbp;
 	struct gdb_watch wps[GDB_MAX_WATCH];
 	unsigned nwp;
+	unsigned naccess;           /* of them read or access watchpoints */
 	uint64_t int3s[GDB_MAX_INT3]; /* where gdb wrote an INT3 with M/X */
 	unsigned nint3;
 	uint64_t pass_signals;      /* QPassSignals: bit n-1, delivered unreported */
@@ -76,6 +77,10 @@ struct sg_thread *gdb_thread(struct gdb_stub *s, int tid);
 /* Resume: per thread, step or not and the signal to deliver; the
  * generation moves on and parked threads go. Under p->lock. */
 void gdb_resume_all(struct gdb_stub *s);
+
+/* accesses.c: the read/access watchpoint the instruction at pc touches
+ * (GDB_STOP_RWATCH/_AWATCH, *addr), or GDB_STOP_NONE */
+int gdb_access_hit(struct gdb_stub *s, struct sg_thread *t, uint64_t pc, uint64_t *addr);
 
 /* server.c */
 int gdb_signal_of(int host_signo);

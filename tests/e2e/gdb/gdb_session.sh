@@ -47,6 +47,12 @@ basic)
 		-ex 'delete' -ex "break $(mark gdbprog.c after-loop)" -ex 'continue' -ex 'p total' \
 		-ex 'p counter' -ex 'stepi' -ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
+access)
+	# read and access watchpoints: the instruction's data operands
+	set -- -ex 'break leaf' -ex 'CONTINUE' -ex 'awatch counter' \
+		-ex 'continue' -ex 'continue' -ex 'continue' -ex 'delete' \
+		-ex 'rwatch answer' -ex 'continue' -ex 'bt' -ex 'delete' -ex 'continue'
+	;;
 membreak)
 	# gdb writes INT3 itself (M packets) instead of asking for Z0
 	set -- -ex 'set remote software-breakpoint-packet off' -ex 'break leaf' \
