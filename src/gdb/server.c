@@ -169,7 +169,10 @@ static void stop_reply(struct gdb_stub *s, int no_event_signo)
 	pthread_mutex_lock(&p->lock);
 	pthread_mutex_lock(&s->lock);
 	if (!s->have_event || !gdb_thread(s, s->event.tid)) {
-		struct sg_thread *t = gdb_thread(s, 0);
+		/* Ctrl-C's SIGINT goes to the process: the main thread, as
+		 * the kernel picks it natively, while it lives */
+		struct sg_thread *t = p->main_thread && gdb_thread(s, p->main_thread->tid)
+					      ? p->main_thread : gdb_thread(s, 0);
 
 		s->have_event = true;
 		s->event = (struct gdb_event){ .tid = t ? t->tid : 0,
