@@ -24,12 +24,23 @@ timeout 60 "$sysgate" --gdb-socket "$sock" "$guest" spin >"$dir/stdout" 2>"$dir/
 sg=$!
 n=0
 while [ ! -S "$sock" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-timeout 60 gdb -batch -nx -ex "target remote $sock" \
+# --foreground: timeout passes our SIGINT on to gdb once (without it, it
+# signals its whole process group too, and a second SIGINT makes gdb give
+# the target up as not responding)
+timeout --foreground 60 gdb -batch -nx -ex "target remote $sock" \
 	-ex 'handle SIGUSR1 nostop noprint pass' -ex 'continue' \
 	-ex 'info symbol $pc' -ex 'p spins > 1000' -ex 'p stop_spinning = 1' \
 	-ex 'detach' "$guest" >"$dir/gdb.out" 2>&1 </dev/null &
 gdbpid=$!
-sleep 1
+# gdb has continued the program once it prints its first line (flushed
+# before the loop); gdb is then waiting for a stop, where SIGINT is the
+# remote interrupt (earlier it would interrupt gdb's own start-up)
+n=0
+while ! grep -q '^spins 1000$' "$dir/stdout" 2>/dev/null && [ $n -lt 600 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+sleep 0.3
 kill -INT $gdbpid
 wait $gdbpid
 wait $sg
