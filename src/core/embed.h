@@ -41,6 +41,8 @@ struct sg_debugger {
 	 * descriptor to leave open for it; -1: none (gdb then loses the
 	 * process). */
 	int (*exec_option)(struct sg_process *p, char *buf, size_t size);
+	/* sg_destroy: the debugger stops using p (its thread ends). */
+	void (*destroy)(struct sg_process *p);
 };
 
 struct sg_embed {

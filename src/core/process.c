@@ -175,6 +175,8 @@ SG_API void sg_destroy(sg_process *p)
 {
 	if (!p)
 		return;
+	if (embed_debugger(p))
+		embed_debugger(p)->destroy(p); /* its thread reads p */
 	if (p->trace)
 		trace_destroy(p->trace);
 	if (p->mm)

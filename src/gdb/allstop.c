@@ -271,6 +271,8 @@ static void on_forked(struct sg_process *p)
 		memset(&t->debug, 0, sizeof(t->debug));
 	hostfd_close(s->fd);
 	hostfd_close(s->wake);
+	/* the parent's stub thread does not exist here: nothing to join,
+	 * and sg_destroy finds no debugger */
 }
 
 static int on_exec_option(struct sg_process *p, char *buf, size_t size)
@@ -286,6 +288,7 @@ static int on_exec_option(struct sg_process *p, char *buf, size_t size)
 
 const struct sg_debugger gdb_debugger = {
 	.exec_option = on_exec_option,
+	.destroy = gdb_stub_destroy,
 	.checkpoint = on_checkpoint,
 	.before_insn = on_before_insn,
 	.after_insn = on_after_insn,

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1021,10 +1022,33 @@ static void *server_main(void *arg)
 		}
 	}
 out:
+	if (s->closing)
+		return NULL; /* sg_destroy: p is going; it closes fd */
 	if (!s->detached)
 		let_go(s); /* gdb went away: the guest runs on */
-	hostfd_close(s->fd);
 	return NULL;
+}
+
+/* sg_destroy: end the stub's thread before p goes (shutdown wakes its
+ * poll or read), then its descriptors and state. */
+void gdb_stub_destroy(struct sg_process *p)
+{
+	struct gdb_stub *s = p->embed->debug_state;
+
+	s->closing = true;
+	shutdown(s->fd, SHUT_RDWR);
+	pthread_join(s->server, NULL);
+	for (unsigned i = 0; i < GDB_MAX_VFILE; i++)
+		if (s->vfiles[i] >= 0)
+			hostfd_close(s->vfiles[i]);
+	hostfd_close(s->fd);
+	hostfd_close(s->wake);
+	p->embed->debugger = NULL;
+	p->embed->debug_state = NULL;
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->send_lock);
+	free(s);
 }
 
 SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags)
@@ -1079,6 +1103,5 @@ SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags)
 		p->embed->debugger = NULL;
 		return SG_ERR_NOMEM;
 	}
-	pthread_detach(s->server);
-	return SG_OK;
+	return SG_OK; /* joined by sg_destroy (gdb_stub_destroy) */
 }

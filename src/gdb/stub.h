@@ -47,6 +47,7 @@ struct gdb_stub {
 	struct gdb_event event;
 	volatile bool detached;     /* no debugger any more: hooks do nothing */
 	bool exit_sent;
+	volatile bool closing;      /* sg_destroy: the stub's thread ends */
 
 	uint64_t bps[GDB_MAX_BREAK];
 	unsigned nbp;
@@ -84,6 +85,7 @@ int gdb_access_hit(struct gdb_stub *s, struct sg_thread *t, uint64_t pc, uint64_
 
 /* server.c */
 int gdb_signal_of(int host_signo);
+void gdb_stub_destroy(struct sg_process *p);
 void gdb_send(struct gdb_stub *s, const char *body, size_t len);
 void gdb_send_str(struct gdb_stub *s, const char *body);
 

@@ -53,6 +53,10 @@ grep -q '^\$1 = 1$' "$dir/gdb.out" || { echo "FAIL: spins not counted up past 10
 grep -q 'detached\]$' "$dir/gdb.out" || { echo "FAIL: no detach"; fail=1; }
 printf 'spins 1000\nstopped spinning\n' | cmp -s - "$dir/stdout" || { echo "FAIL: the program's output:"; cat "$dir/stdout"; fail=1; }
 [ $status = 0 ] || { echo "FAIL: exit status $status"; fail=1; }
+if grep -q -e 'AddressSanitizer' -e 'runtime error' -e 'LeakSanitizer' "$dir/stderr"; then
+	echo "FAIL: a sanitizer report"
+	fail=1
+fi
 if [ $fail = 1 ]; then
 	echo "--- gdb:"; cat "$dir/gdb.out"; echo "--- sysgate's stderr:"; cat "$dir/stderr"
 	exit 1

@@ -160,6 +160,13 @@ if ! cmp -s "$dir/native.stdout" "$dir/remote.stdout"; then
 	echo "FAIL: the program's output differs:"; diff "$dir/native.stdout" "$dir/remote.stdout"
 	fail=1
 fi
+# sysgate itself: ended with the program (not by the timeout), and no
+# sanitizer report (the ASan build)
+if [ $sg_status = 124 ] || grep -q -e 'AddressSanitizer' -e 'runtime error' \
+	-e 'LeakSanitizer' "$dir/sysgate.stderr"; then
+	echo "FAIL: sysgate ended with status $sg_status or a sanitizer report"
+	fail=1
+fi
 if [ $fail = 1 ]; then
 	echo "--- gdb under sysgate, raw:"; cat "$dir/remote.raw"
 	echo "--- sysgate's stderr (status $sg_status):"; cat "$dir/sysgate.stderr"
