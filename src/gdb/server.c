@@ -607,7 +607,8 @@ static void cmd_thread_list(struct gdb_stub *s, bool first)
 	out[n++] = 'm';
 	pthread_mutex_lock(&s->p->lock);
 	for (struct sg_thread *t = s->p->threads; t && count < 256; t = t->next)
-		list[count++] = t;
+		if (!t->gone) /* in its exit call: gone for the guest already */
+			list[count++] = t;
 	/* oldest first (the list is newest first): gdb numbers the threads
 	 * it learns of in that order, as it does natively */
 	while (count-- > 0 && n + 40 < sizeof(out)) {
@@ -661,7 +662,9 @@ static void cmd_thread_alive(struct gdb_stub *s, const char *args)
 	char *end;
 	long tid = parse_tid(args, &end);
 
-	alive = tid > 0 && gdb_thread(s, (int)tid) != NULL;
+	struct sg_thread *t = tid > 0 ? gdb_thread(s, (int)tid) : NULL;
+
+	alive = t && !t->gone;
 	pthread_mutex_unlock(&s->p->lock);
 	gdb_send_str(s, alive ? "OK" : "E01");
 }
