@@ -87,7 +87,7 @@ static inline bool embed_stopped(const struct sg_process *p)
 	return p->embed && p->embed->stopped;
 }
 
-/* The debugger attached to t's process, or NULL. */
+/* The debugger attached to p, or NULL. */
 static inline const struct sg_debugger *embed_debugger(const struct sg_process *p)
 {
 	return p->embed ? p->embed->debugger : NULL;

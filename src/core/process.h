@@ -119,7 +119,6 @@ struct sg_debug_thread {
 				     access watchpoint (reported after it) */
 	uint64_t access_addr;
 	int resume_sig;           /* signal gdb gave with the resume */
-	unsigned long gen;        /* resume generation it last ran in */
 };
 
 struct sg_thread {
