@@ -47,6 +47,15 @@ basic)
 		-ex 'delete' -ex "break $(mark gdbprog.c after-loop)" -ex 'continue' -ex 'p total' \
 		-ex 'p counter' -ex 'stepi' -ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
+registers)
+	# x87 stack (logical order), XMM, MXCSR, x87 control and status, tag
+	# word, selectors: decimal, the normalisation takes hex for addresses
+	set -- -ex 'break probe' -ex 'CONTINUE' -ex 'p $st0' -ex 'p $st1' \
+		-ex 'p $st2' -ex 'p $xmm1.v2_double' -ex 'p/d $mxcsr' \
+		-ex 'p/d $fctrl' -ex 'p/d $fstat' -ex 'p/d $ftag' -ex 'p $cs' \
+		-ex 'p $ss' -ex 'p $ds' -ex 'set var $xmm1.v2_double[0] = 7.75' \
+		-ex 'p $xmm1.v2_double' -ex 'continue'
+	;;
 access)
 	# read and access watchpoints: the instruction's data operands
 	set -- -ex 'break leaf' -ex 'CONTINUE' -ex 'awatch counter' \
