@@ -561,6 +561,8 @@ static void xfer_reply(struct gdb_stub *s, const uint8_t *data, size_t size, con
 	gdb_send(s, out, n + 1);
 }
 
+static void cmd_xfer_threads(struct gdb_stub *s, const char *range);
+
 static void cmd_xfer(struct gdb_stub *s, const char *what)
 {
 	const struct mm_exec_info *ex;
@@ -578,6 +580,8 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 	} else if (!strncmp(what, "auxv:read::", 11)) {
 		ex = mm_exec_info(s->p->mm);
 		xfer_reply(s, ex->auxv, ex->auxv_len, what + 11);
+	} else if (!strncmp(what, "threads:read::", 14)) {
+		cmd_xfer_threads(s, what + 14);
 	} else if (!strncmp(what, "exec-file:read:", 15)) {
 		const char *path = s->p->exe_path ? s->p->exe_path : "";
 
@@ -592,32 +596,93 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 	}
 }
 
+#define GDB_MAX_LISTED 256
+
+/* The guest's threads oldest first (p->threads is newest first): gdb
+ * numbers the threads it learns of in that order, as it does natively.
+ * A thread inside its exit call is gone for the guest already. Under
+ * p->lock. */
+static unsigned list_threads(struct gdb_stub *s, int *tids)
+{
+	struct sg_thread *newest_first[GDB_MAX_LISTED];
+	unsigned count = 0;
+
+	for (struct sg_thread *t = s->p->threads; t && count < GDB_MAX_LISTED; t = t->next)
+		if (!t->gone)
+			newest_first[count++] = t;
+	for (unsigned i = 0; i < count; i++)
+		tids[i] = newest_first[count - 1 - i]->tid;
+	return count;
+}
+
 static void cmd_thread_list(struct gdb_stub *s, bool first)
 {
 	static char out[PACKET_SIZE];
+	int tids[GDB_MAX_LISTED];
+	unsigned count;
 	size_t n = 0;
 
 	if (!first) {
 		gdb_send_str(s, "l");
 		return;
 	}
-	struct sg_thread *list[256];
-	unsigned count = 0;
-
 	out[n++] = 'm';
 	pthread_mutex_lock(&s->p->lock);
-	for (struct sg_thread *t = s->p->threads; t && count < 256; t = t->next)
-		if (!t->gone) /* in its exit call: gone for the guest already */
-			list[count++] = t;
-	/* oldest first (the list is newest first): gdb numbers the threads
-	 * it learns of in that order, as it does natively */
-	while (count-- > 0 && n + 40 < sizeof(out)) {
+	count = list_threads(s, tids);
+	pthread_mutex_unlock(&s->p->lock);
+	for (unsigned i = 0; i < count && n + 40 < sizeof(out); i++) {
 		if (n > 1)
 			out[n++] = ',';
-		n += (size_t)fmt_tid(s, out + n, sizeof(out) - n, list[count]->tid);
+		n += (size_t)fmt_tid(s, out + n, sizeof(out) - n, tids[i]);
 	}
-	pthread_mutex_unlock(&s->p->lock);
 	gdb_send(s, out, n);
+}
+
+/* qXfer:threads:read: the same list with each thread's name (its comm:
+ * the guest's, sysgate gives the host thread the guest's name), which
+ * gdb shows in `info threads` and its stop messages. */
+static void cmd_xfer_threads(struct gdb_stub *s, const char *range)
+{
+	static char xml[GDB_MAX_LISTED * 128 + 64];
+	int tids[GDB_MAX_LISTED];
+	unsigned count;
+	size_t n;
+
+	pthread_mutex_lock(&s->p->lock);
+	count = list_threads(s, tids);
+	pthread_mutex_unlock(&s->p->lock);
+	n = (size_t)snprintf(xml, sizeof(xml), "<?xml version=\"1.0\"?>\n<threads>\n");
+	for (unsigned i = 0; i < count; i++) {
+		char path[64], comm[32] = "", id[48], name[6 * 16 + 1];
+		size_t k = 0;
+		ssize_t got;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tids[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		got = fd >= 0 ? read(fd, comm, sizeof(comm) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		comm[got > 0 ? got : 0] = 0;
+		comm[strcspn(comm, "\n")] = 0;
+		for (const char *c = comm; *c && k + 7 < sizeof(name); c++) {
+			const char *esc = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" :
+					  *c == '>' ? "&gt;" : *c == '"' ? "&quot;" : NULL;
+
+			if (esc) {
+				memcpy(name + k, esc, strlen(esc));
+				k += strlen(esc);
+			} else {
+				name[k++] = *c;
+			}
+		}
+		name[k] = 0;
+		fmt_tid(s, id, sizeof(id), tids[i]);
+		n += (size_t)snprintf(xml + n, sizeof(xml) - n,
+				      "<thread id=\"%s\" name=\"%s\"/>\n", id, name);
+	}
+	n += (size_t)snprintf(xml + n, sizeof(xml) - n, "</threads>\n");
+	xfer_reply(s, (const uint8_t *)xml, n, range);
 }
 
 static void cmd_pass_signals(struct gdb_stub *s, const char *list)
@@ -913,7 +978,8 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 			s->exec_events = strstr(pkt, "exec-events+") != NULL;
 			snprintf(buf, sizeof(buf),
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
-				 "qXfer:exec-file:read+;QStartNoAckMode+;QPassSignals+;"
+				 "qXfer:exec-file:read+;qXfer:threads:read+;QStartNoAckMode+;"
+				 "QPassSignals+;"
 				 "swbreak+;vContSupported+%s%s", PACKET_SIZE,
 				 s->multiprocess ? ";multiprocess+" : "",
 				 s->exec_events ? ";exec-events+" : "");

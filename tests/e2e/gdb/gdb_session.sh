@@ -13,8 +13,9 @@
 # function (<leaf+24>; `info registers pc` is compared by its name only,
 # `info symbol $pc` says where: an x32 pc prints as a number), thread and
 # process ids, how the program was
-# started (everything before the first breakpoint hit), the thread names
-# gdb reads natively from /proc and the target id column of `info threads`. Function names,
+# started (everything before the first breakpoint hit) and the target id
+# column of `info threads`; thread names must match (qXfer:threads) but
+# for the ABI suffix of the program's name (a twin's differs). Function names,
 # arguments, line numbers, source lines, variable values, watchpoint
 # old/new values and the exit must be the same.
 #
@@ -149,11 +150,11 @@ normalise() {
 		-e 's/^pc  .*/pc/' \
 		-e 's/^\([A-Za-z_][A-Za-z0-9_]*\) + [0-9]* in section \([.a-z]*\).*/\1 + N in section \2/' \
 		-e 's/\[Inferior 1 ([^)]*) /[Inferior 1 /' \
-		-e 's/^Thread \([0-9.]*\) "[^"]*" hit /Thread \1 hit /' \
+		-e 's/"\([a-z]*\)-\(i386\|x32\|x86_64\|x86_6\|x86_\)"/"\1-ABI"/g' \
 		-e 's/ in ?? ()//' -e 's/^process [0-9]* is executing/process N is executing/' \
 		-e 's/^\(process N is executing new program: \).*\/gdbprog-static-.*/\1gdbprog/' |
 	sed -E -e '/^  Id +Target Id/d' \
-		-e 's/^(\*?) *([0-9]+) +Thread .* ([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3/'
+		-e 's/^(\*?) *([0-9]+) +Thread [^"]*("[^"]*")? *([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3 \4/'
 }
 normalise "$dir/native.raw" >"$dir/native.norm"
 normalise "$dir/remote.raw" >"$dir/remote.norm"
