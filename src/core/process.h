@@ -111,8 +111,6 @@ struct sg_debug_thread {
 	volatile bool in_syscall; /* inside a system call (may block) */
 	bool step;                /* resumed for one instruction */
 	bool hold;                /* left stopped by the last resume (vCont) */
-	bool skip_bp;             /* the first instruction after resuming runs
-				     even at a breakpoint (the one reported) */
 	int stop_kind;            /* a stop of its own to report (src/gdb) */
 	uint64_t stop_addr;       /* watchpoint address */
 	int access_kind;          /* the running instruction touches a read or

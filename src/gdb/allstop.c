@@ -96,7 +96,7 @@ struct sg_thread *gdb_thread(struct gdb_stub *s, int tid)
 
 void gdb_resume_all(struct gdb_stub *s)
 {
-	bool steps = s->nbp || s->nwp;
+	bool steps = s->nwp; /* breakpoints are INT3s: no slow loop for them */
 
 	for (struct sg_thread *t = s->p->threads; t; t = t->next)
 		steps |= t->debug.step;
@@ -128,14 +128,6 @@ static void on_checkpoint(struct sg_thread *t)
 	}
 }
 
-static bool at_breakpoint(const struct gdb_stub *s, uint64_t pc)
-{
-	for (unsigned i = 0; i < s->nbp; i++)
-		if (s->bps[i] == pc)
-			return true;
-	return false;
-}
-
 static bool on_before_insn(struct sg_thread *t, uint64_t pc)
 {
 	struct gdb_stub *s = stub_of(t->proc);
@@ -144,12 +136,6 @@ static bool on_before_insn(struct sg_thread *t, uint64_t pc)
 		return false;
 	if (s->stopping)
 		return true; /* another thread stopped: park at the checkpoint */
-	if (t->debug.skip_bp) {
-		t->debug.skip_bp = false;
-	} else if (at_breakpoint(s, pc)) {
-		t->debug.stop_kind = GDB_STOP_BREAK;
-		return true;
-	}
 	if (s->naccess)
 		t->debug.access_kind = gdb_access_hit(s, t, pc, &t->debug.access_addr);
 	return false;
@@ -202,8 +188,13 @@ static bool on_after_insn(struct sg_thread *t, uint64_t pc)
 	return t->debug.stop_kind != GDB_STOP_NONE;
 }
 
-static bool gdb_wrote_int3(const struct gdb_stub *s, uint64_t addr)
+/* An INT3 of gdb's at addr: a Z0 breakpoint the stub wrote, or one gdb
+ * wrote itself with M/X. */
+static bool gdb_int3_at(const struct gdb_stub *s, uint64_t addr)
 {
+	for (unsigned i = 0; i < s->nbp; i++)
+		if (s->bps[i].addr == addr)
+			return true;
 	for (unsigned i = 0; i < s->nint3; i++)
 		if (s->int3s[i] == addr)
 			return true;
@@ -223,11 +214,11 @@ static bool on_signal(struct sg_thread *t, int signo, bool fault)
 
 		if (t->cpu.mode == CPU_MODE_32)
 			at = (uint32_t)at;
-		if (gdb_wrote_int3(s, at)) {
-			/* gdb's own breakpoint instruction: rip back on it, as
-			 * gdbserver does, and no signal for the guest */
+		if (gdb_int3_at(s, at)) {
+			/* a breakpoint instruction of gdb's: rip back on it,
+			 * as gdbserver does, and no signal for the guest */
 			t->cpu.rip = at;
-			ev.kind = GDB_STOP_INT3;
+			ev.kind = GDB_STOP_BREAK;
 			gdb_park(s, t, &ev);
 			t->debug.resume_sig = 0;
 			return false;
@@ -269,6 +260,8 @@ static void on_forked(struct sg_process *p)
 	p->embed->debug_steps = 0;
 	for (struct sg_thread *t = p->threads; t; t = t->next)
 		memset(&t->debug, 0, sizeof(t->debug));
+	/* its copy of the parent's memory has the breakpoints' INT3s */
+	gdb_breakpoints_restore(s);
 	hostfd_close(s->fd);
 	hostfd_close(s->wake);
 	/* the parent's stub thread does not exist here: nothing to join,

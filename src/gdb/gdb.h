@@ -66,8 +66,8 @@ bool regs_write(struct sg_thread *t, enum sg_abi abi, unsigned n, const uint8_t 
 enum gdb_stop_kind {
 	GDB_STOP_NONE,
 	GDB_STOP_STEP,        /* a single step done */
-	GDB_STOP_BREAK,       /* at a Z0 breakpoint, not run */
-	GDB_STOP_INT3,        /* an INT3 gdb wrote with M: rip back on it */
+	GDB_STOP_BREAK,       /* a breakpoint's INT3 (Z0's or gdb's own via M):
+				 rip back on it */
 	GDB_STOP_WATCH,       /* a watchpoint: stop_addr */
 	GDB_STOP_RWATCH,
 	GDB_STOP_AWATCH,

@@ -201,7 +201,6 @@ static void stop_reply(struct gdb_stub *s, int no_event_signo)
 		break;
 	}
 	case GDB_STOP_BREAK:
-	case GDB_STOP_INT3:
 		n += snprintf(buf + n, sizeof(buf) - n, "swbreak:;");
 		break;
 	case GDB_STOP_WATCH:
@@ -241,9 +240,6 @@ static void resume(struct gdb_stub *s, const struct resume_action *a, unsigned n
 		t->debug.hold = m == NULL;
 		t->debug.step = m && m->act == 's';
 		t->debug.resume_sig = m ? m->sig : 0;
-		/* the breakpoint it stopped at is not hit again at once */
-		t->debug.skip_bp = s->have_event && s->event.tid == t->tid &&
-				   s->event.kind == GDB_STOP_BREAK;
 	}
 	gdb_resume_all(s);
 	pthread_mutex_unlock(&p->lock);
@@ -402,6 +398,10 @@ static void cmd_read_mem(struct gdb_stub *s, const char *args)
 		gdb_send_str(s, "E14"); /* EFAULT */
 		return;
 	}
+	/* gdb sees the bytes its breakpoints' INT3s replaced */
+	for (unsigned i = 0; i < s->nbp; i++)
+		if (s->bps[i].addr - addr < got)
+			buf[s->bps[i].addr - addr] = s->bps[i].orig;
 	rsp_hex(hex, buf, got);
 	gdb_send(s, hex, 2 * got);
 }
@@ -431,9 +431,18 @@ static void note_int3s(struct gdb_stub *s, uint64_t addr, const uint8_t *data, s
 
 static void write_mem(struct gdb_stub *s, uint64_t addr, const uint8_t *data, size_t len)
 {
+	static const uint8_t int3 = 0xcc;
+
 	if (sg_mem_write(s->p, addr, data, len) != SG_OK) {
 		gdb_send_str(s, "E14");
 		return;
+	}
+	/* a byte under a breakpoint: the new one is what it replaced */
+	for (unsigned i = 0; i < s->nbp; i++) {
+		if (s->bps[i].addr - addr < len) {
+			s->bps[i].orig = data[s->bps[i].addr - addr];
+			sg_mem_write(s->p, s->bps[i].addr, &int3, 1);
+		}
 	}
 	note_int3s(s, addr, data, len);
 	gdb_send_str(s, "OK");
@@ -490,17 +499,30 @@ static void cmd_point(struct gdb_stub *s, const char *pkt)
 		return;
 	}
 	if (type <= 1) { /* software or hardware breakpoint: the same here */
+		static const uint8_t int3 = 0xcc;
 		unsigned i = 0;
 
-		while (i < s->nbp && s->bps[i] != addr)
+		while (i < s->nbp && s->bps[i].addr != addr)
 			i++;
 		if (insert && i == s->nbp) {
+			/* an INT3 in the guest's code, as gdbserver does: the
+			 * interpreter runs at full speed, its trap is the stop
+			 * (allstop.c); gdb reads the original byte (m) */
+			struct gdb_break *b = &s->bps[s->nbp];
+
 			if (s->nbp == GDB_MAX_BREAK) {
 				gdb_send_str(s, "E28"); /* ENOSPC */
 				return;
 			}
-			s->bps[s->nbp++] = addr;
+			b->addr = addr;
+			if (read_guest(s, addr, &b->orig, 1) != 1 ||
+			    sg_mem_write(s->p, addr, &int3, 1) != SG_OK) {
+				gdb_send_str(s, "E14");
+				return;
+			}
+			s->nbp++;
 		} else if (!insert && i < s->nbp) {
+			sg_mem_write(s->p, addr, &s->bps[i].orig, 1);
 			s->bps[i] = s->bps[--s->nbp];
 		}
 		gdb_send_str(s, "OK");
@@ -870,11 +892,12 @@ static void let_go(struct gdb_stub *s)
 
 	pthread_mutex_lock(&p->lock);
 	pthread_mutex_lock(&s->lock);
-	s->nbp = s->nwp = s->naccess = 0;
+	gdb_breakpoints_restore(s);
+	s->nwp = s->naccess = 0;
 	s->detached = true;
 	p->embed->debug_steps = 0;
 	for (struct sg_thread *t = p->threads; t; t = t->next) {
-		t->debug.step = t->debug.hold = t->debug.skip_bp = false;
+		t->debug.step = t->debug.hold = false;
 		t->debug.stop_kind = GDB_STOP_NONE;
 	}
 	s->stopping = 0;
@@ -1096,6 +1119,15 @@ out:
 	if (!s->detached)
 		let_go(s); /* gdb went away: the guest runs on */
 	return NULL;
+}
+
+void gdb_breakpoints_restore(struct gdb_stub *s)
+{
+	while (s->nbp) {
+		const struct gdb_break *b = &s->bps[--s->nbp];
+
+		sg_mem_write(s->p, b->addr, &b->orig, 1);
+	}
 }
 
 /* sg_destroy: end the stub's thread before p goes (shutdown wakes its

@@ -49,7 +49,10 @@ struct gdb_stub {
 	bool exit_sent;
 	volatile bool closing;      /* sg_destroy: the stub's thread ends */
 
-	uint64_t bps[GDB_MAX_BREAK];
+	struct gdb_break {
+		uint64_t addr;
+		uint8_t orig;  /* the byte the INT3 replaced */
+	} bps[GDB_MAX_BREAK];
 	unsigned nbp;
 	struct gdb_watch wps[GDB_MAX_WATCH];
 	unsigned nwp;
@@ -78,6 +81,10 @@ struct sg_thread *gdb_thread(struct gdb_stub *s, int tid);
 /* Resume: per thread, step or not and the signal to deliver; the
  * generation moves on and parked threads go. Under p->lock. */
 void gdb_resume_all(struct gdb_stub *s);
+
+/* Put back the bytes every Z0 breakpoint's INT3 replaced (detach, a fork
+ * child); the breakpoints are forgotten. */
+void gdb_breakpoints_restore(struct gdb_stub *s);
 
 /* accesses.c: the read/access watchpoint the instruction at pc touches
  * (GDB_STOP_RWATCH/_AWATCH, *addr), or GDB_STOP_NONE */
