@@ -280,7 +280,7 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 		pc = c->mode == CPU_MODE_32 ? (uint32_t)c->rip : c->rip;
 		if (em && em->debugger && em->debug_steps &&
 		    em->debugger->before_insn(t, pc))
-			return CPU_STOP_REQUEST; /* a breakpoint: not run */
+			return CPU_STOP_REQUEST; /* the debugger stops it here */
 		if (em && (em->insn_fn || em->block_fn))
 			call_code_hooks(t, em, pc);
 		memcpy(before, c->r, sizeof(before));

@@ -19,12 +19,13 @@ struct sg_syscall_call;
 /* A debugger attached to the process (src/gdb, sg_gdb_attach): the run
  * loop's hooks. sg_embed.debugger stays NULL without one, one test per
  * run-loop turn; the slow loop runs only while debug_steps is set
- * (breakpoints, watchpoints or a single step pending). */
+ * (watchpoints or a single step pending; breakpoints are INT3s). */
 struct sg_debugger {
 	/* Top of each run-loop turn of t: parks t while the debugger holds
 	 * the process stopped, reports t's own stop (step done, breakpoint). */
 	void (*checkpoint)(struct sg_thread *t);
-	/* Slow loop, before the instruction at pc: true stops t there. */
+	/* Slow loop, before the instruction at pc: true stops t there
+	 * (another thread's stop). */
 	bool (*before_insn)(struct sg_thread *t, uint64_t pc);
 	/* After it (whatever it stopped for): true stops t. */
 	bool (*after_insn)(struct sg_thread *t, uint64_t pc);

@@ -2,10 +2,10 @@
  * (struct sg_debugger). All-stop: when one thread stops (breakpoint,
  * step, watchpoint, signal) the stub's thread asks every other to stop at
  * its next instruction boundary; a thread inside a system call counts as
- * stopped and parks on its way back. Breakpoints and watchpoints are
- * checked in core's slow loop, which runs only while there are some (or
- * a step is pending): without them the interpreter runs at full speed and
- * the guest's memory is never written for a breakpoint. */
+ * stopped and parks on its way back. Breakpoints are INT3s (server.c
+ * writes them): their trap comes here as a fault. Watchpoints and steps
+ * are checked in core's slow loop, which runs only while there are some:
+ * without them the interpreter runs at full speed. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
