@@ -117,6 +117,7 @@ struct sg_debug_thread {
 				     access watchpoint (reported after it) */
 	uint64_t access_addr;
 	int resume_sig;           /* signal gdb gave with the resume */
+	int injected_sig;         /* queued for gdb's resume: not reported */
 };
 
 struct sg_thread {

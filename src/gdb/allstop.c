@@ -109,6 +109,26 @@ void gdb_resume_all(struct gdb_stub *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* gdb resumed t with a signal it had not stopped for (`signal SIG`):
+ * queued as one sent to the thread, delivered at its next instruction
+ * boundary without another report. */
+static void inject_signal(struct sg_thread *t, int sig)
+{
+	siginfo_t si;
+
+	if (sig < 1 || sig > SG_NSIG)
+		return;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = sig;
+	si.si_code = SI_TKILL;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	t->sig.info[sig - 1] = si;
+	t->debug.injected_sig = sig;
+	__atomic_or_fetch(&t->sig.pending, 1ull << (sig - 1), __ATOMIC_RELEASE);
+	cpu_request_stop(&t->cpu);
+}
+
 /* --- the hooks --------------------------------------------------------- */
 
 static void on_checkpoint(struct sg_thread *t)
@@ -125,6 +145,12 @@ static void on_checkpoint(struct sg_thread *t)
 		gdb_park(s, t, &ev);
 	} else if (s->stopping || t->debug.hold) {
 		gdb_park(s, t, NULL);
+	} else {
+		return;
+	}
+	if (t->debug.resume_sig) {
+		inject_signal(t, t->debug.resume_sig);
+		t->debug.resume_sig = 0;
 	}
 }
 
@@ -220,15 +246,26 @@ static bool on_signal(struct sg_thread *t, int signo, bool fault)
 			t->cpu.rip = at;
 			ev.kind = GDB_STOP_BREAK;
 			gdb_park(s, t, &ev);
+			if (t->debug.resume_sig) /* `signal SIG` at it */
+				inject_signal(t, t->debug.resume_sig);
 			t->debug.resume_sig = 0;
 			return false;
 		}
 	}
 	if (!fault && signo <= 64 && (s->pass_signals >> (signo - 1) & 1))
 		return true;
+	if (!fault && signo == t->debug.injected_sig) {
+		t->debug.injected_sig = 0; /* gdb's own `signal SIG` */
+		return true;
+	}
 	gdb_park(s, t, &ev);
 	sig = t->debug.resume_sig;
 	t->debug.resume_sig = 0;
+	if (sig && sig != signo) {
+		/* `signal OTHER` at a signal stop: that one instead */
+		inject_signal(t, sig);
+		return false;
+	}
 	return sig != 0;
 }
 

@@ -70,8 +70,12 @@ membreak)
 		-ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
 signals)
-	set -- -ex 'break main' -ex 'CONTINUE' -ex 'continue' -ex 'continue' \
-		-ex 'p spins' -ex 'bt' -ex 'continue'
+	# `signal SIGUSR1` at a breakpoint delivers one gdb chose (the
+	# handler adds 1000), then the program's own raise stops, then the
+	# SIGSEGV, then the death
+	set -- -ex "break $(mark gdbsignals.c raise)" -ex 'CONTINUE' -ex 'signal SIGUSR1' \
+		-ex 'continue' -ex 'p spins' -ex 'continue' -ex 'p spins' -ex 'bt' \
+		-ex 'continue'
 	;;
 exec)
 	# fork (the child let go), then an exec of gdbprog of the same ABI:

@@ -17,7 +17,7 @@ static void on_usr1(int sig __attribute__((unused)))
 int main(int argc, char **argv)
 {
 	signal(SIGUSR1, on_usr1);
-	raise(SIGUSR1);
+	raise(SIGUSR1); /* MARK: raise */
 	printf("spins %d\n", spins);
 	fflush(stdout);
 	if (argc > 1 && !strcmp(argv[1], "spin")) {
