@@ -31,7 +31,7 @@ struct sg_debugger {
 	bool (*after_insn)(struct sg_thread *t, uint64_t pc);
 	/* A signal for t, before the guest sees it (a fault's too): the
 	 * debugger reports it and answers whether it is delivered. */
-	bool (*signal)(struct sg_thread *t, int signo, bool fault);
+	bool (*signal)(struct sg_thread *t, const siginfo_t *si, bool fault);
 	/* t has left the thread list (under p->lock); last: the process
 	 * status is final (p->exit). */
 	void (*thread_exit)(struct sg_thread *t, bool last);

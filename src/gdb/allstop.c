@@ -227,10 +227,11 @@ static bool gdb_int3_at(const struct gdb_stub *s, uint64_t addr)
 	return false;
 }
 
-static bool on_signal(struct sg_thread *t, int signo, bool fault)
+static bool on_signal(struct sg_thread *t, const siginfo_t *si, bool fault)
 {
 	struct gdb_stub *s = stub_of(t->proc);
-	struct gdb_event ev = { .kind = GDB_STOP_SIGNAL, .signo = signo };
+	int signo = si->si_signo;
+	struct gdb_event ev = { .kind = GDB_STOP_SIGNAL, .signo = signo, .si = *si };
 	int sig;
 
 	if (s->detached)

@@ -21,6 +21,7 @@
 #include "gdb/stub.h"
 #include "hostfd/hostfd.h"
 #include "mm/mm.h"
+#include "signal/signal.h"
 
 #define PACKET_SIZE 0x4000 /* what qSupported offers gdb */
 
@@ -602,6 +603,17 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 	} else if (!strncmp(what, "auxv:read::", 11)) {
 		ex = mm_exec_info(s->p->mm);
 		xfer_reply(s, ex->auxv, ex->auxv_len, what + 11);
+	} else if (!strncmp(what, "siginfo:read::", 14)) {
+		/* $_siginfo: the signal's siginfo in the guest's layout */
+		uint8_t info[128];
+
+		if (!s->have_event || s->event.kind != GDB_STOP_SIGNAL) {
+			gdb_send_str(s, "E01");
+			return;
+		}
+		siginfo_to_guest(&s->event.si, s->abi == SG_ABI_I386 ? SIGL_I386 :
+					       s->abi == SG_ABI_X32 ? SIGL_X32 : SIGL_X64, info);
+		xfer_reply(s, info, sizeof(info), what + 14);
 	} else if (!strncmp(what, "threads:read::", 14)) {
 		cmd_xfer_threads(s, what + 14);
 	} else if (!strncmp(what, "exec-file:read:", 15)) {
@@ -1001,7 +1013,8 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 			s->exec_events = strstr(pkt, "exec-events+") != NULL;
 			snprintf(buf, sizeof(buf),
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
-				 "qXfer:exec-file:read+;qXfer:threads:read+;QStartNoAckMode+;"
+				 "qXfer:exec-file:read+;qXfer:threads:read+;qXfer:siginfo:read+;"
+				 "QStartNoAckMode+;"
 				 "QPassSignals+;"
 				 "swbreak+;vContSupported+%s%s", PACKET_SIZE,
 				 s->multiprocess ? ";multiprocess+" : "",

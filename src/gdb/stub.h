@@ -10,6 +10,7 @@
 #include "core/embed.h"
 #include "core/process.h"
 #include "gdb/gdb.h"
+#include <signal.h>
 
 #define GDB_MAX_BREAK 256
 #define GDB_MAX_WATCH 16
@@ -29,6 +30,7 @@ struct gdb_event {
 	int kind;             /* enum gdb_stop_kind */
 	int signo;
 	uint64_t addr;        /* watchpoint address */
+	siginfo_t si;         /* GDB_STOP_SIGNAL: what the guest would get */
 };
 
 struct gdb_stub {

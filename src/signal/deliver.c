@@ -239,7 +239,7 @@ static bool announce(struct sg_thread *t, const siginfo_t *si, bool debugger_saw
 	struct sg_process *p = t->proc;
 
 	if (!debugger_saw && p->embed && p->embed->debugger &&
-	    !p->embed->debugger->signal(t, si->si_signo, false))
+	    !p->embed->debugger->signal(t, si, false))
 		return false;
 	if (p->embed && p->embed->signal && p->embed->signal(t, si))
 		return false;
@@ -368,7 +368,7 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 	/* a debugger sees the fault first (ptrace's signal-delivery stop);
 	 * not delivered, the faulting instruction runs again */
 	if (t->proc->embed && t->proc->embed->debugger &&
-	    !t->proc->embed->debugger->signal(t, signo, true))
+	    !t->proc->embed->debugger->signal(t, &si, true))
 		return true;
 	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
 	    (t->sigmask & SIGBIT(signo))) {

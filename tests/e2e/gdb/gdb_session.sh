@@ -72,10 +72,12 @@ membreak)
 signals)
 	# `signal SIGUSR1` at a breakpoint delivers one gdb chose (the
 	# handler adds 1000), then the program's own raise stops, then the
-	# SIGSEGV, then the death
+	# SIGSEGV, then the death; $_siginfo at each signal stop (qXfer:siginfo)
 	set -- -ex "break $(mark gdbsignals.c raise)" -ex 'CONTINUE' -ex 'signal SIGUSR1' \
-		-ex 'continue' -ex 'p spins' -ex 'continue' -ex 'p spins' -ex 'bt' \
-		-ex 'continue'
+		-ex 'continue' -ex 'p spins' -ex 'p $_siginfo.si_signo' \
+		-ex 'p $_siginfo.si_code' -ex 'continue' -ex 'p spins' \
+		-ex 'p $_siginfo.si_signo' -ex 'p $_siginfo.si_code' \
+		-ex 'p/d (long)$_siginfo._sifields._sigfault.si_addr' -ex 'bt' -ex 'continue'
 	;;
 exec)
 	# fork (the child let go), then an exec of gdbprog of the same ABI:
