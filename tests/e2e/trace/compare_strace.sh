@@ -1,6 +1,7 @@
 #!/bin/sh
 # compare_strace.sh [--native-probe P [--twin TWIN TWIN_MIN]] [--stdin FILE]
-#                   [--name NAME] [--root DIR] MIN SYSGATE GUEST REF [ARG]...
+#                   [--name NAME] [--root DIR | --chroot DIR] [--as NAME]
+#                   [--setup CMD] MIN SYSGATE GUEST REF [ARG]...
 #
 # Trace GUEST under `SYSGATE -f` and its native twin REF (the same program
 # for i386/x86_64, the -m64 build for x32) under `strace -f`, normalise
@@ -27,10 +28,20 @@
 #     getrandom's bytes, sysinfo's live values and the run's directory
 #   - against a twin of another ABI (--abi-sizes): set_robust_list's
 #     length, getrandom's count, mprotect(PROT_READ)'s RELRO length
+# The lines of tests/e2e/trace/strace_allow.txt (by-design differences,
+# each with its reason in docs/trace-format.md) are taken out of both.
+# --as NAME: the program is copied as NAME, not prog (busybox's applet
+# comes from argv[0]: --as busybox with the applet as the first ARG).
+# --setup CMD: `sh -c CMD` in each run's directory first (files to copy).
+# --chroot DIR: GUEST is a program inside DIR (an i386 root) run natively
+# in a chroot into DIR (a private mount namespace with /proc, /dev, /sys;
+# root only, else skipped with 77) and under `sysgate -L DIR`, both from
+# a directory under DIR/tmp; the native trace starts at the program's
+# own execve (chroot's and sh's calls before it are dropped).
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name= root= probe= twin= twin_min= sizes=
+stdin=/dev/null name= root= probe= twin= twin_min= sizes= as=prog setup= chroot=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
@@ -44,6 +55,9 @@ while [ $# -gt 0 ]; do
 	# started by DIR's own ld.so (--library-path DIR's libraries), and DIR
 	# is taken out of the paths it prints
 	--root) root=$2; shift 2 ;;
+	--chroot) chroot=$2; shift 2 ;;
+	--as) as=$2; shift 2 ;;
+	--setup) setup=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -71,14 +85,42 @@ fi
 # no core files from the runs (a program that dies of SIGSEGV), so the
 # "(core dumped)" question has the same answer for both
 ulimit -c 0 2>/dev/null
-work=$(mktemp -d)
+if [ -n "$chroot" ]; then
+	[ -x "$chroot/bin/sh" ] || { echo "trace-compare $name: no root $chroot, skipped"; exit 77; }
+	chroot_cmd=$(PATH=$PATH:/usr/sbin:/sbin command -v chroot)
+	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || [ -z "$chroot_cmd" ]; then
+		echo "trace-compare $name: skipped: the native run needs root, unshare and chroot"
+		exit 77
+	fi
+	# where the native run mounts /proc, /dev and /sys; where both run
+	mkdir -p "$chroot/proc" "$chroot/dev" "$chroot/sys" "$chroot/tmp"
+	work=$(mktemp -d "$chroot/tmp/sgcmp.XXXXXX")
+	inside=${work#"$chroot"}
+else
+	work=$(mktemp -d)
+fi
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/ref" "$work/sgt"
-# copies, so /proc/self/exe names WORK/<dir>/prog in both runs
-cp "$ref" "$work/ref/prog"
-cp "$guest" "$work/sgt/prog"
+allow=$(dirname "$0")/strace_allow.txt
+if [ -n "$setup" ]; then
+	(cd "$work/ref" && sh -c "$setup") && (cd "$work/sgt" && sh -c "$setup") ||
+		{ echo "trace-compare $name: setup failed" >&2; exit 1; }
+fi
 
-if [ -n "$root" ]; then
+if [ -n "$chroot" ]; then
+	# strace follows chroot and the root's sh into the program (whose
+	# own execve is the third that succeeds, after chroot's and sh's)
+	(unshare -m --propagation private sh -c '
+		r=$1 out=$2 dir=$3; shift 3
+		mount --rbind /proc "$r/proc" && mount --rbind /dev "$r/dev" &&
+		mount --rbind /sys "$r/sys" &&
+		exec env -i PATH=/usr/bin:/bin strace -f -q -o "$out" "$@"' sh \
+		"$chroot" "$work/native.raw" "$inside/ref" "$chroot_cmd" "$chroot" /bin/sh -c \
+		'cd "$1" && shift && unset PWD OLDPWD && exec "$@"' sh "$inside/ref" "$guest" "$@" \
+		<"$stdin" >"$work/native.out" 2>&1)
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$chroot" -o ../sg.raw "$guest" "$@" \
+		<"$stdin" >../sg.out 2>&1)
+elif [ -n "$root" ]; then
 	[ -x "$root/lib/ld-linux.so.2" ] || { echo "trace-compare $name: no root $root, skipped"; exit 77; }
 	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw \
 		"$root/lib/ld-linux.so.2" --library-path "$root/lib/i386-linux-gnu:$root/usr/lib/i386-linux-gnu" \
@@ -86,9 +128,12 @@ if [ -n "$root" ]; then
 	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$root" -o ../sg.raw "$guest" "$@" \
 		<"$stdin" >../sg.out 2>&1)
 else
-	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw ./prog "$@" \
+	# copies, so /proc/self/exe names WORK/<dir>/prog in both runs
+	cp "$ref" "$work/ref/$as"
+	cp "$guest" "$work/sgt/$as"
+	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw "./$as" "$@" \
 		<"$stdin" >../native.out 2>&1)
-	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw ./prog "$@" \
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw "./$as" "$@" \
 		<"$stdin" >../sg.out 2>&1)
 fi
 
@@ -96,8 +141,17 @@ fi
 # that differ between any two runs replaced by placeholders (perl-base is
 # part of every Debian system).
 normalise() {
-	perl -e '
-	my (%open, %ids, $n, %task, @order);
+	SKIP_EXECS=${2:-} ALLOW=$allow perl -e '
+	my (%open, %ids, $n, %task, @order, @allow);
+	if (open(my $a, "<", $ENV{ALLOW})) {
+		while (<$a>) {
+			next if /^\s*(#|$)/;
+			chomp;
+			s/\s+#.*//;
+			push @allow, qr/^(?:$_)/;
+		}
+	}
+	my $skip = $ENV{SKIP_EXECS} || 0;
 	while (<>) {
 		chomp;
 		# "[pid N] " on a terminal, "N   " with -o
@@ -109,6 +163,13 @@ normalise() {
 			my ($k) = exists $open{$pid} ? ($pid) : (keys %open);
 			$_ = delete($open{$k}) . $_ if defined $k;
 		}
+		if ($skip) {
+			# the chroot and sh before the program: up to its execve
+			$skip-- if /^execve\(.*\) += 0$/;
+			next;
+		}
+		my $line = $_;
+		next if grep { $line =~ $_ } @allow;
 		push @order, $pid unless $task{$pid};
 		push @{$task{$pid}}, $_;
 	}
@@ -141,13 +202,15 @@ normalise() {
 		}
 		print "$_\n";
 	}' "$1" | sed -e "s#$work/ref/#WORK/#g" -e "s#$work/sgt/#WORK/#g" \
+		-e "${chroot:+s#$inside/ref/#WORK/#g}" -e "${chroot:+s#$inside/sgt/#WORK/#g}" \
+		-e "${chroot:+s#$inside/ref\"#WORK\"#g}" -e "${chroot:+s#$inside/sgt\"#WORK\"#g}" \
 		-e "${root:+s#$root/usr/lib/#/lib/#g}" -e "${root:+s#$root##g}"
 }
 
 [ -s "$work/native.raw" ] || { echo "trace-compare $name: strace produced nothing" >&2; cat "$work/native.out" >&2; exit 1; }
 [ -s "$work/sg.raw" ] || { echo "trace-compare $name: sysgate produced no trace" >&2; cat "$work/sg.out" >&2; exit 1; }
 export SG_ABI_SIZES=$sizes
-normalise "$work/native.raw" > "$work/native.txt"
+normalise "$work/native.raw" "${chroot:+3}" > "$work/native.txt"
 normalise "$work/sg.raw" > "$work/sg.txt"
 
 total=$(wc -l < "$work/native.txt")

@@ -1,0 +1,30 @@
+/* Deaths by signals that are not faults: a child killed by another
+ * process's SIGTERM, then the program itself by abort()'s SIGABRT. */
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(void)
+{
+	int p[2], status;
+	char c;
+	pid_t child;
+
+	if (pipe(p) != 0)
+		return 1;
+	child = fork();
+	if (child == 0) {
+		close(p[0]);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		return 1;
+	kill(child, SIGTERM);
+	waitpid(child, &status, 0);
+	abort();
+}
