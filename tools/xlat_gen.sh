@@ -56,7 +56,8 @@ while read -r kind style headers names exclude opts; do
 	*) echo "xlat_gen: $kinds: $kind: unknown style '$style'" >&2; exit 1 ;;
 	esac
 	: "${exclude:=-}" "${opts:=}"
-	incs=$(echo "$headers" | tr ',' '\n' | sed 's/.*/#include <&>/')
+	# "+NAME" in the list defines NAME (a feature macro) before the headers
+	incs=$(echo "$headers" | tr ',' '\n' | sed -e '/^+/{s/^+/#define /;b' -e '}' -e 's/.*/#include <&>/')
 	printf '%s\n' "$incs" > "$tmp.c"
 	list=$("$cc" -dM -E "$tmp.c" | awk -v re="$names" -v ex="$exclude" \
 		'$1 == "#define" && $2 !~ /\(/ && $2 ~ re && (ex == "-" || $2 !~ ex) { print $2 }' |

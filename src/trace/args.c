@@ -72,6 +72,13 @@ bool trace_arg_is_late(const struct sg_syscall_call *call,
 {
 	if (sig->arg[i] == SYSTAB_ARG_IOCTLARG) /* by the request */
 		return trace_ioctl_fills(call->args[1]);
+	if (sig->arg[i] == SYSTAB_ARG_PRCTLARG) /* by the option */
+		return trace_prctl_fills(call);
+	if (sig->arg[i] == SYSTAB_ARG_FCNTLARG) { /* F_GETLK fills its flock */
+		const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)call->args[1]);
+
+		return cmd && strstr(cmd, "GETLK");
+	}
 	if (i == 1 && sig->arg[0] == SYSTAB_ARG_CLONE3ARGS)
 		return true; /* clone3's size: after " => {...}", on return */
 	return trace_kind_is_late(sig->arg[i]);
@@ -206,7 +213,8 @@ bool trace_arg_is_split(const struct sg_syscall_call *call,
 			const struct systab_sig *sig, unsigned i)
 {
 	(void)call;
-	return sig->arg[i] == SYSTAB_ARG_CLONEFL || sig->arg[i] == SYSTAB_ARG_CLONE3ARGS;
+	return sig->arg[i] == SYSTAB_ARG_CLONEFL || sig->arg[i] == SYSTAB_ARG_CLONE3ARGS ||
+	       sig->arg[i] == SYSTAB_ARG_SOCKLENIO || sig->arg[i] == SYSTAB_ARG_OFFINOUT;
 }
 
 bool trace_print_arg_part(struct tline *l, const struct mm *mm,

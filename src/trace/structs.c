@@ -40,6 +40,9 @@ bool tk_fcntlarg(const struct targ *a, uint64_t v)
 {
 	const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)a->call->args[1]);
 
+	if (cmd && strstr(cmd, "GETLK")) /* filled by the call: on return */
+		return a->exiting && a->call->result >= 0 ? tk_flock(a, v)
+							 : (tprint_ptr(a->l, targ_ulong(a, v)), true);
 	if (!cmd || !strncmp(cmd, "F_GET", 5) || !strcmp(cmd, "F_NOTIFY"))
 		return cmd == NULL ? (tprint_hex(a->l, v), true) : false;
 	if (!strcmp(cmd, "F_SETFD"))
@@ -47,7 +50,7 @@ bool tk_fcntlarg(const struct targ *a, uint64_t v)
 	else if (!strcmp(cmd, "F_SETFL"))
 		tk_accmodeflags(a, v & ~(uint64_t)3);
 	else if (strstr(cmd, "LK"))
-		tprint_ptr(a->l, targ_ulong(a, v));
+		tk_flock(a, v);
 	else
 		tl_printf(a->l, "%d", (int)(uint32_t)v);
 	return true;
@@ -316,7 +319,15 @@ void trace_print_poll_note(const struct targ *a)
 		tl_putc(a->l, '}');
 		first = false;
 	}
-	tl_puts(a->l, "])");
+	tl_putc(a->l, ']');
+	/* ppoll: the time left, which the kernel wrote back */
+	if (a->call->row && !strncmp(a->call->row->name, "ppoll", 5) && a->call->args[2]) {
+		tl_puts(a->l, ", left ");
+		trace_print_timespec(a, targ_ulong(a, a->call->args[2]),
+				     targ_table(a) == SG_TABLE_IA32 &&
+				     !strstr(a->call->row->name, "time64") ? 4 : 8);
+	}
+	tl_putc(a->l, ')');
 }
 
 /* execve's argv: ["ls", "-l"] */
@@ -530,11 +541,9 @@ bool tk_odirents64(const struct targ *a, uint64_t v)
 	return print_dirents(a, v, 16);
 }
 
-/* sched_getaffinity's mask, the bytes the call returned: [0 1] */
-bool tk_ocpuset(const struct targ *a, uint64_t v)
+/* A CPU mask of n bytes: [0 1] */
+static void print_cpuset(const struct targ *a, uint64_t addr, size_t n)
 {
-	uint64_t addr = targ_ulong(a, v);
-	size_t n = (size_t)a->call->result;
 	unsigned char bits[128];
 	bool first = true;
 
@@ -542,7 +551,7 @@ bool tk_ocpuset(const struct targ *a, uint64_t v)
 		n = sizeof(bits);
 	if (!tread(a, bits, addr, n)) {
 		tprint_ptr(a->l, addr);
-		return true;
+		return;
 	}
 	tl_putc(a->l, '[');
 	for (size_t i = 0; i < 8 * n; i++) {
@@ -552,6 +561,73 @@ bool tk_ocpuset(const struct targ *a, uint64_t v)
 		first = false;
 	}
 	tl_putc(a->l, ']');
+}
+
+/* sched_getaffinity's mask, the bytes the call returned */
+bool tk_ocpuset(const struct targ *a, uint64_t v)
+{
+	print_cpuset(a, targ_ulong(a, v), (size_t)a->call->result);
+	return true;
+}
+
+/* sched_setaffinity's, as long as its size argument */
+bool tk_cpuset(const struct targ *a, uint64_t v)
+{
+	print_cpuset(a, targ_ulong(a, v), (size_t)targ_ulong(a, a->call->args[a->i - 1]));
+	return true;
+}
+
+/* mknod's mode: S_IFIFO|0600 */
+bool tk_mknodmode(const struct targ *a, uint64_t v)
+{
+	print_mode(a->l, (uint32_t)v);
+	return true;
+}
+
+/* mknod's device: only for character and block devices, as strace */
+bool tk_mknoddev(const struct targ *a, uint64_t v)
+{
+	const char *type = xlat_name(&xlat_filetype, a->call->args[a->i - 1] & 0170000);
+
+	if (!type || (strcmp(type, "S_IFCHR") && strcmp(type, "S_IFBLK")))
+		return false;
+	/* i386 mknod's dev is a 32-bit old-encoded value, as the others' low word */
+	print_dev(a->l, targ_table(a) == SG_TABLE_IA32 ? (uint32_t)v : v);
+	return true;
+}
+
+/* struct flock: {l_type=F_WRLCK, l_whence=SEEK_SET, l_start=0, l_len=3}
+ * (F_GETLK: l_pid too); off_t fields are 32-bit in i386's struct flock,
+ * 64-bit in x86_64's, x32's and i386's flock64 (the *LK64 commands). */
+bool tk_flock(const struct targ *a, uint64_t v)
+{
+	const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)a->call->args[1]);
+	bool is64 = targ_table(a) != SG_TABLE_IA32 || (cmd && strstr(cmd, "LK64"));
+	/* i386's flock64 is packed: l_start at 4; x86_64's aligned at 8 */
+	unsigned start = targ_table(a) == SG_TABLE_IA32 ? 4 : 8, w = is64 ? 8 : 4;
+	uint64_t addr = targ_ulong(a, v);
+	unsigned char b[32];
+	const char *type;
+
+	if (!tread(a, b, addr, start + 2 * w + 4)) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	type = xlat_name(&xlat_locktype, rd(b, 2));
+	tl_puts(a->l, "{l_type=");
+	if (type)
+		tl_puts(a->l, type);
+	else
+		tl_printf(a->l, "%#x /* F_??? */", (unsigned)rd(b, 2));
+	tl_puts(a->l, ", l_whence=");
+	tprint_enum(a->l, &xlat_whence, (int16_t)rd(b + 2, 2));
+	tl_printf(a->l, ", l_start=%lld, l_len=%lld",
+		  (long long)(w == 4 ? (int32_t)rd(b + start, 4) : (int64_t)rd(b + start, 8)),
+		  (long long)(w == 4 ? (int32_t)rd(b + start + w, 4)
+				     : (int64_t)rd(b + start + w, 8)));
+	if (cmd && strstr(cmd, "GETLK"))
+		tl_printf(a->l, ", l_pid=%d", (int32_t)rd(b + start + 2 * w, 4));
+	tl_putc(a->l, '}');
 	return true;
 }
 

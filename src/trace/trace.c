@@ -1101,6 +1101,18 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 	} else if (is_call(call, "poll") || is_call(call, "ppoll") ||
 	    is_call(call, "ppoll_time64")) {
 		trace_print_poll_note(&a);
+	} else if (is_call(call, "select") || is_call(call, "_newselect") ||
+		   is_call(call, "pselect6") || is_call(call, "pselect6_time64")) {
+		trace_print_select_note(&a);
+	} else if (is_call(call, "rt_sigtimedwait") || is_call(call, "rt_sigtimedwait_time64")) {
+		tl_puts(l, " (");
+		tprint_signame(l, (int)call->result, false);
+		tl_putc(l, ')');
+	} else if (is_call(call, "sched_getscheduler")) {
+		const char *policy = xlat_name(&xlat_schedpolicy, (uint64_t)call->result);
+
+		if (policy)
+			tl_printf(l, " (%s)", policy);
 	} else if (is_call(call, "fcntl") || is_call(call, "fcntl64")) {
 		const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)call->args[1]);
 

@@ -141,6 +141,8 @@ bool trace_arg_is_late(const struct sg_syscall_call *call,
 		       const struct systab_sig *sig, unsigned i);
 /* ioctl.c: the request fills the memory its argument points to. */
 bool trace_ioctl_fills(uint64_t req);
+/* structs_io.c: the prctl option fills what its argument points to. */
+bool trace_prctl_fills(const struct sg_syscall_call *call);
 
 /* "= 3", "= 0x7f...", "= -1 ENOENT (No such file or directory)", "= ?" */
 void trace_print_result(struct tline *l, const struct trace *tr,
@@ -183,6 +185,9 @@ bool tread(const struct targ *a, void *dst, uint64_t addr, size_t n);
 
 /* {tv_sec=0, tv_nsec=1000}: w the width of each field (4 or 8); NULL. */
 bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w);
+
+/* " (in [3], out [4], left {...})" after select's and pselect6's result. */
+void trace_print_select_note(const struct targ *a);
 
 /* Extra text after the result: " (flags O_RDONLY)" of fcntl F_GETFL, the
  * revents of poll. */

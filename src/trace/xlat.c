@@ -23,6 +23,28 @@ static const struct xlat_entry *best_flag(const struct xlat *x, uint64_t v,
 	return best;
 }
 
+/* strace's note after a value no name of the set has: the prefix the
+ * set's names share and "???" in a C comment (none when they share none). */
+static void print_unknown_note(struct tline *l, const struct xlat *x)
+{
+	size_t n = 0;
+
+	if (!x->n)
+		return;
+	for (const char *p = x->entries[0].name; p[n]; n++) {
+		bool shared = true;
+
+		for (size_t i = 1; i < x->n && shared; i++)
+			shared = !strncmp(x->entries[i].name, x->entries[0].name, n + 1);
+		if (!shared)
+			break;
+	}
+	while (n > 0 && x->entries[0].name[n - 1] != '_')
+		n--;
+	if (n)
+		tl_printf(l, " /* %.*s??? */", (int)n, x->entries[0].name);
+}
+
 void tprint_flags(struct tline *l, const struct xlat *x, uint64_t v)
 {
 	const struct xlat_entry *chosen[64];
@@ -69,6 +91,8 @@ void tprint_flags(struct tline *l, const struct xlat *x, uint64_t v)
 		if (!first)
 			tl_putc(l, '|');
 		tl_printf(l, "%#llx", (unsigned long long)rest);
+		if (first)
+			print_unknown_note(l, x);
 	}
 }
 
@@ -92,12 +116,23 @@ void tprint_enum(struct tline *l, const struct xlat *x, int64_t v)
 {
 	const char *name = xlat_name(x, (uint64_t)v);
 
-	if (name)
+	if (name) {
 		tl_puts(l, name);
-	else if (x == &xlat_ioctlreq || x == &xlat_fcntlcmd)
+	} else if (x == &xlat_ioctlreq) {
 		tl_printf(l, "%#llx", (unsigned long long)v);
-	else
-		tl_printf(l, "%lld", (long long)v);
+	} else {
+		size_t len = l->len;
+
+		/* strace: the value in hex with the note (0x2a and SEEK_???
+		 * in a comment); in decimal when the names share no prefix */
+		tl_printf(l, "%#llx", (unsigned long long)(uint32_t)v);
+		print_unknown_note(l, x);
+		if (l->len == len + (size_t)snprintf(NULL, 0, "%#llx",
+						     (unsigned long long)(uint32_t)v)) {
+			l->len = len;
+			tl_printf(l, "%lld", (long long)v);
+		}
+	}
 }
 
 /* Real-time signals have no macro: strace prints SIGRTMIN, SIGRT_1, ... */

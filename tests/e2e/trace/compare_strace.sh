@@ -25,7 +25,8 @@
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
 #     in SIGCHLD's siginfo too), /* N vars */ counts,
-#     getrandom's bytes, sysinfo's live values and the run's directory
+#     getrandom's bytes, sysinfo's and statfs's live values and the run's
+#     directory
 #   - against a twin of another ABI (--abi-sizes): set_robust_list's
 #     length, getrandom's count, mprotect(PROT_READ)'s RELRO length
 # The lines of tests/e2e/trace/strace_allow.txt (by-design differences,
@@ -191,6 +192,7 @@ normalise() {
 		s#/\* \d+ vars \*/#/* N vars */#;
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
 		s/^sysinfo\(\{[^}]*\}\)/sysinfo({LIVE})/;
+		s/\b(f_bfree|f_bavail|f_ffree)=\d+/$1=LIVE/g;
 		s/ +=/ =/;
 		if ($ENV{SG_ABI_SIZES}) {
 			# what differs between ABIs by definition: the robust list
@@ -201,9 +203,8 @@ normalise() {
 			s/^(mprotect\(0xADDR), \d+, PROT_READ\)/$1, RELRO, PROT_READ)/;
 		}
 		print "$_\n";
-	}' "$1" | sed -e "s#$work/ref/#WORK/#g" -e "s#$work/sgt/#WORK/#g" \
-		-e "${chroot:+s#$inside/ref/#WORK/#g}" -e "${chroot:+s#$inside/sgt/#WORK/#g}" \
-		-e "${chroot:+s#$inside/ref\"#WORK\"#g}" -e "${chroot:+s#$inside/sgt\"#WORK\"#g}" \
+	}' "$1" | sed -e "s#$work/ref#WORK#g" -e "s#$work/sgt#WORK#g" \
+		-e "${chroot:+s#$inside/ref#WORK#g}" -e "${chroot:+s#$inside/sgt#WORK#g}" \
 		-e "${root:+s#$root/usr/lib/#/lib/#g}" -e "${root:+s#$root##g}"
 }
 
