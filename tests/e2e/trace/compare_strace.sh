@@ -24,7 +24,8 @@
 #     the order they first appear
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
-#     in SIGCHLD's siginfo too), /* N vars */ counts,
+#     in SIGCHLD's siginfo too, times()'s result, timevals), what reads
+#     of /proc files return, /* N vars */ counts,
 #     getrandom's bytes, sysinfo's and statfs's live values and the run's
 #     directory
 #   - against a twin of another ABI (--abi-sizes): set_robust_list's
@@ -95,6 +96,11 @@ if [ -n "$chroot" ]; then
 	fi
 	# where the native run mounts /proc, /dev and /sys; where both run
 	mkdir -p "$chroot/proc" "$chroot/dev" "$chroot/sys" "$chroot/tmp"
+	# `sysgate -L` finds a path the root lacks on the host: the root gets
+	# the host's user and group files, so that both runs read the same
+	for f in passwd group nsswitch.conf; do
+		[ -e "$chroot/etc/$f" ] || cp "/etc/$f" "$chroot/etc/$f" 2>/dev/null
+	done
 	work=$(mktemp -d "$chroot/tmp/sgcmp.XXXXXX")
 	inside=${work#"$chroot"}
 else
@@ -183,17 +189,24 @@ normalise() {
 		$ids{$1} //= "PID" . ++$n
 			if /^(?:getpid|gettid|getppid|set_tid_address|clone3?|v?fork|wait4|waitid)\(.*\) += (\d+)$/ && $1 > 1;
 	}
+	my %fdpath;
 	for (@lines) {
+		# what a /proc file holds is live (status, stat): its reads
+		$fdpath{$2} = $1 if /^(?:open|openat)\(.*?"([^"]*)".*\) += (\d+)$/;
+		s/^(read\((\d+), )".*\) += \d+$/$1"LIVE", N) = N/
+			if /^read\((\d+), / && ($fdpath{$1} // "") =~ m#^/proc/#;
 		for my $id (keys %ids) { s/(?<![\w.])$id(?!\w)/$ids{$id}/g; }
 		s/0x[0-9a-f]{5,}/0xADDR/g;
 		s/htons\(\d{4,5}\)/htons(PORT)/g;
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
+		s/tv_sec=\d+, tv_usec=\d+/tv_sec=T, tv_usec=T/g;
+		s/^(times\(.*\) += )\d+$/$1TICKS/;
 		s/si_utime=\d+, si_stime=\d+/si_utime=T, si_stime=T/g;
 		s#/\* \d+ vars \*/#/* N vars */#;
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
 		s/^sysinfo\(\{[^}]*\}\)/sysinfo({LIVE})/;
 		s/\b(f_bfree|f_bavail|f_ffree)=\d+/$1=LIVE/g;
-		s/ +=/ =/;
+		s/\) +=( |$)/) =$1/;
 		if ($ENV{SG_ABI_SIZES}) {
 			# what differs between ABIs by definition: the robust list
 			# head (3 pointers), glibc'"'"'s pointer-sized random words,
