@@ -131,7 +131,15 @@ bool tk_osocklen(const struct targ *a, uint64_t v)
 void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
 		     uint64_t budget);
 
-/* SCM_RIGHTS' descriptors, SCM_CREDENTIALS' struct ucred. */
+static bool is_sol_ip(uint32_t level)
+{
+	const char *name = xlat_name(&xlat_sollevel, level);
+
+	return name && !strcmp(name, "SOL_IP");
+}
+
+/* SCM_RIGHTS' descriptors, SCM_CREDENTIALS' struct ucred, SOL_IP's TTL
+ * and TOS. */
 static void print_cmsg_data(const struct targ *a, uint32_t level, uint32_t type,
 			    uint64_t data, uint64_t len)
 {
@@ -145,6 +153,15 @@ static void print_cmsg_data(const struct targ *a, uint32_t level, uint32_t type,
 			tl_printf(a->l, "%s%d", i ? ", " : "", fd);
 		}
 		tl_putc(a->l, ']');
+	} else if (is_sol_ip(level)) {
+		const char *name = xlat_name(&xlat_sockoptip, type);
+		unsigned char v[4];
+
+		/* IP_TTL's int, IP_TOS's byte (strace's forms) */
+		if (name && !strcmp(name, "IP_TTL") && len >= 4 && tread(a, v, data, 4))
+			tl_printf(a->l, ", cmsg_data=[%d]", (int32_t)rd(v, 4));
+		else if (name && !strcmp(name, "IP_TOS") && len >= 1 && tread(a, v, data, 1))
+			tl_printf(a->l, ", cmsg_data=[%#x]", v[0]);
 	} else if (level == 1 && type == 2 /* SCM_CREDENTIALS */ && len >= 12) {
 		uint32_t cred[3];
 
@@ -189,6 +206,8 @@ static void print_cmsgs(const struct targ *a, uint64_t addr, uint64_t total)
 		tl_puts(a->l, ", cmsg_type=");
 		name = level == 1 && type == 1 ? "SCM_RIGHTS"
 		     : level == 1 && type == 2 ? "SCM_CREDENTIALS" : NULL;
+		if (!name && is_sol_ip(level))
+			name = xlat_name(&xlat_sockoptip, type);
 		if (name)
 			tl_puts(a->l, name);
 		else

@@ -29,7 +29,8 @@
 #     getrandom's bytes, sysinfo's and statfs's live values and the run's
 #     directory
 #   - against a twin of another ABI (--abi-sizes): set_robust_list's
-#     length, getrandom's count, mprotect(PROT_READ)'s RELRO length
+#     length, getrandom's count, mprotect(PROT_READ)'s RELRO length,
+#     control messages' lengths (cmsg_len, msg_controllen)
 # The lines of tests/e2e/trace/strace_allow.txt (by-design differences,
 # each with its reason in docs/trace-format.md) are taken out of both.
 # --as NAME: the program is copied as NAME, not prog (busybox's applet
@@ -214,6 +215,8 @@ normalise() {
 			s/^(set_robust_list\(0xADDR), \d+\)/$1, HEADSIZE)/;
 			s/^(getrandom\("RANDOM"), \d+, (.*\) = )\d+$/$1, N, $2N/;
 			s/^(mprotect\(0xADDR), \d+, PROT_READ\)/$1, RELRO, PROT_READ)/;
+			# the control message header: 12 bytes (compat) or 16
+			s/\b(cmsg_len|msg_controllen)=\d+/$1=CMSGSIZE/g;
 		}
 		print "$_\n";
 	}' "$1" | sed -e "s#$work/ref#WORK#g" -e "s#$work/sgt#WORK#g" \
