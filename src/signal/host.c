@@ -54,11 +54,19 @@ static void on_sent_fault_signal(int sig, void *si, void *uctx)
 /* A signal whose default action is to ignore it is still delivered to a
  * traced process (the kernel keeps it for the tracer: strace shows
  * "--- SIGCHLD ... ---"); with the trace on, such signals are queued
- * like handled ones, and the delivery shows them and ignores them. */
+ * like handled ones, and the delivery shows them and ignores them. So
+ * are the standard signals whose default kills (SIGTERM, abort's
+ * SIGABRT): the delivery shows "--- SIGTERM {...} ---" and the guest dies
+ * of it as it would ("+++ killed by SIGTERM +++"), where the host's
+ * default would have ended sysgate before the trace saw anything. Stop
+ * signals, SIGCONT and the real-time ones (glibc's own 32 and 33 among
+ * them) keep the host's default. */
 static bool trace_sees(const struct sg_process *p, int sig, uint64_t handler)
 {
-	return p->trace && handler == SG_SIG_DFL &&
-	       (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH);
+	if (!p->trace || handler != SG_SIG_DFL || sig >= 32)
+		return false;
+	return sig != SIGCONT && sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN &&
+	       sig != SIGTTOU && sig != SIGKILL;
 }
 
 /* The x86_64 kernel's struct sigaction, for rt_sigaction made directly:
