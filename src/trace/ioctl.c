@@ -44,11 +44,19 @@ static const struct {
 	{ "TCSBRK", IOCTL_INT },
 	{ "TCFLSH", IOCTL_FLSH },
 	{ "TCXONC", IOCTL_XONC },
+	{ "FICLONE", IOCTL_INT },
+	{ "SIOCOUTQNSD", IOCTL_OUT_INT },
+	{ "SIOCINQ", IOCTL_OUT_INT },
 };
+
+static const char *request_name(uint64_t req)
+{
+	return xlat_name(&xlat_ioctlreq, (uint32_t)req);
+}
 
 static enum ioctl_arg arg_of(uint64_t req)
 {
-	const char *name = xlat_name(&xlat_ioctlreq, (uint32_t)req);
+	const char *name = request_name(req);
 
 	for (size_t i = 0; name && i < sizeof(requests) / sizeof(requests[0]); i++)
 		if (!strcmp(name, requests[i].name))
@@ -64,23 +72,29 @@ bool trace_ioctl_fills(uint64_t req)
 }
 
 /* The request; TCSETS, TCSETSW, TCSETSF share their numbers with OSS's
- * SNDCTL_TMR_START, _STOP, _CONTINUE (_IO('T', 2..4)), and strace names
- * both. */
+ * SNDCTL_TMR_START, _STOP, _CONTINUE (_IO('T', 2..4)), FICLONE with
+ * BTRFS_IOC_CLONE, IOCTL_VM_SOCKETS_GET_LOCAL_CID with its VMCI name, and
+ * strace names both. */
 bool tk_ioctlcmd(const struct targ *a, uint64_t v)
 {
 	static const struct {
-		const char *tc, *oss;
+		const char *name, *other;
 	} shared[] = {
 		{ "TCSETS", "SNDCTL_TMR_START" },
 		{ "TCSETSW", "SNDCTL_TMR_STOP" },
 		{ "TCSETSF", "SNDCTL_TMR_CONTINUE" },
+		{ "FICLONE", "BTRFS_IOC_CLONE" },
+		{ "IOCTL_VM_SOCKETS_GET_LOCAL_CID", "IOCTL_VMCI_SOCKETS_GET_LOCAL_CID" },
 	};
-	const char *name = xlat_name(&xlat_ioctlreq, (uint32_t)v);
+	const char *name = request_name(v);
 
 	for (size_t i = 0; name && i < sizeof(shared) / sizeof(shared[0]); i++)
-		if (!strcmp(name, shared[i].tc))
-			tl_printf(a->l, "%s or ", shared[i].oss);
-	tprint_enum(a->l, &xlat_ioctlreq, (int32_t)(uint32_t)v);
+		if (!strcmp(name, shared[i].name))
+			tl_printf(a->l, "%s or ", shared[i].other);
+	if (name)
+		tl_puts(a->l, name);
+	else
+		tprint_enum(a->l, &xlat_ioctlreq, (int32_t)(uint32_t)v);
 	return true;
 }
 

@@ -35,13 +35,15 @@ bool tk_accmodeflags(const struct targ *a, uint64_t v)
 	return true;
 }
 
+static bool print_flock(const struct targ *a, uint64_t v);
+
 /* fcntl's third argument depends on the command. */
 bool tk_fcntlarg(const struct targ *a, uint64_t v)
 {
 	const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)a->call->args[1]);
 
 	if (cmd && strstr(cmd, "GETLK")) /* filled by the call: on return */
-		return a->exiting && a->call->result >= 0 ? tk_flock(a, v)
+		return a->exiting && a->call->result >= 0 ? print_flock(a, v)
 							 : (tprint_ptr(a->l, targ_ulong(a, v)), true);
 	if (!cmd || !strncmp(cmd, "F_GET", 5) || !strcmp(cmd, "F_NOTIFY"))
 		return cmd == NULL ? (tprint_hex(a->l, v), true) : false;
@@ -50,7 +52,7 @@ bool tk_fcntlarg(const struct targ *a, uint64_t v)
 	else if (!strcmp(cmd, "F_SETFL"))
 		tk_accmodeflags(a, v & ~(uint64_t)3);
 	else if (strstr(cmd, "LK"))
-		tk_flock(a, v);
+		print_flock(a, v);
 	else
 		tl_printf(a->l, "%d", (int)(uint32_t)v);
 	return true;
@@ -599,7 +601,7 @@ bool tk_mknoddev(const struct targ *a, uint64_t v)
 /* struct flock: {l_type=F_WRLCK, l_whence=SEEK_SET, l_start=0, l_len=3}
  * (F_GETLK: l_pid too); off_t fields are 32-bit in i386's struct flock,
  * 64-bit in x86_64's, x32's and i386's flock64 (the *LK64 commands). */
-bool tk_flock(const struct targ *a, uint64_t v)
+static bool print_flock(const struct targ *a, uint64_t v)
 {
 	const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)a->call->args[1]);
 	bool is64 = targ_table(a) != SG_TABLE_IA32 || (cmd && strstr(cmd, "LK64"));

@@ -526,7 +526,7 @@ bool tk_sigevent(const struct targ *a, uint64_t v)
 
 /* [N]: an int the call stored (timer_create's id, sched_getparam's
  * priority) */
-bool tk_otimerid(const struct targ *a, uint64_t v)
+bool tk_oint(const struct targ *a, uint64_t v)
 {
 	int32_t id;
 
@@ -535,14 +535,9 @@ bool tk_otimerid(const struct targ *a, uint64_t v)
 	return true;
 }
 
-bool tk_schedparam(const struct targ *a, uint64_t v)
+bool tk_intptr(const struct targ *a, uint64_t v)
 {
-	return tk_otimerid(a, v);
-}
-
-bool tk_oschedparam(const struct targ *a, uint64_t v)
-{
-	return tk_otimerid(a, v);
+	return tk_oint(a, v);
 }
 
 /* get_robust_list's head and length, pointer-sized: [0x...], [24] */
@@ -742,14 +737,6 @@ bool tk_osockoptval(const struct targ *a, uint64_t v)
 	return true;
 }
 
-bool tk_osockoptlen(const struct targ *a, uint64_t v)
-{
-	uint32_t len;
-
-	if (get(a, &len, targ_ulong(a, v), sizeof(len)))
-		tl_printf(a->l, "[%u]", len);
-	return true;
-}
 
 /* --- prctl ----------------------------------------------------------------- */
 
