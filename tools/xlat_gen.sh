@@ -45,7 +45,7 @@ fi
 	     { printf "\tSYSTAB_ARG_%s,\n", toupper($1) }' "$tmp.list"
 	echo "	SYSTAB_ARG__END"
 	echo "};"
-	echo "_Static_assert(SYSTAB_ARG__END <= 256, \"kinds fit an unsigned char\");"
+	echo "_Static_assert(SYSTAB_ARG__END <= 65536, \"kinds fit an unsigned short\");"
 	echo "#endif"
 } > "$tmp.systab"
 

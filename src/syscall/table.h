@@ -47,7 +47,8 @@ enum systab_ret {
 struct systab_sig {
 	unsigned char ret;    /* enum systab_ret */
 	unsigned char nargs;  /* argument registers, as row->nargs */
-	unsigned char arg[6]; /* enum systab_arg per register */
+	unsigned short arg[6]; /* enum systab_arg per register (the trace has
+				* more than 256 kinds) */
 };
 
 /* Argument kinds of row index of table t; NULL for holes and bad input. */

@@ -76,7 +76,7 @@ static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 			  (unsigned)ntohs((uint16_t)rd(b + 2, 2)),
 			  (unsigned)ntohl((uint32_t)rd(b + 4, 4)), ip,
 			  (unsigned)rd(b + 24, 4));
-	} else if (family == AF_UNIX) {
+	} else if (family == AF_UNIX && n > 2) { /* (an unnamed one: no path) */
 		size_t plen = n - 2;
 		const unsigned char *path = b + 2;
 
@@ -88,7 +88,7 @@ static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 		} else {
 			tl_quote(a->l, path, strnlen((const char *)path, plen), false);
 		}
-	} else if (n > 2) {
+	} else if (n > 2 && family != AF_UNIX) {
 		tl_puts(a->l, ", sa_data=");
 		tl_quote(a->l, b + 2, n - 2, false);
 	}
@@ -265,5 +265,38 @@ bool tk_msghdr(const struct targ *a, uint64_t v)
 bool tk_omsghdr(const struct targ *a, uint64_t v)
 {
 	print_msghdr(a, targ_ulong(a, v), (uint64_t)a->call->result);
+	return true;
+}
+
+/* sendmmsg/recvmmsg: as many struct mmsghdr as the result, each a msghdr
+ * and the bytes it carried (msg_len, the budget of a received one's iov):
+ * 64 bytes in the 64-bit ABI, 32 in the compat one. */
+bool tk_ommsghdr(const struct targ *a, uint64_t v)
+{
+	unsigned w = guest_long_bytes(targ_table(a));
+	unsigned size = w == 8 ? 64 : 32, hdr = w == 8 ? 56 : 28;
+	bool received = a->call->row && !strncmp(a->call->row->name, "recv", 4);
+	uint64_t addr = targ_ulong(a, v);
+	uint32_t len;
+
+	if (!tread(a, &len, addr + hdr, sizeof(len))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+	tl_putc(a->l, '[');
+	for (long i = 0; i < a->call->result; i++) {
+		uint64_t m = addr + (uint64_t)i * size;
+
+		if (i == TRACE_MAX_ELEMS) {
+			tl_puts(a->l, ", ...");
+			break;
+		}
+		if (!tread(a, &len, m + hdr, sizeof(len)))
+			break;
+		tl_puts(a->l, i ? ", {msg_hdr=" : "{msg_hdr=");
+		print_msghdr(a, m, received ? len : UINT64_MAX);
+		tl_printf(a->l, ", msg_len=%u}", len);
+	}
+	tl_putc(a->l, ']');
 	return true;
 }

@@ -101,6 +101,20 @@ bool tk_uid(const struct targ *a, uint64_t v)
 	return true;
 }
 
+/* getresuid's three: [0]; 16-bit for i386's call without the 32 */
+bool tk_ouidval(const struct targ *a, uint64_t v)
+{
+	unsigned w = targ_table(a) == SG_TABLE_IA32 && !row_ends(a, "32") ? 2 : 4;
+	unsigned char b[4];
+
+	if (get(a, b, targ_ulong(a, v), w)) {
+		tl_putc(a->l, '[');
+		tk_uid(a, rd(b, w));
+		tl_putc(a->l, ']');
+	}
+	return true;
+}
+
 bool tk_uint(const struct targ *a, uint64_t v)
 {
 	tl_printf(a->l, "%u", (uint32_t)v);

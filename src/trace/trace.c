@@ -19,6 +19,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -1108,6 +1109,18 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 		tl_puts(l, " (");
 		tprint_signame(l, (int)call->result, false);
 		tl_putc(l, ')');
+	} else if (is_call(call, "personality")) {
+		/* <sys/personality.h> has enumerators, no macros to generate
+		 * a set from: the ones a Linux program runs with */
+		static const struct {
+			unsigned value;
+			const char *name;
+		} pers[] = { { PER_LINUX, "PER_LINUX" }, { PER_LINUX_32BIT, "PER_LINUX_32BIT" },
+			     { PER_LINUX32, "PER_LINUX32" } };
+
+		for (size_t i = 0; i < sizeof(pers) / sizeof(pers[0]); i++)
+			if ((uint32_t)call->result == pers[i].value)
+				tl_printf(l, " (%s)", pers[i].name);
 	} else if (is_call(call, "sched_getscheduler")) {
 		const char *policy = xlat_name(&xlat_schedpolicy, (uint64_t)call->result);
 

@@ -24,7 +24,8 @@
 #     the order they first appear
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
-#     in SIGCHLD's siginfo too, times()'s result, timevals), what reads
+#     in SIGCHLD's siginfo too, times()'s result, timevals), the CPU
+#     getcpu gives, what reads
 #     of /proc files return, /* N vars */ counts,
 #     getrandom's bytes, sysinfo's and statfs's live values and the run's
 #     directory
@@ -202,6 +203,7 @@ normalise() {
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
 		s/tv_sec=\d+, tv_usec=\d+/tv_sec=T, tv_usec=T/g;
 		s/^(times\(.*\) += )\d+$/$1TICKS/;
+		s/^getcpu\(\[\d+\]/getcpu([CPU]/;
 		s/si_utime=\d+, si_stime=\d+/si_utime=T, si_stime=T/g;
 		s#/\* \d+ vars \*/#/* N vars */#;
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;

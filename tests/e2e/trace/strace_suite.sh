@@ -173,7 +173,8 @@ busybox() { # busybox NAME [--setup CMD] [--stdin FILE] -- APPLET ARGS
 }
 
 run_i386() {
-	rootp ls-l /bin/ls -- -l /
+	# /etc, not /: `sysgate -L` shows the host's / (docs/trace-format.md)
+	rootp ls-l /bin/ls -- -l /etc
 	rootp dash-pipeline /bin/sh -- -c "$BASH_PIPE"
 	guests i386
 	[ -n "$fast" ] && return
