@@ -894,3 +894,12 @@ bool tk_osiginfo(const struct targ *a, uint64_t v)
 {
 	return tk_siginfo(a, v);
 }
+
+/* mremap's new address: only with MREMAP_FIXED, as strace shows it */
+bool tk_mremapaddr(const struct targ *a, uint64_t v)
+{
+	if (!(a->call->args[3] & xlat_value(&xlat_mremapflags, "MREMAP_FIXED")))
+		return false;
+	tprint_ptr(a->l, targ_ulong(a, v));
+	return true;
+}

@@ -182,9 +182,25 @@ normalise() {
 		push @order, $pid unless $task{$pid};
 		push @{$task{$pid}}, $_;
 	}
-	# each task'"'"'s calls in order, tasks in the order they first appear:
-	# how the lines of different tasks interleave is timing
-	my @lines = map { @{$task{$_}} } @order;
+	# each task'"'"'s calls in order, tasks in the order their parent made
+	# them (its clone/fork results), depth first; the rest in the order
+	# they first appear: how the lines of different tasks interleave,
+	# and which child prints first, is timing
+	my (@tree, %seen);
+	my $walk;
+	$walk = sub {
+		my ($pid) = @_;
+		return if $seen{$pid}++ || !$task{$pid};
+		push @tree, $pid;
+		for (@{$task{$pid}}) {
+			$walk->($1) if /^(?:clone3?|v?fork)\(.*\) += (\d+)$/;
+		}
+	};
+	$walk->($_) for @order;
+	# pids numbered in that order too
+	($n, %ids) = (0);
+	$ids{$_} = "PID" . ++$n for grep { $_ } @tree;
+	my @lines = map { @{$task{$_}} } @tree;
 	shift @lines if @lines && $lines[0] =~ /^execve\(/;
 	for (@lines) {
 		# pids: what the calls returning one return
