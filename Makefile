@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff stress-ng compat
+.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff stress-ng compat strace-compare
 
 all: build
 
@@ -98,3 +98,11 @@ COMPAT_ABIS ?= x86_64 i386
 COMPAT_MODULES ?=
 compat: build
 	sh tests/compat/compat.sh $(BUILD)/sysgate $(BUILD)/compat "$(COMPAT_ABIS)" $(COMPAT_MODULES)
+
+# `sysgate --trace -f` against `strace -f` over ~20 real programs per ABI
+# (tests/e2e/trace/strace_suite.sh; docs/trace-format.md, "How close to
+# strace"): identical lines per program and ABI, then the differing lines
+# by call. The i386 root is built first (the ctest fixture). ONLY=regex.
+strace-compare: build
+	cd $(BUILD) && ctest -R 'e2e.dynamic-i386-root.setup' >/dev/null || true
+	sh tests/e2e/trace/strace_suite.sh --only '$(or $(ONLY),.)' $(BUILD)

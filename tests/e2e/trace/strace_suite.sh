@@ -57,7 +57,7 @@ def work(n): sum(range(n))
 ts = [threading.Thread(target=work, args=(1000,)) for i in range(3)]
 [t.start() for t in ts]; [t.join() for t in ts]; print("done")'
 PERL_FORK='my $p = fork; if ($p == 0) { exec "/bin/true" or die } waitpid($p, 0); print "child ", $? >> 8, "\n"'
-BASH_PIPE='echo one two three | tr a-z A-Z | wc -c; x=$(cat /etc/hostname | wc -l); echo $x'
+BASH_PIPE='echo one two three | tr a-z A-Z | wc -c; x=$(head -1 /etc/passwd | wc -l); echo $x'
 GIT_REPO='git init -q repo && cd repo && echo x > f && git -c user.name=a -c user.email=a@b add f &&
 	git -c user.name=a -c user.email=a@b commit -q -m m && echo y > g'
 
@@ -195,6 +195,14 @@ run_x32() {
 
 status=0
 for abi in "$@"; do
+	if [ "$abi" = i386 ] && [ "$min" -gt 0 ] && ! "$g/trace-native-i386" >/dev/null 2>&1; then
+		# the floor is for native i386 references; here the guests would
+		# be compared with their x86_64 twins and the root's programs
+		# skipped (compare_strace.sh --native-probe)
+		echo "strace-suite i386: skipped: this host cannot run i386 programs natively"
+		[ $# -eq 1 ] && exit 77
+		continue
+	fi
 	echo "strace-suite $abi:"
 	: >"$out/results.$abi"
 	: >"$out/diff.$abi"
