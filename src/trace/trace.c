@@ -353,11 +353,49 @@ static const struct systab_sig unknown_sig = {
 	  SYSTAB_ARG_HEX, SYSTAB_ARG_HEX },
 };
 
+/* i386 socketcall's send, recv and accept have no row of their own in any
+ * table: strace names them, with the first arguments of sendto, recvfrom
+ * and accept4 (their kernel implementations). */
+static const struct {
+	const char *name, *base;
+	unsigned nargs;
+} socketcall_only[] = {
+	{ "send", "sendto", 4 }, { "recv", "recvfrom", 4 }, { "accept", "accept4", 3 },
+};
+#define N_SOCKETCALL_ONLY (sizeof(socketcall_only) / sizeof(socketcall_only[0]))
+static struct sg_syscall_row socketcall_rows[N_SOCKETCALL_ONLY];
+static struct systab_sig socketcall_sigs[N_SOCKETCALL_ONLY];
+static unsigned socketcall_base[N_SOCKETCALL_ONLY];
+static pthread_once_t socketcall_once = PTHREAD_ONCE_INIT;
+
+static void socketcall_rows_init(void)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+
+	for (size_t k = 0; tab && k < N_SOCKETCALL_ONLY; k++)
+		for (unsigned r = 0; r < tab->size; r++) {
+			const struct systab_sig *sig = systab_sig(SG_TABLE_IA32, r);
+
+			if (!tab->rows[r].name || strcmp(tab->rows[r].name, socketcall_only[k].base) ||
+			    !sig)
+				continue;
+			socketcall_rows[k] = tab->rows[r];
+			socketcall_rows[k].name = socketcall_only[k].name;
+			socketcall_rows[k].nargs = socketcall_only[k].nargs;
+			socketcall_sigs[k] = *sig;
+			socketcall_sigs[k].nargs = (unsigned char)socketcall_only[k].nargs;
+			socketcall_base[k] = r;
+		}
+}
+
 static const struct systab_sig *sig_of(const struct sg_syscall_call *call)
 {
-	const struct systab_sig *sig =
-		call->row ? systab_sig(call->table, call->index) : NULL;
+	const struct systab_sig *sig;
 
+	for (size_t k = 0; k < N_SOCKETCALL_ONLY; k++)
+		if (call->row == &socketcall_rows[k])
+			return &socketcall_sigs[k];
+	sig = call->row ? systab_sig(call->table, call->index) : NULL;
 	return sig ? sig : &unknown_sig;
 }
 
@@ -588,6 +626,22 @@ static const struct sg_syscall_call *socketcall_view(const struct sg_syscall_cal
 	for (size_t i = 0; sys[i + 4] && i < sizeof(name) - 1; i++)
 		name[i] = (char)(sys[i + 4] | 0x20); /* SYS_SOCKET -> socket */
 	name[strlen(sys) - 4] = '\0';
+	pthread_once(&socketcall_once, socketcall_rows_init);
+	for (size_t k = 0; k < N_SOCKETCALL_ONLY; k++) {
+		if (strcmp(name, socketcall_only[k].name) || !socketcall_rows[k].name)
+			continue;
+		sig = &socketcall_sigs[k];
+		if (copy_from_guest(mm, words, (uint32_t)call->args[1], 4u * sig->nargs))
+			return call;
+		*view = *call;
+		view->index = socketcall_base[k];
+		view->nr = socketcall_base[k];
+		view->row = &socketcall_rows[k];
+		memset(view->args, 0, sizeof(view->args));
+		for (unsigned i = 0; i < sig->nargs; i++)
+			view->args[i] = words[i];
+		return view;
+	}
 	for (unsigned r = 0; r < tab->size; r++) {
 		if (!tab->rows[r].name || strcmp(tab->rows[r].name, name))
 			continue;
