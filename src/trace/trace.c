@@ -861,6 +861,23 @@ static void note_task_gone(struct trace *tr)
 		__atomic_sub_fetch(&tr->sh->tasks, 1, __ATOMIC_RELAXED);
 }
 
+/* A thread that is not the last ends with exit(2): strace sees it go,
+ * "+++ exited with 0 +++" (the leader's line comes with the process's
+ * end). */
+static void thread_exit_line(struct trace *tr, struct sg_thread *t,
+			     const struct sg_syscall_call *call)
+{
+	struct tline end = { .len = 0 };
+
+	if (!is_call(call, "exit") || !t || !t->proc || t == t->proc->main_thread ||
+	    __atomic_load_n(&t->proc->nthreads, __ATOMIC_RELAXED) <= 1)
+		return;
+	trace_print_prefix(tr, &end);
+	tl_printf(&end, "+++ exited with %d +++", (int)(call->args[0] & 0xff));
+	trace_emit(tr, &end);
+	note_task_gone(tr);
+}
+
 void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 			 const struct sg_syscall_call *orig)
 {
@@ -885,8 +902,14 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	trace_entry_sp = t ? t->cpu.r[R_SP] : 0;
 	pending.entry_multi = multi(tr); /* before a fork counts its child */
 	note_fork_enter(tr, call);
-	if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
+	if (!traced_task(tr))
 		return;
+	if (!trace_filter_wants(&tr->filter, call)) {
+		/* strace shows a thread's end whatever -e trace= says */
+		if (shows_lines(tr))
+			thread_exit_line(tr, t, call);
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &pending.start);
 	pending.call = orig;
 	pending.used = 0;
@@ -937,17 +960,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		finish_line(tr, &l, mm_of(t), call, SYSTAB_RET_NONE);
 		trace_emit(tr, &l);
 		pending.call = NULL;
-		if (is_call(call, "exit") && t && t->proc && t != t->proc->main_thread &&
-		    __atomic_load_n(&t->proc->nthreads, __ATOMIC_RELAXED) > 1) {
-			/* a thread that is not the last: strace sees it go
-			 * (the leader's line comes with the process's end) */
-			struct tline end = { .len = 0 };
-
-			trace_print_prefix(tr, &end);
-			tl_printf(&end, "+++ exited with %d +++", (int)(call->args[0] & 0xff));
-			trace_emit(tr, &end);
-			note_task_gone(tr);
-		}
+		thread_exit_line(tr, t, call);
 		return;
 	}
 	/* a fork's child may print before the call returns: the line is

@@ -1,7 +1,7 @@
 #!/bin/sh
 # compare_strace.sh [--native-probe P [--twin TWIN TWIN_MIN]] [--stdin FILE]
 #                   [--name NAME] [--root DIR | --chroot DIR] [--as NAME]
-#                   [--setup CMD] MIN SYSGATE GUEST REF [ARG]...
+#                   [--setup CMD] [--opts OPTS] MIN SYSGATE GUEST REF [ARG]...
 #
 # Trace GUEST under `SYSGATE -f` and its native twin REF (the same program
 # for i386/x86_64, the -m64 build for x32) under `strace -f`, normalise
@@ -37,6 +37,8 @@
 # --as NAME: the program is copied as NAME, not prog (busybox's applet
 # comes from argv[0]: --as busybox with the applet as the first ARG).
 # --setup CMD: `sh -c CMD` in each run's directory first (files to copy).
+# --opts OPTS: more trace options, the same words for strace and sysgate
+# ("-e trace=write", "-y").
 # --chroot DIR: GUEST is a program inside DIR (an i386 root) run natively
 # in a chroot into DIR (a private mount namespace with /proc, /dev, /sys;
 # root only, else skipped with 77) and under `sysgate -L DIR`, both from
@@ -45,7 +47,7 @@
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name= root= probe= twin= twin_min= sizes= as=prog setup= chroot=
+stdin=/dev/null name= root= probe= twin= twin_min= sizes= as=prog setup= chroot= opts=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
@@ -62,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--chroot) chroot=$2; shift 2 ;;
 	--as) as=$2; shift 2 ;;
 	--setup) setup=$2; shift 2 ;;
+	--opts) opts=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -140,9 +143,11 @@ else
 	# copies, so /proc/self/exe names WORK/<dir>/prog in both runs
 	cp "$ref" "$work/ref/$as"
 	cp "$guest" "$work/sgt/$as"
-	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw "./$as" "$@" \
+	# shellcheck disable=SC2086
+	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q $opts -o ../native.raw "./$as" "$@" \
 		<"$stdin" >../native.out 2>&1)
-	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -o ../sg.raw "./$as" "$@" \
+	# shellcheck disable=SC2086
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f $opts -o ../sg.raw "./$as" "$@" \
 		<"$stdin" >../sg.out 2>&1)
 fi
 
