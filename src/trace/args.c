@@ -116,16 +116,14 @@ bool tread(const struct targ *a, void *dst, uint64_t addr, size_t n)
 	return addr && a->mm && copy_from_guest(a->mm, dst, addr, n) == 0;
 }
 
-void tprint_fd(const struct targ *a, int fd)
+/* -y: "<path>" of what the link names (nothing when it names nothing). */
+static void print_fd_path(const struct targ *a, const char *link)
 {
-	char link[64], path[512];
+	char path[512];
 	ssize_t n;
 
-	tl_printf(a->l, "%d", fd);
-	if (!(a->tr->flags & SG_TRACE_FDPATHS) || fd < 0)
+	if (!(a->tr->flags & SG_TRACE_FDPATHS))
 		return;
-	/* guest fds are host fds (DESIGN.md), so /proc/self/fd names them */
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n <= 0)
 		return;
@@ -133,6 +131,44 @@ void tprint_fd(const struct targ *a, int fd)
 	tl_putc(a->l, '<');
 	tl_puts(a->l, path);
 	tl_putc(a->l, '>');
+}
+
+void tprint_fd(const struct targ *a, int fd)
+{
+	char link[64];
+
+	tl_printf(a->l, "%d", fd);
+	if (!(a->tr->flags & SG_TRACE_FDPATHS) || fd < 0)
+		return;
+	/* guest fds are host fds (DESIGN.md), so /proc/self/fd names them */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	print_fd_path(a, link);
+}
+
+/* The calls whose result is a new descriptor (strace's RVAL_FD): -y shows
+ * its path after the number, "= 3</etc/passwd>". */
+static bool returns_fd(const struct sg_syscall_call *call)
+{
+	static const char *const names[] = {
+		"open", "openat", "openat2", "creat", "dup", "dup2", "dup3", "socket",
+		"accept", "accept4", "epoll_create", "epoll_create1", "eventfd",
+		"eventfd2", "signalfd", "signalfd4", "timerfd_create", "inotify_init",
+		"inotify_init1", "memfd_create", "pidfd_open", "pidfd_getfd",
+		"fanotify_init", "userfaultfd", "perf_event_open", "open_by_handle_at",
+		"open_tree", "fsopen", "fsmount", "fspick", "io_uring_setup",
+		"memfd_secret", "landlock_create_ruleset", "mq_open",
+	};
+	const char *name = call->row ? call->row->name : "";
+
+	if (!strcmp(name, "fcntl") || !strcmp(name, "fcntl64")) {
+		const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)call->args[1]);
+
+		return cmd && !strncmp(cmd, "F_DUPFD", 7);
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
 }
 
 /* n bytes at guest address addr, quoted and cut at -s. */
@@ -246,10 +282,13 @@ bool trace_print_arg(struct tline *l, const struct mm *mm,
 		tprint_fd(&a, (int)(uint32_t)v);
 		break;
 	case SYSTAB_ARG_DIRFD:
-		if ((int)(uint32_t)v == AT_FDCWD_VALUE)
+		if ((int)(uint32_t)v == AT_FDCWD_VALUE) {
 			tl_puts(l, "AT_FDCWD");
-		else
+			/* -y: the working directory, as strace shows it */
+			print_fd_path(&a, "/proc/self/cwd");
+		} else {
 			tprint_fd(&a, (int)(uint32_t)v);
+		}
 		break;
 	case SYSTAB_ARG_LONG:
 		tl_printf(l, "%lld", (long long)targ_long(&a, v));
@@ -322,6 +361,10 @@ void trace_print_result(struct tline *l, const struct trace *tr,
 								 : (uint64_t)r);
 	} else if (ret_kind == SYSTAB_RET_OCT) {
 		tl_printf(l, "%#lo", (unsigned long)r);
+	} else if ((tr->flags & SG_TRACE_FDPATHS) && returns_fd(call)) {
+		struct targ a = { l, NULL, call, tr, 0, true, TARG_WHOLE };
+
+		tprint_fd(&a, (int)r);
 	} else {
 		tl_printf(l, "%ld", r);
 	}

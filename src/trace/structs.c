@@ -287,7 +287,9 @@ bool tk_pollfd(const struct targ *a, uint64_t v)
 		}
 		if (i)
 			tl_puts(a->l, ", ");
-		tl_printf(a->l, "{fd=%d, events=", (int32_t)rd(b, 4));
+		tl_puts(a->l, "{fd=");
+		tprint_fd(a, (int32_t)rd(b, 4));
+		tl_puts(a->l, ", events=");
 		tprint_flags(a->l, &xlat_pollevents, rd(b + 4, 2));
 		tl_putc(a->l, '}');
 	}

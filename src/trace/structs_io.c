@@ -263,8 +263,9 @@ bool tk_statfs64(const struct targ *a, uint64_t v)
 
 /* --- select, pselect6 ----------------------------------------------------- */
 
-/* The descriptors set in the first nfds bits: [3 4]. */
-static void print_fdset(const struct targ *a, uint64_t addr, int nfds)
+/* The descriptors set in the first nfds bits: [3 4] (-y: with their
+ * paths, except in the result's note, as strace). */
+static void print_fdset(const struct targ *a, uint64_t addr, int nfds, bool paths)
 {
 	unsigned char bits[1024 / 8];
 	size_t bytes;
@@ -287,7 +288,12 @@ static void print_fdset(const struct targ *a, uint64_t addr, int nfds)
 	for (int fd = 0; fd < nfds; fd++) {
 		if (!(bits[fd / 8] >> (fd % 8) & 1))
 			continue;
-		tl_printf(a->l, first ? "%d" : " %d", fd);
+		if (!first)
+			tl_putc(a->l, ' ');
+		if (paths)
+			tprint_fd(a, fd);
+		else
+			tl_printf(a->l, "%d", fd);
 		first = false;
 	}
 	tl_putc(a->l, ']');
@@ -295,7 +301,7 @@ static void print_fdset(const struct targ *a, uint64_t addr, int nfds)
 
 bool tk_fdset(const struct targ *a, uint64_t v)
 {
-	print_fdset(a, targ_ulong(a, v), (int32_t)a->call->args[0]);
+	print_fdset(a, targ_ulong(a, v), (int32_t)a->call->args[0], true);
 	return true;
 }
 
@@ -357,7 +363,7 @@ void trace_print_select_note(const struct targ *a)
 		if (!any)
 			continue;
 		tl_printf(a->l, "%s%s ", first ? "" : ", ", names[k]);
-		print_fdset(a, addr, nfds);
+		print_fdset(a, addr, nfds, false);
 		first = false;
 	}
 	if (a->call->args[4]) {

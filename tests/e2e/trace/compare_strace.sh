@@ -25,7 +25,7 @@
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
 #     in SIGCHLD's siginfo too, times()'s result, timevals), the CPU
-#     getcpu gives, what reads
+#     getcpu gives, -y's pipe and socket inodes, what reads
 #     of /proc files return, /* N vars */ counts,
 #     getrandom's bytes, sysinfo's and statfs's live values and the run's
 #     directory
@@ -112,6 +112,8 @@ else
 	work=$(mktemp -d)
 fi
 trap 'rm -rf "$work"' EXIT
+# (each run's output goes to ref.out / sgt.out next to its directory, so
+# that -y shows the same normalised path, WORK.out, for both)
 mkdir "$work/ref" "$work/sgt"
 allow=$(dirname "$0")/strace_allow.txt
 if [ -n "$setup" ]; then
@@ -129,26 +131,26 @@ if [ -n "$chroot" ]; then
 		exec env -i PATH=/usr/bin:/bin strace -f -q -o "$out" "$@"' sh \
 		"$chroot" "$work/native.raw" "$inside/ref" "$chroot_cmd" "$chroot" /bin/sh -c \
 		'cd "$1" && shift && unset PWD OLDPWD && exec "$@"' sh "$inside/ref" "$guest" "$@" \
-		<"$stdin" >"$work/native.out" 2>&1)
+		<"$stdin" >"$work/ref.out" 2>&1)
 	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$chroot" -o ../sg.raw "$guest" "$@" \
-		<"$stdin" >../sg.out 2>&1)
+		<"$stdin" >../sgt.out 2>&1)
 elif [ -n "$root" ]; then
 	[ -x "$root/lib/ld-linux.so.2" ] || { echo "trace-compare $name: no root $root, skipped"; exit 77; }
 	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw \
 		"$root/lib/ld-linux.so.2" --library-path "$root/lib/i386-linux-gnu:$root/usr/lib/i386-linux-gnu" \
-		"$ref" "$@" <"$stdin" >../native.out 2>&1)
+		"$ref" "$@" <"$stdin" >../ref.out 2>&1)
 	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$root" -o ../sg.raw "$guest" "$@" \
-		<"$stdin" >../sg.out 2>&1)
+		<"$stdin" >../sgt.out 2>&1)
 else
 	# copies, so /proc/self/exe names WORK/<dir>/prog in both runs
 	cp "$ref" "$work/ref/$as"
 	cp "$guest" "$work/sgt/$as"
 	# shellcheck disable=SC2086
 	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q $opts -o ../native.raw "./$as" "$@" \
-		<"$stdin" >../native.out 2>&1)
+		<"$stdin" >../ref.out 2>&1)
 	# shellcheck disable=SC2086
 	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f $opts -o ../sg.raw "./$as" "$@" \
-		<"$stdin" >../sg.out 2>&1)
+		<"$stdin" >../sgt.out 2>&1)
 fi
 
 # One call per line (prefixes gone, split calls joined), then the parts
@@ -225,6 +227,7 @@ normalise() {
 		s/tv_sec=\d+, tv_usec=\d+/tv_sec=T, tv_usec=T/g;
 		s/^(times\(.*\) += )\d+$/$1TICKS/;
 		s/^getcpu\(\[\d+\]/getcpu([CPU]/;
+		s/:\[\d+\]>/:[INODE]>/g;  # -y: pipe:[6077057], socket:[...]
 		s/si_utime=\d+, si_stime=\d+/si_utime=T, si_stime=T/g;
 		s#/\* \d+ vars \*/#/* N vars */#;
 		s/^(getrandom\()"[^"]*"/$1"RANDOM"/;
@@ -247,8 +250,8 @@ normalise() {
 		-e "${root:+s#$root/usr/lib/#/lib/#g}" -e "${root:+s#$root##g}"
 }
 
-[ -s "$work/native.raw" ] || { echo "trace-compare $name: strace produced nothing" >&2; cat "$work/native.out" >&2; exit 1; }
-[ -s "$work/sg.raw" ] || { echo "trace-compare $name: sysgate produced no trace" >&2; cat "$work/sg.out" >&2; exit 1; }
+[ -s "$work/native.raw" ] || { echo "trace-compare $name: strace produced nothing" >&2; cat "$work/ref.out" >&2; exit 1; }
+[ -s "$work/sg.raw" ] || { echo "trace-compare $name: sysgate produced no trace" >&2; cat "$work/sgt.out" >&2; exit 1; }
 export SG_ABI_SIZES=$sizes
 normalise "$work/native.raw" "${chroot:+3}" > "$work/native.txt"
 normalise "$work/sg.raw" > "$work/sg.txt"
