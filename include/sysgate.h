@@ -77,7 +77,9 @@ struct sg_options {
 	int verbose;             /* warnings (unimplemented syscalls, ...) to stderr */
 	int no_aslr;             /* --no-aslr: the kernel's layout with ADDR_NO_RANDOMIZE */
 	unsigned trace_strlen;   /* -s N: bytes of strings shown (sg_options_init: strace's 32) */
-	const char *trace_filter; /* -e trace=SET: names, %classes, !negation; NULL: all */
+	const char *trace_filter; /* strace's -e expressions, one per line: trace=SET
+				   * (names, %classes, /regex, ?name, !negation),
+				   * signal=, status=, quiet=, decode-fds=; NULL: all */
 	uint64_t trace_start;    /* --trace-start=ADDR: instruction trace from there; 0: start */
 	uint64_t trace_count;    /* --trace-count=N: instructions/blocks shown; 0: no limit */
 	int trace_shared_fd;     /* internal (--trace-shared): the -f state an exec'd
@@ -222,6 +224,11 @@ SG_API enum sg_err sg_hook_signal(sg_process *p, sg_signal_hook fn, void *user);
  * missing or unsupported (with the reason), then a line of totals.
  * SG_ERR_INVAL for SG_ABI_NONE. */
 SG_API enum sg_err sg_list_syscalls(enum sg_abi abi, FILE *out);
+
+/* Check a trace filter (sg_options.trace_filter): 0, or -1 with the reason
+ * in why, as strace words it ("invalid system call 'foo'", "invalid
+ * signal 'SIGFOO'", "invalid status 'x'"). */
+SG_API int sg_trace_filter_check(const char *spec, char *why, size_t size);
 
 #ifdef __cplusplus
 }

@@ -48,9 +48,15 @@ static void usage(FILE *out)
 		"  -f                     trace threads and child processes, [pid N]\n"
 		"  -y                     print the paths of file descriptors\n"
 		"  -s N                   show N bytes of strings (default 32)\n"
-		"  -e trace=SET           trace only SET: names and %%file, %%network,\n"
-		"                         %%process, %%memory, %%signal, %%desc, %%ipc,\n"
-		"                         %%creds, %%clock; !SET for all but SET\n"
+		"  -e trace=SET           trace only SET: names, /regex, ?name and %%file,\n"
+		"                         %%network, %%process, %%memory, %%signal, %%desc,\n"
+		"                         %%ipc, %%creds, %%clock, %%stat, %%lstat, %%fstat,\n"
+		"                         %%%%stat, %%statfs, %%fstatfs, %%%%statfs, %%pure;\n"
+		"                         !SET for all but SET\n"
+		"  -e signal=SET          show only these signals (all, none, names)\n"
+		"  -e status=SET          only calls that: successful, failed, unfinished\n"
+		"  -e quiet=exit          no +++ exited/killed lines\n"
+		"  -e decode-fds=path     fd paths, as -y\n"
 		"  -c                     count time, calls and errors per call; print\n"
 		"                         a table at exit instead of the trace\n"
 		"      --trace-start=ADDR instruction trace from ADDR on\n"
@@ -142,10 +148,23 @@ static int parse_strace_option(int c, const char *arg, struct sg_options *o)
 			exit(EXIT_USAGE);
 		}
 		return 1;
-	case 'e':
+	case 'e': {
+		/* each -e is one expression; the library takes them one per
+		 * line (trace=, signal=, status=, quiet=, decode-fds=) */
+		static char *filters;
+		size_t had = filters ? strlen(filters) : 0;
+		char *joined = realloc(filters, had + strlen(arg) + 2);
+
+		if (!joined) {
+			fprintf(stderr, "sysgate: -e: out of memory\n");
+			exit(1);
+		}
+		filters = joined;
+		sprintf(filters + had, "%s%s", had ? "\n" : "", arg);
 		strace_option_given = 1;
-		o->trace_filter = arg;
+		o->trace_filter = filters;
 		return 1;
+	}
 	case 'H': /* --trace-shared=FD: inherited across a guest's execve */
 		o->trace_shared_fd = atoi(arg);
 		return 1;
@@ -400,6 +419,14 @@ int main(int argc, char **argv)
 		return binfmt_command(binfmt_action, which, root, binfmt_dir);
 	}
 	finish_trace_options(&opts);
+	if (opts.trace_filter) {
+		char why[200];
+
+		if (sg_trace_filter_check(opts.trace_filter, why, sizeof(why)) < 0) {
+			fprintf(stderr, "sysgate: %s\n", why); /* strace's words */
+			return 1;
+		}
+	}
 	if (optind >= argc) {
 		fprintf(stderr, "sysgate: no program given\n");
 		usage(stderr);

@@ -1,13 +1,16 @@
-/* -e trace=SET (which calls are printed) and -c (the summary table). The
- * set is resolved once into one bit per row of each table, so the test per
- * call is an index. Classes follow strace's: a name is in %file when it
- * takes a file name, and so on. */
+/* strace's -e expressions (trace=, signal=, status=, quiet=, decode-fds=;
+ * which calls and lines are printed) and -c (the summary table). The
+ * trace set is resolved once into one bit per row of each table, so the
+ * test per call is an index. Classes follow strace's: a name is in %file
+ * when it takes a file name, and so on. */
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "sysgate.h"
 #include "trace/trace_internal.h"
 
 static const struct {
@@ -29,9 +32,16 @@ static const struct {
 		  "fdatasync sendfile sendfile64 poll ppoll select pselect6 "
 		  "epoll_create epoll_create1 epoll_ctl epoll_wait epoll_pwait "
 		  "eventfd eventfd2 memfd_create getdents getdents64 fchdir fchmod "
-		  "fchown ftruncate ftruncate64 faccessat close_range mmap mmap2 "
-		  "copy_file_range splice tee timerfd_create signalfd4 "
-		  "inotify_init1 readlinkat unlinkat mkdirat fchmodat utimensat" },
+		  "fchown ftruncate ftruncate64 faccessat faccessat2 mmap mmap2 "
+		  "copy_file_range splice tee timerfd_create timerfd_settime "
+		  "timerfd_gettime timerfd_settime64 timerfd_gettime64 signalfd "
+		  "signalfd4 inotify_init1 inotify_add_watch inotify_rm_watch "
+		  "readlinkat unlinkat mkdirat mknodat fchmodat fchownat utimensat "
+		  "utimensat_time64 futimesat linkat symlinkat renameat renameat2 "
+		  "openat2 fstatat64 execveat fstatfs fstatfs64 fsetxattr fgetxattr "
+		  "flistxattr fremovexattr fallocate fadvise64 fadvise64_64 "
+		  "readahead sync_file_range syncfs vmsplice epoll_pwait2 "
+		  "name_to_handle_at preadv2 pwritev2 readdir" },
 	{ "network", "socket socketpair bind connect listen accept accept4 "
 		     "getsockname getpeername sendto recvfrom sendmsg recvmsg "
 		     "sendmmsg recvmmsg shutdown setsockopt getsockopt "
@@ -60,6 +70,29 @@ static const struct {
 		   "clock_getres_time64 clock_adjtime adjtimex" },
 };
 
+/* strace's stat and statfs groups and %pure (no arguments, always
+ * succeed). */
+static const struct {
+	const char *name;
+	const char *calls;
+} groups[] = {
+	{ "stat", "stat stat64 oldstat" },
+	{ "lstat", "lstat lstat64 oldlstat" },
+	{ "fstat", "fstat fstat64 oldfstat newfstatat fstatat64 statx" },
+	{ "%stat", "stat stat64 oldstat lstat lstat64 oldlstat fstat fstat64 "
+		   "oldfstat newfstatat fstatat64 statx" },
+	{ "statfs", "statfs statfs64" },
+	{ "fstatfs", "fstatfs fstatfs64" },
+	{ "%statfs", "statfs statfs64 fstatfs fstatfs64" },
+	{ "pure", "getpid getppid gettid getpgrp getuid geteuid getgid getegid "
+		  "getuid32 geteuid32 getgid32 getegid32" },
+};
+
+/* The classes strace also takes without the % (its old spelling). */
+static const char *const bare_classes[] = {
+	"file", "process", "network", "signal", "ipc", "desc", "memory",
+};
+
 static bool in_list(const char *list, const char *name)
 {
 	size_t n = strlen(name);
@@ -70,39 +103,80 @@ static bool in_list(const char *list, const char *name)
 	return false;
 }
 
-/* Mark (or clear) every row whose name is name or in class cls. */
-static int mark(struct trace_filter *f, const char *word, bool on)
+/* The calls of a %class (cls without the %), NULL if there is none. */
+static const char *class_calls(const char *cls)
+{
+	if (!strcmp(cls, "net"))
+		cls = "network";
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (!strcmp(classes[i].name, cls))
+			return classes[i].calls;
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (!strcmp(groups[i].name, cls))
+			return groups[i].calls;
+	return NULL;
+}
+
+/* Mark (or clear) every row that word names: a name, a %class, a bare
+ * class name, /regex, all, none; ?word: the same, but no error when it
+ * names nothing. 0, or -1 with the reason in why. */
+static int mark(struct trace_filter *f, const char *word, bool on, char *why, size_t size)
 {
 	const char *list = NULL;
-	bool all = !strcmp(word, "all") || !strcmp(word, "%all");
-	int found = all;
+	bool quiet = word[0] == '?';
+	bool all, is_re;
+	regex_t re;
+	int found, rc;
 
-	if (word[0] == '%') {
-		const char *cls = word + 1;
+	if (quiet)
+		word++;
+	all = !strcmp(word, "all") || !strcmp(word, "%all");
+	is_re = word[0] == '/';
+	found = all || !strcmp(word, "none");
+	if (is_re && (rc = regcomp(&re, word + 1, REG_EXTENDED | REG_NOSUB)) != 0) {
+		char msg[128];
 
-		if (!strcmp(cls, "net"))
-			cls = "network";
-		for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-			if (!strcmp(classes[i].name, cls))
-				list = classes[i].calls;
-		if (!list && !all)
-			return -1;
+		regerror(rc, &re, msg, sizeof(msg));
+		snprintf(why, size, "invalid regular expression '%s': %s", word + 1, msg);
+		return -1;
 	}
+	if (word[0] == '%') {
+		list = class_calls(word + 1);
+		if (!list && !all)
+			goto unknown;
+	}
+	for (size_t i = 0; !list && !is_re && i < sizeof(bare_classes) / sizeof(bare_classes[0]); i++)
+		if (!strcmp(word, bare_classes[i]))
+			list = class_calls(word);
 	for (int t = 0; t < SG_TABLE__COUNT; t++) {
 		const struct sg_syscall_table *tab = sg_syscall_table(t);
 
 		for (unsigned r = 0; tab && r < tab->size; r++) {
 			const char *name = tab->rows[r].name;
+			bool hit;
 
 			if (!name)
 				continue;
-			if (all || (list ? in_list(list, name) : !strcmp(name, word))) {
+			if (all)
+				hit = true;
+			else if (is_re)
+				hit = regexec(&re, name, 0, NULL, 0) == 0;
+			else
+				hit = list ? in_list(list, name) : !strcmp(name, word);
+			if (hit) {
 				f->bits[t][r] = on;
 				found = 1;
 			}
 		}
 	}
-	return found || !strcmp(word, "none") ? 0 : -1;
+	if (is_re)
+		regfree(&re);
+	/* a class can name calls no table of this build has (oldstat) */
+	if (found || quiet || list)
+		return 0;
+unknown:
+	snprintf(why, size, "invalid system call '%s%s'", quiet ? "?" : "", word);
+	return -1;
 }
 
 bool trace_filter_valid(const char *spec)
@@ -115,25 +189,185 @@ bool trace_filter_valid(const char *spec)
 	return true;
 }
 
-/* spec: [trace=][!]WORD[,WORD...]; a WORD is a name or a %class, "all" or
- * "none". 0, or -1 with errno EINVAL for an unknown name or class. */
-int trace_filter_init(struct trace_filter *f, const char *spec)
+/* A comma list of words after an optional "!", each passed to one(); the
+ * set starts full when negated. */
+static int parse_set(const char *value, bool *negated, char **copy)
+{
+	*negated = value[0] == '!';
+	*copy = strdup(value + *negated);
+	return *copy ? 0 : -1;
+}
+
+/* trace=SET */
+static int parse_trace(struct trace_filter *f, const char *value, char *why, size_t size)
 {
 	char *copy, *save = NULL;
-	bool negate = false;
+	bool negate;
+	int rc = 0;
+
+	if (parse_set(value, &negate, &copy) < 0)
+		return -2;
+	for (int t = 0; t < SG_TABLE__COUNT; t++) {
+		const struct sg_syscall_table *tab = sg_syscall_table(t);
+
+		if (tab)
+			memset(f->bits[t], negate, tab->size);
+	}
+	f->all = false;
+	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save))
+		rc = mark(f, w, !negate, why, size);
+	free(copy);
+	return rc;
+}
+
+/* signal=SET: names with or without SIG, numbers, all, none */
+static int signal_number(const char *w)
+{
+	char name[32];
+	char *end;
+	long n = strtol(w, &end, 10);
+
+	if (*w && !*end)
+		return n >= 1 && n <= 64 ? (int)n : 0;
+	snprintf(name, sizeof(name), "%s%s", strncmp(w, "SIG", 3) ? "SIG" : "", w);
+	for (size_t i = 0; i < xlat_signo.n; i++)
+		if (!strcmp(xlat_signo.entries[i].name, name))
+			return (int)xlat_signo.entries[i].value;
+	if (!strcmp(name, "SIGRTMIN"))
+		return 32;
+	if (!strncmp(name, "SIGRT_", 6)) {
+		n = strtol(name + 6, &end, 10);
+		return !*end && n >= 1 && n <= 32 ? 32 + (int)n : 0;
+	}
+	return 0;
+}
+
+/* One "name" of the value sets of status=, quiet=, decode-fds=: its bit,
+ * all or none; 0 when unknown. */
+static uint64_t word_bit(const char *const *names, size_t n, const char *w)
+{
+	if (!strcmp(w, "all"))
+		return ~(uint64_t)0;
+	if (!strcmp(w, "none"))
+		return (uint64_t)1 << 63; /* known, sets nothing */
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w, names[i]))
+			return (uint64_t)1 << i;
+	return 0;
+}
+
+static const char *const status_names[] = { "successful", "failed", "unfinished",
+					    "unavailable", "detached" };
+static const char *const quiet_names[] = { "attach", "exit", "path-resolution",
+					   "personality", "thread-execve", "superseded" };
+static const char *const decode_fd_names[] = { "path", "socket", "dev", "pidfd",
+					       "signalfd" };
+
+/* signal=, status=, quiet=, decode-fds=: a set of bits (64 for signals) */
+static int parse_bits(const char *qual, const char *value, uint64_t *out,
+		      char *why, size_t size)
+{
+	const char *const *names = NULL;
+	size_t n = 0;
+	char *copy, *save = NULL;
+	bool negate;
+	uint64_t set = 0;
+	int rc = 0;
+
+	if (!strcmp(qual, "status"))
+		names = status_names, n = sizeof(status_names) / sizeof(status_names[0]);
+	else if (!strcmp(qual, "quiet"))
+		names = quiet_names, n = sizeof(quiet_names) / sizeof(quiet_names[0]);
+	else if (!strcmp(qual, "decode-fds"))
+		names = decode_fd_names, n = sizeof(decode_fd_names) / sizeof(decode_fd_names[0]);
+	if (parse_set(value, &negate, &copy) < 0)
+		return -2;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		uint64_t bit;
+
+		if (names) {
+			bit = word_bit(names, n, w);
+			bit &= ~((uint64_t)1 << 63);
+			if (!bit && strcmp(w, "none")) {
+				snprintf(why, size, "invalid %s '%s'", qual, w);
+				rc = -1;
+				break;
+			}
+		} else if (!strcmp(w, "all") || !strcmp(w, "none")) {
+			bit = w[0] == 'a' ? ~(uint64_t)0 : 0;
+		} else {
+			int sig = signal_number(w);
+
+			if (!sig) {
+				snprintf(why, size, "invalid signal '%s'", w);
+				rc = -1;
+				break;
+			}
+			bit = (uint64_t)1 << (sig - 1);
+		}
+		set |= bit;
+	}
+	free(copy);
+	*out = negate ? ~set : set;
+	return rc;
+}
+
+/* One -e expression: [QUALIFIER=][!]SET. */
+static int parse_expr(struct trace_filter *f, const char *expr, char *why, size_t size)
+{
+	static const struct {
+		const char *alias, *qual;
+	} quals[] = {
+		{ "trace", "trace" }, { "t", "trace" }, { "signal", "signal" },
+		{ "signals", "signal" }, { "s", "signal" }, { "status", "status" },
+		{ "quiet", "quiet" }, { "silent", "quiet" }, { "silence", "quiet" },
+		{ "q", "quiet" }, { "decode-fds", "decode-fds" },
+	};
+	const char *eq = strchr(expr, '=');
+	const char *qual = NULL;
+	uint64_t bits;
+	int rc;
+
+	if (!eq)
+		return parse_trace(f, expr, why, size);
+	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++)
+		if (strlen(quals[i].alias) == (size_t)(eq - expr) &&
+		    !strncmp(expr, quals[i].alias, (size_t)(eq - expr)))
+			qual = quals[i].qual;
+	if (!qual) {
+		/* strace reads it as a call name: "invalid system call 'x=y'" */
+		snprintf(why, size, "invalid system call '%s'", expr);
+		return -1;
+	}
+	if (!strcmp(qual, "trace"))
+		return parse_trace(f, eq + 1, why, size);
+	rc = parse_bits(qual, eq + 1, &bits, why, size);
+	if (rc)
+		return rc;
+	if (!strcmp(qual, "signal"))
+		f->signals = bits;
+	else if (!strcmp(qual, "status"))
+		f->status = (unsigned)bits;
+	else if (!strcmp(qual, "quiet"))
+		f->quiet_exit = bits >> 1 & 1;
+	else
+		f->decode_paths = bits & 1;
+	return 0;
+}
+
+/* spec: one or more strace -e expressions, one per line. 0, or -1 with
+ * errno EINVAL (why says which word) or ENOMEM. */
+static int filter_parse(struct trace_filter *f, const char *spec, char *why, size_t size)
+{
+	char *copy, *save = NULL;
 	int rc = 0;
 
 	memset(f, 0, sizeof(*f));
-	if (!spec || !*spec) {
-		f->all = true;
+	f->all = true;
+	f->signals = ~(uint64_t)0;
+	f->status = ~0u;
+	if (!spec || !*spec)
 		return 0;
-	}
-	if (!strncmp(spec, "trace=", 6))
-		spec += 6;
-	if (*spec == '!') {
-		negate = true;
-		spec++;
-	}
 	for (int t = 0; t < SG_TABLE__COUNT; t++) {
 		const struct sg_syscall_table *tab = sg_syscall_table(t);
 
@@ -143,8 +377,6 @@ int trace_filter_init(struct trace_filter *f, const char *spec)
 			errno = ENOMEM;
 			return -1;
 		}
-		if (negate && tab)
-			memset(f->bits[t], 1, tab->size);
 	}
 	copy = strdup(spec);
 	if (!copy) {
@@ -152,15 +384,36 @@ int trace_filter_init(struct trace_filter *f, const char *spec)
 		errno = ENOMEM;
 		return -1;
 	}
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		if (mark(f, w, !negate) < 0)
-			rc = -1;
+	for (char *e = strtok_r(copy, "\n", &save); e && !rc; e = strtok_r(NULL, "\n", &save))
+		rc = parse_expr(f, e, why, size);
 	free(copy);
-	if (rc < 0) {
+	if (rc) {
 		trace_filter_free(f);
-		errno = EINVAL;
+		errno = rc == -2 ? ENOMEM : EINVAL;
+		return -1;
 	}
-	return rc;
+	return 0;
+}
+
+int trace_filter_init(struct trace_filter *f, const char *spec)
+{
+	char why[160];
+
+	return filter_parse(f, spec, why, sizeof(why));
+}
+
+SG_API int sg_trace_filter_check(const char *spec, char *why, size_t size)
+{
+	struct trace_filter f;
+	char buf[160] = "";
+
+	if (filter_parse(&f, spec, buf, sizeof(buf)) < 0) {
+		if (why && size)
+			snprintf(why, size, "%s", errno == ENOMEM ? "out of memory" : buf);
+		return -1;
+	}
+	trace_filter_free(&f);
+	return 0;
 }
 
 void trace_filter_free(struct trace_filter *f)
@@ -169,6 +422,20 @@ void trace_filter_free(struct trace_filter *f)
 		free(f->bits[t]);
 		f->bits[t] = NULL;
 	}
+}
+
+bool trace_filter_status(const struct trace_filter *f, const struct sg_syscall_call *call,
+			 bool returned)
+{
+	unsigned bit;
+
+	if (!returned)
+		bit = 1u << 2; /* unfinished: exit, exit_group */
+	else if (call->result < 0 && call->result >= -4095)
+		bit = 1u << 1;
+	else
+		bit = 1u << 0;
+	return f->status & bit;
 }
 
 bool trace_filter_wants(const struct trace_filter *f,

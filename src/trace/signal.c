@@ -85,6 +85,9 @@ void trace_signal(struct trace *tr, struct sg_thread *t, const siginfo_t *si)
 	if (!(tr->flags & SG_TRACE_FOLLOW) && tr->main_tid && t &&
 	    t->tid != tr->main_tid)
 		return;
+	if (si->si_signo < 1 || si->si_signo > 64 ||
+	    !(tr->filter.signals >> (si->si_signo - 1) & 1)) /* -e signal= */
+		return;
 	trace_print_prefix(tr, &l);
 	tl_puts(&l, "--- ");
 	tprint_signame(&l, si->si_signo, false);

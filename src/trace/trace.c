@@ -167,6 +167,8 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 	if (tr->own_fd)
 		hostfd_hold(fd, &tr->fd); /* moved if the guest's range grows */
 	tr->flags = opts ? opts->trace : SG_TRACE_SYSCALLS;
+	if (tr->filter.decode_paths) /* -e decode-fds=path: as -y */
+		tr->flags |= SG_TRACE_FDPATHS;
 	tr->strlen = opts ? opts->trace_strlen : TRACE_STRLEN;
 	if (tr->strlen > TRACE_STRLEN_MAX)
 		tr->strlen = TRACE_STRLEN_MAX;
@@ -872,6 +874,10 @@ static void thread_exit_line(struct trace *tr, struct sg_thread *t,
 	if (!is_call(call, "exit") || !t || !t->proc || t == t->proc->main_thread ||
 	    __atomic_load_n(&t->proc->nthreads, __ATOMIC_RELAXED) <= 1)
 		return;
+	if (tr->filter.quiet_exit) {
+		note_task_gone(tr);
+		return;
+	}
 	trace_print_prefix(tr, &end);
 	tl_printf(&end, "+++ exited with %d +++", (int)(call->args[0] & 0xff));
 	trace_emit(tr, &end);
@@ -953,6 +959,12 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		struct tline l = { .len = 0 };
 		char nbuf[32];
 
+		if (!trace_filter_status(&tr->filter, call, false)) { /* unfinished */
+			pending.call = NULL;
+			thread_exit_line(tr, t, call);
+			return;
+		}
+
 		trace_print_prefix(tr, &l);
 		tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 		print_args(&l, sig, 0, 6, true);
@@ -964,8 +976,9 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		return;
 	}
 	/* a fork's child may print before the call returns: the line is
-	 * begun now, as strace writes it, with the prefixes of before */
-	if (pending.entry_multi || pending.fork_counted)
+	 * begun now, as strace writes it, with the prefixes of before
+	 * (with -e status=, only once the result says it is shown) */
+	if ((pending.entry_multi || pending.fork_counted) && tr->filter.status == ~0u)
 		open_line(tr, call, sig);
 }
 
@@ -1067,6 +1080,10 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		note_new_task(tr, call);
 		return;
 	}
+	if (!trace_filter_status(&tr->filter, call, true)) { /* -e status= */
+		note_new_task(tr, call);
+		return;
+	}
 	print_prefix_as(tr, &l, pending.entry_multi);
 	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 	print_args(&l, sig, 0, 6, true);
@@ -1135,6 +1152,14 @@ void trace_exit(struct trace *tr, const struct sg_exit *status)
 	}
 	if (!(tr->flags & SG_TRACE_SYSCALLS))
 		return;
+	/* -e quiet=exit; -e signal= without the signal that killed it
+	 * (strace shows "+++ killed by" only for the signals it shows) */
+	if (tr->filter.quiet_exit || (status->signaled && status->signal >= 1 &&
+				      status->signal <= 64 &&
+				      !(tr->filter.signals >> (status->signal - 1) & 1))) {
+		note_task_gone(tr);
+		return;
+	}
 	trace_print_prefix(tr, &l);
 	if (status->signaled) {
 		tl_puts(&l, "+++ killed by ");

@@ -40,10 +40,15 @@ struct trace_count {
 	uint64_t calls, errors, ns;
 };
 
-/* -e trace=SET: one bit per row of each table (1: traced). */
+/* The -e expressions: trace=SET, one bit per row of each table (1:
+ * traced); signal=, status=, quiet=exit, decode-fds=path. */
 struct trace_filter {
 	bool all;
 	uint8_t *bits[SG_TABLE__COUNT];
+	uint64_t signals;  /* bit s-1: "--- SIGx ---" lines shown */
+	unsigned status;   /* bit 0 successful, 1 failed, 2 unfinished */
+	bool quiet_exit;   /* no "+++ exited/killed" lines */
+	bool decode_paths; /* decode-fds=path: as -y */
 };
 
 struct trace {
@@ -210,6 +215,9 @@ void trace_print_siginfo(struct tline *l, const siginfo_t *si);
 /* --- filter.c: -e trace=, -c -------------------------------------------- */
 int trace_filter_init(struct trace_filter *f, const char *spec);
 void trace_filter_free(struct trace_filter *f);
+/* -e status=: the call's line is shown (returned: false for exit's). */
+bool trace_filter_status(const struct trace_filter *f, const struct sg_syscall_call *call,
+			 bool returned);
 bool trace_filter_wants(const struct trace_filter *f,
 			const struct sg_syscall_call *call);
 void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,

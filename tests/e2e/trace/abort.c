@@ -24,6 +24,9 @@ int main(void)
 	close(p[1]);
 	if (read(p[0], &c, 1) != 1)
 		return 1;
+	/* time for the child to be in pause(), so that both traces show it
+	 * interrupted (there is no way for it to say it is there) */
+	usleep(200000);
 	kill(child, SIGTERM);
 	waitpid(child, &status, 0);
 	abort();
