@@ -68,6 +68,7 @@ enum sg_trace_flags {
 	SG_TRACE_DURATION = 1u << 8, /* -T: time spent in the call, <0.000012> */
 	SG_TRACE_INSN = 1u << 9,     /* --trace=insn: each instruction, disassembled */
 	SG_TRACE_BLOCKS = 1u << 10,  /* --trace=blocks: each basic block entered */
+	SG_TRACE_PER_TASK = 1u << 11, /* -ff: each task's lines in trace_ff_prefix.TID */
 };
 
 struct sg_options {
@@ -84,6 +85,8 @@ struct sg_options {
 	uint64_t trace_count;    /* --trace-count=N: instructions/blocks shown; 0: no limit */
 	int trace_shared_fd;     /* internal (--trace-shared): the -f state an exec'd
 				  * sysgate inherits; 0: none */
+	const char *trace_ff_prefix; /* -ff -o FILE: FILE, the prefix of each task's
+				      * file (FILE.TID); NULL: one trace fd */
 	int trace_initial_exec;  /* trace the execve that started the program first, as
 				  * strace's first line (the CLI: unless the trace
 				  * goes on from a guest's execve, --trace-fd) */

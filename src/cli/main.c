@@ -46,6 +46,7 @@ static void usage(FILE *out)
 		"                         each line, as strace's\n"
 		"  -T                     show the time spent in each call\n"
 		"  -f                     trace threads and child processes, [pid N]\n"
+		"  -ff                    with -o FILE: each task's lines in FILE.TID\n"
 		"  -y                     print the paths of file descriptors\n"
 		"  -s N                   show N bytes of strings (default 32)\n"
 		"  -e trace=SET           trace only SET: names, /regex, ?name and %%file,\n"
@@ -136,7 +137,13 @@ static int parse_strace_option(int c, const char *arg, struct sg_options *o)
 	char *end;
 
 	switch (c) {
-	case 'f': o->trace |= SG_TRACE_FOLLOW; return 1;
+	case 'f': /* -ff: each task in a file of its own (with -o) */
+		o->trace |= o->trace & SG_TRACE_FOLLOW ? SG_TRACE_PER_TASK : SG_TRACE_FOLLOW;
+		return 1;
+	case 'P': /* --trace-ff=PREFIX: -ff -o PREFIX, passed on by an execve */
+		o->trace |= SG_TRACE_FOLLOW | SG_TRACE_PER_TASK;
+		o->trace_ff_prefix = arg;
+		return 1;
 	case 'y': o->trace |= SG_TRACE_FDPATHS; return 1;
 	case 'c': o->trace |= SG_TRACE_SUMMARY | SG_TRACE_SYSCALLS; return 1;
 	case 'T': o->trace |= SG_TRACE_DURATION; return 1;
@@ -271,6 +278,7 @@ int main(int argc, char **argv)
 		{ "trace-start", required_argument, NULL, 'A' },
 		{ "trace-count", required_argument, NULL, 'N' },
 		{ "trace-shared", required_argument, NULL, 'H' },
+		{ "trace-ff", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-aslr", no_argument, NULL, 'R' },
 		{ "syscalls", required_argument, NULL, 'S' },
@@ -384,7 +392,7 @@ int main(int argc, char **argv)
 				"possible: sysgate traces the programs it runs itself\n");
 			return EXIT_USAGE;
 		case 'f': case 'y': case 'c': case 'T': case 's': case 'e':
-		case 'A': case 'N': case 'H':
+		case 'A': case 'N': case 'H': case 'P':
 			parse_strace_option(c, optarg, &opts);
 			break;
 		case 'h':
@@ -432,7 +440,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (trace_path) {
+	if (trace_path && (opts.trace & SG_TRACE_PER_TASK)) {
+		/* -ff -o FILE: FILE.TID per task, opened by the trace */
+		opts.trace_ff_prefix = trace_path;
+	} else if (trace_path) {
 		opts.trace_fd = open(trace_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (opts.trace_fd < 0) {
 			fprintf(stderr, "sysgate: %s: %s\n", trace_path, strerror(errno));

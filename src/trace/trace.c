@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -142,9 +143,12 @@ void trace_sh_unlock(struct trace *tr)
 	pthread_mutex_unlock(&tr->sh->lock);
 }
 
+/* Several tasks are traced into one output: prefixes, lines left open
+ * (never with -ff, where each task has its own file). */
 static bool multi(const struct trace *tr)
 {
-	return __atomic_load_n(&tr->sh->tasks, __ATOMIC_RELAXED) > 1;
+	return !(tr->flags & SG_TRACE_PER_TASK) &&
+	       __atomic_load_n(&tr->sh->tasks, __ATOMIC_RELAXED) > 1;
 }
 
 struct trace *trace_create_opts(int fd, const struct sg_options *opts)
@@ -167,6 +171,9 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 	if (tr->own_fd)
 		hostfd_hold(fd, &tr->fd); /* moved if the guest's range grows */
 	tr->flags = opts ? opts->trace : SG_TRACE_SYSCALLS;
+	tr->ff_fd = -1;
+	if (!(opts && opts->trace_ff_prefix))
+		tr->flags &= ~(unsigned)SG_TRACE_PER_TASK;
 	if (tr->filter.decode_paths) /* -e decode-fds=path: as -y */
 		tr->flags |= SG_TRACE_FDPATHS;
 	tr->strlen = opts ? opts->trace_strlen : TRACE_STRLEN;
@@ -175,7 +182,9 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 	tr->insn_start = opts ? opts->trace_start : 0;
 	tr->insn_count = opts ? opts->trace_count : 0;
 	pthread_mutex_init(&tr->lock, NULL);
-	if (opts && opts->trace_filter && !(tr->filter_spec = strdup(opts->trace_filter))) {
+	if ((opts && opts->trace_filter && !(tr->filter_spec = strdup(opts->trace_filter))) ||
+	    ((tr->flags & SG_TRACE_PER_TASK) &&
+	     !(tr->ff_prefix = strdup(opts->trace_ff_prefix)))) {
 		trace_destroy(tr);
 		errno = ENOMEM;
 		return NULL;
@@ -218,6 +227,9 @@ void trace_destroy(struct trace *tr)
 		close(tr->shared_fd);
 	}
 	free(tr->filter_spec);
+	free(tr->ff_prefix);
+	if (tr->ff_fd >= 0)
+		hostfd_close(tr->ff_fd);
 	free(tr);
 }
 
@@ -226,8 +238,57 @@ int trace_output_fd(const struct trace *tr)
 	return __atomic_load_n(&tr->fd, __ATOMIC_ACQUIRE);
 }
 
+/* -ff: the descriptor of the calling task's file, PREFIX.TID, opened when
+ * the task writes its first line (truncated the first time this run opens
+ * it, appended to after, as by a new image after an execve). One is kept
+ * open at a time, as one of sysgate's private descriptors; the caller
+ * holds tr->lock. -1 when it cannot be opened. */
+static int ff_task_fd(struct trace *tr)
+{
+	int tid = my_tid(), fd, flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
+	char path[PATH_MAX + 16];
+	bool begun = false;
+
+	if (tr->ff_fd >= 0 && tr->ff_tid == tid)
+		return tr->ff_fd;
+	if (tr->ff_fd >= 0) {
+		hostfd_close(tr->ff_fd);
+		tr->ff_fd = -1;
+	}
+	trace_sh_lock(tr);
+	for (unsigned i = 0; i < tr->sh->ff_nbegun && i < 1024; i++)
+		begun |= tr->sh->ff_begun[i] == tid;
+	if (!begun)
+		tr->sh->ff_begun[tr->sh->ff_nbegun++ % 1024] = tid;
+	trace_sh_unlock(tr);
+	snprintf(path, sizeof(path), "%s.%d", tr->ff_prefix, tid);
+	fd = open(path, flags | (begun ? 0 : O_TRUNC), 0666);
+	if (fd < 0)
+		return -1;
+	/* a private number, out of the guest's way (hostfd.h) */
+	tr->ff_fd = hostfd_dup(fd, &tr->ff_fd);
+	close(fd);
+	tr->ff_tid = tid;
+	return tr->ff_fd;
+}
+
 static void write_all(struct trace *tr, const char *p, size_t left)
 {
+	if (tr->flags & SG_TRACE_PER_TASK) {
+		pthread_mutex_lock(&tr->lock);
+		for (int fd = ff_task_fd(tr); fd >= 0 && left;) {
+			ssize_t n = write(fd, p, left);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			p += n;
+			left -= (size_t)n;
+		}
+		pthread_mutex_unlock(&tr->lock);
+		return;
+	}
 	while (left) {
 		ssize_t n = write(trace_output_fd(tr), p, left);
 
@@ -256,7 +317,7 @@ static void close_open_line(struct trace *tr, int except_tid)
 void trace_emit(struct trace *tr, struct tline *l)
 {
 	l->buf[l->len++] = '\n'; /* tl_* always leave room for it */
-	if (tr->flags & SG_TRACE_FOLLOW) {
+	if ((tr->flags & SG_TRACE_FOLLOW) && !(tr->flags & SG_TRACE_PER_TASK)) {
 		trace_sh_lock(tr);
 		close_open_line(tr, 0);
 		write_all(tr, l->buf, l->len);
@@ -272,7 +333,9 @@ static void print_prefix_as(struct trace *tr, struct tline *l, bool several)
 {
 	/* strace -f -o FILE starts every line with the pid ("%-5d "); on a
 	 * terminal it adds "[pid N] " while several tasks run */
-	if (tr->sh->to_file && (tr->flags & SG_TRACE_FOLLOW))
+	if (tr->flags & SG_TRACE_PER_TASK)
+		; /* -ff: the file says which task */
+	else if (tr->sh->to_file && (tr->flags & SG_TRACE_FOLLOW))
 		tl_printf(l, "%-5d ", my_tid());
 	else if (several)
 		tl_printf(l, "[pid %5d] ", my_tid());
@@ -978,7 +1041,8 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	/* a fork's child may print before the call returns: the line is
 	 * begun now, as strace writes it, with the prefixes of before
 	 * (with -e status=, only once the result says it is shown) */
-	if ((pending.entry_multi || pending.fork_counted) && tr->filter.status == ~0u)
+	if ((pending.entry_multi || pending.fork_counted) && tr->filter.status == ~0u &&
+	    !(tr->flags & SG_TRACE_PER_TASK))
 		open_line(tr, call, sig);
 }
 
@@ -1291,6 +1355,8 @@ int trace_exec_options(struct trace *tr, char **out, int max)
 		n = add_opt(out, n, max, "-s%u", tr->strlen);
 	if (tr->filter_spec)
 		n = add_opt(out, n, max, "-e%s", tr->filter_spec);
+	if (tr->flags & SG_TRACE_PER_TASK)
+		n = add_opt(out, n, max, "--trace-ff=%s", tr->ff_prefix);
 	if (tr->insn_start)
 		n = add_opt(out, n, max, "--trace-start=%#llx", (unsigned long long)tr->insn_start);
 	if (tr->insn_count)

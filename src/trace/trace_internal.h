@@ -70,7 +70,14 @@ struct trace {
 				* execve passes the fd on, not how it began) */
 		int root_pid;  /* -c: the process that prints the table (the
 				* first image's, kept across its execve) */
+		/* -ff: the tasks whose file this run has begun (truncated);
+		 * later opens, an execve'd image's included, append */
+		int ff_begun[1024];
+		unsigned ff_nbegun;
 	} *sh;
+	char *ff_prefix;     /* -ff: FILE of FILE.TID */
+	int ff_fd;           /* -ff: the file of ff_tid (a private fd), -1 */
+	int ff_tid;
 	size_t shared_size;  /* *sh and, after it, the -c counts of every
 			      * table, shared by forks and execve'd images */
 	int main_tid;        /* without -f: the only thread traced */

@@ -39,6 +39,9 @@
 # --setup CMD: `sh -c CMD` in each run's directory first (files to copy).
 # --opts OPTS: more trace options, the same words for strace and sysgate
 # ("-e trace=write", "-y").
+# --ff: both run with -ff -o DIR/t (a file per task, t.TID); each file's
+# lines get their TID in front, as -f -o would, and are compared so; the
+# number of files must be the same.
 # --chroot DIR: GUEST is a program inside DIR (an i386 root) run natively
 # in a chroot into DIR (a private mount namespace with /proc, /dev, /sys;
 # root only, else skipped with 77) and under `sysgate -L DIR`, both from
@@ -47,7 +50,7 @@
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name= root= probe= twin= twin_min= sizes= as=prog setup= chroot= opts=
+stdin=/dev/null name= root= probe= twin= twin_min= sizes= as=prog setup= chroot= opts= ff=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
@@ -65,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--as) as=$2; shift 2 ;;
 	--setup) setup=$2; shift 2 ;;
 	--opts) opts=$2; shift 2 ;;
+	--ff) ff=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -145,12 +149,31 @@ else
 	# copies, so /proc/self/exe names WORK/<dir>/prog in both runs
 	cp "$ref" "$work/ref/$as"
 	cp "$guest" "$work/sgt/$as"
+	rawref=../native.raw rawsgt=../sg.raw
+	if [ -n "$ff" ]; then
+		mkdir "$work/ff.ref" "$work/ff.sgt"
+		opts="$opts -f" rawref=../ff.ref/t rawsgt=../ff.sgt/t
+	fi
 	# shellcheck disable=SC2086
-	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q $opts -o ../native.raw "./$as" "$@" \
+	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q $opts -o $rawref "./$as" "$@" \
 		<"$stdin" >../ref.out 2>&1)
 	# shellcheck disable=SC2086
-	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f $opts -o ../sg.raw "./$as" "$@" \
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f $opts -o $rawsgt "./$as" "$@" \
 		<"$stdin" >../sgt.out 2>&1)
+	if [ -n "$ff" ]; then
+		# each task's file, its tid before each line, tids in order
+		for side in ref:native sgt:sg; do
+			d=$work/ff.${side%%:*}
+			for f in $(ls "$d" | sort -t. -k2 -n); do
+				sed "s/^/${f#t.} /" "$d/$f"
+			done >"$work/${side#*:}.raw"
+		done
+		nref=$(ls "$work/ff.ref" | wc -l) nsgt=$(ls "$work/ff.sgt" | wc -l)
+		if [ "$nref" != "$nsgt" ]; then
+			echo "trace-compare $name: -ff: $nsgt files, strace wrote $nref" >&2
+			exit 1
+		fi
+	fi
 fi
 
 # One call per line (prefixes gone, split calls joined), then the parts
@@ -216,10 +239,11 @@ normalise() {
 	}
 	my %fdpath;
 	for (@lines) {
-		# what a /proc file holds is live (status, stat): its reads
+		# what a /proc file holds is live (status, stat), /dev/urandom
+		# random: their reads
 		$fdpath{$2} = $1 if /^(?:open|openat)\(.*?"([^"]*)".*\) += (\d+)$/;
 		s/^(read\((\d+), )".*\) += \d+$/$1"LIVE", N) = N/
-			if /^read\((\d+), / && ($fdpath{$1} // "") =~ m#^/proc/#;
+			if /^read\((\d+), / && ($fdpath{$1} // "") =~ m#^(/proc/|/dev/u?random$)#;
 		for my $id (keys %ids) { s/(?<![\w.])$id(?!\w)/$ids{$id}/g; }
 		s/0x[0-9a-f]{5,}/0xADDR/g;
 		s/htons\(\d{4,5}\)/htons(PORT)/g;
