@@ -262,6 +262,15 @@ static const char *const quiet_names[] = { "attach", "exit", "path-resolution",
 					   "personality", "thread-execve", "superseded" };
 static const char *const decode_fd_names[] = { "path", "socket", "dev", "pidfd",
 					       "signalfd" };
+/* entry=: tables (as SG_TABLE_*: i386, x86_64, x32), mechanisms (as
+ * CPU_MECH_*), attributes (TRACE_ENTRY_*) */
+static const char *const entry_names[] = { "i386", "x86_64", "x32", "syscall",
+					   "sysenter", "int80", "missing", "compat",
+					   "vdso", "vdso-fn" };
+_Static_assert(SG_TABLE_IA32 == 0 && SG_TABLE_X64 == 1 && SG_TABLE_X32 == 2,
+	       "entry_names in table order");
+_Static_assert(CPU_MECH_SYSCALL == 0 && CPU_MECH_SYSENTER == 1 && CPU_MECH_INT80 == 2,
+	       "entry_names in mechanism order");
 
 /* signal=, status=, quiet=, decode-fds=: a set of bits (64 for signals) */
 static int parse_bits(const char *qual, const char *value, uint64_t *out,
@@ -280,6 +289,8 @@ static int parse_bits(const char *qual, const char *value, uint64_t *out,
 		names = quiet_names, n = sizeof(quiet_names) / sizeof(quiet_names[0]);
 	else if (!strcmp(qual, "decode-fds"))
 		names = decode_fd_names, n = sizeof(decode_fd_names) / sizeof(decode_fd_names[0]);
+	else if (!strcmp(qual, "entry"))
+		names = entry_names, n = sizeof(entry_names) / sizeof(entry_names[0]);
 	if (parse_set(value, &negate, &copy) < 0)
 		return -2;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
@@ -321,7 +332,7 @@ static int parse_expr(struct trace_filter *f, const char *expr, char *why, size_
 		{ "trace", "trace" }, { "t", "trace" }, { "signal", "signal" },
 		{ "signals", "signal" }, { "s", "signal" }, { "status", "status" },
 		{ "quiet", "quiet" }, { "silent", "quiet" }, { "silence", "quiet" },
-		{ "q", "quiet" }, { "decode-fds", "decode-fds" },
+		{ "q", "quiet" }, { "decode-fds", "decode-fds" }, { "entry", "entry" },
 	};
 	const char *eq = strchr(expr, '=');
 	const char *qual = NULL;
@@ -350,9 +361,39 @@ static int parse_expr(struct trace_filter *f, const char *expr, char *why, size_
 		f->status = (unsigned)bits;
 	else if (!strcmp(qual, "quiet"))
 		f->quiet_exit = bits >> 1 & 1;
-	else
+	else if (!strcmp(qual, "entry")) {
+		f->entry_tables = bits & 7;
+		f->entry_mechs = bits >> 3 & 7;
+		f->entry_attrs = bits >> 6 & 15;
+	} else
 		f->decode_paths = bits & 1;
 	return 0;
+}
+
+unsigned trace_entry_attrs(const struct sg_syscall_call *call)
+{
+	unsigned a = 0;
+
+	if (!call->row || (!call->row->fn && !systab_row_is_ni(call->row)))
+		a |= TRACE_ENTRY_MISSING;
+	if (call->row && call->row->fn &&
+	    (!strncmp(call->row->entry, "compat_", 7) || !strncmp(call->row->entry, "sys_ia32_", 9)))
+		a |= TRACE_ENTRY_COMPAT;
+	if (call->vdso_fn)
+		a |= TRACE_ENTRY_VDSO_FN;
+	else if (call->vdso)
+		a |= TRACE_ENTRY_VDSO;
+	return a;
+}
+
+/* entry=: the tables and mechanisms named (any), the attributes (all) */
+static bool entry_wanted(const struct trace_filter *f, const struct sg_syscall_call *call)
+{
+	if (f->entry_tables && !(f->entry_tables >> call->table & 1))
+		return false;
+	if (f->entry_mechs && !(f->entry_mechs >> call->mech & 1))
+		return false;
+	return (trace_entry_attrs(call) & f->entry_attrs) == f->entry_attrs;
 }
 
 /* spec: one or more strace -e expressions, one per line. 0, or -1 with
@@ -443,6 +484,8 @@ bool trace_filter_wants(const struct trace_filter *f,
 {
 	const struct sg_syscall_table *tab;
 
+	if (!entry_wanted(f, call))
+		return false;
 	if (f->all)
 		return true;
 	tab = sg_syscall_table(call->table);
@@ -469,8 +512,18 @@ void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,
 		if (call->result < 0 && call->result >= -4095)
 			c[call->index].errors++;
 	}
+	if ((unsigned)call->table < SG_TABLE__COUNT && (unsigned)call->mech < 3) {
+		struct trace_path_count *pc = &tr->sh->paths[call->table][call->mech];
+		unsigned attrs = trace_entry_attrs(call);
+
+		pc->calls++;
+		pc->errors += call->result < 0 && call->result >= -4095;
+		pc->missing += !!(attrs & TRACE_ENTRY_MISSING);
+		pc->vdso += !!(attrs & (TRACE_ENTRY_VDSO | TRACE_ENTRY_VDSO_FN));
+	}
 	trace_sh_unlock(tr);
 }
+
 
 struct summary_row {
 	const char *name;
@@ -560,6 +613,36 @@ static void print_table(struct trace *tr, int t)
  * strace's order (64 bit, 32 bit, x32), each with its own total; all but
  * the 64-bit one under a heading naming it. Time is the wall time of the
  * handler (sysgate has no separate kernel time). */
+/* -c --trace=entry: after strace's tables, the calls per table and
+ * mechanism (sysgate's own: a program's int80 calls from 64-bit code,
+ * the ones that found no handler). */
+static void print_paths(struct trace *tr)
+{
+	static const char *const mechs[] = { "syscall", "sysenter", "int80" };
+	char line[160];
+	bool heading = false;
+
+	for (int t = 0; t < SG_TABLE__COUNT; t++)
+		for (int m = 0; m < 3; m++) {
+			const struct trace_path_count *pc = &tr->sh->paths[t][m];
+			const struct sg_syscall_table *tab = sg_syscall_table(t);
+
+			if (!pc->calls)
+				continue;
+			if (!heading) {
+				put(tr, "\nCalls by table and mechanism:\n"
+					"table  mechanism     calls    errors   missing      vdso\n"
+					"------ --------- --------- --------- --------- ---------\n");
+				heading = true;
+			}
+			snprintf(line, sizeof(line), "%-6s %-9s %9llu %9llu %9llu %9llu\n",
+				 tab ? tab->abi_name : "?", mechs[m],
+				 (unsigned long long)pc->calls, (unsigned long long)pc->errors,
+				 (unsigned long long)pc->missing, (unsigned long long)pc->vdso);
+			put(tr, line);
+		}
+}
+
 void trace_print_summary(struct trace *tr)
 {
 	static const struct {
@@ -583,4 +666,6 @@ void trace_print_summary(struct trace *tr)
 			put(tr, pers[i].heading);
 		print_table(tr, t);
 	}
+	if (tr->flags & SG_TRACE_ENTRY)
+		print_paths(tr);
 }

@@ -384,26 +384,36 @@ static const char *proc_abi_name(enum sg_abi abi)
 }
 
 /* " [i386 int80 4 sys_write]": the path of the call (SG_TRACE_ENTRY). */
+/* The entry column starts here when the line is shorter, so the columns
+ * of successive lines line up. */
+#define TRACE_ENTRY_COLUMN 80
+
 static void print_entry_note(struct tline *l, const struct sg_syscall_call *call)
 {
 	const struct sg_syscall_table *tab = sg_syscall_table(call->table);
+	unsigned attrs = trace_entry_attrs(call);
+	size_t col = l->col0 + l->len;
 
-	tl_printf(l, " [%s %s ", tab ? tab->abi_name : "?", mech_name(call->mech));
-	if (call->table == SG_TABLE_X32)
-		tl_printf(l, "%#llx", (unsigned long long)call->nr);
-	else
-		tl_printf(l, "%llu", (unsigned long long)call->nr);
+	/* aligned: a column for the table, the mechanism and the number,
+	 * which is the table's row number in decimal (x32's without its
+	 * 0x40000000 bit: the table says x32) */
+	tl_putc(l, ' ');
+	while (col + 1 < TRACE_ENTRY_COLUMN && l->len + 1 < sizeof(l->buf) - 1) {
+		tl_putc(l, ' ');
+		col++;
+	}
+	tl_printf(l, "[%-6s %-8s %3llu", tab ? tab->abi_name : "?", mech_name(call->mech),
+		  (unsigned long long)(call->table == SG_TABLE_X32 ? call->nr & ~0x40000000ull
+								 : call->nr));
 	if (call->row)
 		tl_printf(l, " %s", call->row->entry);
-	if (!call->row || (!call->row->fn && !systab_row_is_ni(call->row)))
+	if (attrs & TRACE_ENTRY_MISSING)
 		tl_puts(l, " missing");
-	if (call->row && call->row->fn &&
-	    (!strncmp(call->row->entry, "compat_", 7) ||
-	     !strncmp(call->row->entry, "sys_ia32_", 9)))
+	if (attrs & TRACE_ENTRY_COMPAT)
 		tl_puts(l, " compat"); /* a compat handler translated the layout */
-	if (call->vdso_fn) /* a vDSO time function, answered in sysgate */
+	if (attrs & TRACE_ENTRY_VDSO_FN) /* a vDSO time function, answered in sysgate */
 		tl_puts(l, " vdso-fn");
-	else if (call->vdso)
+	else if (attrs & TRACE_ENTRY_VDSO)
 		tl_puts(l, " vdso");
 	/* the table is chosen per call: INT 0x80 from 64-bit code is i386 */
 	if (pending.proc_abi != SG_ABI_NONE && pending.proc_abi != abi_of(call->table))
@@ -765,6 +775,8 @@ void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
 	if (!call.row)
 		return;
 	call.nr = table == SG_TABLE_X32 ? call.index | 0x40000000u : call.index;
+	/* (-c's breakdown by mechanism counts it under the ABI's own) */
+	call.mech = table == SG_TABLE_IA32 ? CPU_MECH_INT80 : CPU_MECH_SYSCALL;
 	call.args[0] = execfn;
 	call.args[1] = sp + word;
 	call.args[2] = sp + (argc + 2) * word;

@@ -49,6 +49,22 @@ struct trace_filter {
 	unsigned status;   /* bit 0 successful, 1 failed, 2 unfinished */
 	bool quiet_exit;   /* no "+++ exited/killed" lines */
 	bool decode_paths; /* decode-fds=path: as -y */
+	/* entry=: the path a call took (sysgate's own qualifier): any of
+	 * the tables, any of the mechanisms, all of the attributes named */
+	unsigned entry_tables, entry_mechs, entry_attrs;
+};
+
+/* entry= attributes, as the entry column names them */
+enum {
+	TRACE_ENTRY_MISSING = 1u << 0,
+	TRACE_ENTRY_COMPAT = 1u << 1,
+	TRACE_ENTRY_VDSO = 1u << 2,
+	TRACE_ENTRY_VDSO_FN = 1u << 3,
+};
+
+/* -c with the entry column: calls per table and mechanism. */
+struct trace_path_count {
+	uint64_t calls, errors, missing, vdso;
 };
 
 struct trace {
@@ -74,6 +90,8 @@ struct trace {
 		 * later opens, an execve'd image's included, append */
 		int ff_begun[1024];
 		unsigned ff_nbegun;
+		/* -c --trace=entry: [table][mechanism] */
+		struct trace_path_count paths[SG_TABLE__COUNT][3];
 	} *sh;
 	char *ff_prefix;     /* -ff: FILE of FILE.TID */
 	int ff_fd;           /* -ff: the file of ff_tid (a private fd), -1 */
@@ -222,6 +240,8 @@ void trace_print_siginfo(struct tline *l, const siginfo_t *si);
 /* --- filter.c: -e trace=, -c -------------------------------------------- */
 int trace_filter_init(struct trace_filter *f, const char *spec);
 void trace_filter_free(struct trace_filter *f);
+/* The call's entry attributes (TRACE_ENTRY_*). */
+unsigned trace_entry_attrs(const struct sg_syscall_call *call);
 /* -e status=: the call's line is shown (returned: false for exit's). */
 bool trace_filter_status(const struct trace_filter *f, const struct sg_syscall_call *call,
 			 bool returned);
