@@ -322,6 +322,11 @@ bool tk_timeval(const struct targ *a, uint64_t v)
 	return true;
 }
 
+bool tk_otimeval(const struct targ *a, uint64_t v)
+{
+	return tk_timeval(a, v);
+}
+
 /* pselect6's sixth argument: {sigmask=[USR1], sigsetsize=8} */
 bool tk_pselectmask(const struct targ *a, uint64_t v)
 {
@@ -908,4 +913,44 @@ bool tk_mremapaddr(const struct targ *a, uint64_t v)
 		return false;
 	tprint_ptr(a->l, targ_ulong(a, v));
 	return true;
+}
+
+/* A time with its date in local time, as strace adds it: in a C comment
+ * after it (in an argument) or in parentheses (a result). */
+static void print_time_with_date(struct tline *l, int64_t sec, bool comment)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+	char date[64];
+
+	tl_printf(l, "%lld", (long long)sec);
+	if (!localtime_r(&t, &tm) || !strftime(date, sizeof(date), "%FT%T%z", &tm))
+		return;
+	tl_printf(l, comment ? " /* %s */" : " (%s)", date);
+}
+
+/* time(2)'s [t] with the date, and its result's note */
+bool tk_otime(const struct targ *a, uint64_t v)
+{
+	unsigned char b[8];
+
+	if (get(a, b, targ_ulong(a, v), wl(a))) {
+		tl_putc(a->l, '[');
+		print_time_with_date(a->l, rds(b, wl(a)), true);
+		tl_putc(a->l, ']');
+	}
+	return true;
+}
+
+void trace_print_time_note(const struct targ *a)
+{
+	struct tline *l = a->l;
+	size_t eq = l->len;
+
+	/* the result printed again, with its date */
+	while (eq > 0 && l->buf[eq - 1] != '=')
+		eq--;
+	l->len = eq;
+	tl_putc(l, ' ');
+	print_time_with_date(l, targ_long(a, (uint64_t)a->call->result), false);
 }

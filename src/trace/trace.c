@@ -893,14 +893,34 @@ static const struct sg_syscall_call *ipc_view(const struct sg_syscall_call *call
 	return view;
 }
 
-/* socketcall or ipc shown as the call it carries */
+/* i386's old select(2) (82) takes one pointer to its five arguments
+ * (struct sel_arg_struct): shown with them, as strace does. */
+static const struct sg_syscall_call *oldselect_view(const struct sg_syscall_call *call,
+						    struct sg_syscall_call *view,
+						    const struct mm *mm)
+{
+	uint32_t words[5];
+
+	if (!is_call(call, "select") || call->table != SG_TABLE_IA32 || !mm ||
+	    copy_from_guest(mm, words, (uint32_t)call->args[0], sizeof(words)))
+		return call;
+	*view = *call;
+	for (unsigned i = 0; i < 5; i++)
+		view->args[i] = words[i];
+	view->args[5] = 0;
+	return view;
+}
+
+/* socketcall, ipc or the old select shown as the call it carries */
 static const struct sg_syscall_call *carried_view(const struct sg_syscall_call *call,
 						  struct sg_syscall_call *view,
 						  const struct mm *mm)
 {
 	const struct sg_syscall_call *v = socketcall_view(call, view, mm);
 
-	return v != call ? v : ipc_view(call, view, mm);
+	if (v == call)
+		v = ipc_view(call, view, mm);
+	return v != call ? v : oldselect_view(call, view, mm);
 }
 
 /* A new thread or child process: prefixes from now on (strace prints them
@@ -1273,6 +1293,18 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 	} else if (is_call(call, "select") || is_call(call, "_newselect") ||
 		   is_call(call, "pselect6") || is_call(call, "pselect6_time64")) {
 		trace_print_select_note(&a);
+	} else if (is_call(call, "time")) {
+		trace_print_time_note(&a);
+	} else if (is_call(call, "recvmmsg") || is_call(call, "recvmmsg_time64")) {
+		/* the timeout's rest, which the kernel wrote back */
+		if (call->args[4]) {
+			tl_puts(l, " (left ");
+			trace_print_timespec(&a, call->table == SG_TABLE_X64 ? call->args[4]
+							: (uint32_t)call->args[4],
+					     call->table == SG_TABLE_IA32 &&
+					     !is_call(call, "recvmmsg_time64") ? 4 : 8);
+			tl_putc(l, ')');
+		}
 	} else if (is_call(call, "rt_sigtimedwait") || is_call(call, "rt_sigtimedwait_time64")) {
 		tl_puts(l, " (");
 		tprint_signame(l, (int)call->result, false);

@@ -218,6 +218,8 @@ bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w);
 
 /* " (in [3], out [4], left {...})" after select's and pselect6's result. */
 void trace_print_select_note(const struct targ *a);
+/* time(2)'s result with its date: "= 1796429189 (2026-12-05T00:06:29+0000)" */
+void trace_print_time_note(const struct targ *a);
 
 /* Extra text after the result: " (flags O_RDONLY)" of fcntl F_GETFL, the
  * revents of poll. */

@@ -24,7 +24,7 @@
 #     the order they first appear
 #   - pids and tids (numbered in order of appearance), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
-#     in SIGCHLD's siginfo too, times()'s result, timevals), the CPU
+#     in SIGCHLD's siginfo too, times()'s result, timevals, time()), the CPU
 #     getcpu gives, -y's pipe and socket inodes, what reads
 #     of /proc files return, /* N vars */ counts,
 #     getrandom's bytes, sysinfo's and statfs's live values and the run's
@@ -250,6 +250,7 @@ normalise() {
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
 		s/tv_sec=\d+, tv_usec=\d+/tv_sec=T, tv_usec=T/g;
 		s/^(times\(.*\) += )\d+$/$1TICKS/;
+		s/^time\(.*/time(NOW) = NOW/;
 		s/^getcpu\(\[\d+\]/getcpu([CPU]/;
 		s/:\[\d+\]>/:[INODE]>/g;  # -y: pipe:[6077057], socket:[...]
 		s/si_utime=\d+, si_stime=\d+/si_utime=T, si_stime=T/g;
