@@ -69,6 +69,7 @@ enum sg_trace_flags {
 	SG_TRACE_INSN = 1u << 9,     /* --trace=insn: each instruction, disassembled */
 	SG_TRACE_BLOCKS = 1u << 10,  /* --trace=blocks: each basic block entered */
 	SG_TRACE_PER_TASK = 1u << 11, /* -ff: each task's lines in trace_ff_prefix.TID */
+	SG_TRACE_TIMELINE = 1u << 12, /* trace_timeline: Chrome trace-event JSON / HTML */
 };
 
 struct sg_options {
@@ -87,6 +88,9 @@ struct sg_options {
 				  * sysgate inherits; 0: none */
 	const char *trace_ff_prefix; /* -ff -o FILE: FILE, the prefix of each task's
 				      * file (FILE.TID); NULL: one trace fd */
+	const char *trace_timeline; /* --trace-timeline=FILE: the calls as Chrome
+				     * trace events (FILE.html: a page drawing
+				     * them); with SG_TRACE_TIMELINE */
 	int trace_initial_exec;  /* trace the execve that started the program first, as
 				  * strace's first line (the CLI: unless the trace
 				  * goes on from a guest's execve, --trace-fd) */

@@ -60,6 +60,10 @@ static void usage(FILE *out)
 		"  -e decode-fds=path     fd paths, as -y\n"
 		"  -c                     count time, calls and errors per call; print\n"
 		"                         a table at exit instead of the trace\n"
+		"      --trace-timeline=FILE  the calls, signals, forks and exits as\n"
+		"                         Chrome trace-event JSON (Perfetto,\n"
+		"                         chrome://tracing); FILE.html: a page drawing\n"
+		"                         them with the -c summary\n"
 		"      --trace-start=ADDR instruction trace from ADDR on\n"
 		"      --trace-count=N    at most N instructions (or blocks)\n"
 		"  -o FILE                write the trace to FILE instead of stderr\n"
@@ -96,6 +100,9 @@ static void usage(FILE *out)
 static int bare_t_count;
 /* -s or -e was given: they trace, as strace's do. */
 static int strace_option_given;
+/* A text trace was asked for (--trace, -t, -o, -c, -s, -e); without one,
+ * --trace-timeline writes only the timeline. */
+static int text_trace_asked;
 
 /* --trace=WHAT[,WHAT...] */
 static int parse_trace(const char *what, unsigned *flags)
@@ -140,12 +147,16 @@ static int parse_strace_option(int c, const char *arg, struct sg_options *o)
 	case 'f': /* -ff: each task in a file of its own (with -o) */
 		o->trace |= o->trace & SG_TRACE_FOLLOW ? SG_TRACE_PER_TASK : SG_TRACE_FOLLOW;
 		return 1;
+	case 'W': /* --trace-timeline=FILE */
+		o->trace |= SG_TRACE_TIMELINE;
+		o->trace_timeline = arg;
+		return 1;
 	case 'P': /* --trace-ff=PREFIX: -ff -o PREFIX, passed on by an execve */
 		o->trace |= SG_TRACE_FOLLOW | SG_TRACE_PER_TASK;
 		o->trace_ff_prefix = arg;
 		return 1;
 	case 'y': o->trace |= SG_TRACE_FDPATHS; return 1;
-	case 'c': o->trace |= SG_TRACE_SUMMARY | SG_TRACE_SYSCALLS; return 1;
+	case 'c': o->trace |= SG_TRACE_SUMMARY | SG_TRACE_SYSCALLS; text_trace_asked = 1; return 1;
 	case 'T': o->trace |= SG_TRACE_DURATION; return 1;
 	case 's':
 		strace_option_given = 1;
@@ -198,8 +209,8 @@ static void finish_trace_options(struct sg_options *o)
 	else if (bare_t_count >= 3)
 		o->trace |= SG_TRACE_TIME_EPOCH;
 	if ((o->trace || strace_option_given) &&
-	    !(o->trace & (SG_TRACE_SYSCALLS | SG_TRACE_INSN |
-				      SG_TRACE_BLOCKS)))
+	    !(o->trace & (SG_TRACE_SYSCALLS | SG_TRACE_INSN | SG_TRACE_BLOCKS)) &&
+	    (!(o->trace & SG_TRACE_TIMELINE) || text_trace_asked || strace_option_given))
 		o->trace |= SG_TRACE_SYSCALLS;
 }
 
@@ -279,6 +290,7 @@ int main(int argc, char **argv)
 		{ "trace-count", required_argument, NULL, 'N' },
 		{ "trace-shared", required_argument, NULL, 'H' },
 		{ "trace-ff", required_argument, NULL, 'P' },
+		{ "trace-timeline", required_argument, NULL, 'W' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-aslr", no_argument, NULL, 'R' },
 		{ "syscalls", required_argument, NULL, 'S' },
@@ -329,9 +341,11 @@ int main(int argc, char **argv)
 			break;
 		case 't': /* strace's -t: trace, with the time of day */
 			bare_t_count++;
+			text_trace_asked = 1;
 			opts.trace |= SG_TRACE_SYSCALLS;
 			break;
 		case 'Y':
+			text_trace_asked = 1;
 			if (parse_trace(optarg, &opts.trace) < 0) {
 				fprintf(stderr, "sysgate: unknown trace kind '%s' "
 					"(syscalls, entry, insn, blocks)\n", optarg);
@@ -340,6 +354,7 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			trace_path = optarg;
+			text_trace_asked = 1;
 			break;
 		case 'v':
 			opts.verbose++;
@@ -392,7 +407,7 @@ int main(int argc, char **argv)
 				"possible: sysgate traces the programs it runs itself\n");
 			return EXIT_USAGE;
 		case 'f': case 'y': case 'c': case 'T': case 's': case 'e':
-		case 'A': case 'N': case 'H': case 'P':
+		case 'A': case 'N': case 'H': case 'P': case 'W':
 			parse_strace_option(c, optarg, &opts);
 			break;
 		case 'h':

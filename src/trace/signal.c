@@ -80,6 +80,16 @@ void trace_signal(struct trace *tr, struct sg_thread *t, const siginfo_t *si)
 {
 	struct tline l = { .len = 0 };
 
+	if (tr && tr->tl_fd >= 0) { /* --trace-timeline: an instant event */
+		struct tline ev = { .len = 0 };
+
+		tl_puts(&ev, "--- ");
+		tprint_signame(&ev, si->si_signo, false);
+		tl_putc(&ev, ' ');
+		trace_print_siginfo(&ev, si);
+		tl_puts(&ev, " ---");
+		timeline_instant(tr, "signal", ev.buf, ev.len);
+	}
 	if (!tr || (tr->flags & SG_TRACE_SUMMARY) || !(tr->flags & SG_TRACE_SYSCALLS))
 		return;
 	if (!(tr->flags & SG_TRACE_FOLLOW) && tr->main_tid && t &&

@@ -189,6 +189,16 @@ struct trace *trace_create_opts(int fd, const struct sg_options *opts)
 		errno = ENOMEM;
 		return NULL;
 	}
+	tr->tl_fd = -1;
+	tr->tl_first_tid = my_tid();
+	if ((tr->flags & SG_TRACE_TIMELINE) && opts->trace_timeline &&
+	    timeline_open(tr, opts->trace_timeline, opts->trace_shared_fd > 0) < 0) {
+		int err = errno;
+
+		trace_destroy(tr);
+		errno = err ? err : ENOMEM;
+		return NULL;
+	}
 	if (shared_init(tr, opts ? opts->trace_shared_fd : 0) < 0) {
 		trace_destroy(tr);
 		errno = ENOMEM;
@@ -230,6 +240,7 @@ void trace_destroy(struct trace *tr)
 	free(tr->ff_prefix);
 	if (tr->ff_fd >= 0)
 		hostfd_close(tr->ff_fd);
+	timeline_close(tr);
 	free(tr);
 }
 
@@ -969,6 +980,15 @@ static void thread_exit_line(struct trace *tr, struct sg_thread *t,
 	if (!is_call(call, "exit") || !t || !t->proc || t == t->proc->main_thread ||
 	    __atomic_load_n(&t->proc->nthreads, __ATOMIC_RELAXED) <= 1)
 		return;
+	if (tr->tl_fd >= 0) {
+		char text[64];
+		int n = snprintf(text, sizeof(text), "+++ exited with %d +++",
+				 (int)(call->args[0] & 0xff));
+
+		timeline_instant(tr, "exit", text, (size_t)n);
+	}
+	if (!shows_lines(tr))
+		return;
 	if (tr->filter.quiet_exit) {
 		note_task_gone(tr);
 		return;
@@ -977,6 +997,36 @@ static void thread_exit_line(struct trace *tr, struct sg_thread *t,
 	tl_printf(&end, "+++ exited with %d +++", (int)(call->args[0] & 0xff));
 	trace_emit(tr, &end);
 	note_task_gone(tr);
+}
+
+/* --trace-timeline: the call as a slice named by its whole strace line
+ * (no prefix, never split), from its entry to now. */
+static void timeline_line(struct trace *tr, struct sg_thread *t,
+			  const struct sg_syscall_call *call, const struct systab_sig *sig,
+			  unsigned ret_kind)
+{
+	static __thread struct tline full;
+	static __thread int started_tid;
+	uint64_t now = timeline_now_ns();
+	uint64_t start = (uint64_t)pending.start.tv_sec * 1000000000u +
+			 (uint64_t)pending.start.tv_nsec;
+	char nbuf[32];
+
+	if (started_tid != my_tid()) {
+		/* a new task's first event ends its creator's flow */
+		started_tid = my_tid();
+		if (started_tid != tr->tl_first_tid)
+			timeline_task_start(tr, start);
+	}
+	full.len = 0;
+	full.col0 = 0;
+	tl_printf(&full, "%s(", name_of(call, nbuf, sizeof(nbuf)));
+	print_args(&full, sig, 0, 6, true);
+	tl_putc(&full, ')');
+	finish_line(tr, &full, mm_of(t), call, ret_kind);
+	timeline_syscall(tr, call, full.buf, full.len, start,
+			 ret_kind == SYSTAB_RET_NONE || now < start ? start : now,
+			 is_fork(call));
 }
 
 void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
@@ -1007,7 +1057,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		return;
 	if (!trace_filter_wants(&tr->filter, call)) {
 		/* strace shows a thread's end whatever -e trace= says */
-		if (shows_lines(tr))
+		if (shows_lines(tr) || tr->tl_fd >= 0)
 			thread_exit_line(tr, t, call);
 		return;
 	}
@@ -1047,8 +1097,13 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		pending.used = (size_t)n;
 		pending.as_restart = true;
 	}
-	if (!shows_lines(tr))
+	if (tr->tl_fd >= 0 && sig->ret == SYSTAB_RET_NONE)
+		timeline_line(tr, t, call, sig, SYSTAB_RET_NONE);
+	if (!shows_lines(tr)) {
+		if (tr->tl_fd >= 0)
+			thread_exit_line(tr, t, call); /* its exit, as an event */
 		return;
+	}
 	if (sig->ret == SYSTAB_RET_NONE) {
 		/* no exit will come: print now, as strace does */
 		struct tline l = { .len = 0 };
@@ -1088,9 +1143,11 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 	char nbuf[32];
 
 	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
+	if (sig->ret == SYSTAB_RET_NONE) { /* shown on entry (exit, exit_group) */
+		pending.call = NULL;
+		return;
+	}
 	if (pending.call != orig) {
-		if (sig->ret == SYSTAB_RET_NONE)
-			return; /* printed on entry */
 		if (!traced_task(tr) || !trace_filter_wants(&tr->filter, call))
 			return;
 		/* no enter was seen: format everything now */
@@ -1132,6 +1189,8 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 		else if (pending.late[i])
 			format_arg(tr, mm_of(t), call, sig, i, true);
 	pending.call = NULL;
+	if (tr->tl_fd >= 0)
+		timeline_line(tr, t, call, sig, sig->ret);
 	if (!shows_lines(tr)) {
 		note_new_task(tr, call);
 		return;
@@ -1237,6 +1296,24 @@ void trace_exit(struct trace *tr, const struct sg_exit *status)
 {
 	struct tline l = { .len = 0 };
 
+	if (tr->tl_fd >= 0) {
+		char text[64];
+		int n = status->signaled
+			? snprintf(text, sizeof(text), "+++ killed by signal %d +++", status->signal)
+			: snprintf(text, sizeof(text), "+++ exited with %d +++", status->code);
+		struct tline name = { .len = 0 };
+
+		if (status->signaled) { /* by name, as the trace line */
+			tl_puts(&name, "+++ killed by ");
+			tprint_signame(&name, status->signal, false);
+			tl_puts(&name, " +++");
+			timeline_instant(tr, "exit", name.buf, name.len);
+		} else {
+			timeline_instant(tr, "exit", text, (size_t)n);
+		}
+		if (getpid() == tr->sh->root_pid)
+			timeline_finish(tr);
+	}
 	if (tr->flags & SG_TRACE_SUMMARY) {
 		/* one table for the whole run, as strace's, printed by the
 		 * first process (its execve'd images included) when it ends:
@@ -1401,6 +1478,8 @@ int trace_exec_options(struct trace *tr, char **out, int max)
 		n = add_opt(out, n, max, "-e%s", tr->filter_spec);
 	if (tr->flags & SG_TRACE_PER_TASK)
 		n = add_opt(out, n, max, "--trace-ff=%s", tr->ff_prefix);
+	if (tr->tl_path)
+		n = add_opt(out, n, max, "--trace-timeline=%s", tr->tl_path);
 	if (tr->insn_start)
 		n = add_opt(out, n, max, "--trace-start=%#llx", (unsigned long long)tr->insn_start);
 	if (tr->insn_count)

@@ -93,6 +93,9 @@ struct trace {
 		/* -c --trace=entry: [table][mechanism] */
 		struct trace_path_count paths[SG_TABLE__COUNT][3];
 	} *sh;
+	int tl_fd;           /* --trace-timeline: the events file (private), -1 */
+	char *tl_path;       /* ... as given (FILE or FILE.html) */
+	int tl_first_tid;    /* the image's first thread: no task-start flow */
 	char *ff_prefix;     /* -ff: FILE of FILE.TID */
 	int ff_fd;           /* -ff: the file of ff_tid (a private fd), -1 */
 	int ff_tid;
@@ -252,5 +255,18 @@ bool trace_filter_wants(const struct trace_filter *f,
 void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,
 		      uint64_t ns);
 void trace_print_summary(struct trace *tr);
+
+/* --- timeline.c, timeline_html.c: --trace-timeline ---------------------- */
+uint64_t timeline_now_ns(void);
+/* Open the events file (inherited: an execve'd image's, appended to). */
+int timeline_open(struct trace *tr, const char *path, bool inherited);
+void timeline_syscall(struct trace *tr, const struct sg_syscall_call *call,
+		      const char *line, size_t len, uint64_t start_ns, uint64_t end_ns,
+		      bool forked);
+void timeline_task_start(struct trace *tr, uint64_t ns);
+void timeline_instant(struct trace *tr, const char *cat, const char *text, size_t len);
+void timeline_finish(struct trace *tr);
+void timeline_close(struct trace *tr);
+int timeline_write_html(const char *out_path, const char *events_path);
 
 #endif

@@ -26,7 +26,7 @@ int main(void)
 		return 1;
 	/* time for the child to be in pause(), so that both traces show it
 	 * interrupted (there is no way for it to say it is there) */
-	usleep(200000);
+	usleep(500000);
 	kill(child, SIGTERM);
 	waitpid(child, &status, 0);
 	abort();

@@ -39,6 +39,9 @@
 # --setup CMD: `sh -c CMD` in each run's directory first (files to copy).
 # --opts OPTS: more trace options, the same words for strace and sysgate
 # ("-e trace=write", "-y").
+# --timeline: sysgate writes --trace-timeline=FILE instead of -o; the file
+# must pass check_timeline.py (the trace-event format), and its slices'
+# and instants' names (the strace lines) are compared as the trace would.
 # --ff: both run with -ff -o DIR/t (a file per task, t.TID); each file's
 # lines get their TID in front, as -f -o would, and are compared so; the
 # number of files must be the same.
@@ -50,7 +53,7 @@
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
-stdin=/dev/null name= root= probe= twin= twin_min= sizes= as=prog setup= chroot= opts= ff=
+stdin=/dev/null name= root= probe= twin= twin_min= sizes= as=prog setup= chroot= opts= ff= timeline=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stdin) stdin=$2; shift 2 ;;
@@ -69,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--setup) setup=$2; shift 2 ;;
 	--opts) opts=$2; shift 2 ;;
 	--ff) ff=1; shift ;;
+	--timeline) timeline=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -157,9 +161,15 @@ else
 	# shellcheck disable=SC2086
 	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q $opts -o $rawref "./$as" "$@" \
 		<"$stdin" >../ref.out 2>&1)
+	sgout="-o $rawsgt"
+	[ -n "$timeline" ] && sgout="--trace-timeline=../tl.json"
 	# shellcheck disable=SC2086
-	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f $opts -o $rawsgt "./$as" "$@" \
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f $opts $sgout "./$as" "$@" \
 		<"$stdin" >../sgt.out 2>&1)
+	if [ -n "$timeline" ]; then
+		python3 "$(dirname "$0")/check_timeline.py" "$work/tl.json" --lines "$work/sg.raw" ||
+			{ echo "trace-compare $name: the timeline is not valid trace-event JSON" >&2; exit 1; }
+	fi
 	if [ -n "$ff" ]; then
 		# each task's file, its tid before each line, tids in order
 		for side in ref:native sgt:sg; do
