@@ -254,7 +254,8 @@ normalise() {
 		$fdpath{$2} = $1 if /^(?:open|openat)\(.*?"([^"]*)".*\) += (\d+)$/;
 		s/^(read\((\d+), )".*\) += \d+$/$1"LIVE", N) = N/
 			if /^read\((\d+), / && ($fdpath{$1} // "") =~ m#^(/proc/|/dev/u?random$)#;
-		for my $id (keys %ids) { s/(?<![\w.])$id(?!\w)/$ids{$id}/g; }
+		# (a pid as a whole number, not the 8192 of 8192*1024)
+		for my $id (keys %ids) { s/(?<![\w.])$id(?![\w*])/$ids{$id}/g; }
 		s/0x[0-9a-f]{5,}/0xADDR/g;
 		s/htons\(\d{4,5}\)/htons(PORT)/g;
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
