@@ -3,8 +3,10 @@
 # that are missing. Used by `make run` and `make test` on a fresh machine;
 # arguments name more packages (`make stress-ng`: stress-ng).
 set -eu
+# (strace: the trace comparisons; chromium: the timeline page's test,
+# e2e.trace-timeline-html, which is skipped without it)
 PKGS="cmake make gcc pkg-config libcapstone-dev libelf-dev libcmocka-dev uthash-dev
-gcc-multilib libc6-dev-x32 libc6-dev-i386 nasm binutils file gdb valgrind $*"
+gcc-multilib libc6-dev-x32 libc6-dev-i386 nasm binutils file gdb valgrind strace chromium $*"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

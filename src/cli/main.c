@@ -208,6 +208,10 @@ static void finish_trace_options(struct sg_options *o)
 		o->trace |= SG_TRACE_TIME_US;
 	else if (bare_t_count >= 3)
 		o->trace |= SG_TRACE_TIME_EPOCH;
+	/* a trace fd alone (an execve's) traces, unless only the timeline
+	 * was traced before the exec */
+	if (o->trace_fd >= 0 && !o->trace)
+		o->trace = SG_TRACE_SYSCALLS;
 	if ((o->trace || strace_option_given) &&
 	    !(o->trace & (SG_TRACE_SYSCALLS | SG_TRACE_INSN | SG_TRACE_BLOCKS)) &&
 	    (!(o->trace & SG_TRACE_TIMELINE) || text_trace_asked || strace_option_given))
@@ -396,11 +400,10 @@ int main(int argc, char **argv)
 			   * (a guest fexecve): closed once loaded */
 			exec_close = atoi(optarg);
 			break;
-		case 'F': /* trace to this inherited descriptor (execve) */
+		case 'F': /* trace to this inherited descriptor (execve); the
+			   * options after it say what (finish_trace_options) */
 			opts.trace_fd = atoi(optarg);
 			trace_inherited = 1;
-			if (!opts.trace)
-				opts.trace = SG_TRACE_SYSCALLS;
 			break;
 		case 'p':
 			fprintf(stderr, "sysgate: -p: attaching to a running process is not "
