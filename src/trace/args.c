@@ -248,9 +248,9 @@ static bool print_ext(const struct targ *a, unsigned kind, uint64_t v)
 bool trace_arg_is_split(const struct sg_syscall_call *call,
 			const struct systab_sig *sig, unsigned i)
 {
-	(void)call;
 	return sig->arg[i] == SYSTAB_ARG_CLONEFL || sig->arg[i] == SYSTAB_ARG_CLONE3ARGS ||
-	       sig->arg[i] == SYSTAB_ARG_SOCKLENIO || sig->arg[i] == SYSTAB_ARG_OFFINOUT;
+	       sig->arg[i] == SYSTAB_ARG_SOCKLENIO || sig->arg[i] == SYSTAB_ARG_OFFINOUT ||
+	       (sig->arg[i] == SYSTAB_ARG_IOCTLARG && trace_ioctl_splits(call->args[1]));
 }
 
 bool trace_print_arg_part(struct tline *l, const struct mm *mm,

@@ -20,6 +20,7 @@ enum ioctl_arg {
 	IOCTL_OUT_WINSIZE,
 	IOCTL_FLSH,      /* TCFLSH's queue */
 	IOCTL_XONC,      /* TCXONC's action */
+	IOCTL_IFCONF,    /* SIOCGIFCONF's struct ifconf: read and rewritten */
 };
 
 static const struct {
@@ -47,6 +48,7 @@ static const struct {
 	{ "FICLONE", IOCTL_INT },
 	{ "SIOCOUTQNSD", IOCTL_OUT_INT },
 	{ "SIOCINQ", IOCTL_OUT_INT },
+	{ "SIOCGIFCONF", IOCTL_IFCONF },
 };
 
 static const char *request_name(uint64_t req)
@@ -219,11 +221,102 @@ static void print_int(const struct targ *a, uint64_t addr)
 	tl_printf(a->l, "[%d]", n);
 }
 
+bool trace_ioctl_splits(uint64_t req)
+{
+	return arg_of(req) == IOCTL_IFCONF;
+}
+
+/* strace's note "2 * sizeof(struct ifreq)", in a C comment, when n is a
+ * whole number of them */
+static void ifreq_count(struct tline *l, int32_t n, unsigned size)
+{
+	if (n > 0 && n % (int32_t)size == 0)
+		tl_printf(l, " /%c %d * sizeof(struct ifreq) %c/", '*', n / (int32_t)size, '*');
+}
+
+/* struct ifconf {int ifc_len; char *ifc_buf;}: strace shows the length
+ * asked for, " => " the length filled, and the struct ifreq entries
+ * (name, address) the call wrote: 40 bytes each in the 64-bit ABI, 32 in
+ * the compat one. On entry (TARG_HEAD) the length is kept for the return. */
+static __thread struct {
+	bool read;
+	int32_t len;
+	uint64_t buf;
+} ifconf_in;
+
+static void print_ifconf(const struct targ *a, uint64_t addr)
+{
+	bool compat = targ_table(a) != SG_TABLE_X64;
+	unsigned size = compat ? 32 : 40;
+	unsigned char b[16];
+	int32_t len;
+	uint64_t buf;
+
+	if (a->part == TARG_TAIL && !ifconf_in.read)
+		return;
+	if (!tread(a, b, addr, compat ? 8 : 16)) {
+		if (a->part != TARG_TAIL)
+			tprint_ptr(a->l, addr);
+		ifconf_in.read = false;
+		return;
+	}
+	memcpy(&len, b, 4);
+	buf = 0;
+	memcpy(&buf, b + (compat ? 4 : 8), compat ? 4 : 8);
+	if (a->part == TARG_HEAD) {
+		ifconf_in.read = true;
+		ifconf_in.len = len;
+		ifconf_in.buf = buf;
+		tl_putc(a->l, '{');
+		if (buf) { /* a NULL buffer: only the length the call gives */
+			tl_printf(a->l, "ifc_len=%d", len);
+			ifreq_count(a->l, len, size);
+		}
+		return;
+	}
+	if (a->part == TARG_WHOLE)
+		tl_putc(a->l, '{');
+	if (a->part == TARG_WHOLE || !ifconf_in.buf) {
+		tl_printf(a->l, "ifc_len=%d", len);
+		ifreq_count(a->l, len, size);
+	} else if (a->call->result >= 0 && len != ifconf_in.len) {
+		tl_printf(a->l, " => %d", len);
+		ifreq_count(a->l, len, size);
+	}
+	tl_puts(a->l, ", ifc_buf=");
+	if (!buf || a->call->result < 0) {
+		tprint_ptr(a->l, buf);
+	} else {
+		tl_putc(a->l, '[');
+		for (int32_t i = 0; (i + 1) * (int32_t)size <= len; i++) {
+			char name[17] = "";
+
+			if (i == TRACE_MAX_ELEMS) {
+				tl_puts(a->l, ", ...");
+				break;
+			}
+			if (!tread(a, name, buf + (uint64_t)i * size, 16))
+				break;
+			tl_puts(a->l, i ? ", {ifr_name=" : "{ifr_name=");
+			tl_quote(a->l, (const unsigned char *)name, strnlen(name, 16), false);
+			tl_puts(a->l, ", ifr_addr=");
+			trace_print_sockaddr(a, buf + (uint64_t)i * size + 16, 16);
+			tl_putc(a->l, '}');
+		}
+		tl_putc(a->l, ']');
+	}
+	tl_putc(a->l, '}');
+}
+
 bool tk_ioctlarg(const struct targ *a, uint64_t v)
 {
 	enum ioctl_arg k = arg_of(a->call->args[1]);
 	uint64_t addr = targ_ulong(a, v);
 
+	if (k == IOCTL_IFCONF) {
+		print_ifconf(a, addr);
+		return true;
+	}
 	/* what the call fills: nothing to show when it failed */
 	if (trace_ioctl_fills(a->call->args[1]) && (!a->exiting || a->call->result < 0)) {
 		tprint_ptr(a->l, addr);
@@ -254,6 +347,7 @@ bool tk_ioctlarg(const struct targ *a, uint64_t v)
 		print_winsize(a, addr);
 		break;
 	case IOCTL_PTR:
+	case IOCTL_IFCONF: /* (printed above) */
 		tprint_ptr(a->l, addr);
 		break;
 	}

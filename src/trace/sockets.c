@@ -95,6 +95,11 @@ static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 	tl_putc(a->l, '}');
 }
 
+void trace_print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
+{
+	print_sockaddr(a, addr, len);
+}
+
 /* Input address, its length in the next argument (connect, bind, sendto). */
 bool tk_sockaddr(const struct targ *a, uint64_t v)
 {

@@ -31,7 +31,8 @@
 #     directory
 #   - against a twin of another ABI (--abi-sizes): set_robust_list's
 #     length, getrandom's count, mprotect(PROT_READ)'s RELRO length,
-#     control messages' lengths (cmsg_len, msg_controllen)
+#     control messages' lengths (cmsg_len, msg_controllen), SIOCGIFCONF's
+#     ifc_len (struct ifreq: 32 or 40 bytes)
 # The lines of tests/e2e/trace/strace_allow.txt (by-design differences,
 # each with its reason in docs/trace-format.md) are taken out of both.
 # --as NAME: the program is copied as NAME, not prog (busybox's applet
@@ -279,6 +280,8 @@ normalise() {
 			s/^(mprotect\(0xADDR), \d+, PROT_READ\)/$1, RELRO, PROT_READ)/;
 			# the control message header: 12 bytes (compat) or 16
 			s/\b(cmsg_len|msg_controllen)=\d+/$1=CMSGSIZE/g;
+			# struct ifreq: 32 bytes (compat) or 40
+			s/\bifc_len=\d+( => )?(\d+)?/"ifc_len=N" . ($1 ? " => N" : "")/ge;
 		}
 		print "$_\n";
 	}' "$1" | sed -e "s#$work/ref#WORK#g" -e "s#$work/sgt#WORK#g" \
