@@ -281,7 +281,7 @@ normalise() {
 			# the control message header: 12 bytes (compat) or 16
 			s/\b(cmsg_len|msg_controllen)=\d+/$1=CMSGSIZE/g;
 			# struct ifreq: 32 bytes (compat) or 40
-			s/\bifc_len=\d+( => )?(\d+)?/"ifc_len=N" . ($1 ? " => N" : "")/ge;
+			if (/\bifc_len=/) { s/\bifc_len=\d+/ifc_len=N/; s/ => \d+/ => N/; }
 		}
 		print "$_\n";
 	}' "$1" | sed -e "s#$work/ref#WORK#g" -e "s#$work/sgt#WORK#g" \
