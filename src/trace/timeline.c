@@ -99,7 +99,7 @@ static void begin_event(struct tline *l, const char *ph, uint64_t ns)
 static void name_track(struct trace *tr)
 {
 	struct tline l = { .len = 0 };
-	char comm[64] = "", path[64];
+	char comm[64] = "", path[64], label[sizeof(comm) + 32];
 	int fd;
 	ssize_t n;
 
@@ -114,16 +114,16 @@ static void name_track(struct trace *tr)
 		comm[strcspn(comm, "\n")] = '\0';
 		close(fd);
 	}
-	snprintf(path, sizeof(path), "%s %d/%d", comm, (int)getpid(), named_tid);
+	snprintf(label, sizeof(label), "%s %d/%d", comm, (int)getpid(), named_tid);
 	begin_event(&l, "M", 0);
 	tl_puts(&l, ",\"name\":\"thread_name\",\"args\":{\"name\":");
-	json_str(&l, path, strlen(path));
+	json_str(&l, label, strlen(label));
 	tl_puts(&l, "}}");
 	if (named_tid == (int)getpid()) {
 		begin_event(&l, "M", 0);
 		tl_puts(&l, ",\"name\":\"process_name\",\"args\":{\"name\":");
-		snprintf(path, sizeof(path), "%s (pid %d)", comm, (int)getpid());
-		json_str(&l, path, strlen(path));
+		snprintf(label, sizeof(label), "%s (pid %d)", comm, (int)getpid());
+		json_str(&l, label, strlen(label));
 		tl_puts(&l, "}}");
 	}
 	put_event(tr, &l);
