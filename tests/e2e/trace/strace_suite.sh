@@ -131,12 +131,16 @@ host() { # host NAME PROG [--setup CMD] [--stdin FILE] -- ARGS
 	shift 2
 	opts "$@"
 	shift $((nopts + 1))
+	if [ ! -x "$prog" ]; then
+		printf '  %-28s skipped: no %s on this host\n' "$name" "$prog"
+		return
+	fi
 	one "$name" x86_64 --setup "$setup" --stdin "$stdin" 0 "$sysgate" "$prog" "$prog" "$@"
 }
 
 run_x86_64() {
 	host ls-l /bin/ls -- -l /
-	host python3-files /usr/bin/python3.11 -- -c "$PY_FILES"
+	host python3-files /usr/bin/python3 -- -c "$PY_FILES"
 	host bash-pipeline /bin/bash -- -c "$BASH_PIPE"
 	guests x86_64
 	[ -n "$fast" ] && return
@@ -146,11 +150,11 @@ run_x86_64() {
 	host id /usr/bin/id --
 	host env /usr/bin/env --
 	host sort /usr/bin/sort --stdin "$here/sockets.c" --
-	host python3-sockets /usr/bin/python3.11 -- -c "$PY_SOCKETS"
-	host python3-threads /usr/bin/python3.11 -- -c "$PY_THREADS"
+	host python3-sockets /usr/bin/python3 -- -c "$PY_SOCKETS"
+	host python3-threads /usr/bin/python3 -- -c "$PY_THREADS"
 	host perl-fork-exec /usr/bin/perl -- -e "$PERL_FORK"
 	host git-status /usr/bin/git --setup "$GIT_REPO" -- -C repo status
-	host python3-abort /usr/bin/python3.11 -- -c 'import os; os.abort()'
+	host python3-abort /usr/bin/python3 -- -c 'import os; os.abort()'
 }
 
 # i386 root program (dynamic, chroot natively)
