@@ -327,6 +327,10 @@ void op_grp7(struct cpu *c, const struct insn *i)
 		reg_set(c, R_CX, 4, aux);
 		return;
 	}
+	if (i->modrm == 0xd0) {
+		op_xgetbv(c, i);
+		return;
+	}
 	if (i->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
 		if (i->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))
 			op_ud(c, i);

@@ -104,6 +104,14 @@ struct cpu {
 	struct cpu_tls_desc tls[CPU_GDT_TLS_COUNT];
 
 	cpu_xmm xmm[16];
+	/* Bits 255:128 of YMM0..15 (XSAVE state component 2): the legacy SSE
+	 * forms leave them alone, VEX.128 forms and VZEROUPPER clear them. */
+	cpu_xmm ymm_hi[16];
+	/* XCR0 (XGETBV 0): the state components the OS enabled; cpu_init
+	 * sets CPU_XCR0. With XCR0[2:1] != 11b every AVX form is #UD, as on
+	 * hardware; 0 would be an OS without CR4.OSXSAVE (XSAVE family #UD,
+	 * FXSR-only signal frames). */
+	uint64_t xcr0;
 	uint32_t mxcsr;
 	struct cpu_x87 x87;
 	uint64_t mmx_priv;          /* reserved for the CPU module */
@@ -191,6 +199,29 @@ void cpu_set_user_signal_handler(void (*fn)(int sig, void *siginfo, void *uctx))
  * to answer -EFAULT as the kernel does; NULL: none (such a fault then
  * kills sysgate, as any fault of its own). Per thread. */
 void cpu_set_host_bus_recovery(void *jb /* sigjmp_buf * */);
+
+/* XSAVE state components: x87, SSE (in the legacy region), AVX. */
+#define CPU_XSTATE_X87 1ull
+#define CPU_XSTATE_SSE 2ull
+#define CPU_XSTATE_AVX 4ull
+/* The XCR0 every guest thread has, as a kernel sets it from what CPUID
+ * reports (leaf 1 XSAVE/OSXSAVE, leaf 0xD): x87|SSE. AVX (bit 2) joins
+ * it, and CPUID's AVX bits, once every AVX/AVX2 instruction runs
+ * (docs/cpu.md, "XSAVE"); the YMM state and its XSAVE handling are in
+ * already (tested with a CPU whose xcr0 has it). */
+#define CPU_XCR0 (CPU_XSTATE_X87 | CPU_XSTATE_SSE)
+
+/* Bytes of the standard-format XSAVE area for these components (CPUID
+ * 0xD.0 EBX with that XCR0): 576 for x87|SSE, 832 with AVX. */
+uint32_t cpu_xstate_size(uint64_t xcr0);
+/* XSAVE64 of c's state (RFBM = rfbm & c->xcr0, standard format) into img,
+ * host memory of cpu_xstate_size(c->xcr0) bytes: what the kernel's XSAVE
+ * writes into a signal frame (bytes it does not write keep img's). */
+void cpu_xsave_host(struct cpu *c, void *img, uint64_t rfbm);
+/* XRSTOR64 from img (RFBM = rfbm & c->xcr0): 0, or -1 (nothing changed)
+ * where the instruction raises #GP: a header or MXCSR value the CPU
+ * rejects. Components outside RFBM keep their state. */
+int cpu_xrstor_host(struct cpu *c, const void *img, uint64_t rfbm);
 
 /* CPUID as the guest sees it (also used for AT_HWCAP). */
 void cpu_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);

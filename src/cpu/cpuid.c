@@ -5,7 +5,7 @@
 #include "cpu/cpu.h"
 #include <string.h>
 
-#define MAX_BASIC_LEAF 7
+#define MAX_BASIC_LEAF 0xd
 #define MAX_EXT_LEAF 0x80000008u
 
 /* Leaf 1 EDX */
@@ -28,7 +28,13 @@
 #define ID_MOVBE (1u << 22)
 #define ID_POPCNT (1u << 23)
 #define ID_AES (1u << 25)
+#define ID_XSAVE (1u << 26)
+#define ID_OSXSAVE (1u << 27) /* the OS set CR4.OSXSAVE: XGETBV, XSAVE usable */
 #define ID_RDRAND (1u << 30)
+/* Leaf 0xD subleaf 1 EAX */
+#define IDD_XSAVEOPT (1u << 0)
+#define IDD_XSAVEC (1u << 1)
+#define IDD_XGETBV1 (1u << 2)
 /* Leaf 7 subleaf 0 EBX */
 #define ID7_BMI1 (1u << 3)
 #define ID7_BMI2 (1u << 8)
@@ -61,6 +67,31 @@ static void leaf4(uint32_t sub, uint32_t out[4])
 	out[3] = c[sub].level == 3 ? 2 : 0;                            /* L3 inclusive */
 }
 
+/* XSAVE: the components of CPU_XCR0, their sizes and the AVX offset
+ * (what a CPU with exactly these components reports: sizes for the
+ * enabled set = for all supported ones). */
+static void leafd(uint32_t sub, uint32_t out[4])
+{
+	if (!CPU_XCR0)
+		return;
+	switch (sub) {
+	case 0:
+		out[0] = (uint32_t)CPU_XCR0;
+		out[1] = out[2] = cpu_xstate_size(CPU_XCR0);
+		break;
+	case 1:
+		out[0] = IDD_XSAVEOPT | IDD_XSAVEC | IDD_XGETBV1;
+		out[1] = cpu_xstate_size(CPU_XCR0); /* compacted: AVX right after the header */
+		break;
+	case 2:
+		if (CPU_XCR0 & CPU_XSTATE_AVX) {
+			out[0] = 256;
+			out[1] = 576;
+		}
+		break;
+	}
+}
+
 void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 {
 	static const char brand[48] = "sysgate x86 interpreter";
@@ -77,7 +108,7 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 		out[0] = 0x000206a7;          /* family 6 */
 		out[1] = 8u << 8 | 1u << 16;  /* CLFLUSH 64 B, 1 logical CPU */
 		out[2] = ID_SSE3 | ID_PCLMULQDQ | ID_SSSE3 | ID_CX16 | ID_SSE41 | ID_SSE42 | ID_MOVBE |
-			 ID_POPCNT | ID_AES | ID_RDRAND;
+			 ID_POPCNT | ID_AES | ID_RDRAND | (CPU_XCR0 ? ID_XSAVE | ID_OSXSAVE : 0);
 		out[3] = ID_FPU | ID_TSC | ID_CX8 | ID_CMOV | ID_MMX | ID_CLFSH | ID_FXSR | ID_SSE |
 			 ID_SSE2;
 		break;
@@ -90,6 +121,9 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 	case 7:
 		if (sub == 0)
 			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_RDSEED | ID7_ADX | ID7_SHA;
+		break;
+	case 0xd:
+		leafd(sub, out);
 		break;
 	case 0x80000000:
 		out[0] = MAX_EXT_LEAF;

@@ -63,6 +63,7 @@ void cpu_init(struct cpu *c, enum cpu_mode mode)
 	c->x87.fcw = 0x37f;
 	c->x87.ftw_tags = 0xffff; /* all empty */
 	c->mxcsr = 0x1f80;
+	c->xcr0 = CPU_XCR0;
 	c->sel[SEG_CS] = mode == CPU_MODE_64 ? 0x33 : 0x23;
 	c->sel[SEG_SS] = 0x2b;
 	/* start_thread: DS = ES = 0 for 64-bit programs, __USER_DS for compat */

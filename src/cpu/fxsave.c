@@ -1,7 +1,8 @@
 /* FXSAVE/FXRSTOR (with REX.W in 64-bit mode: the 64-bit FIP/FDP format),
  * executed by the host on the guest's x87/SSE state so the 512-byte image
  * is the hardware's to the byte: abridged tags, reserved fields, the bytes
- * it leaves alone (464..511, and XMM8..15 outside 64-bit mode). */
+ * it leaves alone (464..511, and XMM8..15 outside 64-bit mode). XSAVE's
+ * legacy region (xsave.c) is the same image. */
 #include "cpu/ops.h"
 #include "cpu/x87.h"
 
@@ -17,15 +18,38 @@ __asm__(".text\n"
 #define FX_XMM8 288
 #define FX_XMM8_LEN 128
 
+void fx_host_save(const struct cpu *c, void *img, bool w)
+{
+	uint32_t host_mxcsr;
+	struct fx_area fx;
+
+	x87_to_fx(c, &fx, true);
+	__asm__ volatile("stmxcsr %0" : "=m"(host_mxcsr));
+	x87_host_call(&fx, w ? fx_thunk_save64 : fx_thunk_save, img, NULL);
+	__asm__ volatile("ldmxcsr %0" : : "m"(host_mxcsr));
+}
+
+void fx_host_load(struct cpu *c, const void *img, bool w)
+{
+	uint32_t host_mxcsr;
+	cpu_xmm hi[8];
+	struct fx_area fx;
+
+	memcpy(hi, &c->xmm[8], sizeof(hi));
+	x87_to_fx(c, &fx, true);
+	__asm__ volatile("stmxcsr %0" : "=m"(host_mxcsr));
+	x87_host_call(&fx, w ? fx_thunk_rstor64 : fx_thunk_rstor, (void *)img, NULL);
+	__asm__ volatile("ldmxcsr %0" : : "m"(host_mxcsr));
+	x87_from_fx(c, &fx, true);
+	if (c->mode != CPU_MODE_64)
+		memcpy(&c->xmm[8], hi, sizeof(hi));
+}
+
 static void fx_run(struct cpu *c, const struct insn *i, bool save)
 {
 	uint64_t ea = insn_ea(c, i);
-	uint32_t host_mxcsr;
 	bool w = c->mode == CPU_MODE_64 && (i->rex & 8);
-	bool m32 = c->mode != CPU_MODE_64;
 	uint8_t img[512] __attribute__((aligned(16)));
-	cpu_xmm hi[8];
-	struct fx_area fx;
 	uint32_t mxcsr;
 
 	if (ea & 15) {
@@ -35,27 +59,18 @@ static void fx_run(struct cpu *c, const struct insn *i, bool save)
 	guest_read(img, ea, 512);
 	if (save) {
 		guest_write(ea, img, 512); /* fault on a read-only page here */
-	} else {
-		memcpy(&mxcsr, img + 24, 4);
-		if (mxcsr & ~MXCSR_MASK) {
-			cpu_raise(c, VEC_GP);
-			return;
-		}
-	}
-	memcpy(hi, &c->xmm[8], sizeof(hi));
-	x87_to_fx(c, &fx, true);
-	__asm__ volatile("stmxcsr %0" : "=m"(host_mxcsr));
-	x87_host_call(&fx, save ? (w ? fx_thunk_save64 : fx_thunk_save)
-				: (w ? fx_thunk_rstor64 : fx_thunk_rstor), img, NULL);
-	__asm__ volatile("ldmxcsr %0" : : "m"(host_mxcsr));
-	x87_from_fx(c, &fx, true);
-	if (m32) {
-		memcpy(&c->xmm[8], hi, sizeof(hi));
-		if (save)
+		fx_host_save(c, img, w);
+		if (c->mode != CPU_MODE_64)
 			guest_read(img + FX_XMM8, ea + FX_XMM8, FX_XMM8_LEN);
-	}
-	if (save)
 		guest_write(ea, img, 512);
+		return;
+	}
+	memcpy(&mxcsr, img + 24, 4);
+	if (mxcsr & ~MXCSR_MASK) {
+		cpu_raise(c, VEC_GP);
+		return;
+	}
+	fx_host_load(c, img, w);
 }
 
 void op_fxsave_M(struct cpu *c, const struct insn *i)

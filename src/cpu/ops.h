@@ -19,6 +19,10 @@
 #undef X87R
 
 void op_nop(struct cpu *cpu, const struct insn *i);
+/* XGETBV (0F 01 D0, reached from op_grp7; xsave.c). */
+void op_xgetbv(struct cpu *cpu, const struct insn *i);
+/* The OS enabled AVX state (XCR0[2:1] = 11b): AVX forms run, else #UD. */
+bool avx_enabled(const struct cpu *c);
 /* 63 is MOVSXD in 64-bit mode and ARPL outside it: one row, two handlers. */
 void op_arpl_EwGw(struct cpu *cpu, const struct insn *i);
 

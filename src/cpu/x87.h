@@ -42,6 +42,13 @@ void x87_from_fx(struct cpu *c, const struct fx_area *fx, bool with_sse);
  * MXCSR is fx's afterwards: x87_to_fx without SSE puts the host's there. */
 void x87_host_call(struct fx_area *fx, const void *thunk, void *mem, uint64_t *rflags);
 
+/* The legacy (FXSAVE) image of c's x87/SSE state as the host's FXSAVE
+ * (w: FXSAVE64) stores it into img (bytes it does not write keep img's;
+ * XMM8..15 are c's in every mode), and c's state from img as FXRSTOR(64)
+ * loads it (XMM8..15 kept outside 64-bit mode). fxsave.c. */
+void fx_host_save(const struct cpu *c, void *img, bool w);
+void fx_host_load(struct cpu *c, const void *img, bool w);
+
 /* The thunk of an x87 encoding: opcode - 0xd8, and slot ModRM.reg (memory
  * forms, operand at (%rdi)) or 8 + ModRM - 0xc0 (register forms). */
 const uint8_t *x87_thunk(unsigned op, unsigned slot);
