@@ -202,8 +202,12 @@ static void test_cpuid(void **state)
 	assert_memory_equal(&r[1], "Genu", 4);
 	cpu_cpuid(1, 0, r);
 	assert_true(r[3] & (1u << 26));          /* SSE2 */
-	assert_false(r[2] & (1u << 27));         /* no OSXSAVE */
-	assert_false(r[2] & (1u << 28));         /* no AVX */
+	/* OSXSAVE with the XCR0 threads get; AVX only with AVX state in it */
+	assert_int_equal(!!(r[2] & (1u << 27)), CPU_XCR0 != 0);
+	assert_int_equal(!!(r[2] & (1u << 28)), !!(CPU_XCR0 & CPU_XSTATE_AVX));
+	cpu_cpuid(0xd, 0, r);
+	assert_int_equal(r[0], (uint32_t)CPU_XCR0);
+	assert_int_equal(r[1], CPU_XCR0 & CPU_XSTATE_AVX ? 832 : 576); /* SDM: 512 + 64 (+ 256) */
 	cpu_cpuid(7, 0, r);
 	assert_false(r[1] & (1u << 9));          /* no ERMS */
 }
