@@ -39,9 +39,12 @@ void frame_save_altstack(struct sg_thread *t, uint64_t sp, uint64_t *ss_sp,
 int frame_restore_altstack(struct sg_thread *t, uint64_t ss_sp, int32_t flags,
 			   uint64_t size);
 
-/* FP state: room below sp (64-byte aligned FXSAVE image, for ia32 the
- * 112-byte fsave header before it); returns the new sp = fpstate pointer. */
-uint64_t fpstate_alloc(uint64_t sp, bool ia32, uint64_t *buf_fx);
+/* FP state: room below sp (64-byte aligned XSAVE image and magic, or
+ * FXSAVE image without XSAVE; for ia32 the 112-byte fsave header before
+ * it); returns the new sp = fpstate pointer. */
+uint64_t fpstate_alloc(const struct cpu *c, uint64_t sp, bool ia32, uint64_t *buf_fx);
+/* Bytes of that image: the XSAVE area + FP_XSTATE_MAGIC2, or 512. */
+uint32_t fpstate_size(const struct cpu *c);
 int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool ia32);
 /* From a sigcontext's fpstate pointer (0: reset). 0 or -1. */
 int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool ia32);

@@ -131,7 +131,7 @@ int frame_setup_i386(const struct frame_req *r)
 	bool onstack;
 
 	sp = frame_stack(t, r->ka, true, &onstack);
-	fpstate = fpstate_alloc(sp, true, &buf_fx);
+	fpstate = fpstate_alloc(c, sp, true, &buf_fx);
 	sp = (uint32_t)(((fpstate - size + 4) & ~15ull) - 4);
 	if (onstack && !frame_within_altstack(t, sp))
 		return -1;
@@ -151,7 +151,7 @@ int frame_setup_i386(const struct frame_req *r)
 		f->pinfo = (uint32_t)sp + offsetof(struct rt_frame32, info);
 		f->puc = (uint32_t)sp + offsetof(struct rt_frame32, uc);
 		memcpy(f->info, r->info, 128);
-		f->uc.uc_flags = 0; /* no XSAVE state */
+		f->uc.uc_flags = c->xcr0 ? UC_FP_XSTATE : 0;
 		f->uc.uc_link = 0;
 		frame_save_altstack(t, c->r[R_SP], &ss_sp, &ss_flags, &ss_size);
 		f->uc.ss_sp = (uint32_t)ss_sp;

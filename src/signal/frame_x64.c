@@ -5,7 +5,7 @@
  *
  * Both carry the 64-bit struct sigcontext (256 bytes); x32's ucontext has
  * 32-bit uc_flags/uc_link, a compat stack_t and a pad before it. The FP
- * state (an FXSAVE image) sits above the frame, 64-byte aligned; rsp is
+ * state (an XSAVE image, fpstate.c) sits above the frame, 64-byte aligned; rsp is
  * 16-byte aligned minus 8, as after a call. Bytes the kernel does not
  * write (sigcontext.reserved1, siginfo without SA_SIGINFO) keep what the
  * stack held. rt_sigreturn (x86_64 15, x32 513) reverses it.
@@ -127,7 +127,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 	if (!(r->ka->flags & SG_SA_RESTORER))
 		return -1; /* x86_64 has no vDSO restorer: the kernel refuses */
 	sp = frame_stack(t, r->ka, false, &onstack);
-	fpstate = fpstate_alloc(sp, false, &buf_fx);
+	fpstate = fpstate_alloc(c, sp, false, &buf_fx);
 	sp = ((fpstate - size) & ~15ull) - 8;
 	if (x32 && sp >> 32)
 		return -1;
@@ -140,7 +140,8 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 	frame_save_altstack(t, c->r[R_SP], &ss_sp, &ss_flags, &ss_size);
 	/* UC_STRICT_RESTORE_SS only for a signal that came from 64-bit mode
 	 * (the kernel's user_64bit_mode: CS is the 64-bit user CS) */
-	uc_flags = UC_SIGCONTEXT_SS | (c->sel[SEG_CS] == USER_CS ? UC_STRICT_RESTORE_SS : 0);
+	uc_flags = UC_SIGCONTEXT_SS | (c->xcr0 ? UC_FP_XSTATE : 0) |
+		   (c->sel[SEG_CS] == USER_CS ? UC_STRICT_RESTORE_SS : 0);
 	if (x32) {
 		struct rt_frame_x32 *f = &u.fx32;
 

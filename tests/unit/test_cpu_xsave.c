@@ -197,12 +197,15 @@ static bool ignored(size_t off)
 	return host_amd() && off >= 6 && off < 24;
 }
 
+static bool quiet; /* a first attempt: differences not printed */
+
 static int compare(const char *what, const char *name, unsigned trial, const uint8_t *interp,
 		   const uint8_t *native, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
 		if (interp[k] != native[k] && !ignored(k)) {
-			fprintf(stderr, "%s trial %u: %s byte %zu: %02x, native %02x\n", name, trial,
+			if (!quiet)
+				fprintf(stderr, "%s trial %u: %s byte %zu: %02x, native %02x\n", name, trial,
 				what, k, interp[k], native[k]);
 			return 1;
 		}
@@ -241,7 +244,7 @@ static void test_xsave_vs_host(void **state)
 		unsigned k = (unsigned)(rnd() % (sizeof(ops) / sizeof(ops[0])));
 		const struct op *op = &ops[k];
 		uint64_t mask = rnd() & 7;
-		bool native_fault, interp_fault;
+		bool native_fault = false, interp_fault;
 		struct cpu *cpu;
 
 		if (rnd() % 4 == 0)
@@ -254,46 +257,58 @@ static void test_xsave_vs_host(void **state)
 		else
 			fill(area0, AREA);
 
-		/* natively */
-		memcpy(area, area0, AREA);
-		memset(fin, 0, AREA);
-		emit(code, op, mask, 0xc3);
-		native_fault = run_native(start, area, fin);
-		memcpy(n_area, area, AREA);
-		memcpy(n_fin, fin, AREA);
+		/* a context switch between the instructions may leave a
+		 * component the host's kernel restored in use (XRSTORS), which
+		 * the SDM allows: a difference counts when it repeats */
+		for (unsigned attempt = 0; attempt < 3; attempt++) {
+			unsigned diff = 0;
 
-		/* interpreted */
-		memcpy(area, area0, AREA);
-		memset(fin, 0, AREA);
-		emit(code, op, mask, 0xcc);
-		cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
-		cpu = calloc(1, sizeof(*cpu));
-		cpu_init(cpu, CPU_MODE_64);
-		cpu->xcr0 = CPU_XSTATE_X87 | CPU_XSTATE_SSE | CPU_XSTATE_AVX;
-		cpu->r[R_DI] = (uintptr_t)start;
-		cpu->r[R_SI] = (uintptr_t)area;
-		cpu->r[R_BX] = (uintptr_t)fin;
-		cpu->r[R_CX] = 1;
-		cpu->r[R_SP] = (uintptr_t)(stack + 65536 - 64);
-		cpu->rip = (uintptr_t)code;
-		cpu_run(cpu);
-		interp_fault = cpu->stop == CPU_STOP_FAULT && cpu->fault.vector == VEC_GP;
-		if (!interp_fault && (cpu->stop != CPU_STOP_FAULT || cpu->fault.vector != VEC_BP)) {
-			fprintf(stderr, "%s trial %u: stopped %d vector %d\n", op->name, t, cpu->stop,
-				cpu->fault.vector);
-			bad++;
-		} else if (interp_fault != native_fault) {
-			fprintf(stderr, "%s trial %u: #GP %d, native %d (mask %llx)\n", op->name, t,
-				interp_fault, native_fault, (unsigned long long)mask);
-			bad++;
-		} else {
-			bad += (unsigned)compare("area", op->name, t, area, n_area, AREA);
-			if (!native_fault)
-				bad += (unsigned)compare("final state", op->name, t, fin, n_fin,
-							 STD_SIZE);
+			quiet = attempt < 2;
+			/* natively */
+			memcpy(area, area0, AREA);
+			memset(fin, 0, AREA);
+			emit(code, op, mask, 0xc3);
+			native_fault = run_native(start, area, fin);
+			memcpy(n_area, area, AREA);
+			memcpy(n_fin, fin, AREA);
+
+			/* interpreted */
+			memcpy(area, area0, AREA);
+			memset(fin, 0, AREA);
+			emit(code, op, mask, 0xcc);
+			cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+			cpu = calloc(1, sizeof(*cpu));
+			cpu_init(cpu, CPU_MODE_64);
+			cpu->xcr0 = CPU_XSTATE_X87 | CPU_XSTATE_SSE | CPU_XSTATE_AVX;
+			cpu->r[R_DI] = (uintptr_t)start;
+			cpu->r[R_SI] = (uintptr_t)area;
+			cpu->r[R_BX] = (uintptr_t)fin;
+			cpu->r[R_CX] = 1;
+			cpu->r[R_SP] = (uintptr_t)(stack + 65536 - 64);
+			cpu->rip = (uintptr_t)code;
+			cpu_run(cpu);
+			interp_fault = cpu->stop == CPU_STOP_FAULT && cpu->fault.vector == VEC_GP;
+			if (!interp_fault && (cpu->stop != CPU_STOP_FAULT || cpu->fault.vector != VEC_BP)) {
+				if (!quiet) fprintf(stderr, "%s trial %u: stopped %d vector %d\n", op->name, t, cpu->stop,
+					cpu->fault.vector);
+				diff++;
+			} else if (interp_fault != native_fault) {
+				if (!quiet) fprintf(stderr, "%s trial %u: #GP %d, native %d (mask %llx)\n", op->name, t,
+					interp_fault, native_fault, (unsigned long long)mask);
+				diff++;
+			} else {
+				diff += (unsigned)compare("area", op->name, t, area, n_area, AREA);
+				if (!native_fault)
+					diff += (unsigned)compare("final state", op->name, t, fin, n_fin,
+								 STD_SIZE);
+			}
+			cpu_release(cpu);
+			free(cpu);
+			if (!diff)
+				break;
+			if (!quiet)
+				bad += diff;
 		}
-		cpu_release(cpu);
-		free(cpu);
 		trials++;
 		faults += native_fault;
 		per_op[k]++;
