@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "loader/loader_internal.h"
+#include "cpu/cpu.h"
 #include "mm/mm.h"
 
 #define MAX_AUXV 32
@@ -58,14 +59,22 @@ static size_t count(char *const *v)
 	return n;
 }
 
-/* AT_MINSIGSTKSZ: the kernel's max_frame_size (init_sigframe_size) for the
- * frames sysgate builds, an FXSR-only CPU's (CPUID has no XSAVE): the
- * largest frame, sigframe_ia32 (732, asserted in signal/frame_layout.h),
- * + 15 for alignment, + the FP state (512 FXSAVE + 112 fsave header, also
- * for 64-bit tasks of a kernel with IA32 emulation) + 63 XSAVE padding,
- * rounded up to 16. Not the host's value: a program sizing its alternate
- * stack between the two expects SIGSEGV where sysgate's frame fits. */
-#define SG_MAX_SIGFRAME_SIZE ((732 + 15 + 512 + 112 + 63 + 15) & ~15ul)
+/* AT_MINSIGSTKSZ: the kernel's max_frame_size (init_sigframe_size, 6.1)
+ * for the frames sysgate builds: the largest frame, sigframe_ia32 (732,
+ * asserted in signal/frame_layout.h), + 15 for alignment, + the FP state
+ * (fpu__get_fpstate_size: the XSAVE area of the guest's XCR0 + 4 for
+ * FP_XSTATE_MAGIC2, or 512 without XSAVE; + the 112-byte fsave header, also
+ * for 64-bit tasks of a kernel with IA32 emulation) + 63 XSAVE alignment,
+ * rounded up to 16: 1504 for XCR0 = x87|SSE (576 bytes), 1760 with AVX
+ * (832), 1440 without XSAVE. Not the host's value, which counts the host's
+ * own XSAVE area: a program sizing its alternate stack between the two
+ * expects SIGSEGV where sysgate's frame fits. */
+static uint64_t max_sigframe_size(void)
+{
+	uint64_t fp = CPU_XCR0 ? cpu_xstate_size(CPU_XCR0) + 4 : 512;
+
+	return (732 + 15 + fp + 112 + 63 + 15) & ~15ull;
+}
 
 /* The auxiliary vector in the kernel's order (create_elf_tables, with
  * ARCH_DLINFO / ARCH_DLINFO_IA32 / ARCH_DLINFO_X32 first). */
@@ -76,7 +85,7 @@ static void fill_auxv(struct auxv *a, const struct stack_info *si,
 		aux(a, AT_SYSINFO, si->sysinfo);
 	if (si->sysinfo_ehdr)
 		aux(a, AT_SYSINFO_EHDR, si->sysinfo_ehdr);
-	aux(a, AT_MINSIGSTKSZ, SG_MAX_SIGFRAME_SIZE);
+	aux(a, AT_MINSIGSTKSZ, max_sigframe_size());
 	aux(a, AT_HWCAP, si->hwcap);
 	aux(a, AT_PAGESZ, MM_PAGE_SIZE);
 	aux(a, AT_CLKTCK, (uint64_t)sysconf(_SC_CLK_TCK));

@@ -245,7 +245,8 @@ int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool ia32)
 		return -1;
 	if (ia32 && fold_fsave_hdr(t, fpstate, &fx))
 		return -1;
-	fx.mxcsr &= MXCSR_MASK;
+	if (fx.mxcsr & ~MXCSR_MASK)
+		return -1; /* FXRSTOR's #GP; the ia32 copy rejects it as well */
 	x87_from_fx(&t->cpu, &fx, true);
 	/* an FXSAVE-only frame: the rest starts afresh */
 	init_components(&t->cpu, t->cpu.xcr0 & ~(CPU_XSTATE_X87 | CPU_XSTATE_SSE));
