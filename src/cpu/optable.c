@@ -166,6 +166,7 @@ static void build(void)
 #include "cpu/opcodes_sse.def"
 #include "cpu/opcodes_x87.def"
 #include "cpu/opcodes_ext.def"
+#include "cpu/opcodes_avx.def"
 #undef OP
 #undef X87M
 #undef X87R
