@@ -43,6 +43,17 @@ static bool avx_ok(struct cpu *c, const struct insn *i, bool l256_ok, bool no_vv
 	return true;
 }
 
+/* VEX.W0 (w 0) or VEX.W1 (w 1) forms: the other W is #UD. (In 32-bit
+ * mode the decoder keeps no VEX.W: such forms run as W0.) */
+static bool w_is(struct cpu *c, const struct insn *i, unsigned w)
+{
+	if (!!(i->rex & 8) != w) {
+		op_ud(c, i);
+		return false;
+	}
+	return true;
+}
+
 /* A memory operand of n bytes (16 or 32 aligned to n when align). */
 static bool vmem_read(struct cpu *c, const struct insn *i, void *buf, unsigned n, bool align)
 {
@@ -96,8 +107,8 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 		/* the legacy handler reads it: fault, if at all, before any
 		 * register holds a lane */
 		(void)mem_read(insn_ea(c, i), memsz == 4 && (i->rex & 8) ? 8 : memsz);
-	} else if (form == V_SHI || form == V_GPR) {
-		/* no XMM memory operand */
+	} else if (form == V_GPR) {
+		/* no XMM source */
 	} else if (i->mod != 3) {
 		unsigned n = memsz;
 
@@ -395,11 +406,15 @@ void op_v_ptest(struct cpu *c, const struct insn *i)
 
 void op_v_testps(struct cpu *c, const struct insn *i)
 {
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	vtest(c, i, 0x8000000080000000ull);
 }
 
 void op_v_testpd(struct cpu *c, const struct insn *i)
 {
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	vtest(c, i, 0x8000000000000000ull);
 }
 
@@ -410,6 +425,8 @@ static void blendv(struct cpu *c, const struct insn *i, unsigned esz)
 	cpu_xmm a[2], b[2], m[2], r[2];
 	unsigned mr = (unsigned)(i->imm >> 4) & (c->mode == CPU_MODE_64 ? 15 : 7);
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, false) || !rm_ymm(c, i, b))
 		return;
 	ymm_get(c, VEX_V(i), a);
@@ -590,6 +607,8 @@ static void broadcast(struct cpu *c, const struct insn *i, unsigned esz, bool re
 	cpu_xmm r[2];
 	uint8_t e[16];
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, true) || (l256_only && !VEX_L(i)) || (!reg_ok && i->mod == 3)) {
 		if (c->stop == CPU_STOP_NONE)
 			op_ud(c, i);
@@ -650,6 +669,8 @@ void op_v_insertf128(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm r[2], s;
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, false))
 		return;
 	if (!VEX_L(i)) {
@@ -670,6 +691,8 @@ void op_v_extractf128(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm v[2], r[2] = { { { 0 } }, { { 0 } } };
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, true))
 		return;
 	if (!VEX_L(i)) {
@@ -691,6 +714,8 @@ void op_v_perm2f128(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm a[2], b[2], src[4], r[2];
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, false))
 		return;
 	if (!VEX_L(i)) {
@@ -712,11 +737,12 @@ void op_v_perm2f128(struct cpu *c, const struct insn *i)
 	ymm_set(c, i->reg, r, true);
 }
 
-/* VPERMQ/VPERMPD ymm, ymm/m256, imm8 (VEX.256, W1 ... vvvv 1111b). */
+/* VPERMQ/VPERMPD ymm, ymm/m256, imm8 (VEX.256, vvvv 1111b). */
 void op_v_permq(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm s[2], r[2];
 
+	/* VEX.W1 in the SDM; the AMD host runs W0 the same: not checked */
 	if (!avx_ok(c, i, true, true))
 		return;
 	if (!VEX_L(i)) {
@@ -738,6 +764,8 @@ void op_v_permd(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm idx[2], s[2], r[2];
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, false))
 		return;
 	if (!VEX_L(i)) {
@@ -762,6 +790,8 @@ static void permil(struct cpu *c, const struct insn *i, unsigned esz, bool imm)
 	cpu_xmm s[2], ctl[2], r[2];
 	unsigned per = 16 / esz, n = (VEX_L(i) ? 32 : 16) / esz;
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, imm))
 		return;
 	if (imm) {
@@ -812,6 +842,8 @@ void op_v_pblendd(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm a[2], b[2], r[2];
 
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	if (!avx_ok(c, i, true, false) || !rm_ymm(c, i, b))
 		return;
 	ymm_get(c, VEX_V(i), a);
@@ -911,21 +943,29 @@ static void maskmov(struct cpu *c, const struct insn *i, unsigned esz, bool stor
 
 void op_v_maskmovps_load(struct cpu *c, const struct insn *i)
 {
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	maskmov(c, i, 4, false);
 }
 
 void op_v_maskmovpd_load(struct cpu *c, const struct insn *i)
 {
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	maskmov(c, i, 8, false);
 }
 
 void op_v_maskmovps_store(struct cpu *c, const struct insn *i)
 {
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	maskmov(c, i, 4, true);
 }
 
 void op_v_maskmovpd_store(struct cpu *c, const struct insn *i)
 {
+	if (avx_enabled(c) && !w_is(c, i, 0))
+		return;
 	maskmov(c, i, 8, true);
 }
 

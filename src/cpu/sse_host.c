@@ -141,7 +141,10 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	f.rcx = c->r[R_CX];
 	f.rdx = c->r[R_DX];
 	f.rflags = 2;
-	f.mxcsr = guest_mxcsr | 0x1f80;
+	/* every exception masked, the sticky flags clear: the flags after it
+	 * are what this instruction raised (a flag already set for an
+	 * unmasked exception is no #XM: SSE has nothing pending) */
+	f.mxcsr = (guest_mxcsr | 0x1f80) & ~0x3fu;
 	f.m1 = mmx_get(c, i->reg);
 	switch (src) {
 	case S128A:
