@@ -331,9 +331,18 @@ static void test_avx_vs_host(void **state)
 					if (b >= 6 && b < 24) /* FOP/FIP/FDP: vendor-defined */
 						continue;
 					if (fin[b] != n_fin[b]) {
-						if (last)
+						if (last) {
 							fprintf(stderr, "%s trial %u (%s): state byte %u %02x, native %02x\n",
 								r->name, t, desc, b, fin[b], n_fin[b]);
+							if (getenv("AVX_DUMP"))
+								for (unsigned x = 0; x < 16; x++)
+									fprintf(stderr, "  start ymm%u %016llx%016llx %016llx%016llx mxcsr %08x\n", x,
+										*(unsigned long long *)(start + 584 + 16 * x),
+										*(unsigned long long *)(start + 576 + 16 * x),
+										*(unsigned long long *)(start + 168 + 16 * x),
+										*(unsigned long long *)(start + 160 + 16 * x),
+										*(uint32_t *)(start + 24));
+						}
 						diff++;
 					}
 				}
