@@ -978,3 +978,73 @@ void op_v_pmaskmov_store(struct cpu *c, const struct insn *i)
 {
 	maskmov(c, i, i->rex & 8 ? 8 : 4, true);
 }
+
+/* ---- gathers (AVX2): VPGATHERDD/DQ/QD/QQ, VGATHERDPS/DPD/QPS/QPD ----
+ * VSIB: ModRM.rm = 100b and a SIB whose index names a vector register
+ * (the decoder's GREG_NONE is index 4: xmm4). Element j, where the mask
+ * (vvvv) element's top bit is set, is loaded from base + sext(index j) <<
+ * scale + disp and its mask element cleared, in order, in place: a fault
+ * leaves the elements before it done (the instruction restarts from the
+ * rest), as the hardware. Then the whole mask register is 0; VEX.128
+ * forms (and the 128-bit results of the QD/QPS forms) clear what lies
+ * above. #UD without SIB or when destination, index and mask are not
+ * three different registers. */
+static void gather(struct cpu *c, const struct insn *i, bool qidx)
+{
+	bool l256 = VEX_L(i), qelem = i->rex & 8;
+	unsigned esz = qelem ? 8 : 4, isz = qidx ? 8 : 4;
+	unsigned n = (l256 ? 32 : 16) / (qidx || qelem ? 8 : 4);
+	unsigned dst = i->reg, mask = VEX_V(i), vidx;
+	bool wide_dst = l256 && !(qidx && !qelem); /* QD/QPS: 128-bit result */
+	struct insn li = *i;
+	uint64_t base;
+	cpu_xmm idx[2];
+
+	if (!avx_enabled(c) || i->mod == 3 || (i->modrm & 7) != 4 || i->asz == 2) {
+		op_ud(c, i);
+		return;
+	}
+	vidx = i->index == GREG_NONE ? 4 : i->index;
+	if (dst == vidx || dst == mask || vidx == mask) {
+		op_ud(c, i);
+		return;
+	}
+	li.index = GREG_NONE;
+	base = insn_ea(c, &li);
+	ymm_get(c, vidx, idx);
+	for (unsigned j = 0; j < n; j++) {
+		uint8_t *m = (uint8_t *)(j * esz < 16 ? &c->xmm[mask] : &c->ymm_hi[mask]) + (j * esz) % 16;
+		uint8_t *d = (uint8_t *)(j * esz < 16 ? &c->xmm[dst] : &c->ymm_hi[dst]) + (j * esz) % 16;
+		int64_t ix;
+		uint64_t a, v;
+
+		if (!(m[esz - 1] & 0x80))
+			continue;
+		if (isz == 8) {
+			ix = (int64_t)idx[j / 2].q[j % 2];
+		} else {
+			ix = (int32_t)idx[j / 4].d[j % 4];
+		}
+		a = (base + ((uint64_t)ix << i->scale)) & (c->mode == CPU_MODE_64 && i->asz == 8
+								    ? ~0ull : 0xffffffffull);
+		v = mem_read(a, esz);
+		memcpy(d, &v, esz);
+		memset(m, 0, esz);
+	}
+	memset(&c->xmm[mask], 0, sizeof(cpu_xmm));
+	memset(&c->ymm_hi[mask], 0, sizeof(cpu_xmm));
+	if (!wide_dst)
+		memset(&c->ymm_hi[dst], 0, sizeof(cpu_xmm));
+	if (n * esz < 16) /* QD/QPS VEX.128: two dwords */
+		memset((uint8_t *)&c->xmm[dst] + n * esz, 0, 16 - n * esz);
+}
+
+void op_v_gather_d(struct cpu *c, const struct insn *i)
+{
+	gather(c, i, false);
+}
+
+void op_v_gather_q(struct cpu *c, const struct insn *i)
+{
+	gather(c, i, true);
+}

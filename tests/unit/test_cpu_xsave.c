@@ -235,6 +235,7 @@ static void test_xsave_vs_host(void **state)
 	uint8_t area0[AREA], n_area[AREA], n_fin[AREA];
 	unsigned ntrials = 20000, trials = 0, faults = 0, bad = 0, per_op[sizeof(ops) / sizeof(ops[0])] = { 0 };
 
+	cpu_install_fault_handler(); /* cmocka installs its own per test */
 	if (!host_has()) {
 		printf("skipped: the host lacks OSXSAVE, AVX, XSAVEOPT, XSAVEC or XGETBV 1\n");
 		skip();
