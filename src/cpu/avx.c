@@ -43,11 +43,10 @@ static bool avx_ok(struct cpu *c, const struct insn *i, bool l256_ok, bool no_vv
 	return true;
 }
 
-/* VEX.W0 (w 0) or VEX.W1 (w 1) forms: the other W is #UD. (In 32-bit
- * mode the decoder keeps no VEX.W: such forms run as W0.) */
+/* VEX.W0 (w 0) or VEX.W1 (w 1) forms: the other W is #UD. */
 static bool w_is(struct cpu *c, const struct insn *i, unsigned w)
 {
-	if (!!(i->rex & 8) != w) {
+	if (VEX_W(i) != w) {
 		op_ud(c, i);
 		return false;
 	}
@@ -859,7 +858,7 @@ enum { SH_LEFT, SH_RIGHT, SH_ARITH };
 
 static void shiftv(struct cpu *c, const struct insn *i, int kind)
 {
-	bool q = i->rex & 8;
+	bool q = VEX_W(i);
 	cpu_xmm a[2], cnt[2], r[2];
 	unsigned n = (VEX_L(i) ? 32 : 16) / (q ? 8 : 4);
 
@@ -971,12 +970,12 @@ void op_v_maskmovpd_store(struct cpu *c, const struct insn *i)
 
 void op_v_pmaskmov_load(struct cpu *c, const struct insn *i)
 {
-	maskmov(c, i, i->rex & 8 ? 8 : 4, false);
+	maskmov(c, i, VEX_W(i) ? 8 : 4, false);
 }
 
 void op_v_pmaskmov_store(struct cpu *c, const struct insn *i)
 {
-	maskmov(c, i, i->rex & 8 ? 8 : 4, true);
+	maskmov(c, i, VEX_W(i) ? 8 : 4, true);
 }
 
 /* ---- gathers (AVX2): VPGATHERDD/DQ/QD/QQ, VGATHERDPS/DPD/QPS/QPD ----
@@ -991,7 +990,7 @@ void op_v_pmaskmov_store(struct cpu *c, const struct insn *i)
  * three different registers. */
 static void gather(struct cpu *c, const struct insn *i, bool qidx)
 {
-	bool l256 = VEX_L(i), qelem = i->rex & 8;
+	bool l256 = VEX_L(i), qelem = VEX_W(i);
 	unsigned esz = qelem ? 8 : 4, isz = qidx ? 8 : 4;
 	unsigned n = (l256 ? 32 : 16) / (qidx || qelem ? 8 : 4);
 	unsigned dst = i->reg, mask = VEX_V(i), vidx;

@@ -205,11 +205,9 @@ void cpu_set_host_bus_recovery(void *jb /* sigjmp_buf * */);
 #define CPU_XSTATE_SSE 2ull
 #define CPU_XSTATE_AVX 4ull
 /* The XCR0 every guest thread has, as a kernel sets it from what CPUID
- * reports (leaf 1 XSAVE/OSXSAVE, leaf 0xD): x87|SSE. AVX (bit 2) joins
- * it, and CPUID's AVX bits, once every AVX/AVX2 instruction runs
- * (docs/cpu.md, "XSAVE"); the YMM state and its XSAVE handling are in
- * already (tested with a CPU whose xcr0 has it). */
-#define CPU_XCR0 (CPU_XSTATE_X87 | CPU_XSTATE_SSE)
+ * reports (leaf 1 XSAVE/OSXSAVE/AVX, leaf 0xD): x87|SSE|AVX. CPUID's AVX,
+ * AVX2, FMA and F16C bits follow the AVX bit here (docs/cpu.md, "XSAVE"). */
+#define CPU_XCR0 (CPU_XSTATE_X87 | CPU_XSTATE_SSE | CPU_XSTATE_AVX)
 
 /* Bytes of the standard-format XSAVE area for these components (CPUID
  * 0xD.0 EBX with that XCR0): 576 for x87|SSE, 832 with AVX. */

@@ -22,6 +22,7 @@
 #define ID_SSE3 (1u << 0)
 #define ID_PCLMULQDQ (1u << 1)
 #define ID_SSSE3 (1u << 9)
+#define ID_FMA (1u << 12)
 #define ID_CX16 (1u << 13)
 #define ID_SSE41 (1u << 19)
 #define ID_SSE42 (1u << 20)
@@ -30,6 +31,8 @@
 #define ID_AES (1u << 25)
 #define ID_XSAVE (1u << 26)
 #define ID_OSXSAVE (1u << 27) /* the OS set CR4.OSXSAVE: XGETBV, XSAVE usable */
+#define ID_AVX (1u << 28)
+#define ID_F16C (1u << 29)
 #define ID_RDRAND (1u << 30)
 /* Leaf 0xD subleaf 1 EAX */
 #define IDD_XSAVEOPT (1u << 0)
@@ -37,6 +40,7 @@
 #define IDD_XGETBV1 (1u << 2)
 /* Leaf 7 subleaf 0 EBX */
 #define ID7_BMI1 (1u << 3)
+#define ID7_AVX2 (1u << 5)
 #define ID7_BMI2 (1u << 8)
 #define ID7_RDSEED (1u << 18)
 #define ID7_ADX (1u << 19)
@@ -108,7 +112,8 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 		out[0] = 0x000206a7;          /* family 6 */
 		out[1] = 8u << 8 | 1u << 16;  /* CLFLUSH 64 B, 1 logical CPU */
 		out[2] = ID_SSE3 | ID_PCLMULQDQ | ID_SSSE3 | ID_CX16 | ID_SSE41 | ID_SSE42 | ID_MOVBE |
-			 ID_POPCNT | ID_AES | ID_RDRAND | (CPU_XCR0 ? ID_XSAVE | ID_OSXSAVE : 0);
+			 ID_POPCNT | ID_AES | ID_RDRAND | (CPU_XCR0 ? ID_XSAVE | ID_OSXSAVE : 0) |
+			 (CPU_XCR0 & CPU_XSTATE_AVX ? ID_AVX | ID_FMA | ID_F16C : 0);
 		out[3] = ID_FPU | ID_TSC | ID_CX8 | ID_CMOV | ID_MMX | ID_CLFSH | ID_FXSR | ID_SSE |
 			 ID_SSE2;
 		break;
@@ -120,7 +125,8 @@ void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t out[4])
 		break;
 	case 7:
 		if (sub == 0)
-			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_RDSEED | ID7_ADX | ID7_SHA;
+			out[1] = ID7_BMI1 | ID7_BMI2 | ID7_RDSEED | ID7_ADX | ID7_SHA |
+				 (CPU_XCR0 & CPU_XSTATE_AVX ? ID7_AVX2 : 0);
 		break;
 	case 0xd:
 		leafd(sub, out);

@@ -174,7 +174,10 @@ opcode:
 		/* R, X, B (inverted) and W: REX's bits; 32-bit mode has none */
 		i->rex = m64 ? (uint8_t)(0x40 | (~v1 >> 5 & 4) | (b == 0xc4 ? (~v1 >> 5 & 3) | (v2 >> 4 & 8) : 0))
 			     : 0;
-		i->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2);
+		/* vvvv, L, and W, which selects element sizes in every mode
+		 * (FMA PS/PD, gathers) though it widens no GPR outside 64-bit */
+		i->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2 |
+				     (b == 0xc4 ? (v2 & 0x80) >> 2 : 0));
 		pslot = v2 & 3; /* none, 66, F3, F2: the P_ order */
 		map = MV0F + mmmmm - 1;
 		b = next8(&f);

@@ -191,7 +191,7 @@ enum { F_ADD = 0, F_SUB = 2, F_NADD = 1, F_NSUB = 3 };
 static void fma_run(struct cpu *c, const struct insn *i, unsigned order, unsigned op, unsigned alt,
 		    bool scalar)
 {
-	bool dbl = i->rex & 8, l256 = VEX_L(i) && !scalar;
+	bool dbl = VEX_W(i), l256 = VEX_L(i) && !scalar;
 	unsigned esz = dbl ? 8 : 4, n = scalar ? 1 : (l256 ? 32 : 16) / esz;
 	cpu_xmm d[2], v[2], m[2], r[2], *a, *b, *cc;
 	uint32_t saved, raised, mx = c->mxcsr;
@@ -404,7 +404,7 @@ void op_v_cvtph2ps(struct cpu *c, const struct insn *i)
 	cpu_xmm s[2], r[2];
 	uint32_t flags = 0;
 
-	if (!avx_enabled(c) || VEX_V(i) || (i->rex & 8)) {
+	if (!avx_enabled(c) || VEX_V(i) || VEX_W(i)) {
 		op_ud(c, i);
 		return;
 	}
@@ -429,7 +429,7 @@ void op_v_cvtps2ph(struct cpu *c, const struct insn *i)
 	cpu_xmm s[2], r[2];
 	uint32_t flags = 0;
 
-	if (!avx_enabled(c) || VEX_V(i) || (i->rex & 8)) {
+	if (!avx_enabled(c) || VEX_V(i) || VEX_W(i)) {
 		op_ud(c, i);
 		return;
 	}

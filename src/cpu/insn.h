@@ -64,7 +64,7 @@ struct insn {
 	uint64_t addr;   /* the instruction's address */
 	uint64_t imm;   /* immediate, extended as the form says (F_I*) */
 	int64_t disp;   /* displacement, sign-extended; moffs for A0..A3 */
-	uint16_t imm2;  /* ENTER's level byte; VEX: vvvv | L << 4 (VEX_V, VEX_L) */
+	uint16_t imm2;  /* ENTER's level byte; VEX: vvvv | L << 4 | W << 5 (VEX_V/L/W) */
 	uint8_t len;    /* 1..15 */
 	uint8_t osz;    /* operand size in bytes: 1, 2, 4, 8 */
 	uint8_t asz;    /* address size in bytes: 2, 4, 8 */
@@ -114,6 +114,8 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 /* A VEX instruction's extra register (VEX.vvvv, un-inverted) and VEX.L. */
 #define VEX_V(i) ((unsigned)(i)->imm2 & 15)
 #define VEX_L(i) (((i)->imm2 >> 4) & 1)
+/* VEX.W in every mode (REX.W, i->rex & 8, only in 64-bit mode). */
+#define VEX_W(i) (((i)->imm2 >> 5) & 1)
 
 /* Row flags */
 #define F_MODRM 0x0001  /* a ModRM byte follows */

@@ -175,16 +175,18 @@ static int xstate_in_frame(struct sg_thread *t, uint64_t buf_fx, uint64_t *xfeat
 }
 
 /* Components of XCR0 the frame does not restore start afresh, as the
- * kernel's XRSTOR of its init_fpstate (MXCSR 1F80h with SSE or AVX). */
+ * kernel's XRSTORS of its init_fpstate (compacted form: MXCSR becomes
+ * 1F80h only with SSE among them; natively, a frame without MAGIC2 keeps
+ * the MXCSR of its legacy region while AVX starts afresh). */
 static void init_components(struct cpu *c, uint64_t mask)
 {
 	uint8_t img[XSTATE_MAX] __attribute__((aligned(64)));
-	uint32_t mxcsr = 0x1f80;
+	uint64_t comp = 1ull << 63 | (mask & c->xcr0);
 
 	if (!(mask & c->xcr0))
 		return;
 	memset(img, 0, sizeof(img));
-	memcpy(img + 24, &mxcsr, 4);
+	memcpy(img + XSAVE_HDR + 8, &comp, 8);
 	cpu_xrstor_host(c, img, mask);
 }
 
