@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/setup.sh WORKDIR: what the benchmarks need beyond `make test`'s
-# set-up: qemu-user (the comparison) from Debian, and Debian's static
+# set-up: qemu-user (the comparison) and libssl-dev (the AES-GCM row's
+# program) from Debian, and Debian's static
 # busybox for amd64 and i386, unpacked into WORKDIR/busybox/<arch>/bin.
 # Anything that cannot be had is skipped: run.sh leaves its rows out or
 # marks them, it never stops for a missing comparison.
@@ -14,6 +15,12 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1 || ! command -v qemu-i386 >/dev/null
 	$SUDO apt-get update -qq >/dev/null 2>&1
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
 		qemu-user >/dev/null 2>&1 || echo "bench setup: qemu-user not available, no qemu column"
+fi
+
+if [ ! -f /usr/include/openssl/evp.h ]; then
+	echo "bench setup: installing libssl-dev"
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+		libssl-dev >/dev/null 2>&1 || echo "bench setup: libssl-dev not available, no AES-GCM row"
 fi
 
 mkdir -p "$W/busybox"

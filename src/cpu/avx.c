@@ -14,6 +14,7 @@
 #include <math.h>
 #include "cpu/ops.h"
 #include "cpu/x87.h"
+#include "cpu/crypto.h"
 
 /* The 256-bit value of YMM r. */
 static inline void ymm_get(const struct cpu *c, unsigned r, cpu_xmm v[2])
@@ -1047,3 +1048,82 @@ void op_v_gather_q(struct cpu *c, const struct insn *i)
 {
 	gather(c, i, true);
 }
+
+/* ---- direct forms ----
+ * The lane adapter's register shuffle costs more than these operations,
+ * which OpenSSL's AES-GCM and glibc's string functions are mostly made of. */
+
+/* VMOVUPS/UPD/DQU, VLDDQU (memory only), VMOVAPS/APD/DQA, VMOVNTDQA
+ * (memory only; aligned to 16 or 32): dst = r/m, vvvv 1111b. */
+static void vload(struct cpu *c, const struct insn *i, bool align)
+{
+	cpu_xmm v[2];
+
+	if (!avx_ok(c, i, true, true))
+		return;
+	if (i->mod == 3)
+		ymm_get(c, i->rm, v);
+	else if (!vmem_read(c, i, v, VEX_L(i) ? 32 : 16, align))
+		return;
+	ymm_set(c, i->reg, v, VEX_L(i));
+}
+
+#define VLOAD(name, align) \
+	void op_v_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		vload(c, i, align); \
+	}
+VLOAD(movups, false) VLOAD(movupd, false) VLOAD(movdqu, false) VLOAD(lddqu, false)
+VLOAD(movaps, true) VLOAD(movapd, true) VLOAD(movdqa, true) VLOAD(movntdqa, true)
+#undef VLOAD
+
+/* Bitwise logic of vvvv and r/m, 256 or 128 bits. */
+#define VLOGIC(name, EXPR) \
+	void op_v_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		cpu_xmm a[2], b[2], r[2]; \
+		if (!avx_ok(c, i, true, false) || !rm_ymm(c, i, b)) \
+			return; \
+		ymm_get(c, VEX_V(i), a); \
+		for (int k = 0; k < 4; k++) { \
+			uint64_t x = a[k / 2].q[k % 2], y = b[k / 2].q[k % 2]; \
+			r[k / 2].q[k % 2] = (EXPR); \
+		} \
+		ymm_set(c, i->reg, r, VEX_L(i)); \
+	}
+VLOGIC(andps, x & y) VLOGIC(andpd, x & y) VLOGIC(pand, x & y)
+VLOGIC(andnps, ~x & y) VLOGIC(andnpd, ~x & y) VLOGIC(pandn, ~x & y)
+VLOGIC(orps, x | y) VLOGIC(orpd, x | y) VLOGIC(por, x | y)
+VLOGIC(xorps, x ^ y) VLOGIC(xorpd, x ^ y) VLOGIC(pxor, x ^ y)
+#undef VLOGIC
+
+/* AES-NI and PCLMULQDQ, VEX.128: dst = op(vvvv, r/m) (AESIMC and
+ * AESKEYGENASSIST: op(r/m), vvvv 1111b); the host's instruction where it
+ * has it, else the portable C (crypto.c). */
+static void vcrypto(struct cpu *c, const struct insn *i, enum crypto_op op, bool nds)
+{
+	cpu_xmm d, s, r[2];
+
+	if (!avx_ok(c, i, false, !nds))
+		return;
+	if (i->mod == 3)
+		s = c->xmm[i->rm];
+	else
+		mem_read16(insn_ea(c, i), &s);
+	d = nds ? c->xmm[VEX_V(i)] : s;
+	if (!crypto_host(op, &d, &s, (unsigned)i->imm & 0xff, &c->xmm[0]))
+		crypto_portable(op, &d, &s, (unsigned)i->imm & 0xff, &c->xmm[0]);
+	r[0] = d;
+	ymm_set(c, i->reg, r, false);
+}
+
+#define VCRYPTO(name, op, nds) \
+	void op_v_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		vcrypto(c, i, op, nds); \
+	}
+VCRYPTO(aesenc, CR_AESENC, true) VCRYPTO(aesenclast, CR_AESENCLAST, true)
+VCRYPTO(aesdec, CR_AESDEC, true) VCRYPTO(aesdeclast, CR_AESDECLAST, true)
+VCRYPTO(aesimc, CR_AESIMC, false) VCRYPTO(aeskeygenassist, CR_AESKEYGENASSIST, false)
+VCRYPTO(pclmulqdq, CR_PCLMULQDQ, true)
+#undef VCRYPTO
