@@ -23,7 +23,10 @@ void op_nop(struct cpu *cpu, const struct insn *i);
 /* XGETBV (0F 01 D0, reached from op_grp7; xsave.c). */
 void op_xgetbv(struct cpu *cpu, const struct insn *i);
 /* The OS enabled AVX state (XCR0[2:1] = 11b): AVX forms run, else #UD. */
-bool avx_enabled(const struct cpu *c);
+static inline bool avx_enabled(const struct cpu *c)
+{
+	return (c->xcr0 & (CPU_XSTATE_SSE | CPU_XSTATE_AVX)) == (CPU_XSTATE_SSE | CPU_XSTATE_AVX);
+}
 /* 63 is MOVSXD in 64-bit mode and ARPL outside it: one row, two handlers. */
 void op_arpl_EwGw(struct cpu *cpu, const struct insn *i);
 

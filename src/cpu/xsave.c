@@ -324,13 +324,6 @@ void op_xgetbv(struct cpu *c, const struct insn *i)
 	reg_set(c, R_DX, 4, v >> 32);
 }
 
-/* An AVX form runs only with the OS's XCR0[2:1] = 11b (else #UD, as on
- * hardware). */
-bool avx_enabled(const struct cpu *c)
-{
-	return (c->xcr0 & (CPU_XSTATE_SSE | CPU_XSTATE_AVX)) == (CPU_XSTATE_SSE | CPU_XSTATE_AVX);
-}
-
 /* VZEROUPPER (VEX.128 0F 77), VZEROALL (VEX.256): YMM0..15 (0..7 outside
  * 64-bit mode) lose bits 255:128, or everything. VEX.vvvv must be 1111b. */
 void op_vzero(struct cpu *c, const struct insn *i)
