@@ -8,8 +8,9 @@
  * after sigreturn; a frame without MAGIC2 restores the legacy region
  * alone; a reserved header byte set fails the sigreturn with SIGSEGV.
  * Printed facts are the same on every XSAVE CPU whatever its XCR0
- * (compared with the native run); the YMM part goes to stderr, which is
- * not compared, until sysgate's XCR0 has AVX. */
+ * (compared with the native run); the YMM part, which runs where AVX is
+ * enabled, says "ok" on stderr and exits 1 when YMM3's upper half did not
+ * come back from the frame. */
 #include <cpuid.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -112,7 +113,7 @@ __attribute__((target("sse2"))) static void signal_with_xmm3(const uint8_t in[16
 	__asm__ volatile("stmxcsr %0" : "=m"(*mxcsr));
 }
 
-__attribute__((target("avx"))) static void ymm_check(void)
+__attribute__((target("avx"))) static int ymm_check(void)
 {
 	uint8_t in[16] = { 1 }, out[16], hi[16];
 	uint32_t mxcsr;
@@ -122,6 +123,7 @@ __attribute__((target("avx"))) static void ymm_check(void)
 	__asm__ volatile("vextractf128 $1, %%ymm3, %0" : "=m"(hi) : : "xmm3");
 	fprintf(stderr, "ymm3 upper half from the frame: %s\n",
 		hi[0] == 0x5a && hi[15] == 0x5a ? "ok" : "WRONG");
+	return hi[0] == 0x5a && hi[15] == 0x5a ? 0 : 1;
 }
 
 int main(void)
@@ -181,7 +183,7 @@ int main(void)
 
 	if (ymm_off) {
 		what = CHANGE;
-		ymm_check();
+		return ymm_check(); /* exit status 1 if the frame's YMM3 was lost */
 	} else {
 		fprintf(stderr, "ymm3: AVX state not enabled (XCR0 %#llx)\n",
 			(unsigned long long)xcr0);
