@@ -15,6 +15,7 @@
 #include "cpu/ops.h"
 #include "cpu/x87.h"
 #include "cpu/crypto.h"
+#include "cpu/sse_lanes.h"
 
 /* The 256-bit value of YMM r. */
 static inline void ymm_get(const struct cpu *c, unsigned r, cpu_xmm v[2])
@@ -1096,6 +1097,26 @@ VLOGIC(andnps, ~x & y) VLOGIC(andnpd, ~x & y) VLOGIC(pandn, ~x & y)
 VLOGIC(orps, x | y) VLOGIC(orpd, x | y) VLOGIC(por, x | y)
 VLOGIC(xorps, x ^ y) VLOGIC(xorpd, x ^ y) VLOGIC(pxor, x ^ y)
 #undef VLOGIC
+
+/* The other SSE2 integer operations of sse_lanes.h: dst = lane(vvvv, r/m)
+ * on each 128-bit lane. */
+#define VLANE(name, ...) \
+	void op_v_##name(struct cpu *c, const struct insn *i) \
+	{ \
+		cpu_xmm a[2], b[2]; \
+		if (!avx_ok(c, i, true, false) || !rm_ymm(c, i, b)) \
+			return; \
+		ymm_get(c, VEX_V(i), a); \
+		lane_##name(&a[0], &b[0]); \
+		if (VEX_L(i)) \
+			lane_##name(&a[1], &b[1]); \
+		ymm_set(c, i->reg, a, VEX_L(i)); \
+	}
+VLANE(pcmpeqb) VLANE(pcmpeqw) VLANE(pcmpeqd) VLANE(pcmpgtb) VLANE(pcmpgtw) VLANE(pcmpgtd)
+VLANE(paddb) VLANE(paddw) VLANE(paddd) VLANE(paddq) VLANE(psubb) VLANE(psubw) VLANE(psubd)
+VLANE(psubq) VLANE(paddusb) VLANE(paddusw) VLANE(psubusb) VLANE(psubusw) VLANE(pminub)
+VLANE(pmaxub) VLANE(pminsw) VLANE(pmaxsw)
+#undef VLANE
 
 /* AES-NI and PCLMULQDQ, VEX.128: dst = op(vvvv, r/m) (AESIMC and
  * AESKEYGENASSIST: op(r/m), vvvv 1111b); the host's instruction where it

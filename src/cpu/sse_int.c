@@ -4,49 +4,28 @@
  * aligned (#GP otherwise). */
 #include "cpu/cache.h"
 #include "cpu/ops.h"
+#include "cpu/sse_lanes.h"
 
-/* dst = f(dst, src) lane by lane; LANE is the cpu_xmm member, N the count. */
+/* dst = f(dst, src) lane by lane; LANE is the cpu_xmm member, N the count.
+ * The 128-bit function (sse_lanes.h) is also what the VEX forms run on
+ * each 128-bit lane (avx.c). */
 #define PACKED_OP(name, LANE, N, EXPR) \
-	void op_##name##_VxWx(struct cpu *c, const struct insn *i) \
+	void lane_##name(cpu_xmm *d, const cpu_xmm *s) \
 	{ \
-		cpu_xmm s, *d = &c->xmm[i->reg]; \
-		if (!xmm_rm_load(c, i, &s, true)) \
-			return; \
 		for (int k = 0; k < (N); k++) { \
-			__typeof__(d->LANE[0]) a = d->LANE[k], b = s.LANE[k]; \
+			__typeof__(d->LANE[0]) a = d->LANE[k], b = s->LANE[k]; \
 			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
 		} \
 	} \
+	void op_##name##_VxWx(struct cpu *c, const struct insn *i) \
+	{ \
+		cpu_xmm s; \
+		if (!xmm_rm_load(c, i, &s, true)) \
+			return; \
+		lane_##name(&c->xmm[i->reg], &s); \
+	} \
 	EXEC_PLAIN_FORM(op_##name##_VxWx) \
 	EXEC_REG_FORM(op_##name##_VxWx)
-
-#define PACKED_OPS(X) \
-	X(pand, q, 2, a & b) \
-	X(pandn, q, 2, ~a & b) \
-	X(por, q, 2, a | b) \
-	X(pxor, q, 2, a ^ b) \
-	X(pcmpeqb, b, 16, a == b ? 0xff : 0) \
-	X(pcmpeqw, w, 8, a == b ? 0xffff : 0) \
-	X(pcmpeqd, d, 4, a == b ? 0xffffffffu : 0) \
-	X(pcmpgtb, b, 16, (int8_t)a > (int8_t)b ? 0xff : 0) \
-	X(pcmpgtw, w, 8, (int16_t)a > (int16_t)b ? 0xffff : 0) \
-	X(pcmpgtd, d, 4, (int32_t)a > (int32_t)b ? 0xffffffffu : 0) \
-	X(paddb, b, 16, a + b) \
-	X(paddw, w, 8, a + b) \
-	X(paddd, d, 4, a + b) \
-	X(paddq, q, 2, a + b) \
-	X(psubb, b, 16, a - b) \
-	X(psubw, w, 8, a - b) \
-	X(psubd, d, 4, a - b) \
-	X(psubq, q, 2, a - b) \
-	X(paddusb, b, 16, a + b > 0xff ? 0xff : a + b) \
-	X(paddusw, w, 8, a + b > 0xffff ? 0xffff : a + b) \
-	X(psubusb, b, 16, a > b ? a - b : 0) \
-	X(psubusw, w, 8, a > b ? a - b : 0) \
-	X(pminub, b, 16, a < b ? a : b) \
-	X(pmaxub, b, 16, a > b ? a : b) \
-	X(pminsw, w, 8, (int16_t)a < (int16_t)b ? a : b) \
-	X(pmaxsw, w, 8, (int16_t)a > (int16_t)b ? a : b)
 
 PACKED_OPS(PACKED_OP)
 #undef PACKED_OP

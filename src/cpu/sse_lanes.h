@@ -1,0 +1,43 @@
+/* The SSE2 integer operations that are a function of two 128-bit values
+ * lane by lane (sse_int.c): the legacy handlers and the VEX forms, on each
+ * 128-bit lane (avx.c), run the same lane_<name>(dst, src). Private to
+ * src/cpu. Columns: name, cpu_xmm member, count, result of a (dst) and b
+ * (src). */
+#ifndef SG_CPU_SSE_LANES_H
+#define SG_CPU_SSE_LANES_H
+
+#include "cpu/cpu.h"
+
+#define PACKED_OPS(X) \
+	X(pand, q, 2, a & b) \
+	X(pandn, q, 2, ~a & b) \
+	X(por, q, 2, a | b) \
+	X(pxor, q, 2, a ^ b) \
+	X(pcmpeqb, b, 16, a == b ? 0xff : 0) \
+	X(pcmpeqw, w, 8, a == b ? 0xffff : 0) \
+	X(pcmpeqd, d, 4, a == b ? 0xffffffffu : 0) \
+	X(pcmpgtb, b, 16, (int8_t)a > (int8_t)b ? 0xff : 0) \
+	X(pcmpgtw, w, 8, (int16_t)a > (int16_t)b ? 0xffff : 0) \
+	X(pcmpgtd, d, 4, (int32_t)a > (int32_t)b ? 0xffffffffu : 0) \
+	X(paddb, b, 16, a + b) \
+	X(paddw, w, 8, a + b) \
+	X(paddd, d, 4, a + b) \
+	X(paddq, q, 2, a + b) \
+	X(psubb, b, 16, a - b) \
+	X(psubw, w, 8, a - b) \
+	X(psubd, d, 4, a - b) \
+	X(psubq, q, 2, a - b) \
+	X(paddusb, b, 16, a + b > 0xff ? 0xff : a + b) \
+	X(paddusw, w, 8, a + b > 0xffff ? 0xffff : a + b) \
+	X(psubusb, b, 16, a > b ? a - b : 0) \
+	X(psubusw, w, 8, a > b ? a - b : 0) \
+	X(pminub, b, 16, a < b ? a : b) \
+	X(pmaxub, b, 16, a > b ? a : b) \
+	X(pminsw, w, 8, (int16_t)a < (int16_t)b ? a : b) \
+	X(pmaxsw, w, 8, (int16_t)a > (int16_t)b ? a : b)
+
+#define PACKED_LANE_DECL(name, ...) void lane_##name(cpu_xmm *d, const cpu_xmm *s);
+PACKED_OPS(PACKED_LANE_DECL)
+#undef PACKED_LANE_DECL
+
+#endif
