@@ -57,6 +57,7 @@ typedef void exec_form_fn(insn_fn fn, insn_exec exec, insn_exec exec_reg);
 insn_exec optable_reg_form(insn_exec exec);
 void sse_int_exec_forms(exec_form_fn *set);
 void sse_move_exec_forms(exec_form_fn *set);
+void avx_exec_forms(exec_form_fn *set);
 
 /* Flag liveness (lflive.c): each module names its fast forms' effect on
  * the arithmetic flags and their flag-free twins. */

@@ -172,6 +172,7 @@ static void build(void)
 #undef X87R
 	sse_int_exec_forms(set_exec);
 	sse_move_exec_forms(set_exec);
+	avx_exec_forms(set_exec);
 }
 
 void optable_init(void)
