@@ -13,6 +13,8 @@
 #define MXCSR_FLAGS 0x3fu
 #define MXCSR_DAZ 0x40u
 #define MXCSR_FTZ 0x8000u
+#define MXCSR_UE 0x10u
+#define MXCSR_UM 0x800u
 
 static inline uint32_t host_mxcsr(void)
 {
@@ -195,6 +197,7 @@ static void fma_run(struct cpu *c, const struct insn *i, unsigned order, unsigne
 	unsigned esz = dbl ? 8 : 4, n = scalar ? 1 : (l256 ? 32 : 16) / esz;
 	cpu_xmm d[2], v[2], m[2], r[2], *a, *b, *cc;
 	uint32_t saved, raised, mx = c->mxcsr;
+	bool tiny = false; /* a denormal result: #U when unmasked, exact or not */
 
 	if (!avx_enabled(c)) {
 		op_ud(c, i);
@@ -230,6 +233,8 @@ static void fma_run(struct cpu *c, const struct insn *i, unsigned order, unsigne
 					z = -z;
 				res = fma(x, y, z);
 			}
+			if (!(mx & MXCSR_UM) && denormal_d(res))
+				tiny = true;
 			res = flush_d(res, mx & MXCSR_FTZ);
 			r[k / 2].fd[k % 2] = res;
 		} else {
@@ -246,12 +251,18 @@ static void fma_run(struct cpu *c, const struct insn *i, unsigned order, unsigne
 					z = -z;
 				res = fmaf(x, y, z);
 			}
+			if (!(mx & MXCSR_UM) && denormal_f(res))
+				tiny = true;
 			res = flush_f(res, mx & MXCSR_FTZ);
 			r[k / 4].f[k % 4] = res;
 		}
 	}
 	raised = host_mxcsr() & MXCSR_FLAGS;
 	set_host_mxcsr(saved);
+	/* computed masked, underflow is flagged only when tiny and inexact;
+	 * unmasked, a tiny exact result raises it too */
+	if (tiny)
+		raised |= MXCSR_UE;
 	c->mxcsr = mx | raised;
 	if (raised & ~(mx >> 7) & MXCSR_FLAGS) {
 		cpu_raise(c, VEC_XM);
