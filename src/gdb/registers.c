@@ -2,14 +2,16 @@
  * descriptions: general registers, rip, eflags, cs ss ds es fs gs, st0-7
  * (the x87 stack in logical order: st(i) is physical register top+i),
  * fctrl fstat ftag fiseg fioff foseg fooff fop, xmm0-15 (0-7 for i386),
- * mxcsr, orig_rax, fs_base, gs_base. Little-endian, as on the target. */
+ * mxcsr, orig_rax, fs_base, gs_base (not for i386), then with AVX in
+ * XCR0 ymm0h-15h (0-7 for i386: bits 255:128 of the YMM registers).
+ * Little-endian, as on the target. */
 #include <string.h>
 
 #include "core/process.h"
 #include "gdb/gdb.h"
 
 enum reg_class { RC_GPR, RC_RIP, RC_FLAGS, RC_SEG, RC_ST, RC_X87CTL, RC_XMM,
-		 RC_MXCSR, RC_ORIG, RC_FSBASE, RC_GSBASE };
+		 RC_MXCSR, RC_ORIG, RC_FSBASE, RC_GSBASE, RC_YMMH };
 
 struct reg_slot {
 	enum reg_class cls;
@@ -29,9 +31,17 @@ static bool wide(enum sg_abi abi)
 	return abi != SG_ABI_I386;
 }
 
+static bool avx(void)
+{
+	return (CPU_XCR0 & CPU_XSTATE_AVX) != 0;
+}
+
 unsigned regs_count(enum sg_abi abi)
 {
-	return wide(abi) ? 60 : 42; /* i386: no fs_base/gs_base (tdesc.c) */
+	/* i386: no fs_base/gs_base (tdesc.c), 8 YMM registers */
+	unsigned base = wide(abi) ? 60 : 42;
+
+	return avx() ? base + (wide(abi) ? 16 : 8) : base;
 }
 
 static bool slot_of(enum sg_abi abi, unsigned n, struct reg_slot *s)
@@ -76,11 +86,17 @@ static bool slot_of(enum sg_abi abi, unsigned n, struct reg_slot *s)
 	case 0: *s = (struct reg_slot){ RC_MXCSR, 0, 4 }; return true;
 	case 1: *s = (struct reg_slot){ RC_ORIG, 0, w }; return true;
 	}
-	if (!wide(abi))
-		return false;
-	switch (n) {
-	case 2: *s = (struct reg_slot){ RC_FSBASE, 0, w }; return true;
-	case 3: *s = (struct reg_slot){ RC_GSBASE, 0, w }; return true;
+	n -= 2;
+	if (wide(abi)) {
+		switch (n) {
+		case 0: *s = (struct reg_slot){ RC_FSBASE, 0, w }; return true;
+		case 1: *s = (struct reg_slot){ RC_GSBASE, 0, w }; return true;
+		}
+		n -= 2;
+	}
+	if (avx() && n < ngpr) {
+		*s = (struct reg_slot){ RC_YMMH, n, 16 };
+		return true;
 	}
 	return false;
 }
@@ -143,6 +159,9 @@ size_t regs_read(const struct sg_thread *t, enum sg_abi abi, unsigned n, uint8_t
 	case RC_XMM:
 		memcpy(out, &c->xmm[s.idx], 16);
 		return 16;
+	case RC_YMMH:
+		memcpy(out, &c->ymm_hi[s.idx], 16);
+		return 16;
 	case RC_MXCSR: v = c->mxcsr; break;
 	case RC_ORIG: v = (uint64_t)-1; break; /* not in a system call */
 	case RC_FSBASE: v = c->base[SEG_FS]; break;
@@ -182,6 +201,7 @@ bool regs_write(struct sg_thread *t, enum sg_abi abi, unsigned n, const uint8_t 
 		break;
 	case RC_X87CTL: x87_ctl_write(&c->x87, s.idx, (uint32_t)v); break;
 	case RC_XMM: memcpy(&c->xmm[s.idx], in, 16); break;
+	case RC_YMMH: memcpy(&c->ymm_hi[s.idx], in, 16); break;
 	case RC_MXCSR: c->mxcsr = (uint32_t)v & 0xffff; break;
 	case RC_ORIG: break; /* nothing to restart */
 	case RC_FSBASE: c->base[SEG_FS] = v; break;

@@ -2,13 +2,18 @@
  * the features gdb's i386 and amd64 code look for by name:
  * org.gnu.gdb.i386.core (general, segment and x87 registers),
  * org.gnu.gdb.i386.sse, org.gnu.gdb.i386.linux (orig_eax/orig_rax) and
- * org.gnu.gdb.i386.segments (fs_base, gs_base). x32 is the 64-bit set
- * with the architecture i386:x64-32. The order of the registers here is
- * the order of the g packet (registers.c follows the same table). */
+ * org.gnu.gdb.i386.segments (fs_base, gs_base) and, while the guest's
+ * XCR0 enables AVX, org.gnu.gdb.i386.avx (ymm0h-ymm15h, ymm0h-ymm7h for
+ * i386: the upper halves, from which gdb makes its $ymm0 pseudo
+ * registers with the xmm ones; gdb takes its XCR0 from the features
+ * present, it asks a remote target for nothing else). x32 is the 64-bit
+ * set with the architecture i386:x64-32. The order of the registers here
+ * is the order of the g packet (registers.c follows the same table). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu/cpu.h"
 #include "gdb/gdb.h"
 
 struct tdesc_buf {
@@ -145,6 +150,15 @@ static void build(struct tdesc_buf *b, enum sg_abi abi)
 		put(b, "  <feature name=\"org.gnu.gdb.i386.segments\">\n");
 		reg(b, "fs_base", w, "int", NULL);
 		reg(b, "gs_base", w, "int", NULL);
+		put(b, "  </feature>\n");
+	}
+
+	if (CPU_XCR0 & CPU_XSTATE_AVX) {
+		put(b, "  <feature name=\"org.gnu.gdb.i386.avx\">\n");
+		for (unsigned i = 0; i < nxmm; i++) {
+			snprintf(name, sizeof(name), "ymm%uh", i);
+			reg(b, name, 128, "uint128", NULL);
+		}
 		put(b, "  </feature>\n");
 	}
 	put(b, "</target>\n");

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/process.h"
 #include "gdb/gdb.h"
 
 static void test_checksum_and_frame(void **state)
@@ -130,6 +131,63 @@ static void test_tdesc_layout(void **state)
 	check_tdesc(SG_ABI_X64, "<architecture>i386:x86-64</architecture>");
 }
 
+/* The n-th <reg> of the description is the n-th register of g/p/P: each
+ * xmmK and ymmKh, found by its name, reads and writes that half of the
+ * CPU's YMM register K and nothing else. */
+static void check_vector_regs(enum sg_abi abi, unsigned nvec)
+{
+	static struct sg_thread t;
+	const char *p = tdesc_xml(abi);
+	unsigned n = 0, seen = 0;
+
+	for (unsigned k = 0; k < 16; k++)
+		for (unsigned b = 0; b < 16; b++) {
+			((uint8_t *)&t.cpu.xmm[k])[b] = (uint8_t)(k * 16 + b);
+			((uint8_t *)&t.cpu.ymm_hi[k])[b] = (uint8_t)(0x80 ^ (k * 16 + b));
+		}
+	while ((p = strstr(p, "<reg name=\""))) {
+		unsigned k;
+		char tail[4] = "";
+		uint8_t got[16], put[16];
+		cpu_xmm before_lo, before_hi;
+
+		p += 11;
+		if (sscanf(p, "ymm%u%3[h\"]", &k, tail) == 2 && !strcmp(tail, "h\"")) {
+			assert_true(k < nvec);
+			before_lo = t.cpu.xmm[k];
+			assert_int_equal(regs_read(&t, abi, n, got), 16);
+			assert_memory_equal(got, &t.cpu.ymm_hi[k], 16);
+			for (unsigned b = 0; b < 16; b++)
+				put[b] = (uint8_t)(0x5a + b * 3 + k);
+			assert_true(regs_write(&t, abi, n, put));
+			assert_memory_equal(&t.cpu.ymm_hi[k], put, 16);
+			assert_memory_equal(&t.cpu.xmm[k], &before_lo, 16);
+			seen++;
+		} else if (sscanf(p, "xmm%u%1[\"]", &k, tail) == 2) {
+			before_hi = t.cpu.ymm_hi[k];
+			assert_int_equal(regs_read(&t, abi, n, got), 16);
+			assert_memory_equal(got, &t.cpu.xmm[k], 16);
+			for (unsigned b = 0; b < 16; b++)
+				put[b] = (uint8_t)(0xa5 ^ (b + 7 * k));
+			assert_true(regs_write(&t, abi, n, put));
+			assert_memory_equal(&t.cpu.xmm[k], put, 16);
+			assert_memory_equal(&t.cpu.ymm_hi[k], &before_hi, 16);
+		}
+		n++;
+	}
+	assert_int_equal(n, regs_count(abi));
+	/* past the last register: nothing */
+	assert_int_equal(regs_read(&t, abi, n, (uint8_t[16]){ 0 }), 0);
+	assert_int_equal(seen, CPU_XCR0 & CPU_XSTATE_AVX ? nvec : 0);
+}
+
+static void test_vector_registers(void **state)
+{
+	check_vector_regs(SG_ABI_I386, 8);
+	check_vector_regs(SG_ABI_X32, 16);
+	check_vector_regs(SG_ABI_X64, 16);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +195,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_escape_and_hex),
 		cmocka_unit_test(test_tdesc_layout),
+		cmocka_unit_test(test_vector_registers),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--tdesc")) {
