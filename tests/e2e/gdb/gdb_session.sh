@@ -57,6 +57,19 @@ registers)
 		-ex 'p $ss' -ex 'p $ds' -ex 'set var $xmm1.v2_double[0] = 7.75' \
 		-ex 'p $xmm1.v2_double' -ex 'continue'
 	;;
+avx)
+	# $ymm0/$ymm1: gdb's pseudo registers from xmmN and ymmNh; a write
+	# to an element of each half, which the program prints. Natively
+	# the program needs a CPU with AVX (and an OS that enabled it).
+	if ! grep -qw avx /proc/cpuinfo; then
+		echo "SKIP: this host's CPU has no AVX: the native reference cannot run"
+		exit 77
+	fi
+	set -- -ex 'break probe' -ex 'CONTINUE' -ex 'p $ymm0.v8_int32' \
+		-ex 'p $ymm1.v8_int32' -ex 'p $ymm0.v4_int64' -ex 'p/x $ymm0.v2_int128' \
+		-ex 'set var $ymm1.v8_int32[7] = -77' -ex 'set var $ymm1.v8_int32[1] = 4242' \
+		-ex 'p $ymm1.v8_int32' -ex 'continue'
+	;;
 access)
 	# read and access watchpoints: the instruction's data operands
 	set -- -ex 'break leaf' -ex 'CONTINUE' -ex 'awatch counter' \
