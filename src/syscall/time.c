@@ -6,6 +6,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "hostfd/hostfd.h"
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
@@ -114,6 +115,69 @@ void sc_restart_arm(struct sg_thread *t, int fn, int clock, int64_t deadline,
 	t->sig.restart_args[0] = a0;
 	t->sig.restart_args[1] = a1;
 	t->sig.restart_args[2] = a2;
+}
+
+/* --- clock_settime -------------------------------------------------------- */
+
+/* The kernel refuses a CLOCK_REALTIME time past this (timespec64_valid_settod:
+ * KTIME_SEC_MAX, 2^63-1 ns in seconds, less 30 years of uptime). */
+#define SETTOD_SEC_MAX (INT64_MAX / NSEC - 30ll * 365 * 24 * 3600)
+#define CLOCKFD 3 /* a dynamic clock's id: ~fd << 3 | CLOCKFD */
+#define CLOCKFD_MASK 7
+
+/* Only CLOCK_REALTIME is the host's own clock, which a guest never sets: it
+ * gets what an unprivileged program gets, EPERM, after the kernel's checks
+ * of the time (EINVAL). Every other clock the host answers for itself, and
+ * changes nothing a guest could not change natively: EINVAL for a clock that
+ * cannot be set (monotonic, boottime, TAI, unknown ids), EINVAL or EPERM for
+ * CPU clocks, and a dynamic clock is a device the guest opened. The host is
+ * first asked with no time at all: EFAULT means the clock has a setter and
+ * the guest's time is read next, as the kernel orders it. */
+static long clock_settime_host(int clk, struct timespec *ts,
+			       long (*read_ts)(struct sg_thread *, uint64_t,
+					       struct timespec *),
+			       struct sg_thread *t, uint64_t addr)
+{
+	long r = host_syscall2(SYS_clock_settime, clk, NULL);
+
+	if (r != -EFAULT)
+		return r;
+	if (read_ts(t, addr, ts))
+		return -EFAULT;
+	if (clk == CLOCK_REALTIME) {
+		if (ts->tv_sec < 0 || (unsigned long)ts->tv_nsec >= NSEC ||
+		    ts->tv_sec >= SETTOD_SEC_MAX)
+			return -EINVAL;
+		return -EPERM;
+	}
+	if (clk < 0 && (clk & CLOCKFD_MASK) == CLOCKFD &&
+	    hostfd_is_private((int)((unsigned)~clk >> 3)))
+		return -EINVAL; /* the kernel's answer for a descriptor that is no clock */
+	return host_syscall2(SYS_clock_settime, clk, ts);
+}
+
+/* __kernel_timespec; a compat caller's tv_nsec is its low 32 bits */
+static long get_ts64(struct sg_thread *t, uint64_t addr, struct timespec *ts)
+{
+	if (copy_from_guest(sc_mm(t), ts, addr, sizeof(*ts)))
+		return -EFAULT;
+	if (sc_compat())
+		ts->tv_nsec = (long)(uint32_t)ts->tv_nsec;
+	return 0;
+}
+
+SG_SYSCALL_DEFINE(sys_clock_settime)
+{
+	struct timespec ts;
+
+	return clock_settime_host((int)a[0], &ts, get_ts64, t, a[1]);
+}
+
+SG_SYSCALL_DEFINE(sys_clock_settime32)
+{
+	struct timespec ts;
+
+	return clock_settime_host((int)a[0], &ts, get_ts32, t, a[1]);
 }
 
 /* --- nanosleep, clock_nanosleep ------------------------------------------ */

@@ -43,6 +43,35 @@ int main(void)
 	req.tv_nsec = 2000000000;
 	CHECK("nanosleep bad nsec", nanosleep(&req, NULL));
 
+	/* clock_settime with times and clocks the kernel refuses before it
+	 * sets anything (the tests run natively as root): CPython's
+	 * test_monotonic_settime wants EINVAL for CLOCK_MONOTONIC */
+	CHECK("clock_gettime mono 3", clock_gettime(CLOCK_MONOTONIC, &a));
+	CHECK("clock_settime mono", clock_settime(CLOCK_MONOTONIC, &a));
+	CHECK("clock_settime boottime", clock_settime(CLOCK_BOOTTIME, &a));
+	CHECK("clock_settime tai", clock_settime(CLOCK_TAI, &a));
+	CHECK("clock_settime bad clock", clock_settime(12345, &a));
+	CHECK("clock_settime process cpu", clock_settime(CLOCK_PROCESS_CPUTIME_ID, &a));
+	CHECK("clock_settime thread cpu", clock_settime(CLOCK_THREAD_CPUTIME_ID, &a));
+	{
+		clockid_t cpu;
+
+		CHECK("clock_getcpuclockid", clock_getcpuclockid(0, &cpu));
+		CHECK("clock_settime own cpu clock", clock_settime(cpu, &a));
+	}
+	CHECK("clock_settime cpu clock of pid 0x3fffffff",
+	      clock_settime((clockid_t)(~0x3fffffffu << 3 | 2), &a));
+	CHECK("clock_settime fd clock of stdin", clock_settime((clockid_t)(~0u << 3 | 3), &a));
+	CHECK("clock_settime fd clock of fd 999", clock_settime((clockid_t)(~999u << 3 | 3), &a));
+	CHECK("clock_settime realtime NULL", syscall(SYS_clock_settime, CLOCK_REALTIME, NULL));
+	CHECK("clock_settime mono NULL", syscall(SYS_clock_settime, CLOCK_MONOTONIC, NULL));
+	b.tv_sec = 1;
+	b.tv_nsec = 1000000000;
+	CHECK("clock_settime realtime nsec 1e9", clock_settime(CLOCK_REALTIME, &b));
+	b.tv_sec = -1;
+	b.tv_nsec = 0;
+	CHECK("clock_settime realtime sec -1", clock_settime(CLOCK_REALTIME, &b));
+
 	CHECK("setitimer", setitimer(ITIMER_REAL, &it, &old));
 	FACT("old timer was off", old.it_value.tv_sec == 0 && old.it_value.tv_usec == 0);
 	CHECK("getitimer", getitimer(ITIMER_REAL, &old));
@@ -92,6 +121,15 @@ int main(void)
 		t32[0] = 0;
 		t32[1] = 1000000;
 		CHECK("i386 nanosleep", syscall(SYS_nanosleep, t32, NULL));
+		t32[0] = 1;
+		t32[1] = 1000000000;
+		CHECK("i386 clock_settime realtime nsec 1e9", syscall(SYS_clock_settime, CLOCK_REALTIME, t32));
+		t32[0] = -1;
+		t32[1] = 0;
+		CHECK("i386 clock_settime realtime sec -1", syscall(SYS_clock_settime, CLOCK_REALTIME, t32));
+		CHECK("i386 clock_settime mono", syscall(SYS_clock_settime, CLOCK_MONOTONIC, t32));
+		CHECK("i386 clock_settime process cpu", syscall(SYS_clock_settime, CLOCK_PROCESS_CPUTIME_ID, t32));
+		CHECK("i386 clock_settime realtime NULL", syscall(SYS_clock_settime, CLOCK_REALTIME, NULL));
 	}
 #endif
 	return 0;
