@@ -119,41 +119,29 @@ void sc_restart_arm(struct sg_thread *t, int fn, int clock, int64_t deadline,
 
 /* --- clock_settime -------------------------------------------------------- */
 
-/* The kernel refuses a CLOCK_REALTIME time past this (timespec64_valid_settod:
- * KTIME_SEC_MAX, 2^63-1 ns in seconds, less 30 years of uptime). */
-#define SETTOD_SEC_MAX (INT64_MAX / NSEC - 30ll * 365 * 24 * 3600)
 #define CLOCKFD 3 /* a dynamic clock's id: ~fd << 3 | CLOCKFD */
 #define CLOCKFD_MASK 7
 
-/* Only CLOCK_REALTIME is the host's own clock, which a guest never sets: it
- * gets what an unprivileged program gets, EPERM, after the kernel's checks
- * of the time (EINVAL). Every other clock the host answers for itself, and
- * changes nothing a guest could not change natively: EINVAL for a clock that
- * cannot be set (monotonic, boottime, TAI, unknown ids), EINVAL or EPERM for
- * CPU clocks, and a dynamic clock is a device the guest opened. The host is
- * first asked with no time at all: EFAULT means the clock has a setter and
- * the guest's time is read next, as the kernel orders it. */
-static long clock_settime_host(int clk, struct timespec *ts,
+/* The host decides, by the caller's privileges, as for the native program
+ * (like sethostname): root sets the clock, others get EPERM; a clock that
+ * cannot be set is EINVAL. The host is first asked with no time at all:
+ * EFAULT means the clock has a setter and the guest's time is read next, as
+ * the kernel orders its checks. */
+static long clock_settime_host(struct sg_thread *t, int clk, uint64_t addr,
 			       long (*read_ts)(struct sg_thread *, uint64_t,
-					       struct timespec *),
-			       struct sg_thread *t, uint64_t addr)
+					       struct timespec *))
 {
+	struct timespec ts;
 	long r = host_syscall2(SYS_clock_settime, clk, NULL);
 
 	if (r != -EFAULT)
 		return r;
-	if (read_ts(t, addr, ts))
+	if (read_ts(t, addr, &ts))
 		return -EFAULT;
-	if (clk == CLOCK_REALTIME) {
-		if (ts->tv_sec < 0 || (unsigned long)ts->tv_nsec >= NSEC ||
-		    ts->tv_sec >= SETTOD_SEC_MAX)
-			return -EINVAL;
-		return -EPERM;
-	}
 	if (clk < 0 && (clk & CLOCKFD_MASK) == CLOCKFD &&
 	    hostfd_is_private((int)((unsigned)~clk >> 3)))
 		return -EINVAL; /* the kernel's answer for a descriptor that is no clock */
-	return host_syscall2(SYS_clock_settime, clk, ts);
+	return host_syscall2(SYS_clock_settime, clk, &ts);
 }
 
 /* __kernel_timespec; a compat caller's tv_nsec is its low 32 bits */
@@ -168,16 +156,12 @@ static long get_ts64(struct sg_thread *t, uint64_t addr, struct timespec *ts)
 
 SG_SYSCALL_DEFINE(sys_clock_settime)
 {
-	struct timespec ts;
-
-	return clock_settime_host((int)a[0], &ts, get_ts64, t, a[1]);
+	return clock_settime_host(t, (int)a[0], a[1], get_ts64);
 }
 
 SG_SYSCALL_DEFINE(sys_clock_settime32)
 {
-	struct timespec ts;
-
-	return clock_settime_host((int)a[0], &ts, get_ts32, t, a[1]);
+	return clock_settime_host(t, (int)a[0], a[1], get_ts32);
 }
 
 /* --- nanosleep, clock_nanosleep ------------------------------------------ */
