@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/dqblk_xfs.h>
+#include <linux/quota.h>
 #include <sys/stat.h>
 
 #include "syscall/compat/compat.h"
@@ -363,4 +365,138 @@ SG_SYSCALL_DEFINE(sys_fcntl)
 	if (err)
 		return err;
 	return host_syscall3(SYS_fcntl, a[0], cmd, p);
+}
+
+/* --- quotactl, quotactl_fd ---------------------------------------------------
+ * The host decides by the caller's privileges, as for mount. What addr is
+ * depends on the subcommand (cmd >> 8); x32 has the x86_64 layouts (the
+ * kernel fixes alignment for ia32 callers only), i386 a shorter if_dqblk
+ * and its own fs_quota_stat. */
+
+static long quota_call(long fd_or_cmd, long cmd_or_special, long id, void *p,
+		       bool by_fd)
+{
+	if (by_fd)
+		return host_syscall4(SYS_quotactl_fd, fd_or_cmd, cmd_or_special,
+				     id, p);
+	return host_syscall4(SYS_quotactl, fd_or_cmd, cmd_or_special, id, p);
+}
+
+/* a: quotactl's (cmd, special, id, addr) or quotactl_fd's (fd, cmd, id, addr) */
+static long do_quotactl(struct sg_thread *t, const uint64_t *a, bool by_fd)
+{
+	unsigned cmd = (unsigned)(by_fd ? a[1] : a[0]);
+	long first = (long)a[0], second = (long)(unsigned)a[1];
+	char special[PATH_MAX], file[PATH_MAX];
+	const char *host_special = NULL, *host_file;
+	uint64_t addr = a[3];
+	uint64_t size = 0;
+	int prot = PROT_WRITE;
+	void *p = NULL;
+	long r, err = 0;
+
+	if (!by_fd && a[1]) {
+		r = sc_path_host(t, a[1], special, true, &host_special);
+		if (r)
+			return r;
+		second = (long)host_special;
+	}
+	if (by_fd)
+		first = (long)(unsigned)a[0];
+	switch (cmd >> 8) {
+	case Q_QUOTAON: /* addr: the quota file */
+		r = sc_path_host(t, addr, file, true, &host_file);
+		if (r)
+			return r;
+		return quota_call(first, second, (long)(uint32_t)a[2],
+				  (void *)host_file, by_fd);
+	case Q_GETFMT:
+		size = 4;
+		break;
+	case Q_SETINFO:
+		prot = PROT_READ;
+		/* fall through */
+	case Q_GETINFO:
+		size = sizeof(struct if_dqinfo);
+		break;
+	case Q_SETQUOTA:
+	case Q_GETQUOTA:
+		if (sc_ia32()) {
+			struct if_dqblk dq = { 0 };
+
+			if (cmd >> 8 == Q_SETQUOTA) {
+				/* a fault stays the host's to report, after its
+				 * permission checks */
+				p = copy_from_guest(sc_mm(t), &dq, addr,
+						    COMPAT_IF_DQBLK_SIZE)
+					    ? sc_fault_ptr(t, addr)
+					    : &dq;
+				return quota_call(first, second,
+						  (long)(uint32_t)a[2], p, by_fd);
+			}
+			r = quota_call(first, second, (long)(uint32_t)a[2], &dq,
+				       by_fd);
+			if (r == 0 && copy_to_guest(sc_mm(t), addr, &dq,
+						    COMPAT_IF_DQBLK_SIZE))
+				r = -EFAULT;
+			return r;
+		}
+		if (cmd >> 8 == Q_SETQUOTA)
+			prot = PROT_READ;
+		size = sizeof(struct if_dqblk);
+		break;
+	case Q_GETNEXTQUOTA: /* the same 72 bytes in every ABI */
+		size = sizeof(struct if_nextdqblk);
+		break;
+	case Q_XQUOTAON:
+	case Q_XQUOTAOFF:
+	case Q_XQUOTARM: /* a u32 of flags */
+		prot = PROT_READ;
+		size = 4;
+		break;
+	case Q_XSETQLIM:
+		prot = PROT_READ;
+		/* fall through */
+	case Q_XGETQUOTA:
+	case Q_XGETNEXTQUOTA: /* the same 112 bytes in every ABI */
+		size = sizeof(struct fs_disk_quota);
+		break;
+	case Q_XGETQSTATV: /* its version read first; no layout difference */
+		prot = PROT_READ | PROT_WRITE;
+		size = sizeof(struct fs_quota_statv);
+		break;
+	case Q_XGETQSTAT:
+		if (sc_ia32()) {
+			struct fs_quota_stat st = { 0 };
+			struct compat_fs_quota_stat c;
+
+			r = quota_call(first, second, (long)(uint32_t)a[2],
+				       &st, by_fd);
+			if (r)
+				return r;
+			put_compat_fs_quota_stat(&c, &st);
+			return copy_to_guest(sc_mm(t), addr, &c, sizeof(c))
+				       ? -EFAULT
+				       : 0;
+		}
+		size = sizeof(struct fs_quota_stat);
+		break;
+	}
+	/* Q_SYNC, Q_QUOTAOFF, Q_XQUOTASYNC and unknown commands: no addr */
+	if (size) {
+		p = sc_buf(t, addr, size, prot, &err);
+		if (err)
+			return err;
+	}
+	return quota_call(first, second, (long)(uint32_t)a[2], p, by_fd);
+}
+
+SG_SYSCALL_DEFINE(sys_quotactl)
+{
+	return do_quotactl(t, a, false);
+}
+
+SG_SYSCALL_DEFINE(sys_quotactl_fd)
+{
+	return do_quotactl(t, a, true);
 }

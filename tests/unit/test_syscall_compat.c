@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <cmocka.h>
+#include <linux/dqblk_xfs.h>
+#include <linux/quota.h>
 
 #include "syscall/compat/compat.h"
 #include "syscall_layout_ref.h"
@@ -97,6 +99,26 @@ static void i386_small_layouts(void **state)
 	CHECK_OFF(REF_I386_FLOCK64_l_start, struct compat_flock64, l_start);
 	CHECK_OFF(REF_I386_FLOCK64_l_len, struct compat_flock64, l_len);
 	CHECK_OFF(REF_I386_FLOCK64_l_pid, struct compat_flock64, l_pid);
+	/* quotas: if_dqblk loses its tail padding, fs_quota_stat is its own;
+	 * the others are the host's (fs.c) */
+	assert_int_equal(COMPAT_IF_DQBLK_SIZE, REF_I386_IF_DQBLK_SIZE);
+	assert_int_equal(REF_I386_IF_DQBLK_dqb_valid + 4, REF_I386_IF_DQBLK_SIZE);
+	assert_int_equal(REF_I386_IF_NEXTDQBLK_SIZE, sizeof(struct if_nextdqblk));
+	assert_int_equal(REF_I386_IF_DQINFO_SIZE, sizeof(struct if_dqinfo));
+	assert_int_equal(REF_I386_FS_DISK_QUOTA_SIZE, sizeof(struct fs_disk_quota));
+	assert_int_equal(REF_I386_FS_QUOTA_STATV_SIZE, sizeof(struct fs_quota_statv));
+	assert_int_equal(sizeof(struct compat_fs_quota_stat), REF_I386_FS_QUOTA_STAT_SIZE);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_flags, struct compat_fs_quota_stat, qs_flags);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_uquota, struct compat_fs_quota_stat, qs_uquota);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_gquota, struct compat_fs_quota_stat, qs_gquota);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_incoredqs, struct compat_fs_quota_stat, qs_incoredqs);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_btimelimit, struct compat_fs_quota_stat, qs_btimelimit);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_rtbtimelimit, struct compat_fs_quota_stat, qs_rtbtimelimit);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_bwarnlimit, struct compat_fs_quota_stat, qs_bwarnlimit);
+	CHECK_OFF(REF_I386_FS_QUOTA_STAT_qs_iwarnlimit, struct compat_fs_quota_stat, qs_iwarnlimit);
+	assert_int_equal(offsetof(struct compat_fs_quota_stat, qs_uquota) +
+				 offsetof(struct compat_fs_qfilestat, qfs_nextents),
+			 REF_I386_FS_QUOTA_STAT_nextents);
 	/* the 64-bit-time and rlimit64 calls pass straight through */
 	assert_int_equal(REF_I386_TIMESPEC64_SIZE, sizeof(struct timespec));
 	assert_int_equal(REF_I386_RLIMIT64_SIZE, 16);
@@ -131,6 +153,10 @@ static void x32_layouts(void **state)
 	CHECK_OFF(REF_X32_IOVEC_iov_len, struct compat_iovec, iov_len);
 	assert_int_equal(REF_X32_STACK_SIZE, sizeof(struct compat_stack));
 	CHECK_OFF(REF_X32_STACK_ss_size, struct compat_stack, ss_size);
+	/* quotas: x32 has the x86_64 layouts */
+	assert_int_equal(REF_X32_IF_DQBLK_SIZE, sizeof(struct if_dqblk));
+	assert_int_equal(REF_X32_FS_QUOTA_STAT_SIZE, sizeof(struct fs_quota_stat));
+	CHECK_OFF(REF_X32_FS_QUOTA_STAT_qs_iwarnlimit, struct fs_quota_stat, qs_iwarnlimit);
 #else
 	skip();
 #endif

@@ -296,6 +296,41 @@ int put_compat_statfs(struct compat_statfs *c, const struct statfs *s);
 void put_compat_statfs64(struct compat_statfs64 *c, const struct statfs *s);
 void get_compat_utimbuf(struct timespec ts[2], const struct compat_utimbuf *c);
 
+/* ==== quotas ============================================================== */
+
+/* i386 struct if_dqblk (Q_GETQUOTA, Q_SETQUOTA): the host's without its
+ * trailing padding (u64 aligned to 4), so its first 68 bytes */
+#define COMPAT_IF_DQBLK_SIZE 68
+
+/* i386 struct fs_qfilestat and fs_quota_stat (Q_XGETQSTAT): u64 aligned
+ * to 4, so the per-type records are 20 bytes, not 24 */
+struct compat_fs_qfilestat {
+	uint64_t qfs_ino;
+	uint64_t qfs_nblks;
+	uint32_t qfs_nextents;
+} __attribute__((packed, aligned(4)));
+COMPAT_ASSERT_SIZE(struct compat_fs_qfilestat, 20);
+
+struct compat_fs_quota_stat {
+	int8_t qs_version;
+	uint16_t qs_flags;
+	int8_t qs_pad;
+	struct compat_fs_qfilestat qs_uquota;
+	struct compat_fs_qfilestat qs_gquota;
+	uint32_t qs_incoredqs;
+	int32_t qs_btimelimit;
+	int32_t qs_itimelimit;
+	int32_t qs_rtbtimelimit;
+	uint16_t qs_bwarnlimit;
+	uint16_t qs_iwarnlimit;
+};
+COMPAT_ASSERT_SIZE(struct compat_fs_quota_stat, 68);
+COMPAT_ASSERT_OFF(struct compat_fs_quota_stat, qs_uquota, 8);
+
+struct fs_quota_stat;
+void put_compat_fs_quota_stat(struct compat_fs_quota_stat *c,
+			      const struct fs_quota_stat *h);
+
 /* ==== time ================================================================ */
 
 /* old_itimerspec32 and compat itimerval (i386) */

@@ -1,11 +1,13 @@
 /* File-system structures of i386: the old stat, statfs and statfs64,
- * utimbuf. Narrowing follows the kernel's compat copy-out: -EOVERFLOW
- * where a value does not fit, as cp_old_stat and put_compat_statfs. */
+ * utimbuf, XFS quota statistics. Narrowing follows the kernel's compat
+ * copy-out: -EOVERFLOW where a value does not fit, as cp_old_stat and
+ * put_compat_statfs. */
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <linux/dqblk_xfs.h>
 
 #include "syscall/compat/compat.h"
 
@@ -95,4 +97,29 @@ void get_compat_utimbuf(struct timespec ts[2], const struct compat_utimbuf *c)
 	ts[0].tv_nsec = 0;
 	ts[1].tv_sec = c->modtime;
 	ts[1].tv_nsec = 0;
+}
+
+static void put_compat_fs_qfilestat(struct compat_fs_qfilestat *c,
+				    const struct fs_qfilestat *h)
+{
+	c->qfs_ino = h->qfs_ino;
+	c->qfs_nblks = h->qfs_nblks;
+	c->qfs_nextents = h->qfs_nextents;
+}
+
+void put_compat_fs_quota_stat(struct compat_fs_quota_stat *c,
+			      const struct fs_quota_stat *h)
+{
+	memset(c, 0, sizeof(*c));
+	c->qs_version = h->qs_version;
+	c->qs_flags = h->qs_flags;
+	c->qs_pad = h->qs_pad;
+	put_compat_fs_qfilestat(&c->qs_uquota, &h->qs_uquota);
+	put_compat_fs_qfilestat(&c->qs_gquota, &h->qs_gquota);
+	c->qs_incoredqs = h->qs_incoredqs;
+	c->qs_btimelimit = h->qs_btimelimit;
+	c->qs_itimelimit = h->qs_itimelimit;
+	c->qs_rtbtimelimit = h->qs_rtbtimelimit;
+	c->qs_bwarnlimit = h->qs_bwarnlimit;
+	c->qs_iwarnlimit = h->qs_iwarnlimit;
 }

@@ -20,6 +20,8 @@
 #include <linux/utime.h>
 #include <linux/filter.h>
 #include <linux/in.h>
+#include <linux/quota.h>
+#include <linux/dqblk_xfs.h>
 
 #define EMIT(name, val) \
 	__asm__ volatile(".ascii \"@@ " #name " %c0\\n\"" : : "i"((long)(val)))
@@ -113,6 +115,23 @@ void layout_ref(void)
 	OFF(STATFS64, struct statfs64, f_flags);
 	SIZE(UTIMBUF, struct utimbuf);
 	OFF(UTIMBUF, struct utimbuf, modtime);
+	/* --- quotas --- */
+	SIZE(IF_DQBLK, struct if_dqblk);
+	OFF(IF_DQBLK, struct if_dqblk, dqb_valid);
+	SIZE(IF_NEXTDQBLK, struct if_nextdqblk);
+	SIZE(IF_DQINFO, struct if_dqinfo);
+	SIZE(FS_DISK_QUOTA, struct fs_disk_quota);
+	SIZE(FS_QUOTA_STATV, struct fs_quota_statv);
+	SIZE(FS_QUOTA_STAT, struct fs_quota_stat);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_flags);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_uquota);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_gquota);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_incoredqs);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_btimelimit);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_rtbtimelimit);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_bwarnlimit);
+	OFF(FS_QUOTA_STAT, struct fs_quota_stat, qs_iwarnlimit);
+	EMIT(FS_QUOTA_STAT_nextents, offsetof(struct fs_quota_stat, qs_uquota.qfs_nextents));
 	/* --- time, resources --- */
 	SIZE(ITIMERVAL, struct __kernel_old_itimerval);
 	SIZE(ITIMERSPEC, struct __kernel_itimerspec);

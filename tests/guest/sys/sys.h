@@ -43,7 +43,13 @@ static const char *err_name(int e)
 	case ESRCH: return "ESRCH";
 	case ENODEV: return "ENODEV";
 	case ENXIO: return "ENXIO";
-	default: return "E?";
+	case ENOTBLK: return "ENOTBLK";
+	default: {
+		static char other[16];
+
+		snprintf(other, sizeof(other), "E%d", e); /* errno values are the same in every ABI */
+		return other;
+	}
 	}
 }
 
