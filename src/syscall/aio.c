@@ -128,14 +128,32 @@ SG_SYSCALL_DEFINE(compat_sys_io_setup)
 	return aio_setup(t, a[0], a[1]);
 }
 
+/* The length of the ring at id (its header's event count), from guest
+ * memory: 0 when unreadable */
+static uint64_t ring_len_at(struct sg_thread *t, uint64_t id)
+{
+	uint32_t head[2];
+
+	if (copy_from_guest(sc_mm(t), head, id, sizeof(head)) ||
+	    head[1] > (1u << 24))
+		return 0;
+	return MM_PAGE_ALIGN_UP(AIO_RING_HEADER +
+				(uint64_t)head[1] * sizeof(struct io_event));
+}
+
+/* The kernel finds a context by the ring's header at its id (in user
+ * memory) and unmaps [id, id + ring length) at io_destroy, whatever is
+ * mapped there by then: it is asked only while that range is the guest's.
+ * Otherwise the answer is the kernel's for a ring that is not there
+ * (EINVAL; the context lives on, as natively). A ring the guest moved
+ * (mremap) is measured by its header. */
 SG_SYSCALL_DEFINE(sys_io_destroy)
 {
 	uint64_t id = sc_ia32() ? (uint32_t)a[0] : a[0];
 	struct aio_ctx **pc, *c = NULL;
-	long r = host_syscall1(SYS_io_destroy, id);
+	uint64_t len;
+	long r = 0;
 
-	if (r)
-		return r;
 	pthread_mutex_lock(&aio_lock);
 	for (pc = &ctxs; *pc; pc = &(*pc)->next)
 		if ((*pc)->id == id) {
@@ -143,6 +161,22 @@ SG_SYSCALL_DEFINE(sys_io_destroy)
 			*pc = c->next;
 			break;
 		}
+	pthread_mutex_unlock(&aio_lock);
+	len = c ? c->ring_len : ring_len_at(t, id);
+	if (len && mm_access_ok(sc_mm(t), id, len, 0))
+		r = host_syscall1(SYS_io_destroy, id);
+	else
+		r = -EINVAL;
+	if (r) {
+		if (c) {
+			pthread_mutex_lock(&aio_lock);
+			c->next = ctxs;
+			ctxs = c;
+			pthread_mutex_unlock(&aio_lock);
+		}
+		return r;
+	}
+	pthread_mutex_lock(&aio_lock);
 	for (unsigned b = 0; b < AIO_BUCKETS; b++)
 		for (struct aio_req **pr = &reqs[b]; *pr;) {
 			struct aio_req *q = *pr;
@@ -155,8 +189,7 @@ SG_SYSCALL_DEFINE(sys_io_destroy)
 			}
 		}
 	pthread_mutex_unlock(&aio_lock);
-	if (c) /* the host unmapped the ring: the guest mapping goes too */
-		mm_munmap(sc_mm(t), c->id, c->ring_len);
+	mm_munmap(sc_mm(t), id, len); /* the host unmapped the ring */
 	free(c);
 	return 0;
 }

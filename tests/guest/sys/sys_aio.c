@@ -212,6 +212,40 @@ int main(int argc, char **argv)
 	FACT("ring gone from maps", !in_maps);
 	CHECK("io_destroy again", syscall(SYS_io_destroy, ctx));
 	CHECK("getevents destroyed", io_getevents(ctx, 0, 1, ev, &zero));
+
+	/* a ring the program moves, and one it unmaps, before io_destroy */
+	{
+		aio_context_t moved = 0, gone = 0;
+		size_t len;
+		void *to;
+
+		CHECK("io_setup to move", io_setup(4, &moved));
+		ring = (const void *)(uintptr_t)moved;
+		len = (32 + (size_t)ring->nr * 32 + 4095) & ~(size_t)4095;
+		to = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		FACT("moved", mremap((void *)(uintptr_t)moved, len, len,
+				     MREMAP_MAYMOVE | MREMAP_FIXED, to) == to);
+		FACT("old id gone", io_getevents(moved, 0, 1, ev, &zero) == -1 && errno == EINVAL);
+		moved = (aio_context_t)(uintptr_t)to;
+		ring = to;
+		FACT("moved ring magic", ring->magic == RING_MAGIC);
+		CHECK("getevents moved", io_getevents(moved, 0, 1, ev, &zero));
+		CHECK("io_destroy moved", syscall(SYS_io_destroy, moved));
+		CHECK("io_setup to unmap", io_setup(4, &gone));
+		ring = (const void *)(uintptr_t)gone;
+		len = (32 + (size_t)ring->nr * 32 + 4095) & ~(size_t)4095;
+		CHECK("munmap ring", munmap((void *)(uintptr_t)gone, len));
+		CHECK("io_destroy unmapped", syscall(SYS_io_destroy, gone));
+		CHECK("io_destroy unmapped again", syscall(SYS_io_destroy, gone));
+	}
+	in_maps = 0;
+	maps = fopen("/proc/self/maps", "r");
+	while (maps && fgets(line, sizeof(line), maps))
+		if (strstr(line, "[aio]"))
+			in_maps = 1;
+	if (maps)
+		fclose(maps);
+	FACT("no ring in maps", !in_maps);
 	close(fd);
 	unlink(path);
 	return 0;
