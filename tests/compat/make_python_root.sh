@@ -3,7 +3,8 @@
 #
 # A Debian i386 root with python3.11 and its regression tests
 # (libpython3.11-testsuite) for the compat run (tests/compat/compat.sh):
-# python3.11:i386 and the i386 packages it depends on, from the
+# python3.11:i386, libc-bin, gcc and binutils (test_ctypes runs them) and the
+# i386 packages they depend on, from the
 # distribution's own packages with `apt-get download` + `dpkg -x`
 # (nothing is installed on the host; i386 is added as a dpkg architecture
 # if missing), with dash and coreutils, which the tests run. The host's
@@ -26,14 +27,18 @@ if ! dpkg --print-foreign-architectures | grep -qx i386; then
 	dpkg --add-architecture i386
 	apt-get update -qq >/dev/null 2>&1 || skip "apt-get update failed"
 fi
+# python3.11 and what test_ctypes runs to find libraries (ctypes.util:
+# ldconfig -p, gcc, ld): the root's own, so that the chroot has them as
+# `sysgate -L` (which would else run the host's) does
 depends() {
 	apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
-		--no-breaks --no-replaces --no-enhances python3.11:i386 2>/dev/null
+		--no-breaks --no-replaces --no-enhances python3.11:i386 \
+		libc-bin:i386 gcc:i386 binutils:i386 libc6-dev:i386 2>/dev/null
 }
 if ! depends | grep -q '^libpython3.11-stdlib:i386'; then
 	apt-get update -qq >/dev/null 2>&1 || true
 fi
-# i386 packages python3.11 needs (not the tools dpkg's own scripts use),
+# i386 packages these need (not the tools dpkg's own scripts use),
 # the architecture-independent ones (shown as <name:i386>), and the tests
 pkgs=$(depends | grep -v '^ ' | sort -u |
 	sed -n -e 's/^<\(.*\):i386>$/\1/p' -e '/^[^<].*:i386$/p' |
