@@ -7,7 +7,7 @@
 # i386 packages they depend on, from the
 # distribution's own packages with `apt-get download` + `dpkg -x`
 # (nothing is installed on the host; i386 is added as a dpkg architecture
-# if missing), with dash and coreutils, which the tests run. The host's
+# if missing), with dash, bash and coreutils, which the tests run. The host's
 # passwd, group, hosts, nsswitch.conf, resolv.conf, services and
 # protocols are copied in, so that a chroot into OUTDIR and `sysgate -L
 # OUTDIR` (which falls back to the host's /etc) see the same files.
@@ -44,10 +44,12 @@ pkgs=$(depends | grep -v '^ ' | sort -u |
 	sed -n -e 's/^<\(.*\):i386>$/\1/p' -e '/^[^<].*:i386$/p' |
 	grep -Ev '^(dpkg|install-info|tar|perl|perl-base|libperl.*|mime-support|mailcap)(:i386)?$' || true)
 [ -n "$pkgs" ] || skip "apt-cache knows no python3.11:i386"
-# the tests run /bin/sh and coreutils (id, ls, ...): the root's own, so
-# that the chroot has them as `sysgate -L` (else the host's) does
-pkgs="$pkgs libpython3.11-testsuite tzdata dash:i386 coreutils:i386 libacl1:i386
-libattr1:i386 libselinux1:i386 libpcre2-8-0:i386 libgmp10:i386"
+# the tests run /bin/sh, bash (test_subprocess's test_specific_shell) and
+# coreutils (id, ls, ...): the root's own, so that the chroot has them as
+# `sysgate -L` (else the host's) does
+pkgs="$pkgs libpython3.11-testsuite tzdata dash:i386 bash:i386 libtinfo6:i386
+coreutils:i386 libacl1:i386 libattr1:i386 libselinux1:i386 libpcre2-8-0:i386
+libgmp10:i386"
 
 debs=$out.debs
 rm -rf "$out" "$debs"
