@@ -46,6 +46,9 @@ enum sg_err {
 	SG_ERR_FILTER,       /* unknown syscall name or %class in trace_filter */
 	SG_ERR_SEGMENTS,     /* PT_LOAD segments that cannot be mapped (the kernel
 			      * finds it after the point of no return: SIGSEGV) */
+	SG_ERR_REACHED,      /* sg_run_until returned at its address */
+	SG_ERR_BUDGET,       /* sg_run_until returned: its instruction budget is spent */
+	SG_ERR_EXIST,        /* sg_mem_map: the range is mapped already */
 	SG_ERR__COUNT
 };
 
@@ -143,6 +146,17 @@ SG_API void sg_stop(sg_process *p);
  * status (may be NULL) is filled once it has. */
 SG_API enum sg_err sg_step(sg_process *p, struct sg_exit *status);
 
+/* Run until the main guest thread is about to run the instruction at
+ * until (0: no address), or has run budget instructions (0: no limit),
+ * counted from this call (a system call instruction is one, its call
+ * included). Returns SG_ERR_REACHED (rip == until, that instruction not
+ * run), SG_ERR_BUDGET, or as sg_run: SG_OK when the program exited,
+ * SG_ERR_STOPPED after sg_stop. A run that starts at until runs that
+ * instruction first, so calling it again goes round a loop once more.
+ * Other guest threads are neither counted nor stopped. */
+SG_API enum sg_err sg_run_until(sg_process *p, uint64_t until, uint64_t budget,
+				struct sg_exit *status);
+
 /* Guest registers. The 16 general registers in encoding order, then the
  * instruction pointer and flags. For 32-bit guests the high halves read 0
  * and are ignored on write. */
@@ -152,6 +166,22 @@ enum sg_reg {
 	SG_REG_R8, SG_REG_R9, SG_REG_R10, SG_REG_R11,
 	SG_REG_R12, SG_REG_R13, SG_REG_R14, SG_REG_R15,
 	SG_REG_RIP, SG_REG_RFLAGS, SG_REG_FS_BASE, SG_REG_GS_BASE,
+	/* segment selectors: read only (SG_ERR_INVAL on write; a selector
+	 * means a descriptor table entry, the bases are FS_BASE/GS_BASE) */
+	SG_REG_ES, SG_REG_CS, SG_REG_SS, SG_REG_DS, SG_REG_FS, SG_REG_GS,
+	/* SSE control/status, x87 control word, status word (TOP in bits
+	 * 11-13, as FNSTSW stores it), tag word (2 bits per physical
+	 * register, as FNSTENV stores it) */
+	SG_REG_MXCSR, SG_REG_FCW, SG_REG_FSW, SG_REG_FTW,
+	/* wide registers: sg_reg_read_bytes/sg_reg_write_bytes only.
+	 * ST0..ST7 in stack order (ST0 is the top), 10 bytes each in the
+	 * x87 80-bit format; XMM0..XMM15, 16 bytes each (i386: XMM0..7) */
+	SG_REG_ST0, SG_REG_ST1, SG_REG_ST2, SG_REG_ST3,
+	SG_REG_ST4, SG_REG_ST5, SG_REG_ST6, SG_REG_ST7,
+	SG_REG_XMM0, SG_REG_XMM1, SG_REG_XMM2, SG_REG_XMM3,
+	SG_REG_XMM4, SG_REG_XMM5, SG_REG_XMM6, SG_REG_XMM7,
+	SG_REG_XMM8, SG_REG_XMM9, SG_REG_XMM10, SG_REG_XMM11,
+	SG_REG_XMM12, SG_REG_XMM13, SG_REG_XMM14, SG_REG_XMM15,
 	SG_REG__COUNT
 };
 /* SG_ERR_STATE before sg_load, SG_ERR_INVAL for a bad reg. Inside a hook:
@@ -159,6 +189,15 @@ enum sg_reg {
  * holds the number and RIP points after the instruction). */
 SG_API enum sg_err sg_reg_read(sg_process *p, enum sg_reg reg, uint64_t *value);
 SG_API enum sg_err sg_reg_write(sg_process *p, enum sg_reg reg, uint64_t value);
+/* Any register as its bytes, little-endian: size must be its size (10 for
+ * ST0..7, 16 for XMM0..15, 8 for the others, which sg_reg_read gives
+ * too), else SG_ERR_INVAL. sg_reg_read/sg_reg_write on a wide register:
+ * SG_ERR_INVAL. */
+SG_API size_t sg_reg_size(enum sg_reg reg); /* 0 for a bad reg */
+SG_API enum sg_err sg_reg_read_bytes(sg_process *p, enum sg_reg reg, void *buf,
+				     size_t size);
+SG_API enum sg_err sg_reg_write_bytes(sg_process *p, enum sg_reg reg,
+				      const void *buf, size_t size);
 
 /* Guest memory (guest addresses are host addresses, DESIGN.md). The whole
  * range must be mapped and readable: else SG_ERR_FAULT and nothing is
@@ -172,6 +211,34 @@ SG_API enum sg_err sg_mem_write(sg_process *p, uint64_t addr, const void *buf,
  * SG_ERR_FAULT if unreadable, SG_ERR_INVAL if it does not fit. */
 SG_API enum sg_err sg_mem_read_string(sg_process *p, uint64_t addr, char *buf,
 				      size_t size);
+
+/* The guest's address space as its /proc/self/maps shows it: one region
+ * per line, in address order. prot: PROT_READ | PROT_WRITE | PROT_EXEC
+ * (<sys/mman.h>); name: the path, "[stack]", "[heap]", "[vdso]", or "". */
+struct sg_region {
+	uint64_t start, end; /* [start, end), page aligned */
+	int prot;
+	int shared;          /* MAP_SHARED ('s' in maps) */
+	char name[256];      /* truncated if longer */
+};
+/* Fills out[0..max) and sets *count to the number of regions (which may
+ * be more than max: call again with a bigger array). */
+SG_API enum sg_err sg_mem_regions(sg_process *p, struct sg_region *out,
+				  size_t max, size_t *count);
+/* Map anonymous zeroed memory for the guest (as its mmap would): *addr 0
+ * lets the library choose and returns the address there; otherwise
+ * exactly there (page aligned, SG_ERR_EXIST if any of it is mapped,
+ * SG_ERR_NOMEM if it is not the guest's to take). size is rounded up to
+ * pages. prot: PROT_READ | PROT_WRITE | PROT_EXEC. */
+SG_API enum sg_err sg_mem_map(sg_process *p, uint64_t *addr, uint64_t size,
+			      int prot);
+/* munmap / mprotect of guest memory, as the guest's own calls (a range
+ * with nothing mapped is fine for unmap; protect needs it all mapped:
+ * SG_ERR_NOMEM). Decoded code there is dropped. SG_ERR_INVAL for an
+ * unaligned addr. */
+SG_API enum sg_err sg_mem_unmap(sg_process *p, uint64_t addr, uint64_t size);
+SG_API enum sg_err sg_mem_protect(sg_process *p, uint64_t addr, uint64_t size,
+				  int prot);
 
 /* --- debugging: the GDB remote stub (docs/gdb.md) --------------------- */
 
@@ -206,6 +273,9 @@ enum sg_hook_action {
 	SG_HOOK_CONTINUE = 0, /* go on as usual */
 	SG_HOOK_SKIP = 1,     /* entry: do not make the call, answer info->result;
 			       * signal: discard the signal */
+	SG_HOOK_KILL = 2,     /* syscall hooks: the guest process dies of SIGSYS
+			       * at once, as seccomp's SECCOMP_RET_KILL_PROCESS
+			       * (the call is not made; sg_exit: signaled, SIGSYS) */
 };
 
 typedef enum sg_hook_action (*sg_syscall_hook)(sg_process *p,
@@ -226,6 +296,24 @@ SG_API enum sg_err sg_hook_syscall_exit(sg_process *p, sg_syscall_hook fn, void 
 SG_API enum sg_err sg_hook_insn(sg_process *p, sg_code_hook fn, void *user);
 SG_API enum sg_err sg_hook_block(sg_process *p, sg_code_hook fn, void *user);
 SG_API enum sg_err sg_hook_signal(sg_process *p, sg_signal_hook fn, void *user);
+
+/* A syscall hook for some numbers of one ABI's table only (the numbers in
+ * sg_syscall_info.nr: <asm/unistd_32.h>, <asm/unistd_x32.h> without
+ * __X32_SYSCALL_BIT, <asm/unistd_64.h>), on entry, exit or both (when).
+ * Any number of them; each gets an id (*id, may be NULL) for
+ * sg_hook_remove. For a call, the hooks for its number run first, in the
+ * order registered, then the sg_hook_syscall_entry/exit one; the first
+ * SKIP or KILL on entry ends the round. SG_ERR_INVAL: abi not one of the
+ * three, a number >= SG_HOOK_NR_MAX, when 0, fn NULL. */
+#define SG_HOOK_NR_MAX 1024
+enum sg_hook_when { SG_HOOK_ON_ENTRY = 1, SG_HOOK_ON_EXIT = 2 };
+SG_API enum sg_err sg_hook_syscall_nrs(sg_process *p, enum sg_abi abi,
+				       const unsigned *nrs, size_t count,
+				       unsigned when, sg_syscall_hook fn,
+				       void *user, unsigned *id);
+/* Remove a hook sg_hook_syscall_nrs added (while the guest is stopped or
+ * not yet running). SG_ERR_INVAL for an unknown id. */
+SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id);
 
 /* --syscalls=ABI: every row of that ABI's syscall table as implemented,
  * missing or unsupported (with the reason), then a line of totals.

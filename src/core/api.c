@@ -23,6 +23,9 @@ static const char *const err_text[SG_ERR__COUNT] = {
 	[SG_ERR_FAULT] = "Bad address",
 	[SG_ERR_FILTER] = "unknown system call or class in the trace filter",
 	[SG_ERR_SEGMENTS] = "cannot execute: the ELF segments cannot be mapped",
+	[SG_ERR_REACHED] = "stopped at the address sg_run_until was given",
+	[SG_ERR_BUDGET] = "stopped: the instruction budget is spent",
+	[SG_ERR_EXIST] = "File exists",
 };
 
 SG_API const char *sg_strerror(enum sg_err err)

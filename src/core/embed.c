@@ -7,15 +7,18 @@
  * a block hook, the instruction trace or a stop/step is pending; only then
  * does it step one instruction at a time here (the "slow loop").
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <capstone/capstone.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/embed.h"
 #include "cpu/cpu.h"
 #include "mm/mm.h"
+#include "signal/signal.h"
 #include "syscall/syscall.h"
 #include "trace/trace.h"
 
@@ -59,19 +62,57 @@ static void fill_info(struct sg_syscall_info *info, const struct sg_thread *t,
 
 /* --- hooks called by the other layers (through struct sg_embed) --------- */
 
+/* SG_HOOK_KILL: the guest process dies of SIGSYS, as seccomp's
+ * SECCOMP_RET_KILL_PROCESS: every thread stops, sg_run reports it. */
+static void kill_guest(struct sg_thread *t)
+{
+	struct sg_process *p = t->proc;
+
+	pthread_mutex_lock(&p->lock);
+	if (!p->exited) {
+		p->exited = true;
+		p->exit.signaled = 1;
+		p->exit.signal = SIGSYS;
+		p->exit.code = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	sig_kick_threads(p, t);
+}
+
+static bool nr_hook_wants(const struct sg_nr_hook *h, unsigned when,
+			  const struct sg_syscall_info *info)
+{
+	return (h->when & when) && h->abi == info->abi &&
+	       info->nr < SG_HOOK_NR_MAX &&
+	       (h->nrs[info->nr / 64] >> (info->nr % 64) & 1);
+}
+
+static bool ends_round(enum sg_hook_action act)
+{
+	return act == SG_HOOK_SKIP || act == SG_HOOK_KILL;
+}
+
 static bool on_syscall_enter(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	struct sg_embed *em = t->proc->embed;
 	struct sg_thread *outer = hook_thread;
 	struct sg_syscall_info info;
-	enum sg_hook_action act;
+	enum sg_hook_action act = SG_HOOK_CONTINUE;
 
 	call->result = -ENOSYS;
 	fill_info(&info, t, call);
 	hook_thread = t;
-	act = em->entry_fn(t->proc, &info, em->entry_user);
+	for (struct sg_nr_hook *h = em->nr_hooks; h && !ends_round(act); h = h->next)
+		if (nr_hook_wants(h, SG_HOOK_ON_ENTRY, &info))
+			act = h->fn(t->proc, &info, h->user);
+	if (!ends_round(act) && em->entry_fn)
+		act = em->entry_fn(t->proc, &info, em->entry_user);
 	hook_thread = outer;
 	memcpy(call->args, info.args, sizeof(call->args));
+	if (act == SG_HOOK_KILL) {
+		kill_guest(t);
+		return true; /* the call is not made */
+	}
 	if (act != SG_HOOK_SKIP)
 		return false;
 	call->result = info.result;
@@ -83,12 +124,19 @@ static void on_syscall_exit(struct sg_thread *t, struct sg_syscall_call *call)
 	struct sg_embed *em = t->proc->embed;
 	struct sg_thread *outer = hook_thread;
 	struct sg_syscall_info info;
+	enum sg_hook_action act = SG_HOOK_CONTINUE;
 
 	fill_info(&info, t, call);
 	hook_thread = t;
-	em->exit_fn(t->proc, &info, em->exit_user);
+	for (struct sg_nr_hook *h = em->nr_hooks; h && act != SG_HOOK_KILL; h = h->next)
+		if (nr_hook_wants(h, SG_HOOK_ON_EXIT, &info))
+			act = h->fn(t->proc, &info, h->user);
+	if (act != SG_HOOK_KILL && em->exit_fn)
+		act = em->exit_fn(t->proc, &info, em->exit_user);
 	hook_thread = outer;
 	call->result = info.result;
+	if (act == SG_HOOK_KILL)
+		kill_guest(t);
 }
 
 static bool on_signal(struct sg_thread *t, const siginfo_t *si)
@@ -103,6 +151,33 @@ static bool on_signal(struct sg_thread *t, const siginfo_t *si)
 	return act == SG_HOOK_SKIP;
 }
 
+/* The syscall layer calls in only when some hook wants the call's side. */
+static void update_syscall_dispatch(struct sg_embed *em)
+{
+	unsigned when = 0;
+
+	for (const struct sg_nr_hook *h = em->nr_hooks; h; h = h->next)
+		when |= h->when;
+	em->syscall_enter = em->entry_fn || (when & SG_HOOK_ON_ENTRY) ? on_syscall_enter : NULL;
+	em->syscall_exit = em->exit_fn || (when & SG_HOOK_ON_EXIT) ? on_syscall_exit : NULL;
+}
+
+void embed_destroy(struct sg_process *p)
+{
+	struct sg_embed *em = p->embed;
+
+	if (!em)
+		return;
+	while (em->nr_hooks) {
+		struct sg_nr_hook *h = em->nr_hooks;
+
+		em->nr_hooks = h->next;
+		free(h);
+	}
+	free(em);
+	p->embed = NULL;
+}
+
 /* --- registering ----------------------------------------------------------- */
 
 SG_API enum sg_err sg_hook_syscall_entry(sg_process *p, sg_syscall_hook fn, void *user)
@@ -115,7 +190,7 @@ SG_API enum sg_err sg_hook_syscall_entry(sg_process *p, sg_syscall_hook fn, void
 		return SG_ERR_NOMEM;
 	em->entry_fn = fn;
 	em->entry_user = user;
-	em->syscall_enter = fn ? on_syscall_enter : NULL;
+	update_syscall_dispatch(em);
 	return SG_OK;
 }
 
@@ -129,7 +204,7 @@ SG_API enum sg_err sg_hook_syscall_exit(sg_process *p, sg_syscall_hook fn, void 
 		return SG_ERR_NOMEM;
 	em->exit_fn = fn;
 	em->exit_user = user;
-	em->syscall_exit = fn ? on_syscall_exit : NULL;
+	update_syscall_dispatch(em);
 	return SG_OK;
 }
 
@@ -171,6 +246,61 @@ SG_API enum sg_err sg_hook_signal(sg_process *p, sg_signal_hook fn, void *user)
 	em->signal_user = user;
 	em->signal = fn ? on_signal : NULL;
 	return SG_OK;
+}
+
+SG_API enum sg_err sg_hook_syscall_nrs(sg_process *p, enum sg_abi abi,
+				       const unsigned *nrs, size_t count,
+				       unsigned when, sg_syscall_hook fn,
+				       void *user, unsigned *id)
+{
+	struct sg_embed *em = p ? embed_of(p) : NULL;
+	struct sg_nr_hook *h, **tail;
+
+	if (!p || !fn || (!nrs && count) ||
+	    (abi != SG_ABI_I386 && abi != SG_ABI_X32 && abi != SG_ABI_X64) ||
+	    !when || (when & ~(unsigned)(SG_HOOK_ON_ENTRY | SG_HOOK_ON_EXIT)))
+		return SG_ERR_INVAL;
+	if (!em)
+		return SG_ERR_NOMEM;
+	for (size_t i = 0; i < count; i++)
+		if (nrs[i] >= SG_HOOK_NR_MAX)
+			return SG_ERR_INVAL;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return SG_ERR_NOMEM;
+	h->id = ++em->last_hook_id;
+	h->abi = abi;
+	h->when = when;
+	h->fn = fn;
+	h->user = user;
+	for (size_t i = 0; i < count; i++)
+		h->nrs[nrs[i] / 64] |= 1ull << (nrs[i] % 64);
+	for (tail = &em->nr_hooks; *tail; tail = &(*tail)->next)
+		;
+	*tail = h;
+	update_syscall_dispatch(em);
+	if (id)
+		*id = h->id;
+	return SG_OK;
+}
+
+SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id)
+{
+	struct sg_embed *em = p ? p->embed : NULL;
+
+	if (!em)
+		return SG_ERR_INVAL;
+	for (struct sg_nr_hook **l = &em->nr_hooks; *l; l = &(*l)->next) {
+		struct sg_nr_hook *h = *l;
+
+		if (h->id == id) {
+			*l = h->next;
+			free(h);
+			update_syscall_dispatch(em);
+			return SG_OK;
+		}
+	}
+	return SG_ERR_INVAL;
 }
 
 /* --- the slow loop ----------------------------------------------------------- */
@@ -255,7 +385,8 @@ static bool wants_steps(const struct sg_process *p)
 
 	return trace_wants_insns(p->trace) ||
 	       (em && (em->insn_fn || em->block_fn || em->stepping ||
-		       em->stop_requested || em->debug_steps));
+		       em->stop_requested || em->debug_steps ||
+		       em->until_on || em->budget_on));
 }
 
 enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
@@ -281,6 +412,12 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 		if (em && em->debugger && em->debug_steps &&
 		    em->debugger->before_insn(t, pc))
 			return CPU_STOP_REQUEST; /* the debugger stops it here */
+		if (em && em->until_on && em->until_armed && pc == em->until &&
+		    t == p->main_thread) {
+			em->stopped = true;
+			em->why = SG_ERR_REACHED;
+			return CPU_STOP_REQUEST;
+		}
 		if (em && (em->insn_fn || em->block_fn))
 			call_code_hooks(t, em, pc);
 		memcpy(before, c->r, sizeof(before));
@@ -292,6 +429,16 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 		if (em && em->debugger && em->debug_steps &&
 		    em->debugger->after_insn(t, pc))
 			return r == CPU_STOP_NONE ? CPU_STOP_REQUEST : r;
+		if (em && (em->until_on || em->budget_on) && t == p->main_thread) {
+			em->until_armed = true;
+			/* a faulting instruction did not run: not counted */
+			if (em->budget_on && r != CPU_STOP_FAULT &&
+			    ++em->executed >= em->budget) {
+				em->stopped = true;
+				em->why = SG_ERR_BUDGET;
+				return r == CPU_STOP_NONE ? CPU_STOP_REQUEST : r;
+			}
+		}
 		if (em && em->stepping && t == p->main_thread) {
 			em->stepping = false;
 			em->stopped = true;
@@ -337,54 +484,183 @@ SG_API enum sg_err sg_step(sg_process *p, struct sg_exit *status)
 	return err;
 }
 
+SG_API enum sg_err sg_run_until(sg_process *p, uint64_t until, uint64_t budget,
+				struct sg_exit *status)
+{
+	struct sg_embed *em;
+	enum sg_err err;
+	uint64_t rip;
+
+	if (!p || !p->loaded)
+		return SG_ERR_STATE;
+	em = embed_of(p);
+	if (!em)
+		return SG_ERR_NOMEM;
+	rip = p->main_thread->cpu.rip;
+	if (p->main_thread->cpu.mode == CPU_MODE_32)
+		rip = (uint32_t)rip;
+	em->until = until;
+	em->until_on = until != 0;
+	em->until_armed = rip != until; /* started there: run it first */
+	em->budget = budget;
+	em->budget_on = budget != 0;
+	em->executed = 0;
+	em->why = SG_ERR_STOPPED;
+	err = sg_run(p, status);
+	if (err == SG_ERR_STOPPED)
+		err = em->why;
+	em->until_on = em->budget_on = false;
+	return err;
+}
+
 /* --- registers and memory ---------------------------------------------------- */
 
-SG_API enum sg_err sg_reg_read(sg_process *p, enum sg_reg reg, uint64_t *value)
+SG_API size_t sg_reg_size(enum sg_reg reg)
 {
-	struct sg_thread *t;
+	if ((unsigned)reg >= SG_REG__COUNT)
+		return 0;
+	if (reg >= SG_REG_XMM0)
+		return 16;
+	if (reg >= SG_REG_ST0)
+		return 10;
+	return 8;
+}
+
+/* reg of t into out (sg_reg_size(reg) bytes), or false: no such register
+ * for this guest (XMM8..15 of an i386 one). */
+static bool reg_get(const struct sg_thread *t, enum sg_reg reg, uint8_t *out)
+{
+	const struct cpu *c = &t->cpu;
 	uint64_t v;
 
-	if (!p || !value || (unsigned)reg >= SG_REG__COUNT)
+	if (reg >= SG_REG_XMM0) {
+		if (reg >= SG_REG_XMM8 && t->proc->abi == SG_ABI_I386)
+			return false;
+		memcpy(out, &c->xmm[reg - SG_REG_XMM0], 16);
+		return true;
+	}
+	if (reg >= SG_REG_ST0) {
+		/* ST(i) is physical register TOP+i */
+		memcpy(out, &c->x87.st[(c->x87.top + (reg - SG_REG_ST0)) & 7], 10);
+		return true;
+	}
+	if (reg <= SG_REG_R15)
+		v = c->r[reg];
+	else if (reg == SG_REG_RIP)
+		v = c->rip;
+	else if (reg == SG_REG_RFLAGS)
+		v = cpu_get_rflags(c);
+	else if (reg == SG_REG_FS_BASE)
+		v = c->base[SEG_FS];
+	else if (reg == SG_REG_GS_BASE)
+		v = c->base[SEG_GS];
+	else if (reg <= SG_REG_GS) {
+		static const enum cpu_seg seg[] = {
+			[SG_REG_ES - SG_REG_ES] = SEG_ES, [SG_REG_CS - SG_REG_ES] = SEG_CS,
+			[SG_REG_SS - SG_REG_ES] = SEG_SS, [SG_REG_DS - SG_REG_ES] = SEG_DS,
+			[SG_REG_FS - SG_REG_ES] = SEG_FS, [SG_REG_GS - SG_REG_ES] = SEG_GS,
+		};
+		v = c->sel[seg[reg - SG_REG_ES]];
+	} else if (reg == SG_REG_MXCSR)
+		v = c->mxcsr;
+	else if (reg == SG_REG_FCW)
+		v = c->x87.fcw;
+	else if (reg == SG_REG_FSW)
+		v = (c->x87.fsw & ~0x3800u) | (uint64_t)(c->x87.top & 7) << 11;
+	else
+		v = c->x87.ftw_tags;
+	if (c->mode == CPU_MODE_32)
+		v = (uint32_t)v;
+	memcpy(out, &v, 8);
+	return true;
+}
+
+static bool reg_set(struct sg_thread *t, enum sg_reg reg, const uint8_t *in)
+{
+	struct cpu *c = &t->cpu;
+	uint64_t v;
+
+	if (reg >= SG_REG_XMM0) {
+		if (reg >= SG_REG_XMM8 && t->proc->abi == SG_ABI_I386)
+			return false;
+		memcpy(&c->xmm[reg - SG_REG_XMM0], in, 16);
+		return true;
+	}
+	if (reg >= SG_REG_ST0) {
+		memcpy(&c->x87.st[(c->x87.top + (reg - SG_REG_ST0)) & 7], in, 10);
+		return true;
+	}
+	if (reg >= SG_REG_ES && reg <= SG_REG_GS)
+		return false; /* selectors: read only (sysgate.h) */
+	memcpy(&v, in, 8);
+	if (c->mode == CPU_MODE_32)
+		v = (uint32_t)v;
+	if (reg <= SG_REG_R15)
+		c->r[reg] = v;
+	else if (reg == SG_REG_RIP)
+		c->rip = v;
+	else if (reg == SG_REG_RFLAGS)
+		cpu_set_rflags(c, v);
+	else if (reg == SG_REG_FS_BASE)
+		c->base[SEG_FS] = v;
+	else if (reg == SG_REG_GS_BASE)
+		c->base[SEG_GS] = v;
+	else if (reg == SG_REG_MXCSR)
+		c->mxcsr = (uint32_t)v & 0xffff; /* the bits MXCSR has */
+	else if (reg == SG_REG_FCW)
+		c->x87.fcw = (uint16_t)v;
+	else if (reg == SG_REG_FSW) {
+		c->x87.fsw = (uint16_t)(v & ~0x3800u);
+		c->x87.top = (v >> 11) & 7;
+	} else
+		c->x87.ftw_tags = (uint16_t)v;
+	return true;
+}
+
+SG_API enum sg_err sg_reg_read_bytes(sg_process *p, enum sg_reg reg, void *buf,
+				     size_t size)
+{
+	struct sg_thread *t;
+	uint8_t tmp[16];
+
+	if (!p || !buf || !size || size != sg_reg_size(reg))
 		return SG_ERR_INVAL;
 	t = thread_for(p);
 	if (!t)
 		return SG_ERR_STATE;
-	if (reg <= SG_REG_R15)
-		v = t->cpu.r[reg];
-	else if (reg == SG_REG_RIP)
-		v = t->cpu.rip;
-	else if (reg == SG_REG_RFLAGS)
-		v = cpu_get_rflags(&t->cpu);
-	else if (reg == SG_REG_FS_BASE)
-		v = t->cpu.base[SEG_FS];
-	else
-		v = t->cpu.base[SEG_GS];
-	*value = t->cpu.mode == CPU_MODE_32 ? (uint32_t)v : v;
+	if (!reg_get(t, reg, tmp))
+		return SG_ERR_INVAL;
+	memcpy(buf, tmp, size);
 	return SG_OK;
+}
+
+SG_API enum sg_err sg_reg_write_bytes(sg_process *p, enum sg_reg reg,
+				      const void *buf, size_t size)
+{
+	struct sg_thread *t;
+	uint8_t tmp[16] = { 0 };
+
+	if (!p || !buf || !size || size != sg_reg_size(reg))
+		return SG_ERR_INVAL;
+	t = thread_for(p);
+	if (!t)
+		return SG_ERR_STATE;
+	memcpy(tmp, buf, size);
+	return reg_set(t, reg, tmp) ? SG_OK : SG_ERR_INVAL;
+}
+
+SG_API enum sg_err sg_reg_read(sg_process *p, enum sg_reg reg, uint64_t *value)
+{
+	if (!value || sg_reg_size(reg) != 8)
+		return SG_ERR_INVAL;
+	return sg_reg_read_bytes(p, reg, value, 8);
 }
 
 SG_API enum sg_err sg_reg_write(sg_process *p, enum sg_reg reg, uint64_t value)
 {
-	struct sg_thread *t;
-
-	if (!p || (unsigned)reg >= SG_REG__COUNT)
+	if (sg_reg_size(reg) != 8)
 		return SG_ERR_INVAL;
-	t = thread_for(p);
-	if (!t)
-		return SG_ERR_STATE;
-	if (t->cpu.mode == CPU_MODE_32)
-		value = (uint32_t)value;
-	if (reg <= SG_REG_R15)
-		t->cpu.r[reg] = value;
-	else if (reg == SG_REG_RIP)
-		t->cpu.rip = value;
-	else if (reg == SG_REG_RFLAGS)
-		cpu_set_rflags(&t->cpu, value);
-	else if (reg == SG_REG_FS_BASE)
-		t->cpu.base[SEG_FS] = value;
-	else
-		t->cpu.base[SEG_GS] = value;
-	return SG_OK;
+	return sg_reg_write_bytes(p, reg, &value, 8);
 }
 
 SG_API enum sg_err sg_mem_read(sg_process *p, uint64_t addr, void *buf, size_t n)
@@ -436,4 +712,161 @@ SG_API enum sg_err sg_mem_read_string(sg_process *p, uint64_t addr, char *buf,
 	if (n == -ENAMETOOLONG)
 		return SG_ERR_INVAL;
 	return n < 0 ? SG_ERR_FAULT : SG_OK;
+}
+
+/* --- the address space --------------------------------------------------- */
+
+/* One line of the guest's maps ("start-end perms offset dev inode  name")
+ * into r; false if it is not one. */
+static bool parse_maps_line(const char *line, const char *end, struct sg_region *r)
+{
+	char *q;
+	const char *name;
+	size_t n;
+
+	r->start = strtoull(line, &q, 16);
+	if (*q != '-')
+		return false;
+	r->end = strtoull(q + 1, &q, 16);
+	if (*q != ' ' || end - q < 5)
+		return false;
+	r->prot = (q[1] == 'r' ? PROT_READ : 0) | (q[2] == 'w' ? PROT_WRITE : 0) |
+		  (q[3] == 'x' ? PROT_EXEC : 0);
+	r->shared = q[4] == 's';
+	name = q + 5;
+	for (int field = 0; field < 3 && name < end; field++) { /* offset dev inode */
+		while (name < end && *name == ' ')
+			name++;
+		while (name < end && *name != ' ')
+			name++;
+	}
+	while (name < end && *name == ' ')
+		name++;
+	n = (size_t)(end - name);
+	if (n >= sizeof(r->name))
+		n = sizeof(r->name) - 1;
+	memcpy(r->name, name, n);
+	r->name[n] = 0;
+	return true;
+}
+
+SG_API enum sg_err sg_mem_regions(sg_process *p, struct sg_region *out,
+				  size_t max, size_t *count)
+{
+	enum sg_err err = SG_ERR_NOMEM;
+	char *text = NULL;
+	size_t found = 0;
+	off_t size;
+	int fd;
+
+	if (!p || !count || (!out && max))
+		return SG_ERR_INVAL;
+	if (!p->mm)
+		return SG_ERR_STATE;
+	/* the maps text is the one account of the VMAs mm gives out */
+	fd = memfd_create("sysgate-regions", MFD_CLOEXEC);
+	if (fd < 0)
+		return SG_ERR_NOMEM;
+	if (mm_write_maps(p->mm, fd) != 0)
+		goto out;
+	size = lseek(fd, 0, SEEK_END);
+	text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+	if (!text)
+		goto out;
+	if (pread(fd, text, (size_t)size, 0) != size) {
+		err = SG_ERR_IO;
+		goto out;
+	}
+	text[size] = 0;
+	for (char *line = text; *line;) {
+		char *nl = strchr(line, '\n');
+		char *end = nl ? nl : line + strlen(line);
+		struct sg_region r;
+
+		if (parse_maps_line(line, end, &r)) {
+			if (found < max)
+				out[found] = r;
+			found++;
+		}
+		line = nl ? nl + 1 : end;
+	}
+	*count = found;
+	err = SG_OK;
+out:
+	free(text);
+	close(fd);
+	return err;
+}
+
+static enum sg_err err_of_mm(long r)
+{
+	switch (r) {
+	case -EEXIST: return SG_ERR_EXIST;
+	case -ENOMEM: case -EPERM: return SG_ERR_NOMEM;
+	case -EACCES: return SG_ERR_ACCES;
+	default: return SG_ERR_INVAL;
+	}
+}
+
+static bool mem_args_ok(const sg_process *p, uint64_t addr, uint64_t size, int prot)
+{
+	return p && size && !(addr & (MM_PAGE_SIZE - 1)) &&
+	       size <= UINT64_MAX - MM_PAGE_SIZE &&
+	       !(prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC));
+}
+
+SG_API enum sg_err sg_mem_map(sg_process *p, uint64_t *addr, uint64_t size, int prot)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	long r;
+
+	if (!addr || !mem_args_ok(p, *addr, size, prot))
+		return SG_ERR_INVAL;
+	if (!p->mm)
+		return SG_ERR_STATE;
+	if (*addr)
+		flags |= MAP_FIXED_NOREPLACE;
+	size = MM_PAGE_ALIGN_UP(size);
+	r = mm_mmap(p->mm, *addr, size, prot, flags, -1, 0);
+	if (r < 0 && r > -4096)
+		return err_of_mm(r);
+	if (*addr && (uint64_t)r != *addr) {
+		/* an old kernel's hint, not a fixed place: not what was asked */
+		mm_munmap(p->mm, (uint64_t)r, size);
+		return SG_ERR_EXIST;
+	}
+	cpu_invalidate_code((uint64_t)r, size); /* old code there, if any */
+	*addr = (uint64_t)r;
+	return SG_OK;
+}
+
+SG_API enum sg_err sg_mem_unmap(sg_process *p, uint64_t addr, uint64_t size)
+{
+	long r;
+
+	if (!mem_args_ok(p, addr, size, 0))
+		return SG_ERR_INVAL;
+	if (!p->mm)
+		return SG_ERR_STATE;
+	r = mm_munmap(p->mm, addr, MM_PAGE_ALIGN_UP(size));
+	if (r < 0)
+		return err_of_mm(r);
+	cpu_invalidate_code(addr, size);
+	return SG_OK;
+}
+
+SG_API enum sg_err sg_mem_protect(sg_process *p, uint64_t addr, uint64_t size,
+				  int prot)
+{
+	long r;
+
+	if (!mem_args_ok(p, addr, size, prot))
+		return SG_ERR_INVAL;
+	if (!p->mm)
+		return SG_ERR_STATE;
+	r = mm_mprotect(p->mm, addr, MM_PAGE_ALIGN_UP(size), prot);
+	if (r < 0)
+		return err_of_mm(r);
+	cpu_invalidate_code(addr, size);
+	return SG_OK;
 }

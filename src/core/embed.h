@@ -46,6 +46,17 @@ struct sg_debugger {
 	void (*destroy)(struct sg_process *p);
 };
 
+/* A hook for some syscall numbers of one table (sg_hook_syscall_nrs). */
+struct sg_nr_hook {
+	struct sg_nr_hook *next;  /* in registration order */
+	unsigned id;
+	enum sg_abi abi;
+	unsigned when;            /* SG_HOOK_ON_ENTRY | SG_HOOK_ON_EXIT */
+	uint64_t nrs[SG_HOOK_NR_MAX / 64]; /* bit nr set: hooked */
+	sg_syscall_hook fn;
+	void *user;
+};
+
 struct sg_embed {
 	/* Called by syscall entry before the trace and the handler: true
 	 * means skip the handler, call->result is the answer. The hook may
@@ -65,6 +76,8 @@ struct sg_embed {
 	void *insn_user, *block_user;
 	sg_signal_hook signal_fn;
 	void *signal_user;
+	struct sg_nr_hook *nr_hooks;
+	unsigned last_hook_id;
 
 	/* The debugger's hooks; NULL: none. */
 	const struct sg_debugger *debugger;
@@ -75,11 +88,20 @@ struct sg_embed {
 	volatile int stop_requested;
 	bool stopped;
 	bool stepping;
+	/* sg_run_until: the main thread stops before until (unless it is
+	 * where this run started: until_armed false until the first step)
+	 * or once budget instructions ran; why says which ended the run. */
+	bool until_on, until_armed, budget_on;
+	uint64_t until, budget, executed;
+	enum sg_err why;
 };
 
 /* The run loop's cpu_run: cpu_run itself unless instruction hooks or the
  * instruction trace are on; then one instruction at a time, with them. */
 enum cpu_stop_reason embed_cpu_run(struct sg_thread *t);
+
+/* sg_destroy: the hooks and p->embed freed. */
+void embed_destroy(struct sg_process *p);
 
 /* sg_stop or sg_step ended the run: the loop must return to sg_run, which
  * returns SG_ERR_STOPPED (the thread stays as it is, to be run again). */

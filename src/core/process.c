@@ -158,9 +158,13 @@ SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status)
 	thread_loop(t);
 	if (embed_stopped(p)) {
 		p->embed->stopped = false;
-		if (status)
-			*status = p->exit;
-		return SG_ERR_STOPPED;
+		/* a stop on the program's last instruction (exit_group) is
+		 * its exit: the threads are waited for below */
+		if (!p->exiting) {
+			if (status)
+				*status = p->exit;
+			return SG_ERR_STOPPED;
+		}
 	}
 	thread_finish(t);
 	thread_wait_all(p);
@@ -187,7 +191,7 @@ SG_API void sg_destroy(sg_process *p)
 	thread_free_dead(p);
 	free(p->exe_path);
 	free(p->host_exe);
-	free(p->embed); /* hooks of the embedding API (core/embed.c) */
+	embed_destroy(p); /* hooks of the embedding API (core/embed.c) */
 	free(p->sysroot);
 	free(p);
 }
