@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_install.sh BUILD_DIR SRC_DIR GUEST_DIR STRAIGHT [CFLAGS...]
+# check_install.sh BUILD_DIR SRC_DIR GUEST_DIR STRAIGHT APIREGS [CFLAGS...]
 # `cmake --install` into a temporary prefix, then build examples/ against
 # the INSTALLED library through pkg-config, shared and static, and run them:
 #   sandbox: tests/guest/files writes inside the allowed directory (status
@@ -8,11 +8,14 @@
 #   coverage: straight.asm runs 16 instructions in 4 blocks, 3 distinct
 #            (counted from its source), exit status 7
 #   api_check.c: step, registers, memory, code patching, hooks, sg_stop
+#   api_more_check.c: hooks per syscall number, SG_HOOK_KILL, sg_run_until,
+#            map/unmap/protect/regions, x87/SSE/selector registers on
+#            APIREGS (apiregs.asm) and GUEST_DIR/int80-x86_64
 # CFLAGS (e.g. the sanitizer flags the library was built with) are added
 # to each example build.
 set -u
-build=$1 src=$2 guests=$3 straight=$4
-shift 4
+build=$1 src=$2 guests=$3 straight=$4 apiregs=$5
+shift 5
 cflags=
 for f in "$@"; do [ -n "$f" ] && cflags="$cflags $f"; done
 work=$(mktemp -d)
@@ -62,4 +65,17 @@ loop=$(nm "$straight" | awk '$3 == "loop" { print $1 }')
 cc $cflags -o "$work/api_check" "$src/tests/e2e/trace/api_check.c" \
 	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_check: build failed"
 "$work/api_check" "$straight" "$start" "$loop" || fail "api_check failed"
+# the newer calls: hooks per number, KILL, run until, address space, wide
+# registers (api_more_check.c); syscall numbers from the kernel headers
+nr() { printf '#include <asm/unistd_%s.h>\n__NR_%s\n' "$1" "$2" | cc -E -P - | tail -1; }
+nrs="-DNR64_GETPID=$(nr 64 getpid) -DNR64_GETUID=$(nr 64 getuid) -DNR32_GETPID=$(nr 32 getpid)"
+nrs="$nrs -DNR32_EXIT=$(nr 32 exit) -DNR32_MKDIR=$(nr 32 mkdir)"
+sym() { nm "$apiregs" | awk -v s="$1" '$3 == s { print $1 }'; }
+# natively the two guests end as their sources say (exit 3, exit 14)
+"$apiregs"; [ $? -eq 3 ] || fail "apiregs natively: exit status not 3"
+"$guests/int80-x86_64" > /dev/null; [ $? -eq 14 ] || fail "int80-x86_64 natively: exit status not 14"
+cc $cflags $nrs -o "$work/api_more_check" "$src/tests/e2e/trace/api_more_check.c" \
+	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_more_check: build failed"
+"$work/api_more_check" "$apiregs" "$(sym _start)" "$(sym calls)" "$(sym regs_ready)" \
+	"$guests/int80-x86_64" > "$work/out" || fail "api_more_check failed"
 echo "check_install: installed, examples built (shared, static) and run, API checked"

@@ -1,0 +1,359 @@
+/* api_more_check APIREGS START CALLS REGS_READY INT80: the embedding API's
+ * per-number syscall hooks, SG_HOOK_KILL, sg_run_until, the address space
+ * calls and the wide registers, built against the installed library by
+ * check_install.sh. START, CALLS, REGS_READY: nm's addresses of those
+ * labels in apiregs.asm; INT80: tests/guest/asm/int80_x86_64.asm's
+ * program. Syscall numbers come from the kernel headers (-D flags
+ * check_install.sh takes from <asm/unistd_32.h> and <asm/unistd_64.h>),
+ * the rest from the two sources and from this host CPU (FLDPI, the x87
+ * environment after FLD1/FLDPI, MXCSR and selectors of this process). */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sysgate.h>
+
+#if !defined(NR64_GETPID) || !defined(NR64_GETUID) || !defined(NR32_GETPID) || \
+	!defined(NR32_EXIT) || !defined(NR32_MKDIR)
+#error "syscall numbers: built by check_install.sh from the kernel headers"
+#endif
+
+static int failures;
+
+#define CHECK(cond, ...)                                                  \
+	do {                                                              \
+		if (!(cond)) {                                            \
+			fprintf(stderr, "api_more_check: FAIL %s:%d: ",   \
+				__FILE__, __LINE__);                      \
+			fprintf(stderr, __VA_ARGS__);                     \
+			fputc('\n', stderr);                              \
+			failures++;                                       \
+		}                                                         \
+	} while (0)
+
+static char *const envp[] = { NULL };
+
+static sg_process *load(const char *prog)
+{
+	char *argv[] = { (char *)prog, NULL };
+	sg_process *p = NULL;
+
+	if (sg_create(NULL, &p) != SG_OK || sg_load(p, prog, argv, envp) != SG_OK) {
+		fprintf(stderr, "api_more_check: cannot load %s\n", prog);
+		exit(1);
+	}
+	return p;
+}
+
+/* --- hooks ------------------------------------------------------------- */
+
+struct counts {
+	int entries, exits, last_result;
+	int rax_not_nr; /* the hooked thread's rax is the number */
+};
+
+static enum sg_hook_action count_call(sg_process *p, struct sg_syscall_info *info, void *user)
+{
+	struct counts *c = user;
+
+	(void)p;
+	(void)info;
+	c->entries++;
+	return SG_HOOK_CONTINUE;
+}
+
+/* entry: answered 4321 without the call; exit: sees the answer */
+static enum sg_hook_action answer_4321(sg_process *p, struct sg_syscall_info *info, void *user)
+{
+	struct counts *c = user;
+	uint64_t rax = 0;
+
+	if (sg_reg_read(p, SG_REG_RAX, &rax) != SG_OK || rax != info->nr)
+		c->rax_not_nr++;
+	if (c->entries++ == c->exits) {
+		info->result = 4321;
+		return SG_HOOK_SKIP;
+	}
+	c->exits++;
+	c->last_result = (int)info->result;
+	return SG_HOOK_CONTINUE;
+}
+
+static enum sg_hook_action kill_it(sg_process *p, struct sg_syscall_info *info, void *user)
+{
+	(void)p;
+	(void)info;
+	(*(int *)user)++;
+	return SG_HOOK_KILL;
+}
+
+/* --- the host's own state, the oracle for the x87/SSE/selector checks --- */
+
+struct x87_env { /* FNSTENV, 32-bit protected-mode format */
+	uint16_t fcw, r0, fsw, r1, ftw, r2;
+	uint32_t rest[4];
+};
+
+static void host_fpu_after_fld1_fldpi(struct x87_env *env, unsigned char st0[10],
+				      unsigned char st1[10])
+{
+	long double pi, one;
+
+	/* one statement: nothing may touch the x87 stack in between */
+	__asm__ volatile("fninit\n\tfld1\n\tfldpi\n\tfnstenv %0\n\tfldenv %0\n\t"
+			 "fstpt %1\n\tfstpt %2"
+			 : "+m"(*env), "=m"(pi), "=m"(one));
+	memcpy(st0, &pi, 10);
+	memcpy(st1, &one, 10);
+}
+
+static uint16_t host_selector(int which)
+{
+	uint16_t s = 0;
+
+	switch (which) {
+	case 0: __asm__("mov %%es, %0" : "=r"(s)); break;
+	case 1: __asm__("mov %%cs, %0" : "=r"(s)); break;
+	case 2: __asm__("mov %%ss, %0" : "=r"(s)); break;
+	case 3: __asm__("mov %%ds, %0" : "=r"(s)); break;
+	case 4: __asm__("mov %%fs, %0" : "=r"(s)); break;
+	default: __asm__("mov %%gs, %0" : "=r"(s)); break;
+	}
+	return s;
+}
+
+static const struct sg_region *region_of(const struct sg_region *r, size_t n, uint64_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].start <= addr && addr < r[i].end)
+			return &r[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *apiregs, *int80;
+	uint64_t start, calls, ready, v;
+	struct sg_exit st;
+	sg_process *p;
+
+	if (argc != 6)
+		return 2;
+	apiregs = argv[1];
+	start = strtoull(argv[2], NULL, 16);
+	calls = strtoull(argv[3], NULL, 16);
+	ready = strtoull(argv[4], NULL, 16);
+	int80 = argv[5];
+
+	/* 1. hooks per number, per ABI; the order of a round; remove */
+	{
+		static const unsigned getpid64[] = { NR64_GETPID }, getuid64[] = { NR64_GETUID },
+				      getpid32[] = { NR32_GETPID };
+		struct counts pid = { 0 }, uid = { 0 }, pid32 = { 0 }, all = { 0 }, gone = { 0 };
+		unsigned id = 0, id2 = 0;
+
+		p = load(apiregs);
+		CHECK(sg_hook_syscall_nrs(p, SG_ABI_X64, getpid64, 1, SG_HOOK_ON_ENTRY, count_call,
+					  &pid, NULL) == SG_OK, "hook getpid");
+		CHECK(sg_hook_syscall_nrs(p, SG_ABI_X64, getuid64, 1,
+					  SG_HOOK_ON_ENTRY | SG_HOOK_ON_EXIT, answer_4321, &uid,
+					  NULL) == SG_OK, "hook getuid");
+		CHECK(sg_hook_syscall_nrs(p, SG_ABI_I386, getpid32, 1, SG_HOOK_ON_ENTRY, count_call,
+					  &pid32, NULL) == SG_OK, "hook i386 getpid");
+		CHECK(sg_hook_syscall_nrs(p, SG_ABI_X64, getpid64, 1, SG_HOOK_ON_ENTRY, count_call,
+					  &gone, &id) == SG_OK && id, "hook to remove");
+		CHECK(sg_hook_remove(p, id) == SG_OK, "remove");
+		CHECK(sg_hook_remove(p, id) == SG_ERR_INVAL, "remove twice");
+		CHECK(sg_hook_syscall_entry(p, count_call, &all) == SG_OK, "global entry hook");
+		{
+			unsigned bad = SG_HOOK_NR_MAX;
+
+			CHECK(sg_hook_syscall_nrs(p, SG_ABI_X64, &bad, 1, SG_HOOK_ON_ENTRY,
+						  count_call, NULL, &id2) == SG_ERR_INVAL, "nr too big");
+			CHECK(sg_hook_syscall_nrs(p, SG_ABI_NONE, getpid64, 1, SG_HOOK_ON_ENTRY,
+						  count_call, NULL, &id2) == SG_ERR_INVAL, "no ABI");
+			CHECK(sg_hook_syscall_nrs(p, SG_ABI_X64, getpid64, 1, 0, count_call, NULL,
+						  &id2) == SG_ERR_INVAL, "no when");
+		}
+		CHECK(sg_run_until(p, ready, 0, &st) == SG_ERR_REACHED, "run to regs_ready");
+		CHECK(sg_reg_read(p, SG_REG_RAX, &v) == SG_OK && v == 4321,
+		      "getuid answered by the hook: rax %llu", (unsigned long long)v);
+		CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 3, "exit 3: %d", st.code);
+		/* the source: getpid twice, getuid once, then exit_group */
+		CHECK(pid.entries == 2, "getpid hook: %d calls, expected 2", pid.entries);
+		CHECK(uid.entries == 2 && uid.exits == 1 && uid.last_result == 4321 && !uid.rax_not_nr,
+		      "getuid: entries %d exits %d result %d, rax not the number %d times",
+		      uid.entries, uid.exits, uid.last_result, uid.rax_not_nr);
+		CHECK(pid32.entries == 0, "the i386 getpid hook ran %d times for x86_64 calls",
+		      pid32.entries);
+		CHECK(gone.entries == 0, "a removed hook ran %d times", gone.entries);
+		/* getuid's round ended at its SKIP: getpid, getpid, exit_group */
+		CHECK(all.entries == 3, "global hook: %d calls, expected 3", all.entries);
+		sg_destroy(p);
+	}
+
+	/* 2. int 0x80 from 64-bit code is the i386 table; KILL as seccomp's */
+	{
+		static const unsigned getpid32[] = { NR32_GETPID }, exit32[] = { NR32_EXIT },
+				      getpid64[] = { NR64_GETPID }, mkdir32[] = { NR32_MKDIR };
+		struct counts pid32 = { 0 }, pid64 = { 0 }, mkdir = { 0 };
+		int kills = 0;
+
+		p = load(int80);
+		sg_hook_syscall_nrs(p, SG_ABI_I386, getpid32, 1, SG_HOOK_ON_ENTRY, count_call, &pid32, NULL);
+		sg_hook_syscall_nrs(p, SG_ABI_X64, getpid64, 1, SG_HOOK_ON_ENTRY, count_call, &pid64, NULL);
+		/* 39: x86_64 getpid, i386 mkdir */
+		sg_hook_syscall_nrs(p, SG_ABI_I386, mkdir32, 1, SG_HOOK_ON_ENTRY, count_call, &mkdir, NULL);
+		CHECK(sg_hook_syscall_nrs(p, SG_ABI_I386, exit32, 1, SG_HOOK_ON_ENTRY, kill_it,
+					  &kills, NULL) == SG_OK, "kill hook");
+		CHECK(sg_run(p, &st) == SG_OK && st.signaled && st.signal == SIGSYS,
+		      "killed: signaled %d signal %d code %d", st.signaled, st.signal, st.code);
+		CHECK(kills == 1 && pid32.entries == 1 && pid64.entries == 1 && mkdir.entries == 0,
+		      "int80: kills %d, i386 getpid %d, x86_64 getpid %d, i386 mkdir %d",
+		      kills, pid32.entries, pid64.entries, mkdir.entries);
+		CHECK(sg_run(p, &st) == SG_ERR_STATE && st.signaled && st.signal == SIGSYS,
+		      "run after the kill");
+		sg_destroy(p);
+	}
+
+	/* 3. run until an address, for a budget */
+	p = load(apiregs);
+	CHECK(sg_run_until(p, 0, 3, &st) == SG_ERR_BUDGET, "budget 3");
+	CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v == calls,
+	      "after 3 instructions rip %#llx, expected calls", (unsigned long long)v);
+	/* mov eax, 39 (5 bytes); syscall (2 bytes, its call included) */
+	CHECK(sg_run_until(p, 0, 2, &st) == SG_ERR_BUDGET, "budget 2");
+	CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v == calls + 7,
+	      "after 5 rip %#llx, expected calls + 7", (unsigned long long)v);
+	CHECK(sg_run_until(p, ready, 100, &st) == SG_ERR_REACHED, "reached before the budget");
+	CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v == ready, "at regs_ready");
+	CHECK(sg_run_until(p, 0, 1, &st) == SG_ERR_BUDGET, "the nop");
+	CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v == ready + 1, "after the nop");
+	CHECK(sg_run_until(p, 0, 1000, &st) == SG_OK && st.code == 3,
+	      "a budget past the end: the exit (%d)", st.code);
+	sg_destroy(p);
+
+	/* a run that starts at its address runs it: calls is not met again */
+	p = load(apiregs);
+	CHECK(sg_run_until(p, calls, 0, &st) == SG_ERR_REACHED, "to calls");
+	CHECK(sg_run_until(p, calls, 0, &st) == SG_OK && st.code == 3, "from calls: the exit");
+	sg_destroy(p);
+
+	/* 4. registers at calls: XMM3, the x87 stack and words, MXCSR, selectors */
+	{
+		struct x87_env env;
+		unsigned char st0[10], st1[10], buf[16], want[16];
+		uint32_t mxcsr;
+
+		host_fpu_after_fld1_fldpi(&env, st0, st1);
+		__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+		p = load(apiregs);
+		CHECK(sg_run_until(p, calls, 0, &st) == SG_ERR_REACHED, "to calls");
+		for (int i = 0; i < 16; i++)
+			want[i] = (unsigned char)(0x10 + i);
+		CHECK(sg_reg_read_bytes(p, SG_REG_XMM3, buf, 16) == SG_OK && !memcmp(buf, want, 16),
+		      "xmm3 = the source's bytes");
+		CHECK(sg_reg_read_bytes(p, SG_REG_ST0, buf, 10) == SG_OK && !memcmp(buf, st0, 10),
+		      "st0 = FLDPI as this CPU loads it");
+		CHECK(sg_reg_read_bytes(p, SG_REG_ST1, buf, 10) == SG_OK && !memcmp(buf, st1, 10),
+		      "st1 = 1.0");
+		CHECK(sg_reg_read(p, SG_REG_FCW, &v) == SG_OK && v == env.fcw, "fcw %#llx, host %#x",
+		      (unsigned long long)v, env.fcw);
+		CHECK(sg_reg_read(p, SG_REG_FSW, &v) == SG_OK && v == env.fsw, "fsw %#llx, host %#x",
+		      (unsigned long long)v, env.fsw);
+		CHECK(sg_reg_read(p, SG_REG_FTW, &v) == SG_OK && v == env.ftw, "ftw %#llx, host %#x",
+		      (unsigned long long)v, env.ftw);
+		CHECK(sg_reg_read(p, SG_REG_MXCSR, &v) == SG_OK && v == mxcsr, "mxcsr %#llx, host %#x",
+		      (unsigned long long)v, mxcsr);
+		for (int s = 0; s < 6; s++) {
+			enum sg_reg r = (enum sg_reg)(SG_REG_ES + s);
+
+			CHECK(sg_reg_read(p, r, &v) == SG_OK && v == host_selector(s),
+			      "selector %d: %#llx, host %#x", s, (unsigned long long)v, host_selector(s));
+			CHECK(sg_reg_write(p, r, v) == SG_ERR_INVAL, "selector %d written", s);
+		}
+		CHECK(sg_reg_size(SG_REG_XMM15) == 16 && sg_reg_size(SG_REG_ST7) == 10 &&
+		      sg_reg_size(SG_REG_RAX) == 8 && sg_reg_size(SG_REG__COUNT) == 0, "sizes");
+		CHECK(sg_reg_read(p, SG_REG_XMM0, &v) == SG_ERR_INVAL, "a wide register as 64 bits");
+		CHECK(sg_reg_read_bytes(p, SG_REG_XMM0, buf, 8) == SG_ERR_INVAL, "a short buffer");
+		/* written, read back; ST1 stays where it is */
+		memset(want, 0xa5, 16);
+		CHECK(sg_reg_write_bytes(p, SG_REG_XMM15, want, 16) == SG_OK &&
+		      sg_reg_read_bytes(p, SG_REG_XMM15, buf, 16) == SG_OK && !memcmp(buf, want, 16),
+		      "xmm15 written");
+		CHECK(sg_reg_write_bytes(p, SG_REG_ST0, st1, 10) == SG_OK &&
+		      sg_reg_read_bytes(p, SG_REG_ST0, buf, 10) == SG_OK && !memcmp(buf, st1, 10) &&
+		      sg_reg_read_bytes(p, SG_REG_ST1, buf, 10) == SG_OK && !memcmp(buf, st1, 10),
+		      "st0 written");
+		CHECK(sg_reg_write(p, SG_REG_MXCSR, 0x9fc0) == SG_OK &&
+		      sg_reg_read(p, SG_REG_MXCSR, &v) == SG_OK && v == 0x9fc0, "mxcsr written");
+		CHECK(sg_run(p, &st) == SG_OK && st.code == 3, "exit 3");
+		sg_destroy(p);
+	}
+
+	/* 5. the address space */
+	{
+		struct sg_region r[256];
+		const struct sg_region *q;
+		size_t n = 0, n2 = 0;
+		uint64_t a = 0, b;
+		/* mov edi, 9; mov eax, 231; syscall: exit_group(9) */
+		static const unsigned char code[] = { 0xbf, 9, 0, 0, 0, 0xb8, 231, 0, 0, 0, 0x0f, 0x05 };
+		char text[4] = "abc", back[4];
+
+		p = load(apiregs);
+		CHECK(sg_mem_regions(p, r, 256, &n) == SG_OK && n > 2 && n <= 256, "regions: %zu", n);
+		q = region_of(r, n, start);
+		CHECK(q && q->prot == (PROT_READ | PROT_EXEC) && strstr(q->name, "apiregs"),
+		      "the text: prot %d name %s", q ? q->prot : -1, q ? q->name : "-");
+		CHECK(sg_mem_regions(p, r, 1, &n2) == SG_OK && n2 == n, "count with a short array");
+		CHECK(sg_mem_map(p, &a, 8192, PROT_READ | PROT_WRITE) == SG_OK && a && !(a & 4095),
+		      "map anywhere");
+		sg_mem_regions(p, r, 256, &n);
+		q = region_of(r, n, a);
+		CHECK(q && q->start <= a && q->end >= a + 8192 && q->prot == (PROT_READ | PROT_WRITE),
+		      "the new region");
+		CHECK(sg_mem_write(p, a + 4094, text, 4) == SG_OK &&
+		      sg_mem_read(p, a + 4094, back, 4) == SG_OK && !memcmp(back, text, 4),
+		      "written across the page boundary");
+		CHECK(sg_mem_protect(p, a, 4096, PROT_READ) == SG_OK, "protect");
+		sg_mem_regions(p, r, 256, &n);
+		q = region_of(r, n, a);
+		CHECK(q && q->prot == PROT_READ && q->end == a + 4096, "split: first page read-only");
+		CHECK(sg_mem_unmap(p, a + 4096, 4096) == SG_OK, "unmap");
+		CHECK(sg_mem_read(p, a + 4094, back, 4) == SG_ERR_FAULT, "read across into unmapped");
+		CHECK(sg_mem_read(p, a + 4096, back, 1) == SG_ERR_FAULT, "read of unmapped");
+		CHECK(sg_mem_write(p, a + 4096, text, 1) == SG_ERR_FAULT, "write of unmapped");
+		b = a;
+		CHECK(sg_mem_map(p, &b, 4096, PROT_READ) == SG_ERR_EXIST, "map over a mapping");
+		b = a + 4096;
+		CHECK(sg_mem_map(p, &b, 4096, PROT_READ | PROT_EXEC) == SG_OK && b == a + 4096,
+		      "map at a fixed place");
+		CHECK(sg_mem_unmap(p, a + 1, 4096) == SG_ERR_INVAL, "unaligned");
+		CHECK(sg_mem_protect(p, a, 4096, 64) == SG_ERR_INVAL, "bad prot");
+		/* the guest runs code written to a page the embedder mapped */
+		CHECK(sg_mem_write(p, b, code, sizeof(code)) == SG_OK, "code written (read-only page)");
+		CHECK(sg_reg_write(p, SG_REG_RIP, b) == SG_OK, "rip");
+		CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 9,
+		      "the mapped code's exit_group(9): signaled %d code %d", st.signaled, st.code);
+		sg_destroy(p);
+
+		/* ... and faults where it may not execute, as on NX hardware */
+		p = load(apiregs);
+		a = 0;
+		CHECK(sg_mem_map(p, &a, 4096, PROT_READ | PROT_WRITE) == SG_OK, "map");
+		sg_mem_write(p, a, code, sizeof(code));
+		sg_reg_write(p, SG_REG_RIP, a);
+		CHECK(sg_run(p, &st) == SG_OK && st.signaled && st.signal == SIGSEGV,
+		      "no PROT_EXEC: signaled %d signal %d", st.signaled, st.signal);
+		sg_destroy(p);
+	}
+
+	if (failures)
+		return 1;
+	fprintf(stderr, "api_more_check: all checks passed\n");
+	return 0;
+}
