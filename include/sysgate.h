@@ -119,6 +119,13 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out);
 SG_API enum sg_err sg_load(sg_process *p, const char *path,
 			   char *const argv[], char *const envp[]);
 
+/* sg_load from memory: the ELF image (or #! script) in image[0..size),
+ * written to a memfd that the program is loaded from, as fexecve of a
+ * memfd: /proc/self/exe reads "/memfd:NAME (deleted)", NAME argv[0]'s
+ * last component, and AT_EXECFN is "/dev/fd/N". */
+SG_API enum sg_err sg_load_memory(sg_process *p, const void *image, size_t size,
+				  char *const argv[], char *const envp[]);
+
 SG_API enum sg_abi sg_process_abi(const sg_process *p);
 
 struct sg_exit {
@@ -275,7 +282,8 @@ enum sg_hook_action {
 			       * signal: discard the signal */
 	SG_HOOK_KILL = 2,     /* syscall hooks: the guest process dies of SIGSYS
 			       * at once, as seccomp's SECCOMP_RET_KILL_PROCESS
-			       * (the call is not made; sg_exit: signaled, SIGSYS) */
+			       * (on entry the call is not made; sg_exit:
+			       * signaled, SIGSYS) */
 };
 
 typedef enum sg_hook_action (*sg_syscall_hook)(sg_process *p,
@@ -311,6 +319,30 @@ SG_API enum sg_err sg_hook_syscall_nrs(sg_process *p, enum sg_abi abi,
 				       const unsigned *nrs, size_t count,
 				       unsigned when, sg_syscall_hook fn,
 				       void *user, unsigned *id);
+/* Process and thread events, on the guest thread that causes them (which
+ * for FORK and CLONE is the parent, after the call succeeded). */
+enum sg_event {
+	SG_EVENT_CLONE = 1,  /* a new thread (clone with CLONE_THREAD): id its tid */
+	SG_EVENT_FORK,       /* a new process (fork, vfork, clone without
+			      * CLONE_THREAD, clone3): id its pid */
+	SG_EVENT_EXEC,       /* execve/execveat is about to be made: path (NULL
+			      * for execveat of a descriptor); it may fail */
+	SG_EVENT_EXIT,       /* a thread ends (exit): value its status */
+	SG_EVENT_EXIT_GROUP, /* the process ends (exit_group): value its status */
+};
+struct sg_event_info {
+	enum sg_event event;
+	int tid;             /* the guest thread it happened on */
+	long id;             /* CLONE, FORK: the new thread's or process's id */
+	int value;           /* EXIT, EXIT_GROUP: the status (0..255) */
+	const char *path;    /* EXEC: the program, as the guest named it */
+};
+typedef void (*sg_event_hook)(sg_process *p, const struct sg_event_info *ev,
+			      void *user);
+/* One per process; fn NULL removes it. Events come from the syscalls
+ * above, so a hook on them that SKIPs or KILLs one has no event. */
+SG_API enum sg_err sg_hook_event(sg_process *p, sg_event_hook fn, void *user);
+
 /* Remove a hook sg_hook_syscall_nrs added (while the guest is stopped or
  * not yet running). SG_ERR_INVAL for an unknown id. */
 SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id);

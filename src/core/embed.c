@@ -92,6 +92,71 @@ static bool ends_round(enum sg_hook_action act)
 	return act == SG_HOOK_SKIP || act == SG_HOOK_KILL;
 }
 
+/* --- events (sg_hook_event): read off the calls that cause them ---------- */
+
+#ifndef CLONE_THREAD
+#define CLONE_THREAD 0x00010000 /* <linux/sched.h> */
+#endif
+
+static bool named(const struct sg_syscall_info *info, const char *name)
+{
+	return info->name && !strcmp(info->name, name);
+}
+
+static void call_event(struct sg_thread *t, struct sg_event_info *ev)
+{
+	struct sg_embed *em = t->proc->embed;
+
+	ev->tid = t->tid;
+	em->event_fn(t->proc, ev, em->event_user);
+}
+
+/* On entry: exec, exit, exit_group (they do not come back). */
+static void entry_event(struct sg_thread *t, const struct sg_syscall_info *info)
+{
+	struct sg_event_info ev = { 0 };
+	char path[4096];
+
+	if (named(info, "execve") || named(info, "execveat")) {
+		uint64_t name = named(info, "execve") ? info->args[0] : info->args[1];
+
+		ev.event = SG_EVENT_EXEC;
+		if (sg_mem_read_string(t->proc, name, path, sizeof(path)) == SG_OK && path[0])
+			ev.path = path;
+	} else if (named(info, "exit")) {
+		ev.event = SG_EVENT_EXIT;
+		ev.value = (int)(info->args[0] & 0xff);
+	} else if (named(info, "exit_group")) {
+		ev.event = SG_EVENT_EXIT_GROUP;
+		ev.value = (int)(info->args[0] & 0xff);
+	} else {
+		return;
+	}
+	call_event(t, &ev);
+}
+
+/* On exit, in the parent: a new thread or process. */
+static void exit_event(struct sg_thread *t, const struct sg_syscall_info *info)
+{
+	struct sg_event_info ev = { .event = SG_EVENT_FORK, .id = info->result };
+	uint64_t flags = 0;
+
+	if (info->result <= 0)
+		return;
+	if (named(info, "clone"))
+		flags = info->args[0];
+	else if (named(info, "clone3")) {
+		/* struct clone_args starts with the flags */
+		if (sg_mem_read(t->proc, info->args[0], &flags, sizeof(flags)) != SG_OK)
+			return;
+	} else if (!named(info, "fork") && !named(info, "vfork")) {
+		return;
+	}
+	if (flags & CLONE_THREAD)
+		ev.event = SG_EVENT_CLONE;
+	call_event(t, &ev);
+}
+
 static bool on_syscall_enter(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	struct sg_embed *em = t->proc->embed;
@@ -107,6 +172,8 @@ static bool on_syscall_enter(struct sg_thread *t, struct sg_syscall_call *call)
 			act = h->fn(t->proc, &info, h->user);
 	if (!ends_round(act) && em->entry_fn)
 		act = em->entry_fn(t->proc, &info, em->entry_user);
+	if (!ends_round(act) && em->event_fn)
+		entry_event(t, &info);
 	hook_thread = outer;
 	memcpy(call->args, info.args, sizeof(call->args));
 	if (act == SG_HOOK_KILL) {
@@ -133,6 +200,8 @@ static void on_syscall_exit(struct sg_thread *t, struct sg_syscall_call *call)
 			act = h->fn(t->proc, &info, h->user);
 	if (act != SG_HOOK_KILL && em->exit_fn)
 		act = em->exit_fn(t->proc, &info, em->exit_user);
+	if (act != SG_HOOK_KILL && em->event_fn)
+		exit_event(t, &info);
 	hook_thread = outer;
 	call->result = info.result;
 	if (act == SG_HOOK_KILL)
@@ -158,6 +227,8 @@ static void update_syscall_dispatch(struct sg_embed *em)
 
 	for (const struct sg_nr_hook *h = em->nr_hooks; h; h = h->next)
 		when |= h->when;
+	if (em->event_fn)
+		when |= SG_HOOK_ON_ENTRY | SG_HOOK_ON_EXIT;
 	em->syscall_enter = em->entry_fn || (when & SG_HOOK_ON_ENTRY) ? on_syscall_enter : NULL;
 	em->syscall_exit = em->exit_fn || (when & SG_HOOK_ON_EXIT) ? on_syscall_exit : NULL;
 }
@@ -245,6 +316,20 @@ SG_API enum sg_err sg_hook_signal(sg_process *p, sg_signal_hook fn, void *user)
 	em->signal_fn = fn;
 	em->signal_user = user;
 	em->signal = fn ? on_signal : NULL;
+	return SG_OK;
+}
+
+SG_API enum sg_err sg_hook_event(sg_process *p, sg_event_hook fn, void *user)
+{
+	struct sg_embed *em = p ? embed_of(p) : NULL;
+
+	if (!p)
+		return SG_ERR_INVAL;
+	if (!em)
+		return SG_ERR_NOMEM;
+	em->event_fn = fn;
+	em->event_user = user;
+	update_syscall_dispatch(em);
 	return SG_OK;
 }
 

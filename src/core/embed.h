@@ -76,6 +76,8 @@ struct sg_embed {
 	void *insn_user, *block_user;
 	sg_signal_hook signal_fn;
 	void *signal_user;
+	sg_event_hook event_fn;
+	void *event_user;
 	struct sg_nr_hook *nr_hooks;
 	unsigned last_hook_id;
 

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "sysgate.h"
 #include "core/embed.h"
@@ -131,6 +133,40 @@ SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 		p->host_shows_guest =
 			identity_adopt(p, p->opts.exec_name ? p->opts.exec_name : path);
 	return SG_OK;
+}
+
+SG_API enum sg_err sg_load_memory(sg_process *p, const void *image, size_t size,
+				  char *const argv[], char *const envp[])
+{
+	const char *name = argv && argv[0] ? strrchr(argv[0], '/') : NULL;
+	const char *at = image;
+	char path[32];
+	enum sg_err err;
+	int fd;
+
+	if (!p || (!image && size) || !argv || !envp)
+		return SG_ERR_INVAL;
+	if (p->loaded)
+		return SG_ERR_STATE;
+	name = name ? name + 1 : argv[0] ? argv[0] : "";
+	/* a memfd as fexecve's: the loader reads and maps it like a file,
+	 * the mappings keep it once the descriptor is closed */
+	fd = (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
+	if (fd < 0)
+		return SG_ERR_NOMEM;
+	for (size_t done = 0; done < size;) {
+		ssize_t n = write(fd, at + done, size - done);
+
+		if (n <= 0) {
+			close(fd);
+			return n < 0 && errno == ENOSPC ? SG_ERR_NOMEM : SG_ERR_IO;
+		}
+		done += (size_t)n;
+	}
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd);
+	err = sg_load(p, path, argv, envp);
+	close(fd);
+	return err;
 }
 
 SG_API enum sg_abi sg_process_abi(const sg_process *p)

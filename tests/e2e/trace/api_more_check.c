@@ -1,9 +1,10 @@
-/* api_more_check APIREGS START CALLS REGS_READY INT80: the embedding API's
- * per-number syscall hooks, SG_HOOK_KILL, sg_run_until, the address space
- * calls and the wide registers, built against the installed library by
+/* api_more_check APIREGS START CALLS REGS_READY INT80 THREADS FORKEXEC:
+ * the embedding API's per-number syscall hooks, SG_HOOK_KILL,
+ * sg_run_until, the address space calls, the wide registers, events and
+ * sg_load_memory, built against the installed library by
  * check_install.sh. START, CALLS, REGS_READY: nm's addresses of those
  * labels in apiregs.asm; INT80: tests/guest/asm/int80_x86_64.asm's
- * program. Syscall numbers come from the kernel headers (-D flags
+ * program; THREADS, FORKEXEC: threads.c and forkexec.c here. Syscall numbers come from the kernel headers (-D flags
  * check_install.sh takes from <asm/unistd_32.h> and <asm/unistd_64.h>),
  * the rest from the two sources and from this host CPU (FLDPI, the x87
  * environment after FLD1/FLDPI, MXCSR and selectors of this process). */
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <sysgate.h>
 
 #if !defined(NR64_GETPID) || !defined(NR64_GETUID) || !defined(NR32_GETPID) || \
@@ -125,6 +127,47 @@ static uint16_t host_selector(int which)
 	return s;
 }
 
+struct events {
+	int n[SG_EVENT_EXIT_GROUP + 1];
+	long fork_id;
+	int exit_group_value;
+	char exec_path[64];
+};
+
+static void count_event(sg_process *p, const struct sg_event_info *ev, void *user)
+{
+	struct events *e = user;
+
+	(void)p;
+	if ((unsigned)ev->event <= SG_EVENT_EXIT_GROUP)
+		__atomic_add_fetch(&e->n[ev->event], 1, __ATOMIC_RELAXED); /* threads */
+	if (ev->event == SG_EVENT_FORK)
+		e->fork_id = ev->id;
+	if (ev->event == SG_EVENT_EXIT_GROUP)
+		e->exit_group_value = ev->value;
+	if (ev->event == SG_EVENT_EXEC && ev->path)
+		snprintf(e->exec_path, sizeof(e->exec_path), "%s", ev->path);
+}
+
+static char *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*size = (size_t)n;
+	else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
 static const struct sg_region *region_of(const struct sg_region *r, size_t n, uint64_t addr)
 {
 	for (size_t i = 0; i < n; i++)
@@ -135,18 +178,21 @@ static const struct sg_region *region_of(const struct sg_region *r, size_t n, ui
 
 int main(int argc, char **argv)
 {
-	const char *apiregs, *int80;
+	const char *apiregs, *int80, *threads, *forkexec;
+	pid_t self = getpid();
 	uint64_t start, calls, ready, v;
 	struct sg_exit st;
 	sg_process *p;
 
-	if (argc != 6)
+	if (argc != 8)
 		return 2;
 	apiregs = argv[1];
 	start = strtoull(argv[2], NULL, 16);
 	calls = strtoull(argv[3], NULL, 16);
 	ready = strtoull(argv[4], NULL, 16);
 	int80 = argv[5];
+	threads = argv[6];
+	forkexec = argv[7];
 
 	/* 1. hooks per number, per ABI; the order of a round; remove */
 	{
@@ -349,6 +395,69 @@ int main(int argc, char **argv)
 		sg_reg_write(p, SG_REG_RIP, a);
 		CHECK(sg_run(p, &st) == SG_OK && st.signaled && st.signal == SIGSEGV,
 		      "no PROT_EXEC: signaled %d signal %d", st.signaled, st.signal);
+		sg_destroy(p);
+	}
+
+	/* 6. events: threads.c makes two threads that end by exit, then
+	 * returns 0 from main (exit_group) */
+	{
+		struct events e = { 0 };
+
+		p = load(threads);
+		CHECK(sg_hook_event(p, count_event, &e) == SG_OK, "event hook");
+		CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 0, "threads: %d", st.code);
+		CHECK(e.n[SG_EVENT_CLONE] == 2 && e.n[SG_EVENT_FORK] == 0 && e.n[SG_EVENT_EXIT] == 2 &&
+		      e.n[SG_EVENT_EXIT_GROUP] == 1 && e.n[SG_EVENT_EXEC] == 0 && e.exit_group_value == 0,
+		      "threads: clone %d fork %d exit %d exit_group %d exec %d",
+		      e.n[SG_EVENT_CLONE], e.n[SG_EVENT_FORK], e.n[SG_EVENT_EXIT],
+		      e.n[SG_EVENT_EXIT_GROUP], e.n[SG_EVENT_EXEC]);
+		sg_destroy(p);
+	}
+	/* forkexec.c: one fork (its child _exit(5)s: in the child's copy of
+	 * this program, which leaves at once), a failing execve, exit 6 */
+	{
+		struct events e = { 0 };
+
+		p = load(forkexec);
+		sg_hook_event(p, count_event, &e);
+		if (sg_run(p, &st) == SG_OK && getpid() != self)
+			_exit(st.code); /* the guest's fork child, whose sg_run returns
+					 * here too (issue 20): it ends as the guest child */
+		CHECK(!st.signaled && st.code == 6, "forkexec: status %d", st.code);
+		CHECK(e.n[SG_EVENT_FORK] == 1 && e.fork_id > 0 && e.n[SG_EVENT_CLONE] == 0 &&
+		      e.n[SG_EVENT_EXEC] == 1 && !strcmp(e.exec_path, "/nonexistent/prog") &&
+		      e.n[SG_EVENT_EXIT_GROUP] == 1 && e.exit_group_value == 6,
+		      "forkexec: fork %d (id %ld) clone %d exec %d (%s) exit_group %d (%d)",
+		      e.n[SG_EVENT_FORK], e.fork_id, e.n[SG_EVENT_CLONE], e.n[SG_EVENT_EXEC],
+		      e.exec_path, e.n[SG_EVENT_EXIT_GROUP], e.exit_group_value);
+		sg_destroy(p);
+	}
+
+	/* 7. a program from memory */
+	{
+		size_t size = 0;
+		char *image = read_file(apiregs, &size);
+		char *av[] = { "/some/where/apiregs-in-memory", NULL };
+		struct sg_region r[256];
+		size_t n = 0;
+		const struct sg_region *q;
+
+		CHECK(image && size > 64, "read %s", apiregs);
+		if (image) {
+			CHECK(sg_create(NULL, &p) == SG_OK &&
+			      sg_load_memory(p, image, size, av, envp) == SG_OK, "load from memory");
+			free(image); /* the library has its own copy */
+			sg_mem_regions(p, r, 256, &n);
+			q = region_of(r, n, start);
+			/* a memfd's mapping, as the kernel names it */
+			CHECK(q && !strncmp(q->name, "/memfd:apiregs-in-memory", 24),
+			      "text region name %s", q ? q->name : "-");
+			CHECK(sg_run(p, &st) == SG_OK && st.code == 3, "from memory: exit %d", st.code);
+			sg_destroy(p);
+		}
+		CHECK(sg_create(NULL, &p) == SG_OK &&
+		      sg_load_memory(p, "#!", 1, av, envp) == SG_ERR_NOEXEC, "one byte: not an ELF");
+		CHECK(sg_load_memory(p, "\177ELF\2\1\1", 7, av, envp) != SG_OK, "a truncated ELF");
 		sg_destroy(p);
 	}
 

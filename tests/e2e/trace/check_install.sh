@@ -10,7 +10,8 @@
 #   api_check.c: step, registers, memory, code patching, hooks, sg_stop
 #   api_more_check.c: hooks per syscall number, SG_HOOK_KILL, sg_run_until,
 #            map/unmap/protect/regions, x87/SSE/selector registers on
-#            APIREGS (apiregs.asm) and GUEST_DIR/int80-x86_64
+#            APIREGS (apiregs.asm) and GUEST_DIR/int80-x86_64; events on
+#            trace-threads and trace-forkexec; sg_load_memory
 # CFLAGS (e.g. the sanitizer flags the library was built with) are added
 # to each example build.
 set -u
@@ -74,8 +75,11 @@ sym() { nm "$apiregs" | awk -v s="$1" '$3 == s { print $1 }'; }
 # natively the two guests end as their sources say (exit 3, exit 14)
 "$apiregs"; [ $? -eq 3 ] || fail "apiregs natively: exit status not 3"
 "$guests/int80-x86_64" > /dev/null; [ $? -eq 14 ] || fail "int80-x86_64 natively: exit status not 14"
+"$guests/trace-forkexec-x86_64"; [ $? -eq 6 ] || fail "forkexec natively: exit status not 6"
+"$guests/trace-threads-x86_64" > /dev/null || fail "threads natively: exit status not 0"
 cc $cflags $nrs -o "$work/api_more_check" "$src/tests/e2e/trace/api_more_check.c" \
 	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_more_check: build failed"
 "$work/api_more_check" "$apiregs" "$(sym _start)" "$(sym calls)" "$(sym regs_ready)" \
-	"$guests/int80-x86_64" > "$work/out" || fail "api_more_check failed"
+	"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" \
+	> "$work/out" || fail "api_more_check failed"
 echo "check_install: installed, examples built (shared, static) and run, API checked"
