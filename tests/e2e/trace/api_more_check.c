@@ -380,6 +380,28 @@ int main(int argc, char **argv)
 		      "map at a fixed place");
 		CHECK(sg_mem_unmap(p, a + 1, 4096) == SG_ERR_INVAL, "unaligned");
 		CHECK(sg_mem_protect(p, a, 4096, 64) == SG_ERR_INVAL, "bad prot");
+		/* this program's own memory is not the guest's to take */
+		{
+			unsigned char *mine = aligned_alloc(4096, 8192);
+
+			CHECK(mine != NULL, "aligned_alloc");
+			if (mine) {
+				memset(mine, 0x5a, 8192);
+				uint64_t at = (uint64_t)(uintptr_t)mine;
+
+				CHECK(sg_mem_map(p, &at, 4096, PROT_READ) == SG_ERR_NOMEM,
+				      "map over the embedder's heap");
+				CHECK(sg_mem_protect(p, (uint64_t)(uintptr_t)mine, 4096, PROT_NONE) ==
+				      SG_ERR_NOMEM, "protect of the embedder's heap");
+				CHECK(sg_mem_unmap(p, (uint64_t)(uintptr_t)mine, 4096) == SG_OK,
+				      "unmap there: nothing of the guest's to do");
+				CHECK(sg_mem_read(p, (uint64_t)(uintptr_t)mine, back, 1) == SG_ERR_FAULT,
+				      "the embedder's heap through sg_mem_read");
+				mine[0] ^= 1; /* still mapped, still writable */
+				CHECK(mine[0] == 0x5b && mine[4095] == 0x5a, "the heap page kept");
+				free(mine);
+			}
+		}
 		/* the guest runs code written to a page the embedder mapped */
 		CHECK(sg_mem_write(p, b, code, sizeof(code)) == SG_OK, "code written (read-only page)");
 		CHECK(sg_reg_write(p, SG_REG_RIP, b) == SG_OK, "rip");
