@@ -343,8 +343,17 @@ typedef void (*sg_event_hook)(sg_process *p, const struct sg_event_info *ev,
  * above, so a hook on them that SKIPs or KILLs one has no event. */
 SG_API enum sg_err sg_hook_event(sg_process *p, sg_event_hook fn, void *user);
 
-/* Remove a hook sg_hook_syscall_nrs added (while the guest is stopped or
- * not yet running). SG_ERR_INVAL for an unknown id. */
+/* An instruction hook for [begin, end) only: fn before each instruction
+ * whose address is in the range, on any guest thread. Any number of them,
+ * ids as sg_hook_syscall_nrs's. While one is set the run steps one
+ * instruction at a time (as with sg_hook_insn). SG_ERR_INVAL for an
+ * empty range or fn NULL. */
+SG_API enum sg_err sg_hook_code_range(sg_process *p, uint64_t begin, uint64_t end,
+				      sg_code_hook fn, void *user, unsigned *id);
+
+/* Remove a hook sg_hook_syscall_nrs or sg_hook_code_range added (while
+ * the guest is stopped or not yet running). SG_ERR_INVAL for an unknown
+ * id. */
 SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id);
 
 /* --syscalls=ABI: every row of that ABI's syscall table as implemented,

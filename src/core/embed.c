@@ -245,6 +245,12 @@ void embed_destroy(struct sg_process *p)
 		em->nr_hooks = h->next;
 		free(h);
 	}
+	while (em->range_hooks) {
+		struct sg_range_hook *h = em->range_hooks;
+
+		em->range_hooks = h->next;
+		free(h);
+	}
 	free(em);
 	p->embed = NULL;
 }
@@ -369,12 +375,47 @@ SG_API enum sg_err sg_hook_syscall_nrs(sg_process *p, enum sg_abi abi,
 	return SG_OK;
 }
 
+SG_API enum sg_err sg_hook_code_range(sg_process *p, uint64_t begin, uint64_t end,
+				      sg_code_hook fn, void *user, unsigned *id)
+{
+	struct sg_embed *em = p ? embed_of(p) : NULL;
+	struct sg_range_hook *h, **tail;
+
+	if (!p || !fn || begin >= end)
+		return SG_ERR_INVAL;
+	if (!em)
+		return SG_ERR_NOMEM;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return SG_ERR_NOMEM;
+	h->id = ++em->last_hook_id;
+	h->begin = begin;
+	h->end = end;
+	h->fn = fn;
+	h->user = user;
+	for (tail = &em->range_hooks; *tail; tail = &(*tail)->next)
+		;
+	*tail = h;
+	if (id)
+		*id = h->id;
+	return SG_OK;
+}
+
 SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id)
 {
 	struct sg_embed *em = p ? p->embed : NULL;
 
 	if (!em)
 		return SG_ERR_INVAL;
+	for (struct sg_range_hook **l = &em->range_hooks; *l; l = &(*l)->next) {
+		struct sg_range_hook *h = *l;
+
+		if (h->id == id) {
+			*l = h->next;
+			free(h);
+			return SG_OK;
+		}
+	}
 	for (struct sg_nr_hook **l = &em->nr_hooks; *l; l = &(*l)->next) {
 		struct sg_nr_hook *h = *l;
 
@@ -461,6 +502,9 @@ static void call_code_hooks(struct sg_thread *t, struct sg_embed *em, uint64_t p
 	}
 	if (em->insn_fn)
 		em->insn_fn(t->proc, pc, em->insn_user);
+	for (const struct sg_range_hook *h = em->range_hooks; h; h = h->next)
+		if (pc >= h->begin && pc < h->end)
+			h->fn(t->proc, pc, h->user);
 	hook_thread = outer;
 }
 
@@ -469,7 +513,7 @@ static bool wants_steps(const struct sg_process *p)
 	const struct sg_embed *em = p->embed;
 
 	return trace_wants_insns(p->trace) ||
-	       (em && (em->insn_fn || em->block_fn || em->stepping ||
+	       (em && (em->insn_fn || em->block_fn || em->range_hooks || em->stepping ||
 		       em->stop_requested || em->debug_steps ||
 		       em->until_on || em->budget_on));
 }
@@ -503,7 +547,7 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 			em->why = SG_ERR_REACHED;
 			return CPU_STOP_REQUEST;
 		}
-		if (em && (em->insn_fn || em->block_fn))
+		if (em && (em->insn_fn || em->block_fn || em->range_hooks))
 			call_code_hooks(t, em, pc);
 		memcpy(before, c->r, sizeof(before));
 		before_flags = cpu_get_rflags(c);

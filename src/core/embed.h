@@ -57,6 +57,15 @@ struct sg_nr_hook {
 	void *user;
 };
 
+/* An instruction hook for an address range (sg_hook_code_range). */
+struct sg_range_hook {
+	struct sg_range_hook *next; /* in registration order */
+	unsigned id;                /* shared with sg_nr_hook's */
+	uint64_t begin, end;
+	sg_code_hook fn;
+	void *user;
+};
+
 struct sg_embed {
 	/* Called by syscall entry before the trace and the handler: true
 	 * means skip the handler, call->result is the answer. The hook may
@@ -79,6 +88,7 @@ struct sg_embed {
 	sg_event_hook event_fn;
 	void *event_user;
 	struct sg_nr_hook *nr_hooks;
+	struct sg_range_hook *range_hooks;
 	unsigned last_hook_id;
 
 	/* The debugger's hooks; NULL: none. */

@@ -149,6 +149,21 @@ static void count_event(sg_process *p, const struct sg_event_info *ev, void *use
 		snprintf(e->exec_path, sizeof(e->exec_path), "%s", ev->path);
 }
 
+struct range_hits {
+	int n;
+	uint64_t addr[8];
+};
+
+static void record_addr(sg_process *p, uint64_t addr, void *user)
+{
+	struct range_hits *h = user;
+
+	(void)p;
+	if (h->n < 8)
+		h->addr[h->n] = addr;
+	h->n++;
+}
+
 static char *read_file(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "rb");
@@ -281,6 +296,27 @@ int main(int argc, char **argv)
 	CHECK(sg_run_until(p, 0, 1000, &st) == SG_OK && st.code == 3,
 	      "a budget past the end: the exit (%d)", st.code);
 	sg_destroy(p);
+
+	/* an instruction hook for [calls, regs_ready): the six instructions
+	 * there (mov eax, imm32: 5 bytes; syscall: 2) */
+	{
+		static const unsigned offs[] = { 0, 5, 7, 12, 14, 19 };
+		struct range_hits in = { 0 }, gone = { 0 };
+		unsigned id = 0;
+
+		p = load(apiregs);
+		CHECK(sg_hook_code_range(p, calls, ready, record_addr, &in, NULL) == SG_OK, "range");
+		CHECK(sg_hook_code_range(p, start, ready, record_addr, &gone, &id) == SG_OK, "range 2");
+		CHECK(sg_hook_code_range(p, ready, ready, record_addr, &gone, NULL) == SG_ERR_INVAL,
+		      "empty range");
+		CHECK(sg_hook_remove(p, id) == SG_OK, "range removed");
+		CHECK(sg_run(p, &st) == SG_OK && st.code == 3, "range: exit %d", st.code);
+		CHECK(in.n == 6 && gone.n == 0, "range: %d hits (6), removed one %d", in.n, gone.n);
+		for (int i = 0; i < 6 && i < in.n; i++)
+			CHECK(in.addr[i] == calls + offs[i], "hit %d at %#llx", i,
+			      (unsigned long long)in.addr[i]);
+		sg_destroy(p);
+	}
 
 	/* a run that starts at its address runs it: calls is not met again */
 	p = load(apiregs);
