@@ -1,10 +1,11 @@
-/* api_more_check APIREGS START CALLS REGS_READY INT80 THREADS FORKEXEC:
+/* api_more_check APIREGS START CALLS REGS_READY INT80 THREADS FORKEXEC INT80_I386:
  * the embedding API's per-number syscall hooks, SG_HOOK_KILL,
  * sg_run_until, the address space calls, the wide registers, events and
  * sg_load_memory, built against the installed library by
  * check_install.sh. START, CALLS, REGS_READY: nm's addresses of those
  * labels in apiregs.asm; INT80: tests/guest/asm/int80_x86_64.asm's
- * program; THREADS, FORKEXEC: threads.c and forkexec.c here. Syscall numbers come from the kernel headers (-D flags
+ * program; THREADS, FORKEXEC: threads.c and forkexec.c here; INT80_I386:
+ * tests/guest/asm/int80_i386.asm's (exit status 11). Syscall numbers come from the kernel headers (-D flags
  * check_install.sh takes from <asm/unistd_32.h> and <asm/unistd_64.h>),
  * the rest from the two sources and from this host CPU (FLDPI, the x87
  * environment after FLD1/FLDPI, MXCSR and selectors of this process). */
@@ -193,13 +194,13 @@ static const struct sg_region *region_of(const struct sg_region *r, size_t n, ui
 
 int main(int argc, char **argv)
 {
-	const char *apiregs, *int80, *threads, *forkexec;
+	const char *apiregs, *int80, *threads, *forkexec, *int80_i386;
 	pid_t self = getpid();
 	uint64_t start, calls, ready, v;
 	struct sg_exit st;
 	sg_process *p;
 
-	if (argc != 8)
+	if (argc != 9)
 		return 2;
 	apiregs = argv[1];
 	start = strtoull(argv[2], NULL, 16);
@@ -208,6 +209,7 @@ int main(int argc, char **argv)
 	int80 = argv[5];
 	threads = argv[6];
 	forkexec = argv[7];
+	int80_i386 = argv[8];
 
 	/* 1. hooks per number, per ABI; the order of a round; remove */
 	{
@@ -453,6 +455,24 @@ int main(int argc, char **argv)
 		sg_reg_write(p, SG_REG_RIP, a);
 		CHECK(sg_run(p, &st) == SG_OK && st.signaled && st.signal == SIGSEGV,
 		      "no PROT_EXEC: signaled %d signal %d", st.signaled, st.signal);
+		sg_destroy(p);
+	}
+
+	/* an i386 guest: its memory in the low 4 GiB (32-bit pointers), 8 XMM
+	 * registers, 32-bit rip, budget and exit as for the others */
+	{
+		uint64_t a = 0;
+		unsigned char x[16];
+
+		p = load(int80_i386);
+		CHECK(sg_process_abi(p) == SG_ABI_I386, "i386 abi");
+		CHECK(sg_mem_map(p, &a, 8192, PROT_READ | PROT_WRITE) == SG_OK &&
+		      a + 8192 <= (1ull << 32), "i386 map at %#llx", (unsigned long long)a);
+		CHECK(sg_reg_read_bytes(p, SG_REG_XMM7, x, 16) == SG_OK, "i386 xmm7");
+		CHECK(sg_reg_read_bytes(p, SG_REG_XMM8, x, 16) == SG_ERR_INVAL, "i386 has no xmm8");
+		CHECK(sg_run_until(p, 0, 1, &st) == SG_ERR_BUDGET, "i386 budget 1");
+		CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v < (1ull << 32), "i386 rip");
+		CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 11, "i386 exit %d", st.code);
 		sg_destroy(p);
 	}
 

@@ -80,6 +80,6 @@ sym() { nm "$apiregs" | awk -v s="$1" '$3 == s { print $1 }'; }
 cc $cflags $nrs -o "$work/api_more_check" "$src/tests/e2e/trace/api_more_check.c" \
 	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_more_check: build failed"
 "$work/api_more_check" "$apiregs" "$(sym _start)" "$(sym calls)" "$(sym regs_ready)" \
-	"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" \
+	"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" "$guests/int80-i386" \
 	> "$work/out" || fail "api_more_check failed"
 echo "check_install: installed, examples built (shared, static) and run, API checked"
