@@ -189,6 +189,11 @@ enum sg_reg {
 	SG_REG_XMM4, SG_REG_XMM5, SG_REG_XMM6, SG_REG_XMM7,
 	SG_REG_XMM8, SG_REG_XMM9, SG_REG_XMM10, SG_REG_XMM11,
 	SG_REG_XMM12, SG_REG_XMM13, SG_REG_XMM14, SG_REG_XMM15,
+	/* YMM0..YMM15, 32 bytes each: XMMn is the low half (i386: YMM0..7) */
+	SG_REG_YMM0, SG_REG_YMM1, SG_REG_YMM2, SG_REG_YMM3,
+	SG_REG_YMM4, SG_REG_YMM5, SG_REG_YMM6, SG_REG_YMM7,
+	SG_REG_YMM8, SG_REG_YMM9, SG_REG_YMM10, SG_REG_YMM11,
+	SG_REG_YMM12, SG_REG_YMM13, SG_REG_YMM14, SG_REG_YMM15,
 	SG_REG__COUNT
 };
 /* SG_ERR_STATE before sg_load, SG_ERR_INVAL for a bad reg. Inside a hook:
@@ -197,7 +202,7 @@ enum sg_reg {
 SG_API enum sg_err sg_reg_read(sg_process *p, enum sg_reg reg, uint64_t *value);
 SG_API enum sg_err sg_reg_write(sg_process *p, enum sg_reg reg, uint64_t value);
 /* Any register as its bytes, little-endian: size must be its size (10 for
- * ST0..7, 16 for XMM0..15, 8 for the others, which sg_reg_read gives
+ * ST0..7, 16 for XMM0..15, 32 for YMM0..15, 8 for the others, which sg_reg_read gives
  * too), else SG_ERR_INVAL. sg_reg_read/sg_reg_write on a wide register:
  * SG_ERR_INVAL. */
 SG_API size_t sg_reg_size(enum sg_reg reg); /* 0 for a bad reg */

@@ -648,6 +648,8 @@ SG_API size_t sg_reg_size(enum sg_reg reg)
 {
 	if ((unsigned)reg >= SG_REG__COUNT)
 		return 0;
+	if (reg >= SG_REG_YMM0)
+		return 32;
 	if (reg >= SG_REG_XMM0)
 		return 16;
 	if (reg >= SG_REG_ST0)
@@ -656,12 +658,21 @@ SG_API size_t sg_reg_size(enum sg_reg reg)
 }
 
 /* reg of t into out (sg_reg_size(reg) bytes), or false: no such register
- * for this guest (XMM8..15 of an i386 one). */
+ * for this guest (XMM8..15, YMM8..15 of an i386 one). */
 static bool reg_get(const struct sg_thread *t, enum sg_reg reg, uint8_t *out)
 {
 	const struct cpu *c = &t->cpu;
 	uint64_t v;
 
+	if (reg >= SG_REG_YMM0) {
+		unsigned n = reg - SG_REG_YMM0;
+
+		if (n >= 8 && t->proc->abi == SG_ABI_I386)
+			return false;
+		memcpy(out, &c->xmm[n], 16);
+		memcpy(out + 16, &c->ymm_hi[n], 16);
+		return true;
+	}
 	if (reg >= SG_REG_XMM0) {
 		if (reg >= SG_REG_XMM8 && t->proc->abi == SG_ABI_I386)
 			return false;
@@ -709,6 +720,15 @@ static bool reg_set(struct sg_thread *t, enum sg_reg reg, const uint8_t *in)
 	struct cpu *c = &t->cpu;
 	uint64_t v;
 
+	if (reg >= SG_REG_YMM0) {
+		unsigned n = reg - SG_REG_YMM0;
+
+		if (n >= 8 && t->proc->abi == SG_ABI_I386)
+			return false;
+		memcpy(&c->xmm[n], in, 16);
+		memcpy(&c->ymm_hi[n], in + 16, 16);
+		return true;
+	}
 	if (reg >= SG_REG_XMM0) {
 		if (reg >= SG_REG_XMM8 && t->proc->abi == SG_ABI_I386)
 			return false;
@@ -750,7 +770,7 @@ SG_API enum sg_err sg_reg_read_bytes(sg_process *p, enum sg_reg reg, void *buf,
 				     size_t size)
 {
 	struct sg_thread *t;
-	uint8_t tmp[16];
+	uint8_t tmp[32];
 
 	if (!p || !buf || !size || size != sg_reg_size(reg))
 		return SG_ERR_INVAL;
@@ -767,7 +787,7 @@ SG_API enum sg_err sg_reg_write_bytes(sg_process *p, enum sg_reg reg,
 				      const void *buf, size_t size)
 {
 	struct sg_thread *t;
-	uint8_t tmp[16] = { 0 };
+	uint8_t tmp[32] = { 0 };
 
 	if (!p || !buf || !size || size != sg_reg_size(reg))
 		return SG_ERR_INVAL;

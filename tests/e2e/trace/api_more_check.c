@@ -372,6 +372,22 @@ int main(int argc, char **argv)
 		      sg_reg_read_bytes(p, SG_REG_ST0, buf, 10) == SG_OK && !memcmp(buf, st1, 10) &&
 		      sg_reg_read_bytes(p, SG_REG_ST1, buf, 10) == SG_OK && !memcmp(buf, st1, 10),
 		      "st0 written");
+		/* XMMn is YMMn's low half (Intel SDM vol. 1, 14.1); the legacy
+		 * movdqu left YMM3's high half as it was: zero at the start */
+		{
+			unsigned char y[32], zero[16] = { 0 };
+
+			for (int i = 0; i < 16; i++)
+				want[i] = (unsigned char)(0x10 + i);
+			CHECK(sg_reg_read_bytes(p, SG_REG_YMM3, y, 32) == SG_OK &&
+			      !memcmp(y, want, 16) && !memcmp(y + 16, zero, 16), "ymm3");
+			for (int i = 0; i < 32; i++)
+				y[i] = (unsigned char)(0x80 + i);
+			CHECK(sg_reg_write_bytes(p, SG_REG_YMM5, y, 32) == SG_OK &&
+			      sg_reg_read_bytes(p, SG_REG_XMM5, buf, 16) == SG_OK && !memcmp(buf, y, 16),
+			      "ymm5 written, xmm5 its low half");
+			CHECK(sg_reg_size(SG_REG_YMM15) == 32, "ymm size");
+		}
 		CHECK(sg_reg_write(p, SG_REG_MXCSR, 0x9fc0) == SG_OK &&
 		      sg_reg_read(p, SG_REG_MXCSR, &v) == SG_OK && v == 0x9fc0, "mxcsr written");
 		CHECK(sg_run(p, &st) == SG_OK && st.code == 3, "exit 3");
@@ -470,6 +486,11 @@ int main(int argc, char **argv)
 		      a + 8192 <= (1ull << 32), "i386 map at %#llx", (unsigned long long)a);
 		CHECK(sg_reg_read_bytes(p, SG_REG_XMM7, x, 16) == SG_OK, "i386 xmm7");
 		CHECK(sg_reg_read_bytes(p, SG_REG_XMM8, x, 16) == SG_ERR_INVAL, "i386 has no xmm8");
+		{
+			unsigned char y[32];
+
+			CHECK(sg_reg_read_bytes(p, SG_REG_YMM8, y, 32) == SG_ERR_INVAL, "nor ymm8");
+		}
 		CHECK(sg_run_until(p, 0, 1, &st) == SG_ERR_BUDGET, "i386 budget 1");
 		CHECK(sg_reg_read(p, SG_REG_RIP, &v) == SG_OK && v < (1ull << 32), "i386 rip");
 		CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 11, "i386 exit %d", st.code);
