@@ -26,6 +26,10 @@
  * sg_mem_* inside a hook act on it. */
 static __thread struct sg_thread *hook_thread;
 
+/* The call this host thread is in was answered by an entry hook (SKIP):
+ * its exit makes no event (a fork a hook answered made no process). */
+static __thread bool call_skipped;
+
 static struct sg_embed *embed_of(sg_process *p)
 {
 	if (!p->embed)
@@ -176,6 +180,7 @@ static bool on_syscall_enter(struct sg_thread *t, struct sg_syscall_call *call)
 		entry_event(t, &info);
 	hook_thread = outer;
 	memcpy(call->args, info.args, sizeof(call->args));
+	call_skipped = ends_round(act);
 	if (act == SG_HOOK_KILL) {
 		kill_guest(t);
 		return true; /* the call is not made */
@@ -200,8 +205,9 @@ static void on_syscall_exit(struct sg_thread *t, struct sg_syscall_call *call)
 			act = h->fn(t->proc, &info, h->user);
 	if (act != SG_HOOK_KILL && em->exit_fn)
 		act = em->exit_fn(t->proc, &info, em->exit_user);
-	if (act != SG_HOOK_KILL && em->event_fn)
+	if (act != SG_HOOK_KILL && em->event_fn && !call_skipped)
 		exit_event(t, &info);
+	call_skipped = false;
 	hook_thread = outer;
 	call->result = info.result;
 	if (act == SG_HOOK_KILL)

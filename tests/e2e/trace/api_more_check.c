@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <sysgate.h>
 
-#if !defined(NR64_GETPID) || !defined(NR64_GETUID) || !defined(NR32_GETPID) || \
+#if !defined(NR64_CLONE) || !defined(NR64_GETPID) || !defined(NR64_GETUID) || !defined(NR32_GETPID) || \
 	!defined(NR32_EXIT) || !defined(NR32_MKDIR)
 #error "syscall numbers: built by check_install.sh from the kernel headers"
 #endif
@@ -83,6 +83,15 @@ static enum sg_hook_action answer_4321(sg_process *p, struct sg_syscall_info *in
 	c->exits++;
 	c->last_result = (int)info->result;
 	return SG_HOOK_CONTINUE;
+}
+
+/* a made-up child: the guest's waitpid for it fails */
+static enum sg_hook_action fake_child(sg_process *p, struct sg_syscall_info *info, void *user)
+{
+	(void)p;
+	(void)user;
+	info->result = 999999999;
+	return SG_HOOK_SKIP;
 }
 
 static enum sg_hook_action kill_it(sg_process *p, struct sg_syscall_info *info, void *user)
@@ -529,6 +538,22 @@ int main(int argc, char **argv)
 		      "forkexec: fork %d (id %ld) clone %d exec %d (%s) exit_group %d (%d)",
 		      e.n[SG_EVENT_FORK], e.fork_id, e.n[SG_EVENT_CLONE], e.n[SG_EVENT_EXEC],
 		      e.exec_path, e.n[SG_EVENT_EXIT_GROUP], e.exit_group_value);
+		sg_destroy(p);
+	}
+
+	/* a fork a hook answered (with a made-up pid) made no process: no
+	 * event; forkexec.c returns 1 when waitpid fails (glibc's fork is
+	 * the clone call) */
+	{
+		static const unsigned clone64[] = { NR64_CLONE };
+		struct events e = { 0 };
+
+		p = load(forkexec);
+		sg_hook_event(p, count_event, &e);
+		sg_hook_syscall_nrs(p, SG_ABI_X64, clone64, 1, SG_HOOK_ON_ENTRY, fake_child, NULL, NULL);
+		CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 1, "fork refused: %d", st.code);
+		CHECK(e.n[SG_EVENT_FORK] == 0 && e.n[SG_EVENT_EXIT_GROUP] == 1,
+		      "fork refused: fork events %d", e.n[SG_EVENT_FORK]);
 		sg_destroy(p);
 	}
 

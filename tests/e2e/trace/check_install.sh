@@ -69,7 +69,7 @@ cc $cflags -o "$work/api_check" "$src/tests/e2e/trace/api_check.c" \
 # the newer calls: hooks per number, KILL, run until, address space, wide
 # registers (api_more_check.c); syscall numbers from the kernel headers
 nr() { printf '#include <asm/unistd_%s.h>\n__NR_%s\n' "$1" "$2" | cc -E -P - | tail -1; }
-nrs="-DNR64_GETPID=$(nr 64 getpid) -DNR64_GETUID=$(nr 64 getuid) -DNR32_GETPID=$(nr 32 getpid)"
+nrs="-DNR64_CLONE=$(nr 64 clone) -DNR64_GETPID=$(nr 64 getpid) -DNR64_GETUID=$(nr 64 getuid) -DNR32_GETPID=$(nr 32 getpid)"
 nrs="$nrs -DNR32_EXIT=$(nr 32 exit) -DNR32_MKDIR=$(nr 32 mkdir)"
 sym() { nm "$apiregs" | awk -v s="$1" '$3 == s { print $1 }'; }
 # natively the two guests end as their sources say (exit 3, exit 14)
