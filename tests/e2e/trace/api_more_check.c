@@ -1,11 +1,11 @@
-/* api_more_check APIREGS START CALLS REGS_READY INT80 THREADS FORKEXEC INT80_I386:
+/* api_more_check APIREGS START CALLS REGS_READY INT80 THREADS FORKEXEC INT80_I386 X32:
  * the embedding API's per-number syscall hooks, SG_HOOK_KILL,
  * sg_run_until, the address space calls, the wide registers, events and
  * sg_load_memory, built against the installed library by
  * check_install.sh. START, CALLS, REGS_READY: nm's addresses of those
  * labels in apiregs.asm; INT80: tests/guest/asm/int80_x86_64.asm's
  * program; THREADS, FORKEXEC: threads.c and forkexec.c here; INT80_I386:
- * tests/guest/asm/int80_i386.asm's (exit status 11). Syscall numbers come from the kernel headers (-D flags
+ * tests/guest/asm/int80_i386.asm's (exit status 11); X32: x32.asm's. Syscall numbers come from the kernel headers (-D flags
  * check_install.sh takes from <asm/unistd_32.h> and <asm/unistd_64.h>),
  * the rest from the two sources and from this host CPU (FLDPI, the x87
  * environment after FLD1/FLDPI, MXCSR and selectors of this process). */
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <sysgate.h>
 
-#if !defined(NR64_CLONE) || !defined(NR64_GETPID) || !defined(NR64_GETUID) || !defined(NR32_GETPID) || \
+#if !defined(NRX32_GETPID) || !defined(NRX32_RT_SIGACTION) || !defined(NR64_CLONE) || !defined(NR64_GETPID) || !defined(NR64_GETUID) || !defined(NR32_GETPID) || \
 	!defined(NR32_EXIT) || !defined(NR32_MKDIR)
 #error "syscall numbers: built by check_install.sh from the kernel headers"
 #endif
@@ -203,13 +203,13 @@ static const struct sg_region *region_of(const struct sg_region *r, size_t n, ui
 
 int main(int argc, char **argv)
 {
-	const char *apiregs, *int80, *threads, *forkexec, *int80_i386;
+	const char *apiregs, *int80, *threads, *forkexec, *int80_i386, *x32;
 	pid_t self = getpid();
 	uint64_t start, calls, ready, v;
 	struct sg_exit st;
 	sg_process *p;
 
-	if (argc != 9)
+	if (argc != 10)
 		return 2;
 	apiregs = argv[1];
 	start = strtoull(argv[2], NULL, 16);
@@ -219,6 +219,7 @@ int main(int argc, char **argv)
 	threads = argv[6];
 	forkexec = argv[7];
 	int80_i386 = argv[8];
+	x32 = argv[9];
 
 	/* 1. hooks per number, per ABI; the order of a round; remove */
 	{
@@ -288,6 +289,26 @@ int main(int argc, char **argv)
 		      kills, pid32.entries, pid64.entries, mkdir.entries);
 		CHECK(sg_run(p, &st) == SG_ERR_STATE && st.signaled && st.signal == SIGSYS,
 		      "run after the kill");
+		sg_destroy(p);
+	}
+
+	/* x32.asm: getpid once through the x32 table (x32|39) and once through
+	 * the 64-bit one (39), rt_sigaction through x32's own row (x32|512),
+	 * exit status 15 */
+	{
+		static const unsigned getpid_x32[] = { NRX32_GETPID }, getpid64[] = { NR64_GETPID },
+				      sigaction_x32[] = { NRX32_RT_SIGACTION };
+		struct counts px = { 0 }, p64 = { 0 }, sa = { 0 };
+
+		p = load(x32);
+		CHECK(sg_process_abi(p) == SG_ABI_X32, "x32 abi");
+		sg_hook_syscall_nrs(p, SG_ABI_X32, getpid_x32, 1, SG_HOOK_ON_ENTRY, count_call, &px, NULL);
+		sg_hook_syscall_nrs(p, SG_ABI_X64, getpid64, 1, SG_HOOK_ON_ENTRY, count_call, &p64, NULL);
+		sg_hook_syscall_nrs(p, SG_ABI_X32, sigaction_x32, 1, SG_HOOK_ON_ENTRY, count_call, &sa, NULL);
+		CHECK(sg_run(p, &st) == SG_OK && !st.signaled && st.code == 15, "x32 exit %d", st.code);
+		CHECK(px.entries == 1 && p64.entries == 1 && sa.entries == 1,
+		      "x32: x32 getpid %d, x86_64 getpid %d, x32 rt_sigaction %d",
+		      px.entries, p64.entries, sa.entries);
 		sg_destroy(p);
 	}
 

@@ -8,7 +8,8 @@
 #   coverage: straight.asm runs 16 instructions in 4 blocks, 3 distinct
 #            (counted from its source), exit status 7
 #   api_check.c: step, registers, memory, code patching, hooks, sg_stop
-#   api_more_check.c: hooks per syscall number, SG_HOOK_KILL, sg_run_until,
+#   api_more_check.c: hooks per syscall number (i386, x32, x86_64 tables),
+#            SG_HOOK_KILL, sg_run_until,
 #            map/unmap/protect/regions, x87/SSE/selector registers on
 #            APIREGS (apiregs.asm) and GUEST_DIR/int80-x86_64; events on
 #            trace-threads and trace-forkexec; sg_load_memory
@@ -71,6 +72,9 @@ cc $cflags -o "$work/api_check" "$src/tests/e2e/trace/api_check.c" \
 nr() { printf '#include <asm/unistd_%s.h>\n__NR_%s\n' "$1" "$2" | cc -E -P - | tail -1; }
 nrs="-DNR64_CLONE=$(nr 64 clone) -DNR64_GETPID=$(nr 64 getpid) -DNR64_GETUID=$(nr 64 getuid) -DNR32_GETPID=$(nr 32 getpid)"
 nrs="$nrs -DNR32_EXIT=$(nr 32 exit) -DNR32_MKDIR=$(nr 32 mkdir)"
+# x32's header adds __X32_SYSCALL_BIT: the hooks take the number without it
+nrx32() { nr x32 "$1" | sed 's/.*+ *\([0-9]*\)).*/\1/'; }
+nrs="$nrs -DNRX32_GETPID=$(nrx32 getpid) -DNRX32_RT_SIGACTION=$(nrx32 rt_sigaction)"
 sym() { nm "$apiregs" | awk -v s="$1" '$3 == s { print $1 }'; }
 # natively the two guests end as their sources say (exit 3, exit 14)
 "$apiregs"; [ $? -eq 3 ] || fail "apiregs natively: exit status not 3"
@@ -80,6 +84,6 @@ sym() { nm "$apiregs" | awk -v s="$1" '$3 == s { print $1 }'; }
 cc $cflags $nrs -o "$work/api_more_check" "$src/tests/e2e/trace/api_more_check.c" \
 	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_more_check: build failed"
 "$work/api_more_check" "$apiregs" "$(sym _start)" "$(sym calls)" "$(sym regs_ready)" \
-	"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" "$guests/int80-i386" \
+	"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" "$guests/int80-i386" "$guests/entry-x32" \
 	> "$work/out" || fail "api_more_check failed"
 echo "check_install: installed, examples built (shared, static) and run, API checked"
