@@ -300,7 +300,8 @@ typedef void (*sg_code_hook)(sg_process *p, uint64_t addr, void *user);
 typedef enum sg_hook_action (*sg_signal_hook)(sg_process *p, int tid, int signo,
 					      void *user);
 
-/* One hook of each kind per process; fn NULL removes it. Register before
+/* One hook of each of these kinds per process (sg_hook_syscall_nrs and
+ * sg_hook_code_range below add many); fn NULL removes it. Register before
  * sg_run (or while stopped). SG_ERR_NOMEM, SG_ERR_INVAL for p NULL.
  * Instruction and block hooks make the run step one instruction at a time
  * (several times slower); without them the interpreter runs at full speed. */
