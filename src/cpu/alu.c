@@ -367,6 +367,7 @@ void op_cmpxchg8b_Mq(struct cpu *c, const struct insn *i)
 			cpu_raise_addr(c, VEC_GP, ea);
 			return;
 		}
+		store_guard(ea, 16);
 		eq = cas16(p, &want, put);
 		if (eq)
 			code_write_check(ea, 16);
@@ -440,19 +441,23 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                              \
 		uint64_t ea = EA(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
-		if (WRITES)                                                            \
+		if (WRITES) {                                                          \
+			EXEC_STORE_OR_GENERIC(c, i, ea, SZ);                                   \
 			mem_write_nocheck(ea, SZ, r);                                          \
+		}                                                                      \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return WRITES ? exec_next_stored(c, i, ea, SZ) : exec_next(c, i); \
+		return exec_next(c, i); \
 	}                                                                              \
 	static const struct insn *fast_##NAME##_mi##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = EA(c, i);                                           \
 		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
-		if (WRITES)                                                            \
+		if (WRITES) {                                                          \
+			EXEC_STORE_OR_GENERIC(c, i, ea, SZ);                                   \
 			mem_write_nocheck(ea, SZ, r);                                          \
+		}                                                                      \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return WRITES ? exec_next_stored(c, i, ea, SZ) : exec_next(c, i); \
+		return exec_next(c, i); \
 	}
 
 /* Flag-free twins of the register forms (lflive.c: used where the next
@@ -541,19 +546,23 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 		uint64_t ea = EA(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
-		if (WRITES)                                                              \
+		if (WRITES) {                                                            \
+			EXEC_STORE_OR_GENERIC(c, i, ea, 1);                                      \
 			mem_write_nocheck(ea, 1, r);                                             \
+		}                                                                        \
 		flags_record(c, KIND, 1, r, a, b);                                             \
-		return WRITES ? exec_next_stored(c, i, ea, 1) : exec_next(c, i); \
+		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_mi8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = EA(c, i);                                             \
 		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
-		if (WRITES)                                                              \
+		if (WRITES) {                                                            \
+			EXEC_STORE_OR_GENERIC(c, i, ea, 1);                                      \
 			mem_write_nocheck(ea, 1, r);                                             \
+		}                                                                        \
 		flags_record(c, KIND, 1, r, a, b);                                             \
-		return WRITES ? exec_next_stored(c, i, ea, 1) : exec_next(c, i); \
+		return exec_next(c, i); \
 	}
 
 #define FAST_ALU8_NF(NAME, EXPR, WRITES)                                                 \

@@ -21,8 +21,6 @@
 #define INVAL_LOG 64
 
 
-uint8_t *code_map[CODE_MAP_L1];
-
 static pthread_mutex_t inval_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct { uint64_t lo, hi; } inval_log[INVAL_LOG];
 static uint64_t inval_epoch; /* written under inval_lock, read atomically */
@@ -226,20 +224,19 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 /* Mark the page of addr as holding decoded code. */
 static void code_map_mark(uint64_t addr)
 {
-	uint8_t **slot = &code_map[(addr >> 30) & (CODE_MAP_L1 - 1)];
-	uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	uint8_t *m = mm_page_map_table(addr);
 
-	if (!m) {
-		uint8_t *fresh = xcalloc(CODE_MAP_PAGES, 1), *none = NULL;
+	if (!m)
+		out_of_code_memory();
+	if (!(m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE))
+		__atomic_fetch_or(&m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)], MM_PAGE_CODE,
+				  __ATOMIC_RELAXED);
+}
 
-		if (__atomic_compare_exchange_n(slot, &none, fresh, false, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE))
-			m = fresh;
-		else
-			free(fresh), m = none;
-	}
-	if (!m[(addr >> 12) & (CODE_MAP_PAGES - 1)])
-		__atomic_store_n(&m[(addr >> 12) & (CODE_MAP_PAGES - 1)], 1, __ATOMIC_RELAXED);
+static void code_map_clear(uint8_t *m, uint64_t addr)
+{
+	__atomic_fetch_and(&m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)], (uint8_t)~MM_PAGE_CODE,
+			   __ATOMIC_RELAXED);
 }
 
 /* A guest store hit a page with decoded code: forget the page (every
@@ -249,10 +246,10 @@ static void code_map_mark(uint64_t addr)
  * serialising event on hardware too). */
 void code_written(uint64_t addr)
 {
-	uint8_t *m = code_map[(addr >> 30) & (CODE_MAP_L1 - 1)];
+	uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
 	struct cpu *c = cpu_tl_current;
 
-	__atomic_store_n(&m[(addr >> 12) & (CODE_MAP_PAGES - 1)], 0, __ATOMIC_RELAXED);
+	code_map_clear(m, addr);
 	cpu_invalidate_code(addr & ~(uint64_t)(CODE_PAGE_SIZE - 1), CODE_PAGE_SIZE);
 	if (c) {
 		c->code_dirty = 1;
@@ -268,6 +265,40 @@ __attribute__((noinline, cold)) void code_write_slow(uint64_t addr, uint64_t len
 		code_written(addr + len - 1);
 }
 
+/* Is the page of addr the guest's? The map's bit, else the VMA list (the
+ * map may lag behind it: a table it could not allocate, a range an mmap
+ * is replacing under the mm lock, which mm_access_ok waits for). */
+static bool page_is_guest(const struct mm *mm, uint64_t addr)
+{
+	const uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+
+	if (m && (m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_GUEST))
+		return true;
+	return mm_access_ok(mm, addr & ~(uint64_t)4095, 1, 0);
+}
+
+__attribute__((noinline)) void store_guard_slow(uint64_t addr, uint64_t len)
+{
+	const struct cpu *c = cpu_tl_current;
+	uint64_t last = addr + len - 1;
+
+	if (!c || !c->mm || len == 0)
+		return;
+	if (c->mode == CPU_MODE_32)
+		last = (uint32_t)last; /* a 32-bit store wraps at 4 GiB */
+	if (!page_is_guest(c->mm, addr))
+		cpu_store_fault(addr);
+	if (((addr ^ last) >> 12) != 0 && !page_is_guest(c->mm, last))
+		cpu_store_fault(last & ~(uint64_t)4095);
+}
+
+__attribute__((noinline)) void mem_store_slow(uint64_t addr, unsigned sz, uint64_t v)
+{
+	store_guard_slow(addr, sz);
+	mem_store_nocheck(addr, sz, v);
+	code_write_slow(addr, sz);
+}
+
 /* The host kernel or sysgate is about to write [addr, addr+len) for the
  * guest (mm_access_ok with PROT_WRITE: read(2) into a buffer...): drop the
  * pages with decoded code there, as a guest store would. Runs outside
@@ -279,7 +310,7 @@ static void code_range_written(uint64_t addr, uint64_t len)
 	if (end < addr)
 		end = ~0ull;
 	while (page < end) {
-		uint8_t *m = code_map[(page >> 30) & (CODE_MAP_L1 - 1)];
+		uint8_t *m = mm_page_map[(page >> 30) & (MM_PAGE_MAP_L1 - 1)];
 
 		if (!m) { /* no code in this GiB */
 			uint64_t next = (page | ((1ull << 30) - 1)) + 1;
@@ -289,8 +320,8 @@ static void code_range_written(uint64_t addr, uint64_t len)
 			page = next;
 			continue;
 		}
-		if (m[(page >> 12) & (CODE_MAP_PAGES - 1)]) {
-			__atomic_store_n(&m[(page >> 12) & (CODE_MAP_PAGES - 1)], 0, __ATOMIC_RELAXED);
+		if (m[(page >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE) {
+			code_map_clear(m, page);
 			cpu_invalidate_code(page, CODE_PAGE_SIZE);
 		}
 		if (page + CODE_PAGE_SIZE < page)

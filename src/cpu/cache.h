@@ -59,6 +59,9 @@ struct code_page *cache_page(struct cpu *c, uint64_t page);
  * VEC_PF at addr (exec.c); mapped: SEGV_ACCERR, present: the error
  * code's P bit. */
 __attribute__((noreturn)) void cpu_fetch_fault(uint64_t addr, bool mapped, bool present);
+/* A store to addr, memory that is not the guest's (store_guard_slow):
+ * leave like a host fault on a store to unmapped memory does. */
+__attribute__((noreturn)) void cpu_store_fault(uint64_t addr);
 /* Decode the instruction at addr into pg. */
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr);
 /* Apply invalidations other threads or syscalls recorded since last time. */
@@ -171,21 +174,17 @@ static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 	return i + 1;
 }
 
-/* The fall-through after a fast form stored sz bytes at addr with
- * mem_write_nocheck: the decoded-code check here, where the rare case is
- * a tail call, so the handler keeps no saved registers for it. */
-const struct insn *exec_code_written(struct cpu *c, const struct insn *i, uint64_t addr,
-				     unsigned sz);
-
-static inline const struct insn *exec_next_stored(struct cpu *c, const struct insn *i,
-						  uint64_t addr, unsigned sz)
-{
-	/* an aligned store (sz is 1, 2, 4 or 8) never crosses a page */
-	if (__builtin_expect(code_map_hit(addr) ||
-				     ((addr & (sz - 1)) != 0 && (addr & 4095) + sz > 4096), 0))
-		return exec_code_written(c, i, addr, sz);
-	return exec_next(c, i);
-}
+/* A fast form about to store sz bytes at addr: a store that is not plain
+ * (insn.h, store_plain: decoded code there, not the guest's page, across
+ * pages) instead runs the instruction through its table handler, whose
+ * checked store faults, or stores and drops the decoded code (the run
+ * loop resynchronises). The fast form must not have changed anything yet:
+ * this is a tail call with nothing live. */
+#define EXEC_STORE_OR_GENERIC(c, i, addr, sz)                    \
+	do {                                                     \
+		if (__builtin_expect(!store_plain(addr, sz), 0)) \
+			return exec_generic(c, i);               \
+	} while (0)
 
 /* The target of a relative branch, once found: a direct branch within
  * its page keeps a pointer to its target's decoded instruction in disp

@@ -39,6 +39,19 @@ void cpu_fetch_fault(uint64_t addr, bool mapped, bool present)
 	tl_fault_prot = mapped;
 	tl_fault_fetch = true;
 	tl_fault_present = present;
+	tl_fault_bus_code = 0;
+	tl_in_guest = 0;
+	siglongjmp(*tl_jmp, 1);
+}
+
+void cpu_store_fault(uint64_t addr)
+{
+	tl_fault_addr = addr;
+	tl_fault_write = true;
+	tl_fault_prot = false;
+	tl_fault_fetch = false;
+	tl_fault_present = false;
+	tl_fault_bus_code = 0;
 	tl_in_guest = 0;
 	siglongjmp(*tl_jmp, 1);
 }

@@ -308,31 +308,64 @@ static inline unsigned ea_shape(const struct insn *i)
 
 #define EA_PICK(i, form) ((const insn_exec[]){ form, form##_bd, form##_f32, form##_f64 }[ea_shape(i)])
 
-/* Self-modifying code (cache.c): a byte per 4 KiB page, set when an
- * instruction on the page is decoded; stores check it and, on a hit, drop
- * the decoded page and make the run loop resynchronise before the next
- * instruction. One table of these maps per GiB of address space. */
-#define CODE_MAP_L1 (1u << 17)
-#define CODE_MAP_PAGES (1u << 18)
-extern uint8_t *code_map[CODE_MAP_L1];
+/* Self-modifying code (cache.c) and guest memory isolation share the
+ * guest page map (mm.h, docs/isolation.md): a byte per 4 KiB page, one
+ * table per GiB. The CPU sets MM_PAGE_CODE when an instruction on the
+ * page is decoded; stores after which the bit is found drop the decoded
+ * page and make the run loop resynchronise before the next instruction. */
 void code_written(uint64_t addr);
 
 static inline bool code_map_hit(uint64_t addr)
 {
-	const uint8_t *m = code_map[(addr >> 30) & (CODE_MAP_L1 - 1)];
+	const uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
 
-	return __builtin_expect(m != NULL, 0) && m[(addr >> 12) & (CODE_MAP_PAGES - 1)];
+	return __builtin_expect(m != NULL, 1) &&
+	       __builtin_expect((m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE) != 0, 0);
 }
 
 /* After a store of len bytes at addr (len <= 4 KiB). */
 void code_write_slow(uint64_t addr, uint64_t len);
 
-/* The common store (no decoded code on its page, within one page) makes
- * no call: the handlers around it need no saved registers. */
+/* The decoded-code check after a store whose destination the isolation
+ * check has passed (store_guard): the common store (no decoded code on
+ * its page, within one page) makes no call. */
 static inline void code_write_check(uint64_t addr, uint64_t len)
 {
 	if (__builtin_expect(code_map_hit(addr) || (addr & 4095) + len > 4096, 0))
 		code_write_slow(addr, len);
+}
+
+/* A guest store of sz bytes (a power of two up to 16) at addr may go
+ * straight to the host: its page is the guest's (not PROT_NONE), holds no
+ * decoded code, and the store stays on it (an aligned one always does).
+ * One table load and one byte compare: the decoded-code test every store
+ * made before, with "not the guest's" folded into the same byte. */
+static inline bool store_plain(uint64_t addr, unsigned sz)
+{
+	const uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+
+	return __builtin_expect(m != NULL, 1) &&
+	       __builtin_expect(m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] == MM_PAGE_GUEST, 1) &&
+	       __builtin_expect((addr & (sz - 1)) == 0 || (addr & 4095) + sz <= 4096, 1);
+}
+
+/* The rest of the isolation check (cache.c), for len bytes (<= 4 KiB)
+ * at addr: a page the map does not call the guest's is asked of the VMA
+ * list (cpu.mm); memory that is not the guest's at all raises the page
+ * fault a store to unmapped memory raises natively (SEGV_MAPERR at the
+ * first byte outside), with nothing stored. A guest page that is
+ * PROT_NONE or read-only passes: the host's fault on the store itself
+ * says SEGV_ACCERR. Without an address space (cpu.mm NULL: unit tests)
+ * everything passes. */
+void store_guard_slow(uint64_t addr, uint64_t len);
+
+static inline void store_guard(uint64_t addr, uint64_t len)
+{
+	const uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+
+	if (__builtin_expect(m == NULL || (addr & 4095) + len > 4096 ||
+				     !(m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_GUEST), 0))
+		store_guard_slow(addr, len);
 }
 
 /* Bulk copies (memmove/memset fast paths) avoid the null page: C says
@@ -376,8 +409,7 @@ static inline uint64_t mem_load(uint64_t addr, unsigned sz)
 	return v;
 }
 
-/* mem_store without the decoded-code check: the fast forms fold that
- * into their dispatch (cache.h, exec_next_stored). */
+/* The host store alone: callers have checked (store_plain, store_guard). */
 static inline void mem_store_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 {
 	void *p = g2h(addr);
@@ -390,10 +422,16 @@ static inline void mem_store_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 	}
 }
 
+/* A store that is not plain (cache.c): isolation check, store, decoded
+ * code; one call with nothing live across it in the caller. */
+void mem_store_slow(uint64_t addr, unsigned sz, uint64_t v);
+
 static inline void mem_store(uint64_t addr, unsigned sz, uint64_t v)
 {
-	mem_store_nocheck(addr, sz, v);
-	code_write_check(addr, sz);
+	if (__builtin_expect(store_plain(addr, sz), 1))
+		mem_store_nocheck(addr, sz, v);
+	else
+		mem_store_slow(addr, sz, v);
 }
 
 /* The data accesses of sz 1, 2, 4 or 8 bytes: alignment-checked. */
@@ -409,7 +447,7 @@ static inline void mem_write(uint64_t addr, unsigned sz, uint64_t v)
 	mem_store(addr, sz, v);
 }
 
-/* mem_write for the fast forms: they return exec_next_stored (cache.h). */
+/* mem_write for the fast forms, after store_plain (cache.h, exec_store). */
 static inline void mem_write_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 {
 	ac_check(addr, sz);
@@ -437,8 +475,10 @@ static inline void mem_write16(uint64_t addr, const void *in)
 
 /* Bulk guest copies (x87 environments, FXSAVE images): REP MOVSB in asm,
  * so neither C's rules (address 0) nor a sanitizer's interceptor judge the
- * guest address; a fault is the guest's like any access. Writes check for
- * decoded code (n <= 4 KiB). */
+ * guest address; a fault is the guest's like any access. Writes (n <= 4
+ * KiB) go a page at a time: a page that is not the guest's faults with
+ * the part before it written, as the host's REP MOVSB leaves an unmapped
+ * one; then the decoded-code check. */
 static inline void guest_read(void *dst, uint64_t addr, size_t n)
 {
 	const void *src = g2h(addr);
@@ -448,11 +488,16 @@ static inline void guest_read(void *dst, uint64_t addr, size_t n)
 
 static inline void guest_write(uint64_t addr, const void *src, size_t n)
 {
-	void *dst = g2h(addr);
-	size_t len = n;
+	while (n) {
+		size_t part = 4096 - (addr & 4095) < n ? 4096 - (addr & 4095) : n, left = part;
+		void *dst = g2h(addr);
 
-	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
-	code_write_check(addr, len);
+		store_guard(addr, part);
+		__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(left) : : "memory");
+		code_write_check(addr, part);
+		addr += part;
+		n -= part;
+	}
 }
 
 /* Atomic compare-and-swap of sz bytes at addr (LOCK-prefixed forms; guest
@@ -463,6 +508,7 @@ static inline bool mem_cas(uint64_t addr, unsigned sz, uint64_t *expected, uint6
 	bool ok;
 
 	ac_check(addr, sz);
+	store_guard(addr, sz); /* a failed compare writes too */
 	switch (sz) {
 	case 1: {
 		uint8_t e = (uint8_t)*expected;

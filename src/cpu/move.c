@@ -76,6 +76,7 @@ static uint64_t mem_xchg(uint64_t addr, unsigned sz, uint64_t v)
 	uint64_t old;
 
 	ac_check(addr, sz);
+	store_guard(addr, sz);
 	switch (sz) {
 	case 1: old = __atomic_exchange_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST); break;
 	case 2: old = __atomic_exchange_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST); break;
@@ -291,8 +292,9 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	static const struct insn *fast_##NAME##SH(struct cpu *c, const struct insn *i) \
 	{                                                                           \
 		uint64_t ea = EA(c, i);                                             \
+		EXEC_STORE_OR_GENERIC(c, i, ea, SZ);                                \
 		mem_write_nocheck(ea, SZ, VAL);                                     \
-		return exec_next_stored(c, i, ea, SZ);                              \
+		return exec_next(c, i);                                             \
 	}
 #define MOVE_MEM_FORMS(_, SH, EA)                                                                 \
 	MEM_LOAD(load32, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 4))                           \
@@ -341,9 +343,10 @@ static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
 	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t sp = c->r[R_SP] - 8;
 
+	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
 	mem_write_nocheck(sp, 8, c->r[i->rm]);
 	c->r[R_SP] = sp;
-	return exec_next_stored(c, i, sp, 8);
+	return exec_next(c, i);
 }
 
 static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
@@ -362,9 +365,10 @@ static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
+	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
 	mem_write_nocheck(sp, 4, (uint32_t)c->r[i->rm]);
 	c->r[R_SP] = sp;
-	return exec_next_stored(c, i, sp, 4);
+	return exec_next(c, i);
 }
 
 static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)

@@ -43,6 +43,7 @@ void op_movu_WxVx(struct cpu *c, const struct insn *i)
 	}
 	ea = insn_ea(c, i);
 	memcpy(&v, &c->xmm[i->reg], 16);
+	store_guard(ea, 16);
 	__asm__ volatile("movdqu %1, (%0)" : : "r"(g2h(ea)), "x"(v) : "memory");
 	code_write_check(ea, 16);
 }

@@ -81,6 +81,23 @@ uint64_t mm_next_mapped(const struct mm *mm, uint64_t addr);
  * a buffer...), so the CPU drops decoded code on those pages. */
 void mm_set_write_hook(void (*hook)(uint64_t addr, uint64_t len));
 
+/* The guest page map (page_map.c, docs/isolation.md): a byte per 4 KiB
+ * page of the 47-bit space, one table of MM_PAGE_MAP_PAGES bytes per GiB
+ * (NULL: none yet). mm sets MM_PAGE_GUEST on the pages of every guest
+ * mapping that is not PROT_NONE; the CPU sets MM_PAGE_CODE where it keeps
+ * decoded code. A guest store goes straight to the host only where its
+ * page reads exactly MM_PAGE_GUEST; anything else is the CPU's slow path,
+ * which asks the VMA list (mm_access_ok) before it lets the store through.
+ * The map is global: guest addresses are host addresses, so every mm of
+ * the host process marks the one map. */
+#define MM_PAGE_MAP_L1 (1u << 17)
+#define MM_PAGE_MAP_PAGES (1u << 18)
+enum { MM_PAGE_GUEST = 1, MM_PAGE_CODE = 2 };
+extern uint8_t *mm_page_map[MM_PAGE_MAP_L1];
+/* The table of addr's GiB, made (all zero) if there is none yet; NULL when
+ * the host has no memory for it. */
+uint8_t *mm_page_map_table(uint64_t addr);
+
 /* Host pointer for a guest address (identity; one place for the policy). */
 static inline void *g2h(uint64_t guest_addr)
 {

@@ -66,6 +66,12 @@ int vma_set_prot(struct mm *mm, uint64_t start, uint64_t end, int prot);
 int vma_set_name(struct mm *mm, uint64_t start, uint64_t end, const char *name);
 void vma_free_all(struct mm *mm);
 
+/* page_map.c: [start, end) is guest memory (MM_PAGE_GUEST set) or no
+ * longer is; v's pages by its protection (PROT_NONE: not, as stores there
+ * fault anyway and a reservation of many GiB would cost tables). */
+void mm_page_map_mark(uint64_t start, uint64_t end, bool guest);
+void mm_page_map_mark_vma(const struct vma *v);
+
 /* reserve.c */
 /* The whole of a /proc file, malloc'd and NUL-terminated (plain read(2));
  * NULL with errno set. */

@@ -226,6 +226,8 @@ long mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
 
 void mm_unmap_locked(struct mm *mm, uint64_t start, uint64_t end)
 {
+	/* before the host memory goes: sysgate may map its own there next */
+	mm_page_map_mark(start, end, false);
 	if (mm->low4g) {
 		mm_rereserve(mm, start, end);
 	} else {

@@ -64,13 +64,21 @@ static long move_mapping(struct mm *mm, const struct vma *v, uint64_t old,
 
 	if (dst)
 		hflags |= MREMAP_FIXED;
+	/* the old pages stop being the guest's before the host lets them go */
+	if (!(flags & MREMAP_DONTUNMAP))
+		mm_page_map_mark(old, old + old_len, false);
 	p = mremap(g2h(old), old_len, new_len, hflags, g2h(dst));
-	if (p == MAP_FAILED)
-		return -errno;
+	if (p == MAP_FAILED) {
+		long err = -errno;
+
+		mm_page_map_mark(old, old + old_len, v->prot != PROT_NONE);
+		return err;
+	}
 	if (!mm->low4g && h2g(p) > mm->task_size - new_len) {
 		/* the host put it out of the guest's reach: undo */
 		mremap(p, new_len, old_len, MREMAP_MAYMOVE | MREMAP_FIXED,
 		       g2h(old));
+		mm_page_map_mark(old, old + old_len, v->prot != PROT_NONE);
 		return -ENOMEM;
 	}
 	moved.name = v->name ? strdup(v->name) : NULL;

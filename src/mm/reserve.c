@@ -299,6 +299,8 @@ void mm_destroy(struct mm *mm)
 {
 	if (!mm)
 		return;
+	for (size_t i = 0; i < mm->nvmas; i++) /* before the host munmaps */
+		mm_page_map_mark(mm->vmas[i].start, mm->vmas[i].end, false);
 	if (mm->low4g) {
 		uint64_t cur = mm->min_addr;
 

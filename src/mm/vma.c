@@ -123,6 +123,7 @@ int vma_insert(struct mm *mm, const struct vma *v)
 		(mm->nvmas - i) * sizeof(mm->vmas[0]));
 	mm->vmas[i] = *v;
 	mm->nvmas++;
+	mm_page_map_mark_vma(v);
 	vma_merge_around(mm, i);
 	return 0;
 }
@@ -175,6 +176,7 @@ int vma_remove_range(struct mm *mm, uint64_t start, uint64_t end)
 
 	if (err)
 		return err;
+	mm_page_map_mark(start, end, false);
 	i = vma_lower_bound(mm, start);
 	while (i < mm->nvmas && mm->vmas[i].start < end)
 		vma_delete_at(mm, i);
@@ -193,6 +195,7 @@ int vma_set_prot(struct mm *mm, uint64_t start, uint64_t end, int prot)
 		mm->vmas[i].prot = prot;
 		if ((prot & PROT_WRITE) && !mm->vmas[i].shared)
 			mm->vmas[i].account = true;
+		mm_page_map_mark_vma(&mm->vmas[i]);
 	}
 	/* merge from the top so indices below stay valid */
 	while (i-- > first)

@@ -1,0 +1,91 @@
+/* The guest page map (mm.h, docs/isolation.md): a byte per 4 KiB page,
+ * MM_PAGE_GUEST kept here in step with the VMA list, MM_PAGE_CODE kept by
+ * the CPU's decoded-code cache. Readers (every guest store) take no lock:
+ * tables are installed once with a compare-and-swap and never freed, and
+ * both writers change their own bit with atomic read-modify-writes, so
+ * neither loses the other's. The map may say "not guest" for guest memory
+ * (a table that could not be allocated, an mmap replacing a range between
+ * its removal and insertion): the CPU then asks the VMA list. It must
+ * never say "guest" for memory that is not: a range loses the bit before
+ * its host memory is given back (mm_unmap_locked). */
+#include <sys/mman.h>
+
+#include "mm/mm_internal.h"
+
+uint8_t *mm_page_map[MM_PAGE_MAP_L1];
+
+#define GIB_SHIFT 30
+#define PAGE_SHIFT 12
+
+static uint8_t **slot_of(uint64_t addr)
+{
+	return &mm_page_map[(addr >> GIB_SHIFT) & (MM_PAGE_MAP_L1 - 1)];
+}
+
+uint8_t *mm_page_map_table(uint64_t addr)
+{
+	uint8_t **slot = slot_of(addr);
+	uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *none = NULL;
+	void *fresh;
+
+	if (m)
+		return m;
+	/* the kernel's zero pages until a bit is set: a GiB with a few
+	 * guest pages costs a few host pages */
+	fresh = mmap(NULL, MM_PAGE_MAP_PAGES, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (fresh == MAP_FAILED)
+		return NULL;
+	if (__atomic_compare_exchange_n(slot, &none, fresh, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return fresh;
+	munmap(fresh, MM_PAGE_MAP_PAGES);
+	return none;
+}
+
+/* Set or clear bit on every page of [start, end) (page aligned) within
+ * one GiB's table m: a byte at a time at the edges, eight in between. */
+static void mark_in_table(uint8_t *m, uint64_t start, uint64_t end, uint8_t bit, bool set)
+{
+	size_t p = (start >> PAGE_SHIFT) & (MM_PAGE_MAP_PAGES - 1);
+	size_t n = (end - start) >> PAGE_SHIFT;
+	uint64_t wide = 0x0101010101010101ull * bit;
+
+	for (; n && (p & 7); p++, n--)
+		set ? __atomic_fetch_or(&m[p], bit, __ATOMIC_RELAXED)
+		    : __atomic_fetch_and(&m[p], (uint8_t)~bit, __ATOMIC_RELAXED);
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t *w = (uint64_t *)(void *)&m[p];
+
+		set ? __atomic_fetch_or(w, wide, __ATOMIC_RELAXED)
+		    : __atomic_fetch_and(w, ~wide, __ATOMIC_RELAXED);
+	}
+	for (; n; p++, n--)
+		set ? __atomic_fetch_or(&m[p], bit, __ATOMIC_RELAXED)
+		    : __atomic_fetch_and(&m[p], (uint8_t)~bit, __ATOMIC_RELAXED);
+}
+
+void mm_page_map_mark(uint64_t start, uint64_t end, bool guest)
+{
+	start = MM_PAGE_ALIGN_DOWN(start);
+	end = MM_PAGE_ALIGN_UP(end);
+	if (end > MM_X64_TASK_SIZE + MM_PAGE_SIZE)
+		end = MM_X64_TASK_SIZE + MM_PAGE_SIZE; /* the map's reach */
+	while (start < end) {
+		uint64_t gib_end = (start | ((1ull << GIB_SHIFT) - 1)) + 1;
+		uint64_t stop = gib_end < end ? gib_end : end;
+		uint8_t *m = guest ? mm_page_map_table(start)
+				   : __atomic_load_n(slot_of(start), __ATOMIC_ACQUIRE);
+
+		/* no table: nothing to clear, or no memory to say "guest"
+		 * (stores there ask the VMA list) */
+		if (m)
+			mark_in_table(m, start, stop, MM_PAGE_GUEST, guest);
+		start = stop;
+	}
+}
+
+void mm_page_map_mark_vma(const struct vma *v)
+{
+	mm_page_map_mark(v->start, v->end, v->prot != PROT_NONE);
+}
