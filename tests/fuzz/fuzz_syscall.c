@@ -9,12 +9,19 @@
  * NULL, unmapped, the guest's read-only text, its stack (also the last
  * bytes before its end), sysgate's own memory (a canary buffer of this
  * harness), a kernel address, anything — and numbers as they come. One
- * sg_step runs it. What must hold: no crash, no sanitizer report, and the
- * canary unchanged (sysgate never writes outside guest memory for the
- * guest). Built with SG_FUZZ (tests/fuzz/CMakeLists.txt); the guest
- * programs (nasm) come from SG_FUZZ_GUEST_DIR, else the build's guest/. */
+ * sg_step runs it. An input whose first byte is 0 mod 4 runs a guest store
+ * instead (mov, rep stosb, xchg, lock cmpxchg, push, movups, fxsave; each
+ * placed in the guest's text by the harness) to a pointer of the same set,
+ * with a guest SIGSEGV handler on an alternate stack (set up through the
+ * guest's own rt_sigaction and sigaltstack): a store aimed at sysgate's
+ * memory must raise SIGSEGV in the guest (rip at the handler). What must
+ * hold: no crash, no sanitizer report, and the canary unchanged (sysgate
+ * never writes outside guest memory, for the guest or as the guest).
+ * Built with SG_FUZZ (tests/fuzz/CMakeLists.txt); the guest programs
+ * (nasm) come from SG_FUZZ_GUEST_DIR, else the build's guest/. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +61,23 @@ static const char *const allowed[] = {
 
 static sg_process *proc;
 static enum sg_table table;
-static uint64_t entry, stack_lo, stack_hi, text;
+static uint64_t entry, stack_lo, stack_hi, text, stack_top;
+
+/* Guest store instructions, one per 16 bytes of text after the entry:
+ * 64-bit forms (x86_64, x32) and 32-bit ones (i386). Registers: the
+ * destination in rDI (rSP for PUSH), the value in rSI, the count in rCX. */
+#define STORE_SLOT(k) (entry + 16 * ((k) + 1))
+static const struct { uint8_t b64[6], n64, b32[6], n32; } stores[] = {
+	{ { 0x48, 0x89, 0x37 }, 3, { 0x89, 0x37 }, 2 },                   /* mov [rdi], rsi */
+	{ { 0xf3, 0xaa }, 2, { 0xf3, 0xaa }, 2 },                         /* rep stosb */
+	{ { 0x48, 0x87, 0x37 }, 3, { 0x87, 0x37 }, 2 },                   /* xchg [rdi], rsi */
+	{ { 0xf0, 0x48, 0x0f, 0xb1, 0x37 }, 5, { 0xf0, 0x0f, 0xb1, 0x37 }, 4 }, /* lock cmpxchg */
+	{ { 0x56 }, 1, { 0x56 }, 1 },                                     /* push rsi */
+	{ { 0x0f, 0x11, 0x07 }, 3, { 0x0f, 0x11, 0x07 }, 3 },             /* movups [rdi], xmm0 */
+	{ { 0x0f, 0xae, 0x07 }, 3, { 0x0f, 0xae, 0x07 }, 3 },             /* fxsave [rdi] */
+};
+#define NSTORES (sizeof(stores) / sizeof(stores[0]))
+#define ALTSTACK_SIZE 65536
 static int fds[5];
 static uint8_t canary[8192];
 static unsigned nr_list[512];
@@ -66,6 +89,76 @@ static uint64_t reg_of(enum sg_reg r)
 
 	sg_reg_read(proc, r, &v);
 	return v;
+}
+
+/* One system call of the guest's own, through the entry instruction. */
+static uint64_t guest_call(unsigned nr64, unsigned nr32, uint64_t a0, uint64_t a1, uint64_t a2,
+			   uint64_t a3)
+{
+	static const enum sg_reg r64[4] = { SG_REG_RDI, SG_REG_RSI, SG_REG_RDX, SG_REG_R10 };
+	static const enum sg_reg r32[4] = { SG_REG_RBX, SG_REG_RCX, SG_REG_RDX, SG_REG_RSI };
+	uint64_t a[4] = { a0, a1, a2, a3 };
+	struct sg_exit st;
+
+	for (unsigned k = 0; k < 4; k++)
+		sg_reg_write(proc, table == SG_TABLE_IA32 ? r32[k] : r64[k], a[k]);
+	sg_reg_write(proc, SG_REG_RAX, table == SG_TABLE_IA32 ? nr32 :
+			   table == SG_TABLE_X32 ? (nr32 | 0x40000000u) : nr64);
+	sg_reg_write(proc, SG_REG_RIP, entry);
+	if (sg_step(proc, &st) != SG_OK)
+		abort();
+	return reg_of(SG_REG_RAX);
+}
+
+/* The guest's SIGSEGV handler (at the entry: never run, the next input
+ * moves rip), SA_NODEFER, on an alternate stack at the bottom of the
+ * fuzzed stack range, so that a fault with rSP anywhere is delivered.
+ * rt_sigaction: x86_64 13 (8-byte fields), i386 174 and x32 512 (the
+ * compat layout: 4-byte handler, flags, restorer, then the 8-byte mask);
+ * sigaltstack: x86_64 131, i386 186, x32 525. */
+static void guest_fault_handler(void)
+{
+	const uint64_t sa_flags = 0x40000000 | 0x08000000 | 0x04000000; /* NODEFER ONSTACK RESTORER */
+	uint64_t act = stack_lo + ALTSTACK_SIZE, ss = act + 64;
+	uint8_t buf[32] = { 0 };
+	long r;
+
+	if (table == SG_TABLE_X64) {
+		memcpy(buf, &entry, 8);
+		memcpy(buf + 8, &sa_flags, 8);
+		memcpy(buf + 16, &entry, 8);
+	} else {
+		uint32_t h = (uint32_t)entry, f = (uint32_t)sa_flags;
+
+		memcpy(buf, &h, 4);
+		memcpy(buf + 4, &f, 4);
+		memcpy(buf + 8, &h, 4);
+	}
+	sg_mem_write(proc, act, buf, sizeof(buf));
+	r = (long)guest_call(13, table == SG_TABLE_X32 ? 512 : 174, 11, act, 0, 8);
+	memset(buf, 0, sizeof(buf)); /* stack_t: sp, flags, size */
+	if (table == SG_TABLE_X64) {
+		uint64_t sp = stack_lo, size = ALTSTACK_SIZE;
+
+		memcpy(buf, &sp, 8);
+		memcpy(buf + 16, &size, 8);
+	} else {
+		uint32_t sp = (uint32_t)stack_lo, size = ALTSTACK_SIZE;
+
+		memcpy(buf, &sp, 4);
+		memcpy(buf + 8, &size, 4);
+	}
+	sg_mem_write(proc, ss, buf, sizeof(buf));
+	if (r != 0 || guest_call(131, table == SG_TABLE_X32 ? 525 : 186, ss, 0, 0, 0) != 0) {
+		fprintf(stderr, "fuzz_syscall: the guest's SIGSEGV handler: %ld\n", r);
+		abort();
+	}
+	for (unsigned k = 0; k < NSTORES; k++) {
+		if (table == SG_TABLE_IA32)
+			sg_mem_write(proc, STORE_SLOT(k), stores[k].b32, stores[k].n32);
+		else
+			sg_mem_write(proc, STORE_SLOT(k), stores[k].b64, stores[k].n64);
+	}
 }
 
 static void setup(void)
@@ -115,6 +208,8 @@ static void setup(void)
 	fds[3] = pfd[0];
 	fds[4] = pfd[1];
 	memset(canary, 0xa5, sizeof(canary));
+	stack_top = reg_of(SG_REG_RSP);
+	guest_fault_handler();
 	t = sg_syscall_table(table);
 	for (unsigned nr = 0; nr < t->size && nr_count < 512; nr++)
 		for (unsigned k = 0; t->rows[nr].name && k < sizeof(allowed) / sizeof(allowed[0]); k++)
@@ -156,6 +251,46 @@ static uint64_t pointer(struct input *in)
 	}
 }
 
+static void check_canary(const char *what)
+{
+	for (size_t k = 0; k < sizeof(canary); k++)
+		if (canary[k] != 0xa5) {
+			fprintf(stderr, "fuzz_syscall: %s wrote sysgate's memory at +%zu\n", what, k);
+			abort();
+		}
+}
+
+/* One guest store instruction to a pointer of the set. */
+static int guest_store(struct input *in)
+{
+	unsigned k = (unsigned)(take(in, 1) >> 2) % NSTORES;
+	uint64_t dst = pointer(in), v = take(in, 8), n = take(in, 1) % 64;
+	uint64_t host_lo = (uint64_t)(uintptr_t)canary, host_hi = host_lo + sizeof(canary);
+	bool is_push = k == 4;
+	uint64_t first = is_push ? dst - (table == SG_TABLE_IA32 ? 4 : 8) : dst;
+	struct sg_exit st;
+
+	if (table == SG_TABLE_IA32)
+		dst = (uint32_t)dst;
+	sg_reg_write(proc, SG_REG_RDI, dst);
+	sg_reg_write(proc, SG_REG_RSI, v);
+	sg_reg_write(proc, SG_REG_RCX, n);
+	sg_reg_write(proc, SG_REG_RSP, is_push ? dst : stack_top);
+	sg_reg_write(proc, SG_REG_RIP, STORE_SLOT(k));
+	if (sg_step(proc, &st) != SG_OK)
+		abort(); /* the guest died of a store it had a handler for */
+	check_canary("a guest store");
+	/* the canary's first byte, by a store the guest could not see fail */
+	if (table != SG_TABLE_IA32 && first >= host_lo && first < host_hi &&
+	    (k != 1 || n != 0) /* REP STOSB with rCX 0 stores nothing */ &&
+	    reg_of(SG_REG_RIP) != entry) {
+		fprintf(stderr, "fuzz_syscall: a store into sysgate's memory raised nothing\n");
+		abort();
+	}
+	sg_reg_write(proc, SG_REG_RSP, stack_top);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -173,6 +308,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		setup();
 	if (size < 2 || !nr_count)
 		return 0;
+	if (data[0] % 4 == 0)
+		return guest_store(&in);
 	nr = nr_list[take(&in, 2) % nr_count];
 	sig = systab_sig(table, nr);
 	for (unsigned a = 0; a < 6; a++) {
@@ -202,11 +339,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sg_reg_write(proc, SG_REG_RIP, entry);
 	if (sg_step(proc, &st) != SG_OK)
 		abort(); /* an allowed call ended the guest */
-	for (size_t k = 0; k < sizeof(canary); k++)
-		if (canary[k] != 0xa5) {
-			fprintf(stderr, "fuzz_syscall: %s wrote sysgate's memory at +%zu\n",
-				sg_syscall_table(table)->rows[nr].name, k);
-			abort();
-		}
+	check_canary(sg_syscall_table(table)->rows[nr].name);
 	return 0;
 }
