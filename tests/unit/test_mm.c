@@ -548,6 +548,50 @@ static void test_randomize_low4g(void **state)
 	assert_int_equal(mm_munmap(mm, (uint64_t)a, PAGE), 0);
 }
 
+/* The guest page map's MM_PAGE_GUEST bit (docs/isolation.md) for one page:
+ * what the CPU's store check reads. */
+static bool map_says_guest(uint64_t addr)
+{
+	const uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+
+	return m && (m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_GUEST);
+}
+
+/* The bit follows the VMA list: set for guest mappings that are not
+ * PROT_NONE, cleared by munmap, mprotect(PROT_NONE), a move's old range,
+ * brk's shrink, mm_destroy; never set on sysgate's own memory. */
+static void test_page_map_x64(void **state)
+{
+	struct mm *mm = *state;
+	long a = mm_mmap(mm, 0, 4 * PAGE, RW, ANON, -1, 0), b;
+	int local = 0;
+
+	assert_true(a > 0);
+	for (unsigned k = 0; k < 4; k++)
+		assert_true(map_says_guest(a + k * PAGE));
+	assert_false(map_says_guest((uintptr_t)&local));
+	assert_false(map_says_guest((uintptr_t)emulator_data));
+	assert_int_equal(mm_mprotect(mm, a + PAGE, PAGE, PROT_NONE), 0);
+	assert_false(map_says_guest(a + PAGE));
+	assert_true(map_says_guest(a) && map_says_guest(a + 2 * PAGE));
+	assert_int_equal(mm_mprotect(mm, a + PAGE, PAGE, PROT_READ), 0);
+	assert_true(map_says_guest(a + PAGE)); /* read-only: the host faults */
+	assert_int_equal(mm_munmap(mm, a + 3 * PAGE, PAGE), 0);
+	assert_false(map_says_guest(a + 3 * PAGE));
+	/* moved: a fixed destination away from it */
+	b = mm_mmap(mm, 0, 16 * PAGE, RW, ANON, -1, 0);
+	assert_true(b > 0);
+	assert_int_equal(mm_munmap(mm, b, 16 * PAGE), 0);
+	assert_int_equal(mm_mremap(mm, a + 2 * PAGE, PAGE, 8 * PAGE,
+				   MREMAP_MAYMOVE | MREMAP_FIXED, b), b);
+	assert_false(map_says_guest(a + 2 * PAGE));
+	for (unsigned k = 0; k < 8; k++)
+		assert_true(map_says_guest(b + k * PAGE));
+	assert_int_equal(mm_munmap(mm, b, 8 * PAGE), 0);
+	assert_int_equal(mm_munmap(mm, a, 4 * PAGE), 0);
+	assert_false(map_says_guest(b) || map_says_guest(a + 2 * PAGE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest low4g[] = {
@@ -568,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_maps_x64),
 		cmocka_unit_test(test_maps_relro_x64),
 		cmocka_unit_test(test_exec_info_x64),
+		cmocka_unit_test(test_page_map_x64),
 	};
 	int fails = cmocka_run_group_tests_name("mm_low4g", low4g, setup_low4g,
 						 teardown);
