@@ -8,6 +8,7 @@
  * its removal and insertion): the CPU then asks the VMA list. It must
  * never say "guest" for memory that is not: a range loses the bit before
  * its host memory is given back (mm_unmap_locked). */
+#include <string.h>
 #include <sys/mman.h>
 
 #include "mm/mm_internal.h"
@@ -22,25 +23,56 @@ static uint8_t **slot_of(uint64_t addr)
 	return &mm_page_map[(addr >> GIB_SHIFT) & (MM_PAGE_MAP_L1 - 1)];
 }
 
-uint8_t *mm_page_map_table(uint64_t addr)
+/* Whole GiBs of guest memory (a large mapping: an ASan shadow is 16 TiB)
+ * share one read-only table of MM_PAGE_GUEST bytes instead of 256 KiB
+ * each; a slot gets a table of its own (a copy) the first time anything
+ * in it changes. Read-only, so a write through a stale pointer faults in
+ * sysgate instead of marking every shared GiB at once. */
+static uint8_t *all_guest;
+
+static uint8_t *all_guest_table(void)
 {
-	uint8_t **slot = slot_of(addr);
-	uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *none = NULL;
+	uint8_t *t = __atomic_load_n(&all_guest, __ATOMIC_ACQUIRE), *none = NULL;
 	void *fresh;
 
-	if (m)
-		return m;
-	/* the kernel's zero pages until a bit is set: a GiB with a few
-	 * guest pages costs a few host pages */
+	if (t)
+		return t;
 	fresh = mmap(NULL, MM_PAGE_MAP_PAGES, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (fresh == MAP_FAILED)
 		return NULL;
-	if (__atomic_compare_exchange_n(slot, &none, fresh, false, __ATOMIC_ACQ_REL,
+	memset(fresh, MM_PAGE_GUEST, MM_PAGE_MAP_PAGES);
+	mprotect(fresh, MM_PAGE_MAP_PAGES, PROT_READ);
+	if (__atomic_compare_exchange_n(&all_guest, &none, fresh, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))
 		return fresh;
 	munmap(fresh, MM_PAGE_MAP_PAGES);
 	return none;
+}
+
+uint8_t *mm_page_map_table(uint64_t addr)
+{
+	uint8_t **slot = slot_of(addr);
+
+	for (;;) {
+		uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+		void *fresh;
+
+		if (m && m != all_guest)
+			return m;
+		/* the kernel's zero pages until a bit is set: a GiB with a
+		 * few guest pages costs a few host pages */
+		fresh = mmap(NULL, MM_PAGE_MAP_PAGES, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (fresh == MAP_FAILED)
+			return NULL;
+		if (m)
+			memcpy(fresh, m, MM_PAGE_MAP_PAGES);
+		if (__atomic_compare_exchange_n(slot, &m, fresh, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return fresh;
+		munmap(fresh, MM_PAGE_MAP_PAGES); /* another thread's won: again */
+	}
 }
 
 /* Set or clear bit on every page of [start, end) (page aligned) within
@@ -74,9 +106,27 @@ void mm_page_map_mark(uint64_t start, uint64_t end, bool guest)
 	while (start < end) {
 		uint64_t gib_end = (start | ((1ull << GIB_SHIFT) - 1)) + 1;
 		uint64_t stop = gib_end < end ? gib_end : end;
-		uint8_t *m = guest ? mm_page_map_table(start)
-				   : __atomic_load_n(slot_of(start), __ATOMIC_ACQUIRE);
+		bool whole = (start & ((1ull << GIB_SHIFT) - 1)) == 0 && stop == gib_end;
+		uint8_t **slot = slot_of(start);
+		uint8_t *cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *m;
 
+		if (guest && cur && cur == all_guest) {
+			start = stop; /* already all the guest's */
+			continue;
+		}
+		if (whole && ((guest && !cur) || (!guest && cur && cur == all_guest))) {
+			uint8_t *want = guest ? all_guest_table() : NULL;
+
+			if (guest && !want)
+				goto per_page;
+			if (!__atomic_compare_exchange_n(slot, &cur, want, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				continue; /* the CPU gave it a table meanwhile: again */
+			start = stop;
+			continue;
+		}
+per_page:
+		m = guest || cur == all_guest ? mm_page_map_table(start) : cur;
 		/* no table: nothing to clear, or no memory to say "guest"
 		 * (stores there ask the VMA list) */
 		if (m)

@@ -592,6 +592,35 @@ static void test_page_map_x64(void **state)
 	assert_false(map_says_guest(b) || map_says_guest(a + 2 * PAGE));
 }
 
+/* A mapping covering whole GiBs (they share one read-only table): a page
+ * unmapped in the middle of one, and a table asked for by the CPU (to mark
+ * decoded code), give that GiB its own copy; the rest stays the guest's. */
+static void test_page_map_whole_gib(void **state)
+{
+	struct mm *mm = *state;
+	const uint64_t gib = 1ull << 30;
+	long a = mm_mmap(mm, 0, 3 * gib, RW, ANON | MAP_NORESERVE, -1, 0);
+	uint64_t whole, other;
+	uint8_t *own;
+
+	assert_true(a > 0);
+	whole = ((uint64_t)a + gib - 1) & ~(gib - 1); /* [whole, whole + 1 GiB) inside */
+	other = whole + gib < (uint64_t)a + 3 * gib ? whole + gib : (uint64_t)a;
+	assert_true(map_says_guest(whole) && map_says_guest(whole + gib - PAGE));
+	assert_true(map_says_guest(a) && map_says_guest(a + 3 * gib - PAGE));
+	assert_int_equal(mm_munmap(mm, whole + 5 * PAGE, PAGE), 0);
+	assert_false(map_says_guest(whole + 5 * PAGE));
+	assert_true(map_says_guest(whole + 4 * PAGE) && map_says_guest(whole + 6 * PAGE));
+	assert_true(map_says_guest(other + 5 * PAGE));
+	own = mm_page_map_table(whole + gib - PAGE);
+	assert_non_null(own);
+	assert_ptr_equal(own, mm_page_map[((whole + gib - PAGE) >> 30) & (MM_PAGE_MAP_L1 - 1)]);
+	assert_true(map_says_guest(whole + gib - PAGE));
+	assert_int_equal(mm_munmap(mm, a, 3 * gib), 0);
+	assert_false(map_says_guest(whole) || map_says_guest(whole + gib - PAGE) ||
+		     map_says_guest(other + 5 * PAGE) || map_says_guest(a));
+}
+
 int main(void)
 {
 	const struct CMUnitTest low4g[] = {
@@ -613,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_maps_relro_x64),
 		cmocka_unit_test(test_exec_info_x64),
 		cmocka_unit_test(test_page_map_x64),
+		cmocka_unit_test(test_page_map_whole_gib),
 	};
 	int fails = cmocka_run_group_tests_name("mm_low4g", low4g, setup_low4g,
 						 teardown);
