@@ -161,11 +161,11 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
  *
  * No pending test here: a fast form sets nothing pending itself (faults
  * leave by longjmp; a store into decoded code goes through
- * exec_code_written, which returns to the loop), the table handlers'
- * exec_plain/exec_generic test it before coming here, and an async stop
- * request waits at most for the end of the straight run: a run of seq
- * entries climbs the pool, so it ends within a page, at the first branch
- * or lookup, where the run loop tests pending. */
+ * EXEC_STORE_OR_GENERIC to exec_generic, which returns to the loop), the
+ * table handlers' exec_plain/exec_generic test it before coming here, and
+ * an async stop request waits at most for the end of the straight run: a
+ * run of seq entries climbs the pool, so it ends within a page, at the
+ * first branch or lookup, where the run loop tests pending. */
 static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 {
 	if (EXEC_TAIL_DISPATCH)

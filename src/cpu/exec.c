@@ -189,14 +189,6 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-__attribute__((noinline)) const struct insn *exec_code_written(struct cpu *c,
-							    const struct insn *i,
-							    uint64_t addr, unsigned sz)
-{
-	code_write_slow(addr, sz);
-	return i + 1; /* to the run loop, which tests the code_dirty this may set */
-}
-
 /* The first run of a direct branch (operand size 32 or 64, as its fast
  * form is chosen): find the target and chain it — on the same page
  * plainly, on another tagged (bit 0) and checked at every use (cache.h,

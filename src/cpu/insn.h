@@ -447,7 +447,8 @@ static inline void mem_write(uint64_t addr, unsigned sz, uint64_t v)
 	mem_store(addr, sz, v);
 }
 
-/* mem_write for the fast forms, after store_plain (cache.h, exec_store). */
+/* mem_write for the fast forms, after store_plain (cache.h,
+ * EXEC_STORE_OR_GENERIC). */
 static inline void mem_write_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 {
 	ac_check(addr, sz);
