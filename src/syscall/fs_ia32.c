@@ -303,10 +303,47 @@ static long dir_lseek_compat(long fd, int64_t off, int whence)
 	return r < 0 ? r : (long)dirpos_to_compat(r);
 }
 
+/* The host's int $0x80 writes a guest buffer itself, unchecked; in a
+ * sanitizer build the low 4 GiB also hold the sanitizer's shadow, where
+ * fuzz_syscall (i386) had getdents write directory entries. So the host
+ * gets a buffer only as far as it is guest memory (any protection: on a
+ * read-only page the host faults as the guest's kernel would): *len is
+ * cut to that part, and a buffer with none is a pointer into the
+ * PROT_NONE top of the low 4 GiB (EFAULT, in the order the host checks).
+ * The part is also dropped from the decoded code where writable. */
+static long int80_fault_ptr(struct sg_thread *t, uint64_t buf)
+{
+	return (long)(mm_task_size(sc_mm(t)) + (buf & (MM_PAGE_SIZE - 1)));
+}
+
+static long int80_buffer(struct sg_thread *t, uint64_t buf, uint64_t *len)
+{
+	uint64_t part = mm_access_prefix(sc_mm(t), buf, *len, 0);
+
+	if (part == 0 && *len != 0)
+		return int80_fault_ptr(t, buf);
+	(void)sc_ok(t, buf, part, PROT_WRITE);
+	*len = part;
+	return (long)buf;
+}
+
+/* getdents through the ia32 entry into the guest's part of the buffer:
+ * entries that would have run into memory not the guest's end the list
+ * there, as the kernel's EFAULT does after the entries before it; when
+ * not even the first fits, the kernel's answer is EFAULT, not the
+ * host's EINVAL for a short buffer. */
+static long int80_getdents(struct sg_thread *t, long nr, const uint64_t *a)
+{
+	uint64_t len = (uint32_t)a[2];
+	long buf = int80_buffer(t, a[1], &len);
+	long r = host_int80(nr, (long)a[0], buf, (long)len, 0, 0);
+
+	return r == -EINVAL && len < (uint32_t)a[2] ? -EFAULT : r;
+}
+
 static long compat_getdents_once(struct sg_thread *t, const uint64_t *a)
 {
-	long r = host_int80(IA32_NR_GETDENTS, (long)a[0], (long)a[1],
-			    (long)a[2], 0, 0);
+	long r = int80_getdents(t, IA32_NR_GETDENTS, a);
 
 	return r == -ENOSYS ? getdents_convert(t, a) : r;
 }
@@ -319,8 +356,7 @@ static long getdents64_once(struct sg_thread *t, const uint64_t *a)
 	/* the host's int $0x80 keeps a pointer's low 32 bits: an x32 buffer
 	 * at or above 4 GiB would be written there (the kernel: -EFAULT) */
 	if (sc_compat() && a[1] <= UINT32_MAX) {
-		long r = host_int80(IA32_NR_GETDENTS64, (long)a[0], (long)a[1],
-				    (long)a[2], 0, 0);
+		long r = int80_getdents(t, IA32_NR_GETDENTS64, a);
 
 		if (r != -ENOSYS)
 			return r;
@@ -421,9 +457,11 @@ SG_SYSCALL_DEFINE(sys_lseek)
 SG_SYSCALL_DEFINE(sys_llseek)
 {
 	uint64_t off = (a[1] << 32) | (uint32_t)a[2];
-	long r = host_int80(IA32_NR_LLSEEK, (long)a[0], (long)a[1], (long)a[2],
-			    (long)a[3], (long)a[4]);
 	int64_t pos;
+	/* the result only into guest memory (int80_buffer) */
+	long r = host_int80(IA32_NR_LLSEEK, (long)a[0], (long)a[1], (long)a[2],
+			    sc_ok(t, a[3], sizeof(pos), 0) ? (long)a[3] : int80_fault_ptr(t, a[3]),
+			    (long)a[4]);
 
 	if (r != -ENOSYS)
 		return r;
@@ -495,7 +533,10 @@ static long getdents_convert(struct sg_thread *t, const uint64_t *a)
 /* readdir(fd, old_linux_dirent *, count): one entry, 1 or 0 at the end */
 SG_SYSCALL_DEFINE(compat_sys_old_readdir)
 {
-	long r80 = host_int80(IA32_NR_READDIR, (long)a[0], (long)a[1],
+	/* the entry (a name of at most 255 bytes) only into guest memory */
+	long r80 = host_int80(IA32_NR_READDIR, (long)a[0],
+			      sc_ok(t, a[1], sizeof(struct compat_old_linux_dirent) + 256, 0)
+				      ? (long)a[1] : int80_fault_ptr(t, a[1]),
 			      (long)a[2], 0, 0);
 
 	if (r80 != -ENOSYS)
