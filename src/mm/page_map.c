@@ -50,6 +50,12 @@ static uint8_t *all_guest_table(void)
 	return none;
 }
 
+/* Is m the shared table? (It is set before any slot points to it.) */
+static bool is_shared(const uint8_t *m)
+{
+	return m && m == __atomic_load_n(&all_guest, __ATOMIC_ACQUIRE);
+}
+
 uint8_t *mm_page_map_table(uint64_t addr)
 {
 	uint8_t **slot = slot_of(addr);
@@ -58,7 +64,7 @@ uint8_t *mm_page_map_table(uint64_t addr)
 		uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 		void *fresh;
 
-		if (m && m != all_guest)
+		if (m && !is_shared(m))
 			return m;
 		/* the kernel's zero pages until a bit is set: a GiB with a
 		 * few guest pages costs a few host pages */
@@ -110,11 +116,11 @@ void mm_page_map_mark(uint64_t start, uint64_t end, bool guest)
 		uint8_t **slot = slot_of(start);
 		uint8_t *cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *m;
 
-		if (guest && cur && cur == all_guest) {
+		if (guest && is_shared(cur)) {
 			start = stop; /* already all the guest's */
 			continue;
 		}
-		if (whole && ((guest && !cur) || (!guest && cur && cur == all_guest))) {
+		if (whole && ((guest && !cur) || (!guest && is_shared(cur)))) {
 			uint8_t *want = guest ? all_guest_table() : NULL;
 
 			if (guest && !want)
@@ -126,7 +132,7 @@ void mm_page_map_mark(uint64_t start, uint64_t end, bool guest)
 			continue;
 		}
 per_page:
-		m = guest || cur == all_guest ? mm_page_map_table(start) : cur;
+		m = guest || is_shared(cur) ? mm_page_map_table(start) : cur;
 		/* no table: nothing to clear, or no memory to say "guest"
 		 * (stores there ask the VMA list) */
 		if (m)
