@@ -78,8 +78,17 @@ static bool vmem_read(struct cpu *c, const struct insn *i, void *buf, unsigned n
 
 static void vmem_write(struct cpu *c, uint64_t a, const void *buf, unsigned n)
 {
-	/* the last 16 bytes first: a store running into an unmapped page
-	 * faults before it writes anything */
+	/* memory that is not the guest's (unmapped, or sysgate's) faults at
+	 * its first byte before anything is written (store_guard); a store
+	 * within one page goes in order (a read-only page faults at its
+	 * first byte, as natively), one across pages the last 16 bytes
+	 * first (a read-only second page faults before the first is written) */
+	store_guard(a, n);
+	if ((a & 4095) + n <= 4096) {
+		for (unsigned k = 0; k < n; k += 16)
+			mem_write16(a + k, (const uint8_t *)buf + k);
+		return;
+	}
 	for (int k = (int)n - 16; k >= 0; k -= 16)
 		mem_write16(a + (unsigned)k, (const uint8_t *)buf + k);
 }

@@ -40,12 +40,14 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 }
 
 enum kind { K_MOV8, K_MOV1, K_ADD, K_XCHG, K_LOCK_ADD, K_CMPXCHG, K_STOS, K_REP_STOSB,
-	    K_REP_MOVSB, K_PUSH, K_CALL, K_MOVDQU, K_MOVQ_XMM, K_FSTP80, K_FXSAVE, K_KINDS };
+	    K_REP_MOVSB, K_PUSH, K_CALL, K_MOVDQU, K_MOVQ_XMM, K_FSTP80, K_FXSAVE, K_VMOVDQU256,
+	    K_KINDS };
 static const char *const kind_name[K_KINDS] = {
 	"mov m64", "mov m8", "add m32", "xchg m64", "lock add m64", "lock cmpxchg m64",
 	"stosq", "rep stosb", "rep movsb", "push", "call", "movdqu", "movq m64,xmm",
-	"fstp m80", "fxsave",
+	"fstp m80", "fxsave", "vmovdqu m256",
 };
+static int have_avx; /* CPUID and XGETBV as the program sees them */
 
 typedef long long v2di __attribute__((vector_size(16)));
 static uint64_t src[8] = { MAGIC, MAGIC, MAGIC, MAGIC, MAGIC, MAGIC, MAGIC, MAGIC };
@@ -97,6 +99,10 @@ static void do_access(enum kind k, uint64_t a)
 		__asm__ volatile("fninit; fldpi; fstpt (%0)" : : "r"(a) : "memory");
 		break;
 	case K_FXSAVE: __asm__ volatile("fxsave64 (%0)" : : "r"(a) : "memory"); break;
+	case K_VMOVDQU256:
+		if (have_avx)
+			__asm__ volatile("vmovdqu %%ymm0, (%0)" : : "r"(a) : "memory");
+		break;
 	default: break;
 	}
 }
@@ -171,6 +177,8 @@ int main(void)
 	uint8_t *own;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	have_avx = __builtin_cpu_supports("avx");
+	printf("AVX: %s\n", have_avx ? "yes" : "no (vmovdqu m256 stores nothing)");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_fault;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
