@@ -133,9 +133,6 @@ bool tk_osocklen(const struct targ *a, uint64_t v)
 	return true;
 }
 
-void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
-		     uint64_t budget);
-
 static bool is_sol_ip(uint32_t level)
 {
 	const char *name = xlat_name(&xlat_sollevel, level);

@@ -209,8 +209,6 @@ bool tk_otimespec64(const struct targ *a, uint64_t v)
 
 /* --- vectors and arrays --------------------------------------------------- */
 
-/* [{iov_base="ab", iov_len=2}, ...]; budget: bytes still to show
- * (readv: the result), or UINT64_MAX for input vectors. */
 void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
 		     uint64_t budget)
 {
@@ -237,8 +235,12 @@ void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
 		if (i)
 			tl_puts(a->l, ", ");
 		tl_puts(a->l, "{iov_base=");
-		tprint_buf(a, base, len < budget ? len : budget, false);
-		budget -= len < budget ? len : budget;
+		if (budget == TRACE_IOV_ADDRESSES) {
+			tprint_ptr(a->l, base);
+		} else {
+			tprint_buf(a, base, len < budget ? len : budget, false);
+			budget -= len < budget ? len : budget;
+		}
 		tl_printf(a->l, ", iov_len=%llu}", (unsigned long long)len);
 	}
 	tl_putc(a->l, ']');

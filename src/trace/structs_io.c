@@ -327,17 +327,25 @@ bool tk_otimeval(const struct targ *a, uint64_t v)
 	return tk_timeval(a, v);
 }
 
-/* pselect6's sixth argument: {sigmask=[USR1], sigsetsize=8} */
+/* pselect6's sixth argument and io_pgetevents' (the same two words):
+ * {sigmask=[USR1], sigsetsize=8} */
 bool tk_pselectmask(const struct targ *a, uint64_t v)
 {
 	unsigned w = kl(a);
 	unsigned char b[16];
 
+	uint64_t size;
+
 	if (!get(a, b, targ_ulong(a, v), 2 * w))
 		return true;
+	size = rd(b + w, w);
 	tl_puts(a->l, "{sigmask=");
-	tk_sigset(a, rd(b, w));
-	tl_printf(a->l, ", sigsetsize=%llu}", (unsigned long long)rd(b + w, w));
+	/* strace decodes a mask of one guest word up to the kernel's 8 bytes */
+	if (size < wl(a) || size > 8)
+		tprint_ptr(a->l, rd(b, w));
+	else
+		tk_sigset(a, rd(b, w));
+	tl_printf(a->l, ", sigsetsize=%llu}", (unsigned long long)size);
 	return true;
 }
 

@@ -207,6 +207,13 @@ void tprint_signame(struct tline *l, int sig, bool bare);
 /* Copy n bytes of guest memory; false when unreadable. */
 bool tread(const struct targ *a, void *dst, uint64_t addr, size_t n);
 
+/* [{iov_base="ab", iov_len=2}, ...]: budget is the bytes still to show
+ * (readv: the result), UINT64_MAX for input vectors, or
+ * TRACE_IOV_ADDRESSES for bases shown as addresses (aio's PREADV). */
+#define TRACE_IOV_ADDRESSES (UINT64_MAX - 1)
+void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
+		     uint64_t budget);
+
 /* --- structs.c, sockets.c: the struct kinds of kinds.in --------------- */
 #define TRACE_KIND_FLAGS(k)
 #define TRACE_KIND_ENUM(k)

@@ -104,7 +104,7 @@ guests() {
 	[ -n "$fast" ] && return
 	guest sockets trace-sockets "$abi"
 	guest segv trace-segv "$abi"
-	for s in sys_fs sys_time sys_ids sys_poll sys_net sys_fds sys_exec sys_ident sys_task sys_cwd; do
+	for s in sys_fs sys_time sys_ids sys_poll sys_net sys_fds sys_exec sys_ident sys_task sys_cwd sys_aio; do
 		guest "$s" "$s" "$abi" .
 	done
 	guest files files "$abi"
