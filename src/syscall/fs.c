@@ -204,6 +204,9 @@ static long do_readlinkat(struct sg_thread *t, int dfd, uint64_t path_addr,
 		if (t->proc->exe_path && is_sysgate_exe(target) &&
 		    is_own_exe_link(dfd, path))
 			answer = t->proc->exe_path;
+		/* a /proc view's descriptor names the file it stands for */
+		if (sc_proc_view_path(target))
+			answer = sc_proc_view_path(target);
 		/* the working directory as getcwd shows it: in the sysroot */
 		if (t->proc->sysroot && sc_is_proc_self(path, "cwd"))
 			sc_guest_view(t->proc, target);

@@ -190,6 +190,9 @@ size_t sc_guest_view(const struct sg_process *p, char *path);
  * fd number now holds a memory file with the guest's view. Returns fd or
  * -errno (fd closed). */
 long sc_proc_view(struct sg_thread *t, long fd, int flags);
+/* The path a view's descriptor names (/proc/self/fd/N, readlink), as the
+ * host's link reads for it, or NULL if target is not such a view. */
+const char *sc_proc_view_path(const char *target);
 /* Is fd /proc/<pid>/ENTRY or /proc/<pid>/task/<tid>/ENTRY of this
  * process? entry: the last component. */
 bool sc_own_proc_file(long fd, char *entry, size_t size);

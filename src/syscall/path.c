@@ -283,14 +283,50 @@ static long fill_proc_file(struct sg_thread *t, const char *entry, long fd)
 	return write_guest_range(t, fd, x->env_start, x->env_end);
 }
 
+/* A view's memory file is named after the file it stands for, so that
+ * readlink of its descriptor can answer as the kernel would for the
+ * file (the host shows "/memfd:NAME (deleted)"). */
+#define PROC_VIEW_NAME "sysgate-view:"
+#define PROC_VIEW_PREFIX "/memfd:" PROC_VIEW_NAME
+#define PROC_VIEW_SUFFIX " (deleted)"
+
+const char *sc_proc_view_path(const char *target)
+{
+	static __thread char path[PATH_MAX];
+	size_t n = strlen(target), lp = strlen(PROC_VIEW_PREFIX),
+	       ls = strlen(PROC_VIEW_SUFFIX);
+
+	if (n <= lp + ls || strncmp(target, PROC_VIEW_PREFIX, lp) ||
+	    strcmp(target + n - ls, PROC_VIEW_SUFFIX) || n - lp - ls >= sizeof(path))
+		return NULL;
+	memcpy(path, target + lp, n - lp - ls);
+	path[n - lp - ls] = '\0';
+	return path;
+}
+
+/* The memory file mfd, filled, as a descriptor like the one open() gave
+ * for the proc file fd: read-only, with its permissions (maps 0444, auxv
+ * and environ 0400). */
+static long reopen_read_only(long mfd, long fd)
+{
+	struct stat st;
+	char link[40];
+
+	if (host_syscall2(SYS_fstat, fd, &st) == 0)
+		host_syscall2(SYS_fchmod, mfd, st.st_mode & 07777);
+	snprintf(link, sizeof(link), "/proc/self/fd/%ld", mfd);
+	return host_syscall4(SYS_openat, AT_FDCWD, link, O_RDONLY | O_CLOEXEC, 0);
+}
+
 long sc_proc_view(struct sg_thread *t, long fd, int flags)
 {
 	static const char *const emulated[] = { "maps", "smaps", "smaps_rollup",
 						"numa_maps", "auxv", "cmdline",
 						"environ" };
-	char entry[16];
+	const size_t lp = strlen(PROC_VIEW_NAME);
+	char entry[16], link[40], name[249]; /* memfd names: 249 bytes at most */
 	bool known = false;
-	long mfd, r;
+	long mfd, r, n;
 
 	if (fd < 0 || (flags & O_PATH) || (flags & O_ACCMODE) != O_RDONLY ||
 	    !sc_own_proc_file(fd, entry, sizeof(entry)))
@@ -303,12 +339,25 @@ long sc_proc_view(struct sg_thread *t, long fd, int flags)
 		known = strcmp(entry, emulated[i]) == 0;
 	if (!known)
 		return fd;
-	mfd = host_syscall2(SYS_memfd_create, entry, 1u /* MFD_CLOEXEC */);
+	memcpy(name, PROC_VIEW_NAME, lp);
+	snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+	n = host_syscall4(SYS_readlinkat, AT_FDCWD, link, name + lp,
+			  sizeof(name) - lp - 1);
+	name[n > 0 ? lp + (size_t)n : lp] = '\0';
+	mfd = host_syscall2(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
 	r = mfd;
 	if (mfd >= 0) {
 		r = fill_proc_file(t, entry, mfd);
-		if (r == 0)
-			r = host_syscall3(SYS_lseek, mfd, 0, SEEK_SET);
+		if (r == 0) {
+			long rfd = reopen_read_only(mfd, fd);
+
+			if (rfd >= 0) {
+				host_syscall1(SYS_close, mfd);
+				mfd = rfd;
+			} else {
+				r = host_syscall3(SYS_lseek, mfd, 0, SEEK_SET);
+			}
+		}
 		/* in place of the host's file, at the fd number it got */
 		if (r >= 0)
 			r = host_syscall3(SYS_dup3, mfd, fd, flags & O_CLOEXEC);

@@ -131,6 +131,30 @@ int main(void)
 		close(o);
 	}
 
+	{
+		/* the descriptor itself: what /proc/self/fd/N names, its mode,
+		 * its access mode (the pid is taken out of the link) */
+		for (unsigned i = 0; i < 2; i++) {
+			const char *f = i ? "auxv" : "maps";
+			char link[256], want_link[64];
+			int fd;
+			long m;
+			struct stat st;
+
+			snprintf(path, sizeof(path), "/proc/self/%s", f);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+			m = readlink(path, link, sizeof(link) - 1);
+			link[m > 0 ? m : 0] = '\0';
+			snprintf(want_link, sizeof(want_link), "/proc/%d/%s", pid, f);
+			printf("%s fd link %s\n", f, strcmp(link, want_link) ? link : "/proc/PID/FILE");
+			if (fstat(fd, &st) == 0)
+				printf("%s fd mode %o\n", f, (unsigned)st.st_mode);
+			printf("%s fd access %d\n", f, fcntl(fd, F_GETFL) & O_ACCMODE);
+			printf("%s fd write %s\n", f, write(fd, "x", 1) < 0 ? "fails" : "works");
+			close(fd);
+		}
+	}
 	/* smaps: its header lines are the maps lines */
 	slurp_at(AT_FDCWD, "/proc/self/maps", ref);
 	slurp_at(AT_FDCWD, "/proc/self/smaps", got);
