@@ -543,7 +543,7 @@ static uint64_t cmp_elem(uint64_t a, uint64_t b, unsigned esz, unsigned pred, ui
 	}
 	if (snan || (nan && sig))
 		*flags |= MXCSR_IE;
-	else if (den)
+	else if (den && !nan) /* a QNaN operand takes precedence over #D (SDM) */
 		*flags |= MXCSR_DE;
 	outcome = nan ? 8 : v[0] < v[1] ? 1 : v[0] == v[1] ? 2 : 4;
 	return cmp_true[pred & 15] & outcome ? ~0ull : 0;

@@ -448,8 +448,8 @@ void op_v_cvtps2ph(struct cpu *c, const struct insn *i)
 	memset(r, 0, sizeof(r));
 	for (unsigned k = 0; k < n; k++)
 		r[0].w[k] = float_to_half(s[k / 4].d[k % 4], rc, c->mxcsr, &flags);
-	c->mxcsr |= flags;
 	if (flags & ~(c->mxcsr >> 7) & MXCSR_FLAGS) {
+		c->mxcsr |= flags;
 		cpu_raise(c, VEC_XM);
 		return;
 	}
@@ -460,4 +460,6 @@ void op_v_cvtps2ph(struct cpu *c, const struct insn *i)
 	} else {
 		mem_write(insn_ea(c, i), 8, r[0].q[0]);
 	}
+	/* after the store: one that faults leaves MXCSR as it was (host) */
+	c->mxcsr |= flags;
 }
