@@ -12,11 +12,15 @@
  * handlers). Usage:
  *
  *   difftest [--mode 64|32|both] [-n TRIALS] [--seed S] [--strict]
- *            [--log N] [--twin32] --native64 PATH --native32 PATH
+ *            [--log N] [--twin32] [--vex] --native64 PATH --native32 PATH
  *
  * prints every mismatch (up to N per family) with its bytes, input and both
  * outputs, then a per-family table. --strict: exit 1 when an integer
- * family has a mismatch (SIMD/x87 families are reported only).
+ * family has a mismatch (SIMD/x87 families are reported only; the VEX
+ * families avx, avx2, fma and f16c are strict). --vex: every trial a VEX
+ * SIMD form (skipped, exit 77, where the host does not run AVX). With the
+ * host's AVX state enabled the YMM upper halves are part of the input
+ * state and compared too, in every family.
  *
  * Mode 32 runs in the -m32 runner where the host can execute it. Where it
  * cannot (no IA32 emulation, or a hypervisor that gives user space no
@@ -70,6 +74,10 @@ static unsigned max_log = 5;
 static struct fam_stat fams[MAX_FAMILIES];
 static unsigned nfams;
 static bool host_amd;
+/* The host's AVX state is enabled: YMM upper halves loaded and compared */
+static bool host_avx;
+/* --vex: only VEX SIMD candidates (families avx, avx2, fma, f16c) */
+static bool vex_only;
 /* ctest's SKIP_RETURN_CODE: the native runner cannot run on this host */
 #define EXIT_SKIP 77
 
@@ -241,6 +249,7 @@ struct outcome {
 	int sig;
 	uint64_t addr;
 	uint8_t fx[512];
+	uint8_t ymmh[16][16];
 	const uint8_t *data;
 	const char *note;
 };
@@ -304,6 +313,9 @@ static void run_interp(const struct trial *t, struct outcome *o, enum interp_run
 	memcpy(cpu.r, t->r, sizeof(t->r)); /* r[16..17] stay 0 (cpu.h) */
 	cpu_set_rflags(&cpu, t->rflags);
 	fx_to_cpu(&cpu, t->fx, t->m64);
+	/* cpu_init's XCR0 enables AVX; with the host's AVX state off the
+	 * trials hold no VEX form (gen.c) and the halves are not compared */
+	memcpy(cpu.ymm_hi, t->ymmh, t->m64 ? sizeof(t->ymmh) : sizeof(t->ymmh) / 2);
 	cpu.base[SEG_GS] = t->m64 ? DT_GS_BASE : io->gs_base;
 	/* the child's selectors: FS/GS 0 in 64-bit mode; glibc's in 32-bit */
 	cpu.sel[SEG_FS] = t->m64 ? 0 : (uint16_t)io->scratch[0];
@@ -358,6 +370,7 @@ static void run_interp(const struct trial *t, struct outcome *o, enum interp_run
 	o->rflags = cpu_get_rflags(&cpu);
 	o->rip = cpu.rip;
 	cpu_to_fx(&cpu, o->fx);
+	memcpy(o->ymmh, cpu.ymm_hi, sizeof(o->ymmh));
 	memcpy(data_out, (const void *)(uintptr_t)DT_DATA, DT_DATA_SIZE);
 	o->data = data_out;
 }
@@ -371,6 +384,7 @@ static void native_outcome(const struct trial *t, struct outcome *o)
 	o->rip = io->sig ? io->out_rip : DT_CODE + t->len;
 	o->addr = (o->sig == SIGSEGV || o->sig == SIGBUS) ? io->fault_addr : 0;
 	memcpy(o->fx, io->out_fx, 512);
+	memcpy(o->ymmh, io->out_ymmh, sizeof(o->ymmh));
 	o->data = io->out_data;
 }
 
@@ -498,6 +512,13 @@ static void compare(const struct trial *t, const struct outcome *n, const struct
 			    *(const unsigned long long *)(n->fx + 160 + 16 * k),
 			    *(const unsigned long long *)(i->fx + 168 + 16 * k),
 			    *(const unsigned long long *)(i->fx + 160 + 16 * k));
+	for (unsigned k = 0; host_avx && k < nr; k++)
+		if (memcmp(n->ymmh[k], i->ymmh[k], 16))
+			OUT("  ymm%u[255:128]: native %016llx%016llx, interpreter %016llx%016llx\n", k,
+			    *(const unsigned long long *)(n->ymmh[k] + 8),
+			    *(const unsigned long long *)n->ymmh[k],
+			    *(const unsigned long long *)(i->ymmh[k] + 8),
+			    *(const unsigned long long *)i->ymmh[k]);
 	if (t->x87) {
 		if (memcmp(n->fx, i->fx, 5))
 			OUT("  x87 fcw/fsw/tags: native %04x %04x %02x, interpreter %04x %04x %02x\n",
@@ -561,6 +582,16 @@ static void log_mismatch(const struct trial *t, const struct long_twin *w, unsig
 		printf(" %s=%llx", rnames[r], (unsigned long long)t->r[r]);
 	printf(" rflags=%llx mxcsr=%x\n", (unsigned long long)t->rflags,
 	       *(const uint32_t *)(t->fx + 24));
+	/* SIMD families: the vector input too (ymm: upper half, then xmm) */
+	if (!t->strict || !strcmp(t->family, "avx") || !strcmp(t->family, "avx2") ||
+	    !strcmp(t->family, "fma") || !strcmp(t->family, "f16c")) {
+		for (unsigned k = 0; k < (t->m64 ? 16u : 8u); k++)
+			printf("  ymm%u: %016llx%016llx %016llx%016llx\n", k,
+			       *(const unsigned long long *)(t->ymmh[k] + 8),
+			       *(const unsigned long long *)t->ymmh[k],
+			       *(const unsigned long long *)(t->fx + 168 + 16 * k),
+			       *(const unsigned long long *)(t->fx + 160 + 16 * k));
+	}
 	if (t->r[4] >= DT_DATA && t->r[4] + 16 <= DT_DATA + DT_DATA_SIZE) {
 		printf("  stack:");
 		for (unsigned k = 0; k < 16; k++)
@@ -642,6 +673,22 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 		fprintf(stderr, "difftest: capstone\n");
 		exit(2);
 	}
+	g.vex_only = vex_only;
+	if (vex_only && !g.host_avx) {
+		printf("mode %d: SKIPPED: --vex: the host does not run AVX (CPUID.1:ECX "
+		       "OSXSAVE/AVX, or XCR0 without SSE|AVX state)\n", m64 ? 64 : 32);
+		gen_fini(&g);
+		return false;
+	}
+	if (vex_only) {
+		bool fma = g.cpuid1_ecx >> 12 & 1, f16c = g.cpuid1_ecx >> 29 & 1,
+		     avx2 = g.cpuid7_ebx >> 5 & 1;
+
+		if (!fma || !f16c || !avx2)
+			printf("mode %d: families SKIPPED, not on this host (or not reported):%s%s%s\n",
+			       m64 ? 64 : 32, fma ? "" : " fma", f16c ? "" : " f16c",
+			       avx2 ? "" : " avx2");
+	}
 	if (!start_runner(&c, m64, native, native64, force_twin, &twin)) {
 		gen_fini(&g);
 		return false;
@@ -667,6 +714,7 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 		}
 		io->in_flags = t.rflags;
 		memcpy(io->in_fx, t.fx, 512);
+		memcpy(io->in_ymmh, t.ymmh, sizeof(t.ymmh));
 		memcpy(io->in_data, t.data, DT_DATA_SIZE);
 		if (!run_native(&c)) {
 			/* a runner that never answers is a broken host, not a trial */
@@ -715,6 +763,8 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 	       lost);
 	if (twin)
 		printf(", %lu without a long-mode twin", g.no_twin);
+	if (g.known_bugs)
+		printf(", %lu left out as known interpreter bugs (docs/cpu.md)", g.known_bugs);
 	printf("\n");
 	gen_fini(&g);
 	return true;
@@ -780,16 +830,20 @@ int main(int argc, char **argv)
 			strict = true;
 		else if (!strcmp(argv[k], "--twin32"))
 			force_twin = true;
+		else if (!strcmp(argv[k], "--vex"))
+			vex_only = true;
 		else {
 			fprintf(stderr, "usage: difftest [--mode 64|32|both] [-n N] [--seed S] "
-					"[--log N] [--strict] [--twin32] --native64 P --native32 P\n");
+					"[--log N] [--strict] [--twin32] [--vex] --native64 P --native32 P\n");
 			return 2;
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	host_amd = host_is_amd();
+	host_avx = host_has_avx_state();
 	setup_memory();
+	io->avx = host_avx;
 	cpu_install_fault_handler();
 	watchdog_start();
 	bool ran = false;

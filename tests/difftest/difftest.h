@@ -8,7 +8,8 @@
  *   EXIT   the child's jump to its exit stub; INT3s in the tester, where
  *          the interpreter's runs stop
  *   DATA   the scratch memory the snippet may touch, guard pages around
- *   IO     struct dt_io (memfd, shared)
+ *   IO     struct dt_io (memfd, shared); with AVX also the YMM upper
+ *          halves in and out
  * Everything sits below 2 GiB so 32-bit children and absolute disp32
  * addressing in the 64-bit stub reach it. */
 #ifndef SG_DIFFTEST_H
@@ -49,6 +50,12 @@ struct dt_io {
 	uint8_t out_data[DT_DATA_SIZE];
 	/* The runner's private save slots (absolute addresses in its asm). */
 	uint64_t host_sp, scratch[8];
+	/* 1: the host has AVX state enabled (CPUID OSXSAVE+AVX, XCR0 bits 1
+	 * and 2): the runner loads the YMM upper halves (bits 255:128) from
+	 * in_ymmh after FXRSTOR and saves them into out_ymmh with the rest. */
+	uint64_t avx;
+	uint8_t in_ymmh[16][16];
+	uint8_t out_ymmh[16][16];
 };
 
 #define DT_OFF_IN_R 1024
@@ -56,11 +63,17 @@ struct dt_io {
 #define DT_OFF_OUT_R (DT_OFF_IN_FLAGS + 8)
 #define DT_OFF_OUT_FLAGS (DT_OFF_OUT_R + 128)
 #define DT_OFF_HOST_SP (DT_OFF_OUT_FLAGS + 8 * 7 + 2 * DT_DATA_SIZE)
+#define DT_OFF_AVX (DT_OFF_HOST_SP + 8 * 9)
+#define DT_OFF_IN_YMMH (DT_OFF_AVX + 8)
+#define DT_OFF_OUT_YMMH (DT_OFF_IN_YMMH + 256)
 
 _Static_assert(__builtin_offsetof(struct dt_io, in_r) == DT_OFF_IN_R, "layout");
 _Static_assert(__builtin_offsetof(struct dt_io, in_flags) == DT_OFF_IN_FLAGS, "layout");
 _Static_assert(__builtin_offsetof(struct dt_io, out_r) == DT_OFF_OUT_R, "layout");
 _Static_assert(__builtin_offsetof(struct dt_io, out_flags) == DT_OFF_OUT_FLAGS, "layout");
 _Static_assert(__builtin_offsetof(struct dt_io, host_sp) == DT_OFF_HOST_SP, "layout");
+_Static_assert(__builtin_offsetof(struct dt_io, avx) == DT_OFF_AVX, "layout");
+_Static_assert(__builtin_offsetof(struct dt_io, in_ymmh) == DT_OFF_IN_YMMH, "layout");
+_Static_assert(__builtin_offsetof(struct dt_io, out_ymmh) == DT_OFF_OUT_YMMH, "layout");
 
 #endif

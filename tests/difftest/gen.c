@@ -127,6 +127,58 @@ static unsigned put_vex_gpr(struct gen *g, uint8_t *p)
 	return n;
 }
 
+/* VEX SIMD opcodes (AVX, AVX2, FMA3, F16C) by map, pp random. Gathers
+ * (0F38 90..93) are left out: their vector index cannot be fixed up to
+ * stay in the scratch region. */
+static const struct opc vex_ops[] = {
+	{ 1, 0x10, 0x17, 0 }, { 1, 0x28, 0x2f, 0 }, { 1, 0x50, 0x7f, 0 }, { 1, 0xae, 0xae, 0 },
+	{ 1, 0xc2, 0xc2, 0 }, { 1, 0xc4, 0xc6, 0 }, { 1, 0xd0, 0xff, 0 },
+	{ 2, 0x00, 0x1e, 0 }, { 2, 0x20, 0x25, 0 }, { 2, 0x28, 0x47, 0 }, { 2, 0x58, 0x5a, 0 },
+	{ 2, 0x78, 0x79, 0 }, { 2, 0x8c, 0x8c, 0 }, { 2, 0x8e, 0x8e, 0 },
+	{ 3, 0x00, 0x06, 0 }, { 3, 0x08, 0x0f, 0 }, { 3, 0x14, 0x19, 0 }, { 3, 0x20, 0x22, 0 },
+	{ 3, 0x38, 0x39, 0 }, { 3, 0x40, 0x42, 0 }, { 3, 0x46, 0x46, 0 }, { 3, 0x4a, 0x4c, 0 },
+	/* FMA3 (the whole 96..BF range: also weights FMA), F16C */
+	{ 2, 0x96, 0xbf, 0 }, { 2, 0x96, 0xbf, 0 }, { 2, 0x96, 0xbf, 0 },
+	{ 2, 0x13, 0x13, 0 }, { 3, 0x1d, 0x1d, 0 }, { 2, 0x13, 0x13, 0 }, { 3, 0x1d, 0x1d, 0 },
+};
+
+/* A VEX (C4 or C5) SIMD prefix and opcode from vex_ops, fields random:
+ * R X B W, vvvv, L, pp. In 32-bit mode R and X (C5: R and vvvv bit 3)
+ * are 1, else the bytes are LES/LDS. */
+static unsigned put_vex_simd(struct gen *g, uint8_t *p)
+{
+	const struct opc *o = &vex_ops[below(g, NELEM(vex_ops))];
+	uint8_t op = (uint8_t)(o->lo + below(g, o->hi - o->lo + 1u));
+	uint8_t pp = (uint8_t)below(g, 4), l = chance(g, 50) ? 4 : 0;
+	unsigned n = 0;
+
+	if (chance(g, 5))
+		p[n++] = 0x67;
+	if (g->m64 && chance(g, 5))
+		p[n++] = 0x65; /* GS: its base is the same on both sides */
+	if (o->map == 1 && chance(g, 50)) { /* the two-byte form */
+		uint8_t b1 = (uint8_t)((gen_rnd(g) & 0xf8) | l | pp);
+
+		if (!g->m64)
+			b1 |= 0xc0;
+		p[n++] = 0xc5;
+		p[n++] = b1;
+	} else {
+		uint8_t b1 = (uint8_t)((gen_rnd(g) & 0xe0) | o->map);
+		uint8_t b2 = (uint8_t)((gen_rnd(g) & 0xf8) | l | pp);
+
+		if (!g->m64) {
+			b1 |= 0xc0;
+			b2 |= 0x40; /* vvvv (inverted) bit 3 */
+		}
+		p[n++] = 0xc4;
+		p[n++] = b1;
+		p[n++] = b2;
+	}
+	p[n++] = op;
+	return n;
+}
+
 /* Bytes of one instruction candidate into p (at least 15 + tail). */
 static unsigned candidate(struct gen *g, uint8_t *p, int kind)
 {
@@ -134,6 +186,8 @@ static unsigned candidate(struct gen *g, uint8_t *p, int kind)
 
 	if (kind == 0 && chance(g, 6)) {
 		n = put_vex_gpr(g, p);
+	} else if (kind == 3) {
+		n = put_vex_simd(g, p);
 	} else if (kind == 2) { /* random bytes, random map */
 		n = put_prefixes(g, p, true);
 		if (g->m64 && chance(g, 40))
@@ -287,6 +341,20 @@ static const char *classify(const cs_insn *in, bool *strict)
 	if (has_group(in, X86_GRP_MMX)) {
 		*strict = false;
 		return "mmx";
+	}
+	/* VEX SIMD forms (their mnemonics start with v; VERR/VERW do not
+	 * have the groups); the BMI forms are not SIMD and go by name below */
+	if (m[0] == 'v') {
+		static const struct { unsigned grp; const char *name; } vex_fams[] = {
+			{ X86_GRP_FMA, "fma" }, { X86_GRP_F16C, "f16c" },
+			{ X86_GRP_AVX2, "avx2" }, { X86_GRP_AVX, "avx" },
+		};
+
+		for (size_t k = 0; k < NELEM(vex_fams); k++)
+			if (has_group(in, vex_fams[k].grp)) {
+				*strict = true; /* exact results, host-checked (docs/cpu.md) */
+				return vex_fams[k].name;
+			}
 	}
 	for (size_t k = 0; k < NELEM(families); k++) {
 		const char *s = families[k].mnemonics;
@@ -563,6 +631,32 @@ static int64_t undefined_flags(struct gen *g, const struct trial *t, const cs_in
 	       ((!strcmp(m, "shl") || !strcmp(m, "shr") || !strcmp(m, "sal")) && masked >= width ? U_CF : 0);
 }
 
+/* Interpreter bugs this tester found and docs/cpu.md ("Differential
+ * tester", known differences) describes, left out (counted, printed)
+ * until they are fixed, so the strict VEX families keep failing on
+ * anything new:
+ * - VPINSRQ/VPEXTRQ (VEX.W1 0F3A 22/16) outside 64-bit mode: #UD on the
+ *   host (SDM: V/I), the interpreter runs VPINSRD/VPEXTRD;
+ * - VMASKMOVPS/PD, VPMASKMOVD/Q stores whose range leaves the scratch
+ *   region: the host writes nothing when a masked-in element faults, the
+ *   interpreter writes the elements before it. */
+static bool known_interp_bug(struct gen *g, const struct trial *t, const cs_insn *in,
+			     uint64_t end)
+{
+	const char *m = base_mnemonic(in->mnemonic);
+	const cs_x86 *x = &in->detail->x86;
+
+	if (!g->m64 && (!strcmp(m, "vpinsrq") || !strcmp(m, "vpextrq")))
+		return true;
+	if ((!strcmp(m, "vmaskmovps") || !strcmp(m, "vmaskmovpd") || !strcmp(m, "vpmaskmovd") ||
+	     !strcmp(m, "vpmaskmovq")) && x->op_count && x->operands[0].type == X86_OP_MEM) {
+		uint64_t a = mem_ea(g, t, in, &x->operands[0].mem, end);
+
+		return a < DT_DATA || a + x->operands[0].size > DT_DATA + DT_DATA_SIZE;
+	}
+	return false;
+}
+
 /* ---- input state ---- */
 
 static void fill_state(struct gen *g, struct trial *t)
@@ -604,6 +698,13 @@ static void fill_state(struct gen *g, struct trial *t)
 		tags |= (uint8_t)(1u << ((top + k) & 7));
 	}
 	t->fx[4] = tags;
+	memset(t->ymmh, 0, sizeof(t->ymmh));
+	for (unsigned k = 0; g->host_avx && k < (g->m64 ? 16u : 8u); k++)
+		for (unsigned q = 0; q < 2; q++) {
+			uint64_t v = chance(g, 10) ? 0 : rnd_value(g);
+
+			memcpy(t->ymmh[k] + 8 * q, &v, 8);
+		}
 	for (unsigned k = 0; k < 16; k++)
 		for (unsigned q = 0; q < 2; q++) {
 			uint64_t v = rnd_value(g);
@@ -689,6 +790,18 @@ static void prefix_patch(struct gen *g, struct trial *t, const cs_insn *in, cons
 	t->code[pf->modrm_at] = (uint8_t)((t->code[pf->modrm_at] & ~7u) | (r & 7));
 	if (pf->rex_at)
 		t->code[pf->rex_at - 1] = (uint8_t)((t->code[pf->rex_at - 1] & ~1u) | (r >> 3));
+}
+
+bool host_has_avx_state(void)
+{
+	uint32_t a, b, c, d, xcr0_lo, xcr0_hi;
+
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+	if ((c & (1u << 27 | 1u << 28)) != (1u << 27 | 1u << 28)) /* OSXSAVE, AVX */
+		return false;
+	__asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+	(void)xcr0_hi;
+	return (xcr0_lo & 6) == 6;
 }
 
 bool host_is_amd(void)
@@ -1036,6 +1149,20 @@ int gen_init(struct gen *g, bool m64, uint64_t seed)
 	g->cpuidx_ecx = out[2];
 	g->host_amd = host_is_amd();
 	g->host_compat_cs = host_has_compat_cs();
+	g->host_avx = host_has_avx_state();
+	/* what sysgate reports, less what the host cannot run: the host is
+	 * the oracle (AVX, FMA, F16C, AVX2 also need its XCR0) */
+	__asm__ volatile("cpuid" : "=a"(out[0]), "=b"(out[1]), "=c"(out[2]), "=d"(out[3])
+			 : "a"(1), "c"(0));
+	g->cpuid1_ecx &= out[2];
+	g->cpuid1_edx &= out[3];
+	__asm__ volatile("cpuid" : "=a"(out[0]), "=b"(out[1]), "=c"(out[2]), "=d"(out[3])
+			 : "a"(7), "c"(0));
+	g->cpuid7_ebx &= out[1];
+	if (!g->host_avx) {
+		g->cpuid1_ecx &= ~(1u << 28 | 1u << 29 | 1u << 12);
+		g->cpuid7_ebx &= ~(1u << 5);
+	}
 	return 0;
 }
 
@@ -1070,7 +1197,7 @@ bool gen_trial(struct gen *g, struct trial *t)
 	t->m64 = g->m64;
 	fill_state(g, t);
 	/* 55% integer templates, 20% SIMD/x87 templates, 25% random bytes */
-	n = candidate(g, cand, kind < 5 ? 0 : kind < 7 ? 1 : 2);
+	n = candidate(g, cand, g->vex_only ? 3 : kind < 5 ? 0 : kind < 7 ? 1 : 2);
 	struct prefix pf = { 0 };
 
 	at = chance(g, 30) ? flag_setter(g, t->code, &pf) : 0;
@@ -1146,8 +1273,11 @@ bool gen_trial(struct gen *g, struct trial *t)
 		      b == 0x2e || b == 0x36 || b == 0x3e || b == 0x65 || (g->m64 && (b & 0xf0) == 0x40)))
 			break;
 	}
-	if (m[0] == 'v' && strcmp(m, "verr") && strcmp(m, "verw"))
-		goto out; /* VEX/EVEX: AVX is not reported */
+	/* VEX/EVEX SIMD only where the host runs AVX (advertised() has the
+	 * features); gathers' vector index cannot be kept in the scratch region */
+	if (m[0] == 'v' && strcmp(m, "verr") && strcmp(m, "verw") &&
+	    (!g->host_avx || strstr(m, "gather")))
+		goto out;
 	if (g->m64 && (!strcmp(m, "lfs") || !strcmp(m, "lgs") ||
 		       ((!strcmp(m, "mov") || !strcmp(m, "pop")) &&
 			in->detail->x86.operands[0].type == X86_OP_REG &&
@@ -1244,7 +1374,7 @@ bool gen_trial(struct gen *g, struct trial *t)
 	if (is_string(m) && (!strncmp(m, "cmps", 4) || !strncmp(m, "scas", 4)) &&
 	    (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE))
 		t->rep_cmp = true;
-	if (!strcmp(m, "maskmovq") || !strcmp(m, "maskmovdqu")) {
+	if (!strcmp(m, "maskmovq") || !strcmp(m, "maskmovdqu") || !strcmp(m, "vmaskmovdqu")) {
 		uint64_t a = t->r[7];
 
 		a = x->addr_size == 8 ? a : x->addr_size == 4 ? (uint32_t)a : (uint16_t)a;
@@ -1267,6 +1397,8 @@ bool gen_trial(struct gen *g, struct trial *t)
 	if ((!strcmp(m, "fstp") || !strcmp(m, "fbstp")) && x->op_count == 1 &&
 	    x->operands[0].type == X86_OP_MEM && x->operands[0].size == 10)
 		t->split_store = true;
+	if (known_interp_bug(g, t, in, end))
+		goto out_known;
 	if (at)
 		prefix_patch(g, t, in, &pf);
 	undef = undefined_flags(g, t, in);
@@ -1290,6 +1422,9 @@ bool gen_trial(struct gen *g, struct trial *t)
 	goto out;
 out_vendor:
 	g->vendor_skipped++;
+	goto out;
+out_known:
+	g->known_bugs++;
 	goto out;
 out_skip:
 	g->skipped++;

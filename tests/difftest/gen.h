@@ -30,6 +30,7 @@ struct trial {
 	uint64_t cmps_di_mask;        /* CMPS: rDI's address-size mask (0: not one) */
 	uint64_t r[16], rflags;
 	uint8_t fx[512];
+	uint8_t ymmh[16][16];         /* YMM0..15 bits 255:128 (with host AVX state) */
 	uint8_t data[DT_DATA_SIZE];
 };
 
@@ -38,12 +39,15 @@ struct gen {
 	bool m64;
 	uint64_t rng;
 	uint32_t cpuid1_ecx, cpuid1_edx, cpuid7_ebx, cpuidx_ecx;
+	bool vex_only;                /* --vex: every candidate a VEX SIMD form */
 	unsigned long skipped, invalid;
 	/* The host, probed once: an AMD CPU (docs/cpu.md, "Host vendor
 	 * differences"), and a present 32-bit user code segment 0x23 (absent
 	 * when the kernel runs without IA32 emulation). */
 	bool host_amd, host_compat_cs;
+	bool host_avx;                /* host_has_avx_state() */
 	unsigned long vendor_skipped; /* trials left out for the host's vendor */
+	unsigned long known_bugs;     /* left out: known interpreter bugs (gen.c) */
 	unsigned long no_twin;        /* mode-32 trials without a long-mode twin */
 };
 
@@ -64,6 +68,9 @@ void gen_tail(uint8_t *code, unsigned len);
 
 /* CPUID vendor of the host is AuthenticAMD. */
 bool host_is_amd(void);
+/* The host runs AVX: CPUID.1:ECX OSXSAVE and AVX, and XGETBV(0) has the
+ * SSE and AVX components (bits 1 and 2) enabled by the kernel. */
+bool host_has_avx_state(void);
 
 int gen_init(struct gen *g, bool m64, uint64_t seed);
 void gen_fini(struct gen *g);

@@ -28,6 +28,14 @@
 #define A(off) STR((DT_IO + (off)))
 #define IN_R(k) A(DT_OFF_IN_R + 8 * (k))
 #define OUT_R(k) A(DT_OFF_OUT_R + 8 * (k))
+/* YMM upper halves: loaded after FXRSTOR (VINSERTF128 keeps the lower
+ * half FXRSTOR gave), saved before FXSAVE; only with io->avx set. */
+#define YMMH_IN(k) "vinsertf128 $1, " A(DT_OFF_IN_YMMH + 16 * (k)) ", %ymm" #k ", %ymm" #k "\n"
+#define YMMH_OUT(k) "vextractf128 $1, %ymm" #k ", " A(DT_OFF_OUT_YMMH + 16 * (k)) "\n"
+#define YMMH_IN8 YMMH_IN(0) YMMH_IN(1) YMMH_IN(2) YMMH_IN(3) YMMH_IN(4) YMMH_IN(5) \
+	YMMH_IN(6) YMMH_IN(7)
+#define YMMH_OUT8 YMMH_OUT(0) YMMH_OUT(1) YMMH_OUT(2) YMMH_OUT(3) YMMH_OUT(4) YMMH_OUT(5) \
+	YMMH_OUT(6) YMMH_OUT(7)
 
 void dt_enter(void);
 void dt_exit(void);
@@ -39,6 +47,10 @@ __asm__(".text\n"
 	"push %rbx; push %rbp; push %r12; push %r13; push %r14; push %r15\n"
 	"mov %rsp, " A(DT_OFF_HOST_SP) "\n"
 	"fxrstor " STR(DT_IO) "\n"
+	"cmpq $0, " A(DT_OFF_AVX) "; je 1f\n"
+	YMMH_IN8 YMMH_IN(8) YMMH_IN(9) YMMH_IN(10) YMMH_IN(11) YMMH_IN(12) YMMH_IN(13)
+	YMMH_IN(14) YMMH_IN(15)
+	"1:\n"
 	"pushq " A(DT_OFF_IN_FLAGS) "; popfq\n"
 	"mov " IN_R(0) ", %rax; mov " IN_R(1) ", %rcx; mov " IN_R(2) ", %rdx\n"
 	"mov " IN_R(3) ", %rbx; mov " IN_R(5) ", %rbp; mov " IN_R(6) ", %rsi\n"
@@ -57,6 +69,10 @@ __asm__(".text\n"
 	"mov %r15, " OUT_R(15) "\n"
 	"mov " A(DT_OFF_HOST_SP) ", %rsp\n"
 	"pushfq; popq " A(DT_OFF_OUT_FLAGS) "\n"
+	"cmpq $0, " A(DT_OFF_AVX) "; je 2f\n"
+	YMMH_OUT8 YMMH_OUT(8) YMMH_OUT(9) YMMH_OUT(10) YMMH_OUT(11) YMMH_OUT(12)
+	YMMH_OUT(13) YMMH_OUT(14) YMMH_OUT(15)
+	"2:\n"
 	"xor %eax, %eax; mov %eax, %ds; mov %eax, %es\n" /* a snippet may load them */
 	"pushq $0x202; popfq\n" /* DF and AC off for the C code */
 	"fxsave " STR((DT_IO + 512)) "\n"
@@ -73,6 +89,9 @@ __asm__(".text\n"
 	"push %ebx; push %ebp; push %esi; push %edi\n"
 	"mov %esp, " A(DT_OFF_HOST_SP) "\n"
 	"fxrstor " STR(DT_IO) "\n"
+	"cmpl $0, " A(DT_OFF_AVX) "; je 1f\n"
+	YMMH_IN8
+	"1:\n"
 	"pushl " A(DT_OFF_IN_FLAGS) "; popfl\n"
 	"mov " IN_R(0) ", %eax; mov " IN_R(1) ", %ecx; mov " IN_R(2) ", %edx\n"
 	"mov " IN_R(3) ", %ebx; mov " IN_R(5) ", %ebp; mov " IN_R(6) ", %esi\n"
@@ -88,6 +107,9 @@ __asm__(".text\n"
 	"mov " A(DT_OFF_HOST_SP + 16) ", %eax; mov %eax, %gs\n"
 	"mov " A(DT_OFF_HOST_SP) ", %esp\n"
 	"pushfl; popl " A(DT_OFF_OUT_FLAGS) "\n"
+	"cmpl $0, " A(DT_OFF_AVX) "; je 2f\n"
+	YMMH_OUT8
+	"2:\n"
 	"pushl $0x202; popfl\n"
 	"fxsave " STR((DT_IO + 512)) "\n"
 	"pop %edi; pop %esi; pop %ebp; pop %ebx\n"
@@ -95,6 +117,23 @@ __asm__(".text\n"
 #endif
 
 static sigjmp_buf jb;
+
+/* The YMM upper halves from the signal frame's XSAVE image (fx: its
+ * FXSAVE part): the kernel marks the image extended with FP_XSTATE_MAGIC1
+ * in the software-reserved bytes; a component whose XSTATE_BV bit is
+ * clear is in its initial state (zeros). */
+static void frame_ymmh(const uint8_t *fx)
+{
+	uint32_t magic;
+	uint64_t xstate_bv;
+
+	memcpy(&magic, fx + 464, 4);
+	memcpy(&xstate_bv, fx + 512, 8);
+	if (magic == 0x46505853u && (xstate_bv & 4))
+		memcpy(IO->out_ymmh, fx + 576, sizeof(IO->out_ymmh));
+	else
+		memset(IO->out_ymmh, 0, sizeof(IO->out_ymmh));
+}
 
 static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
@@ -119,8 +158,11 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 		io->out_r[k] = (uint64_t)g[map[k]];
 	io->out_rip = (uint64_t)g[REG_RIP];
 	io->out_flags = (uint64_t)g[REG_EFL];
-	if (uc->uc_mcontext.fpregs)
+	if (uc->uc_mcontext.fpregs) {
 		memcpy(io->out_fx, uc->uc_mcontext.fpregs, 512);
+		if (io->avx)
+			frame_ymmh((const uint8_t *)uc->uc_mcontext.fpregs);
+	}
 #else
 	static const int map[8] = { REG_EAX, REG_ECX, REG_EDX, REG_EBX, REG_UESP, REG_EBP,
 				    REG_ESI, REG_EDI };
@@ -129,8 +171,11 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	io->out_rip = (uint32_t)g[REG_EIP];
 	io->out_flags = (uint32_t)g[REG_EFL];
 	/* The i386 frame: FSAVE header (112 bytes), then the FXSAVE image. */
-	if (uc->uc_mcontext.fpregs)
+	if (uc->uc_mcontext.fpregs) {
 		memcpy(io->out_fx, (const uint8_t *)uc->uc_mcontext.fpregs + 112, 512);
+		if (io->avx)
+			frame_ymmh((const uint8_t *)uc->uc_mcontext.fpregs + 112);
+	}
 #endif
 	siglongjmp(jb, 1);
 }
