@@ -639,7 +639,13 @@ static int64_t undefined_flags(struct gen *g, const struct trial *t, const cs_in
  *   host (SDM: V/I), the interpreter runs VPINSRD/VPEXTRD;
  * - VMASKMOVPS/PD, VPMASKMOVD/Q stores whose range leaves the scratch
  *   region: the host writes nothing when a masked-in element faults, the
- *   interpreter writes the elements before it. */
+ *   interpreter writes the elements before it;
+ * - VEX stores of 16 or 32 bytes (VMOVUPS/UPD/DQU, VCVTPS2PH m128, ...)
+ *   across the end of the region into the guard page: the host writes
+ *   nothing and reports the guard page's first byte; the interpreter's
+ *   mem_write16 (insn.h) stores 8 bytes, then 8, so a 16-byte piece that
+ *   crosses the page writes its first 8 bytes, and vmem_write's m256
+ *   across pages (the last 16 bytes first) faults at their start. */
 static bool known_interp_bug(struct gen *g, const struct trial *t, const cs_insn *in,
 			     uint64_t end)
 {
@@ -653,6 +659,12 @@ static bool known_interp_bug(struct gen *g, const struct trial *t, const cs_insn
 		uint64_t a = mem_ea(g, t, in, &x->operands[0].mem, end);
 
 		return a < DT_DATA || a + x->operands[0].size > DT_DATA + DT_DATA_SIZE;
+	}
+	if (m[0] == 'v' && x->op_count && x->operands[0].type == X86_OP_MEM &&
+	    x->operands[0].size >= 16 && x->operands[0].access & CS_AC_WRITE) {
+		uint64_t a = mem_ea(g, t, in, &x->operands[0].mem, end);
+
+		return a < DT_DATA + DT_DATA_SIZE && a + x->operands[0].size > DT_DATA + DT_DATA_SIZE;
 	}
 	return false;
 }
