@@ -661,7 +661,7 @@ static bool known_interp_bug(struct gen *g, const struct trial *t, const cs_insn
 		return a < DT_DATA || a + x->operands[0].size > DT_DATA + DT_DATA_SIZE;
 	}
 	if (m[0] == 'v' && x->op_count && x->operands[0].type == X86_OP_MEM &&
-	    x->operands[0].size >= 16 && x->operands[0].access & CS_AC_WRITE) {
+	    x->operands[0].size >= 16) { /* a VEX memory operand 0 is a store */
 		uint64_t a = mem_ea(g, t, in, &x->operands[0].mem, end);
 
 		return a < DT_DATA + DT_DATA_SIZE && a + x->operands[0].size > DT_DATA + DT_DATA_SIZE;
