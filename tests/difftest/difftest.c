@@ -693,6 +693,13 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 		gen_fini(&g);
 		return false;
 	}
+	if (twin && vex_only) {
+		/* gen_long_twin() makes none for VEX (C4/C5 are LES/LDS there) */
+		printf("mode 32: SKIPPED: --vex: VEX trials have no long-mode twins\n");
+		child_stop(&c);
+		gen_fini(&g);
+		return false;
+	}
 	while (done < n && attempts < n * 50) {
 		attempts++;
 		if (!gen_trial(&g, &t))
