@@ -105,6 +105,10 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 
 	if (!avx_ok(c, i, (fl & (AV_L256 | AV_LIG)) != 0, no_vvvv))
 		return;
+	if ((fl & AV_W64) && VEX_W(i) && c->mode != CPU_MODE_64) {
+		op_ud(c, i);
+		return;
+	}
 	if (form == V_ASIS) {
 		legacy(c, i);
 		if (c->stop == CPU_STOP_NONE && (fl & AV_ZUP))

@@ -635,8 +635,6 @@ static int64_t undefined_flags(struct gen *g, const struct trial *t, const cs_in
  * tester", known differences) describes, left out (counted, printed)
  * until they are fixed, so the strict VEX families keep failing on
  * anything new:
- * - VPINSRQ/VPEXTRQ (VEX.W1 0F3A 22/16) outside 64-bit mode: #UD on the
- *   host (SDM: V/I), the interpreter runs VPINSRD/VPEXTRD;
  * - VMASKMOVPS/PD, VPMASKMOVD/Q stores whose range leaves the scratch
  *   region: the host writes nothing when a masked-in element faults, the
  *   interpreter writes the elements before it;
@@ -652,8 +650,6 @@ static bool known_interp_bug(struct gen *g, const struct trial *t, const cs_insn
 	const char *m = base_mnemonic(in->mnemonic);
 	const cs_x86 *x = &in->detail->x86;
 
-	if (!g->m64 && (!strcmp(m, "vpinsrq") || !strcmp(m, "vpextrq")))
-		return true;
 	if ((!strcmp(m, "vmaskmovps") || !strcmp(m, "vmaskmovpd") || !strcmp(m, "vpmaskmovd") ||
 	     !strcmp(m, "vpmaskmovq")) && x->op_count && x->operands[0].type == X86_OP_MEM) {
 		uint64_t a = mem_ea(g, t, in, &x->operands[0].mem, end);
