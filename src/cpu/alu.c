@@ -397,7 +397,7 @@ void op_cld(struct cpu *c, const struct insn *i) { c->lf.rf &= ~FL_DF; }
 void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 
 /* ---- fast forms, chosen at decode time (alu_specialise) ----
- * 8-, 32- and 64-bit operands without LOCK: no switch on size or
+ * 8-, 16-, 32- and 64-bit operands without LOCK: no switch on size or
  * operation, no masks; operand forms FORM_* (ops.h). */
 
 #define FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)                            \
@@ -405,7 +405,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                              \
 		T a = (T)c->r[i->rm], b = (T)c->r[i->reg], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
-			c->r[i->rm] = r;                                               \
+			REG_PUT##BITS(c->r[i->rm], r);                                               \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
@@ -413,7 +413,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                              \
 		T a = (T)c->r[i->reg], b = (T)c->r[i->rm], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
-			c->r[i->reg] = r;                                              \
+			REG_PUT##BITS(c->r[i->reg], r);                                              \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
@@ -421,7 +421,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                              \
 		T a = (T)c->r[i->rm], b = (T)i->imm, r = (T)(EXPR);                     \
 		if (WRITES)                                                            \
-			c->r[i->rm] = r;                                               \
+			REG_PUT##BITS(c->r[i->rm], r);                                               \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}
@@ -433,7 +433,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 		T a = (T)c->r[i->reg], b = (T)mem_read(EA(c, i), SZ);              \
 		T r = (T)(EXPR);                                                       \
 		if (WRITES)                                                            \
-			c->r[i->reg] = r;                                              \
+			REG_PUT##BITS(c->r[i->reg], r);                                              \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
@@ -467,29 +467,32 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                                  \
 		T a = (T)c->r[i->rm], b = (T)c->r[i->reg];                                  \
 		if (WRITES)                                                                \
-			c->r[i->rm] = (T)(EXPR);                                           \
+			REG_PUT##BITS(c->r[i->rm], EXPR);                                           \
 		return exec_next(c, i);                                                    \
 	}                                                                                  \
 	static const struct insn *fast_##NAME##_gr##BITS##_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                  \
 		T a = (T)c->r[i->reg], b = (T)c->r[i->rm];                                  \
 		if (WRITES)                                                                \
-			c->r[i->reg] = (T)(EXPR);                                          \
+			REG_PUT##BITS(c->r[i->reg], EXPR);                                          \
 		return exec_next(c, i);                                                    \
 	}                                                                                  \
 	static const struct insn *fast_##NAME##_ri##BITS##_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                  \
 		T a = (T)c->r[i->rm], b = (T)i->imm;                                        \
 		if (WRITES)                                                                \
-			c->r[i->rm] = (T)(EXPR);                                           \
+			REG_PUT##BITS(c->r[i->rm], EXPR);                                           \
 		return exec_next(c, i);                                                    \
 	}
 
 #define FAST_ALU(NAME, KIND, EXPR, WRITES)                                                \
+	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 16, uint16_t, 2)                           \
 	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)                           \
 	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)                           \
+	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 16, uint16_t, 2)            \
 	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)            \
 	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)            \
+	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 16, uint16_t)       \
 	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 32, uint32_t)       \
 	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 64, uint64_t)
 
@@ -602,38 +605,81 @@ FAST_ALU8_BOTH(cmp, FL_SUB, a - b, 0)
 FAST_ALU8_BOTH(test, FL_LOGIC, a & b, 0)
 
 
+/* ADC and SBB in register and immediate forms: CF read first, kept in
+ * lf.aux as alu_flags keeps it (memory forms stay generic). Byte
+ * registers through reg_get/reg_set (AH..BH). */
+#define FAST_CARRY_FORM(NAME, KIND, EXPR, FORM, BITS, T, SZ, GET_A, GET_B, PUT)        \
+	static const struct insn *fast_##NAME##_##FORM##BITS(struct cpu *c, const struct insn *i) \
+	{                                                                              \
+		bool cin = flags_cf(c);                                                \
+		T a = (T)(GET_A), b = (T)(GET_B), r = (T)(EXPR);                       \
+		PUT;                                                                   \
+		flags_record(c, KIND, SZ, r, a, b);                                    \
+		c->lf.aux = cin;                                                       \
+		return exec_next(c, i);                                                \
+	}
+#define FAST_CARRY_SZ(NAME, KIND, EXPR, BITS, T, SZ)                                             \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, rr, BITS, T, SZ, c->r[i->rm], c->r[i->reg],            \
+			REG_PUT##BITS(c->r[i->rm], r))                                           \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, BITS, T, SZ, c->r[i->reg], c->r[i->rm],            \
+			REG_PUT##BITS(c->r[i->reg], r))                                          \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, BITS, T, SZ, c->r[i->rm], i->imm,                  \
+			REG_PUT##BITS(c->r[i->rm], r))
+#define FAST_CARRY(NAME, KIND, EXPR)                                                             \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, rr, 8, uint8_t, 1, reg_get(c, i->rm8, 1),              \
+			reg_get(c, i->reg8, 1), reg_set(c, i->rm8, 1, r))                        \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, 8, uint8_t, 1, reg_get(c, i->reg8, 1),             \
+			reg_get(c, i->rm8, 1), reg_set(c, i->reg8, 1, r))                        \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, 8, uint8_t, 1, reg_get(c, i->rm8, 1), i->imm,      \
+			reg_set(c, i->rm8, 1, r))                                                \
+	FAST_CARRY_SZ(NAME, KIND, EXPR, 16, uint16_t, 2)                                         \
+	FAST_CARRY_SZ(NAME, KIND, EXPR, 32, uint32_t, 4)                                         \
+	FAST_CARRY_SZ(NAME, KIND, EXPR, 64, uint64_t, 8)
+
+FAST_CARRY(adc, FL_ADC, a + b + cin)
+FAST_CARRY(sbb, FL_SBB, a - b - cin)
+
+
 #define FAST_ROW8(NAME)                                                                   \
 	{ fast_##NAME##_rr8, fast_##NAME##_gr8, fast_##NAME##_ri8, fast_##NAME##_rm8,      \
 	  fast_##NAME##_mr8, fast_##NAME##_mi8 }
 
+/* ADC/SBB: register and immediate forms only. */
+#define CARRY_ROW8(NAME) { fast_##NAME##_rr8, fast_##NAME##_gr8, fast_##NAME##_ri8 }
+
 static const insn_exec fast_alu8[ALU_ROWS][FORM_COUNT] = {
 	[ALU_ADD] = FAST_ROW8(add), [ALU_OR] = FAST_ROW8(or),   [ALU_AND] = FAST_ROW8(and),
 	[ALU_SUB] = FAST_ROW8(sub), [ALU_XOR] = FAST_ROW8(xor), [ALU_CMP] = FAST_ROW8(cmp),
-	[ALU_TEST] = FAST_ROW8(test),
+	[ALU_TEST] = FAST_ROW8(test), [ALU_ADC] = CARRY_ROW8(adc), [ALU_SBB] = CARRY_ROW8(sbb),
 };
 
-#define FAST_ROW(NAME)                                                     \
-	{ { fast_##NAME##_rr32, fast_##NAME##_rr64 },                      \
-	  { fast_##NAME##_gr32, fast_##NAME##_gr64 },                      \
-	  { fast_##NAME##_ri32, fast_##NAME##_ri64 },                      \
-	  { fast_##NAME##_rm32, fast_##NAME##_rm64 },                      \
-	  { fast_##NAME##_mr32, fast_##NAME##_mr64 },                      \
-	  { fast_##NAME##_mi32, fast_##NAME##_mi64 } }
+#define FAST_ROW(NAME)                                                                     \
+	{ { fast_##NAME##_rr32, fast_##NAME##_rr64, fast_##NAME##_rr16 },                  \
+	  { fast_##NAME##_gr32, fast_##NAME##_gr64, fast_##NAME##_gr16 },                  \
+	  { fast_##NAME##_ri32, fast_##NAME##_ri64, fast_##NAME##_ri16 },                  \
+	  { fast_##NAME##_rm32, fast_##NAME##_rm64, fast_##NAME##_rm16 },                  \
+	  { fast_##NAME##_mr32, fast_##NAME##_mr64, fast_##NAME##_mr16 },                  \
+	  { fast_##NAME##_mi32, fast_##NAME##_mi64, fast_##NAME##_mi16 } }
 
-/* Indexed by ALU_* (ADC and SBB stay generic). */
-static const insn_exec fast_alu[ALU_ROWS][FORM_COUNT][2] = {
+#define CARRY_ROW(NAME)                                                                    \
+	{ { fast_##NAME##_rr32, fast_##NAME##_rr64, fast_##NAME##_rr16 },                  \
+	  { fast_##NAME##_gr32, fast_##NAME##_gr64, fast_##NAME##_gr16 },                  \
+	  { fast_##NAME##_ri32, fast_##NAME##_ri64, fast_##NAME##_ri16 } }
+
+/* Indexed by ALU_* (ADC and SBB: register and immediate forms only). */
+static const insn_exec fast_alu[ALU_ROWS][FORM_COUNT][FAST_WIDTHS] = {
 	[ALU_ADD] = FAST_ROW(add), [ALU_OR] = FAST_ROW(or),   [ALU_AND] = FAST_ROW(and),
 	[ALU_SUB] = FAST_ROW(sub), [ALU_XOR] = FAST_ROW(xor), [ALU_CMP] = FAST_ROW(cmp),
-	[ALU_TEST] = FAST_ROW(test),
+	[ALU_TEST] = FAST_ROW(test), [ALU_ADC] = CARRY_ROW(adc), [ALU_SBB] = CARRY_ROW(sbb),
 };
 
 /* The memory forms (FORM_RM, FORM_MR, FORM_MI) in the other address
  * shapes (insn.h, EA_SHAPES), [shape - EA_BD]. */
 #define SH_ROW8(NAME, SH) { fast_##NAME##_rm8##SH, fast_##NAME##_mr8##SH, fast_##NAME##_mi8##SH }
-#define SH_ROW(NAME, SH)                                          \
-	{ { fast_##NAME##_rm32##SH, fast_##NAME##_rm64##SH },     \
-	  { fast_##NAME##_mr32##SH, fast_##NAME##_mr64##SH },     \
-	  { fast_##NAME##_mi32##SH, fast_##NAME##_mi64##SH } }
+#define SH_ROW(NAME, SH)                                                                  \
+	{ { fast_##NAME##_rm32##SH, fast_##NAME##_rm64##SH, fast_##NAME##_rm16##SH },     \
+	  { fast_##NAME##_mr32##SH, fast_##NAME##_mr64##SH, fast_##NAME##_mr16##SH },     \
+	  { fast_##NAME##_mi32##SH, fast_##NAME##_mi64##SH, fast_##NAME##_mi16##SH } }
 #define SH_TABLE(ROW, SH)                                                                 \
 	{ [ALU_ADD] = ROW(add, SH), [ALU_OR] = ROW(or, SH),   [ALU_AND] = ROW(and, SH),   \
 	  [ALU_SUB] = ROW(sub, SH), [ALU_XOR] = ROW(xor, SH), [ALU_CMP] = ROW(cmp, SH),   \
@@ -643,16 +689,16 @@ static const insn_exec fast_alu8_shaped[EA_SHAPE_COUNT - EA_BD][ALU_ROWS][3] = {
 	SH_TABLE(SH_ROW8, _bd), SH_TABLE(SH_ROW8, _f32), SH_TABLE(SH_ROW8, _f64),
 };
 
-static const insn_exec fast_alu_shaped[EA_SHAPE_COUNT - EA_BD][ALU_ROWS][3][2] = {
+static const insn_exec fast_alu_shaped[EA_SHAPE_COUNT - EA_BD][ALU_ROWS][3][FAST_WIDTHS] = {
 	SH_TABLE(SH_ROW, _bd), SH_TABLE(SH_ROW, _f32), SH_TABLE(SH_ROW, _f64),
 };
 
 /* The flag-free twins of the register forms (FORM_RR, FORM_GR, FORM_RI). */
 #define NF_ROW8(NAME) { fast_##NAME##_rr8_nf, fast_##NAME##_gr8_nf, fast_##NAME##_ri8_nf }
-#define NF_ROW(NAME)                                           \
-	{ { fast_##NAME##_rr32_nf, fast_##NAME##_rr64_nf },    \
-	  { fast_##NAME##_gr32_nf, fast_##NAME##_gr64_nf },    \
-	  { fast_##NAME##_ri32_nf, fast_##NAME##_ri64_nf } }
+#define NF_ROW(NAME)                                                                      \
+	{ { fast_##NAME##_rr32_nf, fast_##NAME##_rr64_nf, fast_##NAME##_rr16_nf },        \
+	  { fast_##NAME##_gr32_nf, fast_##NAME##_gr64_nf, fast_##NAME##_gr16_nf },        \
+	  { fast_##NAME##_ri32_nf, fast_##NAME##_ri64_nf, fast_##NAME##_ri16_nf } }
 
 static const insn_exec fast_alu8_nf[ALU_ROWS][3] = {
 	[ALU_ADD] = NF_ROW8(add), [ALU_OR] = NF_ROW8(or),   [ALU_AND] = NF_ROW8(and),
@@ -660,7 +706,7 @@ static const insn_exec fast_alu8_nf[ALU_ROWS][3] = {
 	[ALU_TEST] = NF_ROW8(test),
 };
 
-static const insn_exec fast_alu_nf[ALU_ROWS][3][2] = {
+static const insn_exec fast_alu_nf[ALU_ROWS][3][FAST_WIDTHS] = {
 	[ALU_ADD] = NF_ROW(add), [ALU_OR] = NF_ROW(or),   [ALU_AND] = NF_ROW(and),
 	[ALU_SUB] = NF_ROW(sub), [ALU_XOR] = NF_ROW(xor), [ALU_CMP] = NF_ROW(cmp),
 	[ALU_TEST] = NF_ROW(test),
@@ -679,17 +725,36 @@ static const struct insn *fast_not64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+/* NEG of a register: flags as SUB 0 - a (unary_flags). */
+#define FAST_NEG(BITS, T, SZ)                                                        \
+	static const struct insn *fast_neg##BITS(struct cpu *c, const struct insn *i) \
+	{                                                                            \
+		T a = (T)c->r[i->rm], r = (T)(0 - a);                                \
+		REG_PUT##BITS(c->r[i->rm], r);                                       \
+		flags_record(c, FL_SUB, SZ, r, 0, a);                                \
+		return exec_next(c, i);                                              \
+	}
+FAST_NEG(16, uint16_t, 2)
+FAST_NEG(32, uint32_t, 4)
+FAST_NEG(64, uint64_t, 8)
+
+static const insn_exec fast_neg[FAST_WIDTHS] = {
+	[FAST_W32] = fast_neg32, [FAST_W64] = fast_neg64, [FAST_W16] = fast_neg16,
+};
+
 /* lflive.c: each register form writes every arithmetic flag and cannot
- * fault. */
+ * fault (NEG: no flag-free twin). */
 void alu_flag_forms(lf_register_fn *reg)
 {
 	reg(fast_not32, NULL, LF_NEUTRAL_NOFAULT);
 	reg(fast_not64, NULL, LF_NEUTRAL_NOFAULT);
+	for (unsigned w = 0; w < FAST_WIDTHS; w++)
+		reg(fast_neg[w], NULL, LF_WRITES);
 	for (unsigned op = 0; op < ALU_ROWS; op++) {
 		for (unsigned form = FORM_RR; form <= FORM_RI; form++) {
 			if (fast_alu8_nf[op][form])
 				reg(fast_alu8[op][form], fast_alu8_nf[op][form], LF_WRITES);
-			for (unsigned w = 0; w < 2; w++)
+			for (unsigned w = 0; w < FAST_WIDTHS; w++)
 				if (fast_alu_nf[op][form][w])
 					reg(fast_alu[op][form][w], fast_alu_nf[op][form][w], LF_WRITES);
 		}
@@ -753,20 +818,23 @@ void alu_specialise(struct insn *i)
 {
 	unsigned op, form, w;
 
-	if ((i->osz != 1 && i->osz != 4 && i->osz != 8) || (i->pfx & PFX_LOCK))
+	if ((i->osz != 1 && i->osz != 2 && i->osz != 4 && i->osz != 8) || (i->pfx & PFX_LOCK))
 		return;
 	w = i->osz == 8;
 	if (i->fn == op_not_Ev) {
-		if (i->mod == 3 && i->osz != 1)
+		if (i->mod == 3 && i->osz >= 4)
 			i->exec = w ? fast_not64 : fast_not32;
 		return;
 	}
-	if (i->osz == 1 && (i->fn == op_inc_Ev || i->fn == op_dec_Ev))
+	if (i->fn == op_neg_Ev) {
+		if (i->mod == 3 && i->osz >= 2)
+			i->exec = fast_neg[fast_width(i->osz)];
 		return;
+	}
 	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r) {
 		bool inc = i->fn == op_inc_Ev || i->fn == op_inc_r;
 
-		if (i->mod != 3)
+		if (i->mod != 3 || i->osz < 4)
 			return;
 		i->exec = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
 		return;
@@ -783,6 +851,7 @@ void alu_specialise(struct insn *i)
 				  : fast_alu8[op][form];
 		return;
 	}
+	w = fast_width(i->osz);
 	if (!fast_alu[op][form][w])
 		return;
 	if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)

@@ -125,9 +125,9 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 	cmp = jcc - 1;
 	/* the compare must have a fast form (sizes 1/4/8, no LOCK, fast
 	 * addressing), as the fused one assumes */
-	if (!cmp->seq || cmp->exec == exec_generic || cmp->exec == exec_plain ||
+	if (!cmp->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || cmp->osz == 2 ||
 	    !alu_fast_form(cmp, &op, &form) || (op != ALU_CMP && op != ALU_TEST))
-		return;
+		return; /* 16-bit compares have fast forms but no fused ones */
 	w = cmp->osz == 1 ? 0 : cmp->osz == 4 ? 1 : 2;
 	cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][jcc->op & 15];
 }

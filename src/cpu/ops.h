@@ -37,6 +37,20 @@ void op_arpl_EwGw(struct cpu *cpu, const struct insn *i);
 enum { ALU_ADD, ALU_OR, ALU_ADC, ALU_SBB, ALU_AND, ALU_SUB, ALU_XOR, ALU_CMP, ALU_TEST, ALU_ROWS };
 enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
 bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form);
+
+/* The fast forms' register write of BITS bits (the hardware's rules): 32
+ * zero-extends to 64, 16 keeps bits 16..63; byte registers go through
+ * reg_set (AH..BH). */
+#define REG_PUT16(dst, v) ((dst) = ((dst) & ~0xffffull) | (uint16_t)(v))
+#define REG_PUT32(dst, v) ((dst) = (uint32_t)(v))
+#define REG_PUT64(dst, v) ((dst) = (uint64_t)(v))
+/* The width index of the fast-form tables of sizes 2/4/8 (alu.c,
+ * shift.c): [0] 32, [1] 64, [2] 16 bits. */
+enum { FAST_W32, FAST_W64, FAST_W16, FAST_WIDTHS };
+static inline unsigned fast_width(unsigned osz)
+{
+	return osz == 8 ? FAST_W64 : osz == 2 ? FAST_W16 : FAST_W32;
+}
 /* After pool[n - 1] was decoded: a CMP or TEST right before a Jcc becomes
  * one handler for both (fused.c). */
 void fuse_decoded(struct insn *pool, uint32_t n);

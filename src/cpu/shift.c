@@ -133,20 +133,21 @@ static void double_shift(struct cpu *c, const struct insn *i, bool left)
 void op_shld_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, true); }
 void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, false); }
 
-/* ---- fast forms: 32/64-bit register by an immediate (nonzero: chosen at
- * decode time, shift_specialise) or by CL (zero at run time: nothing
- * changes, flags included); n = count & (bits - 1). */
+/* ---- fast forms: 16/32/64-bit register by an immediate (nonzero: chosen
+ * at decode time, shift_specialise; 16-bit ones only for 1..15, where
+ * the count's 5-bit mask and the width agree) or 32/64-bit by CL (zero at
+ * run time: nothing changes, flags included); n = count & (bits - 1). */
 #define FAST_SHIFTS(SUFFIX, COUNT, BITS, T, ST, SZ)                                                 \
 	static const struct insn *fast_rol##BITS##SUFFIX(struct cpu *c, const struct insn *i)              \
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			c->r[i->rm] = (T)c->r[i->rm];                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)((v << n) | (v >> (BITS - n)));       \
 		bool cf = res & 1;                                                   \
-		c->r[i->rm] = res;                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                                   \
 		flags_set_cf_of(c, cf, (res >> (BITS - 1)) ^ cf);                    \
 		return exec_next(c, i); \
 	}                                                                            \
@@ -154,11 +155,11 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			c->r[i->rm] = (T)c->r[i->rm];                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)((v >> n) | (v << (BITS - n)));       \
-		c->r[i->rm] = res;                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                                   \
 		flags_set_cf_of(c, res >> (BITS - 1),                                \
 				((res >> (BITS - 1)) ^ (res >> (BITS - 2))) & 1);    \
 		return exec_next(c, i); \
@@ -167,12 +168,12 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			c->r[i->rm] = (T)c->r[i->rm];                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)(v << n);                             \
 		bool cf = (v >> (BITS - n)) & 1;                                     \
-		c->r[i->rm] = res;                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                                   \
 		flags_set_resco(c, SZ, res, cf, (res >> (BITS - 1)) ^ cf);           \
 		return exec_next(c, i); \
 	}                                                                            \
@@ -180,11 +181,11 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			c->r[i->rm] = (T)c->r[i->rm];                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)(v >> n);                             \
-		c->r[i->rm] = res;                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                                   \
 		flags_set_resco(c, SZ, res, (v >> (n - 1)) & 1, v >> (BITS - 1));    \
 		return exec_next(c, i); \
 	}                                                                            \
@@ -192,12 +193,12 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			c->r[i->rm] = (T)c->r[i->rm];                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		ST sv = (ST)c->r[i->rm];                                             \
 		T res = (T)(sv >> n);                                                \
-		c->r[i->rm] = res;                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                                   \
 		flags_set_resco(c, SZ, res, (sv >> (n - 1)) & 1, false);             \
 		return exec_next(c, i); \
 	}
@@ -208,49 +209,50 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                                   \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
 		T v = (T)c->r[i->rm];                                                       \
-		c->r[i->rm] = (T)((v << n) | (v >> (BITS - n)));                            \
+		REG_PUT##BITS(c->r[i->rm], (T)((v << n) | (v >> (BITS - n))));                            \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_ror##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
 		T v = (T)c->r[i->rm];                                                       \
-		c->r[i->rm] = (T)((v >> n) | (v << (BITS - n)));                            \
+		REG_PUT##BITS(c->r[i->rm], (T)((v >> n) | (v << (BITS - n))));                            \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_shl##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		c->r[i->rm] = (T)((T)c->r[i->rm] << ((unsigned)i->imm & (BITS - 1)));       \
+		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] << ((unsigned)i->imm & (BITS - 1))));       \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_shr##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		c->r[i->rm] = (T)((T)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)));       \
+		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1))));       \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_sar##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		c->r[i->rm] = (T)((ST)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)));      \
+		REG_PUT##BITS(c->r[i->rm], (T)((ST)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1))));      \
 		return exec_next(c, i);                                                     \
 	}
 
+FAST_SHIFTS(, i->imm, 16, uint16_t, int16_t, 2)
 FAST_SHIFTS(, i->imm, 32, uint32_t, int32_t, 4)
 FAST_SHIFTS(, i->imm, 64, uint64_t, int64_t, 8)
 FAST_SHIFTS(_cl, c->r[R_CX], 32, uint32_t, int32_t, 4)
 FAST_SHIFTS(_cl, c->r[R_CX], 64, uint64_t, int64_t, 8)
+FAST_SHIFTS_NF(16, uint16_t, int16_t)
 FAST_SHIFTS_NF(32, uint32_t, int32_t)
 FAST_SHIFTS_NF(64, uint64_t, int64_t)
 
-static const insn_exec fast_shift[8][2] = {
-	[SH_ROL] = { fast_rol32, fast_rol64 }, [SH_ROR] = { fast_ror32, fast_ror64 },
-	[SH_SHL] = { fast_shl32, fast_shl64 }, [SH_SAL] = { fast_shl32, fast_shl64 },
-	[SH_SHR] = { fast_shr32, fast_shr64 }, [SH_SAR] = { fast_sar32, fast_sar64 },
+#define SHIFT_ROW(NAME, SUFFIX) { fast_##NAME##32##SUFFIX, fast_##NAME##64##SUFFIX, fast_##NAME##16##SUFFIX }
+static const insn_exec fast_shift[8][FAST_WIDTHS] = {
+	[SH_ROL] = SHIFT_ROW(rol, ), [SH_ROR] = SHIFT_ROW(ror, ), [SH_SHL] = SHIFT_ROW(shl, ),
+	[SH_SAL] = SHIFT_ROW(shl, ), [SH_SHR] = SHIFT_ROW(shr, ), [SH_SAR] = SHIFT_ROW(sar, ),
 };
 
-static const insn_exec fast_shift_nf[8][2] = {
-	[SH_ROL] = { fast_rol32_nf, fast_rol64_nf }, [SH_ROR] = { fast_ror32_nf, fast_ror64_nf },
-	[SH_SHL] = { fast_shl32_nf, fast_shl64_nf }, [SH_SAL] = { fast_shl32_nf, fast_shl64_nf },
-	[SH_SHR] = { fast_shr32_nf, fast_shr64_nf }, [SH_SAR] = { fast_sar32_nf, fast_sar64_nf },
+static const insn_exec fast_shift_nf[8][FAST_WIDTHS] = {
+	[SH_ROL] = SHIFT_ROW(rol, _nf), [SH_ROR] = SHIFT_ROW(ror, _nf), [SH_SHL] = SHIFT_ROW(shl, _nf),
+	[SH_SAL] = SHIFT_ROW(shl, _nf), [SH_SHR] = SHIFT_ROW(shr, _nf), [SH_SAR] = SHIFT_ROW(sar, _nf),
 };
 
 /* lflive.c: a nonzero count (the fast forms' condition) writes every
@@ -258,7 +260,7 @@ static const insn_exec fast_shift_nf[8][2] = {
 void shift_flag_forms(lf_register_fn *reg)
 {
 	for (unsigned op = 0; op < 8; op++)
-		for (unsigned w = 0; w < 2; w++)
+		for (unsigned w = 0; w < FAST_WIDTHS; w++)
 			if (fast_shift[op][w])
 				reg(fast_shift[op][w], fast_shift_nf[op][w],
 				    op == SH_ROL || op == SH_ROR ? LF_CFOF : LF_WRITES);
@@ -280,11 +282,13 @@ void shift_specialise(struct insn *i)
 			i->exec = f;
 		return;
 	}
-	if (i->fn != op_shift_EvIb || i->mod != 3 || (i->osz != 4 && i->osz != 8))
+	if (i->fn != op_shift_EvIb || i->mod != 3 || (i->osz != 2 && i->osz != 4 && i->osz != 8))
 		return;
 	if (((unsigned)i->imm & (i->osz * 8 - 1)) == 0)
 		return; /* count 0: the generic form's rules */
-	f = fast_shift[i->reg & 7][i->osz == 8];
+	if (i->osz == 2 && ((unsigned)i->imm & 31) > 15)
+		return; /* 16..31: the 5-bit count passes the width (generic rules) */
+	f = fast_shift[i->reg & 7][fast_width(i->osz)];
 	if (f)
 		i->exec = f;
 }
