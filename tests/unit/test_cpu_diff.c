@@ -72,6 +72,16 @@ struct snippet {
 
 
 static const struct snippet cases64[] = {
+	/* 16-bit ALU (every operand form), shifts by an immediate (17: past
+	 * the width, generic), NEG, ADC/SBB: fast forms on the warm run. */
+	{ "ALU16: add %bx,%ax; sub %r9w,%cx; and $0x1234,%dx; or %si,%di; xor $0xfffd,%r10w; cmp %ax,%bx; test $0x8001,%cx; adc %dx,%r11w; sbb $0x7,%r8w",
+	  "\x66\x01\xd8\x66\x44\x29\xc9\x66\x81\xe2\x34\x12\x66\x09\xf7\x66\x41\x83\xf2\xfd\x66\x39\xc3\x66\xf7\xc1\x01\x80\x66\x41\x11\xd3\x66\x41\x83\xd8\x07", 37, MASK_ARITH },
+	{ "MEM16 ALU: add %ax,0x6(%rsi); sub 0x2(%rdi),%bx; cmpw $0x5,0x4(%rsi); and %cx,(%rdi); xorw $0x1ff,0x8(%rsi); test %dx,0xa(%rsi); or 0xc(%rsi),%r9w",
+	  "\x66\x01\x46\x06\x66\x2b\x5f\x02\x66\x83\x7e\x04\x05\x66\x21\x0f\x66\x81\x76\x08\xff\x01\x66\x85\x56\x0a\x66\x44\x0b\x4e\x0c", 31, MASK_ARITH_NOAF },
+	{ "SHIFT16: shr $0x8,%r9w; shl $0x3,%ax; sar $0xf,%bx; rol $0x5,%cx; ror $0x9,%dx; shr $0x11,%si; sar %di; shl $0x4,%r10w",
+	  "\x66\x41\xc1\xe9\x08\x66\xc1\xe0\x03\x66\xc1\xfb\x0f\x66\xc1\xc1\x05\x66\xc1\xca\x09\x66\xc1\xee\x11\x66\xd1\xff\x66\x41\xc1\xe2\x04", 33, MASK_CZSP },
+	{ "NEG/ADC/SBB: neg %cx; neg %r9d; neg %rax; neg %bx; sbb %sil,%sil; adc %ah,%bl; sbb $0x3,%dh; adc %ecx,%edx; sbb %r8,%r9; adc $0xfffe,%r10w",
+	  "\x66\xf7\xd9\x41\xf7\xd9\x48\xf7\xd8\x66\xf7\xdb\x40\x18\xf6\x10\xe3\x80\xde\x03\x11\xca\x4d\x19\xc1\x66\x41\x83\xd2\xfe", 30, MASK_ARITH },
 	{ "MEM16: movw %ax,6(%rsi); movw 10(%rsi),%bx; mov %r9w,(%rdi); mov 2(%rdi),%r10w",
 	  "\x66\x89\x46\x06\x66\x8b\x5e\x0a\x66\x44\x89\x0f\x66\x44\x8b\x57\x02", 17, MASK_NONE },
 	{ "LF: not %r9; not %eax; mov %eax,%edx; add %ebx,%ecx; not %rsi; sub %r8,%rdx",
@@ -246,6 +256,8 @@ static const struct snippet cases64[] = {
 };
 
 static const struct snippet cases32[] = {
+	{ "ALU16: add %bx,%ax; shr $8,%cx; sub 6(%esi),%ax; neg %dx; sbb %al,%al; adc %bh,%ch; neg %esi; sbb $1,%di; rol $4,%bx; adc %dx,%cx",
+	  "\x66\x01\xd8\x66\xc1\xe9\x08\x66\x2b\x46\x06\x66\xf7\xda\x18\xc0\x10\xfd\xf7\xde\x66\x83\xdf\x01\x66\xc1\xc3\x04\x66\x11\xd1", 31, MASK_ARITH },
 	{ "LF: add %bl,%ah; sub %ch,%dl; xor %al,%al; cmp $3,%cl; or %bh,%dh",
 	  "\x00\xdc\x28\xea\x30\xc0\x80\xf9\x03\x08\xfe", 11, MASK_ARITH_NOAF },
 	{ "ALU32: add %ebx,%eax; adc %ecx,%edx; sub %esi,%edi; sbb %ebp,%ebx; setl %cl; setbe %ch",
