@@ -742,6 +742,101 @@ static const insn_exec fast_neg[FAST_WIDTHS] = {
 	[FAST_W32] = fast_neg32, [FAST_W64] = fast_neg64, [FAST_W16] = fast_neg16,
 };
 
+/* IMUL r, r/m and IMUL r, r/m, imm with a register source: the product
+ * in the next wider type (64 bits: the builtin, which wraps as the
+ * hardware does); CF = OF = the product does not fit. */
+#define FAST_IMUL(BITS, T, ST, WT, SZ)                                                     \
+	static bool imul_fits##BITS(ST a, ST b, T *lo)                                      \
+	{                                                                                   \
+		WT p;                                                                       \
+		bool ovf = __builtin_mul_overflow((WT)a, (WT)b, &p);                        \
+		*lo = (T)p;                                                                 \
+		return !ovf && p == (WT)(ST)*lo;                                            \
+	}                                                                                   \
+	static const struct insn *fast_imul_gr##BITS(struct cpu *c, const struct insn *i)  \
+	{                                                                                   \
+		T lo;                                                                       \
+		bool ovf = !imul_fits##BITS((ST)c->r[i->reg], (ST)c->r[i->rm], &lo);        \
+		REG_PUT##BITS(c->r[i->reg], lo);                                            \
+		flags_set_resco(c, SZ, lo, ovf, ovf);                                       \
+		return exec_next(c, i);                                                     \
+	}                                                                                   \
+	static const struct insn *fast_imul_gri##BITS(struct cpu *c, const struct insn *i) \
+	{                                                                                   \
+		T lo;                                                                       \
+		bool ovf = !imul_fits##BITS((ST)c->r[i->rm], (ST)i->imm, &lo);              \
+		REG_PUT##BITS(c->r[i->reg], lo);                                            \
+		flags_set_resco(c, SZ, lo, ovf, ovf);                                       \
+		return exec_next(c, i);                                                     \
+	}
+FAST_IMUL(16, uint16_t, int16_t, int32_t, 2)
+FAST_IMUL(32, uint32_t, int32_t, int64_t, 4)
+FAST_IMUL(64, uint64_t, int64_t, int64_t, 8)
+
+static const insn_exec fast_imul[2][FAST_WIDTHS] = {
+	{ fast_imul_gr32, fast_imul_gr64, fast_imul_gr16 },
+	{ fast_imul_gri32, fast_imul_gri64, fast_imul_gri16 },
+};
+
+/* DIV and IDIV of rDX:rAX by a 32/64-bit register when the quotient fits
+ * the common way (64-bit IDIV: rDX the sign of rAX); everything else,
+ * #DE included, through the table handler before anything changed. */
+static const struct insn *fast_div32(struct cpu *c, const struct insn *i)
+{
+	uint32_t d = (uint32_t)c->r[i->rm];
+	uint64_t n = (uint64_t)(uint32_t)c->r[R_DX] << 32 | (uint32_t)c->r[R_AX];
+
+	if (d == 0 || (n >> 32) >= d)
+		return exec_generic(c, i);
+	c->r[R_AX] = (uint32_t)(n / d);
+	c->r[R_DX] = (uint32_t)(n % d);
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_div64(struct cpu *c, const struct insn *i)
+{
+	uint64_t d = c->r[i->rm], hi = c->r[R_DX], lo = c->r[R_AX];
+
+	if (d == 0 || hi >= d)
+		return exec_generic(c, i);
+	if (hi == 0) {
+		c->r[R_AX] = lo / d;
+		c->r[R_DX] = lo % d;
+	} else {
+		unsigned __int128 n = (unsigned __int128)hi << 64 | lo;
+
+		c->r[R_AX] = (uint64_t)(n / d);
+		c->r[R_DX] = (uint64_t)(n % d);
+	}
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_idiv32(struct cpu *c, const struct insn *i)
+{
+	int32_t d = (int32_t)c->r[i->rm];
+	int64_t n = (int64_t)((uint64_t)(uint32_t)c->r[R_DX] << 32 | (uint32_t)c->r[R_AX]), q;
+
+	if (d == 0 || d == -1)
+		return exec_generic(c, i);
+	q = n / d;
+	if (q != (int32_t)q)
+		return exec_generic(c, i);
+	c->r[R_AX] = (uint32_t)q;
+	c->r[R_DX] = (uint32_t)(n % d);
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_idiv64(struct cpu *c, const struct insn *i)
+{
+	int64_t d = (int64_t)c->r[i->rm], n = (int64_t)c->r[R_AX];
+
+	if (d == 0 || d == -1 || c->r[R_DX] != (uint64_t)(n >> 63))
+		return exec_generic(c, i);
+	c->r[R_AX] = (uint64_t)(n / d);
+	c->r[R_DX] = (uint64_t)(n % d);
+	return exec_next(c, i);
+}
+
 /* lflive.c: each register form writes every arithmetic flag and cannot
  * fault (NEG: no flag-free twin). */
 void alu_flag_forms(lf_register_fn *reg)
@@ -824,6 +919,17 @@ void alu_specialise(struct insn *i)
 	if (i->fn == op_not_Ev) {
 		if (i->mod == 3 && i->osz >= 4)
 			i->exec = w ? fast_not64 : fast_not32;
+		return;
+	}
+	if (i->fn == op_imul_GvEv || i->fn == op_imul_GvEvIz) {
+		if (i->mod == 3 && i->osz >= 2)
+			i->exec = fast_imul[i->fn == op_imul_GvEvIz][fast_width(i->osz)];
+		return;
+	}
+	if (i->fn == op_div_Ev || i->fn == op_idiv_Ev) {
+		if (i->mod == 3 && i->osz >= 4)
+			i->exec = i->fn == op_div_Ev ? (w ? fast_div64 : fast_div32)
+						     : (w ? fast_idiv64 : fast_idiv32);
 		return;
 	}
 	if (i->fn == op_neg_Ev) {

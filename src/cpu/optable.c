@@ -17,7 +17,8 @@ static uint8_t spec_of(insn_fn fn)
 	if (fn == op_alu_EvGv || fn == op_alu_GvEv || fn == op_alu_rAXIz || fn == op_alu_EvIz ||
 	    fn == op_test_EvGv || fn == op_test_EvIz || fn == op_test_rAXIz || fn == op_inc_Ev ||
 	    fn == op_dec_Ev || fn == op_inc_r || fn == op_dec_r || fn == op_not_Ev ||
-	    fn == op_neg_Ev)
+	    fn == op_neg_Ev || fn == op_imul_GvEv || fn == op_imul_GvEvIz || fn == op_div_Ev ||
+	    fn == op_idiv_Ev)
 		return SPEC_ALU;
 	if (fn == op_mov_EvGv || fn == op_mov_GvEv || fn == op_mov_rIv || fn == op_mov_EvIz ||
 	    fn == op_movzx_GvEb || fn == op_movzx_GvEw || fn == op_movsx_GvEb ||
