@@ -123,11 +123,12 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 	if (n < 2 || jcc->fn != op_jcc_Jb || jcc->exec == exec_generic)
 		return; /* not a fast Jcc (66-prefixed ones stay generic) */
 	cmp = jcc - 1;
-	/* the compare must have a fast form (sizes 1/4/8, no LOCK, fast
-	 * addressing), as the fused one assumes */
+	/* the compare must have a fast form (no LOCK, fast addressing) and a
+	 * fused one (sizes 1/4/8: 16-bit compares have only the first), as
+	 * the fused one assumes */
 	if (!cmp->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || cmp->osz == 2 ||
 	    !alu_fast_form(cmp, &op, &form) || (op != ALU_CMP && op != ALU_TEST))
-		return; /* 16-bit compares have fast forms but no fused ones */
+		return;
 	w = cmp->osz == 1 ? 0 : cmp->osz == 4 ? 1 : 2;
 	cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][jcc->op & 15];
 }
