@@ -405,7 +405,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                              \
 		T a = (T)c->r[i->rm], b = (T)c->r[i->reg], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->rm], r);                                               \
+			REG_PUT##BITS(c->r[i->rm], r);                                 \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
@@ -413,7 +413,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                              \
 		T a = (T)c->r[i->reg], b = (T)c->r[i->rm], r = (T)(EXPR);               \
 		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->reg], r);                                              \
+			REG_PUT##BITS(c->r[i->reg], r);                                \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
@@ -421,7 +421,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                              \
 		T a = (T)c->r[i->rm], b = (T)i->imm, r = (T)(EXPR);                     \
 		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->rm], r);                                               \
+			REG_PUT##BITS(c->r[i->rm], r);                                 \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}
@@ -433,7 +433,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 		T a = (T)c->r[i->reg], b = (T)mem_read(EA(c, i), SZ);              \
 		T r = (T)(EXPR);                                                       \
 		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->reg], r);                                              \
+			REG_PUT##BITS(c->r[i->reg], r);                                \
 		flags_record(c, KIND, SZ, r, a, b);                                          \
 		return exec_next(c, i); \
 	}                                                                              \
@@ -467,21 +467,21 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	{                                                                                  \
 		T a = (T)c->r[i->rm], b = (T)c->r[i->reg];                                  \
 		if (WRITES)                                                                \
-			REG_PUT##BITS(c->r[i->rm], EXPR);                                           \
+			REG_PUT##BITS(c->r[i->rm], EXPR);                                  \
 		return exec_next(c, i);                                                    \
 	}                                                                                  \
 	static const struct insn *fast_##NAME##_gr##BITS##_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                  \
 		T a = (T)c->r[i->reg], b = (T)c->r[i->rm];                                  \
 		if (WRITES)                                                                \
-			REG_PUT##BITS(c->r[i->reg], EXPR);                                          \
+			REG_PUT##BITS(c->r[i->reg], EXPR);                                 \
 		return exec_next(c, i);                                                    \
 	}                                                                                  \
 	static const struct insn *fast_##NAME##_ri##BITS##_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                  \
 		T a = (T)c->r[i->rm], b = (T)i->imm;                                        \
 		if (WRITES)                                                                \
-			REG_PUT##BITS(c->r[i->rm], EXPR);                                           \
+			REG_PUT##BITS(c->r[i->rm], EXPR);                                  \
 		return exec_next(c, i);                                                    \
 	}
 

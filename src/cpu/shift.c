@@ -142,12 +142,12 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                     \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)((v << n) | (v >> (BITS - n)));       \
 		bool cf = res & 1;                                                   \
-		REG_PUT##BITS(c->r[i->rm], res);                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                     \
 		flags_set_cf_of(c, cf, (res >> (BITS - 1)) ^ cf);                    \
 		return exec_next(c, i); \
 	}                                                                            \
@@ -155,11 +155,11 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                     \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)((v >> n) | (v << (BITS - n)));       \
-		REG_PUT##BITS(c->r[i->rm], res);                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                     \
 		flags_set_cf_of(c, res >> (BITS - 1),                                \
 				((res >> (BITS - 1)) ^ (res >> (BITS - 2))) & 1);    \
 		return exec_next(c, i); \
@@ -168,12 +168,12 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                     \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)(v << n);                             \
 		bool cf = (v >> (BITS - n)) & 1;                                     \
-		REG_PUT##BITS(c->r[i->rm], res);                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                     \
 		flags_set_resco(c, SZ, res, cf, (res >> (BITS - 1)) ^ cf);           \
 		return exec_next(c, i); \
 	}                                                                            \
@@ -181,11 +181,11 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                     \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		T v = (T)c->r[i->rm], res = (T)(v >> n);                             \
-		REG_PUT##BITS(c->r[i->rm], res);                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                     \
 		flags_set_resco(c, SZ, res, (v >> (n - 1)) & 1, v >> (BITS - 1));    \
 		return exec_next(c, i); \
 	}                                                                            \
@@ -193,12 +193,12 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                            \
 		unsigned n = (unsigned)(COUNT) & (BITS - 1);                         \
 		if (n == 0) { /* flags kept; a 32-bit destination still zero-extends */ \
-			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                                \
+			REG_PUT##BITS(c->r[i->rm], c->r[i->rm]);                     \
 			return exec_next(c, i);                                      \
 		}                                                                    \
 		ST sv = (ST)c->r[i->rm];                                             \
 		T res = (T)(sv >> n);                                                \
-		REG_PUT##BITS(c->r[i->rm], res);                                                   \
+		REG_PUT##BITS(c->r[i->rm], res);                                     \
 		flags_set_resco(c, SZ, res, (sv >> (n - 1)) & 1, false);             \
 		return exec_next(c, i); \
 	}
@@ -209,29 +209,29 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 	{                                                                                   \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
 		T v = (T)c->r[i->rm];                                                       \
-		REG_PUT##BITS(c->r[i->rm], (T)((v << n) | (v >> (BITS - n))));                            \
+		REG_PUT##BITS(c->r[i->rm], (T)((v << n) | (v >> (BITS - n))));              \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_ror##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
 		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
 		T v = (T)c->r[i->rm];                                                       \
-		REG_PUT##BITS(c->r[i->rm], (T)((v >> n) | (v << (BITS - n))));                            \
+		REG_PUT##BITS(c->r[i->rm], (T)((v >> n) | (v << (BITS - n))));              \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_shl##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] << ((unsigned)i->imm & (BITS - 1))));       \
+		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] << ((unsigned)i->imm & (BITS - 1)))); \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_shr##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1))));       \
+		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)))); \
 		return exec_next(c, i);                                                     \
 	}                                                                                   \
 	static const struct insn *fast_sar##BITS##_nf(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		REG_PUT##BITS(c->r[i->rm], (T)((ST)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1))));      \
+		REG_PUT##BITS(c->r[i->rm], (T)((ST)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)))); \
 		return exec_next(c, i);                                                     \
 	}
 
