@@ -19,7 +19,7 @@
 
 /* At most this many instructions are looked at backwards per decode. */
 #define LF_WALK_MAX 32
-#define LF_SLOTS 512 /* open addressing; ~200 forms are registered */
+#define LF_SLOTS 512 /* open addressing; ~220 forms are registered */
 
 static struct lf_entry {
 	insn_exec full, nf;
