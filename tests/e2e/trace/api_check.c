@@ -12,18 +12,7 @@
 #include <string.h>
 #include <sysgate.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                             \
-	do {                                                         \
-		if (!(cond)) {                                       \
-			fprintf(stderr, "api_check: FAIL %s:%d: ",   \
-				__FILE__, __LINE__);                 \
-			fprintf(stderr, __VA_ARGS__);                \
-			fputc('\n', stderr);                         \
-			failures++;                                  \
-		}                                                    \
-	} while (0)
+#include "api_check.h"
 
 static char *prog;
 static char *const envp[] = { NULL };

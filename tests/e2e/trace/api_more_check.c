@@ -24,18 +24,7 @@
 #error "syscall numbers: built by check_install.sh from the kernel headers"
 #endif
 
-static int failures;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                              \
-		if (!(cond)) {                                            \
-			fprintf(stderr, "api_more_check: FAIL %s:%d: ",   \
-				__FILE__, __LINE__);                      \
-			fprintf(stderr, __VA_ARGS__);                     \
-			fputc('\n', stderr);                              \
-			failures++;                                       \
-		}                                                         \
-	} while (0)
+#include "api_check.h"
 
 static char *const envp[] = { NULL };
 
