@@ -81,8 +81,14 @@ struct sg_process {
 
 /* Per-thread signal state (src/signal). The host handler writes info[] and
  * sets the pending bit; the run loop delivers at an instruction boundary. */
+/* The kernel's -ERESTARTNOINTR: the call did not start (sig_host_call)
+ * and is executed again after the signal, whatever SA_RESTART says. */
+#define SG_ERESTARTNOINTR 513
+
 struct sg_sigstate {
 	volatile uint64_t pending;   /* bit n-1: info[n-1] is queued */
+	volatile int arrived;        /* a host signal since the last instruction
+				      * boundary (sig_host_call) */
 	siginfo_t info[SG_NSIG];
 	uint64_t saved_mask;         /* sigsuspend/pselect: mask to put back */
 	bool has_saved_mask;
@@ -90,6 +96,8 @@ struct sg_sigstate {
 	bool restart_valid;          /* the last syscall gave -EINTR: maybe restart */
 	uint64_t restart_nr, restart_rip, restart_rcx;
 	bool restartable;            /* SA_RESTART applies to it */
+	bool restart_always;         /* it never started: restart whatever
+				      * SA_RESTART says (SG_ERESTARTNOINTR) */
 	/* the kernel's restart block (ERESTART_RESTARTBLOCK): a timed wait
 	 * interrupted by a signal keeps its absolute deadline, and when no
 	 * handler runs the guest resumes through restart_syscall, which waits

@@ -74,11 +74,14 @@ static void do_syscall(struct sg_thread *t)
 
 	t->sig.sigreturned = false;
 	t->sig.restart_armed = false;
+	t->sig.restart_always = false;
 	syscall_entry(t);
 	if (t->sig.sigreturned || t->gone)
 		return;
 	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
-	if (res != -EINTR || !sig_deliverable(t))
+	/* not started (sig_host_call): the signal first, then the call again */
+	t->sig.restart_always = res == -SG_ERESTARTNOINTR;
+	if (!t->sig.restart_always && (res != -EINTR || !sig_deliverable(t)))
 		return;
 	/* the kernel's -ERESTARTSYS: rewind to the instruction (for SYSENTER,
 	 * the vDSO's int $0x80 just before the landing pad) */
@@ -150,6 +153,10 @@ void thread_loop(struct sg_thread *t)
 		case CPU_STOP_NONE:
 			break;
 		}
+		/* an instruction boundary: a signal from now on keeps the
+		 * next host call from starting (sig_host_call); one before
+		 * is in pending */
+		__atomic_store_n(&t->sig.arrived, 0, __ATOMIC_SEQ_CST);
 		if (!p->exiting && !t->gone &&
 		    (t->sig.pending || t->sig.has_saved_mask || t->sig.restart_valid))
 			sig_deliver(t);

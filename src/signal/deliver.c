@@ -173,6 +173,7 @@ static void restart_syscall(struct sg_thread *t)
 	t->cpu.r[R_AX] = t->sig.restart_nr;
 	t->cpu.r[R_CX] = t->sig.restart_rcx; /* the vDSO path's SYSRETL took it */
 	t->sig.restart_valid = false;
+	t->sig.restart_always = false;
 }
 
 /* --- delivery ------------------------------------------------------------- */
@@ -201,7 +202,7 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 		}
 	}
 	if (t->sig.restart_valid) {
-		if ((ka.flags & SG_SA_RESTART) && t->sig.restartable)
+		if (t->sig.restart_always || ((ka.flags & SG_SA_RESTART) && t->sig.restartable))
 			restart_syscall(t);
 		t->sig.restart_valid = false;
 		t->sig.restart_fn = SG_RESTART_NONE; /* the call gives EINTR */

@@ -22,6 +22,48 @@ void sig_attach(struct sg_thread *t)
 	tl_thread = t;
 }
 
+/* sig_host_call: a host system call that a signal which arrived since the
+ * thread's last instruction boundary keeps from starting. The handler
+ * moves a thread caught between the check and the syscall instruction to
+ * the "not started" answer; one that is in the call gets -EINTR from the
+ * host kernel (no SA_RESTART) and is past the instruction. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+extern const char sig_host_call_check[], sig_host_call_insn[], sig_host_call_abort[];
+__asm__(".text\n"
+	".globl sig_host_call\n"
+	".hidden sig_host_call\n"
+	".type sig_host_call, @function\n"
+	"sig_host_call:\n" /* arrived, nr, a1..a4 in registers, a5 a6 on the stack */
+	"\tmov %rdi, %r11\n"
+	"\tmov %rsi, %rax\n"
+	"\tmov %rdx, %rdi\n"
+	"\tmov %rcx, %rsi\n"
+	"\tmov %r8, %rdx\n"
+	"\tmov %r9, %r10\n"
+	"\tmov 8(%rsp), %r8\n"
+	"\tmov 16(%rsp), %r9\n"
+	"sig_host_call_check:\n"
+	"\tcmpl $0, (%r11)\n"
+	"\tjne sig_host_call_abort\n"
+	"sig_host_call_insn:\n"
+	"\tsyscall\n"
+	"\tret\n"
+	"sig_host_call_abort:\n"
+	"\tmov $-" STR(SG_ERESTARTNOINTR) ", %rax\n"
+	"\tret\n"
+	".size sig_host_call, .-sig_host_call\n");
+
+static void note_arrival(struct sg_thread *t, ucontext_t *uc)
+{
+	greg_t *rip = &uc->uc_mcontext.gregs[REG_RIP];
+
+	t->sig.arrived = 1;
+	if ((uintptr_t)*rip >= (uintptr_t)sig_host_call_check &&
+	    (uintptr_t)*rip <= (uintptr_t)sig_host_call_insn)
+		*rip = (greg_t)(uintptr_t)sig_host_call_abort;
+}
+
 static void on_host_signal(int sig, siginfo_t *si, void *uctx)
 {
 	struct sg_thread *t = tl_thread;
@@ -29,6 +71,7 @@ static void on_host_signal(int sig, siginfo_t *si, void *uctx)
 
 	if (!t || sig < 1 || sig > SG_NSIG)
 		return;
+	note_arrival(t, uc);
 	if (t->proc->exiting) {
 		cpu_request_stop(&t->cpu);
 		return;

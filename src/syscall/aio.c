@@ -434,11 +434,11 @@ static long aio_getevents(struct sg_thread *t, const uint64_t *a,
 	if (!ev)
 		return -ENOMEM;
 	if (usig)
-		r = host_syscall6(SYS_io_pgetevents, (long)ctx, min_nr, nr,
+		r = host_blocking6(t, SYS_io_pgetevents, (long)ctx, min_nr, nr,
 				  (long)ev, (long)(a[4] ? &ts : NULL),
 				  (long)usig);
 	else
-		r = host_syscall5(SYS_io_getevents, ctx, min_nr, nr, ev,
+		r = host_blocking5(t, SYS_io_getevents, ctx, min_nr, nr, ev,
 				  a[4] ? &ts : NULL);
 	if (r > 0) {
 		pthread_mutex_lock(&aio_lock);

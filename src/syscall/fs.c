@@ -121,7 +121,8 @@ static long do_openat(struct sg_thread *t, int dfd, uint64_t path_addr,
 
 	if (r)
 		return r;
-	return sc_proc_view(t, host_syscall4(SYS_openat, dfd, hp, flags, mode),
+	/* a FIFO's open blocks */
+	return sc_proc_view(t, host_blocking4(t, SYS_openat, dfd, hp, flags, mode),
 			    (int)flags);
 }
 
@@ -258,7 +259,7 @@ static long fcntl_lock(struct sg_thread *t, int fd, int host_cmd,
 			return -EFAULT;
 		get_compat_flock(&fl, &c);
 	}
-	r = host_syscall3(SYS_fcntl, fd, host_cmd, &fl);
+	r = host_blocking3(t, SYS_fcntl, fd, host_cmd, &fl); /* F_SETLKW waits */
 	if (r || (host_cmd != F_GETLK && host_cmd != SC_F_OFD_GETLK))
 		return r;
 	if (is64) {
@@ -320,7 +321,7 @@ SG_SYSCALL_DEFINE(sys_openat2)
 	 * the guest's own copy */
 	if (size > sizeof(how) && !sc_ok(t, a[2], size, PROT_READ))
 		return -EFAULT;
-	return sc_proc_view(t, host_syscall4(SYS_openat2, a[0], path,
+	return sc_proc_view(t, host_blocking4(t, SYS_openat2, a[0], path,
 					     size > sizeof(how) ? g2h(a[2]) : (void *)how,
 					     size),
 			    (int)how[0]);
@@ -367,7 +368,7 @@ SG_SYSCALL_DEFINE(sys_fcntl)
 	p = sc_buf(t, a[2], size, prot, &err);
 	if (err)
 		return err;
-	return host_syscall3(SYS_fcntl, a[0], cmd, p);
+	return host_blocking3(t, SYS_fcntl, a[0], cmd, p); /* F_SETLKW waits */
 }
 
 /* --- quotactl, quotactl_fd ---------------------------------------------------

@@ -658,12 +658,12 @@ SG_SYSCALL_DEFINE(compat_sys_sendfile)
 	long r;
 
 	if (!a[2])
-		return host_syscall4(SYS_sendfile, a[0], a[1], NULL,
+		return host_blocking4(t, SYS_sendfile, a[0], a[1], NULL,
 				     (uint32_t)a[3]);
 	if (copy_from_guest(sc_mm(t), &off32, a[2], sizeof(off32)))
 		return -EFAULT;
 	off = off32;
-	r = host_syscall4(SYS_sendfile, a[0], a[1], &off, (uint32_t)a[3]);
+	r = host_blocking4(t, SYS_sendfile, a[0], a[1], &off, (uint32_t)a[3]);
 	off32 = (int32_t)off;
 	/* the kernel writes the offset back whatever the result */
 	if (copy_to_guest(sc_mm(t), a[2], &off32, sizeof(off32)))

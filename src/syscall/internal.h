@@ -19,6 +19,7 @@
 
 #include "core/process.h"
 #include "mm/mm.h"
+#include "signal/signal.h"
 #include "syscall/syscall.h"
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
@@ -51,6 +52,18 @@ static inline long host_syscall6(long nr, long a1, long a2, long a3, long a4,
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
 #define host_syscall5(nr, a, b, c, d, e) \
 	host_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+
+/* A host call that may block: one that a guest signal which arrived since
+ * the thread's last instruction boundary keeps from starting, answering
+ * -SG_ERESTARTNOINTR (signal/signal.h, sig_host_call). Only where nothing
+ * done before it in the handler would be done twice by a restart. */
+#define host_blocking6(t, nr, a, b, c, d, e, f)                                      \
+	sig_host_call(&(t)->sig.arrived, nr, (long)(a), (long)(b), (long)(c), (long)(d), \
+		      (long)(e), (long)(f))
+#define host_blocking2(t, nr, a, b) host_blocking6(t, nr, a, b, 0, 0, 0, 0)
+#define host_blocking3(t, nr, a, b, c) host_blocking6(t, nr, a, b, c, 0, 0, 0)
+#define host_blocking4(t, nr, a, b, c, d) host_blocking6(t, nr, a, b, c, d, 0, 0)
+#define host_blocking5(t, nr, a, b, c, d, e) host_blocking6(t, nr, a, b, c, d, e, 0)
 
 /* A small host file (/proc, /sys) into buf, NUL-terminated, by raw
  * system calls: its length, or -1 (nothing read). */

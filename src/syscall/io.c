@@ -110,7 +110,7 @@ static long do_rw_vec(struct sg_thread *t, const uint64_t *a, bool compat,
 
 	if (!v)
 		return err;
-	return host_syscall3(host_nr, a[0], v, cnt);
+	return host_blocking3(t, host_nr, a[0], v, cnt);
 }
 
 /* sys_readv/sys_writev serve x86_64, x32 (515/516) and i386: the guest's
@@ -134,7 +134,7 @@ static long ia32_prw(struct sg_thread *t, const uint64_t *a, long nr, int prot)
 
 	if (err)
 		return err;
-	return host_syscall4(nr, a[0], buf, (uint32_t)a[2], pos);
+	return host_blocking4(t, nr, a[0], buf, (uint32_t)a[2], pos);
 }
 
 SG_SYSCALL_DEFINE(sys_ia32_pread64)
@@ -167,10 +167,10 @@ static long do_prw_vec(struct sg_thread *t, const uint64_t *a, int64_t pos,
 	if (!v)
 		return err;
 	if (v2)
-		return host_syscall6(write ? SYS_pwritev2 : SYS_preadv2,
+		return host_blocking6(t, write ? SYS_pwritev2 : SYS_preadv2,
 				     (long)a[0], (long)v, (long)cnt, pos, 0,
 				     flags);
-	return host_syscall6(write ? SYS_pwritev : SYS_preadv, (long)a[0],
+	return host_blocking6(t, write ? SYS_pwritev : SYS_preadv, (long)a[0],
 			     (long)v, (long)cnt, pos, 0, 0);
 }
 
@@ -249,7 +249,7 @@ SG_SYSCALL_DEFINE(sys_vmsplice)
 	const struct iovec *v = sc_iovec_for_host(t, a[1], cnt, sc_compat(),
 						  PROT_READ, iov, &err);
 
-	return v ? host_syscall4(SYS_vmsplice, a[0], v, cnt, a[3]) : err;
+	return v ? host_blocking4(t, SYS_vmsplice, a[0], v, cnt, a[3]) : err;
 }
 
 /* process_vm_readv/writev(pid, local iov, n, remote iov, n, flags): the

@@ -55,7 +55,7 @@ static long semtimedop32(struct sg_thread *t, uint64_t id, uint64_t sops,
 			return -EFAULT;
 		get_compat_timespec(&ts, &c);
 	}
-	return host_syscall4(SYS_semtimedop, id, s, (uint32_t)nsops,
+	return host_blocking4(t, SYS_semtimedop, id, s, (uint32_t)nsops,
 			     tmo ? &ts : NULL);
 }
 
@@ -204,7 +204,7 @@ SG_SYSCALL_DEFINE(sys_msgsnd)
 	uint64_t n = (int64_t)a[2] < 0 ? 8 : 8 + (a[2] < (1u << 20) ? a[2] : 1u << 20);
 	void *p = sc_buf(t, a[1], n, PROT_READ, &err);
 
-	return err ? err : host_syscall4(SYS_msgsnd, a[0], p, a[2], a[3]);
+	return err ? err : host_blocking4(t, SYS_msgsnd, a[0], p, a[2], a[3]);
 }
 
 SG_SYSCALL_DEFINE(sys_msgrcv)
@@ -216,7 +216,7 @@ SG_SYSCALL_DEFINE(sys_msgrcv)
 		return -EINVAL;
 	p = sc_buf(t, a[1], 8 + a[2], PROT_WRITE, &err);
 	return err ? err
-		   : host_syscall5(SYS_msgrcv, a[0], p, a[2], a[3], a[4]);
+		   : host_blocking5(t, SYS_msgrcv, a[0], p, a[2], a[3], a[4]);
 }
 
 /* The host's kernel.msgmax (the largest message; 8192 unless set):
@@ -255,7 +255,7 @@ static long msgsnd32(struct sg_thread *t, uint64_t id, uint64_t msgp,
 	buf[0] = mtype;
 	r = copy_from_guest(sc_mm(t), buf + 1, msgp + 4, (size_t)size)
 		    ? -EFAULT
-		    : host_syscall4(SYS_msgsnd, id, buf, size, (int)flg);
+		    : host_blocking4(t, SYS_msgsnd, id, buf, size, (int)flg);
 	free(buf);
 	return r;
 }
@@ -275,7 +275,7 @@ static long msgrcv32(struct sg_thread *t, uint64_t id, uint64_t msgp,
 	buf = malloc(8 + (size_t)size);
 	if (!buf)
 		return -ENOMEM;
-	r = host_syscall5(SYS_msgrcv, id, buf, size, typ, (int)flg);
+	r = host_blocking5(t, SYS_msgrcv, id, buf, size, typ, (int)flg);
 	if (r >= 0) {
 		mtype = (int32_t)buf[0];
 		if (copy_to_guest(sc_mm(t), msgp, &mtype, sizeof(mtype)) ||

@@ -204,7 +204,7 @@ static long do_sendmsg(struct sg_thread *t, const uint64_t *a)
 	r = get_msg(t, a[1], false, &m);
 
 	if (!r)
-		r = host_syscall3(SYS_sendmsg, a[0], &m.h,
+		r = host_blocking3(t, SYS_sendmsg, a[0], &m.h,
 				  (uint32_t)a[2] & ~SC_MSG_CMSG_COMPAT);
 	msg_free(&m);
 	return r;
@@ -223,7 +223,7 @@ static long do_recvmsg(struct sg_thread *t, const uint64_t *a)
 	r = get_msg(t, a[1], true, &m);
 
 	if (!r)
-		r = host_syscall3(SYS_recvmsg, a[0], &m.h,
+		r = host_blocking3(t, SYS_recvmsg, a[0], &m.h,
 				  (uint32_t)a[2] & ~SC_MSG_CMSG_COMPAT);
 	if (r >= 0) {
 		long p = put_msg(t, &m);
@@ -291,7 +291,7 @@ static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
 		hv[n].msg_hdr = mv[n].h;
 	}
 	if (n)
-		r = host_syscall5(recv ? SYS_recvmmsg : SYS_sendmmsg, a[0], hv, n,
+		r = host_blocking5(t, recv ? SYS_recvmmsg : SYS_sendmmsg, a[0], hv, n,
 				  (uint32_t)a[3] & ~SC_MSG_CMSG_COMPAT,
 				  recv ? tmo : NULL);
 	/* the kernel stops at a bad entry after the first: that many sent */

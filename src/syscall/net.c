@@ -70,7 +70,7 @@ static long addr_in_call(struct sg_thread *t, const uint64_t *a, long nr)
 		addr = sc_fault_ptr(t, a[1]);
 	else if (a[1])
 		addr = sc_buf(t, a[1], len, PROT_READ, &err);
-	return err ? err : host_syscall3(nr, a[0], addr, len);
+	return err ? err : host_blocking3(t, nr, a[0], addr, len);
 }
 
 SG_SYSCALL_DEFINE(sys_bind)
@@ -92,8 +92,8 @@ static long addr_out_call(struct sg_thread *t, const uint64_t *a, long nr,
 	if (r)
 		return r;
 	if (nr == SYS_accept4)
-		return host_syscall4(nr, a[0], addr, len, flags);
-	return host_syscall3(nr, a[0], addr, len);
+		return host_blocking4(t, nr, a[0], addr, len, flags);
+	return host_blocking3(t, nr, a[0], addr, len);
 }
 
 SG_SYSCALL_DEFINE(sys_accept)
@@ -131,7 +131,7 @@ SG_SYSCALL_DEFINE(sys_sendto)
 		addr = sc_buf(t, a[4], alen, PROT_READ, &err);
 	if (err)
 		return err;
-	return host_syscall6(SYS_sendto, (long)a[0], (long)buf,
+	return host_blocking6(t, SYS_sendto, (long)a[0], (long)buf,
 			     sc_compat() ? (long)(uint32_t)a[2] : (long)a[2],
 			     (long)(uint32_t)a[3], (long)addr, (long)alen);
 }
@@ -149,7 +149,7 @@ SG_SYSCALL_DEFINE(sys_recvfrom)
 	err = addr_out(t, a[4], a[5], &addr, &alen);
 	if (err)
 		return err;
-	return host_syscall6(SYS_recvfrom, (long)a[0], (long)buf, (long)len,
+	return host_blocking6(t, SYS_recvfrom, (long)a[0], (long)buf, (long)len,
 			     (long)(uint32_t)a[3], (long)addr, (long)alen);
 }
 

@@ -143,7 +143,7 @@ static long do_select(struct sg_thread *t, int n, const uint64_t *sets,
 		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
 			return -EINVAL;
 	}
-	r = host_syscall6(SYS_pselect6, n, sets[0] ? (long)s.bits[0] : 0,
+	r = host_blocking6(t, SYS_pselect6, n, sets[0] ? (long)s.bits[0] : 0,
 			  sets[1] ? (long)s.bits[1] : 0,
 			  sets[2] ? (long)s.bits[2] : 0, tmo ? (long)&ts : 0,
 			  (long)sigpack);
@@ -250,7 +250,7 @@ SG_SYSCALL_DEFINE(sys_poll)
 		return err;
 	start = tmo >= 0 ? sc_clock_ns(CLOCK_MONOTONIC) : 0;
 	sc_poll_hide(fds, nfds, &saved);
-	r = host_syscall3(SYS_poll, fds, nfds, tmo);
+	r = host_blocking3(t, SYS_poll, fds, nfds, tmo);
 	sc_poll_unhide(fds, &saved);
 	if (r == -EINTR && tmo >= 0)
 		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC,
@@ -274,7 +274,7 @@ long sc_poll_restart(struct sg_thread *t)
 	if (left > 0)
 		ts = (struct timespec){ left / 1000000000, left % 1000000000 };
 	sc_poll_hide(fds, s->restart_args[1], &saved);
-	r = host_syscall5(SYS_ppoll, fds, s->restart_args[1], &ts, NULL, 8);
+	r = host_blocking5(t, SYS_ppoll, fds, s->restart_args[1], &ts, NULL, 8);
 	sc_poll_unhide(fds, &saved);
 	if (r == -EINTR)
 		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC, s->restart_deadline,
@@ -305,7 +305,7 @@ static long do_ppoll(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
 			return r;
 	}
 	sc_poll_hide(fds, nfds, &saved);
-	r = host_syscall5(SYS_ppoll, fds, nfds, a[2] ? &ts : NULL, mask, a[4]);
+	r = host_blocking5(t, SYS_ppoll, fds, nfds, a[2] ? &ts : NULL, mask, a[4]);
 	sc_poll_unhide(fds, &saved);
 	if (a[2] && (r >= 0 || r == -EINTR))
 		put_tmo(t, a[2], f, &ts);

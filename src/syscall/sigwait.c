@@ -74,7 +74,13 @@ static long suspend(struct sg_thread *t, uint64_t mask)
 		sigset_t host;
 
 		sig_host_mask(t, t->sigmask, &host);
-		host_syscall2(SYS_rt_sigsuspend, &host, sizeof(uint64_t));
+		if (host_blocking2(t, SYS_rt_sigsuspend, &host, sizeof(uint64_t)) ==
+		    -SG_ERESTARTNOINTR) {
+			/* the signal came before the call: natively the guest
+			 * would have had it under its old mask */
+			t->sigmask = old;
+			return -SG_ERESTARTNOINTR;
+		}
 	}
 	t->sig.saved_mask = old;
 	t->sig.has_saved_mask = true;
@@ -120,7 +126,7 @@ static long timedwait(struct sg_thread *t, const uint64_t *a, const struct times
 	memset(&si, 0, sizeof(si));
 	sig = sig_dequeue(t, set, &si);
 	if (!sig) {
-		sig = host_syscall4(SYS_rt_sigtimedwait, &set, &si, ts, sizeof(set));
+		sig = host_blocking4(t, SYS_rt_sigtimedwait, &set, &si, ts, sizeof(set));
 		if (sig < 0)
 			return sig;
 	}

@@ -197,9 +197,9 @@ static long do_sleep(struct sg_thread *t, int clk, int flags, uint64_t req,
 		clk = CLOCK_MONOTONIC;
 	start = sc_clock_ns(clk);
 	if (clock)
-		r = host_syscall4(SYS_clock_nanosleep, clk, flags, &rq, &rm);
+		r = host_blocking4(t, SYS_clock_nanosleep, clk, flags, &rq, &rm);
 	else
-		r = host_syscall2(SYS_nanosleep, &rq, &rm);
+		r = host_blocking2(t, SYS_nanosleep, &rq, &rm);
 	if (r != -EINTR || (flags & TIMER_ABSTIME))
 		return r;
 	if (rem && put_ts(t, rem, &rm, time32))
@@ -214,7 +214,7 @@ static long sleep_restart(struct sg_thread *t)
 	int clk = s->restart_clock;
 	int64_t deadline = s->restart_deadline;
 	struct timespec until = ts_of(deadline), rm;
-	long r = host_syscall4(SYS_clock_nanosleep, clk, TIMER_ABSTIME, &until, NULL);
+	long r = host_blocking4(t, SYS_clock_nanosleep, clk, TIMER_ABSTIME, &until, NULL);
 
 	if (r != -EINTR)
 		return r;
@@ -334,7 +334,7 @@ static long do_futex(struct sg_thread *t, const uint64_t *a, bool time32)
 	}
 	if (cmd == FUTEX_WAIT && a[3])
 		start = sc_clock_ns(clk);
-	r = host_syscall6(SYS_futex, (long)uaddr, (long)a[1], (long)a[2],
+	r = host_blocking6(t, SYS_futex, (long)uaddr, (long)a[1], (long)a[2],
 			  arg4, (long)uaddr2, (long)a[5]);
 	/* a relative FUTEX_WAIT goes on to its deadline (the absolute
 	 * timeouts of the other waits are entered again as they are) */
@@ -354,7 +354,7 @@ static long futex_restart(struct sg_thread *t)
 
 	if (!sc_ok(t, s->restart_args[0], 4, PROT_READ))
 		return -EFAULT;
-	r = host_syscall6(SYS_futex, (long)s->restart_args[0], op,
+	r = host_blocking6(t, SYS_futex, (long)s->restart_args[0], op,
 			  (long)(uint32_t)s->restart_args[2], (long)&until, 0,
 			  FUTEX_BITSET_MATCH_ANY);
 	if (r == -EINTR)

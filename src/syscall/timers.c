@@ -188,10 +188,10 @@ static long mq_timed32(struct sg_thread *t, const uint64_t *a, bool send)
 		get_compat_timespec(&ts, &c);
 	}
 	if (send)
-		return host_syscall6(SYS_mq_timedsend, (long)a[0], (long)buf,
+		return host_blocking6(t, SYS_mq_timedsend, (long)a[0], (long)buf,
 				     (long)(uint32_t)a[2], (long)(uint32_t)a[3],
 				     a[4] ? (long)&ts : 0, 0);
-	return host_syscall6(SYS_mq_timedreceive, (long)a[0], (long)buf,
+	return host_blocking6(t, SYS_mq_timedreceive, (long)a[0], (long)buf,
 			     (long)(uint32_t)a[2], (long)prio,
 			     a[4] ? (long)&ts : 0, 0);
 }

@@ -266,8 +266,8 @@ long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 		if (err)
 			return err;
 	}
-	return host_syscall6(nr, host[0], host[1], host[2], host[3], host[4],
-			     host[5]);
+	/* read, write, flock, accept, ...: any of them may block */
+	return host_blocking6(t, nr, host[0], host[1], host[2], host[3], host[4], host[5]);
 }
 
 long sc_path_host(struct sg_thread *t, uint64_t addr, char *buf,

@@ -18,7 +18,7 @@ static long wait4_compat(struct sg_thread *t, uint64_t pid, uint64_t status_addr
 	int status = 0;
 	long r;
 
-	r = host_syscall4(SYS_wait4, sc_s32(pid), status_addr ? &status : NULL,
+	r = host_blocking4(t, SYS_wait4, sc_s32(pid), status_addr ? &status : NULL,
 			  (int)options, ru_addr ? &ru : NULL);
 	if (r <= 0)
 		return r;
@@ -63,8 +63,10 @@ static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
 	long r;
 
 	memset(&si, 0, sizeof(si));
-	r = host_syscall6(SYS_waitid, (int)a[0], compat ? sc_s32(a[1]) : (long)a[1],
+	r = host_blocking6(t, SYS_waitid, (int)a[0], compat ? sc_s32(a[1]) : (long)a[1],
 			  (long)&si, (int)a[3], (long)(a[4] ? &ru : NULL), 0);
+	if (r == -SG_ERESTARTNOINTR)
+		return r; /* not started: nothing to write */
 	if (r == 0 && si.si_signo && a[4]) {
 		struct compat_rusage c;
 

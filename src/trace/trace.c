@@ -592,6 +592,8 @@ static const char *restart_code(const struct sg_syscall_call *call, struct sg_th
 	const char *name = call->row ? call->row->name : "";
 	uint64_t pending_sigs;
 
+	if (call->result == -SG_ERESTARTNOINTR)
+		return "ERESTARTNOINTR (To be restarted)"; /* never started */
 	if (call->result != -EINTR || !t)
 		return NULL;
 	pending_sigs = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE);
