@@ -65,126 +65,76 @@ static bool read_rm(struct cpu *c, const struct insn *i, cpu_xmm v[2], unsigned 
 	return true;
 }
 
-/* Classified by their bits: a floating-point compare (isnan, fpclassify)
- * would itself raise #D for a denormal in the host MXCSR that collects the
- * element's flags. */
-static uint64_t bits_d(double x)
-{
-	uint64_t b;
-
-	memcpy(&b, &x, 8);
-	return b;
-}
-
-static uint32_t bits_f(float x)
-{
-	uint32_t b;
-
-	memcpy(&b, &x, 4);
-	return b;
-}
-
-static bool nan_d(double x)
-{
-	return (bits_d(x) & ~(1ull << 63)) > 0x7ff0000000000000ull;
-}
-
-static bool nan_f(float x)
-{
-	return (bits_f(x) & 0x7fffffffu) > 0x7f800000u;
-}
-
-static bool denormal_d(double x)
-{
-	uint64_t b = bits_d(x);
-
-	return !(b & 0x7ff0000000000000ull) && (b & 0x000fffffffffffffull);
-}
-
-static bool denormal_f(float x)
-{
-	uint32_t b = bits_f(x);
-
-	return !(b & 0x7f800000u) && (b & 0x007fffffu);
-}
-
-/* A denormal as 0 with its sign (DAZ on inputs, FTZ on results). */
-static double flush_d(double x, bool on)
-{
-	uint64_t b = bits_d(x) & (1ull << 63);
-
-	if (on && denormal_d(x))
-		memcpy(&x, &b, 8);
-	return x;
-}
-
-static float flush_f(float x, bool on)
-{
-	uint32_t b = bits_f(x) & (1u << 31);
-
-	if (on && denormal_f(x))
-		memcpy(&x, &b, 4);
-	return x;
-}
-
-static double daz_d(double x, uint32_t mxcsr)
-{
-	return flush_d(x, mxcsr & MXCSR_DAZ);
-}
-
-static float daz_f(float x, uint32_t mxcsr)
-{
-	return flush_f(x, mxcsr & MXCSR_DAZ);
-}
-
-/* NaN operands: the result is the first NaN of the two factors and then
+/* One FMA element and its helpers, written once and instantiated for
+ * double (_d) and float (_f): T the type, U its bits, SIGN, EXP and QUIET
+ * the sign, exponent and quiet-NaN masks, FMA libm's fused multiply-add.
+ *
+ * Operands are classified by their bits: a floating-point compare (isnan,
+ * fpclassify) would itself raise #D for a denormal in the host MXCSR that
+ * collects the element's flags. DAZ flushes a denormal input, FTZ a
+ * denormal result, to 0 with its sign.
+ *
+ * NaN operands: the result is the first NaN of the two factors and then
  * the addend (whatever registers the 132/213/231 order takes them from,
  * as the AMD host does), quietened, its sign kept — the negations of
  * FMSUB/FNMADD do not reach it; an SNaN raises #I (in the host MXCSR, by
- * the quietening addition). */
-static bool snan_d(double x)
-{
-	return nan_d(x) && !(bits_d(x) & (1ull << 51));
-}
+ * the quietening addition).
+ *
+ * o: bit 0 negates the product, bit 1 the addend. *tiny: a denormal
+ * result, which raises #U when unmasked, exact or not. */
+#define FMA_ELEMENT(S, T, U, SIGN, EXP, QUIET, FMA)                                   \
+	static U bits_##S(T x)                                                         \
+	{                                                                              \
+		U b;                                                                   \
+		memcpy(&b, &x, sizeof(b));                                             \
+		return b;                                                              \
+	}                                                                              \
+	static bool nan_##S(T x)                                                       \
+	{                                                                              \
+		return (bits_##S(x) & ~(SIGN)) > (EXP);                                \
+	}                                                                              \
+	static bool denormal_##S(T x)                                                  \
+	{                                                                              \
+		return !(bits_##S(x) & (EXP)) && (bits_##S(x) & ~((SIGN) | (EXP)));    \
+	}                                                                              \
+	static T flush_##S(T x, bool on)                                               \
+	{                                                                              \
+		U b = bits_##S(x) & (SIGN);                                            \
+		if (on && denormal_##S(x))                                             \
+			memcpy(&x, &b, sizeof(b));                                     \
+		return x;                                                              \
+	}                                                                              \
+	static bool nan_first_##S(T *res, const T o[3])                                \
+	{                                                                              \
+		for (int k = 0; k < 3; k++) {                                          \
+			if (!nan_##S(o[k]))                                            \
+				continue;                                              \
+			for (int j = k; j < 3; j++)                                    \
+				if (nan_##S(o[j]) && !(bits_##S(o[j]) & (QUIET))) {    \
+					volatile T sink = o[j] + (T)0; /* raises #I */ \
+					(void)sink;                                    \
+				}                                                      \
+			*res = o[k] + (T)0;                                            \
+			return true;                                                   \
+		}                                                                      \
+		return false;                                                          \
+	}                                                                              \
+	static T fma_element_##S(T a, T b, T c, unsigned o, uint32_t mx, bool *tiny)   \
+	{                                                                              \
+		const T in[3] = { a, b, c };                                           \
+		T res;                                                                 \
+		if (!nan_first_##S(&res, in)) {                                        \
+			T x = flush_##S(a, mx & MXCSR_DAZ), y = flush_##S(b, mx & MXCSR_DAZ), \
+			  z = flush_##S(c, mx & MXCSR_DAZ);                            \
+			res = FMA((o & 1) ? -x : x, y, (o & 2) ? -z : z);              \
+		}                                                                      \
+		if (!(mx & MXCSR_UM) && denormal_##S(res))                             \
+			*tiny = true;                                                  \
+		return flush_##S(res, mx & MXCSR_FTZ);                                 \
+	}
 
-static bool snan_f(float x)
-{
-	return nan_f(x) && !(bits_f(x) & (1u << 22));
-}
-
-static bool nan_first_d(double *res, double s1, double s2, double s3)
-{
-	const double o[3] = { s1, s2, s3 };
-
-	for (int k = 0; k < 3; k++)
-		if (nan_d(o[k])) {
-			for (int j = k; j < 3; j++)
-				if (snan_d(o[j])) {
-					volatile double sink = o[j] + 0.0; /* raises #I */
-					(void)sink;
-				}
-			*res = o[k] + 0.0;
-			return true;
-		}
-	return false;
-}
-
-static bool nan_first_f(float *res, float s1, float s2, float s3)
-{
-	const float o[3] = { s1, s2, s3 };
-
-	for (int k = 0; k < 3; k++)
-		if (nan_f(o[k])) {
-			for (int j = k; j < 3; j++)
-				if (snan_f(o[j])) {
-					volatile float sink = o[j] + 0.0f;
-					(void)sink;
-				}
-			*res = o[k] + 0.0f;
-			return true;
-		}
-	return false;
-}
+FMA_ELEMENT(d, double, uint64_t, 1ull << 63, 0x7ff0000000000000ull, 1ull << 51, fma)
+FMA_ELEMENT(f, float, uint32_t, 1u << 31, 0x7f800000u, 1u << 22, fmaf)
 
 /* op: bit 0 negate the product, bit 1 subtract c; alt: FMADDSUB (1) or
  * FMSUBADD (2): even elements subtract (1) / add (2), odd the other. */
@@ -197,7 +147,7 @@ static void fma_run(struct cpu *c, const struct insn *i, unsigned order, unsigne
 	unsigned esz = dbl ? 8 : 4, n = scalar ? 1 : (l256 ? 32 : 16) / esz;
 	cpu_xmm d[2], v[2], m[2], r[2], *a, *b, *cc;
 	uint32_t saved, raised, mx = c->mxcsr;
-	bool tiny = false; /* a denormal result: #U when unmasked, exact or not */
+	bool tiny = false;
 
 	if (!avx_enabled(c)) {
 		op_ud(c, i);
@@ -219,43 +169,12 @@ static void fma_run(struct cpu *c, const struct insn *i, unsigned order, unsigne
 
 		if (alt)
 			o = ((k & 1) ^ (alt == 2)) ? F_ADD : F_SUB;
-		if (dbl) {
-			double x = daz_d(a[k / 2].fd[k % 2], mx), y = daz_d(b[k / 2].fd[k % 2], mx),
-			       z = daz_d(cc[k / 2].fd[k % 2], mx), res;
-
-			if (nan_first_d(&res, a[k / 2].fd[k % 2], b[k / 2].fd[k % 2],
-					cc[k / 2].fd[k % 2])) {
-				/* a NaN operand: the first in operand order, quiet */
-			} else {
-				if (o & 1)
-					x = -x;
-				if (o & 2)
-					z = -z;
-				res = fma(x, y, z);
-			}
-			if (!(mx & MXCSR_UM) && denormal_d(res))
-				tiny = true;
-			res = flush_d(res, mx & MXCSR_FTZ);
-			r[k / 2].fd[k % 2] = res;
-		} else {
-			float x = daz_f(a[k / 4].f[k % 4], mx), y = daz_f(b[k / 4].f[k % 4], mx),
-			      z = daz_f(cc[k / 4].f[k % 4], mx), res;
-
-			if (nan_first_f(&res, a[k / 4].f[k % 4], b[k / 4].f[k % 4],
-					cc[k / 4].f[k % 4])) {
-				/* a NaN operand: the first in operand order, quiet */
-			} else {
-				if (o & 1)
-					x = -x;
-				if (o & 2)
-					z = -z;
-				res = fmaf(x, y, z);
-			}
-			if (!(mx & MXCSR_UM) && denormal_f(res))
-				tiny = true;
-			res = flush_f(res, mx & MXCSR_FTZ);
-			r[k / 4].f[k % 4] = res;
-		}
+		if (dbl)
+			r[k / 2].fd[k % 2] = fma_element_d(a[k / 2].fd[k % 2], b[k / 2].fd[k % 2],
+							   cc[k / 2].fd[k % 2], o, mx, &tiny);
+		else
+			r[k / 4].f[k % 4] = fma_element_f(a[k / 4].f[k % 4], b[k / 4].f[k % 4],
+							  cc[k / 4].f[k % 4], o, mx, &tiny);
 	}
 	raised = host_mxcsr() & MXCSR_FLAGS;
 	set_host_mxcsr(saved);
