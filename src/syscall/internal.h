@@ -84,7 +84,7 @@ static inline long host_read_small_file(const char *path, char *buf, size_t cap)
 /* Whether the host kernel runs int $0x80 from 64-bit code (IA32
  * emulation built in and enabled). Without it the instruction raises
  * SIGSEGV instead of returning -ENOSYS, so it is probed once, in a child
- * process (fs_ia32.c). */
+ * process (compat_dirs.c). */
 bool host_has_ia32_entry(void);
 
 /* The host's own i386 entry (int $0x80 from 64-bit code): arguments are

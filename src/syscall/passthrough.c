@@ -38,7 +38,7 @@ SG_PASSTHROUGH(sys_getresgid, SYS_getresgid, PA(PA_OUTN, 4), PA(PA_OUTN, 4),
 SG_PASSTHROUGH(sys_newuname, SYS_uname, PA(PA_OUTN, sizeof(struct utsname)))
 SG_PASSTHROUGH(sys_umask, SYS_umask, PA(PA_VAL, 0))
 
-/* lseek, _llseek, getdents64: fs_ia32.c (directory offsets of compat
+/* lseek, _llseek, getdents64: compat_dirs.c (directory offsets of compat
  * guests) */
 /* --- file descriptors -------------------------------------------------- */
 SG_PASSTHROUGH(sys_read, SYS_read, PA(PA_VAL, 0), PA(PA_OUT, 2), PA(PA_VAL, 0))
