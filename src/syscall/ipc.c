@@ -19,6 +19,7 @@
 #include <sys/shm.h>
 
 #include "cpu/cpu.h"
+#include "syscall/carried.h"
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
@@ -470,74 +471,56 @@ SG_SYSCALL_DEFINE(sys_shmdt)
 
 /* --- i386 ipc(call, first, second, third, ptr, fifth) ------------------------- */
 
-enum {
-	IPC_SEMOP = 1, IPC_SEMGET, IPC_SEMCTL, IPC_SEMTIMEDOP,
-	IPC_MSGSND = 11, IPC_MSGRCV, IPC_MSGGET, IPC_MSGCTL,
-	IPC_SHMAT = 21, IPC_SHMDT, IPC_SHMGET, IPC_SHMCTL,
-};
-
+/* The carried call (syscall/carried.h) with ipc's own rules: the old
+ * layouts by the command's IPC_64 bit (the direct i386 calls always use
+ * the 64 ones), shmat's address stored at third. */
 SG_SYSCALL_DEFINE(compat_sys_ipc)
 {
-	uint32_t call = (uint32_t)a[0] & 0xffff, version = (uint32_t)a[0] >> 16;
-	uint64_t first = (uint32_t)a[1], second = (uint32_t)a[2];
-	uint64_t third = (uint32_t)a[3], ptr = (uint32_t)a[4];
-	uint64_t fifth = (uint32_t)a[5];
+	struct sg_carried c;
+	const uint64_t *v = c.args;
+	int err = sg_carried_ipc(a, copy_from_guest, sc_mm(t), &c);
 	uint32_t u;
 	long r;
 
-	switch (call) {
-	case IPC_SEMOP:
-		return semtimedop32(t, first, ptr, second, 0);
-	case IPC_SEMTIMEDOP:
-		return semtimedop32(t, first, ptr, second, fifth);
-	case IPC_SEMGET:
-		return host_syscall3(SYS_semget, (int)first, (int)second, (int)third);
-	case IPC_SEMCTL:
-		/* the semun argument is read from *ptr */
-		if (!ptr)
+	if (err)
+		return err;
+	if (c.early)
+		return c.early;
+	switch (c.id) {
+	case SG_CARRIED_IPC_SEMOP: /* its timeout argument is 0 */
+	case SG_CARRIED_IPC_SEMTIMEDOP:
+		return semtimedop32(t, v[0], v[1], v[2], v[3]);
+	case SG_CARRIED_IPC_SEMGET:
+		return host_syscall3(SYS_semget, (int)v[0], (int)v[1], (int)v[2]);
+	case SG_CARRIED_IPC_SEMCTL:
+		if (!compat_version_ok((int)v[2]))
 			return -EINVAL;
-		if (copy_from_guest(sc_mm(t), &u, ptr, sizeof(u)))
-			return -EFAULT;
-		if (!compat_version_ok((int)third))
+		return do_semctl(t, v[0], v[1], (int)v[2] & ~SC_IPC_64, (uint32_t)v[3], true);
+	case SG_CARRIED_IPC_MSGSND:
+		return msgsnd32(t, v[0], v[1], v[2], v[3]);
+	case SG_CARRIED_IPC_MSGRCV:
+		return msgrcv32(t, v[0], v[1], v[2], (int32_t)v[3], v[4]);
+	case SG_CARRIED_IPC_MSGGET:
+		return host_syscall2(SYS_msgget, (int)v[0], (int)v[1]);
+	case SG_CARRIED_IPC_MSGCTL:
+		if (!compat_version_ok((int)v[1]))
 			return -EINVAL;
-		return do_semctl(t, first, second, (int)third & ~SC_IPC_64, u, true);
-	case IPC_MSGSND:
-		return msgsnd32(t, first, ptr, second, third);
-	case IPC_MSGRCV:
-		if (version == 0) {
-			/* struct ipc_kludge { u32 msgp; s32 msgtyp; } at ptr */
-			uint32_t k[2];
-
-			if (!ptr)
-				return -EINVAL;
-			if (copy_from_guest(sc_mm(t), k, ptr, sizeof(k)))
-				return -EFAULT;
-			return msgrcv32(t, first, k[0], second, (int32_t)k[1], third);
-		}
-		return msgrcv32(t, first, ptr, second, (int32_t)fifth, third);
-	case IPC_MSGGET:
-		return host_syscall2(SYS_msgget, (int)first, (int)second);
-	case IPC_MSGCTL:
-		if (!compat_version_ok((int)second))
-			return -EINVAL;
-		return do_msgctl(t, first, (int)second & ~SC_IPC_64, ptr, true);
-	case IPC_SHMAT:
-		if (version == 1)
-			return -EINVAL;
-		r = do_shmat(t, first, ptr, (int)second);
+		return do_msgctl(t, v[0], (int)v[1] & ~SC_IPC_64, v[2], true);
+	case SG_CARRIED_IPC_SHMAT:
+		r = do_shmat(t, v[0], v[1], (int)v[2]);
 		if (r < 0 && r >= -4095)
 			return r;
 		u = (uint32_t)r;
-		return copy_to_guest(sc_mm(t), third, &u, sizeof(u)) ? -EFAULT : 0;
-	case IPC_SHMDT:
-		return sys_shmdt(t, (const uint64_t[6]){ ptr });
-	case IPC_SHMGET:
-		return host_syscall3(SYS_shmget, (int)first, second, (int)third);
-	case IPC_SHMCTL:
-		if (!compat_version_ok((int)second))
+		return copy_to_guest(sc_mm(t), c.result_at, &u, sizeof(u)) ? -EFAULT : 0;
+	case SG_CARRIED_IPC_SHMDT:
+		return sys_shmdt(t, v);
+	case SG_CARRIED_IPC_SHMGET:
+		return host_syscall3(SYS_shmget, (int)v[0], v[1], (int)v[2]);
+	case SG_CARRIED_IPC_SHMCTL:
+		if (!compat_version_ok((int)v[1]))
 			return -EINVAL;
-		return do_shmctl(t, first, (int)second & ~SC_IPC_64, ptr, true);
-	default:
+		return do_shmctl(t, v[0], (int)v[1] & ~SC_IPC_64, v[2], true);
+	default: /* socketcall's */
 		return -ENOSYS;
 	}
 }

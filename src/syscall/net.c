@@ -4,12 +4,12 @@
  * messages (msghdr, cmsg) are msg.c.
  */
 #include <linux/filter.h>
-#include <linux/net.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "syscall/carried.h"
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
@@ -307,77 +307,23 @@ SG_SYSCALL_DEFINE(sys_getsockopt)
 
 /* --- i386 socketcall(call, unsigned long args[]) -------------------------------- */
 
-SG_SYSCALL_DEFINE(compat_sys_sendmsg);
-SG_SYSCALL_DEFINE(compat_sys_recvmsg);
-SG_SYSCALL_DEFINE(compat_sys_sendmmsg);
-SG_SYSCALL_DEFINE(compat_sys_recvmmsg_time32);
-
+/* The carried call runs as its i386 row (syscall/carried.h: send, recv and
+ * accept as sendto, recvfrom and accept4 with the missing arguments 0, as
+ * the kernel runs them). */
 SG_SYSCALL_DEFINE(compat_sys_socketcall)
 {
-	static const uint8_t nargs[] = {
-		[SYS_SOCKET] = 3,      [SYS_BIND] = 3,	      [SYS_CONNECT] = 3,
-		[SYS_LISTEN] = 2,      [SYS_ACCEPT] = 3,      [SYS_GETSOCKNAME] = 3,
-		[SYS_GETPEERNAME] = 3, [SYS_SOCKETPAIR] = 4,  [SYS_SEND] = 4,
-		[SYS_RECV] = 4,	       [SYS_SENDTO] = 6,      [SYS_RECVFROM] = 6,
-		[SYS_SHUTDOWN] = 2,    [SYS_SETSOCKOPT] = 5,  [SYS_GETSOCKOPT] = 5,
-		[SYS_SENDMSG] = 3,     [SYS_RECVMSG] = 3,     [SYS_ACCEPT4] = 4,
-		[SYS_RECVMMSG] = 5,    [SYS_SENDMMSG] = 4,
-	};
-	uint32_t call = (uint32_t)a[0];
-	uint32_t args32[6] = { 0 };
-	uint64_t v[6] = { 0 };
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+	const struct sg_syscall_row *row;
+	struct sg_carried c;
+	int err = sg_carried_socketcall(a, copy_from_guest, sc_mm(t), &c);
 
-	if (call < 1 || call >= ARRAY_SIZE(nargs))
-		return -EINVAL;
-	if (copy_from_guest(sc_mm(t), args32, a[1], nargs[call] * 4u))
-		return -EFAULT;
-	for (int i = 0; i < 6; i++)
-		v[i] = args32[i];
+	if (err)
+		return err;
+	if (c.row < 0 || (unsigned)c.row >= tab->size || !tab->rows[c.row].fn)
+		return -ENOSYS;
+	row = &tab->rows[c.row];
 	/* the entry's descriptor check cannot see into the block */
-	if (call != SYS_SOCKET && call != SYS_SOCKETPAIR && sc_names_private_fd(1, v))
+	if (row->fd_args && sc_names_private_fd(row->fd_args, c.args))
 		return -EBADF;
-	switch (call) {
-	case SYS_SOCKET:
-		return sys_socket(t, v);
-	case SYS_BIND:
-		return sys_bind(t, v);
-	case SYS_CONNECT:
-		return sys_connect(t, v);
-	case SYS_LISTEN:
-		return sys_listen(t, v);
-	case SYS_ACCEPT:
-		return sys_accept(t, v);
-	case SYS_GETSOCKNAME:
-		return sys_getsockname(t, v);
-	case SYS_GETPEERNAME:
-		return sys_getpeername(t, v);
-	case SYS_SOCKETPAIR:
-		return sys_socketpair(t, v);
-	case SYS_SEND:
-		v[4] = v[5] = 0;
-		return sys_sendto(t, v);
-	case SYS_RECV:
-		v[4] = v[5] = 0;
-		return sys_recvfrom(t, v);
-	case SYS_SENDTO:
-		return sys_sendto(t, v);
-	case SYS_RECVFROM:
-		return sys_recvfrom(t, v);
-	case SYS_SHUTDOWN:
-		return sys_shutdown(t, v);
-	case SYS_SETSOCKOPT:
-		return sys_setsockopt(t, v);
-	case SYS_GETSOCKOPT:
-		return sys_getsockopt(t, v);
-	case SYS_SENDMSG:
-		return compat_sys_sendmsg(t, v);
-	case SYS_RECVMSG:
-		return compat_sys_recvmsg(t, v);
-	case SYS_ACCEPT4:
-		return sys_accept4(t, v);
-	case SYS_RECVMMSG:
-		return compat_sys_recvmmsg_time32(t, v);
-	default: /* SYS_SENDMMSG */
-		return compat_sys_sendmmsg(t, v);
-	}
+	return row->fn(t, c.args);
 }

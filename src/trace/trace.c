@@ -29,6 +29,7 @@
 
 #include "core/process.h"
 #include "mm/mm.h"
+#include "syscall/carried.h"
 #include "trace/trace.h"
 #include "hostfd/hostfd.h"
 #include "trace/trace_internal.h"
@@ -439,48 +440,40 @@ static const struct systab_sig unknown_sig = {
 	  SYSTAB_ARG_HEX, SYSTAB_ARG_HEX },
 };
 
-/* i386 socketcall's send, recv and accept have no row of their own in any
- * table: strace names them, with the first arguments of sendto, recvfrom
- * and accept4 (their kernel implementations). */
-static const struct {
-	const char *name, *base;
-	unsigned nargs;
-} socketcall_only[] = {
-	{ "send", "sendto", 4 }, { "recv", "recvfrom", 4 }, { "accept", "accept4", 3 },
-};
-#define N_SOCKETCALL_ONLY (sizeof(socketcall_only) / sizeof(socketcall_only[0]))
-static struct sg_syscall_row socketcall_rows[N_SOCKETCALL_ONLY];
-static struct systab_sig socketcall_sigs[N_SOCKETCALL_ONLY];
-static unsigned socketcall_base[N_SOCKETCALL_ONLY];
-static pthread_once_t socketcall_once = PTHREAD_ONCE_INIT;
+/* The calls socketcall and ipc carry that are shown under a name of their
+ * own while an i386 row runs them (send, recv and accept: sendto,
+ * recvfrom and accept4, syscall/carried.h): a copy of that row and its
+ * argument kinds with the name and count changed, per carried call. */
+static struct sg_syscall_row renamed_rows[SG_CARRIED__COUNT];
+static struct systab_sig renamed_sigs[SG_CARRIED__COUNT];
+static pthread_once_t renamed_once = PTHREAD_ONCE_INIT;
 
-static void socketcall_rows_init(void)
+static void renamed_rows_init(void)
 {
 	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
 
-	for (size_t k = 0; tab && k < N_SOCKETCALL_ONLY; k++)
-		for (unsigned r = 0; r < tab->size; r++) {
-			const struct systab_sig *sig = systab_sig(SG_TABLE_IA32, r);
+	for (unsigned id = 0; tab && id < SG_CARRIED__COUNT; id++) {
+		const struct sg_carried_def *def = sg_carried_def((enum sg_carried_id)id);
+		const struct systab_sig *sig;
 
-			if (!tab->rows[r].name || strcmp(tab->rows[r].name, socketcall_only[k].base) ||
-			    !sig)
-				continue;
-			socketcall_rows[k] = tab->rows[r];
-			socketcall_rows[k].name = socketcall_only[k].name;
-			socketcall_rows[k].nargs = socketcall_only[k].nargs;
-			socketcall_sigs[k] = *sig;
-			socketcall_sigs[k].nargs = (unsigned char)socketcall_only[k].nargs;
-			socketcall_base[k] = r;
-		}
+		if (def->row < 0 || (unsigned)def->row >= tab->size ||
+		    !tab->rows[def->row].name || !strcmp(tab->rows[def->row].name, def->name) ||
+		    !(sig = systab_sig(SG_TABLE_IA32, (unsigned)def->row)))
+			continue;
+		renamed_rows[id] = tab->rows[def->row];
+		renamed_rows[id].name = def->name;
+		renamed_rows[id].nargs = def->nargs;
+		renamed_sigs[id] = *sig;
+		renamed_sigs[id].nargs = (unsigned char)def->nargs;
+	}
 }
 
 static const struct systab_sig *sig_of(const struct sg_syscall_call *call)
 {
 	const struct systab_sig *sig;
 
-	for (size_t k = 0; k < N_SOCKETCALL_ONLY; k++)
-		if (call->row == &socketcall_rows[k])
-			return &socketcall_sigs[k];
+	if (call->row >= renamed_rows && call->row < renamed_rows + SG_CARRIED__COUNT)
+		return &renamed_sigs[call->row - renamed_rows];
 	sig = call->row ? systab_sig(call->table, call->index) : NULL;
 	return sig ? sig : &unknown_sig;
 }
@@ -693,60 +686,38 @@ static void open_line(struct trace *tr, const struct sg_syscall_call *call,
 	pending.open_len = l.len;
 }
 
-/* i386 socketcall(call, args): shown as the call it multiplexes, with the
- * arguments from the guest's array, as strace shows it. view is filled and
- * returned; call itself when it is not a socketcall (or cannot be read). */
-static const struct sg_syscall_call *socketcall_view(const struct sg_syscall_call *call,
-						     struct sg_syscall_call *view,
-						     const struct mm *mm)
+/* i386 socketcall(call, args) and ipc(call, first, second, third, ptr,
+ * fifth): shown as the call they carry, with its arguments in its own
+ * order, as strace shows them (syscall/carried.h). view is filled and
+ * returned; call itself when it carries nothing the trace can name (an
+ * unknown sub-call, an unreadable block, semop and the time32 semtimedop,
+ * which have no i386 row). */
+static const struct sg_syscall_call *carried_call_view(const struct sg_syscall_call *call,
+						       struct sg_syscall_call *view,
+						       const struct mm *mm)
 {
 	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
-	const char *sys;
-	char name[32];
-	uint32_t words[6];
-	const struct systab_sig *sig;
+	bool ipc = is_call(call, "ipc");
+	struct sg_carried c;
+	uint32_t addr;
 
-	if (!is_call(call, "socketcall") || !tab || !mm)
+	if ((!ipc && !is_call(call, "socketcall")) || call->table != SG_TABLE_IA32 ||
+	    !tab || !mm)
 		return call;
-	sys = xlat_name(&xlat_socketcallnr, (uint32_t)call->args[0]);
-	if (!sys || strlen(sys) >= sizeof(name) + 4)
+	if ((ipc ? sg_carried_ipc : sg_carried_socketcall)(call->args, copy_from_guest, mm, &c) ||
+	    c.row < 0 || (unsigned)c.row >= tab->size)
 		return call;
-	for (size_t i = 0; sys[i + 4] && i < sizeof(name) - 1; i++)
-		name[i] = (char)(sys[i + 4] | 0x20); /* SYS_SOCKET -> socket */
-	name[strlen(sys) - 4] = '\0';
-	pthread_once(&socketcall_once, socketcall_rows_init);
-	for (size_t k = 0; k < N_SOCKETCALL_ONLY; k++) {
-		if (strcmp(name, socketcall_only[k].name) || !socketcall_rows[k].name)
-			continue;
-		sig = &socketcall_sigs[k];
-		if (copy_from_guest(mm, words, (uint32_t)call->args[1], 4u * sig->nargs))
-			return call;
-		*view = *call;
-		view->index = socketcall_base[k];
-		view->nr = socketcall_base[k];
-		view->row = &socketcall_rows[k];
-		memset(view->args, 0, sizeof(view->args));
-		for (unsigned i = 0; i < sig->nargs; i++)
-			view->args[i] = words[i];
-		return view;
-	}
-	for (unsigned r = 0; r < tab->size; r++) {
-		if (!tab->rows[r].name || strcmp(tab->rows[r].name, name))
-			continue;
-		sig = systab_sig(SG_TABLE_IA32, r);
-		if (!sig || sig->nargs > 6 ||
-		    copy_from_guest(mm, words, (uint32_t)call->args[1], 4u * sig->nargs))
-			return call;
-		*view = *call;
-		view->index = r;
-		view->nr = r;
-		view->row = &tab->rows[r];
-		memset(view->args, 0, sizeof(view->args));
-		for (unsigned k = 0; k < sig->nargs; k++)
-			view->args[k] = words[k];
-		return view;
-	}
-	return call;
+	pthread_once(&renamed_once, renamed_rows_init);
+	*view = *call;
+	view->index = (unsigned)c.row;
+	view->nr = (unsigned)c.row;
+	view->row = renamed_rows[c.id].name ? &renamed_rows[c.id] : &tab->rows[c.row];
+	memcpy(view->args, c.args, sizeof(view->args));
+	/* ipc's shmat returns 0 and stores the address: shown as returned */
+	if (c.result_at && call->result == 0 &&
+	    !copy_from_guest(mm, &addr, c.result_at, sizeof(addr)))
+		view->result = addr;
+	return view;
 }
 
 void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
@@ -803,109 +774,6 @@ void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
 	tr->flags = flags;
 }
 
-/* The i386 row named name (NULL if none). */
-static int ia32_row(const char *name)
-{
-	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
-
-	for (unsigned r = 0; tab && r < tab->size; r++)
-		if (tab->rows[r].name && !strcmp(tab->rows[r].name, name))
-			return (int)r;
-	return -1;
-}
-
-/* i386 ipc(call, first, second, third, ptr, fifth): shown as the call it
- * carries, with the arguments in that call's order (strace's
- * decode_ipc_subcall does the same). semop and time32 semtimedop have no
- * row of their own in the i386 table: those stay ipc(...). */
-static const struct sg_syscall_call *ipc_view(const struct sg_syscall_call *call,
-					      struct sg_syscall_call *view,
-					      const struct mm *mm)
-{
-	static const struct {
-		unsigned nr;
-		const char *name;
-	} subcalls[] = {
-		{ 2, "semget" }, { 3, "semctl" }, { 11, "msgsnd" }, { 12, "msgrcv" },
-		{ 13, "msgget" }, { 14, "msgctl" }, { 21, "shmat" }, { 22, "shmdt" },
-		{ 23, "shmget" }, { 24, "shmctl" },
-	};
-	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
-	uint32_t op, version, first, second, third, ptr, fifth;
-	const char *name = NULL;
-	int r;
-
-	if (!is_call(call, "ipc") || call->table != SG_TABLE_IA32 || !tab || !mm)
-		return call;
-	op = (uint32_t)call->args[0] & 0xffff;
-	version = (uint32_t)call->args[0] >> 16;
-	first = (uint32_t)call->args[1];
-	second = (uint32_t)call->args[2];
-	third = (uint32_t)call->args[3];
-	ptr = (uint32_t)call->args[4];
-	fifth = (uint32_t)call->args[5];
-	for (size_t i = 0; i < sizeof(subcalls) / sizeof(subcalls[0]); i++)
-		if (subcalls[i].nr == op)
-			name = subcalls[i].name;
-	if (!name || (r = ia32_row(name)) < 0)
-		return call;
-	*view = *call;
-	view->index = (unsigned)r;
-	view->nr = (unsigned)r;
-	view->row = &tab->rows[r];
-	memset(view->args, 0, sizeof(view->args));
-	switch (op) {
-	case 2: case 23: /* semget, shmget (key, n, flags) */
-		view->args[0] = first, view->args[1] = second, view->args[2] = third;
-		break;
-	case 3: { /* semctl (id, num, cmd, *ptr: the union semun) */
-		uint32_t arg = 0;
-
-		if (ptr && copy_from_guest(mm, &arg, ptr, sizeof(arg)))
-			return call;
-		view->args[0] = first, view->args[1] = second, view->args[2] = third;
-		view->args[3] = arg;
-		break;
-	}
-	case 11: /* msgsnd (id, msgp, size, flags) */
-		view->args[0] = first, view->args[1] = ptr, view->args[2] = second;
-		view->args[3] = third;
-		break;
-	case 12: /* msgrcv: version 0 passes {msgp, msgtyp} at ptr */
-		view->args[0] = first, view->args[2] = second, view->args[4] = third;
-		if (version == 0) {
-			uint32_t kludge[2];
-
-			if (copy_from_guest(mm, kludge, ptr, sizeof(kludge)))
-				return call;
-			view->args[1] = kludge[0];
-			view->args[3] = kludge[1];
-		} else {
-			view->args[1] = ptr;
-			view->args[3] = fifth;
-		}
-		break;
-	case 13: /* msgget (key, flags) */
-		view->args[0] = first, view->args[1] = second;
-		break;
-	case 14: case 24: /* msgctl, shmctl (id, cmd, buf) */
-		view->args[0] = first, view->args[1] = second, view->args[2] = ptr;
-		break;
-	case 21: { /* shmat (id, addr, flags); the address is stored at third */
-		uint32_t addr;
-
-		view->args[0] = first, view->args[1] = ptr, view->args[2] = second;
-		if (call->result == 0 && !copy_from_guest(mm, &addr, third, sizeof(addr)))
-			view->result = addr;
-		break;
-	}
-	case 22: /* shmdt (addr) */
-		view->args[0] = ptr;
-		break;
-	}
-	return view;
-}
-
 /* i386's old select(2) (82) takes one pointer to its five arguments
  * (struct sel_arg_struct): shown with them, as strace does. */
 static const struct sg_syscall_call *oldselect_view(const struct sg_syscall_call *call,
@@ -929,10 +797,8 @@ static const struct sg_syscall_call *carried_view(const struct sg_syscall_call *
 						  struct sg_syscall_call *view,
 						  const struct mm *mm)
 {
-	const struct sg_syscall_call *v = socketcall_view(call, view, mm);
+	const struct sg_syscall_call *v = carried_call_view(call, view, mm);
 
-	if (v == call)
-		v = ipc_view(call, view, mm);
 	return v != call ? v : oldselect_view(call, view, mm);
 }
 

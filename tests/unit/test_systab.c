@@ -15,6 +15,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <linux/ipc.h>
+#include <linux/net.h>
+
+#include "syscall/carried.h"
 #include "syscall/table.h"
 
 #define X32_BIT 0x40000000ul
@@ -304,6 +309,157 @@ static void test_coverage_listing(void **state)
 	free(buf);
 }
 
+/* --- socketcall/ipc's carried calls (syscall/carried.h) --------------------- */
+
+/* Every carried call runs as an i386 row that <asm/unistd_32.h> defines:
+ * its own name's, or (send, recv, accept: no such define) another's with
+ * fewer arguments; a call that shares its row's name reads as many words
+ * as the row has arguments, so the trace shows all of them. semop and
+ * semtimedop (time32) have no i386 define. */
+static void test_carried_rows(void **state)
+{
+	const struct abi_ref *i386 = &abis[0];
+	unsigned renamed = 0, rowless = 0;
+
+	for (unsigned id = 0; id < SG_CARRIED__COUNT; id++) {
+		const struct sg_carried_def *def = sg_carried_def((enum sg_carried_id)id);
+		const struct ref *own = ref_by_name(i386, def->name);
+		const struct sg_syscall_row *row;
+		const struct systab_sig *sig;
+
+		assert_non_null(def);
+		if (def->row < 0) {
+			assert_null(own);
+			rowless++;
+			continue;
+		}
+		row = row_at(SG_TABLE_IA32, (unsigned long)def->row);
+		assert_non_null(row);
+		assert_non_null(ref_by_name(i386, row->name));
+		assert_int_equal(ref_by_name(i386, row->name)->nr, def->row);
+		sig = systab_sig(SG_TABLE_IA32, (unsigned)def->row);
+		assert_non_null(sig);
+		if (own) {
+			assert_string_equal(row->name, def->name);
+			assert_int_equal(def->nargs, sig->nargs);
+		} else {
+			assert_true(def->nargs < sig->nargs);
+			renamed++;
+		}
+	}
+	assert_int_equal(renamed, 3);
+	assert_int_equal(rowless, 2);
+	assert_null(sg_carried_def(SG_CARRIED__COUNT));
+}
+
+/* guest memory for the demultiplexer: words at FAKE_BASE */
+#define FAKE_BASE 0x1000u
+static uint32_t fake_mem[16];
+
+static int fake_read(const struct mm *mm, void *dst, uint64_t src, size_t n)
+{
+	(void)mm;
+	if (src < FAKE_BASE || src + n > FAKE_BASE + sizeof(fake_mem))
+		return -EFAULT;
+	memcpy(dst, (const char *)fake_mem + (src - FAKE_BASE), n);
+	return 0;
+}
+
+static void test_carried_socketcall(void **state)
+{
+	struct sg_carried c;
+
+	for (unsigned i = 0; i < 16; i++)
+		fake_mem[i] = 100 + i;
+	assert_int_equal(sg_carried_socketcall((uint64_t[6]){ SYS_SENDTO, FAKE_BASE }, fake_read,
+					       NULL, &c), 0);
+	assert_string_equal(c.name, "sendto");
+	assert_int_equal(c.nargs, 6);
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(c.args[i], 100 + i);
+	/* send: sendto's row, the address and its length 0 */
+	assert_int_equal(sg_carried_socketcall((uint64_t[6]){ SYS_SEND, FAKE_BASE + 4 }, fake_read,
+					       NULL, &c), 0);
+	assert_string_equal(c.name, "send");
+	assert_string_equal(row_at(SG_TABLE_IA32, (unsigned long)c.row)->name, "sendto");
+	assert_int_equal(c.nargs, 4);
+	assert_int_equal(c.args[0], 101);
+	assert_int_equal(c.args[3], 104);
+	assert_int_equal(c.args[4], 0);
+	assert_int_equal(c.args[5], 0);
+	assert_int_equal(c.early, 0);
+	/* the block is read to its kernel size only: listen's two words fit
+	 * at the end of the memory, socket's three do not */
+	assert_int_equal(sg_carried_socketcall((uint64_t[6]){ SYS_LISTEN, FAKE_BASE + 56 },
+					       fake_read, NULL, &c), 0);
+	assert_int_equal(sg_carried_socketcall((uint64_t[6]){ SYS_SOCKET, FAKE_BASE + 56 },
+					       fake_read, NULL, &c), -EFAULT);
+	/* net/socket.c: call < 1 || call > SYS_SENDMMSG is -EINVAL */
+	assert_int_equal(sg_carried_socketcall((uint64_t[6]){ 0, FAKE_BASE }, fake_read, NULL, &c),
+			 -EINVAL);
+	assert_int_equal(sg_carried_socketcall((uint64_t[6]){ SYS_SENDMMSG + 1, FAKE_BASE },
+					       fake_read, NULL, &c), -EINVAL);
+}
+
+/* ipc/syscall.c's argument order per sub-call */
+static void test_carried_ipc(void **state)
+{
+	struct sg_carried c;
+
+	fake_mem[0] = 0x5000; /* struct ipc_kludge: msgp, msgtyp */
+	fake_mem[1] = (uint32_t)-7;
+	/* ipc(call, first, second, third, ptr, fifth) */
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ MSGRCV, 3, 8, 04000, FAKE_BASE, 9 },
+					fake_read, NULL, &c), 0);
+	assert_string_equal(c.name, "msgrcv");
+	assert_int_equal(c.id, SG_CARRIED_IPC_MSGRCV);
+	assert_int_equal(c.args[0], 3);
+	assert_int_equal(c.args[1], 0x5000);
+	assert_int_equal(c.args[2], 8);
+	assert_int_equal(c.args[3], (uint32_t)-7);
+	assert_int_equal(c.args[4], 04000);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ IPCCALL(1, MSGRCV), 3, 8, 04000, 0x6000, 9 },
+					fake_read, NULL, &c), 0);
+	assert_int_equal(c.args[1], 0x6000);
+	assert_int_equal(c.args[3], 9);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ MSGRCV, 3, 8, 0, 0, 0 }, fake_read, NULL,
+					&c), -EINVAL);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ MSGRCV, 3, 8, 0, 0x9000, 0 }, fake_read,
+					NULL, &c), -EFAULT);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ MSGSND, 3, 8, 04000, 0x5000, 0 }, fake_read,
+					NULL, &c), 0);
+	assert_int_equal(c.args[1], 0x5000);
+	assert_int_equal(c.args[2], 8);
+	assert_int_equal(c.args[3], 04000);
+	/* semctl's union semun is the word at ptr; NULL: -EINVAL, shown */
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ SEMCTL, 2, 1, 16, FAKE_BASE + 4, 0 },
+					fake_read, NULL, &c), 0);
+	assert_int_equal(c.args[3], (uint32_t)-7);
+	assert_int_equal(c.early, 0);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ SEMCTL, 2, 1, 16, 0, 0 }, fake_read, NULL,
+					&c), 0);
+	assert_int_equal(c.early, -EINVAL);
+	/* shmat: the address goes to third; version 1 is -EINVAL */
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ SHMAT, 4, 010000, 0x7000, 0x8000, 0 },
+					fake_read, NULL, &c), 0);
+	assert_int_equal(c.args[0], 4);
+	assert_int_equal(c.args[1], 0x8000);
+	assert_int_equal(c.args[2], 010000);
+	assert_int_equal(c.result_at, 0x7000);
+	assert_int_equal(c.early, 0);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ IPCCALL(1, SHMAT), 4, 0, 0x7000, 0, 0 },
+					fake_read, NULL, &c), 0);
+	assert_int_equal(c.early, -EINVAL);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ SEMTIMEDOP, 2, 1, 0, 0x5000, 0x5100 },
+					fake_read, NULL, &c), 0);
+	assert_int_equal(c.row, -1);
+	assert_int_equal(c.args[1], 0x5000);
+	assert_int_equal(c.args[2], 1);
+	assert_int_equal(c.args[3], 0x5100);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ 99 }, fake_read, NULL, &c), -ENOSYS);
+	assert_int_equal(sg_carried_ipc((uint64_t[6]){ 0 }, fake_read, NULL, &c), -ENOSYS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +472,9 @@ int main(void)
 		cmocka_unit_test(test_argument_kinds),
 		cmocka_unit_test(test_lookup_abi),
 		cmocka_unit_test(test_coverage_listing),
+		cmocka_unit_test(test_carried_rows),
+		cmocka_unit_test(test_carried_socketcall),
+		cmocka_unit_test(test_carried_ipc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
