@@ -1,5 +1,6 @@
 /* Socket kinds: addresses, message headers, socket type and protocol, as
  * strace prints them. */
+#define _GNU_SOURCE /* struct mmsghdr */
 #include <arpa/inet.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -7,6 +8,7 @@
 #include <sys/un.h>
 
 #include "mm/mm.h"
+#include "syscall/compat/compat.h"
 #include "trace/trace_internal.h"
 
 static uint64_t rd(const void *p, unsigned size)
@@ -42,6 +44,10 @@ bool tk_sockproto(const struct targ *a, uint64_t v)
 	return true;
 }
 
+/* socket addresses are the same bytes in every ABI */
+#define SUN_PATH_AT offsetof(struct sockaddr_un, sun_path)
+#define SA_DATA_AT offsetof(struct sockaddr, sa_data)
+
 /* {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")} */
 static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 {
@@ -58,27 +64,27 @@ static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 		tprint_ptr(a->l, addr);
 		return;
 	}
-	family = (int)rd(b, 2);
+	family = (int)GUEST_FIELD(b, struct sockaddr, sa_family);
 	tl_puts(a->l, "{sa_family=");
 	tprint_enum(a->l, &xlat_family, family);
 	if (family == AF_INET && n >= sizeof(struct sockaddr_in)) {
 		char ip[INET_ADDRSTRLEN];
 
-		inet_ntop(AF_INET, b + 4, ip, sizeof(ip));
+		inet_ntop(AF_INET, b + offsetof(struct sockaddr_in, sin_addr), ip, sizeof(ip));
 		tl_printf(a->l, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
-			  (unsigned)ntohs((uint16_t)rd(b + 2, 2)), ip);
+			  (unsigned)ntohs((uint16_t)GUEST_FIELD(b, struct sockaddr_in, sin_port)), ip);
 	} else if (family == AF_INET6 && n >= sizeof(struct sockaddr_in6)) {
 		char ip[INET6_ADDRSTRLEN];
 
-		inet_ntop(AF_INET6, b + 8, ip, sizeof(ip));
+		inet_ntop(AF_INET6, b + offsetof(struct sockaddr_in6, sin6_addr), ip, sizeof(ip));
 		tl_printf(a->l, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
 			  "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
-			  (unsigned)ntohs((uint16_t)rd(b + 2, 2)),
-			  (unsigned)ntohl((uint32_t)rd(b + 4, 4)), ip,
-			  (unsigned)rd(b + 24, 4));
-	} else if (family == AF_UNIX && n > 2) { /* (an unnamed one: no path) */
-		size_t plen = n - 2;
-		const unsigned char *path = b + 2;
+			  (unsigned)ntohs((uint16_t)GUEST_FIELD(b, struct sockaddr_in6, sin6_port)),
+			  (unsigned)ntohl((uint32_t)GUEST_FIELD(b, struct sockaddr_in6, sin6_flowinfo)),
+			  ip, (unsigned)GUEST_FIELD(b, struct sockaddr_in6, sin6_scope_id));
+	} else if (family == AF_UNIX && n > SUN_PATH_AT) { /* (an unnamed one: no path) */
+		size_t plen = n - SUN_PATH_AT;
+		const unsigned char *path = b + SUN_PATH_AT;
 
 		tl_puts(a->l, ", sun_path=");
 		if (plen && path[0] == 0) {
@@ -88,9 +94,9 @@ static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 		} else {
 			tl_quote(a->l, path, strnlen((const char *)path, plen), false);
 		}
-	} else if (n > 2 && family != AF_UNIX) {
+	} else if (n > SA_DATA_AT && family != AF_UNIX) {
 		tl_puts(a->l, ", sa_data=");
-		tl_quote(a->l, b + 2, n - 2, false);
+		tl_quote(a->l, b + SA_DATA_AT, n - SA_DATA_AT, false);
 	}
 	tl_putc(a->l, '}');
 }
@@ -180,22 +186,27 @@ static void print_cmsg_data(const struct targ *a, uint32_t level, uint32_t type,
 static void print_cmsgs(const struct targ *a, uint64_t addr, uint64_t total)
 {
 	bool compat = targ_table(a) != SG_TABLE_X64;
-	unsigned hdr = compat ? 12 : 16, align = compat ? 4 : 8;
+	/* CMSG_ALIGN: the kernel's long (compat: 4) */
+	unsigned hdr = compat ? sizeof(struct compat_cmsghdr) : sizeof(struct cmsghdr);
+	unsigned align = compat ? sizeof(compat_ulong_t) : sizeof(long);
 	uint64_t off = 0;
 	unsigned n = 0;
 
 	tl_putc(a->l, '[');
 	while (off + hdr <= total) {
-		unsigned char b[16];
+		unsigned char b[sizeof(struct cmsghdr)];
 		uint64_t len;
 		uint32_t level, type;
 		const char *name;
 
 		if (!tread(a, b, addr + off, hdr))
 			break;
-		len = rd(b, compat ? 4 : 8);
-		level = (uint32_t)rd(b + (compat ? 4 : 8), 4);
-		type = (uint32_t)rd(b + (compat ? 8 : 12), 4);
+#define CMSG_FIELD(f) \
+	(compat ? GUEST_FIELD(b, struct compat_cmsghdr, f) : GUEST_FIELD(b, struct cmsghdr, f))
+		len = CMSG_FIELD(cmsg_len);
+		level = (uint32_t)CMSG_FIELD(cmsg_level);
+		type = (uint32_t)CMSG_FIELD(cmsg_type);
+#undef CMSG_FIELD
 		if (len < hdr || len > total - off)
 			break;
 		if (n++ == TRACE_MAX_ELEMS) {
@@ -225,21 +236,24 @@ static void print_cmsgs(const struct targ *a, uint64_t addr, uint64_t total)
  * msg_namelen and msg_flags (ints). */
 static void print_msghdr(const struct targ *a, uint64_t addr, uint64_t budget)
 {
-	unsigned w = guest_long_bytes(targ_table(a));
-	unsigned char b[56];
+	bool compat = guest_long_bytes(targ_table(a)) == 4;
+	unsigned char b[sizeof(struct msghdr)];
 	uint64_t name, namelen, iov, iovlen, control, controllen, flags;
 
-	if (!tread(a, b, addr, w == 8 ? 56 : 28)) {
+	if (!tread(a, b, addr, compat ? sizeof(struct compat_msghdr) : sizeof(b))) {
 		tprint_ptr(a->l, addr);
 		return;
 	}
-	name = rd(b, w);
-	namelen = rd(b + w, 4);
-	iov = rd(b + 2 * w, w);
-	iovlen = rd(b + 3 * w, w);
-	control = rd(b + 4 * w, w);
-	controllen = rd(b + 5 * w, w);
-	flags = rd(b + 6 * w, 4);
+#define MSGHDR_FIELD(f) \
+	(compat ? GUEST_FIELD(b, struct compat_msghdr, f) : GUEST_FIELD(b, struct msghdr, f))
+	name = MSGHDR_FIELD(msg_name);
+	namelen = MSGHDR_FIELD(msg_namelen);
+	iov = MSGHDR_FIELD(msg_iov);
+	iovlen = MSGHDR_FIELD(msg_iovlen);
+	control = MSGHDR_FIELD(msg_control);
+	controllen = MSGHDR_FIELD(msg_controllen);
+	flags = MSGHDR_FIELD(msg_flags);
+#undef MSGHDR_FIELD
 	tl_puts(a->l, "{msg_name=");
 	print_sockaddr(a, name, namelen);
 	tl_printf(a->l, ", msg_namelen=%u, msg_iov=", (unsigned)namelen);
@@ -271,12 +285,13 @@ bool tk_omsghdr(const struct targ *a, uint64_t v)
 }
 
 /* sendmmsg/recvmmsg: as many struct mmsghdr as the result, each a msghdr
- * and the bytes it carried (msg_len, the budget of a received one's iov):
- * 64 bytes in the 64-bit ABI, 32 in the compat one. */
+ * and the bytes it carried (msg_len, the budget of a received one's iov). */
 bool tk_ommsghdr(const struct targ *a, uint64_t v)
 {
-	unsigned w = guest_long_bytes(targ_table(a));
-	unsigned size = w == 8 ? 64 : 32, hdr = w == 8 ? 56 : 28;
+	bool compat = guest_long_bytes(targ_table(a)) == 4;
+	size_t size = compat ? sizeof(struct compat_mmsghdr) : sizeof(struct mmsghdr);
+	size_t hdr = compat ? offsetof(struct compat_mmsghdr, msg_len)
+			    : offsetof(struct mmsghdr, msg_len);
 	bool received = a->call->row && !strncmp(a->call->row->name, "recv", 4);
 	uint64_t addr = targ_ulong(a, v);
 	uint32_t len;

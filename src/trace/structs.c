@@ -3,17 +3,15 @@
  * status, times, vectors, argv, limits, pipes, random bytes, _llseek.
  * Layouts per guest ABI are read field by field at the kernel's offsets;
  * processes and signals are in structs_task.c, sockets in sockets.c. */
+#include <poll.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <sys/uio.h>
+#include <linux/stat.h> /* struct statx: one layout in every ABI */
 
+#include "syscall/compat/compat.h"
 #include "trace/trace_internal.h"
-
-static uint64_t rd(const void *p, unsigned size)
-{
-	uint64_t v = 0;
-
-	memcpy(&v, p, size); /* little-endian guest and host */
-	return v;
-}
 
 /* Guest pointer / long width of the call's ABI. */
 static unsigned wl(const struct targ *a)
@@ -107,44 +105,47 @@ static void print_stat_short(struct tline *l, uint32_t mode, uint64_t rdev,
 /* struct stat of x86_64 (x32 uses it too); i386's old struct stat. */
 bool tk_stat(const struct targ *a, uint64_t v)
 {
-	unsigned char b[144];
+	unsigned char b[sizeof(struct stat)];
 	uint64_t addr = targ_ulong(a, v);
 
 	if (targ_table(a) == SG_TABLE_IA32) {
-		/* compat struct stat: mode u16 @8, rdev u32 @16, size u32 @20 */
-		if (!tread(a, b, addr, 64))
+		if (!tread(a, b, addr, sizeof(struct compat_stat)))
 			goto bad;
-		print_stat_short(a->l, (uint32_t)rd(b + 8, 2), rd(b + 16, 4),
-				 rd(b + 20, 4));
+		print_stat_short(a->l, (uint32_t)GUEST_FIELD(b, struct compat_stat, st_mode),
+				 GUEST_FIELD(b, struct compat_stat, st_rdev),
+				 GUEST_FIELD(b, struct compat_stat, st_size));
 		return true;
 	}
 	if (!tread(a, b, addr, sizeof(b)))
 		goto bad;
-	print_stat_short(a->l, (uint32_t)rd(b + 24, 4), rd(b + 40, 8), rd(b + 48, 8));
+	print_stat_short(a->l, (uint32_t)GUEST_FIELD(b, struct stat, st_mode),
+			 GUEST_FIELD(b, struct stat, st_rdev), GUEST_FIELD(b, struct stat, st_size));
 	return true;
 bad:
 	tprint_ptr(a->l, addr);
 	return true;
 }
 
-/* i386 struct stat64: mode @16, rdev @32, size @44 (4-byte aligned). */
+/* i386 struct stat64 (64-bit fields 4-byte aligned). */
 bool tk_stat64(const struct targ *a, uint64_t v)
 {
-	unsigned char b[96];
+	unsigned char b[sizeof(struct compat_stat64)];
 	uint64_t addr = targ_ulong(a, v);
 
 	if (!tread(a, b, addr, sizeof(b))) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
-	print_stat_short(a->l, (uint32_t)rd(b + 16, 4), rd(b + 32, 8), rd(b + 44, 8));
+	print_stat_short(a->l, (uint32_t)GUEST_FIELD(b, struct compat_stat64, st_mode),
+			 GUEST_FIELD(b, struct compat_stat64, st_rdev),
+			 GUEST_FIELD(b, struct compat_stat64, st_size));
 	return true;
 }
 
 /* struct statx, the same for every ABI. */
 bool tk_statx(const struct targ *a, uint64_t v)
 {
-	unsigned char b[256];
+	unsigned char b[sizeof(struct statx)];
 	uint64_t addr = targ_ulong(a, v);
 
 	if (!tread(a, b, addr, sizeof(b))) {
@@ -152,12 +153,13 @@ bool tk_statx(const struct targ *a, uint64_t v)
 		return true;
 	}
 	tl_puts(a->l, "{stx_mask=");
-	tprint_flags(a->l, &xlat_statxmask, rd(b, 4));
+	tprint_flags(a->l, &xlat_statxmask, GUEST_FIELD(b, struct statx, stx_mask));
 	tl_puts(a->l, ", stx_attributes=");
-	tprint_flags(a->l, &xlat_statxattr, rd(b + 8, 8));
+	tprint_flags(a->l, &xlat_statxattr, GUEST_FIELD(b, struct statx, stx_attributes));
 	tl_puts(a->l, ", stx_mode=");
-	print_mode(a->l, (uint32_t)rd(b + 28, 2));
-	tl_printf(a->l, ", stx_size=%llu, ...}", (unsigned long long)rd(b + 40, 8));
+	print_mode(a->l, (uint32_t)GUEST_FIELD(b, struct statx, stx_mode));
+	tl_printf(a->l, ", stx_size=%llu, ...}",
+		  (unsigned long long)GUEST_FIELD(b, struct statx, stx_size));
 	return true;
 }
 
@@ -176,11 +178,13 @@ bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w)
 		return true;
 	}
 	if (w == 4)
-		tl_printf(a->l, "{tv_sec=%d, tv_nsec=%d}", (int32_t)rd(b, 4),
-			  (int32_t)rd(b + 4, 4));
+		tl_printf(a->l, "{tv_sec=%d, tv_nsec=%d}",
+			  (int32_t)GUEST_FIELD(b, struct compat_timespec, tv_sec),
+			  (int32_t)GUEST_FIELD(b, struct compat_timespec, tv_nsec));
 	else
-		tl_printf(a->l, "{tv_sec=%lld, tv_nsec=%lld}", (long long)rd(b, 8),
-			  (long long)rd(b + 8, 8));
+		tl_printf(a->l, "{tv_sec=%lld, tv_nsec=%lld}",
+			  (long long)GUEST_FIELD(b, struct timespec, tv_sec),
+			  (long long)GUEST_FIELD(b, struct timespec, tv_nsec));
 	return true;
 }
 
@@ -212,26 +216,29 @@ bool tk_otimespec64(const struct targ *a, uint64_t v)
 void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
 		     uint64_t budget)
 {
-	unsigned w = wl(a);
-	unsigned char probe[16];
+	bool compat = wl(a) == 4;
+	size_t size = compat ? sizeof(struct compat_iovec) : sizeof(struct iovec);
+	unsigned char probe[sizeof(struct iovec)];
 
-	if (count && !tread(a, probe, addr, 2 * w)) {
+	if (count && !tread(a, probe, addr, size)) {
 		tprint_ptr(a->l, addr);
 		return;
 	}
 	tl_putc(a->l, '[');
 	for (uint64_t i = 0; i < count; i++) {
-		unsigned char b[16];
+		unsigned char b[sizeof(struct iovec)];
 		uint64_t base, len;
 
 		if (i == TRACE_MAX_ELEMS) {
 			tl_puts(a->l, ", ...");
 			break;
 		}
-		if (!tread(a, b, addr + i * 2 * w, 2 * w))
+		if (!tread(a, b, addr + i * size, size))
 			break;
-		base = rd(b, w);
-		len = rd(b + w, w);
+		base = compat ? GUEST_FIELD(b, struct compat_iovec, iov_base)
+			      : GUEST_FIELD(b, struct iovec, iov_base);
+		len = compat ? GUEST_FIELD(b, struct compat_iovec, iov_len)
+			     : GUEST_FIELD(b, struct iovec, iov_len);
 		if (i)
 			tl_puts(a->l, ", ");
 		tl_puts(a->l, "{iov_base=");
@@ -273,13 +280,13 @@ bool tk_pollfd(const struct targ *a, uint64_t v)
 	}
 	tl_putc(a->l, '[');
 	for (uint64_t i = 0; i < n; i++) {
-		unsigned char b[8];
+		unsigned char b[sizeof(struct pollfd)];
 
 		if (i == TRACE_MAX_ELEMS) {
 			tl_puts(a->l, ", ...");
 			break;
 		}
-		if (!tread(a, b, addr + 8 * i, 8)) {
+		if (!tread(a, b, addr + sizeof(struct pollfd) * i, sizeof(struct pollfd))) {
 			if (!i) {
 				a->l->len--;
 				tprint_ptr(a->l, addr);
@@ -290,9 +297,9 @@ bool tk_pollfd(const struct targ *a, uint64_t v)
 		if (i)
 			tl_puts(a->l, ", ");
 		tl_puts(a->l, "{fd=");
-		tprint_fd(a, (int32_t)rd(b, 4));
+		tprint_fd(a, (int32_t)GUEST_FIELD(b, struct pollfd, fd));
 		tl_puts(a->l, ", events=");
-		tprint_flags(a->l, &xlat_pollevents, rd(b + 4, 2));
+		tprint_flags(a->l, &xlat_pollevents, GUEST_FIELD(b, struct pollfd, events));
 		tl_putc(a->l, '}');
 	}
 	tl_putc(a->l, ']');
@@ -312,16 +319,16 @@ void trace_print_poll_note(const struct targ *a)
 	}
 	tl_puts(a->l, " ([");
 	for (uint64_t i = 0; i < n && i < TRACE_MAX_ELEMS; i++) {
-		unsigned char b[8];
+		unsigned char b[sizeof(struct pollfd)];
 
-		if (!tread(a, b, addr + 8 * i, 8))
+		if (!tread(a, b, addr + sizeof(b) * i, sizeof(b)))
 			break;
-		if (!rd(b + 6, 2))
+		if (!GUEST_FIELD(b, struct pollfd, revents))
 			continue;
 		if (!first)
 			tl_puts(a->l, ", ");
-		tl_printf(a->l, "{fd=%d, revents=", (int32_t)rd(b, 4));
-		tprint_flags(a->l, &xlat_pollevents, rd(b + 6, 2));
+		tl_printf(a->l, "{fd=%d, revents=", (int32_t)GUEST_FIELD(b, struct pollfd, fd));
+		tprint_flags(a->l, &xlat_pollevents, GUEST_FIELD(b, struct pollfd, revents));
 		tl_putc(a->l, '}');
 		first = false;
 	}
@@ -410,20 +417,22 @@ bool tk_rlimit(const struct targ *a, uint64_t v)
 	bool is64 = a->call->row && !strcmp(a->call->row->name, "prlimit64");
 	unsigned w = is64 ? 8 : wl(a);
 	uint64_t addr = targ_ulong(a, v);
-	unsigned char b[16];
+	unsigned char b[sizeof(struct rlimit)]; /* x86_64's = rlimit64 */
 
 	if (!addr) {
 		tl_puts(a->l, "NULL");
 		return true;
 	}
-	if (!tread(a, b, addr, 2 * w)) {
+	if (!tread(a, b, addr, w == 4 ? sizeof(struct compat_rlimit) : sizeof(b))) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
 	tl_puts(a->l, "{rlim_cur=");
-	print_rlim(a->l, rd(b, w), w, is64);
+	print_rlim(a->l, w == 4 ? GUEST_FIELD(b, struct compat_rlimit, rlim_cur)
+			      : GUEST_FIELD(b, struct rlimit, rlim_cur), w, is64);
 	tl_puts(a->l, ", rlim_max=");
-	print_rlim(a->l, rd(b + w, w), w, is64);
+	print_rlim(a->l, w == 4 ? GUEST_FIELD(b, struct compat_rlimit, rlim_max)
+			      : GUEST_FIELD(b, struct rlimit, rlim_max), w, is64);
 	tl_putc(a->l, '}');
 	return true;
 }
@@ -608,60 +617,80 @@ bool tk_mknoddev(const struct targ *a, uint64_t v)
 static bool print_flock(const struct targ *a, uint64_t v)
 {
 	const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)a->call->args[1]);
-	bool is64 = targ_table(a) != SG_TABLE_IA32 || (cmd && strstr(cmd, "LK64"));
-	/* i386's flock64 is packed: l_start at 4; x86_64's aligned at 8 */
-	unsigned start = targ_table(a) == SG_TABLE_IA32 ? 4 : 8, w = is64 ? 8 : 4;
+	bool ia32 = targ_table(a) == SG_TABLE_IA32;
+	/* i386's flock64 is packed (l_start at 4); x86_64's, x32's aligned */
+	enum { FLOCK32, FLOCK64_PACKED, FLOCK64 } form =
+		!ia32 ? FLOCK64 : cmd && strstr(cmd, "LK64") ? FLOCK64_PACKED : FLOCK32;
+	static const size_t sizes[] = { sizeof(struct compat_flock),
+					sizeof(struct compat_flock64), sizeof(struct flock) };
 	uint64_t addr = targ_ulong(a, v);
-	unsigned char b[32];
+	unsigned char b[sizeof(struct flock)];
+	int64_t ltype, whence, start, len, pid;
 	const char *type;
 
-	if (!tread(a, b, addr, start + 2 * w + 4)) {
+	if (!tread(a, b, addr, sizes[form])) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
-	type = xlat_name(&xlat_locktype, rd(b, 2));
+#define FLOCK_FIELD(f)                                                              \
+	(form == FLOCK32 ? (int64_t)(__typeof__(((struct compat_flock *)0)->f))     \
+				   GUEST_FIELD(b, struct compat_flock, f)           \
+	 : form == FLOCK64_PACKED ? (int64_t)(__typeof__(((struct compat_flock64 *)0)->f)) \
+				   GUEST_FIELD(b, struct compat_flock64, f)         \
+	 : (int64_t)(__typeof__(((struct flock *)0)->f))GUEST_FIELD(b, struct flock, f))
+	ltype = FLOCK_FIELD(l_type);
+	whence = FLOCK_FIELD(l_whence);
+	start = FLOCK_FIELD(l_start);
+	len = FLOCK_FIELD(l_len);
+	pid = FLOCK_FIELD(l_pid);
+#undef FLOCK_FIELD
+	type = xlat_name(&xlat_locktype, (uint64_t)ltype);
 	tl_puts(a->l, "{l_type=");
 	if (type)
 		tl_puts(a->l, type);
 	else
-		tl_printf(a->l, "%#x /* F_??? */", (unsigned)rd(b, 2));
+		tl_printf(a->l, "%#x /* F_??? */", (unsigned)(uint16_t)ltype);
 	tl_puts(a->l, ", l_whence=");
-	tprint_enum(a->l, &xlat_whence, (int16_t)rd(b + 2, 2));
-	tl_printf(a->l, ", l_start=%lld, l_len=%lld",
-		  (long long)(w == 4 ? (int32_t)rd(b + start, 4) : (int64_t)rd(b + start, 8)),
-		  (long long)(w == 4 ? (int32_t)rd(b + start + w, 4)
-				     : (int64_t)rd(b + start + w, 8)));
+	tprint_enum(a->l, &xlat_whence, whence);
+	tl_printf(a->l, ", l_start=%lld, l_len=%lld", (long long)start, (long long)len);
 	if (cmd && strstr(cmd, "GETLK"))
-		tl_printf(a->l, ", l_pid=%d", (int32_t)rd(b + start + 2 * w, 4));
+		tl_printf(a->l, ", l_pid=%d", (int32_t)pid);
 	tl_putc(a->l, '}');
 	return true;
 }
 
-/* struct sysinfo in guest longs (4 bytes on i386 and x32's compat
- * layout): uptime, loads[3], totalram, freeram, sharedram, bufferram,
- * totalswap, freeswap (longs 0..9), procs (u16) and a pad, totalhigh and
- * freehigh (longs 11, 12), mem_unit (u32). */
+/* struct sysinfo: guest longs (x32 has i386's compat layout). */
 bool tk_osysinfo(const struct targ *a, uint64_t v)
 {
-	static const char *const names[] = { "totalram", "freeram", "sharedram",
-					     "bufferram", "totalswap", "freeswap" };
-	unsigned w = targ_table(a) == SG_TABLE_X64 ? 8 : 4;
+	bool compat = targ_table(a) != SG_TABLE_X64;
 	uint64_t addr = targ_ulong(a, v);
-	unsigned char b[112];
+	unsigned char b[sizeof(struct sysinfo)];
+	_Static_assert(sizeof(struct sysinfo) >= sizeof(struct compat_sysinfo), "buffer");
 
-	if (!tread(a, b, addr, 13 * w + 4)) {
+	if (!tread(a, b, addr, compat ? sizeof(struct compat_sysinfo) : sizeof(struct sysinfo))) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
+#define SYSINFO_FIELD(f) \
+	(compat ? GUEST_FIELD(b, struct compat_sysinfo, f) : GUEST_FIELD(b, struct sysinfo, f))
 	tl_printf(a->l, "{uptime=%lld, loads=[%llu, %llu, %llu]",
-		  (long long)(w == 4 ? (int32_t)rd(b, 4) : (int64_t)rd(b, 8)),
-		  (unsigned long long)rd(b + w, w), (unsigned long long)rd(b + 2 * w, w),
-		  (unsigned long long)rd(b + 3 * w, w));
-	for (unsigned i = 0; i < 6; i++)
-		tl_printf(a->l, ", %s=%llu", names[i], (unsigned long long)rd(b + (4 + i) * w, w));
+		  compat ? (long long)(int32_t)GUEST_FIELD(b, struct compat_sysinfo, uptime)
+			 : (long long)GUEST_FIELD(b, struct sysinfo, uptime),
+		  (unsigned long long)SYSINFO_FIELD(loads[0]),
+		  (unsigned long long)SYSINFO_FIELD(loads[1]),
+		  (unsigned long long)SYSINFO_FIELD(loads[2]));
+	tl_printf(a->l, ", totalram=%llu, freeram=%llu, sharedram=%llu, bufferram=%llu"
+		  ", totalswap=%llu, freeswap=%llu",
+		  (unsigned long long)SYSINFO_FIELD(totalram),
+		  (unsigned long long)SYSINFO_FIELD(freeram),
+		  (unsigned long long)SYSINFO_FIELD(sharedram),
+		  (unsigned long long)SYSINFO_FIELD(bufferram),
+		  (unsigned long long)SYSINFO_FIELD(totalswap),
+		  (unsigned long long)SYSINFO_FIELD(freeswap));
 	tl_printf(a->l, ", procs=%u, totalhigh=%llu, freehigh=%llu, mem_unit=%u}",
-		  (unsigned)rd(b + 10 * w, 2), (unsigned long long)rd(b + 11 * w, w),
-		  (unsigned long long)rd(b + 12 * w, w), (unsigned)rd(b + 13 * w, 4));
+		  (unsigned)SYSINFO_FIELD(procs), (unsigned long long)SYSINFO_FIELD(totalhigh),
+		  (unsigned long long)SYSINFO_FIELD(freehigh), (unsigned)SYSINFO_FIELD(mem_unit));
+#undef SYSINFO_FIELD
 	return true;
 }
 

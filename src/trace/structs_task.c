@@ -4,15 +4,8 @@
  * field by field at the kernel's offsets. */
 #include <string.h>
 
+#include "syscall/compat/compat.h"
 #include "trace/trace_internal.h"
-
-static uint64_t rd(const void *p, unsigned size)
-{
-	uint64_t v = 0;
-
-	memcpy(&v, p, size); /* little-endian guest and host */
-	return v;
-}
 
 static unsigned wl(const struct targ *a)
 {
@@ -138,21 +131,25 @@ bool tk_osigset(const struct targ *a, uint64_t v)
  * words for i386 and x32 (compat_sigaction), 64-bit for x86_64. */
 bool tk_sigaction(const struct targ *a, uint64_t v)
 {
-	unsigned w = wl(a);
-	unsigned char b[32];
-	uint64_t addr = targ_ulong(a, v), handler, flags, restorer;
+	bool compat = wl(a) == 4;
+	unsigned char b[sizeof(struct sc_sigaction64)];
+	uint64_t addr = targ_ulong(a, v), handler, flags, restorer, mask;
 
 	if (!addr) {
 		tl_puts(a->l, "NULL");
 		return true;
 	}
-	if (!tread(a, b, addr, 3 * w + 8)) {
+	if (!tread(a, b, addr, compat ? sizeof(struct compat_sigaction) : sizeof(b))) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
-	handler = rd(b, w);
-	flags = rd(b + w, w);
-	restorer = rd(b + 2 * w, w);
+#define SIGACTION_FIELD(f) \
+	(compat ? GUEST_FIELD(b, struct compat_sigaction, f) : GUEST_FIELD(b, struct sc_sigaction64, f))
+	handler = SIGACTION_FIELD(handler);
+	flags = SIGACTION_FIELD(flags);
+	restorer = SIGACTION_FIELD(restorer);
+	mask = SIGACTION_FIELD(mask); /* i386's mask[2]: both words */
+#undef SIGACTION_FIELD
 	tl_puts(a->l, "{sa_handler=");
 	if (handler == 0)
 		tl_puts(a->l, "SIG_DFL");
@@ -161,7 +158,7 @@ bool tk_sigaction(const struct targ *a, uint64_t v)
 	else
 		tl_printf(a->l, "%#llx", (unsigned long long)handler);
 	tl_puts(a->l, ", sa_mask=");
-	print_sigmask(a->l, rd(b + 3 * w, 8));
+	print_sigmask(a->l, mask);
 	tl_puts(a->l, ", sa_flags=");
 	tprint_flags(a->l, &xlat_saflags, flags);
 	if (flags & xlat_value(&xlat_saflags, "SA_RESTORER")) {

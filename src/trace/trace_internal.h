@@ -8,12 +8,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "syscall/table.h"
 #include "systab_kinds.h"
 #include "trace/xlat.h"
 
 struct mm;
+
+/* Field f of a guest struct whose bytes were read into b, at the offset
+ * and with the size the layout type T gives it: no offset is written by
+ * hand. T is the guest's layout: syscall/compat/compat.h's for i386 and
+ * x32's compat structs (asserted there, and checked against the real
+ * -m32/-mx32 headers by unit.test_syscall_compat), the host's headers for
+ * x86_64 and the structs x32 shares with it (sysgate builds for x86_64
+ * hosts only), <linux/...> for the layouts every ABI shares. Unsigned,
+ * zero-extended; cast for a signed field. */
+#define GUEST_FIELD(b, T, f) \
+	trace_field_bytes((const unsigned char *)(b) + offsetof(T, f), sizeof(((T *)0)->f))
+static inline uint64_t trace_field_bytes(const unsigned char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, n < sizeof(v) ? n : sizeof(v)); /* little-endian guest and host */
+	return v;
+}
 
 /* strace's default: strings and buffers are cut after this many bytes. */
 #define TRACE_STRLEN 32
