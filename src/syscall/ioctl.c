@@ -132,12 +132,12 @@ static long ifreq_compat(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	long r;
 
 	memset(&h, 0, sizeof(h));
-	if (copy_from_guest(sc_mm(t), &h, arg, 32))
+	if (copy_from_guest(sc_mm(t), &h, arg, COMPAT_IFREQ_SIZE))
 		return -EFAULT;
 	r = host_syscall3(SYS_ioctl, fd, cmd, &h);
 	if (r < 0)
 		return r;
-	return copy_to_guest(sc_mm(t), arg, &h, 32) ? -EFAULT : r;
+	return copy_to_guest(sc_mm(t), arg, &h, COMPAT_IFREQ_SIZE) ? -EFAULT : r;
 }
 
 static long stamp_i386(struct sg_thread *t, uint64_t fd, uint32_t cmd,
@@ -155,41 +155,36 @@ static long stamp_i386(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	return copy_to_guest(sc_mm(t), arg, out, sizeof(out)) ? -EFAULT : r;
 }
 
-/* SIOCGIFCONF of i386/x32: struct ifconf {int len; u32 buf;} and 32-byte
- * entries, each the first 32 bytes of the host's 40 (name and address),
- * as the kernel's dev_ifconf writes for a compat caller; a NULL buffer
- * asks for the length all entries need. */
-struct compat_ifconf_ {
-	int32_t len;
-	uint32_t buf;
-};
-#define COMPAT_IFREQ_SIZE 32
+/* SIOCGIFCONF of i386/x32: struct compat_ifconf and 32-byte entries,
+ * each the first 32 bytes of the host's 40 (name and address), as the
+ * kernel's dev_ifconf writes for a compat caller; a NULL buffer asks for
+ * the length all entries need. */
 
 static long ifconf_compat(struct sg_thread *t, uint64_t fd, uint64_t arg)
 {
-	struct compat_ifconf_ c;
+	struct compat_ifconf c;
 	struct ifconf h;
 	size_t n;
 	long r;
 
 	if (copy_from_guest(sc_mm(t), &c, arg, sizeof(c)))
 		return -EFAULT;
-	n = c.buf && c.len > 0 ? (size_t)c.len / COMPAT_IFREQ_SIZE : 0;
+	n = c.ifcbuf && c.ifc_len > 0 ? (size_t)c.ifc_len / COMPAT_IFREQ_SIZE : 0;
 	h.ifc_len = (int)(n * sizeof(struct ifreq));
-	h.ifc_buf = c.buf ? calloc(n ? n : 1, sizeof(struct ifreq)) : NULL;
-	if (c.buf && !h.ifc_buf)
+	h.ifc_buf = c.ifcbuf ? calloc(n ? n : 1, sizeof(struct ifreq)) : NULL;
+	if (c.ifcbuf && !h.ifc_buf)
 		return -ENOMEM;
 	r = host_syscall3(SYS_ioctl, fd, SIOCGIFCONF, &h);
 	if (r >= 0) {
 		size_t got = (size_t)h.ifc_len / sizeof(struct ifreq);
 
-		for (size_t i = 0; c.buf && i < got && !r; i++)
-			if (copy_to_guest(sc_mm(t), c.buf + i * COMPAT_IFREQ_SIZE,
+		for (size_t i = 0; c.ifcbuf && i < got && !r; i++)
+			if (copy_to_guest(sc_mm(t), c.ifcbuf + i * COMPAT_IFREQ_SIZE,
 					  h.ifc_buf + i * sizeof(struct ifreq),
 					  COMPAT_IFREQ_SIZE))
 				r = -EFAULT;
-		c.len = (int32_t)(got * COMPAT_IFREQ_SIZE);
-		if (!r && copy_to_guest(sc_mm(t), arg, &c.len, sizeof(c.len)))
+		c.ifc_len = (int32_t)(got * COMPAT_IFREQ_SIZE);
+		if (!r && copy_to_guest(sc_mm(t), arg, &c.ifc_len, sizeof(c.ifc_len)))
 			r = -EFAULT;
 	}
 	free(h.ifc_buf);

@@ -6,7 +6,10 @@
  * pointer. The layouts are the same on every x86 ABI (u32 flags, u16
  * winsize fields, int). */
 #include <string.h>
+#include <asm/termbits.h> /* the kernel's struct termios, every x86 ABI's */
+#include <net/if.h>
 
+#include "syscall/compat/compat.h"
 #include "trace/trace_internal.h"
 
 enum ioctl_arg {
@@ -149,17 +152,18 @@ static void print_lflag(struct tline *l, uint32_t v)
 
 static void print_termios(const struct targ *a, uint64_t addr)
 {
-	unsigned char b[16];
+	/* the four flag words are all strace shows before c_line */
+	unsigned char b[offsetof(struct termios, c_line)];
 	uint32_t ifl, ofl, cfl, lfl, ibaud;
 
 	if (!tread(a, b, addr, sizeof(b))) {
 		tprint_ptr(a->l, addr);
 		return;
 	}
-	memcpy(&ifl, b, 4);
-	memcpy(&ofl, b + 4, 4);
-	memcpy(&cfl, b + 8, 4);
-	memcpy(&lfl, b + 12, 4);
+	ifl = (uint32_t)GUEST_FIELD(b, struct termios, c_iflag);
+	ofl = (uint32_t)GUEST_FIELD(b, struct termios, c_oflag);
+	cfl = (uint32_t)GUEST_FIELD(b, struct termios, c_cflag);
+	lfl = (uint32_t)GUEST_FIELD(b, struct termios, c_lflag);
 	tl_puts(a->l, "{c_iflag=");
 	flags_or_empty(a->l, &xlat_termiflag, ifl);
 	/* the delays, then '|' and the flags (strace 6.1 leaves the '|'
@@ -247,22 +251,23 @@ static __thread struct {
 static void print_ifconf(const struct targ *a, uint64_t addr)
 {
 	bool compat = targ_table(a) != SG_TABLE_X64;
-	unsigned size = compat ? 32 : 40;
-	unsigned char b[16];
+	unsigned size = compat ? COMPAT_IFREQ_SIZE : sizeof(struct ifreq);
+	unsigned char b[sizeof(struct ifconf)];
 	int32_t len;
 	uint64_t buf;
 
 	if (a->part == TARG_TAIL && !ifconf_in.read)
 		return;
-	if (!tread(a, b, addr, compat ? 8 : 16)) {
+	if (!tread(a, b, addr, compat ? sizeof(struct compat_ifconf) : sizeof(b))) {
 		if (a->part != TARG_TAIL)
 			tprint_ptr(a->l, addr);
 		ifconf_in.read = false;
 		return;
 	}
-	memcpy(&len, b, 4);
-	buf = 0;
-	memcpy(&buf, b + (compat ? 4 : 8), compat ? 4 : 8);
+	len = (int32_t)(compat ? GUEST_FIELD(b, struct compat_ifconf, ifc_len)
+			       : GUEST_FIELD(b, struct ifconf, ifc_len));
+	buf = compat ? GUEST_FIELD(b, struct compat_ifconf, ifcbuf)
+		     : GUEST_FIELD(b, struct ifconf, ifc_buf);
 	if (a->part == TARG_HEAD) {
 		ifconf_in.read = true;
 		ifconf_in.len = len;
@@ -289,18 +294,20 @@ static void print_ifconf(const struct targ *a, uint64_t addr)
 	} else {
 		tl_putc(a->l, '[');
 		for (int32_t i = 0; (i + 1) * (int32_t)size <= len; i++) {
-			char name[17] = "";
+			char name[IFNAMSIZ + 1] = "";
 
 			if (i == TRACE_MAX_ELEMS) {
 				tl_puts(a->l, ", ...");
 				break;
 			}
-			if (!tread(a, name, buf + (uint64_t)i * size, 16))
+			if (!tread(a, name, buf + (uint64_t)i * size, IFNAMSIZ))
 				break;
 			tl_puts(a->l, i ? ", {ifr_name=" : "{ifr_name=");
-			tl_quote(a->l, (const unsigned char *)name, strnlen(name, 16), false);
+			tl_quote(a->l, (const unsigned char *)name, strnlen(name, IFNAMSIZ), false);
 			tl_puts(a->l, ", ifr_addr=");
-			trace_print_sockaddr(a, buf + (uint64_t)i * size + 16, 16);
+			/* name and address at the same offsets in the compat ifreq */
+			trace_print_sockaddr(a, buf + (uint64_t)i * size + offsetof(struct ifreq, ifr_addr),
+					     sizeof(struct sockaddr));
 			tl_putc(a->l, '}');
 		}
 		tl_putc(a->l, ']');

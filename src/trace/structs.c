@@ -411,11 +411,12 @@ static void print_rlim(struct tline *l, uint64_t v, unsigned w, bool is64)
 		tl_printf(l, "%llu", (unsigned long long)v);
 }
 
-/* struct rlimit (guest longs), or struct rlimit64 for prlimit64. */
+/* struct rlimit in kernel longs (x32's are 64-bit: sys_getrlimit, the
+ * x86_64 layout), or struct rlimit64 for prlimit64. */
 bool tk_rlimit(const struct targ *a, uint64_t v)
 {
 	bool is64 = a->call->row && !strcmp(a->call->row->name, "prlimit64");
-	unsigned w = is64 ? 8 : wl(a);
+	unsigned w = !is64 && targ_table(a) == SG_TABLE_IA32 ? 4 : 8;
 	uint64_t addr = targ_ulong(a, v);
 	unsigned char b[sizeof(struct rlimit)]; /* x86_64's = rlimit64 */
 
@@ -659,10 +660,11 @@ static bool print_flock(const struct targ *a, uint64_t v)
 	return true;
 }
 
-/* struct sysinfo: guest longs (x32 has i386's compat layout). */
+/* struct sysinfo in kernel longs: x32 has x86_64's (sys_sysinfo, 64-bit
+ * __kernel_long_t; unit.test_syscall_structs checks it against -mx32). */
 bool tk_osysinfo(const struct targ *a, uint64_t v)
 {
-	bool compat = targ_table(a) != SG_TABLE_X64;
+	bool compat = targ_table(a) == SG_TABLE_IA32;
 	uint64_t addr = targ_ulong(a, v);
 	unsigned char b[sizeof(struct sysinfo)];
 	_Static_assert(sizeof(struct sysinfo) >= sizeof(struct compat_sysinfo), "buffer");

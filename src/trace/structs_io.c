@@ -10,9 +10,15 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/time.h>
+#include <sys/times.h>
 #include <time.h>
 
+#include "syscall/compat/compat.h"
 #include "trace/trace_internal.h"
 
 static uint64_t rd(const void *p, unsigned size)
@@ -201,11 +207,25 @@ struct statfs_layout {
 	unsigned w_small, w_big; /* type/bsize/namelen/frsize/flags, counts */
 	unsigned size;
 };
+#define STATFS_LAYOUT(T)                                                          \
+	{ offsetof(T, f_type), offsetof(T, f_bsize), offsetof(T, f_blocks),       \
+	  offsetof(T, f_bfree), offsetof(T, f_bavail), offsetof(T, f_files),      \
+	  offsetof(T, f_ffree), offsetof(T, f_fsid), offsetof(T, f_namelen),      \
+	  offsetof(T, f_frsize), offsetof(T, f_flags), sizeof(((T *)0)->f_bsize), \
+	  sizeof(((T *)0)->f_blocks), sizeof(T) }
+/* i386's statfs, its statfs64 (64-bit counts 4-byte aligned), and the
+ * x86_64 one x32 shares */
+static const struct statfs_layout statfs_i386 = STATFS_LAYOUT(struct compat_statfs);
+static const struct statfs_layout statfs64_i386 = STATFS_LAYOUT(struct compat_statfs64);
+static const struct statfs_layout statfs_x64 = STATFS_LAYOUT(struct statfs);
+/* f_fsid: two 32-bit words in every layout */
+_Static_assert(sizeof(((struct statfs *)0)->f_fsid) == 8, "f_fsid");
+_Static_assert(sizeof(((struct compat_statfs *)0)->f_fsid) == 8, "f_fsid");
 
 static void print_statfs(const struct targ *a, uint64_t addr,
 			 const struct statfs_layout *L)
 {
-	unsigned char b[128];
+	unsigned char b[sizeof(struct statfs)];
 	const char *magic;
 	uint64_t type;
 
@@ -228,7 +248,7 @@ static void print_statfs(const struct targ *a, uint64_t addr,
 		  (unsigned long long)rd(b + L->ffree, L->w_big));
 	tprint_hex(a->l, rd(b + L->fsid, 4));
 	tl_puts(a->l, ", ");
-	tprint_hex(a->l, rd(b + L->fsid + 4, 4));
+	tprint_hex(a->l, rd(b + L->fsid + 4, 4)); /* (the second word) */
 	tl_printf(a->l, "]}, f_namelen=%llu, f_frsize=%llu, f_flags=",
 		  (unsigned long long)rd(b + L->namelen, L->w_small),
 		  (unsigned long long)rd(b + L->frsize, L->w_small));
@@ -239,25 +259,15 @@ static void print_statfs(const struct targ *a, uint64_t addr,
 /* struct statfs: all longs (4 bytes on i386, 8 on x86_64 and x32) */
 bool tk_statfs(const struct targ *a, uint64_t v)
 {
-	unsigned w = kl(a);
-	struct statfs_layout L = {
-		0, w, 2 * w, 3 * w, 4 * w, 5 * w, 6 * w, 7 * w,
-		7 * w + 8, 8 * w + 8, 9 * w + 8, w, w, 10 * w + 8
-	};
-
-	print_statfs(a, targ_ulong(a, v), &L);
+	print_statfs(a, targ_ulong(a, v), kl(a) == 4 ? &statfs_i386 : &statfs_x64);
 	return true;
 }
 
-/* i386's struct statfs64 (packed, 4-byte aligned): 32-bit type, bsize,
- * namelen, frsize, flags around 64-bit counts; 84 bytes */
 bool tk_statfs64(const struct targ *a, uint64_t v)
 {
-	struct statfs_layout L = { 0, 4, 8, 16, 24, 32, 40, 48, 56, 60, 64, 4, 8, 84 };
-
 	if (targ_table(a) != SG_TABLE_IA32)
 		return tk_statfs(a, v);
-	print_statfs(a, targ_ulong(a, v), &L);
+	print_statfs(a, targ_ulong(a, v), &statfs64_i386);
 	return true;
 }
 
@@ -308,12 +318,18 @@ bool tk_fdset(const struct targ *a, uint64_t v)
 /* {tv_sec=0, tv_usec=1000} in kernel longs */
 static void print_timeval(const struct targ *a, uint64_t addr, unsigned w)
 {
-	unsigned char b[16];
+	unsigned char b[sizeof(struct timeval)];
 
-	if (!get(a, b, addr, 2 * w))
+	if (!get(a, b, addr, w == 4 ? sizeof(struct compat_timeval) : sizeof(b)))
 		return;
-	tl_printf(a->l, "{tv_sec=%lld, tv_usec=%lld}", (long long)rds(b, w),
-		  (long long)rds(b + w, w));
+	if (w == 4)
+		tl_printf(a->l, "{tv_sec=%d, tv_usec=%d}",
+			  (int32_t)GUEST_FIELD(b, struct compat_timeval, tv_sec),
+			  (int32_t)GUEST_FIELD(b, struct compat_timeval, tv_usec));
+	else
+		tl_printf(a->l, "{tv_sec=%lld, tv_usec=%lld}",
+			  (long long)GUEST_FIELD(b, struct timeval, tv_sec),
+			  (long long)GUEST_FIELD(b, struct timeval, tv_usec));
 }
 
 bool tk_timeval(const struct targ *a, uint64_t v)
@@ -327,24 +343,37 @@ bool tk_otimeval(const struct targ *a, uint64_t v)
 	return tk_timeval(a, v);
 }
 
-/* pselect6's sixth argument and io_pgetevents' (the same two words):
- * {sigmask=[USR1], sigsetsize=8} */
+/* pselect6's sixth argument and io_pgetevents' (the same two words; the
+ * kernel's fs/select.c and fs/aio.c have them as a local struct, no header
+ * does): {sigmask=[USR1], sigsetsize=8} */
+struct sigset_argpack32 {
+	compat_uptr_t p;
+	compat_ulong_t size;
+};
+struct sigset_argpack64 {
+	uint64_t p;
+	uint64_t size;
+};
+
 bool tk_pselectmask(const struct targ *a, uint64_t v)
 {
-	unsigned w = kl(a);
-	unsigned char b[16];
+	bool compat = kl(a) == 4;
+	unsigned char b[sizeof(struct sigset_argpack64)];
+	uint64_t size, mask;
 
-	uint64_t size;
-
-	if (!get(a, b, targ_ulong(a, v), 2 * w))
+	if (!get(a, b, targ_ulong(a, v),
+		 compat ? sizeof(struct sigset_argpack32) : sizeof(b)))
 		return true;
-	size = rd(b + w, w);
+	size = compat ? GUEST_FIELD(b, struct sigset_argpack32, size)
+		      : GUEST_FIELD(b, struct sigset_argpack64, size);
+	mask = compat ? GUEST_FIELD(b, struct sigset_argpack32, p)
+		      : GUEST_FIELD(b, struct sigset_argpack64, p);
 	tl_puts(a->l, "{sigmask=");
 	/* strace decodes a mask of one guest word up to the kernel's 8 bytes */
 	if (size < wl(a) || size > 8)
-		tprint_ptr(a->l, rd(b, w));
+		tprint_ptr(a->l, mask);
 	else
-		tk_sigset(a, rd(b, w));
+		tk_sigset(a, mask);
 	tl_printf(a->l, ", sigsetsize=%llu}", (unsigned long long)size);
 	return true;
 }
@@ -392,14 +421,14 @@ void trace_print_select_note(const struct targ *a)
 
 /* --- epoll ------------------------------------------------------------------ */
 
-/* struct epoll_event is packed in every ABI (12 bytes: events, then the
- * 64-bit data at offset 4). */
+/* struct epoll_event is packed in every ABI (12 bytes) */
 static void print_epoll_event(struct tline *l, const unsigned char *b)
 {
 	tl_puts(l, "{events=");
-	tprint_flags(l, &xlat_epollevents, rd(b, 4));
-	tl_printf(l, ", data={u32=%u, u64=%llu}}", (uint32_t)rd(b + 4, 4),
-		  (unsigned long long)rd(b + 4, 8));
+	tprint_flags(l, &xlat_epollevents, GUEST_FIELD(b, struct epoll_event, events));
+	tl_printf(l, ", data={u32=%u, u64=%llu}}",
+		  (uint32_t)GUEST_FIELD(b, struct epoll_event, data.u32),
+		  (unsigned long long)GUEST_FIELD(b, struct epoll_event, data.u64));
 }
 
 bool tk_epollevent(const struct targ *a, uint64_t v)
@@ -448,14 +477,15 @@ static unsigned ts_width(const struct targ *a)
 
 static void print_itimerspec(const struct targ *a, uint64_t addr, unsigned w)
 {
-	unsigned char b[32];
+	unsigned char b[sizeof(struct itimerspec)];
 
-	if (!get(a, b, addr, 4 * w))
+	if (!get(a, b, addr, w == 4 ? sizeof(struct compat_itimerspec) : sizeof(b)))
 		return;
 	tl_puts(a->l, "{it_interval=");
 	trace_print_timespec(a, addr, w);
 	tl_puts(a->l, ", it_value=");
-	trace_print_timespec(a, addr + 2 * w, w);
+	trace_print_timespec(a, addr + (w == 4 ? offsetof(struct compat_itimerspec, it_value)
+					      : offsetof(struct itimerspec, it_value)), w);
 	tl_putc(a->l, '}');
 }
 
@@ -474,14 +504,15 @@ bool tk_itimerval(const struct targ *a, uint64_t v)
 {
 	uint64_t addr = targ_ulong(a, v);
 	unsigned w = kl(a);
-	unsigned char b[32];
+	unsigned char b[sizeof(struct itimerval)];
 
-	if (!get(a, b, addr, 4 * w))
+	if (!get(a, b, addr, w == 4 ? sizeof(struct compat_itimerval) : sizeof(b)))
 		return true;
 	tl_puts(a->l, "{it_interval=");
 	print_timeval(a, addr, w);
 	tl_puts(a->l, ", it_value=");
-	print_timeval(a, addr + 2 * w, w);
+	print_timeval(a, addr + (w == 4 ? offsetof(struct compat_itimerval, it_value)
+				       : offsetof(struct itimerval, it_value)), w);
 	tl_putc(a->l, '}');
 	return true;
 }
@@ -494,14 +525,18 @@ bool tk_oitimerval(const struct targ *a, uint64_t v)
 /* times(2): {tms_utime=0, tms_stime=0, tms_cutime=0, tms_cstime=0} */
 bool tk_otms(const struct targ *a, uint64_t v)
 {
-	unsigned w = kl(a);
-	unsigned char b[32];
+	bool compat = kl(a) == 4;
+	unsigned char b[sizeof(struct tms)];
 
-	if (!get(a, b, targ_ulong(a, v), 4 * w))
+	if (!get(a, b, targ_ulong(a, v), compat ? sizeof(struct compat_tms) : sizeof(b)))
 		return true;
+#define TMS_FIELD(f) \
+	(compat ? (long long)(int32_t)GUEST_FIELD(b, struct compat_tms, f) \
+		: (long long)GUEST_FIELD(b, struct tms, f))
 	tl_printf(a->l, "{tms_utime=%lld, tms_stime=%lld, tms_cutime=%lld, tms_cstime=%lld}",
-		  (long long)rds(b, w), (long long)rds(b + w, w),
-		  (long long)rds(b + 2 * w, w), (long long)rds(b + 3 * w, w));
+		  TMS_FIELD(tms_utime), TMS_FIELD(tms_stime), TMS_FIELD(tms_cutime),
+		  TMS_FIELD(tms_cstime));
+#undef TMS_FIELD
 	return true;
 }
 
@@ -510,14 +545,17 @@ bool tk_orusage(const struct targ *a, uint64_t v)
 {
 	uint64_t addr = targ_ulong(a, v);
 	unsigned w = kl(a);
-	unsigned char b[32];
+	size_t stime = w == 4 ? offsetof(struct compat_rusage, ru_stime)
+			      : offsetof(struct rusage, ru_stime);
+	unsigned char b[2 * sizeof(struct timeval)];
 
-	if (!get(a, b, addr, 4 * w))
+	if (!get(a, b, addr, stime + (w == 4 ? sizeof(struct compat_timeval)
+					    : sizeof(struct timeval))))
 		return true;
 	tl_puts(a->l, "{ru_utime=");
 	print_timeval(a, addr, w);
 	tl_puts(a->l, ", ru_stime=");
-	print_timeval(a, addr + 2 * w, w);
+	print_timeval(a, addr + stime, w);
 	tl_puts(a->l, ", ...}");
 	return true;
 }
@@ -526,33 +564,44 @@ bool tk_orusage(const struct targ *a, uint64_t v)
  * notify, the thread id; x32's entry is compat_sys_timer_create. */
 bool tk_sigevent(const struct targ *a, uint64_t v)
 {
-	unsigned w = wl(a);
-	unsigned char b[24];
+	bool compat = wl(a) == 4;
+	/* up to the thread id: strace reads no further */
+	size_t need = compat ? offsetof(struct compat_sigevent, un.tid) + sizeof(int32_t)
+			     : offsetof(struct sc_sigevent64, un.tid) + sizeof(int32_t);
+	unsigned char b[sizeof(struct sc_sigevent64)];
 	const char *notify;
 	uint32_t how;
+	int32_t signo, tid;
+	uint64_t value;
 
-	if (!get(a, b, targ_ulong(a, v), 2 * w + 8))
+	if (!get(a, b, targ_ulong(a, v), need))
 		return true;
-	how = (uint32_t)rd(b + w + 4, 4);
+#define SIGEV_FIELD(f) \
+	(compat ? GUEST_FIELD(b, struct compat_sigevent, f) : GUEST_FIELD(b, struct sc_sigevent64, f))
+	how = (uint32_t)SIGEV_FIELD(sigev_notify);
+	signo = (int32_t)SIGEV_FIELD(sigev_signo);
+	tid = (int32_t)SIGEV_FIELD(un.tid);
+	value = SIGEV_FIELD(sigev_value);
+#undef SIGEV_FIELD
 	notify = xlat_name(&xlat_sigevnotify, how);
 	tl_putc(a->l, '{');
 	if (!notify || strcmp(notify, "SIGEV_NONE")) {
-		tl_printf(a->l, "sigev_value={sival_int=%d, sival_ptr=", (int32_t)rd(b, 4));
-		tprint_ptr(a->l, rd(b, w));
+		tl_printf(a->l, "sigev_value={sival_int=%d, sival_ptr=", (int32_t)value);
+		tprint_ptr(a->l, value);
 		tl_puts(a->l, "}, ");
 	}
 	tl_puts(a->l, "sigev_signo=");
 	if (notify && strcmp(notify, "SIGEV_NONE"))
-		tprint_signame(a->l, (int32_t)rd(b + w, 4), false);
+		tprint_signame(a->l, signo, false);
 	else
-		tl_printf(a->l, "%d", (int32_t)rd(b + w, 4));
+		tl_printf(a->l, "%d", signo);
 	tl_puts(a->l, ", sigev_notify=");
 	if (notify)
 		tl_puts(a->l, notify);
 	else
 		tl_printf(a->l, "%#x /* SIGEV_??? */", how);
 	if (notify && !strcmp(notify, "SIGEV_THREAD_ID"))
-		tl_printf(a->l, ", sigev_notify_thread_id=%d", (int32_t)rd(b + w + 8, 4));
+		tl_printf(a->l, ", sigev_notify_thread_id=%d", tid);
 	tl_putc(a->l, '}');
 	return true;
 }
@@ -601,13 +650,15 @@ bool tk_utimes(const struct targ *a, uint64_t v)
 {
 	uint64_t addr = targ_ulong(a, v);
 	unsigned w = ts_width(a);
-	unsigned char b[32];
+	struct timespec ts[2];
+	struct compat_timespec ts32[2];
 
-	if (!get(a, b, addr, 4 * w))
+	if (!get(a, w == 4 ? (void *)ts32 : (void *)ts, addr, w == 4 ? sizeof(ts32) : sizeof(ts)))
 		return true;
 	tl_putc(a->l, '[');
 	for (unsigned k = 0; k < 2; k++) {
-		int64_t sec = rds(b + 2 * w * k, w), nsec = rds(b + 2 * w * k + w, w);
+		int64_t sec = w == 4 ? ts32[k].tv_sec : ts[k].tv_sec;
+		int64_t nsec = w == 4 ? ts32[k].tv_nsec : ts[k].tv_nsec;
 		time_t t = (time_t)sec;
 		struct tm tm;
 		char date[64];

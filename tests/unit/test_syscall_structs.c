@@ -23,6 +23,7 @@
 #include <sys/times.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <net/if.h>
 
 #include "syscall/compat/compat.h"
 #include "syscall_layout_ref.h"
@@ -172,6 +173,11 @@ static void i386_net_ipc_layouts(void **state)
 	CHECK_OFF(REF_I386_LIBC_MMSGHDR_msg_len, struct compat_mmsghdr, msg_len);
 	assert_int_equal(sizeof(struct compat_cmsghdr), REF_I386_LIBC_CMSGHDR_SIZE);
 	assert_int_equal(COMPAT_CMSG_ALIGN(1), REF_I386_LIBC_CMSG_ALIGN_1);
+	assert_int_equal(sizeof(struct compat_ifconf), REF_I386_LIBC_IFCONF_SIZE);
+	CHECK_OFF(REF_I386_LIBC_IFCONF_ifc_buf, struct compat_ifconf, ifcbuf);
+	assert_int_equal(COMPAT_IFREQ_SIZE, REF_I386_LIBC_IFREQ_SIZE);
+	/* the name and address where the host's are */
+	assert_int_equal(REF_I386_LIBC_IFREQ_ifr_addr, offsetof(struct ifreq, ifr_addr));
 #endif
 }
 
@@ -213,6 +219,10 @@ static void x32_layouts(void **state)
 		  msg_controllen);
 	assert_int_equal(sizeof(struct compat_mmsghdr), REF_X32_LIBC_MMSGHDR_SIZE);
 	assert_int_equal(sizeof(struct compat_cmsghdr), REF_X32_LIBC_CMSGHDR_SIZE);
+	assert_int_equal(sizeof(struct compat_ifconf), REF_X32_LIBC_IFCONF_SIZE);
+	CHECK_OFF(REF_X32_LIBC_IFCONF_ifc_buf, struct compat_ifconf, ifcbuf);
+	assert_int_equal(COMPAT_IFREQ_SIZE, REF_X32_LIBC_IFREQ_SIZE);
+	assert_int_equal(REF_X32_LIBC_IFREQ_ifr_addr, offsetof(struct ifreq, ifr_addr));
 	assert_int_equal(COMPAT_CMSG_ALIGN(1), REF_X32_LIBC_CMSG_ALIGN_1);
 	/* statfs: 64-bit words in the x32 C library and kernel */
 	assert_int_equal(REF_X32_LIBC_STATFS_SIZE, sizeof(struct statfs));

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -303,6 +305,29 @@ static void test_signals_and_time(void **state)
 	     "prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0");
 	LINE(I386, "ugetrlimit", 0, 3, gmem(rlim32, sizeof(rlim32)), 0, 0, 0, 0,
 	     "ugetrlimit(RLIMIT_STACK, {rlim_cur=8192*1024, rlim_max=RLIM_INFINITY}) = 0");
+}
+
+/* x32's sysinfo and getrlimit are the x86_64 calls (sys_sysinfo,
+ * sys_getrlimit: 64-bit kernel longs): the host's layouts, shown as for
+ * x86_64 (the trace read them as 4-byte longs before it took its offsets
+ * from the layouts) */
+static void test_x32_kernel_longs(void **state)
+{
+	struct sysinfo si;
+	struct rlimit rl = { 8192 * 1024, RLIM_INFINITY };
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = 5000000000; /* past 32 bits */
+	si.loads[0] = 1, si.loads[1] = 2, si.loads[2] = 3;
+	si.totalram = 4, si.freeram = 5, si.sharedram = 6, si.bufferram = 7;
+	si.totalswap = 8, si.freeswap = 9, si.procs = 10, si.mem_unit = 1;
+	open_trace();
+	LINE(X32, "sysinfo", 0, gmem(&si, sizeof(si)), 0, 0, 0, 0, 0,
+	     "sysinfo({uptime=5000000000, loads=[1, 2, 3], totalram=4, freeram=5, sharedram=6, "
+	     "bufferram=7, totalswap=8, freeswap=9, procs=10, totalhigh=0, freehigh=0, "
+	     "mem_unit=1}) = 0");
+	LINE(X32, "getrlimit", 0, 3, gmem(&rl, sizeof(rl)), 0, 0, 0, 0,
+	     "getrlimit(RLIMIT_STACK, {rlim_cur=8192*1024, rlim_max=RLIM_INFINITY}) = 0");
 }
 
 static void test_signal_lines(void **state)
@@ -801,6 +826,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_x32_kernel_longs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_i386_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_and_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signals_and_time, setup, teardown),

@@ -494,6 +494,18 @@ struct compat_group_source_req {
 } __attribute__((packed, aligned(4)));
 COMPAT_ASSERT_SIZE(struct compat_group_source_req, 260);
 
+/* SIOCGIFCONF's struct ifconf of i386 and x32, and the size of their
+ * struct ifreq: the name and a union whose largest member (struct ifmap)
+ * has 32-bit longs, so the first 32 bytes of the host's 40 (name and
+ * address at the same offsets). Checked against -m32/-mx32 <net/if.h> by
+ * unit.test_syscall_structs. */
+struct compat_ifconf {
+	int32_t ifc_len;
+	compat_uptr_t ifcbuf; /* the kernel's compat name (<net/if.h> has ifc_buf as a macro) */
+};
+COMPAT_ASSERT_SIZE(struct compat_ifconf, 8);
+#define COMPAT_IFREQ_SIZE 32
+
 struct msghdr;
 struct cmsghdr;
 /* Host control messages from the guest's: 0, -EINVAL (malformed, as the

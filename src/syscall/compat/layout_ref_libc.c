@@ -5,6 +5,7 @@
  * -m32 / -mx32 -S against the C library's headers, like layout_ref.c. */
 #define _GNU_SOURCE
 #include <stddef.h>
+#include <net/if.h>
 #include <sys/socket.h>
 #include <sys/statfs.h>
 #include <sys/times.h>
@@ -35,4 +36,8 @@ void layout_ref_libc(void)
 	OFF(LIBC_STATFS, struct statfs, f_blocks);
 	OFF(LIBC_STATFS, struct statfs, f_fsid);
 	OFF(LIBC_STATFS, struct statfs, f_flags);
+	SIZE(LIBC_IFCONF, struct ifconf);
+	EMIT(LIBC_IFCONF_ifc_buf, offsetof(struct ifconf, ifc_buf));
+	SIZE(LIBC_IFREQ, struct ifreq);
+	EMIT(LIBC_IFREQ_ifr_addr, offsetof(struct ifreq, ifr_addr));
 }
