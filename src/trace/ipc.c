@@ -4,6 +4,7 @@
  * semop's sembuf array, msgsnd/msgrcv's message, shmctl's shmid_ds. The
  * flag and command names come from generated sets (kinds.in). */
 #include <string.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 
 #include "trace/trace_internal.h"
@@ -68,23 +69,24 @@ bool tk_sembuf(const struct targ *a, uint64_t v)
 	uint64_t addr = targ_ulong(a, v);
 	uint64_t n = targ_ulong(a, a->call->args[a->i + 1]);
 
-	if (!n || !tread(a, (uint16_t[3]){ 0 }, addr, 6)) {
+	unsigned char b[sizeof(struct sembuf)];
+
+	if (!n || !tread(a, b, addr, sizeof(b))) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
 	tl_putc(a->l, '[');
 	for (uint64_t i = 0; i < n; i++) {
-		uint16_t b[3];
-
 		if (i == TRACE_MAX_ELEMS) {
 			tl_puts(a->l, ", ...");
 			break;
 		}
-		if (!tread(a, b, addr + 6 * i, sizeof(b)))
+		if (!tread(a, b, addr + sizeof(b) * i, sizeof(b)))
 			break;
 		tl_printf(a->l, "%s{sem_num=%u, sem_op=%d, sem_flg=", i ? ", " : "",
-			  b[0], (int16_t)b[1]);
-		tprint_flags(a->l, &xlat_semflg, b[2]);
+			  (unsigned)GUEST_FIELD(b, struct sembuf, sem_num),
+			  (int16_t)GUEST_FIELD(b, struct sembuf, sem_op));
+		tprint_flags(a->l, &xlat_semflg, (uint16_t)GUEST_FIELD(b, struct sembuf, sem_flg));
 		tl_putc(a->l, '}');
 	}
 	tl_putc(a->l, ']');

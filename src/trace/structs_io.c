@@ -444,7 +444,7 @@ bool tk_epollevent(const struct targ *a, uint64_t v)
 bool tk_oepollevents(const struct targ *a, uint64_t v)
 {
 	uint64_t addr = targ_ulong(a, v);
-	unsigned char b[12];
+	unsigned char b[sizeof(struct epoll_event)];
 
 	if (a->call->result > 0 && !tread(a, b, addr, sizeof(b))) {
 		tprint_ptr(a->l, addr);
@@ -456,7 +456,7 @@ bool tk_oepollevents(const struct targ *a, uint64_t v)
 			tl_puts(a->l, ", ...");
 			break;
 		}
-		if (!tread(a, b, addr + 12 * (uint64_t)i, sizeof(b)))
+		if (!tread(a, b, addr + sizeof(b) * (uint64_t)i, sizeof(b)))
 			break;
 		if (i)
 			tl_puts(a->l, ", ");
@@ -935,22 +935,29 @@ bool tk_oxattrval(const struct targ *a, uint64_t v)
 	return true;
 }
 
-/* A guest siginfo in the host's layout: i386's and x32's (compat) union
- * starts at offset 12, x86_64's at 16; the union's words are copied as
- * they are (pid, uid, the value's low half), which is what strace shows
- * of the sender. */
+/* A guest siginfo in the host's layout: the three ints (signo, errno,
+ * code), then the union: right after them in i386's and x32's (compat,
+ * 4-byte aligned), at the host's (8-byte aligned) offset in x86_64's; the
+ * union's words are copied as they are (pid, uid, the value's low half),
+ * which is what strace shows of the sender. */
+#define SIGINFO_HEAD (3 * sizeof(int32_t))
+#define SIGINFO_UNION offsetof(siginfo_t, _sifields)
+_Static_assert(offsetof(siginfo_t, si_code) + sizeof(int32_t) == SIGINFO_HEAD, "siginfo head");
+_Static_assert(sizeof(siginfo_t) == 128, "siginfo size");
+
 static void print_guest_siginfo(const struct targ *a, uint64_t addr)
 {
-	unsigned char b[128];
+	unsigned char b[sizeof(siginfo_t)];
 	siginfo_t si;
-	unsigned un = targ_table(a) == SG_TABLE_X64 ? 16 : 12;
+	size_t un = targ_table(a) == SG_TABLE_X64 ? SIGINFO_UNION : SIGINFO_HEAD;
 
 	if (!get(a, b, addr, sizeof(b)))
 		return;
 	memset(&si, 0, sizeof(si));
-	memcpy(&si, b, 12);
-	memcpy((unsigned char *)&si + 16, b + un, sizeof(si) - 16 < sizeof(b) - un
-					     ? sizeof(si) - 16 : sizeof(b) - un);
+	memcpy(&si, b, SIGINFO_HEAD);
+	memcpy((unsigned char *)&si + SIGINFO_UNION, b + un,
+	       sizeof(si) - SIGINFO_UNION < sizeof(b) - un ? sizeof(si) - SIGINFO_UNION
+							 : sizeof(b) - un);
 	trace_print_siginfo(a->l, &si);
 }
 

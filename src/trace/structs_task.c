@@ -3,8 +3,10 @@
  * sigreturn mask, as strace prints them. Layouts per guest ABI are read
  * field by field at the kernel's offsets. */
 #include <string.h>
+#include <ucontext.h>
 
 #include "syscall/compat/compat.h"
+#include "trace/sigframe.h"
 #include "trace/trace_internal.h"
 
 static unsigned wl(const struct targ *a)
@@ -177,12 +179,15 @@ bool tk_osigaction(const struct targ *a, uint64_t v)
 /* (rt_)sigreturn: the mask it restores, read from the signal frame at the
  * stack pointer as the kernel lays it out (the handler's return popped the
  * return address; i386 __kernel_sigreturn also popped the signal number):
- *   x86_64 rt: ucontext at sp, uc_sigmask at 8+8+24+256 = 296
+ *   x86_64 rt: ucontext at sp, uc_sigmask at 8+8+24+256 = 296 (the
+ *              host's ucontext_t, asserted below)
  *   x32 rt:    ucontext_x32 at sp, uc_sigmask at 4+4+12+4+256 = 280
  *   i386 rt:   frame+4 = sp; ucontext_ia32 at frame+144, its sigmask at
  *              +108: sp + 248
  *   i386 sigreturn: sigcontext_32 at sp, oldmask at +80; extramask after
  *              it and the 624-byte _fpstate_32: sp + 88 + 624 = sp + 712 */
+_Static_assert(offsetof(ucontext_t, uc_sigmask) == 296, "x86_64 uc_sigmask");
+
 bool tk_sigreturnmask(const struct targ *a, uint64_t v)
 {
 	uint64_t sp = trace_entry_sp, mask = 0;
@@ -193,13 +198,14 @@ bool tk_sigreturnmask(const struct targ *a, uint64_t v)
 
 	(void)v;
 	if (i386 && !rt) {
-		ok = tread(a, &lo, (uint32_t)(sp + 80), 4) &&
-		     tread(a, &hi, (uint32_t)(sp + 712), 4);
+		ok = tread(a, &lo, (uint32_t)(sp + TRACE_SIGRETURN_I386_OLDMASK), 4) &&
+		     tread(a, &hi, (uint32_t)(sp + TRACE_SIGRETURN_I386_EXTRAMASK), 4);
 		mask = lo | (uint64_t)hi << 32;
 	} else if (i386) {
-		ok = tread(a, &mask, (uint32_t)(sp + 248), 8);
+		ok = tread(a, &mask, (uint32_t)(sp + TRACE_RT_SIGRETURN_I386_MASK), 8);
 	} else {
-		ok = tread(a, &mask, sp + (targ_table(a) == SG_TABLE_X32 ? 280 : 296), 8);
+		ok = tread(a, &mask, sp + (targ_table(a) == SG_TABLE_X32 ? TRACE_RT_SIGRETURN_X32_MASK
+							 : offsetof(ucontext_t, uc_sigmask)), 8);
 	}
 	if (!ok)
 		return false;

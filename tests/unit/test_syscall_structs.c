@@ -26,6 +26,7 @@
 #include <net/if.h>
 
 #include "syscall/compat/compat.h"
+#include "trace/sigframe.h"
 #include "syscall_layout_ref.h"
 
 #define CHECK_OFF(ref, type, field) \
@@ -524,6 +525,28 @@ static void cmsg_to_guest_and_truncation(void **state)
 	close(q[1]);
 }
 
+/* The trace's sigreturn mask offsets (trace/sigframe.h) against the uapi
+ * signal frame parts compiled for -m32 and -mx32. */
+static void trace_sigframe_offsets(void **state)
+{
+	bool checked = false;
+
+#ifdef SG_LAYOUT_REF_I386
+	assert_int_equal(TRACE_SIGRETURN_I386_OLDMASK, REF_I386_SIGCONTEXT_32_oldmask);
+	assert_int_equal(TRACE_SIGRETURN_I386_EXTRAMASK,
+			 REF_I386_SIGCONTEXT_32_SIZE + REF_I386_FPSTATE_32_SIZE);
+	assert_int_equal(TRACE_RT_SIGRETURN_I386_MASK,
+			 4 * 4 + REF_I386_SIGINFO_SIZE - 4 + REF_I386_UCONTEXT_uc_sigmask);
+	checked = true;
+#endif
+#ifdef SG_LAYOUT_REF_X32
+	assert_int_equal(TRACE_RT_SIGRETURN_X32_MASK, REF_X32_UCONTEXT_uc_sigmask);
+	checked = true;
+#endif
+	if (!checked)
+		skip();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +554,7 @@ int main(void)
 		cmocka_unit_test(i386_time_layouts),
 		cmocka_unit_test(i386_net_ipc_layouts),
 		cmocka_unit_test(x32_layouts),
+		cmocka_unit_test(trace_sigframe_offsets),
 #ifdef SG_LAYOUT_REF_I386
 		cmocka_unit_test(old_stat_values),
 		cmocka_unit_test(statfs_values),

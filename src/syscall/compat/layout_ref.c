@@ -14,6 +14,8 @@
 #include <asm/shmbuf.h>
 #include <asm/msgbuf.h>
 #include <asm/siginfo.h>
+#include <asm/sigcontext.h>
+#include <asm/ucontext.h>
 #include <linux/sysinfo.h>
 #include <linux/mqueue.h>
 #include <linux/times.h>
@@ -31,6 +33,12 @@
 void layout_ref(void);
 void layout_ref(void)
 {
+	/* signal frames, for the trace's sigreturn masks (trace/sigframe.h) */
+	SIZE(SIGCONTEXT_32, struct sigcontext_32);
+	OFF(SIGCONTEXT_32, struct sigcontext_32, oldmask);
+	SIZE(FPSTATE_32, struct _fpstate_32);
+	SIZE(SIGINFO, siginfo_t);
+	OFF(UCONTEXT, struct ucontext, uc_sigmask);
 	SIZE(STAT, struct stat);
 	OFF(STAT, struct stat, st_dev);
 	OFF(STAT, struct stat, st_ino);
