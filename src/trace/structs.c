@@ -167,13 +167,13 @@ bool tk_statx(const struct targ *a, uint64_t v)
 
 bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w)
 {
-	unsigned char b[16];
+	unsigned char b[sizeof(struct timespec)];
 
 	if (!addr) {
 		tl_puts(a->l, "NULL");
 		return true;
 	}
-	if (!tread(a, b, addr, 2 * w)) {
+	if (!tread(a, b, addr, w == 4 ? sizeof(struct compat_timespec) : sizeof(struct timespec))) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
