@@ -168,14 +168,15 @@ SG_SYSCALL_DEFINE(compat_sys_select)
 /* i386 old select (82): the five arguments in a struct in guest memory */
 SG_SYSCALL_DEFINE(compat_sys_old_select)
 {
-	uint32_t args[5];
+	struct compat_sel_arg_struct s;
 	uint64_t sets[3];
 
-	if (copy_from_guest(sc_mm(t), args, a[0], sizeof(args)))
+	if (copy_from_guest(sc_mm(t), &s, a[0], sizeof(s)))
 		return -EFAULT;
-	for (int i = 0; i < 3; i++)
-		sets[i] = args[1 + i];
-	return do_select(t, (int)args[0], sets, args[4], TMO_TIMEVAL32, NULL);
+	sets[0] = s.inp;
+	sets[1] = s.outp;
+	sets[2] = s.exp;
+	return do_select(t, (int)s.n, sets, s.tvp, TMO_TIMEVAL32, NULL);
 }
 
 /* pselect6's sixth argument: { const sigset_t *ss; size_t ss_len } with
@@ -188,14 +189,19 @@ struct sigpack {
 static long get_sigpack(struct sg_thread *t, uint64_t addr, struct sigpack *p)
 {
 	if (sc_ia32()) {
-		uint32_t c[2];
+		struct compat_sigset_argpack c;
 
-		if (copy_from_guest(sc_mm(t), c, addr, sizeof(c)))
+		if (copy_from_guest(sc_mm(t), &c, addr, sizeof(c)))
 			return -EFAULT;
-		p->ss = c[0];
-		p->len = c[1];
-	} else if (copy_from_guest(sc_mm(t), p, addr, sizeof(*p))) {
-		return -EFAULT;
+		p->ss = c.p;
+		p->len = c.size;
+	} else {
+		struct sc_sigset_argpack64 h;
+
+		if (copy_from_guest(sc_mm(t), &h, addr, sizeof(h)))
+			return -EFAULT;
+		p->ss = h.p;
+		p->len = h.size;
 	}
 	if (p->ss && !sc_ok(t, p->ss, 8, PROT_READ))
 		return -EFAULT;

@@ -343,31 +343,21 @@ bool tk_otimeval(const struct targ *a, uint64_t v)
 	return tk_timeval(a, v);
 }
 
-/* pselect6's sixth argument and io_pgetevents' (the same two words; the
- * kernel's fs/select.c and fs/aio.c have them as a local struct, no header
- * does): {sigmask=[USR1], sigsetsize=8} */
-struct sigset_argpack32 {
-	compat_uptr_t p;
-	compat_ulong_t size;
-};
-struct sigset_argpack64 {
-	uint64_t p;
-	uint64_t size;
-};
-
+/* pselect6's sixth argument and io_pgetevents' (compat.h's argpacks):
+ * {sigmask=[USR1], sigsetsize=8} */
 bool tk_pselectmask(const struct targ *a, uint64_t v)
 {
 	bool compat = kl(a) == 4;
-	unsigned char b[sizeof(struct sigset_argpack64)];
+	unsigned char b[sizeof(struct sc_sigset_argpack64)];
 	uint64_t size, mask;
 
 	if (!get(a, b, targ_ulong(a, v),
-		 compat ? sizeof(struct sigset_argpack32) : sizeof(b)))
+		 compat ? sizeof(struct compat_sigset_argpack) : sizeof(b)))
 		return true;
-	size = compat ? GUEST_FIELD(b, struct sigset_argpack32, size)
-		      : GUEST_FIELD(b, struct sigset_argpack64, size);
-	mask = compat ? GUEST_FIELD(b, struct sigset_argpack32, p)
-		      : GUEST_FIELD(b, struct sigset_argpack64, p);
+	size = compat ? GUEST_FIELD(b, struct compat_sigset_argpack, size)
+		      : GUEST_FIELD(b, struct sc_sigset_argpack64, size);
+	mask = compat ? GUEST_FIELD(b, struct compat_sigset_argpack, p)
+		      : GUEST_FIELD(b, struct sc_sigset_argpack64, p);
 	tl_puts(a->l, "{sigmask=");
 	/* strace decodes a mask of one guest word up to the kernel's 8 bytes */
 	if (size < wl(a) || size > 8)

@@ -30,6 +30,7 @@
 #include "core/process.h"
 #include "mm/mm.h"
 #include "syscall/carried.h"
+#include "syscall/compat/compat.h"
 #include "trace/trace.h"
 #include "hostfd/hostfd.h"
 #include "trace/trace_internal.h"
@@ -775,20 +776,23 @@ void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
 }
 
 /* i386's old select(2) (82) takes one pointer to its five arguments
- * (struct sel_arg_struct): shown with them, as strace does. */
+ * (struct compat_sel_arg_struct): shown with them, as strace does. */
 static const struct sg_syscall_call *oldselect_view(const struct sg_syscall_call *call,
 						    struct sg_syscall_call *view,
 						    const struct mm *mm)
 {
-	uint32_t words[5];
+	struct compat_sel_arg_struct s;
 
 	if (!is_call(call, "select") || call->table != SG_TABLE_IA32 || !mm ||
-	    copy_from_guest(mm, words, (uint32_t)call->args[0], sizeof(words)))
+	    copy_from_guest(mm, &s, (uint32_t)call->args[0], sizeof(s)))
 		return call;
 	*view = *call;
-	for (unsigned i = 0; i < 5; i++)
-		view->args[i] = words[i];
-	view->args[5] = 0;
+	memset(view->args, 0, sizeof(view->args));
+	view->args[0] = s.n;
+	view->args[1] = s.inp;
+	view->args[2] = s.outp;
+	view->args[3] = s.exp;
+	view->args[4] = s.tvp;
 	return view;
 }
 

@@ -403,6 +403,31 @@ struct sc_mq_attr64 {
 void get_compat_mq_attr(struct sc_mq_attr64 *h, const struct compat_mq_attr *c);
 void put_compat_mq_attr(struct compat_mq_attr *c, const struct sc_mq_attr64 *h);
 
+/* ==== select ============================================================== */
+
+/* i386 old select (82): its five arguments in guest memory (the kernel's
+ * struct sel_arg_struct) */
+struct compat_sel_arg_struct {
+	uint32_t n;
+	compat_uptr_t inp, outp, exp, tvp;
+};
+COMPAT_ASSERT_SIZE(struct compat_sel_arg_struct, 20);
+
+/* pselect6's sixth argument (and io_pgetevents'): the signal mask's address
+ * and size in kernel longs, i386's compat_sigset_argpack; x86_64 and x32
+ * pass sc_sigset_argpack64 (the kernels' local structs: no uapi header) */
+struct compat_sigset_argpack {
+	compat_uptr_t p;
+	compat_ulong_t size;
+};
+COMPAT_ASSERT_SIZE(struct compat_sigset_argpack, 8);
+
+struct sc_sigset_argpack64 {
+	uint64_t p;
+	uint64_t size;
+};
+COMPAT_ASSERT_SIZE(struct sc_sigset_argpack64, 16);
+
 /* ==== resources and system information ==================================== */
 
 /* i386 struct rusage: two timevals and 14 compat longs */
