@@ -23,7 +23,6 @@
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
-#define SC_IPC_64 0x0100
 #define SC_SHM_REMAP 040000
 
 /* --- semaphores ------------------------------------------------------------- */
@@ -117,15 +116,15 @@ static long do_semctl(struct sg_thread *t, uint64_t id, uint64_t num, int cmd,
 
 SG_SYSCALL_DEFINE(sys_semctl)
 {
-	return do_semctl(t, a[0], a[1], (int)a[2] & ~SC_IPC_64, a[3], false);
+	return do_semctl(t, a[0], a[1], (int)a[2] & ~COMPAT_IPC_64, a[3], false);
 }
 
 static bool compat_version_ok(int cmd)
 {
-	int c = cmd & ~SC_IPC_64;
+	int c = cmd & ~COMPAT_IPC_64;
 
 	/* the old (non-IPC_64) structures are not translated */
-	return (cmd & SC_IPC_64) || (c != IPC_STAT && c != IPC_SET &&
+	return (cmd & COMPAT_IPC_64) || (c != IPC_STAT && c != IPC_SET &&
 				     c != SEM_STAT && c != SHM_STAT &&
 				     c != MSG_STAT && c != IPC_INFO &&
 				     c != SHM_INFO && c != SEM_STAT_ANY &&
@@ -136,7 +135,7 @@ SG_SYSCALL_DEFINE(compat_sys_semctl)
 {
 	if (!compat_version_ok((int)a[2]))
 		return -EINVAL;
-	return do_semctl(t, a[0], a[1], (int)a[2] & ~SC_IPC_64, (uint32_t)a[3],
+	return do_semctl(t, a[0], a[1], (int)a[2] & ~COMPAT_IPC_64, (uint32_t)a[3],
 			 true);
 }
 
@@ -185,14 +184,14 @@ static long do_msgctl(struct sg_thread *t, uint64_t id, int cmd, uint64_t buf,
 
 SG_SYSCALL_DEFINE(sys_msgctl)
 {
-	return do_msgctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], false);
+	return do_msgctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], false);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_msgctl)
 {
 	if (!compat_version_ok((int)a[1]))
 		return -EINVAL;
-	return do_msgctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], true);
+	return do_msgctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], true);
 }
 
 /* x86_64/x32: struct msgbuf starts with an 8-byte mtype */
@@ -365,14 +364,14 @@ static long do_shmctl(struct sg_thread *t, uint64_t id, int cmd, uint64_t buf,
 
 SG_SYSCALL_DEFINE(sys_shmctl)
 {
-	return do_shmctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], false);
+	return do_shmctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], false);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_shmctl)
 {
 	if (!compat_version_ok((int)a[1]))
 		return -EINVAL;
-	return do_shmctl(t, a[0], (int)a[1] & ~SC_IPC_64, a[2], true);
+	return do_shmctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], true);
 }
 
 /* Attached segments: address and size, for shmdt. */
@@ -495,7 +494,7 @@ SG_SYSCALL_DEFINE(compat_sys_ipc)
 	case SG_CARRIED_IPC_SEMCTL:
 		if (!compat_version_ok((int)v[2]))
 			return -EINVAL;
-		return do_semctl(t, v[0], v[1], (int)v[2] & ~SC_IPC_64, (uint32_t)v[3], true);
+		return do_semctl(t, v[0], v[1], (int)v[2] & ~COMPAT_IPC_64, (uint32_t)v[3], true);
 	case SG_CARRIED_IPC_MSGSND:
 		return msgsnd32(t, v[0], v[1], v[2], v[3]);
 	case SG_CARRIED_IPC_MSGRCV:
@@ -505,7 +504,7 @@ SG_SYSCALL_DEFINE(compat_sys_ipc)
 	case SG_CARRIED_IPC_MSGCTL:
 		if (!compat_version_ok((int)v[1]))
 			return -EINVAL;
-		return do_msgctl(t, v[0], (int)v[1] & ~SC_IPC_64, v[2], true);
+		return do_msgctl(t, v[0], (int)v[1] & ~COMPAT_IPC_64, v[2], true);
 	case SG_CARRIED_IPC_SHMAT:
 		r = do_shmat(t, v[0], v[1], (int)v[2]);
 		if (r < 0 && r >= -4095)
@@ -519,7 +518,7 @@ SG_SYSCALL_DEFINE(compat_sys_ipc)
 	case SG_CARRIED_IPC_SHMCTL:
 		if (!compat_version_ok((int)v[1]))
 			return -EINVAL;
-		return do_shmctl(t, v[0], (int)v[1] & ~SC_IPC_64, v[2], true);
+		return do_shmctl(t, v[0], (int)v[1] & ~COMPAT_IPC_64, v[2], true);
 	default: /* socketcall's */
 		return -ENOSYS;
 	}

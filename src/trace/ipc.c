@@ -7,9 +7,9 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 
+#include "syscall/compat/compat.h"
 #include "trace/trace_internal.h"
 
-#define IPC_64_FLAG 0x100 /* the kernel's IPC_64: the 64-bit structs */
 
 bool tk_ipckey(const struct targ *a, uint64_t v)
 {
@@ -39,9 +39,9 @@ static void print_ctl_cmd(const struct targ *a, const struct xlat *x, uint64_t v
 {
 	uint32_t cmd = (uint32_t)v;
 
-	if (cmd & IPC_64_FLAG)
+	if (cmd & COMPAT_IPC_64)
 		tl_puts(a->l, "IPC_64|");
-	tprint_enum(a->l, x, (int32_t)(cmd & ~(uint32_t)IPC_64_FLAG));
+	tprint_enum(a->l, x, (int32_t)(cmd & ~(uint32_t)COMPAT_IPC_64));
 }
 
 bool tk_shmctlcmd(const struct targ *a, uint64_t v)
@@ -128,7 +128,7 @@ bool tk_omsgbuf(const struct targ *a, uint64_t v)
 bool tk_oshmidds(const struct targ *a, uint64_t v)
 {
 	uint64_t addr = targ_ulong(a, v);
-	uint32_t cmd = (uint32_t)a->call->args[1] & ~(uint32_t)IPC_64_FLAG;
+	uint32_t cmd = (uint32_t)a->call->args[1] & ~(uint32_t)COMPAT_IPC_64;
 	struct shmid_ds ds;
 
 	if (!addr || targ_table(a) == SG_TABLE_IA32 ||

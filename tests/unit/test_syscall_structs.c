@@ -141,6 +141,7 @@ static void i386_net_ipc_layouts(void **state)
 	CHECK_OFF(REF_I386_SEMID64_DS_sem_otime, struct compat_semid64_ds, sem_otime);
 	CHECK_OFF(REF_I386_SEMID64_DS_sem_ctime, struct compat_semid64_ds, sem_ctime);
 	CHECK_OFF(REF_I386_SEMID64_DS_sem_nsems, struct compat_semid64_ds, sem_nsems);
+	assert_int_equal(COMPAT_IPC_64, REF_I386_IPC_64);
 	assert_int_equal(sizeof(struct compat_shmid64_ds), REF_I386_SHMID64_DS_SIZE);
 	CHECK_OFF(REF_I386_SHMID64_DS_shm_segsz, struct compat_shmid64_ds, shm_segsz);
 	CHECK_OFF(REF_I386_SHMID64_DS_shm_atime, struct compat_shmid64_ds, shm_atime);

@@ -11,6 +11,7 @@
 #include <linux/uio.h>
 #include <asm/statfs.h>
 #include <asm/sembuf.h>
+#include <linux/ipc.h>
 #include <asm/shmbuf.h>
 #include <asm/msgbuf.h>
 #include <asm/siginfo.h>
@@ -176,6 +177,7 @@ void layout_ref(void)
 	SIZE(IPC64_PERM, struct ipc64_perm);
 	OFF(IPC64_PERM, struct ipc64_perm, mode);
 	OFF(IPC64_PERM, struct ipc64_perm, seq);
+	EMIT(IPC_64, IPC_64);
 	SIZE(SEMID64_DS, struct semid64_ds);
 	OFF(SEMID64_DS, struct semid64_ds, sem_otime);
 	OFF(SEMID64_DS, struct semid64_ds, sem_ctime);
