@@ -62,7 +62,8 @@ struct mm;
 	X(SEMCTL,     semctl,     ROW(semctl),    4, FIRST, SECOND, THIRD, AT_PTR, NONE) \
 	X(SEMTIMEDOP, semtimedop, NO_ROW,         4, FIRST, PTR, SECOND, FIFTH, NONE) \
 	X(MSGSND,     msgsnd,     ROW(msgsnd),    4, FIRST, PTR, SECOND, THIRD, NONE) \
-	X(MSGRCV,     msgrcv,     ROW(msgrcv),    5, FIRST, KLUDGE_MSGP, SECOND, KLUDGE_MSGTYP, THIRD) \
+	X(MSGRCV,     msgrcv,     ROW(msgrcv),    5, FIRST, KLUDGE_MSGP, SECOND,             \
+	  KLUDGE_MSGTYP, THIRD)                                                          \
 	X(MSGGET,     msgget,     ROW(msgget),    2, FIRST, SECOND, NONE, NONE, NONE) \
 	X(MSGCTL,     msgctl,     ROW(msgctl),    3, FIRST, SECOND, PTR, NONE, NONE) \
 	X(SHMAT,      shmat,      ROW(shmat),     3, FIRST, PTR, SECOND, NONE, NONE) \

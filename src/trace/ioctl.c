@@ -306,7 +306,8 @@ static void print_ifconf(const struct targ *a, uint64_t addr)
 			tl_quote(a->l, (const unsigned char *)name, strnlen(name, IFNAMSIZ), false);
 			tl_puts(a->l, ", ifr_addr=");
 			/* name and address at the same offsets in the compat ifreq */
-			trace_print_sockaddr(a, buf + (uint64_t)i * size + offsetof(struct ifreq, ifr_addr),
+			trace_print_sockaddr(a, buf + (uint64_t)i * size +
+						     offsetof(struct ifreq, ifr_addr),
 					     sizeof(struct sockaddr));
 			tl_putc(a->l, '}');
 		}

@@ -72,7 +72,8 @@ static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 
 		inet_ntop(AF_INET, b + offsetof(struct sockaddr_in, sin_addr), ip, sizeof(ip));
 		tl_printf(a->l, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")",
-			  (unsigned)ntohs((uint16_t)GUEST_FIELD(b, struct sockaddr_in, sin_port)), ip);
+			  (unsigned)ntohs((uint16_t)GUEST_FIELD(b, struct sockaddr_in, sin_port)),
+			  ip);
 	} else if (family == AF_INET6 && n >= sizeof(struct sockaddr_in6)) {
 		char ip[INET6_ADDRSTRLEN];
 
@@ -80,7 +81,8 @@ static void print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len)
 		tl_printf(a->l, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), "
 			  "inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
 			  (unsigned)ntohs((uint16_t)GUEST_FIELD(b, struct sockaddr_in6, sin6_port)),
-			  (unsigned)ntohl((uint32_t)GUEST_FIELD(b, struct sockaddr_in6, sin6_flowinfo)),
+			  (unsigned)ntohl(
+				  (uint32_t)GUEST_FIELD(b, struct sockaddr_in6, sin6_flowinfo)),
 			  ip, (unsigned)GUEST_FIELD(b, struct sockaddr_in6, sin6_scope_id));
 	} else if (family == AF_UNIX && n > SUN_PATH_AT) { /* (an unnamed one: no path) */
 		size_t plen = n - SUN_PATH_AT;

@@ -119,7 +119,8 @@ bool tk_stat(const struct targ *a, uint64_t v)
 	if (!tread(a, b, addr, sizeof(b)))
 		goto bad;
 	print_stat_short(a->l, (uint32_t)GUEST_FIELD(b, struct stat, st_mode),
-			 GUEST_FIELD(b, struct stat, st_rdev), GUEST_FIELD(b, struct stat, st_size));
+			 GUEST_FIELD(b, struct stat, st_rdev),
+			 GUEST_FIELD(b, struct stat, st_size));
 	return true;
 bad:
 	tprint_ptr(a->l, addr);

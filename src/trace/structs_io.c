@@ -218,6 +218,7 @@ struct statfs_layout {
 static const struct statfs_layout statfs_i386 = STATFS_LAYOUT(struct compat_statfs);
 static const struct statfs_layout statfs64_i386 = STATFS_LAYOUT(struct compat_statfs64);
 static const struct statfs_layout statfs_x64 = STATFS_LAYOUT(struct statfs);
+#undef STATFS_LAYOUT
 /* f_fsid: two 32-bit words in every layout */
 _Static_assert(sizeof(((struct statfs *)0)->f_fsid) == 8, "f_fsid");
 _Static_assert(sizeof(((struct compat_statfs *)0)->f_fsid) == 8, "f_fsid");
