@@ -17,7 +17,7 @@
 #include "signal/frame.h"
 #include "signal/frame_layout.h"
 #include "vdso/vdso.h"
-#include "syscall/syscall.h"
+#include "syscall/table.h"
 
 #define NR_SIGRETURN 119
 #define NR_RT_SIGRETURN 173

@@ -15,7 +15,7 @@
 
 #include "signal/frame.h"
 #include "signal/frame_layout.h"
-#include "syscall/syscall.h"
+#include "syscall/table.h"
 
 #define USER_CS 0x33
 #define USER_DS 0x2b

@@ -5,9 +5,12 @@
  * not linked into this executable) leaves a NULL fn and the call answers
  * -ENOSYS, so the tables can list every syscall from the start.
  */
+#include <asm/unistd.h>
 #include <string.h>
 
 #include "syscall/table.h"
+
+_Static_assert(SYSTAB_X32_BIT == __X32_SYSCALL_BIT, "the kernel's x32 bit");
 
 #define SG_SYSCALL_ENTRY(entry) \
 	extern long entry(struct sg_thread *, const uint64_t *) __attribute__((weak));
@@ -74,6 +77,40 @@ const struct sg_syscall_table *sg_syscall_table(enum sg_table table)
 	if ((unsigned)table >= SG_TABLE__COUNT)
 		return NULL;
 	return &tables[table];
+}
+
+static const struct sg_syscall_row *row_at(enum sg_table table, uint32_t index)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(table);
+
+	if (!tab || index >= tab->size || !tab->rows[index].name)
+		return NULL;
+	return &tab->rows[index];
+}
+
+struct systab_slot systab_pick(bool ia32_entry, uint32_t nr)
+{
+	struct systab_slot slot = { SG_TABLE_IA32, nr, NULL };
+
+	if (!ia32_entry) {
+		slot.table = SG_TABLE_X64;
+		if (nr >= tables[SG_TABLE_X64].size && (nr & SYSTAB_X32_BIT)) {
+			slot.table = SG_TABLE_X32;
+			slot.index = nr - SYSTAB_X32_BIT;
+		}
+	}
+	slot.row = row_at(slot.table, slot.index);
+	return slot;
+}
+
+uint32_t systab_restart_nr(enum sg_table table)
+{
+	const struct sg_syscall_table *tab = sg_syscall_table(table);
+
+	for (uint32_t i = 0; tab && i < tab->size; i++)
+		if (tab->rows[i].name && strcmp(tab->rows[i].name, "restart_syscall") == 0)
+			return table == SG_TABLE_X32 ? i | SYSTAB_X32_BIT : i;
+	return 0; /* every table has the row (tests/unit/test_systab.c) */
 }
 
 const struct systab_sig *systab_sig(enum sg_table t, unsigned index)

@@ -2,17 +2,69 @@
  * tables/syscall_32.tbl, tables/syscall_64.tbl and tables/syscall_args.in
  * by tools/systab_gen.sh, and expanded in table.c.
  *
- * sg_syscall_table() (declared in syscall.h) gives the rows used for
- * dispatch; this header adds what the trace and the CLI need from the same
- * data: argument kinds per row, the --syscalls=ABI coverage list, and
- * ABI-name lookup.
+ * sg_syscall_table() gives the rows used for dispatch; with them the
+ * header gives what the trace and the CLI need from the same data:
+ * argument kinds per row, the --syscalls=ABI coverage list, and ABI-name
+ * lookup. It is below the syscall module (docs/architecture.md, Layers):
+ * signal's sigreturn handlers and the trace include it, not syscall.h.
  */
 #ifndef SG_SYSCALL_TABLE_H
 #define SG_SYSCALL_TABLE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
-#include "syscall/syscall.h"
+
+struct sg_thread;
+
+/* Every handler takes the .tbl entry point name and this signature; the
+ * result is the value or -errno. Arguments arrive already zero-extended to
+ * 64 bits from the guest registers of that ABI's convention. */
+typedef long (*sg_syscall_fn)(struct sg_thread *t, const uint64_t *a);
+
+#define SG_SYSCALL_DEFINE(entry) long entry(struct sg_thread *t, const uint64_t *a)
+
+enum sg_table { SG_TABLE_IA32, SG_TABLE_X64, SG_TABLE_X32, SG_TABLE__COUNT };
+
+struct sg_syscall_row {
+	const char *name;        /* "read" */
+	const char *entry;       /* "sys_read" / "compat_sys_..." */
+	sg_syscall_fn fn;        /* NULL: not implemented yet -> -ENOSYS */
+	unsigned nargs;          /* for the trace; 6 if unknown */
+	unsigned fd_args;        /* bit i: argument i names a descriptor
+				  * (tables/syscall_args.in kinds fd, dirfd) */
+};
+
+/* The generated tables, indexed by number (x32: without the 0x40000000 bit). */
+struct sg_syscall_table {
+	const char *abi_name;    /* "i386", "x86_64", "x32" */
+	unsigned size;           /* rows 0..size-1 (holes have name NULL) */
+	const struct sg_syscall_row *rows;
+};
+const struct sg_syscall_table *sg_syscall_table(enum sg_table table);
+
+/* x32 numbers are the x32 table's row index with this bit set
+ * (<asm/unistd.h> __X32_SYSCALL_BIT; table.c checks it against the header). */
+#define SYSTAB_X32_BIT 0x40000000u
+
+/* Where one call goes: the table, the row index, the row. */
+struct systab_slot {
+	enum sg_table table;
+	unsigned index;
+	const struct sg_syscall_row *row; /* NULL: a hole or past the end */
+};
+
+/* The table choice, as the kernel's entry makes it, for the entry code and
+ * the run loop's restart alike. ia32_entry: INT 0x80, SYSENTER, or SYSCALL
+ * outside 64-bit mode: the ia32 table, index nr. Else (64-bit SYSCALL) the
+ * x64 table when nr is below its size, else with SYSTAB_X32_BIT set the
+ * x32 table at nr without the bit, else the x64 table (no row). nr is the
+ * low 32 bits of rax, compared unsigned. */
+struct systab_slot systab_pick(bool ia32_entry, uint32_t nr);
+
+/* restart_syscall's number in table's ABI as the guest passes it (x32:
+ * with SYSTAB_X32_BIT), read from the table's "restart_syscall" row. */
+uint32_t systab_restart_nr(enum sg_table table);
 
 /* How the trace prints one argument register (tables/syscall_args.in). */
 enum systab_arg {

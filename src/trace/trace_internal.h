@@ -12,6 +12,7 @@
 
 #include "syscall/table.h"
 #include "systab_kinds.h"
+#include "trace/trace.h"
 #include "trace/xlat.h"
 
 struct mm;
