@@ -32,28 +32,6 @@ static const char *const never_restart[] = {
 	"msgrcv", "msgsnd", "ipc",
 };
 
-static const struct sg_syscall_row *row_of(const struct cpu *c, enum cpu_syscall_mech mech,
-					   uint64_t nr)
-{
-	enum sg_table tab = SG_TABLE_IA32;
-	uint32_t n = (uint32_t)nr;
-	const struct sg_syscall_table *st;
-
-	if (mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64) {
-		st = sg_syscall_table(SG_TABLE_X64);
-		if (!(st && n < st->size) && (n & 0x40000000u)) {
-			tab = SG_TABLE_X32;
-			n &= ~0x40000000u;
-		} else {
-			tab = SG_TABLE_X64;
-		}
-	}
-	st = sg_syscall_table(tab);
-	if (!st || n >= st->size || !st->rows[n].name)
-		return NULL;
-	return &st->rows[n];
-}
-
 static bool restartable(const struct sg_syscall_row *row)
 {
 	if (!row)
@@ -70,6 +48,7 @@ static void do_syscall(struct sg_thread *t)
 	enum cpu_syscall_mech mech = c->mech;
 	uint64_t nr = c->r[R_AX];
 	uint64_t after = c->rip, rcx = c->r[R_CX];
+	struct systab_slot slot;
 	long res;
 
 	t->sig.sigreturned = false;
@@ -89,14 +68,15 @@ static void do_syscall(struct sg_thread *t)
 	t->sig.restart_nr = nr;
 	t->sig.restart_rip = (mech == CPU_MECH_SYSENTER ? c->rip : after) - 2;
 	t->sig.restart_rcx = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ? c->r[R_CX] : rcx;
-	t->sig.restartable = restartable(row_of(c, mech, nr));
+	/* the table the entry code picked for this call */
+	slot = systab_pick(!(mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64), (uint32_t)nr);
+	t->sig.restartable = restartable(slot.row);
 	if (t->sig.restart_armed) {
 		/* -ERESTART_RESTARTBLOCK: a handler gives EINTR whatever
-		 * SA_RESTART says; without one the guest goes on through the
-		 * ABI's restart_syscall (i386 0, x86_64 219, x32 219 | x32 bit) */
+		 * SA_RESTART says; without one the guest goes on through its
+		 * ABI's restart_syscall */
 		t->sig.restartable = false;
-		t->sig.restart_nr = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ?
-					    219 | (nr & 0x40000000u) : 0;
+		t->sig.restart_nr = systab_restart_nr(slot.table);
 	}
 }
 

@@ -11,7 +11,8 @@
  *                 the word at [esp]; resumes at the landing pad as well.
  *   SYSCALL, 64   nr is the low 32 bits of rax: below the x64 table's size
  *                 the x64 table, else with 0x40000000 set the x32 table
- *                 (nr minus the bit); args rdi rsi rdx r10 r8 r9.
+ *                 (nr minus the bit; systab_pick); args rdi rsi rdx r10 r8
+ *                 r9.
  *
  * Numbers are compared unsigned, so nothing negative can index a table.
  * Unknown numbers, holes and unwritten handlers answer -ENOSYS.
@@ -26,7 +27,6 @@
 #include "trace/trace.h"
 #include "vdso/vdso.h"
 
-#define X32_SYSCALL_BIT 0x40000000u
 #define RFLAGS_RF 0x10000ull
 
 __thread const struct sg_syscall_call *sc_current;
@@ -54,32 +54,15 @@ static void warn_unimplemented(const struct sg_syscall_call *call)
 			(unsigned long long)call->index);
 }
 
-/* Find the row for index in table (NULL for holes and numbers past the end). */
-static const struct sg_syscall_row *lookup(enum sg_table table, uint32_t index)
+/* The table and row for nr (systab_pick: the kernel's choice, shared with
+ * the run loop's restart). */
+static void pick(struct sg_syscall_call *call, bool ia32_entry, uint32_t nr)
 {
-	const struct sg_syscall_table *tab = sg_syscall_table(table);
+	struct systab_slot slot = systab_pick(ia32_entry, nr);
 
-	if (!tab || index >= tab->size || !tab->rows[index].name)
-		return NULL;
-	return &tab->rows[index];
-}
-
-static void pick_x64_or_x32(struct sg_syscall_call *call, uint32_t nr)
-{
-	const struct sg_syscall_table *x64 = sg_syscall_table(SG_TABLE_X64);
-	uint32_t xnr = nr - X32_SYSCALL_BIT;
-
-	if (x64 && nr < x64->size) {
-		call->table = SG_TABLE_X64;
-		call->index = nr;
-	} else if (nr & X32_SYSCALL_BIT) {
-		call->table = SG_TABLE_X32;
-		call->index = xnr;
-	} else {
-		call->table = SG_TABLE_X64;
-		call->index = nr;
-	}
-	call->row = lookup(call->table, call->index);
+	call->table = slot.table;
+	call->index = slot.index;
+	call->row = slot.row;
 }
 
 /* The handler (fn NULL: the vDSO function's answer). A guest buffer
@@ -220,7 +203,7 @@ void syscall_entry(struct sg_thread *t)
 		cpu->r[R_CX] = cpu->rip;
 		cpu->r[R_R11] = cpu_get_rflags(cpu) & ~RFLAGS_RF;
 		call.nr = nr;
-		pick_x64_or_x32(&call, nr);
+		pick(&call, false, nr);
 		call.args[0] = cpu->r[R_DI];
 		call.args[1] = cpu->r[R_SI];
 		call.args[2] = cpu->r[R_DX];
@@ -232,9 +215,7 @@ void syscall_entry(struct sg_thread *t)
 		uint32_t nr = (uint32_t)cpu->r[R_AX];
 
 		call.nr = nr;
-		call.table = SG_TABLE_IA32;
-		call.index = nr;
-		call.row = lookup(SG_TABLE_IA32, nr);
+		pick(&call, true, nr);
 		if (mech == CPU_MECH_INT80) {
 			call.args[0] = (uint32_t)cpu->r[R_BX];
 			call.args[1] = (uint32_t)cpu->r[R_CX];

@@ -139,6 +139,67 @@ static void test_every_row_is_a_header_define(void **state)
 	}
 }
 
+/* systab_pick, the table choice the entry code and the run loop share:
+ * every header number of each ABI lands on its own row, as the kernel's
+ * entry (INT 0x80 / SYSENTER: ia32; 64-bit SYSCALL: x64, or x32 with the
+ * bit) would put it. */
+static void test_pick_finds_every_header_number(void **state)
+{
+	for (size_t a = 0; a < ARRAY_SIZE(abis); a++) {
+		const struct abi_ref *abi = &abis[a];
+		bool ia32_entry = abi->table == SG_TABLE_IA32;
+
+		for (size_t i = 0; i < abi->n; i++) {
+			struct systab_slot s = systab_pick(ia32_entry, (uint32_t)abi->ref[i].nr);
+
+			assert_int_equal(s.table, abi->table);
+			assert_int_equal(s.index, abi->ref[i].nr - abi->bias);
+			assert_non_null(s.row);
+			assert_string_equal(s.row->name, abi->ref[i].name);
+		}
+	}
+}
+
+static void test_pick_edges(void **state)
+{
+	const struct ref *x32_read = ref_by_name(&abis[2], "read");
+	const struct ref *x64_read = ref_by_name(&abis[1], "read");
+	struct systab_slot s;
+
+	assert_non_null(x32_read);
+	assert_non_null(x64_read);
+	/* the x32 bit means nothing to the ia32 entry: past its table */
+	s = systab_pick(true, (uint32_t)x32_read->nr);
+	assert_int_equal(s.table, SG_TABLE_IA32);
+	assert_null(s.row);
+	/* past the x64 table without the bit: x64, no row */
+	s = systab_pick(false, sg_syscall_table(SG_TABLE_X64)->size);
+	assert_int_equal(s.table, SG_TABLE_X64);
+	assert_null(s.row);
+	/* the bit and a number past the x32 table; all bits set */
+	s = systab_pick(false, (uint32_t)(X32_BIT + sg_syscall_table(SG_TABLE_X32)->size));
+	assert_int_equal(s.table, SG_TABLE_X32);
+	assert_null(s.row);
+	s = systab_pick(false, 0xffffffffu);
+	assert_null(s.row);
+	/* read: x64 0, x32 0 | bit */
+	assert_string_equal(systab_pick(false, (uint32_t)x64_read->nr).row->name, "read");
+	assert_int_equal(systab_pick(false, (uint32_t)x32_read->nr).table, SG_TABLE_X32);
+}
+
+/* restart_syscall's number per ABI, as <asm/unistd.h> gives it (x32 with
+ * the bit): what the run loop puts in the guest's rax/eax for a
+ * -ERESTART_RESTARTBLOCK. */
+static void test_restart_nr_is_the_headers(void **state)
+{
+	for (size_t a = 0; a < ARRAY_SIZE(abis); a++) {
+		const struct ref *r = ref_by_name(&abis[a], "restart_syscall");
+
+		assert_non_null(r);
+		assert_int_equal(systab_restart_nr(abis[a].table), r->nr);
+	}
+}
+
 static void test_holes_answer_enosys(void **state)
 {
 	for (size_t a = 0; a < ARRAY_SIZE(abis); a++) {
@@ -466,6 +527,9 @@ int main(void)
 		cmocka_unit_test(test_reference_is_complete),
 		cmocka_unit_test(test_every_header_define_has_its_row),
 		cmocka_unit_test(test_every_row_is_a_header_define),
+		cmocka_unit_test(test_pick_finds_every_header_number),
+		cmocka_unit_test(test_pick_edges),
+		cmocka_unit_test(test_restart_nr_is_the_headers),
 		cmocka_unit_test(test_holes_answer_enosys),
 		cmocka_unit_test(test_no_handler_linked_means_null_fn),
 		cmocka_unit_test(test_entry_points),
