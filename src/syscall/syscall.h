@@ -8,21 +8,6 @@
 #include "core/process.h"
 #include "syscall/table.h"
 
-/* One call, as the entry code sees it and the trace prints it. */
-struct sg_syscall_call {
-	enum cpu_syscall_mech mech;
-	enum sg_table table;
-	uint64_t nr;             /* as the guest gave it (x32 bit included) */
-	unsigned index;          /* row index in the table */
-	const struct sg_syscall_row *row; /* NULL for unknown numbers */
-	uint64_t args[6];
-	long result;
-	bool vdso;               /* arrived through the vDSO's __kernel_vsyscall */
-	bool vdso_fn;            /* a vDSO function's private call (clock_gettime,
-				  * ...): answered in sysgate, no kernel entry;
-				  * traced only with SG_TRACE_ENTRY */
-};
-
 /* Handle a CPU_STOP_SYSCALL: pick the table for this call as the kernel
  * does, read the arguments, trace, dispatch, write the result, and set the
  * resume rip (SYSENTER: the vDSO landing pad). */

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cpu/cpu.h" /* enum cpu_syscall_mech */
+
 struct sg_thread;
 
 /* Every handler takes the .tbl entry point name and this signature; the
@@ -42,6 +44,21 @@ struct sg_syscall_table {
 	const struct sg_syscall_row *rows;
 };
 const struct sg_syscall_table *sg_syscall_table(enum sg_table table);
+
+/* One call, as the entry code sees it and the trace prints it. */
+struct sg_syscall_call {
+	enum cpu_syscall_mech mech;
+	enum sg_table table;
+	uint64_t nr;             /* as the guest gave it (x32 bit included) */
+	unsigned index;          /* row index in the table */
+	const struct sg_syscall_row *row; /* NULL for unknown numbers */
+	uint64_t args[6];
+	long result;
+	bool vdso;               /* arrived through the vDSO's __kernel_vsyscall */
+	bool vdso_fn;            /* a vDSO function's private call (clock_gettime,
+				  * ...): answered in sysgate, no kernel entry;
+				  * traced only with SG_TRACE_ENTRY */
+};
 
 /* x32 numbers are the x32 table's row index with this bit set
  * (<asm/unistd.h> __X32_SYSCALL_BIT; table.c checks it against the header). */

@@ -4,8 +4,13 @@
 #define SG_TRACE_H
 
 #include <signal.h>
-#include "syscall/syscall.h"
+#include <stdbool.h>
+#include <stdint.h>
 
+#include "sysgate.h"
+#include "syscall/table.h"
+
+struct sg_thread;
 struct trace;
 
 /* fd < 0: stderr. flags: enum sg_trace_flags; strace's defaults for the
