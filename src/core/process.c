@@ -104,6 +104,7 @@ nomem:
 SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 			   char *const envp[])
 {
+	struct loader_out out = { 0 };
 	struct sg_thread *t;
 	enum sg_err err;
 
@@ -117,11 +118,21 @@ SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 	t->proc = p;
 	t->tid = getpid();
 	t->cpu.owner = t;
-	err = loader_load(p, &t->cpu, path, argv, envp);
+	err = loader_load(&(const struct loader_args){
+				  .sysroot = p->sysroot,
+				  .exec_name = p->opts.exec_name,
+				  .no_aslr = p->opts.no_aslr,
+				  .tsc_disabled = p->opts.tsc_disabled,
+			  },
+			  &out, &t->cpu, path, argv, envp);
 	if (err != SG_OK) {
 		free(t);
 		return err;
 	}
+	p->abi = out.abi;
+	p->mm = out.mm;
+	p->image = out.image;
+	p->exe_path = out.exe_path;
 	t->cpu.owner = t;
 	p->main_thread = t;
 	p->threads = t;

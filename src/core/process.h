@@ -8,22 +8,10 @@
 #include <stdint.h>
 #include "sysgate.h"
 #include "cpu/cpu.h"
+#include "loader/loader.h"
 
 struct mm;
 struct trace;
-
-/* Where the loader put things the syscall layer needs later. */
-struct sg_image_info {
-	uint64_t entry;          /* initial rip (interpreter's entry if any) */
-	uint64_t stack_pointer;  /* initial rsp/esp */
-	uint64_t load_bias;
-	uint64_t phdr, phent, phnum;
-	uint64_t brk_start;
-	uint64_t vdso_base;      /* 0 if no vDSO is mapped */
-	uint64_t sysenter_return;/* landing pad after SYSENTER: the i386 vDSO's offset from vdso_base */
-	uint64_t sysinfo;        /* i386: AT_SYSINFO = __kernel_vsyscall */
-	uint64_t vdso_private_return; /* vDSO time functions' private call returns here */
-};
 
 /* A guest signal action as rt_sigaction gave it (recorded by src/syscall;
  * mask bit n-1 = signal n). */

@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "cpu/cpu.h"
 #include "loader/loader.h"
 #include "loader/loader_internal.h"
 #include "mm/mm.h"
@@ -42,11 +43,11 @@ static uint64_t random_pages(unsigned bits)
 
 /* PF_RANDOMIZE: unless --no-aslr, or sysgate runs with ADDR_NO_RANDOMIZE
  * (setarch -R), which the guest inherits as it would natively. */
-static bool want_aslr(const struct sg_process *p)
+static bool want_aslr(const struct loader_args *args)
 {
 	int pers = personality(0xffffffff);
 
-	return !p->opts.no_aslr && !(pers != -1 && (pers & ADDR_NO_RANDOMIZE));
+	return !args->no_aslr && !(pers != -1 && (pers & ADDR_NO_RANDOMIZE));
 }
 
 enum sg_err loader_probe(const char *path, enum sg_abi *abi)
@@ -65,11 +66,11 @@ enum sg_err loader_probe(const char *path, enum sg_abi *abi)
 }
 
 /* The interpreter: under the sysroot first, then as named. */
-static enum sg_err open_interp(const struct sg_process *p, const char *name,
+static enum sg_err open_interp(const char *sysroot, const char *name,
 			       enum sg_abi abi, struct elf_file *f)
 {
 	char buf[PATH_MAX];
-	const char *path = loader_sysroot_path(p->sysroot, name, buf, sizeof(buf));
+	const char *path = loader_sysroot_path(sysroot, name, buf, sizeof(buf));
 
 	if (elf_open(path, f) != SG_OK)
 		return SG_ERR_INTERP;
@@ -126,7 +127,8 @@ struct load_state {
 	bool aslr;
 };
 
-static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
+static enum sg_err map_everything(const struct loader_args *args,
+				  struct loader_out *out, struct load_state *s,
 				  const char *execfn, char *const argv[],
 				  char *const envp[])
 {
@@ -146,8 +148,8 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	}
 	/* no PT_GNU_STACK: 32-bit programs (i386, x32) get READ_IMPLIES_EXEC,
 	 * before their segments are mapped (the kernel's elf_read_implies_exec) */
-	mm_set_read_implies_exec(p->mm, !is64 && !s->prog.has_gnu_stack);
-	err = elf_map(p->mm, &s->prog, dyn_base, &s->prog_at);
+	mm_set_read_implies_exec(out->mm, !is64 && !s->prog.has_gnu_stack);
+	err = elf_map(out->mm, &s->prog, dyn_base, &s->prog_at);
 	if (err)
 		return err;
 	/* One descriptor at a time: the kernel needs none to exec, so a
@@ -156,19 +158,19 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 	close(s->prog.fd);
 	s->prog.fd = -1;
 	if (s->prog.interp) {
-		err = open_interp(p, s->prog.interp, s->prog.abi, &s->interp);
+		err = open_interp(args->sysroot, s->prog.interp, s->prog.abi, &s->interp);
 		if (!err)
-			err = elf_map(p->mm, &s->interp, 0, &s->interp_at);
+			err = elf_map(out->mm, &s->interp, 0, &s->interp_at);
 		if (s->interp.fd >= 0)
 			close(s->interp.fd);
 		s->interp.fd = -1;
 		if (err)
 			return err;
 	}
-	s->vdso_base = map_vdso(p->mm, img);
+	s->vdso_base = map_vdso(out->mm, img);
 	/* no PT_GNU_STACK: 32-bit programs get READ_IMPLIES_EXEC */
 	exec_stack = s->prog.has_gnu_stack ? s->prog.exec_stack : !is64;
-	s->stack_top = map_stack(p->mm, exec_stack);
+	s->stack_top = map_stack(out->mm, exec_stack);
 	if (!s->stack_top || (img && !s->vdso_base))
 		return SG_ERR_NOMEM;
 
@@ -188,38 +190,39 @@ static enum sg_err map_everything(struct sg_process *p, struct load_state *s,
 		if (img->sym_kernel_vsyscall)
 			si.sysinfo = s->vdso_base + img->sym_kernel_vsyscall;
 	}
-	p->image.stack_pointer = stack_build(p->mm, s->stack_top - STACK_SIZE,
+	out->image.stack_pointer = stack_build(out->mm, s->stack_top - STACK_SIZE,
 					     s->stack_top, &si);
-	if (!p->image.stack_pointer)
+	if (!out->image.stack_pointer)
 		return SG_ERR_NOMEM; /* E2BIG, really: arguments too long */
 
-	p->image.entry = s->prog.interp ? s->interp_at.entry : s->prog_at.entry;
-	p->image.load_bias = s->prog_at.bias;
-	p->image.phdr = si.phdr;
-	p->image.phent = si.phent;
-	p->image.phnum = si.phnum;
-	p->image.brk_start = MM_PAGE_ALIGN_UP(s->prog_at.end) + brk_rnd;
-	p->image.vdso_base = s->vdso_base;
-	p->image.sysinfo = si.sysinfo;
+	out->image.entry = s->prog.interp ? s->interp_at.entry : s->prog_at.entry;
+	out->image.load_bias = s->prog_at.bias;
+	out->image.phdr = si.phdr;
+	out->image.phent = si.phent;
+	out->image.phnum = si.phnum;
+	out->image.brk_start = MM_PAGE_ALIGN_UP(s->prog_at.end) + brk_rnd;
+	out->image.vdso_base = s->vdso_base;
+	out->image.sysinfo = si.sysinfo;
 	/* the kernel's landing pad is the 32-bit image's offset from the
 	 * process's vDSO base, whatever its ABI: SYSENTER from 64-bit code
 	 * (Intel) lands there in compatibility mode */
-	p->image.sysenter_return =
+	out->image.sysenter_return =
 		s->vdso_base ? s->vdso_base + vdso_image_for(SG_ABI_I386)->sym_sysenter_return : 0;
-	p->image.vdso_private_return =
+	out->image.vdso_private_return =
 		img && s->vdso_base && img->sym_private_return ?
 			s->vdso_base + img->sym_private_return : 0;
-	mm_brk_init(p->mm, p->image.brk_start);
+	mm_brk_init(out->mm, out->image.brk_start);
 	return SG_OK;
 }
 
-static void init_cpu(struct cpu *cpu, const struct sg_process *p)
+static void init_cpu(struct cpu *cpu, const struct loader_args *args,
+		     const struct loader_out *p)
 {
 	void *owner = cpu->owner;
 
 	cpu_init(cpu, p->abi == SG_ABI_I386 ? CPU_MODE_32 : CPU_MODE_64);
 	cpu->owner = owner;
-	cpu->tsc_disabled = p->opts.tsc_disabled; /* survives execve (TIF_NOTSC) */
+	cpu->tsc_disabled = args->tsc_disabled; /* survives execve (TIF_NOTSC) */
 	cpu->mm = p->mm;
 	/* a fresh process: every GPR zero (glibc's static start-up takes a
 	 * non-zero rdx/edx as an atexit function) */
@@ -244,8 +247,9 @@ static char *exe_path_of(int fd, const char *file, char real[PATH_MAX])
 	return strdup(realpath(file, real) ? real : file);
 }
 
-enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
-			char *const argv[], char *const envp[])
+enum sg_err loader_load(const struct loader_args *args, struct loader_out *p,
+			struct cpu *cpu, const char *path, char *const argv[],
+			char *const envp[])
 {
 	struct load_state s = { .prog.fd = -1, .interp.fd = -1 };
 	struct script_exec script;
@@ -254,14 +258,14 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 	char *exe = NULL;
 	enum sg_err err;
 
-	if (!p || !cpu || !path || !argv || !envp || p->mm)
+	if (!args || !p || !cpu || !path || !argv || !envp || p->mm)
 		return SG_ERR_INVAL;
-	err = script_resolve(p->sysroot, path, argv, &script);
+	err = script_resolve(args->sysroot, path, argv, &script);
 	if (err)
 		return err;
 	if (script.argv)
 		argv = script.argv;
-	file = loader_sysroot_path(p->sysroot, script.path, rooted,
+	file = loader_sysroot_path(args->sysroot, script.path, rooted,
 				   sizeof(rooted));
 	err = elf_open(file, &s.prog);
 	if (err) {
@@ -281,18 +285,18 @@ enum sg_err loader_load(struct sg_process *p, struct cpu *cpu, const char *path,
 		err = errno == ENOMEM ? SG_ERR_NOMEM : SG_ERR_RESERVE;
 		goto fail;
 	}
-	s.aslr = want_aslr(p);
+	s.aslr = want_aslr(args);
 	if (s.aslr)
 		mm_randomize(p->mm);
 	p->abi = s.prog.abi;
 	memset(&p->image, 0, sizeof(p->image));
 	/* AT_EXECFN is the name execve was given, the script's for a script */
-	err = map_everything(p, &s, p->opts.exec_name ? p->opts.exec_name : path,
+	err = map_everything(args, p, &s, args->exec_name ? args->exec_name : path,
 			     argv, envp);
 	if (err)
 		goto fail;
 	p->exe_path = exe;
-	init_cpu(cpu, p);
+	init_cpu(cpu, args, p);
 	elf_close(&s.prog);
 	elf_close(&s.interp);
 	script_free(&script);

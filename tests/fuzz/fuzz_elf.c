@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char *const envp[] = { "A=1", NULL };
 	static int fd = -1;
 	char path[64];
-	struct sg_process p;
+	const struct loader_args args = { .no_aslr = true };
+	struct loader_out p;
 	struct cpu cpu;
 	enum sg_abi abi;
 
@@ -40,8 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(&p, 0, sizeof(p));
 	memset(&cpu, 0, sizeof(cpu));
-	p.opts.no_aslr = 1;
-	if (loader_load(&p, &cpu, path, argv, envp) == SG_OK) {
+	if (loader_load(&args, &p, &cpu, path, argv, envp) == SG_OK) {
 		uint64_t sp = cpu.r[R_SP];
 
 		if (sp % 16 || !mm_access_ok(p.mm, sp, 8, PROT_READ | PROT_WRITE))

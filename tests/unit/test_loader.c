@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cpu/cpu.h"
 #include "loader/loader.h"
 #include "mm/mm.h"
 #include "vdso/vdso.h"
@@ -282,7 +283,7 @@ static void read_hdr(const char *path, struct file_hdr *h)
 }
 
 struct loaded {
-	struct sg_process p;
+	struct loader_out p;
 	struct cpu cpu;
 	unsigned word;
 	uint64_t argc, argv, envp, auxv;
@@ -334,8 +335,9 @@ static struct loaded *load(const char *path, char *const argv[],
 	enum sg_err err;
 
 	assert_non_null(l);
-	l->p.opts.no_aslr = 1; /* the kernel's fixed layout */
-	err = loader_load(&l->p, &l->cpu, path, argv, envp);
+	/* no_aslr: the kernel's fixed layout */
+	err = loader_load(&(const struct loader_args){ .no_aslr = true }, &l->p,
+			  &l->cpu, path, argv, envp);
 	if (err == SG_OK)
 		current = l;
 	else
@@ -587,7 +589,8 @@ static void test_missing_interp(void **state)
 {
 	static uint8_t buf[1 << 20];
 	const char *path = tmp_path("h32dyn");
-	struct sg_process p = { 0 };
+	const struct loader_args args = { 0 };
+	struct loader_out p = { 0 };
 	struct cpu cpu;
 	struct file_hdr h;
 	size_t n;
@@ -601,12 +604,12 @@ static void test_missing_interp(void **state)
 	s[1] = 'X'; /* "/Xib/ld-linux.so.2" */
 	write_file(tmp_path("badinterp"), buf, n, 0755);
 	memset(&cpu, 0, sizeof(cpu));
-	assert_int_equal(loader_load(&p, &cpu, tmp_path("badinterp"), test_argv,
+	assert_int_equal(loader_load(&args, &p, &cpu, tmp_path("badinterp"), test_argv,
 				     test_envp), SG_ERR_INTERP);
 	assert_null(p.mm);
 	assert_null(p.exe_path);
 	/* load errors leave nothing behind: a low4g space can be made again */
-	assert_int_equal(loader_load(&p, &cpu, tmp_path("trunc40"), test_argv,
+	assert_int_equal(loader_load(&args, &p, &cpu, tmp_path("trunc40"), test_argv,
 				     test_envp), SG_ERR_TRUNCATED);
 	struct mm *mm = mm_create(true);
 	assert_non_null(mm);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cpu/cpu.h"
 #include "loader/loader.h"
 #include "mm/mm.h"
 
@@ -87,7 +88,7 @@ static void need(const char *path)
 /* --- a loaded process and its initial stack --------------------------- */
 
 struct loaded {
-	struct sg_process p;
+	struct loader_out p;
 	struct cpu cpu;
 	unsigned word;
 };
@@ -96,9 +97,9 @@ static enum sg_err try_load(struct loaded *l, const char *sysroot, bool aslr,
 			    const char *path, char *const argv[])
 {
 	memset(l, 0, sizeof(*l));
-	l->p.sysroot = (char *)sysroot;
-	l->p.opts.no_aslr = !aslr;
-	return loader_load(&l->p, &l->cpu, path, argv, no_env);
+	return loader_load(&(const struct loader_args){ .sysroot = sysroot,
+							 .no_aslr = !aslr },
+			   &l->p, &l->cpu, path, argv, no_env);
 }
 
 static void unload(struct loaded *l)
