@@ -67,9 +67,9 @@ struct sg_range_hook {
 };
 
 struct sg_embed {
-	/* Called by syscall entry before the trace and the handler: true
-	 * means skip the handler, call->result is the answer. The hook may
-	 * have changed call->args. */
+	/* Called by the run loop (core/thread.c, run_syscall) before the
+	 * trace and the handler: true means skip the handler, call->result
+	 * is the answer. The hook may have changed call->args. */
 	bool (*syscall_enter)(struct sg_thread *t, struct sg_syscall_call *call);
 	/* After the handler, before the trace's exit line: may change
 	 * call->result. */

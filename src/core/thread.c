@@ -17,6 +17,7 @@
 #include "mm/mm.h"
 #include "signal/signal.h"
 #include "syscall/syscall.h"
+#include "trace/trace.h"
 
 #define HOST_STACK_SIZE (1u << 20)
 
@@ -42,6 +43,31 @@ static bool restartable(const struct sg_syscall_row *row)
 	return true;
 }
 
+/* One call with the hooks around it, in the kernel's order: the embedding
+ * API's entry hook (which may change the arguments or answer), the trace's
+ * entry, the handler, the exit hook (which may change the result), the
+ * trace's line. */
+static void run_syscall(struct sg_thread *t, struct sg_syscall_call *call)
+{
+	struct trace *tr = t->proc->trace;
+	struct sg_embed *em = t->proc->embed;
+	bool answered = false;
+
+	/* a native strace never sees a vDSO time call: only --trace=entry */
+	if (call->vdso_fn && !(t->proc->opts.trace & SG_TRACE_ENTRY))
+		tr = NULL;
+	if (em && em->syscall_enter && em->syscall_enter(t, call))
+		answered = true; /* call->result is the hook's answer */
+	if (tr)
+		trace_syscall_enter(tr, t, call);
+	if (!answered)
+		syscall_handle(t, call);
+	if (em && em->syscall_exit)
+		em->syscall_exit(t, call);
+	if (tr)
+		trace_syscall_exit(tr, t, call);
+}
+
 static void do_syscall(struct sg_thread *t)
 {
 	struct cpu *c = &t->cpu;
@@ -54,7 +80,7 @@ static void do_syscall(struct sg_thread *t)
 	t->sig.sigreturned = false;
 	t->sig.restart_armed = false;
 	t->sig.restart_always = false;
-	syscall_entry(t);
+	syscall_entry(t, run_syscall);
 	if (t->sig.sigreturned || t->gone)
 		return;
 	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];

@@ -23,8 +23,6 @@
 #include <string.h>
 
 #include "syscall/internal.h"
-#include "core/embed.h"
-#include "trace/trace.h"
 #include "vdso/vdso.h"
 
 #define RFLAGS_RF 0x10000ull
@@ -84,28 +82,13 @@ static long guarded(struct sg_thread *t, struct sg_syscall_call *call, sg_syscal
 	return r;
 }
 
-static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
+void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
 {
-	struct trace *tr = t->proc->trace;
-	struct sg_embed *em = t->proc->embed;
 	sg_syscall_fn fn = call->row ? call->row->fn : NULL;
-	bool skip = false;
 
-	/* a native strace never sees a vDSO time call: only --trace=entry */
-	if (call->vdso_fn && !(t->proc->opts.trace & SG_TRACE_ENTRY))
-		tr = NULL;
-	/* embedding API: the entry hook may change the arguments or answer */
-	if (em && em->syscall_enter && em->syscall_enter(t, call))
-		skip = true;
-	if (tr)
-		trace_syscall_enter(tr, t, call);
-	if (!skip && call->row && call->row->fd_args &&
+	if (call->row && call->row->fd_args &&
 	    sc_names_private_fd(call->row->fd_args, call->args)) {
-		skip = true; /* sysgate's own: not the guest's (hostfd.h) */
-		call->result = -EBADF;
-	}
-	if (skip) {
-		/* call->result is the hook's answer (or -EBADF) */
+		call->result = -EBADF; /* sysgate's own: not the guest's (hostfd.h) */
 	} else if (call->vdso_fn) {
 		call->result = guarded(t, call, NULL);
 	} else if (fn) {
@@ -121,18 +104,15 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 
 		/* deliberately unsupported rows answer quietly; missing ones
 		 * say so once per name under -v or --trace */
-		if (call->row && !err && (t->proc->opts.verbose || tr))
+		if (call->row && !err && (t->proc->opts.verbose || t->proc->trace))
 			warn_unimplemented(call);
 		call->result = err ? err : -ENOSYS;
 	}
-	if (em && em->syscall_exit)
-		em->syscall_exit(t, call);
-	if (tr)
-		trace_syscall_exit(tr, t, call);
 }
 
 /* SYSENTER and 32-bit SYSCALL: the vDSO's fast path. */
-static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
+static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
+			    syscall_run_fn run)
 {
 	struct cpu *cpu = &t->cpu;
 	uint64_t landing;
@@ -155,7 +135,7 @@ static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
 	}
 	if (copy_from_guest(sc_mm(t), &arg6, sp, sizeof(arg6)) == 0) {
 		call->args[5] = arg6;
-		dispatch(t, call);
+		run(t, call);
 		cpu->r[R_BP] = arg6;
 	} else {
 		/* The kernel gives up before tracing or dispatching. */
@@ -182,12 +162,14 @@ static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call)
 	}
 }
 
-void syscall_entry(struct sg_thread *t)
+void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 {
 	struct cpu *cpu = &t->cpu;
 	struct sg_syscall_call call;
 	enum cpu_syscall_mech mech = cpu->mech;
 
+	if (!run)
+		run = syscall_handle;
 	memset(&call, 0, sizeof(call));
 	call.mech = mech;
 	/* the vDSO's time functions call in through one instruction of
@@ -210,7 +192,7 @@ void syscall_entry(struct sg_thread *t)
 		call.args[3] = cpu->r[R_R10];
 		call.args[4] = cpu->r[R_R8];
 		call.args[5] = cpu->r[R_R9];
-		dispatch(t, &call);
+		run(t, &call);
 	} else {
 		uint32_t nr = (uint32_t)cpu->r[R_AX];
 
@@ -223,10 +205,10 @@ void syscall_entry(struct sg_thread *t)
 			call.args[3] = (uint32_t)cpu->r[R_SI];
 			call.args[4] = (uint32_t)cpu->r[R_DI];
 			call.args[5] = (uint32_t)cpu->r[R_BP];
-			dispatch(t, &call);
+			run(t, &call);
 		} else {
 			call.vdso = true;
-			fast_syscall_32(t, &call);
+			fast_syscall_32(t, &call, run);
 		}
 	}
 

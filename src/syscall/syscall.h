@@ -8,10 +8,21 @@
 #include "core/process.h"
 #include "syscall/table.h"
 
+/* The call itself: the handler (or the vDSO function's answer, -ENOSYS,
+ * -EBADF for a descriptor of sysgate's own) -> call->result. */
+void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call);
+
+/* Runs one decoded call: syscall_handle, with whatever goes around it
+ * (core/thread.c: the embedding hooks and the trace, where the kernel
+ * has syscall_enter_from_user_mode and syscall_exit_to_user_mode). */
+typedef void (*syscall_run_fn)(struct sg_thread *t, struct sg_syscall_call *call);
+
 /* Handle a CPU_STOP_SYSCALL: pick the table for this call as the kernel
- * does, read the arguments, trace, dispatch, write the result, and set the
- * resume rip (SYSENTER: the vDSO landing pad). */
-void syscall_entry(struct sg_thread *t);
+ * does, read the arguments, run it (run; NULL: syscall_handle alone),
+ * write the result, and set the resume rip (SYSENTER: the vDSO landing
+ * pad). A SYSENTER the kernel refuses before its entry work (no landing
+ * pad, an unreadable sixth argument) is not run. */
+void syscall_entry(struct sg_thread *t, syscall_run_fn run);
 
 /* coverage.c: one line per row of table (implemented, missing, or
  * unsupported with the reason from tables/syscall_unsupported.in), then

@@ -22,9 +22,10 @@ struct trace *trace_create(int fd, unsigned flags);
 struct trace *trace_create_opts(int fd, const struct sg_options *opts);
 void trace_destroy(struct trace *tr);
 
-/* Called by syscall_entry before and after the handler runs. The line is
- * printed on exit (enter only remembers what the exit line needs, e.g.
- * calls that never return such as exit_group print at enter). With -f and
+/* Called by the run loop (core/thread.c, run_syscall) before and after
+ * the handler runs. The line is printed on exit (enter only remembers what
+ * the exit line needs, e.g. calls that never return such as exit_group
+ * print at enter). With -f and
  * more than one thread, enter writes the start of the line at once and a
  * line of another thread in between leaves it "<unfinished ...>", closed
  * later by "<... name resumed>", as strace does. */

@@ -169,7 +169,7 @@ static long call(struct fx *f, const char *name, const uint64_t *args,
 		cpu->r[R_SI] = a[3];
 		cpu->r[R_DI] = a[4];
 		cpu->r[R_BP] = a[5];
-		syscall_entry(&f->t);
+		syscall_entry(&f->t, NULL);
 		return (int32_t)cpu->r[R_AX];
 	}
 	cpu->mode = CPU_MODE_64;
@@ -181,7 +181,7 @@ static long call(struct fx *f, const char *name, const uint64_t *args,
 	cpu->r[R_R10] = a[3];
 	cpu->r[R_R8] = a[4];
 	cpu->r[R_R9] = a[5];
-	syscall_entry(&f->t);
+	syscall_entry(&f->t, NULL);
 	return (long)cpu->r[R_AX];
 }
 

@@ -101,7 +101,7 @@ static void enter(struct fx *f, enum cpu_mode mode, enum cpu_syscall_mech mech)
 	f->t.cpu.mode = mode;
 	f->t.cpu.mech = mech;
 	f->t.cpu.stop = CPU_STOP_SYSCALL;
-	syscall_entry(&f->t);
+	syscall_entry(&f->t, NULL);
 }
 
 static uint64_t int80(struct fx *f, enum cpu_mode mode, uint64_t nr,
