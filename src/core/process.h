@@ -34,6 +34,11 @@ struct sg_core_hooks {
 	void (*forked)(struct sg_thread *t);
 	/* Before a fork: wait for the host threads of ended guest threads. */
 	void (*before_fork)(struct sg_process *p);
+	/* Before the host execve that re-enters sysgate: the option that
+	 * hands an attached debugger on to the new image (into buf) and the
+	 * descriptor to leave open for it; -1: no debugger, or none
+	 * (struct sg_debugger's exec_option, core/embed.h). */
+	int (*debugger_exec_option)(struct sg_process *p, char *buf, size_t size);
 };
 
 struct sg_process {

@@ -377,11 +377,19 @@ static void exit_as_guest(struct sg_process *p)
 	_exit(p->exit.code);
 }
 
+static int debugger_exec_option(struct sg_process *p, char *buf, size_t size)
+{
+	const struct sg_debugger *dbg = embed_debugger(p);
+
+	return dbg ? dbg->exec_option(p, buf, size) : -1;
+}
+
 void thread_hooks_init(struct sg_process *p)
 {
 	p->hooks.spawn_thread = spawn_thread;
 	p->hooks.forked = forked;
 	p->hooks.before_fork = before_fork;
+	p->hooks.debugger_exec_option = debugger_exec_option;
 }
 
 void thread_wait_all(struct sg_process *p)

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/embed.h"
 #include "hostfd/hostfd.h"
 #include "syscall/internal.h"
 #include "trace/trace.h"
@@ -172,6 +171,12 @@ static long add_trace_options(struct trace *tr, int fd, struct strv *s)
 /* sysgate's own arguments for the new image; close_fd >= 0: the guest's
  * close-on-exec descriptor that names the program, for the new image to
  * close once it has loaded it. */
+/* An attached debugger's exec option (core lends it: process.h hooks). */
+static int debugger_exec_option(struct sg_process *p, char *buf, size_t size)
+{
+	return p->hooks.debugger_exec_option ? p->hooks.debugger_exec_option(p, buf, size) : -1;
+}
+
 static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 			int close_fd, const char *exec_name)
 {
@@ -198,10 +203,10 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 		r = strv_add(s, strdup("--exec-name"));
 		r = r ? r : strv_add(s, strdup(exec_name));
 	}
-	if (!r && embed_debugger(p)) {
+	if (!r) {
 		char buf[64];
 
-		if (embed_debugger(p)->exec_option((struct sg_process *)p, buf, sizeof(buf)) >= 0)
+		if (debugger_exec_option(t->proc, buf, sizeof(buf)) >= 0)
 			r = strv_add(s, strdup(buf));
 	}
 	if (!r && close_fd >= 0) {
@@ -285,8 +290,7 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 	if (!r) {
 		int tfd = t->proc->trace ? trace_output_fd(t->proc->trace) : -1;
 		char dbgopt[64];
-		int gfd = embed_debugger(t->proc) ?
-			embed_debugger(t->proc)->exec_option(t->proc, dbgopt, sizeof(dbgopt)) : -1;
+		int gfd = debugger_exec_option(t->proc, dbgopt, sizeof(dbgopt));
 
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, 0); /* the new sysgate writes on */
