@@ -5,8 +5,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "core/process.h"
 #include "syscall/table.h"
+
+struct sg_thread;
 
 /* The call itself: the handler (or the vDSO function's answer, -ENOSYS,
  * -EBADF for a descriptor of sysgate's own) -> call->result. */
