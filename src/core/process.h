@@ -23,7 +23,7 @@ struct sg_sigaction {
 
 struct sg_thread;
 
-/* What core lends the syscall layer (which cannot call core directly:
+/* What core lends the syscall and signal layers (which cannot call core:
  * dependencies point one way). */
 struct sg_core_hooks {
 	/* Start a host thread running child (a guest thread of clone): its
@@ -39,6 +39,11 @@ struct sg_core_hooks {
 	 * descriptor to leave open for it; -1: no debugger, or none
 	 * (struct sg_debugger's exec_option, core/embed.h). */
 	int (*debugger_exec_option)(struct sg_process *p, char *buf, size_t size);
+	/* A signal for t, before the guest sees it (a fault's too): an
+	 * attached debugger reports it; false: not delivered. */
+	bool (*debugger_signal)(struct sg_thread *t, const siginfo_t *si, bool fault);
+	/* The embedding API's signal hook (sg_hook_signal): true discards. */
+	bool (*embed_signal)(struct sg_thread *t, const siginfo_t *si);
 };
 
 struct sg_process {

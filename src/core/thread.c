@@ -384,12 +384,28 @@ static int debugger_exec_option(struct sg_process *p, char *buf, size_t size)
 	return dbg ? dbg->exec_option(p, buf, size) : -1;
 }
 
+static bool debugger_signal(struct sg_thread *t, const siginfo_t *si, bool fault)
+{
+	const struct sg_debugger *dbg = embed_debugger(t->proc);
+
+	return !dbg || dbg->signal(t, si, fault);
+}
+
+static bool embed_signal(struct sg_thread *t, const siginfo_t *si)
+{
+	const struct sg_embed *em = t->proc->embed;
+
+	return em && em->signal && em->signal(t, si);
+}
+
 void thread_hooks_init(struct sg_process *p)
 {
 	p->hooks.spawn_thread = spawn_thread;
 	p->hooks.forked = forked;
 	p->hooks.before_fork = before_fork;
 	p->hooks.debugger_exec_option = debugger_exec_option;
+	p->hooks.debugger_signal = debugger_signal;
+	p->hooks.embed_signal = embed_signal;
 }
 
 void thread_wait_all(struct sg_process *p)

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/embed.h"
 #include "signal/frame.h"
 #include "trace/trace.h"
 
@@ -239,10 +238,10 @@ static bool announce(struct sg_thread *t, const siginfo_t *si, bool debugger_saw
 {
 	struct sg_process *p = t->proc;
 
-	if (!debugger_saw && p->embed && p->embed->debugger &&
-	    !p->embed->debugger->signal(t, si, false))
+	if (!debugger_saw && p->hooks.debugger_signal &&
+	    !p->hooks.debugger_signal(t, si, false))
 		return false;
-	if (p->embed && p->embed->signal && p->embed->signal(t, si))
+	if (p->hooks.embed_signal && p->hooks.embed_signal(t, si))
 		return false;
 	if (p->trace)
 		trace_signal(p->trace, t, si);
@@ -368,8 +367,8 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 	fault_info(t, f, signo, &si);
 	/* a debugger sees the fault first (ptrace's signal-delivery stop);
 	 * not delivered, the faulting instruction runs again */
-	if (t->proc->embed && t->proc->embed->debugger &&
-	    !t->proc->embed->debugger->signal(t, &si, true))
+	if (t->proc->hooks.debugger_signal &&
+	    !t->proc->hooks.debugger_signal(t, &si, true))
 		return true;
 	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
 	    (t->sigmask & SIGBIT(signo))) {
