@@ -9,18 +9,10 @@
 #include "sysgate.h"
 #include "cpu/cpu.h"
 #include "loader/loader.h"
+#include "signal/sigstate.h"
 
 struct mm;
 struct trace;
-
-/* A guest signal action as rt_sigaction gave it (recorded by src/syscall;
- * mask bit n-1 = signal n). */
-struct sg_sigaction {
-	uint64_t handler, flags, restorer, mask;
-};
-
-#define SG_NSIG 64
-
 struct sg_thread;
 
 /* What core lends the syscall and signal layers (which cannot call core:
@@ -77,38 +69,6 @@ struct sg_process {
 					nobody returns from sg_run here */
 };
 
-/* Per-thread signal state (src/signal). The host handler writes info[] and
- * sets the pending bit; the run loop delivers at an instruction boundary. */
-/* The kernel's -ERESTARTNOINTR: the call did not start (sig_host_call)
- * and is executed again after the signal, whatever SA_RESTART says. */
-#define SG_ERESTARTNOINTR 513
-
-struct sg_sigstate {
-	volatile uint64_t pending;   /* bit n-1: info[n-1] is queued */
-	volatile int arrived;        /* a host signal since the last instruction
-				      * boundary (sig_host_call) */
-	siginfo_t info[SG_NSIG];
-	uint64_t saved_mask;         /* sigsuspend/pselect: mask to put back */
-	bool has_saved_mask;
-	bool sigreturned;            /* the last syscall was a sigreturn */
-	bool restart_valid;          /* the last syscall gave -EINTR: maybe restart */
-	uint64_t restart_nr, restart_rip, restart_rcx;
-	bool restartable;            /* SA_RESTART applies to it */
-	bool restart_always;         /* it never started: restart whatever
-				      * SA_RESTART says (SG_ERESTARTNOINTR) */
-	/* the kernel's restart block (ERESTART_RESTARTBLOCK): a timed wait
-	 * interrupted by a signal keeps its absolute deadline, and when no
-	 * handler runs the guest resumes through restart_syscall, which waits
-	 * out only the rest (src/syscall/time.c) */
-	bool restart_armed;          /* the last syscall filled the block */
-	int restart_fn;              /* SG_RESTART_*: what restart_syscall redoes */
-	int restart_clock;
-	int64_t restart_deadline;    /* ns on restart_clock */
-	uint64_t restart_args[4];    /* sleep: rmtp, time32; poll: fds, nfds;
-				      * futex: uaddr, op, val */
-};
-
-enum { SG_RESTART_NONE, SG_RESTART_SLEEP, SG_RESTART_POLL, SG_RESTART_FUTEX };
 
 /* What a debugger (src/gdb) keeps per thread: only it reads or writes
  * this, under its own lock or on the thread itself. */
