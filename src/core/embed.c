@@ -559,7 +559,7 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 		before_flags = cpu_get_rflags(c);
 		r = cpu_step(c);
 		if (r != CPU_STOP_FAULT && trace_wants_insns(p->trace))
-			trace_insn(p->trace, t, pc, before, before_flags,
+			trace_insn(p->trace, c, pc, before, before_flags,
 				   cpu_get_rflags(c));
 		if (em && em->debugger && em->debug_steps &&
 		    em->debugger->after_insn(t, pc))

@@ -244,7 +244,7 @@ static bool announce(struct sg_thread *t, const siginfo_t *si, bool debugger_saw
 	if (p->hooks.embed_signal && p->hooks.embed_signal(t, si))
 		return false;
 	if (p->trace)
-		trace_signal(p->trace, t, si);
+		trace_signal(p->trace, t->tid, si);
 	return true;
 }
 
@@ -375,7 +375,7 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 		/* force_sig: blocked or ignored means death; a tracer still
 		 * sees the signal (strace's "--- SIGSEGV {...} ---") */
 		if (t->proc->trace)
-			trace_signal(t->proc->trace, t, &si);
+			trace_signal(t->proc->trace, t->tid, &si);
 		return false;
 	}
 	if (!announce(t, &si, true))

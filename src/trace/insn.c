@@ -7,7 +7,7 @@
 #include <capstone/capstone.h>
 #include <string.h>
 
-#include "core/process.h"
+#include "cpu/cpu.h"
 #include "mm/mm.h"
 #include "trace/trace.h"
 #include "trace/trace_internal.h"
@@ -160,11 +160,11 @@ static void print_block(struct tline *l, const struct mm *mm, uint64_t pc)
 	}
 }
 
-void trace_insn(struct trace *tr, struct sg_thread *t, uint64_t pc,
+void trace_insn(struct trace *tr, const struct cpu *cpu, uint64_t pc,
 		const uint64_t before[16], uint64_t before_flags,
 		uint64_t after_flags)
 {
-	const struct mm *mm = t->proc->mm;
+	const struct mm *mm = cpu->mm;
 	struct tline l = { .len = 0 };
 
 	if (!trace_wants_insns(tr))
@@ -174,7 +174,7 @@ void trace_insn(struct trace *tr, struct sg_thread *t, uint64_t pc,
 			return;
 		tr->insn_started = true;
 	}
-	if (!open_cs(t->cpu.mode))
+	if (!open_cs(cpu->mode))
 		return;
 	if (tr->flags & SG_TRACE_BLOCKS) {
 		if (ist.block_next < ist.block_n && ist.block[ist.block_next] == pc) {
@@ -186,7 +186,7 @@ void trace_insn(struct trace *tr, struct sg_thread *t, uint64_t pc,
 	} else {
 		trace_print_prefix(tr, &l);
 		print_insn(&l, mm, pc);
-		print_changes(&l, &t->cpu, before, before_flags, after_flags);
+		print_changes(&l, cpu, before, before_flags, after_flags);
 	}
 	__atomic_add_fetch(&tr->insn_shown, 1, __ATOMIC_RELAXED);
 	trace_emit(tr, &l);

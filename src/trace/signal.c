@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <signal.h>
 
-#include "core/process.h"
 #include "trace/trace.h"
 #include "trace/trace_internal.h"
 
@@ -76,7 +75,7 @@ void trace_print_siginfo(struct tline *l, const siginfo_t *si)
 	tl_putc(l, '}');
 }
 
-void trace_signal(struct trace *tr, struct sg_thread *t, const siginfo_t *si)
+void trace_signal(struct trace *tr, int tid, const siginfo_t *si)
 {
 	struct tline l = { .len = 0 };
 
@@ -92,8 +91,8 @@ void trace_signal(struct trace *tr, struct sg_thread *t, const siginfo_t *si)
 	}
 	if (!tr || (tr->flags & SG_TRACE_SUMMARY) || !(tr->flags & SG_TRACE_SYSCALLS))
 		return;
-	if (!(tr->flags & SG_TRACE_FOLLOW) && tr->main_tid && t &&
-	    t->tid != tr->main_tid)
+	if (!(tr->flags & SG_TRACE_FOLLOW) && tr->main_tid && tid &&
+	    tid != tr->main_tid)
 		return;
 	if (si->si_signo < 1 || si->si_signo > 64 ||
 	    !(tr->filter.signals >> (si->si_signo - 1) & 1)) /* -e signal= */

@@ -10,6 +10,7 @@
 #include "sysgate.h"
 #include "syscall/table.h"
 
+struct cpu;
 struct sg_thread;
 struct trace;
 
@@ -61,10 +62,11 @@ int trace_exec_options(struct trace *tr, char **out, int max);
 /* The descriptor trace lines go to (sysgate's own, hostfd.h). */
 int trace_output_fd(const struct trace *tr);
 
-/* A signal is delivered to the guest (called by the signal delivery code
- * before the handler frame is built or the default action taken):
+/* A signal is delivered to thread tid (0: not known) of the guest (called
+ * by the signal delivery code before the handler frame is built or the
+ * default action taken):
  * "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---". */
-void trace_signal(struct trace *tr, struct sg_thread *t, const siginfo_t *si);
+void trace_signal(struct trace *tr, int tid, const siginfo_t *si);
 
 /* "+++ exited with N +++" / "+++ killed by SIGX +++"; with -c the summary
  * table instead. */
@@ -74,11 +76,11 @@ void trace_exit(struct trace *tr, const struct sg_exit *status);
 
 /* The trace wants to see instructions (and is not past --trace-count). */
 bool trace_wants_insns(const struct trace *tr);
-/* After one instruction of t ran: pc is where it was; before and
+/* After one instruction of cpu ran: pc is where it was; before and
  * before_flags the registers and RFLAGS as they were, after_flags RFLAGS
  * now (the trace does not call the CPU). Prints it (or its block), with
  * the registers it changed. */
-void trace_insn(struct trace *tr, struct sg_thread *t, uint64_t pc,
+void trace_insn(struct trace *tr, const struct cpu *cpu, uint64_t pc,
 		const uint64_t before[16], uint64_t before_flags,
 		uint64_t after_flags);
 

@@ -340,7 +340,7 @@ static void test_signal_lines(void **state)
 	si.si_code = SI_USER;
 	si.si_pid = 18370;
 	si.si_uid = 0;
-	trace_signal(fx.tr, &fx.thread, &si);
+	trace_signal(fx.tr, fx.thread.tid, &si);
 	assert_string_equal(output(),
 		"--- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=18370, si_uid=0} ---\n");
 	memset(&si, 0, sizeof(si));
@@ -348,7 +348,7 @@ static void test_signal_lines(void **state)
 	si.si_code = CLD_EXITED;
 	si.si_pid = 18371;
 	si.si_status = 0;
-	trace_signal(fx.tr, &fx.thread, &si);
+	trace_signal(fx.tr, fx.thread.tid, &si);
 	assert_string_equal(output(),
 		"--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=18371, si_uid=0, "
 		"si_status=0, si_utime=0, si_stime=0} ---\n");
@@ -356,7 +356,7 @@ static void test_signal_lines(void **state)
 	memset(&si, 0, sizeof(si));
 	si.si_signo = SIGSEGV;
 	si.si_code = SEGV_MAPERR;
-	trace_signal(fx.tr, &fx.thread, &si);
+	trace_signal(fx.tr, fx.thread.tid, &si);
 	assert_string_equal(output(),
 		"--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---\n");
 }
