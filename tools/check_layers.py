@@ -10,8 +10,7 @@ script reads:
                      through them, everything below: the closure is
                      allowed); "*: m ..." lets every module include m;
                      "files m: path ..." and "generated m: name ..." place
-                     the files whose folder does not name their module
-                     (glob patterns)
+                     files the build does not (glob patterns)
   ```layers-known    violations the tree still has, one "file: include"
                      a line; the list may only shrink
 
@@ -23,6 +22,10 @@ It fails when
   - an include cannot be placed in a module;
   - a module's CMake DEPS (sg_module in src/*/CMakeLists.txt) names a
     module it may not reach.
+
+A file's module: a "files" line, else the sg_module() whose SOURCES list
+it (a header with the module of its .c twin: table.h with table.c), else
+its src/ folder; include/ is module api.
 
 Usage: check_layers.py SOURCE_DIR [--self-test]
 --self-test checks that the check fails on an injected forbidden include,
@@ -48,6 +51,7 @@ class Graph:
         self.files = []      # (module, path pattern)
         self.generated = []  # (module, basename pattern)
         self.known = set()   # (file, include)
+        self.sources = {}    # path -> module, from sg_module(... SOURCES ...)
 
 
 def parse_doc(text):
@@ -124,6 +128,8 @@ def module_of_path(g, rel):
     for m, pat in g.files:
         if fnmatch.fnmatch(rel, pat):
             return m
+    if rel in g.sources:
+        return g.sources[rel]
     parts = rel.split('/')
     if parts[0] == 'src' and len(parts) > 2:
         return parts[1]
@@ -168,9 +174,11 @@ def scan(root):
     return sorted(set(edges))
 
 
-def cmake_deps(root):
-    """(module, dep) for every sg_module(... DEPS ...) in src/*/CMakeLists.txt."""
+def cmake_modules(root):
+    """(module, dep) for every sg_module(... DEPS ...) in src/*/CMakeLists.txt,
+    and {path: module} for its SOURCES and their .h twins."""
     out = []
+    sources = {}
     src = os.path.join(root, 'src')
     for d in sorted(os.listdir(src)):
         path = os.path.join(src, d, 'CMakeLists.txt')
@@ -182,7 +190,16 @@ def cmake_deps(root):
             words = args.split()
             if 'DEPS' in words:
                 out += [(name, w) for w in words[words.index('DEPS') + 1:]]
-    return out
+            if 'SOURCES' in words:
+                for w in words[words.index('SOURCES') + 1:]:
+                    if w == 'DEPS':
+                        break
+                    if '$' in w or not w.endswith('.c'):
+                        continue
+                    path = os.path.normpath(os.path.join('src', d, w))
+                    sources[path] = name
+                    sources.setdefault(path[:-2] + '.h', name)
+    return out, sources
 
 
 def check(g, root, includes, deps):
@@ -230,6 +247,8 @@ def self_test(g, root, includes, deps):
     bad = includes + [('src/mm/mm.h', 'core/process.h')]
     if not any('mm -> core is not allowed' in p for p in check(g, root, bad, deps)):
         failures.append('an include of core/process.h in src/mm/mm.h passed')
+    if module_of_path(g, 'src/syscall/table.h') != 'systab':
+        failures.append('src/syscall/table.h is not placed in systab by sg_module(systab SOURCES table.c)')
     angle = ANGLE_INCLUDE_RE.findall('#include <core/process.h>\n#include <sys/mman.h>\n')
     if angle != [('core', 'process.h'), ('sys', 'mman.h')]:
         failures.append('#include <core/process.h> is not read as an include')
@@ -257,7 +276,7 @@ def main(argv):
     with open(os.path.join(root, 'docs', 'architecture.md'), encoding='utf-8') as f:
         g = parse_doc(f.read())
     includes = scan(root)
-    deps = cmake_deps(root)
+    deps, g.sources = cmake_modules(root)
     if '--self-test' in argv[2:]:
         failures = self_test(g, root, includes, deps)
         for p in failures:
