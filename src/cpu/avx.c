@@ -79,18 +79,17 @@ static bool vmem_read(struct cpu *c, const struct insn *i, void *buf, unsigned n
 static void vmem_write(struct cpu *c, uint64_t a, const void *buf, unsigned n)
 {
 	/* memory that is not the guest's (unmapped, or sysgate's) faults at
-	 * its first byte before anything is written (store_guard); a store
-	 * within one page goes in order (a read-only page faults at its
-	 * first byte, as natively), one across pages the last 16 bytes
-	 * first (a read-only second page faults before the first is written) */
+	 * its first byte before anything is written (store_guard); a 16-byte
+	 * store is one host store (mem_write16); a 32-byte one across pages
+	 * probes both pages first (store_probe): a page it may not write
+	 * faults at the first byte there, nothing written, as natively */
 	store_guard(a, n);
-	if ((a & 4095) + n <= 4096) {
-		for (unsigned k = 0; k < n; k += 16)
-			mem_write16(a + k, (const uint8_t *)buf + k);
-		return;
+	if (n > 16 && (a & 4095) + n > 4096) {
+		store_probe(a);
+		store_probe((a | 4095) + 1);
 	}
-	for (int k = (int)n - 16; k >= 0; k -= 16)
-		mem_write16(a + (unsigned)k, (const uint8_t *)buf + k);
+	for (unsigned k = 0; k < n; k += 16)
+		mem_write16(a + k, (const uint8_t *)buf + k);
 }
 
 static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsigned form,
@@ -923,6 +922,28 @@ void op_v_psrav(struct cpu *c, const struct insn *i)
  * VMASKMOVPS/PD, VPMASKMOVD/Q: the elements whose mask (vvvv) element has
  * its top bit set are loaded (the rest 0) or stored; masked-out elements
  * never fault. */
+/* A masked store across pages faults, with nothing written, when a
+ * masked-in element touches a page it may not write, at the first byte
+ * of that page a masked-in element writes (the host's si_addr); within
+ * one page the in-order element stores do the same by themselves. */
+static void maskmov_probe(uint64_t a, const uint8_t *mask, unsigned n, unsigned esz)
+{
+	uint64_t probed = 1; /* page of the last probe: none yet */
+
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t e = a + k * esz, last = e + esz - 1;
+
+		if (!(mask[k * esz + esz - 1] & 0x80))
+			continue;
+		store_guard(e, esz);
+		if ((e & ~(uint64_t)4095) != probed)
+			store_probe(e);
+		probed = last & ~(uint64_t)4095;
+		if ((e ^ last) >> 12)
+			store_probe(probed);
+	}
+}
+
 static void maskmov(struct cpu *c, const struct insn *i, unsigned esz, bool store)
 {
 	cpu_xmm m[2], v[2];
@@ -934,6 +955,8 @@ static void maskmov(struct cpu *c, const struct insn *i, unsigned esz, bool stor
 	ymm_get(c, VEX_V(i), m);
 	if (store) {
 		ymm_get(c, i->reg, v);
+		if ((a & 4095) + n * esz > 4096)
+			maskmov_probe(a, (const uint8_t *)m, n, esz);
 		for (unsigned k = 0; k < n; k++) {
 			uint64_t e = 0;
 

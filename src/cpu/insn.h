@@ -464,14 +464,34 @@ static inline void mem_read16(uint64_t addr, void *out)
 	memcpy((uint8_t *)out + 8, &hi, 8);
 }
 
+/* One host 16-byte store, as the hardware's: one that crosses into a page
+ * it may not write writes nothing and faults at that page's first byte
+ * (two 8-byte stores wrote the first half). In asm, like every guest
+ * access (address 0 is the guest's to use); the isolation check before,
+ * the decoded-code check after, as every guest store. */
+typedef uint8_t guest_bytes16 __attribute__((vector_size(16), aligned(1)));
+
 static inline void mem_write16(uint64_t addr, const void *in)
 {
-	uint64_t lo, hi;
+	guest_bytes16 v;
 
-	memcpy(&lo, in, 8);
-	memcpy(&hi, (const uint8_t *)in + 8, 8);
-	mem_store(addr, 8, lo);
-	mem_store(addr + 8, 8, hi);
+	memcpy(&v, in, 16);
+	store_guard(addr, 16);
+	__asm__ volatile("movdqu %1, (%0)" : : "r"(g2h(addr)), "x"(v) : "memory");
+	code_write_check(addr, 16);
+}
+
+/* Fault now if a store to the byte at addr would: a locked OR of 0 is a
+ * write access to the host (the same fault, si_addr and error code as the
+ * store) that leaves the byte as it is, atomically, whatever other
+ * threads store there meanwhile. For stores wider than one host store
+ * (32-byte, masked): each page they touch is probed at its first byte
+ * they write, in address order, before anything is written, so a fault
+ * leaves memory unchanged and names the byte the hardware names. The
+ * caller has passed store_guard for the byte. */
+static inline void store_probe(uint64_t addr)
+{
+	__asm__ volatile("lock orb $0, (%0)" : : "r"(g2h(addr)) : "memory");
 }
 
 /* Bulk guest copies (x87 environments, FXSAVE images): REP MOVSB in asm,

@@ -26,26 +26,15 @@ void op_movu_VxWx(struct cpu *c, const struct insn *i)
 		c->xmm[i->reg] = v;
 }
 
-/* One 16-byte store, as the hardware's: a store crossing into an unmapped
- * page writes nothing (memcpy may write the first half). In asm, like every
- * guest access (address 0 is the guest's to use); then the decoded-code
- * check every guest store makes. */
-typedef uint8_t xmm_bytes_u __attribute__((vector_size(16), aligned(1)));
-
+/* One 16-byte store (mem_write16: a store crossing into an unmapped page
+ * writes nothing). */
 void op_movu_WxVx(struct cpu *c, const struct insn *i)
 {
-	uint64_t ea;
-	xmm_bytes_u v;
-
 	if (i->mod == 3) {
 		c->xmm[i->rm] = c->xmm[i->reg];
 		return;
 	}
-	ea = insn_ea(c, i);
-	memcpy(&v, &c->xmm[i->reg], 16);
-	store_guard(ea, 16);
-	__asm__ volatile("movdqu %1, (%0)" : : "r"(g2h(ea)), "x"(v) : "memory");
-	code_write_check(ea, 16);
+	mem_write16(insn_ea(c, i), &c->xmm[i->reg]);
 }
 
 /* Register forms merge into the low lane; loads from memory zero the rest. */
