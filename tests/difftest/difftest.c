@@ -770,8 +770,6 @@ static bool run_mode(bool m64, unsigned long n, uint64_t seed, const char *nativ
 	       lost);
 	if (twin)
 		printf(", %lu without a long-mode twin", g.no_twin);
-	if (g.known_bugs)
-		printf(", %lu left out as known interpreter bugs (docs/cpu.md)", g.known_bugs);
 	printf("\n");
 	gen_fini(&g);
 	return true;

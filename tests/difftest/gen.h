@@ -47,7 +47,6 @@ struct gen {
 	bool host_amd, host_compat_cs;
 	bool host_avx;                /* host_has_avx_state() */
 	unsigned long vendor_skipped; /* trials left out for the host's vendor */
-	unsigned long known_bugs;     /* left out: known interpreter bugs (gen.c) */
 	unsigned long no_twin;        /* mode-32 trials without a long-mode twin */
 };
 
