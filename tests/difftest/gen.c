@@ -457,7 +457,8 @@ static int gpr_of(csh cs, unsigned reg, unsigned *size)
  * masked stores are several host stores: docs/cpu.md, AVX stores). */
 static uint64_t straddle_ptr(struct gen *g)
 {
-	return chance(g, 50) ? DT_DATA + DT_DATA_SIZE - 1 - below(g, 31) : DT_DATA - 1 - below(g, 31);
+	return chance(g, 50) ? DT_DATA + DT_DATA_SIZE - 1 - below(g, 31)
+			      : DT_DATA - 1 - below(g, 31);
 }
 
 static uint64_t data_ptr(struct gen *g)
