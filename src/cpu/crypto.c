@@ -328,6 +328,18 @@ __attribute__((target("aes,pclmul,sha,sse4.1"))) static void host_run(enum crypt
 }
 #endif
 
+bool crypto_host_has(enum crypto_op op)
+{
+#ifdef SG_PORTABLE_CRYPTO
+	(void)op;
+	return false;
+#else
+	unsigned need = op <= CR_AESKEYGENASSIST ? HOST_AES : op == CR_PCLMULQDQ ? HOST_PCLMUL : HOST_SHA;
+
+	return (host_features() & need) != 0;
+#endif
+}
+
 bool crypto_host(enum crypto_op op, cpu_xmm *dst, const cpu_xmm *src, unsigned imm,
 		 const cpu_xmm *xmm0)
 {
@@ -335,9 +347,7 @@ bool crypto_host(enum crypto_op op, cpu_xmm *dst, const cpu_xmm *src, unsigned i
 	(void)op, (void)dst, (void)src, (void)imm, (void)xmm0;
 	return false;
 #else
-	unsigned need = op <= CR_AESKEYGENASSIST ? HOST_AES : op == CR_PCLMULQDQ ? HOST_PCLMUL : HOST_SHA;
-
-	if (!(host_features() & need))
+	if (!crypto_host_has(op))
 		return false;
 	host_run(op, dst, src, imm, xmm0);
 	return true;

@@ -21,4 +21,8 @@ void crypto_portable(enum crypto_op op, cpu_xmm *dst, const cpu_xmm *src, unsign
 bool crypto_host(enum crypto_op op, cpu_xmm *dst, const cpu_xmm *src, unsigned imm,
 		 const cpu_xmm *xmm0);
 
+/* crypto_host runs op on the host's instruction (the fast forms that call
+ * the host's instructions directly exist only where this is true). */
+bool crypto_host_has(enum crypto_op op);
+
 #endif

@@ -62,6 +62,10 @@ void move_specialise(struct insn *i, bool m64);
 void shift_specialise(struct insn *i);
 void cond_specialise(struct insn *i);
 void control_specialise(struct insn *i, bool m64);
+/* The hot VEX forms (avx_fast.c); avx_has_fast_form: the handlers it may
+ * replace. */
+void avx_specialise(struct insn *i);
+bool avx_has_fast_form(insn_fn fn);
 
 /* Hot table handlers' exec forms with the handler inlined (cache.h,
  * EXEC_PLAIN_FORM, and EXEC_REG_FORM for their register form): optable.c

@@ -31,6 +31,8 @@ static uint8_t spec_of(insn_fn fn)
 		return SPEC_COND;
 	if (fn == op_jmp_Jz || fn == op_call_Jz || fn == op_ret || fn == op_jmp_Ev || fn == op_call_Ev)
 		return SPEC_CONTROL;
+	if (avx_has_fast_form(fn))
+		return SPEC_AVX;
 	return SPEC_NONE;
 }
 

@@ -14,7 +14,7 @@ struct op_entry {
 	insn_exec exec;   /* a plain handler's own exec form, or NULL */
 };
 
-enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL };
+enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL, SPEC_AVX };
 
 #define OP_GROUPS_MAX 128
 

@@ -1,0 +1,330 @@
+/* Fast forms of the hot VEX instructions (docs/cpu.md, "AVX fast forms"):
+ * what OpenSSL's AES-GCM (aesni_ctr32_ghash_6x and its GHASH) is made of —
+ * VAESENC/VAESENCLAST/VAESDEC/VAESDECLAST and VPCLMULQDQ on registers,
+ * VPXOR and the other bitwise and SSE2 integer operations, VMOVDQU/
+ * VMOVUPS/VMOVDQA loads, stores and register moves. avx_specialise picks
+ * one at decode time for the operand kinds (register or memory, VEX.128 or
+ * VEX.256, the PCLMULQDQ immediate), where the table handler's checks can
+ * be settled there (VEX.L and vvvv of the encoding); every form still
+ * checks XCR0 (AVX enabled) when it runs and hands anything unusual to the
+ * table handler (avx.c), which raises what it raises: a misaligned
+ * VMOVDQA operand (#GP), a store that is not plain (another page, decoded
+ * code, memory that is not the guest's: avx.c's ordered store). The
+ * 128-bit lane functions are sse_lanes.h's facts; AES-NI and PCLMULQDQ run
+ * the host's instructions, so these forms exist only where the host has
+ * them and the build does not force the portable path (crypto.c). */
+#include <immintrin.h>
+#include "cpu/cache.h"
+#include "cpu/crypto.h"
+#include "cpu/ops.h"
+#include "cpu/sse_lanes.h"
+
+/* Every form starts here: with AVX disabled (XCR0) the table handler
+ * raises #UD. */
+#define AVX_FAST_ENTER(c, i)                                \
+	do {                                                \
+		if (__builtin_expect(!avx_enabled(c), 0))   \
+			return exec_generic(c, i);          \
+	} while (0)
+
+/* A VEX.128 result clears bits 255:128 of its destination. */
+static inline void zero_upper(struct cpu *c, unsigned r)
+{
+	c->ymm_hi[r].q[0] = 0;
+	c->ymm_hi[r].q[1] = 0;
+}
+
+/* ---- two-operand integer and bitwise operations: dst = op(vvvv, r/m) ---- */
+
+/* sse_lanes.h's lane functions, inlined here: the same EXPR per element. */
+#define FAST_LANE(name, LANE, N, EXPR)                                                   \
+	static inline void fast_lane_##name(cpu_xmm *d, const cpu_xmm *s)               \
+	{                                                                                \
+		for (int k = 0; k < (N); k++) {                                          \
+			__typeof__(d->LANE[0]) a = d->LANE[k], b = s->LANE[k];           \
+			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR);                     \
+		}                                                                        \
+	}
+PACKED_OPS(FAST_LANE)
+#undef FAST_LANE
+
+/* Four forms per operation: r/m a register or memory, VEX.128 or VEX.256. */
+#define FAST_BINARY(name, lane)                                                                   \
+	static const struct insn *fast_v##name##_rx(struct cpu *c, const struct insn *i)          \
+	{                                                                                          \
+		cpu_xmm a;                                                                         \
+		AVX_FAST_ENTER(c, i);                                                              \
+		a = c->xmm[VEX_V(i)];                                                              \
+		lane(&a, &c->xmm[i->rm]);                                                          \
+		c->xmm[i->reg] = a;                                                                \
+		zero_upper(c, i->reg);                                                             \
+		return exec_next(c, i);                                                            \
+	}                                                                                          \
+	static const struct insn *fast_v##name##_ry(struct cpu *c, const struct insn *i)          \
+	{                                                                                          \
+		cpu_xmm a, h;                                                                      \
+		AVX_FAST_ENTER(c, i);                                                              \
+		a = c->xmm[VEX_V(i)];                                                              \
+		h = c->ymm_hi[VEX_V(i)];                                                           \
+		lane(&a, &c->xmm[i->rm]);                                                          \
+		lane(&h, &c->ymm_hi[i->rm]);                                                       \
+		c->xmm[i->reg] = a;                                                                \
+		c->ymm_hi[i->reg] = h;                                                             \
+		return exec_next(c, i);                                                            \
+	}                                                                                          \
+	static const struct insn *fast_v##name##_mx(struct cpu *c, const struct insn *i)          \
+	{                                                                                          \
+		cpu_xmm a, b;                                                                      \
+		AVX_FAST_ENTER(c, i);                                                              \
+		mem_read16(insn_ea_fast(c, i), &b);                                                \
+		a = c->xmm[VEX_V(i)];                                                              \
+		lane(&a, &b);                                                                      \
+		c->xmm[i->reg] = a;                                                                \
+		zero_upper(c, i->reg);                                                             \
+		return exec_next(c, i);                                                            \
+	}                                                                                          \
+	static const struct insn *fast_v##name##_my(struct cpu *c, const struct insn *i)          \
+	{                                                                                          \
+		cpu_xmm a, h, b[2];                                                                \
+		uint64_t addr;                                                                     \
+		AVX_FAST_ENTER(c, i);                                                              \
+		addr = insn_ea_fast(c, i);                                                         \
+		mem_read16(addr, &b[0]);                                                           \
+		mem_read16(addr + 16, &b[1]);                                                      \
+		a = c->xmm[VEX_V(i)];                                                              \
+		h = c->ymm_hi[VEX_V(i)];                                                           \
+		lane(&a, &b[0]);                                                                   \
+		lane(&h, &b[1]);                                                                   \
+		c->xmm[i->reg] = a;                                                                \
+		c->ymm_hi[i->reg] = h;                                                             \
+		return exec_next(c, i);                                                            \
+	}
+
+#define FAST_PACKED(name, ...) FAST_BINARY(name, fast_lane_##name)
+PACKED_OPS(FAST_PACKED)
+#undef FAST_PACKED
+
+/* The handler rows of these operations: the packed-float logic is the
+ * same bitwise operation as its integer twin. */
+#define FAST_BINARY_ROWS(X)                                                                \
+	X(op_v_pand, pand) X(op_v_andps, pand) X(op_v_andpd, pand) X(op_v_pandn, pandn)     \
+	X(op_v_andnps, pandn) X(op_v_andnpd, pandn) X(op_v_por, por) X(op_v_orps, por)      \
+	X(op_v_orpd, por) X(op_v_pxor, pxor) X(op_v_xorps, pxor) X(op_v_xorpd, pxor)        \
+	X(op_v_pcmpeqb, pcmpeqb) X(op_v_pcmpeqw, pcmpeqw) X(op_v_pcmpeqd, pcmpeqd)          \
+	X(op_v_pcmpgtb, pcmpgtb) X(op_v_pcmpgtw, pcmpgtw) X(op_v_pcmpgtd, pcmpgtd)          \
+	X(op_v_paddb, paddb) X(op_v_paddw, paddw) X(op_v_paddd, paddd) X(op_v_paddq, paddq) \
+	X(op_v_psubb, psubb) X(op_v_psubw, psubw) X(op_v_psubd, psubd) X(op_v_psubq, psubq) \
+	X(op_v_paddusb, paddusb) X(op_v_paddusw, paddusw) X(op_v_psubusb, psubusb)          \
+	X(op_v_psubusw, psubusw) X(op_v_pminub, pminub) X(op_v_pmaxub, pmaxub)              \
+	X(op_v_pminsw, pminsw) X(op_v_pmaxsw, pmaxsw)
+
+/* ---- loads, stores and register moves ---- */
+
+/* VMOVDQU/VMOVUPS/VMOVUPD xmm|ymm, m (aligned: VMOVDQA/APS/APD, a
+ * misaligned operand goes to the table handler's #GP), and the register
+ * form of all six: dst = r/m. */
+#define FAST_LOAD(suffix, align)                                                              \
+	static const struct insn *fast_vload_mx##suffix(struct cpu *c, const struct insn *i)  \
+	{                                                                                      \
+		uint64_t addr;                                                                 \
+		AVX_FAST_ENTER(c, i);                                                          \
+		addr = insn_ea_fast(c, i);                                                     \
+		if (align && __builtin_expect((addr & 15) != 0, 0))                            \
+			return exec_generic(c, i);                                             \
+		mem_read16(addr, &c->xmm[i->reg]);                                             \
+		zero_upper(c, i->reg);                                                         \
+		return exec_next(c, i);                                                        \
+	}                                                                                      \
+	static const struct insn *fast_vload_my##suffix(struct cpu *c, const struct insn *i)  \
+	{                                                                                      \
+		cpu_xmm v[2];                                                                  \
+		uint64_t addr;                                                                 \
+		AVX_FAST_ENTER(c, i);                                                          \
+		addr = insn_ea_fast(c, i);                                                     \
+		if (align && __builtin_expect((addr & 31) != 0, 0))                            \
+			return exec_generic(c, i);                                             \
+		/* both halves read before either register half is written */                 \
+		mem_read16(addr, &v[0]);                                                       \
+		mem_read16(addr + 16, &v[1]);                                                  \
+		c->xmm[i->reg] = v[0];                                                         \
+		c->ymm_hi[i->reg] = v[1];                                                      \
+		return exec_next(c, i);                                                        \
+	}
+FAST_LOAD(, false)
+FAST_LOAD(_a, true)
+#undef FAST_LOAD
+
+/* dst reg <- src reg; for the store rows (0F 11/29/7F) the operands are
+ * the other way round, so the register forms take them as arguments. */
+static inline const struct insn *vmove_rr(struct cpu *c, const struct insn *i, unsigned dst,
+					  unsigned src, bool l256)
+{
+	AVX_FAST_ENTER(c, i);
+	c->xmm[dst] = c->xmm[src];
+	if (l256)
+		c->ymm_hi[dst] = c->ymm_hi[src];
+	else
+		zero_upper(c, dst);
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_vload_rx(struct cpu *c, const struct insn *i)
+{
+	return vmove_rr(c, i, i->reg, i->rm, false);
+}
+
+static const struct insn *fast_vload_ry(struct cpu *c, const struct insn *i)
+{
+	return vmove_rr(c, i, i->reg, i->rm, true);
+}
+
+static const struct insn *fast_vstore_rx(struct cpu *c, const struct insn *i)
+{
+	return vmove_rr(c, i, i->rm, i->reg, false);
+}
+
+static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
+{
+	return vmove_rr(c, i, i->rm, i->reg, true);
+}
+
+/* VMOVDQU/VMOVUPS/VMOVUPD m, xmm|ymm (aligned: VMOVDQA/APS/APD/NTxx): a
+ * plain store (store_plain: the guest's page, no decoded code, within the
+ * page) goes straight to memory in order; the rest, and a misaligned
+ * aligned form, through the table handler (avx.c, store_ymm). */
+#define FAST_STORE(suffix, align)                                                            \
+	static const struct insn *fast_vstore_mx##suffix(struct cpu *c, const struct insn *i) \
+	{                                                                                     \
+		uint64_t addr;                                                                \
+		const cpu_xmm *v = &c->xmm[i->reg];                                           \
+		AVX_FAST_ENTER(c, i);                                                         \
+		addr = insn_ea_fast(c, i);                                                    \
+		if (align && __builtin_expect((addr & 15) != 0, 0))                           \
+			return exec_generic(c, i);                                            \
+		EXEC_STORE_OR_GENERIC(c, i, addr, 16);                                        \
+		mem_store_nocheck(addr, 8, v->q[0]);                                          \
+		mem_store_nocheck(addr + 8, 8, v->q[1]);                                      \
+		return exec_next(c, i);                                                       \
+	}                                                                                     \
+	static const struct insn *fast_vstore_my##suffix(struct cpu *c, const struct insn *i) \
+	{                                                                                     \
+		uint64_t addr;                                                                \
+		const cpu_xmm *lo = &c->xmm[i->reg], *hi = &c->ymm_hi[i->reg];                \
+		AVX_FAST_ENTER(c, i);                                                         \
+		addr = insn_ea_fast(c, i);                                                    \
+		if (align && __builtin_expect((addr & 31) != 0, 0))                           \
+			return exec_generic(c, i);                                            \
+		EXEC_STORE_OR_GENERIC(c, i, addr, 32);                                        \
+		mem_store_nocheck(addr, 8, lo->q[0]);                                         \
+		mem_store_nocheck(addr + 8, 8, lo->q[1]);                                     \
+		mem_store_nocheck(addr + 16, 8, hi->q[0]);                                    \
+		mem_store_nocheck(addr + 24, 8, hi->q[1]);                                    \
+		return exec_next(c, i);                                                       \
+	}
+FAST_STORE(, false)
+FAST_STORE(_a, true)
+#undef FAST_STORE
+
+/* ---- AES-NI and PCLMULQDQ, VEX.128 register forms, on the host's ---- */
+
+#ifndef SG_PORTABLE_CRYPTO
+#define FAST_CRYPTO(name, EXPR)                                                                  \
+	__attribute__((target("aes,pclmul"))) static const struct insn *fast_v##name(             \
+		struct cpu *c, const struct insn *i)                                              \
+	{                                                                                         \
+		__m128i x, y;                                                                     \
+		AVX_FAST_ENTER(c, i);                                                             \
+		x = _mm_load_si128((const __m128i *)&c->xmm[VEX_V(i)]);                           \
+		y = _mm_load_si128((const __m128i *)&c->xmm[i->rm]);                              \
+		_mm_store_si128((__m128i *)&c->xmm[i->reg], (EXPR));                              \
+		zero_upper(c, i->reg);                                                            \
+		return exec_next(c, i);                                                           \
+	}
+FAST_CRYPTO(aesenc, _mm_aesenc_si128(x, y))
+FAST_CRYPTO(aesenclast, _mm_aesenclast_si128(x, y))
+FAST_CRYPTO(aesdec, _mm_aesdec_si128(x, y))
+FAST_CRYPTO(aesdeclast, _mm_aesdeclast_si128(x, y))
+/* the immediate selects the quadwords (bits 0 and 4): one form each */
+FAST_CRYPTO(pclmul00, _mm_clmulepi64_si128(x, y, 0x00))
+FAST_CRYPTO(pclmul01, _mm_clmulepi64_si128(x, y, 0x01))
+FAST_CRYPTO(pclmul10, _mm_clmulepi64_si128(x, y, 0x10))
+FAST_CRYPTO(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
+#undef FAST_CRYPTO
+
+static bool crypto_fast_form(struct insn *i)
+{
+	static const insn_exec pclmul[4] = { fast_vpclmul00, fast_vpclmul01, fast_vpclmul10,
+					     fast_vpclmul11 };
+	insn_fn fn = i->fn;
+	enum crypto_op op;
+	insn_exec e;
+
+	if (fn == op_v_aesenc)
+		op = CR_AESENC, e = fast_vaesenc;
+	else if (fn == op_v_aesenclast)
+		op = CR_AESENCLAST, e = fast_vaesenclast;
+	else if (fn == op_v_aesdec)
+		op = CR_AESDEC, e = fast_vaesdec;
+	else if (fn == op_v_aesdeclast)
+		op = CR_AESDECLAST, e = fast_vaesdeclast;
+	else if (fn == op_v_pclmulqdq)
+		op = CR_PCLMULQDQ, e = pclmul[(i->imm & 1) | (i->imm >> 3 & 2)];
+	else
+		return false;
+	/* VEX.256 (VAES, VPCLMULQDQ 256) is #UD: the table handler */
+	if (i->mod == 3 && !VEX_L(i) && crypto_host_has(op))
+		i->exec = e;
+	return true;
+}
+#else
+static bool crypto_fast_form(struct insn *i)
+{
+	(void)i;
+	return false;
+}
+#endif
+
+/* ---- decode time ---- */
+
+void avx_specialise(struct insn *i)
+{
+	insn_fn fn = i->fn;
+	bool mem = i->mod != 3, l256 = VEX_L(i);
+
+#define BINARY_PICK(handler, name)                                                   \
+	if (fn == handler) {                                                          \
+		i->exec = mem ? (l256 ? fast_v##name##_my : fast_v##name##_mx)        \
+			      : (l256 ? fast_v##name##_ry : fast_v##name##_rx);       \
+		return;                                                               \
+	}
+	FAST_BINARY_ROWS(BINARY_PICK)
+#undef BINARY_PICK
+	if (crypto_fast_form(i))
+		return;
+	if (VEX_V(i)) /* vvvv must be 1111b for the moves: #UD, the table handler's */
+		return;
+	if (fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd)
+		i->exec = mem ? (l256 ? fast_vload_my : fast_vload_mx)
+			      : (l256 ? fast_vload_ry : fast_vload_rx);
+	else if (fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd)
+		i->exec = mem ? (l256 ? fast_vload_my_a : fast_vload_mx_a)
+			      : (l256 ? fast_vload_ry : fast_vload_rx);
+	else if (fn == op_v_movu_store)
+		i->exec = mem ? (l256 ? fast_vstore_my : fast_vstore_mx)
+			      : (l256 ? fast_vstore_ry : fast_vstore_rx);
+	else if (fn == op_v_mova_store)
+		i->exec = mem ? (l256 ? fast_vstore_my_a : fast_vstore_mx_a)
+			      : (l256 ? fast_vstore_ry : fast_vstore_rx);
+}
+
+/* The handlers avx_specialise may replace (optable.c, spec_of). */
+bool avx_has_fast_form(insn_fn fn)
+{
+#define BINARY_IS(handler, name) fn == handler ||
+	return FAST_BINARY_ROWS(BINARY_IS) fn == op_v_aesenc || fn == op_v_aesenclast ||
+	       fn == op_v_aesdec || fn == op_v_aesdeclast || fn == op_v_pclmulqdq ||
+	       fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd ||
+	       fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd ||
+	       fn == op_v_movu_store || fn == op_v_mova_store;
+#undef BINARY_IS
+}
