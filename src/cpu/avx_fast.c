@@ -2,17 +2,18 @@
  * what OpenSSL's AES-GCM (aesni_ctr32_ghash_6x and its GHASH) is made of —
  * VAESENC/VAESENCLAST/VAESDEC/VAESDECLAST and VPCLMULQDQ on registers,
  * VPXOR and the other bitwise and SSE2 integer operations, VMOVDQU/
- * VMOVUPS/VMOVDQA loads, stores and register moves. avx_specialise picks
- * one at decode time for the operand kinds (register or memory, VEX.128 or
- * VEX.256, the PCLMULQDQ immediate), where the table handler's checks can
- * be settled there (VEX.L and vvvv of the encoding); every form still
- * checks XCR0 (AVX enabled) when it runs and hands anything unusual to the
- * table handler (avx.c), which raises what it raises: a misaligned
- * VMOVDQA operand (#GP), a store that is not plain (another page, decoded
- * code, memory that is not the guest's: avx.c's ordered store). The
- * 128-bit lane functions are sse_lanes.h's facts; AES-NI and PCLMULQDQ run
- * the host's instructions, so these forms exist only where the host has
- * them and the build does not force the portable path (crypto.c). */
+ * VMOVUPS/VMOVDQA loads, stores and register moves, VPALIGNR, VPSRLDQ and
+ * VPSLLDQ. avx_specialise picks one at decode time for the operand kinds
+ * (register or memory, VEX.128 or VEX.256, the PCLMULQDQ immediate), where
+ * the table handler's checks can be settled there (VEX.L and vvvv of the
+ * encoding); every form still checks XCR0 (AVX enabled) when it runs and
+ * hands anything unusual to the table handler (avx.c), which raises what
+ * it raises: a misaligned VMOVDQA operand (#GP), a store that is not plain
+ * (another page, decoded code, memory that is not the guest's: avx.c's
+ * ordered store). The 128-bit lane functions are sse_lanes.h's facts;
+ * AES-NI and PCLMULQDQ run the host's instructions, so these forms exist
+ * only where the host has them and the build does not force the portable
+ * path (crypto.c). */
 #include <immintrin.h>
 #include "cpu/cache.h"
 #include "cpu/crypto.h"
@@ -117,6 +118,91 @@ PACKED_OPS(FAST_PACKED)
 	X(op_v_paddusb, paddusb) X(op_v_paddusw, paddusw) X(op_v_psubusb, psubusb)          \
 	X(op_v_psubusw, psubusw) X(op_v_pminub, pminub) X(op_v_pmaxub, pmaxub)              \
 	X(op_v_pminsw, pminsw) X(op_v_pmaxsw, pmaxsw)
+
+/* ---- byte shifts and alignment (sse_lanes.h's lane_alignr) ---- */
+
+/* VPSRLDQ/VPSLLDQ vvvv, r/m (register only), imm8: each lane by imm8. */
+#define FAST_BYTE_SHIFT(name)                                                            \
+	static const struct insn *fast_v##name##_x(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		cpu_xmm s;                                                               \
+		AVX_FAST_ENTER(c, i);                                                    \
+		s = c->xmm[i->rm];                                                       \
+		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));           \
+		zero_upper(c, VEX_V(i));                                                 \
+		return exec_next(c, i);                                                  \
+	}                                                                                \
+	static const struct insn *fast_v##name##_y(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		cpu_xmm s, h;                                                            \
+		AVX_FAST_ENTER(c, i);                                                    \
+		s = c->xmm[i->rm];                                                       \
+		h = c->ymm_hi[i->rm];                                                    \
+		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));           \
+		lane_##name(&c->ymm_hi[VEX_V(i)], &h, (unsigned)(i->imm & 0xff));        \
+		return exec_next(c, i);                                                  \
+	}
+FAST_BYTE_SHIFT(psrldq)
+FAST_BYTE_SHIFT(pslldq)
+#undef FAST_BYTE_SHIFT
+
+/* VPALIGNR reg, vvvv, r/m, imm8: each lane (vvvv:r/m) >> 8 * imm8. */
+static inline const struct insn *vpalignr(struct cpu *c, const struct insn *i, const cpu_xmm *b,
+					  bool l256)
+{
+	unsigned n = (unsigned)(i->imm & 0xff);
+	cpu_xmm lo, hi;
+
+	lane_alignr(&lo, &c->xmm[VEX_V(i)], &b[0], n);
+	if (l256)
+		lane_alignr(&hi, &c->ymm_hi[VEX_V(i)], &b[1], n);
+	c->xmm[i->reg] = lo;
+	if (l256)
+		c->ymm_hi[i->reg] = hi;
+	else
+		zero_upper(c, i->reg);
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_vpalignr_rx(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm b[1];
+
+	AVX_FAST_ENTER(c, i);
+	b[0] = c->xmm[i->rm];
+	return vpalignr(c, i, b, false);
+}
+
+static const struct insn *fast_vpalignr_ry(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm b[2];
+
+	AVX_FAST_ENTER(c, i);
+	b[0] = c->xmm[i->rm];
+	b[1] = c->ymm_hi[i->rm];
+	return vpalignr(c, i, b, true);
+}
+
+static const struct insn *fast_vpalignr_mx(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm b[1];
+
+	AVX_FAST_ENTER(c, i);
+	mem_read16(insn_ea_fast(c, i), &b[0]);
+	return vpalignr(c, i, b, false);
+}
+
+static const struct insn *fast_vpalignr_my(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm b[2];
+	uint64_t addr;
+
+	AVX_FAST_ENTER(c, i);
+	addr = insn_ea_fast(c, i);
+	mem_read16(addr, &b[0]);
+	mem_read16(addr + 16, &b[1]);
+	return vpalignr(c, i, b, true);
+}
 
 /* ---- loads, stores and register moves ---- */
 
@@ -301,6 +387,18 @@ void avx_specialise(struct insn *i)
 #undef BINARY_PICK
 	if (crypto_fast_form(i))
 		return;
+	if (fn == op_v_palignr) {
+		i->exec = mem ? (l256 ? fast_vpalignr_my : fast_vpalignr_mx)
+			      : (l256 ? fast_vpalignr_ry : fast_vpalignr_rx);
+		return;
+	}
+	if ((fn == op_v_psrldq_imm || fn == op_v_pslldq_imm) && !mem) {
+		if (fn == op_v_psrldq_imm)
+			i->exec = l256 ? fast_vpsrldq_y : fast_vpsrldq_x;
+		else
+			i->exec = l256 ? fast_vpslldq_y : fast_vpslldq_x;
+		return;
+	}
 	if (VEX_V(i)) /* vvvv must be 1111b for the moves: #UD, the table handler's */
 		return;
 	if (fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd)
@@ -325,6 +423,7 @@ bool avx_has_fast_form(insn_fn fn)
 	       fn == op_v_aesdec || fn == op_v_aesdeclast || fn == op_v_pclmulqdq ||
 	       fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd ||
 	       fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd ||
-	       fn == op_v_movu_store || fn == op_v_mova_store;
+	       fn == op_v_movu_store || fn == op_v_mova_store || fn == op_v_palignr ||
+	       fn == op_v_psrldq_imm || fn == op_v_pslldq_imm;
 #undef BINARY_IS
 }

@@ -242,8 +242,9 @@ void op_cwd(struct cpu *c, const struct insn *i)
 	reg_set(c, R_DX, i->osz, neg ? ~0ull : 0);
 }
 
-/* MOVBE: a load or store with the bytes reversed (16/32/64 bits). */
-static uint64_t byte_swap(uint64_t v, unsigned sz)
+/* MOVBE: a load or store with the bytes reversed (16/32/64 bits; the
+ * fast forms (move_specialise) 32/64). */
+static inline uint64_t byte_swap(uint64_t v, unsigned sz)
 {
 	switch (sz) {
 	case 2: return __builtin_bswap16((uint16_t)v);
@@ -309,7 +310,11 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
 	MEM_STORE(storei64, SH, EA, 8, i->imm)                                                   \
 	MEM_STORE(store16, SH, EA, 2, (uint16_t)c->r[i->reg])                                    \
-	MEM_STORE(mov_store8, SH, EA, 1, reg_get(c, i->reg8, 1))
+	MEM_STORE(mov_store8, SH, EA, 1, reg_get(c, i->reg8, 1))                                 \
+	MEM_LOAD(movbe_load32, SH, EA, c->r[i->reg] = byte_swap(mem_read(EA(c, i), 4), 4))       \
+	MEM_LOAD(movbe_load64, SH, EA, c->r[i->reg] = byte_swap(mem_read(EA(c, i), 8), 8))       \
+	MEM_STORE(movbe_store32, SH, EA, 4, byte_swap(c->r[i->reg], 4))                          \
+	MEM_STORE(movbe_store64, SH, EA, 8, byte_swap(c->r[i->reg], 8))
 
 EA_SHAPES(MOVE_MEM_FORMS, moves)
 
@@ -504,5 +509,9 @@ void move_specialise(struct insn *i, bool m64)
 		i->exec = i->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
 	} else if (i->fn == op_lea_GvM) {
 		i->exec = w ? fast_lea64 : fast_lea32;
+	} else if (i->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
+		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);
+	} else if (i->fn == op_movbe_MvGv) {
+		i->exec = w ? EA_PICK(i, fast_movbe_store64) : EA_PICK(i, fast_movbe_store32);
 	}
 }

@@ -23,7 +23,7 @@ static uint8_t spec_of(insn_fn fn)
 	if (fn == op_mov_EvGv || fn == op_mov_GvEv || fn == op_mov_rIv || fn == op_mov_EvIz ||
 	    fn == op_movzx_GvEb || fn == op_movzx_GvEw || fn == op_movsx_GvEb ||
 	    fn == op_movsx_GvEw || fn == op_movsxd_GvEd || fn == op_lea_GvM ||
-	    fn == op_push_r || fn == op_pop_r)
+	    fn == op_push_r || fn == op_pop_r || fn == op_movbe_GvMv || fn == op_movbe_MvGv)
 		return SPEC_MOVE;
 	if (fn == op_shift_EvIb || fn == op_shift_EvCL)
 		return SPEC_SHIFT;

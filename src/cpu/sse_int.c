@@ -143,23 +143,19 @@ void op_pshufhw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 
 SHIFT_IMMS(SHIFT_IMM)
 #undef SHIFT_IMM
 
-/* Byte shifts of the whole register. */
+/* Byte shifts of the whole register (sse_lanes.h). */
 void op_psrldq_UxIb(struct cpu *c, const struct insn *i)
 {
-	cpu_xmm s = c->xmm[i->rm], *d = &c->xmm[i->rm];
-	unsigned n = (unsigned)(i->imm & 0xff);
+	cpu_xmm s = c->xmm[i->rm];
 
-	for (unsigned k = 0; k < 16; k++)
-		d->b[k] = k + n < 16 ? s.b[k + n] : 0;
+	lane_psrldq(&c->xmm[i->rm], &s, (unsigned)(i->imm & 0xff));
 }
 
 void op_pslldq_UxIb(struct cpu *c, const struct insn *i)
 {
-	cpu_xmm s = c->xmm[i->rm], *d = &c->xmm[i->rm];
-	unsigned n = (unsigned)(i->imm & 0xff);
+	cpu_xmm s = c->xmm[i->rm];
 
-	for (unsigned k = 0; k < 16; k++)
-		d->b[k] = k >= n ? s.b[k - n] : 0;
+	lane_pslldq(&c->xmm[i->rm], &s, (unsigned)(i->imm & 0xff));
 }
 
 /* The other handlers' exec forms (pack, unpack, shuffles, byte shifts). */

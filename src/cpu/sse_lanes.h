@@ -6,6 +6,7 @@
 #ifndef SG_CPU_SSE_LANES_H
 #define SG_CPU_SSE_LANES_H
 
+#include <string.h>
 #include "cpu/cpu.h"
 
 #define PACKED_OPS(X) \
@@ -39,5 +40,32 @@
 #define PACKED_LANE_DECL(name, ...) void lane_##name(cpu_xmm *d, const cpu_xmm *s);
 PACKED_OPS(PACKED_LANE_DECL)
 #undef PACKED_LANE_DECL
+
+/* PALIGNR on one lane: bytes n..n+15 of the 32 bytes hi:lo (lo first),
+ * zeros past their end. PSRLDQ by n is it with hi = 0; PSLLDQ by n is lo
+ * = 0, hi = the source, from byte 16 - n (all zero past 16). */
+static inline void lane_alignr(cpu_xmm *d, const cpu_xmm *hi, const cpu_xmm *lo, unsigned n)
+{
+	uint8_t buf[48];
+
+	memcpy(buf, lo, 16);
+	memcpy(buf + 16, hi, 16);
+	memset(buf + 32, 0, 16);
+	memcpy(d, buf + (n > 32 ? 32 : n), 16);
+}
+
+static inline void lane_psrldq(cpu_xmm *d, const cpu_xmm *s, unsigned n)
+{
+	static const cpu_xmm zero;
+
+	lane_alignr(d, &zero, s, n);
+}
+
+static inline void lane_pslldq(cpu_xmm *d, const cpu_xmm *s, unsigned n)
+{
+	static const cpu_xmm zero;
+
+	lane_alignr(d, s, &zero, n > 16 ? 32 : 16 - n);
+}
 
 #endif
