@@ -6,11 +6,11 @@
  * VPSLLDQ. avx_specialise picks one at decode time for the operand kinds
  * (register or memory, VEX.128 or VEX.256, the PCLMULQDQ immediate), where
  * the table handler's checks can be settled there (VEX.L and vvvv of the
- * encoding); every form still checks XCR0 (AVX enabled) when it runs and
- * hands anything unusual to the table handler (avx.c), which raises what
- * it raises: a misaligned VMOVDQA operand (#GP), a store that is not plain
- * (another page, decoded code, memory that is not the guest's: avx.c's
- * ordered store). The 128-bit lane functions are sse_lanes.h's facts;
+ * encoding, and XCR0: AVX enabled, set by cpu_init and never changed by
+ * the guest, XSETBV being privileged); each hands anything unusual to the
+ * table handler (avx.c), which raises what it raises: a misaligned
+ * VMOVDQA operand (#GP), a store that is not plain (another page, decoded
+ * code, memory that is not the guest's: avx.c's ordered store). The 128-bit lane functions are sse_lanes.h's facts;
  * AES-NI and PCLMULQDQ run the host's instructions, so these forms exist
  * only where the host has them and the build does not force the portable
  * path (crypto.c). */
@@ -20,19 +20,19 @@
 #include "cpu/ops.h"
 #include "cpu/sse_lanes.h"
 
-/* Every form starts here: with AVX disabled (XCR0) the table handler
- * raises #UD. */
-#define AVX_FAST_ENTER(c, i)                                \
-	do {                                                \
-		if (__builtin_expect(!avx_enabled(c), 0))   \
-			return exec_generic(c, i);          \
-	} while (0)
-
 /* A VEX.128 result clears bits 255:128 of its destination. */
 static inline void zero_upper(struct cpu *c, unsigned r)
 {
 	c->ymm_hi[r].q[0] = 0;
 	c->ymm_hi[r].q[1] = 0;
+}
+
+/* Write a VEX.128 result to XMM r (r in a register: the compiler would
+ * reload insn.reg after each store through c, which may alias it). */
+static inline void put_xmm(struct cpu *c, unsigned r, cpu_xmm v)
+{
+	c->xmm[r] = v;
+	zero_upper(c, r);
 }
 
 /* ---- two-operand integer and bitwise operations: dst = op(vvvv, r/m) ---- */
@@ -54,17 +54,14 @@ PACKED_OPS(FAST_LANE)
 	static const struct insn *fast_v##name##_rx(struct cpu *c, const struct insn *i)          \
 	{                                                                                          \
 		cpu_xmm a;                                                                         \
-		AVX_FAST_ENTER(c, i);                                                              \
 		a = c->xmm[VEX_V(i)];                                                              \
 		lane(&a, &c->xmm[i->rm]);                                                          \
-		c->xmm[i->reg] = a;                                                                \
-		zero_upper(c, i->reg);                                                             \
+		put_xmm(c, i->reg, a);                                                             \
 		return exec_next(c, i);                                                            \
 	}                                                                                          \
 	static const struct insn *fast_v##name##_ry(struct cpu *c, const struct insn *i)          \
 	{                                                                                          \
 		cpu_xmm a, h;                                                                      \
-		AVX_FAST_ENTER(c, i);                                                              \
 		a = c->xmm[VEX_V(i)];                                                              \
 		h = c->ymm_hi[VEX_V(i)];                                                           \
 		lane(&a, &c->xmm[i->rm]);                                                          \
@@ -72,24 +69,23 @@ PACKED_OPS(FAST_LANE)
 		c->xmm[i->reg] = a;                                                                \
 		c->ymm_hi[i->reg] = h;                                                             \
 		return exec_next(c, i);                                                            \
-	}                                                                                          \
-	static const struct insn *fast_v##name##_mx(struct cpu *c, const struct insn *i)          \
+	}
+
+/* ... and in the four address shapes (insn.h, EA_SHAPES) for memory. */
+#define FAST_BINARY_MEM(name, lane, SH, EA)                                                       \
+	static const struct insn *fast_v##name##_mx##SH(struct cpu *c, const struct insn *i)      \
 	{                                                                                          \
 		cpu_xmm a, b;                                                                      \
-		AVX_FAST_ENTER(c, i);                                                              \
-		mem_read16(insn_ea_fast(c, i), &b);                                                \
+		mem_read16(EA(c, i), &b);                                                          \
 		a = c->xmm[VEX_V(i)];                                                              \
 		lane(&a, &b);                                                                      \
-		c->xmm[i->reg] = a;                                                                \
-		zero_upper(c, i->reg);                                                             \
+		put_xmm(c, i->reg, a);                                                             \
 		return exec_next(c, i);                                                            \
 	}                                                                                          \
-	static const struct insn *fast_v##name##_my(struct cpu *c, const struct insn *i)          \
+	static const struct insn *fast_v##name##_my##SH(struct cpu *c, const struct insn *i)      \
 	{                                                                                          \
 		cpu_xmm a, h, b[2];                                                                \
-		uint64_t addr;                                                                     \
-		AVX_FAST_ENTER(c, i);                                                              \
-		addr = insn_ea_fast(c, i);                                                         \
+		uint64_t addr = EA(c, i);                                                          \
 		mem_read16(addr, &b[0]);                                                           \
 		mem_read16(addr + 16, &b[1]);                                                      \
 		a = c->xmm[VEX_V(i)];                                                              \
@@ -101,7 +97,8 @@ PACKED_OPS(FAST_LANE)
 		return exec_next(c, i);                                                            \
 	}
 
-#define FAST_PACKED(name, ...) FAST_BINARY(name, fast_lane_##name)
+#define FAST_PACKED(name, ...) \
+	FAST_BINARY(name, fast_lane_##name) EA_SHAPES(FAST_BINARY_MEM, name, fast_lane_##name)
 PACKED_OPS(FAST_PACKED)
 #undef FAST_PACKED
 
@@ -126,7 +123,6 @@ PACKED_OPS(FAST_PACKED)
 	static const struct insn *fast_v##name##_x(struct cpu *c, const struct insn *i) \
 	{                                                                                \
 		cpu_xmm s;                                                               \
-		AVX_FAST_ENTER(c, i);                                                    \
 		s = c->xmm[i->rm];                                                       \
 		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));           \
 		zero_upper(c, VEX_V(i));                                                 \
@@ -135,7 +131,6 @@ PACKED_OPS(FAST_PACKED)
 	static const struct insn *fast_v##name##_y(struct cpu *c, const struct insn *i) \
 	{                                                                                \
 		cpu_xmm s, h;                                                            \
-		AVX_FAST_ENTER(c, i);                                                    \
 		s = c->xmm[i->rm];                                                       \
 		h = c->ymm_hi[i->rm];                                                    \
 		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));           \
@@ -156,11 +151,12 @@ static inline const struct insn *vpalignr(struct cpu *c, const struct insn *i, c
 	lane_alignr(&lo, &c->xmm[VEX_V(i)], &b[0], n);
 	if (l256)
 		lane_alignr(&hi, &c->ymm_hi[VEX_V(i)], &b[1], n);
-	c->xmm[i->reg] = lo;
-	if (l256)
+	if (l256) {
+		c->xmm[i->reg] = lo;
 		c->ymm_hi[i->reg] = hi;
-	else
-		zero_upper(c, i->reg);
+	} else {
+		put_xmm(c, i->reg, lo);
+	}
 	return exec_next(c, i);
 }
 
@@ -168,7 +164,6 @@ static const struct insn *fast_vpalignr_rx(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm b[1];
 
-	AVX_FAST_ENTER(c, i);
 	b[0] = c->xmm[i->rm];
 	return vpalignr(c, i, b, false);
 }
@@ -177,56 +172,50 @@ static const struct insn *fast_vpalignr_ry(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm b[2];
 
-	AVX_FAST_ENTER(c, i);
 	b[0] = c->xmm[i->rm];
 	b[1] = c->ymm_hi[i->rm];
 	return vpalignr(c, i, b, true);
 }
 
-static const struct insn *fast_vpalignr_mx(struct cpu *c, const struct insn *i)
-{
-	cpu_xmm b[1];
-
-	AVX_FAST_ENTER(c, i);
-	mem_read16(insn_ea_fast(c, i), &b[0]);
-	return vpalignr(c, i, b, false);
-}
-
-static const struct insn *fast_vpalignr_my(struct cpu *c, const struct insn *i)
-{
-	cpu_xmm b[2];
-	uint64_t addr;
-
-	AVX_FAST_ENTER(c, i);
-	addr = insn_ea_fast(c, i);
-	mem_read16(addr, &b[0]);
-	mem_read16(addr + 16, &b[1]);
-	return vpalignr(c, i, b, true);
-}
+#define FAST_PALIGNR_MEM(_, SH, EA)                                                           \
+	static const struct insn *fast_vpalignr_mx##SH(struct cpu *c, const struct insn *i)  \
+	{                                                                                     \
+		cpu_xmm b[1];                                                                 \
+		mem_read16(EA(c, i), &b[0]);                                                  \
+		return vpalignr(c, i, b, false);                                              \
+	}                                                                                     \
+	static const struct insn *fast_vpalignr_my##SH(struct cpu *c, const struct insn *i)  \
+	{                                                                                     \
+		cpu_xmm b[2];                                                                 \
+		uint64_t addr = EA(c, i);                                                     \
+		mem_read16(addr, &b[0]);                                                      \
+		mem_read16(addr + 16, &b[1]);                                                 \
+		return vpalignr(c, i, b, true);                                               \
+	}
+EA_SHAPES(FAST_PALIGNR_MEM, palignr)
+#undef FAST_PALIGNR_MEM
 
 /* ---- loads, stores and register moves ---- */
 
 /* VMOVDQU/VMOVUPS/VMOVUPD xmm|ymm, m (aligned: VMOVDQA/APS/APD, a
  * misaligned operand goes to the table handler's #GP), and the register
  * form of all six: dst = r/m. */
-#define FAST_LOAD(suffix, align)                                                              \
-	static const struct insn *fast_vload_mx##suffix(struct cpu *c, const struct insn *i)  \
+#define FAST_LOAD(suffix, align, SH, EA)                                                              \
+	static const struct insn *fast_vload_mx##suffix##SH(struct cpu *c, const struct insn *i)  \
 	{                                                                                      \
-		uint64_t addr;                                                                 \
-		AVX_FAST_ENTER(c, i);                                                          \
-		addr = insn_ea_fast(c, i);                                                     \
+		cpu_xmm v;                                                                     \
+		uint64_t addr = EA(c, i);                                                      \
 		if (align && __builtin_expect((addr & 15) != 0, 0))                            \
 			return exec_generic(c, i);                                             \
-		mem_read16(addr, &c->xmm[i->reg]);                                             \
-		zero_upper(c, i->reg);                                                         \
+		mem_read16(addr, &v);                                                          \
+		put_xmm(c, i->reg, v);                                                         \
 		return exec_next(c, i);                                                        \
 	}                                                                                      \
-	static const struct insn *fast_vload_my##suffix(struct cpu *c, const struct insn *i)  \
+	static const struct insn *fast_vload_my##suffix##SH(struct cpu *c, const struct insn *i)  \
 	{                                                                                      \
 		cpu_xmm v[2];                                                                  \
 		uint64_t addr;                                                                 \
-		AVX_FAST_ENTER(c, i);                                                          \
-		addr = insn_ea_fast(c, i);                                                     \
+		addr = EA(c, i);                                                     \
 		if (align && __builtin_expect((addr & 31) != 0, 0))                            \
 			return exec_generic(c, i);                                             \
 		/* both halves read before either register half is written */                 \
@@ -236,8 +225,8 @@ static const struct insn *fast_vpalignr_my(struct cpu *c, const struct insn *i)
 		c->ymm_hi[i->reg] = v[1];                                                      \
 		return exec_next(c, i);                                                        \
 	}
-FAST_LOAD(, false)
-FAST_LOAD(_a, true)
+EA_SHAPES(FAST_LOAD, , false)
+EA_SHAPES(FAST_LOAD, _a, true)
 #undef FAST_LOAD
 
 /* dst reg <- src reg; for the store rows (0F 11/29/7F) the operands are
@@ -245,7 +234,6 @@ FAST_LOAD(_a, true)
 static inline const struct insn *vmove_rr(struct cpu *c, const struct insn *i, unsigned dst,
 					  unsigned src, bool l256)
 {
-	AVX_FAST_ENTER(c, i);
 	c->xmm[dst] = c->xmm[src];
 	if (l256)
 		c->ymm_hi[dst] = c->ymm_hi[src];
@@ -278,13 +266,12 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
  * plain store (store_plain: the guest's page, no decoded code, within the
  * page) goes straight to memory in order; the rest, and a misaligned
  * aligned form, through the table handler (avx.c, store_ymm). */
-#define FAST_STORE(suffix, align)                                                            \
-	static const struct insn *fast_vstore_mx##suffix(struct cpu *c, const struct insn *i) \
+#define FAST_STORE(suffix, align, SH, EA)                                                            \
+	static const struct insn *fast_vstore_mx##suffix##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                     \
 		uint64_t addr;                                                                \
 		const cpu_xmm *v = &c->xmm[i->reg];                                           \
-		AVX_FAST_ENTER(c, i);                                                         \
-		addr = insn_ea_fast(c, i);                                                    \
+		addr = EA(c, i);                                                    \
 		if (align && __builtin_expect((addr & 15) != 0, 0))                           \
 			return exec_generic(c, i);                                            \
 		EXEC_STORE_OR_GENERIC(c, i, addr, 16);                                        \
@@ -292,12 +279,11 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
 		mem_store_nocheck(addr + 8, 8, v->q[1]);                                      \
 		return exec_next(c, i);                                                       \
 	}                                                                                     \
-	static const struct insn *fast_vstore_my##suffix(struct cpu *c, const struct insn *i) \
+	static const struct insn *fast_vstore_my##suffix##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                     \
 		uint64_t addr;                                                                \
 		const cpu_xmm *lo = &c->xmm[i->reg], *hi = &c->ymm_hi[i->reg];                \
-		AVX_FAST_ENTER(c, i);                                                         \
-		addr = insn_ea_fast(c, i);                                                    \
+		addr = EA(c, i);                                                    \
 		if (align && __builtin_expect((addr & 31) != 0, 0))                           \
 			return exec_generic(c, i);                                            \
 		EXEC_STORE_OR_GENERIC(c, i, addr, 32);                                        \
@@ -307,8 +293,8 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
 		mem_store_nocheck(addr + 24, 8, hi->q[1]);                                    \
 		return exec_next(c, i);                                                       \
 	}
-FAST_STORE(, false)
-FAST_STORE(_a, true)
+EA_SHAPES(FAST_STORE, , false)
+EA_SHAPES(FAST_STORE, _a, true)
 #undef FAST_STORE
 
 /* ---- AES-NI and PCLMULQDQ, VEX.128 register forms, on the host's ---- */
@@ -318,12 +304,12 @@ FAST_STORE(_a, true)
 	__attribute__((target("aes,pclmul"))) static const struct insn *fast_v##name(             \
 		struct cpu *c, const struct insn *i)                                              \
 	{                                                                                         \
+		unsigned d = i->reg;                                                              \
 		__m128i x, y;                                                                     \
-		AVX_FAST_ENTER(c, i);                                                             \
 		x = _mm_load_si128((const __m128i *)&c->xmm[VEX_V(i)]);                           \
 		y = _mm_load_si128((const __m128i *)&c->xmm[i->rm]);                              \
-		_mm_store_si128((__m128i *)&c->xmm[i->reg], (EXPR));                              \
-		zero_upper(c, i->reg);                                                            \
+		_mm_store_si128((__m128i *)&c->xmm[d], (EXPR));                                   \
+		zero_upper(c, d);                                                                 \
 		return exec_next(c, i);                                                           \
 	}
 FAST_CRYPTO(aesenc, _mm_aesenc_si128(x, y))
@@ -372,14 +358,18 @@ static bool crypto_fast_form(struct insn *i)
 
 /* ---- decode time ---- */
 
-void avx_specialise(struct insn *i)
+void avx_specialise(const struct cpu *c, struct insn *i)
 {
 	insn_fn fn = i->fn;
 	bool mem = i->mod != 3, l256 = VEX_L(i);
 
+	if (!avx_enabled(c)) /* #UD: the table handler */
+		return;
+
 #define BINARY_PICK(handler, name)                                                   \
 	if (fn == handler) {                                                          \
-		i->exec = mem ? (l256 ? fast_v##name##_my : fast_v##name##_mx)        \
+		i->exec = mem ? (l256 ? EA_PICK(i, fast_v##name##_my)                 \
+				     : EA_PICK(i, fast_v##name##_mx))                 \
 			      : (l256 ? fast_v##name##_ry : fast_v##name##_rx);       \
 		return;                                                               \
 	}
@@ -388,7 +378,7 @@ void avx_specialise(struct insn *i)
 	if (crypto_fast_form(i))
 		return;
 	if (fn == op_v_palignr) {
-		i->exec = mem ? (l256 ? fast_vpalignr_my : fast_vpalignr_mx)
+		i->exec = mem ? (l256 ? EA_PICK(i, fast_vpalignr_my) : EA_PICK(i, fast_vpalignr_mx))
 			      : (l256 ? fast_vpalignr_ry : fast_vpalignr_rx);
 		return;
 	}
@@ -402,16 +392,16 @@ void avx_specialise(struct insn *i)
 	if (VEX_V(i)) /* vvvv must be 1111b for the moves: #UD, the table handler's */
 		return;
 	if (fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd)
-		i->exec = mem ? (l256 ? fast_vload_my : fast_vload_mx)
+		i->exec = mem ? (l256 ? EA_PICK(i, fast_vload_my) : EA_PICK(i, fast_vload_mx))
 			      : (l256 ? fast_vload_ry : fast_vload_rx);
 	else if (fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd)
-		i->exec = mem ? (l256 ? fast_vload_my_a : fast_vload_mx_a)
+		i->exec = mem ? (l256 ? EA_PICK(i, fast_vload_my_a) : EA_PICK(i, fast_vload_mx_a))
 			      : (l256 ? fast_vload_ry : fast_vload_rx);
 	else if (fn == op_v_movu_store)
-		i->exec = mem ? (l256 ? fast_vstore_my : fast_vstore_mx)
+		i->exec = mem ? (l256 ? EA_PICK(i, fast_vstore_my) : EA_PICK(i, fast_vstore_mx))
 			      : (l256 ? fast_vstore_ry : fast_vstore_rx);
 	else if (fn == op_v_mova_store)
-		i->exec = mem ? (l256 ? fast_vstore_my_a : fast_vstore_mx_a)
+		i->exec = mem ? (l256 ? EA_PICK(i, fast_vstore_my_a) : EA_PICK(i, fast_vstore_mx_a))
 			      : (l256 ? fast_vstore_ry : fast_vstore_rx);
 }
 

@@ -302,6 +302,6 @@ table:
 	case SPEC_SHIFT: shift_specialise(i); break;
 	case SPEC_COND: cond_specialise(i); break;
 	case SPEC_CONTROL: control_specialise(i, m64); break;
-	case SPEC_AVX: avx_specialise(i); break;
+	case SPEC_AVX: avx_specialise(c, i); break;
 	}
 }
