@@ -15,6 +15,7 @@
  * only where the host has them and the build does not force the portable
  * path (crypto.c). */
 #include <immintrin.h>
+#include <stddef.h>
 #include "cpu/cache.h"
 #include "cpu/crypto.h"
 #include "cpu/ops.h"
@@ -25,6 +26,40 @@ static inline void zero_upper(struct cpu *c, unsigned r)
 {
 	c->ymm_hi[r].q[0] = 0;
 	c->ymm_hi[r].q[1] = 0;
+}
+
+/* Register forms name their three XMM registers by their byte offsets in
+ * struct cpu, which avx_specialise keeps in insn.disp (a register form has
+ * no displacement): a load each where a register number costs a load, a
+ * shift and an add. A register's upper half is 16 entries further
+ * (ymm_hi follows xmm). */
+enum { XR_REG, XR_VVVV, XR_RM };
+_Static_assert(offsetof(struct cpu, ymm_hi) == offsetof(struct cpu, xmm) + 16 * sizeof(cpu_xmm),
+	       "ymm_hi follows xmm");
+_Static_assert(offsetof(struct cpu, ymm_hi) + 16 * sizeof(cpu_xmm) <= 65536,
+	       "register offsets fit 16 bits");
+
+static inline cpu_xmm *xr(struct cpu *c, const struct insn *i, unsigned which)
+{
+	uint16_t off;
+
+	memcpy(&off, (const uint8_t *)&i->disp + 2 * which, sizeof(off));
+	return (cpu_xmm *)((uint8_t *)c + off);
+}
+
+static void keep_reg_offsets(struct insn *i)
+{
+	uint64_t x = offsetof(struct cpu, xmm), n = sizeof(cpu_xmm);
+
+	i->disp = (int64_t)((x + n * i->reg) | (x + n * VEX_V(i)) << 16 | (x + n * i->rm) << 32);
+}
+
+/* A VEX.128 result into the register at d: bits 255:128 cleared. */
+static inline void put_low(cpu_xmm *d, cpu_xmm v)
+{
+	d[0] = v;
+	d[16].q[0] = 0;
+	d[16].q[1] = 0;
 }
 
 /* Write a VEX.128 result to XMM r (r in a register: the compiler would
@@ -53,21 +88,19 @@ PACKED_OPS(FAST_LANE)
 #define FAST_BINARY(name, lane)                                                                   \
 	static const struct insn *fast_v##name##_rx(struct cpu *c, const struct insn *i)          \
 	{                                                                                          \
-		cpu_xmm a;                                                                         \
-		a = c->xmm[VEX_V(i)];                                                              \
-		lane(&a, &c->xmm[i->rm]);                                                          \
-		put_xmm(c, i->reg, a);                                                             \
+		cpu_xmm a = *xr(c, i, XR_VVVV), *d = xr(c, i, XR_REG);                             \
+		lane(&a, xr(c, i, XR_RM));                                                         \
+		put_low(d, a);                                                                     \
 		return exec_next(c, i);                                                            \
 	}                                                                                          \
 	static const struct insn *fast_v##name##_ry(struct cpu *c, const struct insn *i)          \
 	{                                                                                          \
-		cpu_xmm a, h;                                                                      \
-		a = c->xmm[VEX_V(i)];                                                              \
-		h = c->ymm_hi[VEX_V(i)];                                                           \
-		lane(&a, &c->xmm[i->rm]);                                                          \
-		lane(&h, &c->ymm_hi[i->rm]);                                                       \
-		c->xmm[i->reg] = a;                                                                \
-		c->ymm_hi[i->reg] = h;                                                             \
+		const cpu_xmm *v = xr(c, i, XR_VVVV), *b = xr(c, i, XR_RM);                         \
+		cpu_xmm a = v[0], h = v[16], *d = xr(c, i, XR_REG);                                \
+		lane(&a, &b[0]);                                                                   \
+		lane(&h, &b[16]);                                                                  \
+		d[0] = a;                                                                          \
+		d[16] = h;                                                                         \
 		return exec_next(c, i);                                                            \
 	}
 
@@ -234,32 +267,35 @@ EA_SHAPES(FAST_LOAD, _a, true)
 static inline const struct insn *vmove_rr(struct cpu *c, const struct insn *i, unsigned dst,
 					  unsigned src, bool l256)
 {
-	c->xmm[dst] = c->xmm[src];
-	if (l256)
-		c->ymm_hi[dst] = c->ymm_hi[src];
-	else
-		zero_upper(c, dst);
+	cpu_xmm *d = xr(c, i, dst), *s = xr(c, i, src);
+
+	if (l256) {
+		d[0] = s[0];
+		d[16] = s[16];
+	} else {
+		put_low(d, s[0]);
+	}
 	return exec_next(c, i);
 }
 
 static const struct insn *fast_vload_rx(struct cpu *c, const struct insn *i)
 {
-	return vmove_rr(c, i, i->reg, i->rm, false);
+	return vmove_rr(c, i, XR_REG, XR_RM, false);
 }
 
 static const struct insn *fast_vload_ry(struct cpu *c, const struct insn *i)
 {
-	return vmove_rr(c, i, i->reg, i->rm, true);
+	return vmove_rr(c, i, XR_REG, XR_RM, true);
 }
 
 static const struct insn *fast_vstore_rx(struct cpu *c, const struct insn *i)
 {
-	return vmove_rr(c, i, i->rm, i->reg, false);
+	return vmove_rr(c, i, XR_RM, XR_REG, false);
 }
 
 static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
 {
-	return vmove_rr(c, i, i->rm, i->reg, true);
+	return vmove_rr(c, i, XR_RM, XR_REG, true);
 }
 
 /* VMOVDQU/VMOVUPS/VMOVUPD m, xmm|ymm (aligned: VMOVDQA/APS/APD/NTxx): a
@@ -304,12 +340,12 @@ EA_SHAPES(FAST_STORE, _a, true)
 	__attribute__((target("aes,pclmul"))) static const struct insn *fast_v##name(             \
 		struct cpu *c, const struct insn *i)                                              \
 	{                                                                                         \
-		unsigned d = i->reg;                                                              \
+		cpu_xmm *d = xr(c, i, XR_REG);                                                    \
 		__m128i x, y;                                                                     \
-		x = _mm_load_si128((const __m128i *)&c->xmm[VEX_V(i)]);                           \
-		y = _mm_load_si128((const __m128i *)&c->xmm[i->rm]);                              \
-		_mm_store_si128((__m128i *)&c->xmm[d], (EXPR));                                   \
-		zero_upper(c, d);                                                                 \
+		x = _mm_load_si128((const __m128i *)xr(c, i, XR_VVVV));                           \
+		y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));                             \
+		_mm_store_si128((__m128i *)&d[0], (EXPR));                                        \
+		_mm_store_si128((__m128i *)&d[16], _mm_setzero_si128());                          \
 		return exec_next(c, i);                                                           \
 	}
 FAST_CRYPTO(aesenc, _mm_aesenc_si128(x, y))
@@ -358,13 +394,23 @@ static bool crypto_fast_form(struct insn *i)
 
 /* ---- decode time ---- */
 
+static void pick_form(struct insn *i);
+
 void avx_specialise(const struct cpu *c, struct insn *i)
 {
-	insn_fn fn = i->fn;
-	bool mem = i->mod != 3, l256 = VEX_L(i);
+	insn_exec table = i->exec;
 
 	if (!avx_enabled(c)) /* #UD: the table handler */
 		return;
+	pick_form(i);
+	if (i->mod == 3 && i->exec != table)
+		keep_reg_offsets(i);
+}
+
+static void pick_form(struct insn *i)
+{
+	insn_fn fn = i->fn;
+	bool mem = i->mod != 3, l256 = VEX_L(i);
 
 #define BINARY_PICK(handler, name)                                                   \
 	if (fn == handler) {                                                          \
