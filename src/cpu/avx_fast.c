@@ -8,12 +8,12 @@
  * the table handler's checks can be settled there (VEX.L and vvvv of the
  * encoding, and XCR0: AVX enabled, set by cpu_init and never changed by
  * the guest, XSETBV being privileged); each hands anything unusual to the
- * table handler (avx.c), which raises what it raises: a misaligned
- * VMOVDQA operand (#GP), a store that is not plain (another page, decoded
- * code, memory that is not the guest's: avx.c's ordered store). The 128-bit lane functions are sse_lanes.h's facts;
- * AES-NI and PCLMULQDQ run the host's instructions, so these forms exist
- * only where the host has them and the build does not force the portable
- * path (crypto.c). */
+ * table handler (avx.c), which raises what it raises: a misaligned VMOVDQA
+ * operand (#GP), a store that is not plain (another page, decoded code,
+ * memory that is not the guest's: avx.c's ordered store). The 128-bit lane
+ * functions are sse_lanes.h's facts; AES-NI and PCLMULQDQ run the host's
+ * instructions, so these forms exist only where the host has them and the
+ * build does not force the portable path (crypto.c). */
 #include <immintrin.h>
 #include <stddef.h>
 #include "cpu/cache.h"
@@ -73,102 +73,102 @@ static inline void put_xmm(struct cpu *c, unsigned r, cpu_xmm v)
 /* ---- two-operand integer and bitwise operations: dst = op(vvvv, r/m) ---- */
 
 /* sse_lanes.h's lane functions, inlined here: the same EXPR per element. */
-#define FAST_LANE(name, LANE, N, EXPR)                                                   \
-	static inline void fast_lane_##name(cpu_xmm *d, const cpu_xmm *s)               \
-	{                                                                                \
-		for (int k = 0; k < (N); k++) {                                          \
-			__typeof__(d->LANE[0]) a = d->LANE[k], b = s->LANE[k];           \
-			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR);                     \
-		}                                                                        \
+#define FAST_LANE(name, LANE, N, EXPR)                                                          \
+	static inline void fast_lane_##name(cpu_xmm *d, const cpu_xmm *s)                       \
+	{                                                                                       \
+		for (int k = 0; k < (N); k++) {                                                 \
+			__typeof__(d->LANE[0]) a = d->LANE[k], b = s->LANE[k];                  \
+			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR);                            \
+		}                                                                               \
 	}
 PACKED_OPS(FAST_LANE)
 #undef FAST_LANE
 
 /* Four forms per operation: r/m a register or memory, VEX.128 or VEX.256. */
-#define FAST_BINARY(name, lane)                                                                   \
-	static const struct insn *fast_v##name##_rx(struct cpu *c, const struct insn *i)          \
-	{                                                                                          \
-		cpu_xmm a = *xr(c, i, XR_VVVV), *d = xr(c, i, XR_REG);                             \
-		lane(&a, xr(c, i, XR_RM));                                                         \
-		put_low(d, a);                                                                     \
-		return exec_next(c, i);                                                            \
-	}                                                                                          \
-	static const struct insn *fast_v##name##_ry(struct cpu *c, const struct insn *i)          \
-	{                                                                                          \
-		const cpu_xmm *v = xr(c, i, XR_VVVV), *b = xr(c, i, XR_RM);                         \
-		cpu_xmm a = v[0], h = v[16], *d = xr(c, i, XR_REG);                                \
-		lane(&a, &b[0]);                                                                   \
-		lane(&h, &b[16]);                                                                  \
-		d[0] = a;                                                                          \
-		d[16] = h;                                                                         \
-		return exec_next(c, i);                                                            \
+#define FAST_BINARY(name, lane)                                                                 \
+	static const struct insn *fast_v##name##_rx(struct cpu *c, const struct insn *i)        \
+	{                                                                                       \
+		cpu_xmm a = *xr(c, i, XR_VVVV), *d = xr(c, i, XR_REG);                          \
+		lane(&a, xr(c, i, XR_RM));                                                      \
+		put_low(d, a);                                                                  \
+		return exec_next(c, i);                                                         \
+	}                                                                                       \
+	static const struct insn *fast_v##name##_ry(struct cpu *c, const struct insn *i)        \
+	{                                                                                       \
+		const cpu_xmm *v = xr(c, i, XR_VVVV), *b = xr(c, i, XR_RM);                     \
+		cpu_xmm a = v[0], h = v[16], *d = xr(c, i, XR_REG);                             \
+		lane(&a, &b[0]);                                                                \
+		lane(&h, &b[16]);                                                               \
+		d[0] = a;                                                                       \
+		d[16] = h;                                                                      \
+		return exec_next(c, i);                                                         \
 	}
 
 /* ... and in the four address shapes (insn.h, EA_SHAPES) for memory. */
-#define FAST_BINARY_MEM(name, lane, SH, EA)                                                       \
-	static const struct insn *fast_v##name##_mx##SH(struct cpu *c, const struct insn *i)      \
-	{                                                                                          \
-		cpu_xmm a, b;                                                                      \
-		mem_read16(EA(c, i), &b);                                                          \
-		a = c->xmm[VEX_V(i)];                                                              \
-		lane(&a, &b);                                                                      \
-		put_xmm(c, i->reg, a);                                                             \
-		return exec_next(c, i);                                                            \
-	}                                                                                          \
-	static const struct insn *fast_v##name##_my##SH(struct cpu *c, const struct insn *i)      \
-	{                                                                                          \
-		cpu_xmm a, h, b[2];                                                                \
-		uint64_t addr = EA(c, i);                                                          \
-		mem_read16(addr, &b[0]);                                                           \
-		mem_read16(addr + 16, &b[1]);                                                      \
-		a = c->xmm[VEX_V(i)];                                                              \
-		h = c->ymm_hi[VEX_V(i)];                                                           \
-		lane(&a, &b[0]);                                                                   \
-		lane(&h, &b[1]);                                                                   \
-		c->xmm[i->reg] = a;                                                                \
-		c->ymm_hi[i->reg] = h;                                                             \
-		return exec_next(c, i);                                                            \
+#define FAST_BINARY_MEM(name, lane, SH, EA)                                                     \
+	static const struct insn *fast_v##name##_mx##SH(struct cpu *c, const struct insn *i)    \
+	{                                                                                       \
+		cpu_xmm a, b;                                                                   \
+		mem_read16(EA(c, i), &b);                                                       \
+		a = c->xmm[VEX_V(i)];                                                           \
+		lane(&a, &b);                                                                   \
+		put_xmm(c, i->reg, a);                                                          \
+		return exec_next(c, i);                                                         \
+	}                                                                                       \
+	static const struct insn *fast_v##name##_my##SH(struct cpu *c, const struct insn *i)    \
+	{                                                                                       \
+		cpu_xmm a, h, b[2];                                                             \
+		uint64_t addr = EA(c, i);                                                       \
+		mem_read16(addr, &b[0]);                                                        \
+		mem_read16(addr + 16, &b[1]);                                                   \
+		a = c->xmm[VEX_V(i)];                                                           \
+		h = c->ymm_hi[VEX_V(i)];                                                        \
+		lane(&a, &b[0]);                                                                \
+		lane(&h, &b[1]);                                                                \
+		c->xmm[i->reg] = a;                                                             \
+		c->ymm_hi[i->reg] = h;                                                          \
+		return exec_next(c, i);                                                         \
 	}
 
-#define FAST_PACKED(name, ...) \
+#define FAST_PACKED(name, ...)                                                                  \
 	FAST_BINARY(name, fast_lane_##name) EA_SHAPES(FAST_BINARY_MEM, name, fast_lane_##name)
 PACKED_OPS(FAST_PACKED)
 #undef FAST_PACKED
 
 /* The handler rows of these operations: the packed-float logic is the
  * same bitwise operation as its integer twin. */
-#define FAST_BINARY_ROWS(X)                                                                \
-	X(op_v_pand, pand) X(op_v_andps, pand) X(op_v_andpd, pand) X(op_v_pandn, pandn)     \
-	X(op_v_andnps, pandn) X(op_v_andnpd, pandn) X(op_v_por, por) X(op_v_orps, por)      \
-	X(op_v_orpd, por) X(op_v_pxor, pxor) X(op_v_xorps, pxor) X(op_v_xorpd, pxor)        \
-	X(op_v_pcmpeqb, pcmpeqb) X(op_v_pcmpeqw, pcmpeqw) X(op_v_pcmpeqd, pcmpeqd)          \
-	X(op_v_pcmpgtb, pcmpgtb) X(op_v_pcmpgtw, pcmpgtw) X(op_v_pcmpgtd, pcmpgtd)          \
-	X(op_v_paddb, paddb) X(op_v_paddw, paddw) X(op_v_paddd, paddd) X(op_v_paddq, paddq) \
-	X(op_v_psubb, psubb) X(op_v_psubw, psubw) X(op_v_psubd, psubd) X(op_v_psubq, psubq) \
-	X(op_v_paddusb, paddusb) X(op_v_paddusw, paddusw) X(op_v_psubusb, psubusb)          \
-	X(op_v_psubusw, psubusw) X(op_v_pminub, pminub) X(op_v_pmaxub, pmaxub)              \
+#define FAST_BINARY_ROWS(X)                                                                     \
+	X(op_v_pand, pand) X(op_v_andps, pand) X(op_v_andpd, pand) X(op_v_pandn, pandn)         \
+	X(op_v_andnps, pandn) X(op_v_andnpd, pandn) X(op_v_por, por) X(op_v_orps, por)          \
+	X(op_v_orpd, por) X(op_v_pxor, pxor) X(op_v_xorps, pxor) X(op_v_xorpd, pxor)            \
+	X(op_v_pcmpeqb, pcmpeqb) X(op_v_pcmpeqw, pcmpeqw) X(op_v_pcmpeqd, pcmpeqd)              \
+	X(op_v_pcmpgtb, pcmpgtb) X(op_v_pcmpgtw, pcmpgtw) X(op_v_pcmpgtd, pcmpgtd)              \
+	X(op_v_paddb, paddb) X(op_v_paddw, paddw) X(op_v_paddd, paddd) X(op_v_paddq, paddq)     \
+	X(op_v_psubb, psubb) X(op_v_psubw, psubw) X(op_v_psubd, psubd) X(op_v_psubq, psubq)     \
+	X(op_v_paddusb, paddusb) X(op_v_paddusw, paddusw) X(op_v_psubusb, psubusb)              \
+	X(op_v_psubusw, psubusw) X(op_v_pminub, pminub) X(op_v_pmaxub, pmaxub)                  \
 	X(op_v_pminsw, pminsw) X(op_v_pmaxsw, pmaxsw)
 
 /* ---- byte shifts and alignment (sse_lanes.h's lane_alignr) ---- */
 
 /* VPSRLDQ/VPSLLDQ vvvv, r/m (register only), imm8: each lane by imm8. */
-#define FAST_BYTE_SHIFT(name)                                                            \
-	static const struct insn *fast_v##name##_x(struct cpu *c, const struct insn *i) \
-	{                                                                                \
-		cpu_xmm s;                                                               \
-		s = c->xmm[i->rm];                                                       \
-		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));           \
-		zero_upper(c, VEX_V(i));                                                 \
-		return exec_next(c, i);                                                  \
-	}                                                                                \
-	static const struct insn *fast_v##name##_y(struct cpu *c, const struct insn *i) \
-	{                                                                                \
-		cpu_xmm s, h;                                                            \
-		s = c->xmm[i->rm];                                                       \
-		h = c->ymm_hi[i->rm];                                                    \
-		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));           \
-		lane_##name(&c->ymm_hi[VEX_V(i)], &h, (unsigned)(i->imm & 0xff));        \
-		return exec_next(c, i);                                                  \
+#define FAST_BYTE_SHIFT(name)                                                                   \
+	static const struct insn *fast_v##name##_x(struct cpu *c, const struct insn *i)         \
+	{                                                                                       \
+		cpu_xmm s;                                                                      \
+		s = c->xmm[i->rm];                                                              \
+		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));                  \
+		zero_upper(c, VEX_V(i));                                                        \
+		return exec_next(c, i);                                                         \
+	}                                                                                       \
+	static const struct insn *fast_v##name##_y(struct cpu *c, const struct insn *i)         \
+	{                                                                                       \
+		cpu_xmm s, h;                                                                   \
+		s = c->xmm[i->rm];                                                              \
+		h = c->ymm_hi[i->rm];                                                           \
+		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));                  \
+		lane_##name(&c->ymm_hi[VEX_V(i)], &h, (unsigned)(i->imm & 0xff));               \
+		return exec_next(c, i);                                                         \
 	}
 FAST_BYTE_SHIFT(psrldq)
 FAST_BYTE_SHIFT(pslldq)
@@ -210,20 +210,20 @@ static const struct insn *fast_vpalignr_ry(struct cpu *c, const struct insn *i)
 	return vpalignr(c, i, b, true);
 }
 
-#define FAST_PALIGNR_MEM(_, SH, EA)                                                           \
-	static const struct insn *fast_vpalignr_mx##SH(struct cpu *c, const struct insn *i)  \
-	{                                                                                     \
-		cpu_xmm b[1];                                                                 \
-		mem_read16(EA(c, i), &b[0]);                                                  \
-		return vpalignr(c, i, b, false);                                              \
-	}                                                                                     \
-	static const struct insn *fast_vpalignr_my##SH(struct cpu *c, const struct insn *i)  \
-	{                                                                                     \
-		cpu_xmm b[2];                                                                 \
-		uint64_t addr = EA(c, i);                                                     \
-		mem_read16(addr, &b[0]);                                                      \
-		mem_read16(addr + 16, &b[1]);                                                 \
-		return vpalignr(c, i, b, true);                                               \
+#define FAST_PALIGNR_MEM(_, SH, EA)                                                             \
+	static const struct insn *fast_vpalignr_mx##SH(struct cpu *c, const struct insn *i)     \
+	{                                                                                       \
+		cpu_xmm b[1];                                                                   \
+		mem_read16(EA(c, i), &b[0]);                                                    \
+		return vpalignr(c, i, b, false);                                                \
+	}                                                                                       \
+	static const struct insn *fast_vpalignr_my##SH(struct cpu *c, const struct insn *i)     \
+	{                                                                                       \
+		cpu_xmm b[2];                                                                   \
+		uint64_t addr = EA(c, i);                                                       \
+		mem_read16(addr, &b[0]);                                                        \
+		mem_read16(addr + 16, &b[1]);                                                   \
+		return vpalignr(c, i, b, true);                                                 \
 	}
 EA_SHAPES(FAST_PALIGNR_MEM, palignr)
 #undef FAST_PALIGNR_MEM
@@ -233,30 +233,30 @@ EA_SHAPES(FAST_PALIGNR_MEM, palignr)
 /* VMOVDQU/VMOVUPS/VMOVUPD xmm|ymm, m (aligned: VMOVDQA/APS/APD, a
  * misaligned operand goes to the table handler's #GP), and the register
  * form of all six: dst = r/m. */
-#define FAST_LOAD(suffix, align, SH, EA)                                                              \
-	static const struct insn *fast_vload_mx##suffix##SH(struct cpu *c, const struct insn *i)  \
-	{                                                                                      \
-		cpu_xmm v;                                                                     \
-		uint64_t addr = EA(c, i);                                                      \
-		if (align && __builtin_expect((addr & 15) != 0, 0))                            \
-			return exec_generic(c, i);                                             \
-		mem_read16(addr, &v);                                                          \
-		put_xmm(c, i->reg, v);                                                         \
-		return exec_next(c, i);                                                        \
-	}                                                                                      \
-	static const struct insn *fast_vload_my##suffix##SH(struct cpu *c, const struct insn *i)  \
-	{                                                                                      \
-		cpu_xmm v[2];                                                                  \
-		uint64_t addr;                                                                 \
-		addr = EA(c, i);                                                     \
-		if (align && __builtin_expect((addr & 31) != 0, 0))                            \
-			return exec_generic(c, i);                                             \
-		/* both halves read before either register half is written */                 \
-		mem_read16(addr, &v[0]);                                                       \
-		mem_read16(addr + 16, &v[1]);                                                  \
-		c->xmm[i->reg] = v[0];                                                         \
-		c->ymm_hi[i->reg] = v[1];                                                      \
-		return exec_next(c, i);                                                        \
+#define FAST_LOAD(suffix, align, SH, EA)                                                        \
+	static const struct insn *fast_vload_mx##suffix##SH(struct cpu *c, const struct insn *i) \
+	{                                                                                       \
+		cpu_xmm v;                                                                      \
+		uint64_t addr = EA(c, i);                                                       \
+		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
+			return exec_generic(c, i);                                              \
+		mem_read16(addr, &v);                                                           \
+		put_xmm(c, i->reg, v);                                                          \
+		return exec_next(c, i);                                                         \
+	}                                                                                       \
+	static const struct insn *fast_vload_my##suffix##SH(struct cpu *c, const struct insn *i) \
+	{                                                                                       \
+		cpu_xmm v[2];                                                                   \
+		uint64_t addr;                                                                  \
+		addr = EA(c, i);                                                                \
+		if (align && __builtin_expect((addr & 31) != 0, 0))                             \
+			return exec_generic(c, i);                                              \
+		/* both halves read before either register half is written */                   \
+		mem_read16(addr, &v[0]);                                                        \
+		mem_read16(addr + 16, &v[1]);                                                   \
+		c->xmm[i->reg] = v[0];                                                          \
+		c->ymm_hi[i->reg] = v[1];                                                       \
+		return exec_next(c, i);                                                         \
 	}
 EA_SHAPES(FAST_LOAD, , false)
 EA_SHAPES(FAST_LOAD, _a, true)
@@ -302,32 +302,32 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
  * plain store (store_plain: the guest's page, no decoded code, within the
  * page) goes straight to memory in order; the rest, and a misaligned
  * aligned form, through the table handler (avx.c, store_ymm). */
-#define FAST_STORE(suffix, align, SH, EA)                                                            \
+#define FAST_STORE(suffix, align, SH, EA)                                                       \
 	static const struct insn *fast_vstore_mx##suffix##SH(struct cpu *c, const struct insn *i) \
-	{                                                                                     \
-		uint64_t addr;                                                                \
-		const cpu_xmm *v = &c->xmm[i->reg];                                           \
-		addr = EA(c, i);                                                    \
-		if (align && __builtin_expect((addr & 15) != 0, 0))                           \
-			return exec_generic(c, i);                                            \
-		EXEC_STORE_OR_GENERIC(c, i, addr, 16);                                        \
-		mem_store_nocheck(addr, 8, v->q[0]);                                          \
-		mem_store_nocheck(addr + 8, 8, v->q[1]);                                      \
-		return exec_next(c, i);                                                       \
-	}                                                                                     \
+	{                                                                                       \
+		uint64_t addr;                                                                  \
+		const cpu_xmm *v = &c->xmm[i->reg];                                             \
+		addr = EA(c, i);                                                                \
+		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
+			return exec_generic(c, i);                                              \
+		EXEC_STORE_OR_GENERIC(c, i, addr, 16);                                          \
+		mem_store_nocheck(addr, 8, v->q[0]);                                            \
+		mem_store_nocheck(addr + 8, 8, v->q[1]);                                        \
+		return exec_next(c, i);                                                         \
+	}                                                                                       \
 	static const struct insn *fast_vstore_my##suffix##SH(struct cpu *c, const struct insn *i) \
-	{                                                                                     \
-		uint64_t addr;                                                                \
-		const cpu_xmm *lo = &c->xmm[i->reg], *hi = &c->ymm_hi[i->reg];                \
-		addr = EA(c, i);                                                    \
-		if (align && __builtin_expect((addr & 31) != 0, 0))                           \
-			return exec_generic(c, i);                                            \
-		EXEC_STORE_OR_GENERIC(c, i, addr, 32);                                        \
-		mem_store_nocheck(addr, 8, lo->q[0]);                                         \
-		mem_store_nocheck(addr + 8, 8, lo->q[1]);                                     \
-		mem_store_nocheck(addr + 16, 8, hi->q[0]);                                    \
-		mem_store_nocheck(addr + 24, 8, hi->q[1]);                                    \
-		return exec_next(c, i);                                                       \
+	{                                                                                       \
+		uint64_t addr;                                                                  \
+		const cpu_xmm *lo = &c->xmm[i->reg], *hi = &c->ymm_hi[i->reg];                  \
+		addr = EA(c, i);                                                                \
+		if (align && __builtin_expect((addr & 31) != 0, 0))                             \
+			return exec_generic(c, i);                                              \
+		EXEC_STORE_OR_GENERIC(c, i, addr, 32);                                          \
+		mem_store_nocheck(addr, 8, lo->q[0]);                                           \
+		mem_store_nocheck(addr + 8, 8, lo->q[1]);                                       \
+		mem_store_nocheck(addr + 16, 8, hi->q[0]);                                      \
+		mem_store_nocheck(addr + 24, 8, hi->q[1]);                                      \
+		return exec_next(c, i);                                                         \
 	}
 EA_SHAPES(FAST_STORE, , false)
 EA_SHAPES(FAST_STORE, _a, true)
@@ -336,17 +336,17 @@ EA_SHAPES(FAST_STORE, _a, true)
 /* ---- AES-NI and PCLMULQDQ, VEX.128 register forms, on the host's ---- */
 
 #ifndef SG_PORTABLE_CRYPTO
-#define FAST_CRYPTO(name, EXPR)                                                                  \
-	__attribute__((target("aes,pclmul"))) static const struct insn *fast_v##name(             \
-		struct cpu *c, const struct insn *i)                                              \
-	{                                                                                         \
-		cpu_xmm *d = xr(c, i, XR_REG);                                                    \
-		__m128i x, y;                                                                     \
-		x = _mm_load_si128((const __m128i *)xr(c, i, XR_VVVV));                           \
-		y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));                             \
-		_mm_store_si128((__m128i *)&d[0], (EXPR));                                        \
-		_mm_store_si128((__m128i *)&d[16], _mm_setzero_si128());                          \
-		return exec_next(c, i);                                                           \
+#define FAST_CRYPTO(name, EXPR)                                                                 \
+	__attribute__((target("aes,pclmul"))) static const struct insn *fast_v##name(           \
+		struct cpu *c, const struct insn *i)                                            \
+	{                                                                                       \
+		cpu_xmm *d = xr(c, i, XR_REG);                                                  \
+		__m128i x, y;                                                                   \
+		x = _mm_load_si128((const __m128i *)xr(c, i, XR_VVVV));                         \
+		y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));                           \
+		_mm_store_si128((__m128i *)&d[0], (EXPR));                                      \
+		_mm_store_si128((__m128i *)&d[16], _mm_setzero_si128());                        \
+		return exec_next(c, i);                                                         \
 	}
 FAST_CRYPTO(aesenc, _mm_aesenc_si128(x, y))
 FAST_CRYPTO(aesenclast, _mm_aesenclast_si128(x, y))
@@ -412,12 +412,12 @@ static void pick_form(struct insn *i)
 	insn_fn fn = i->fn;
 	bool mem = i->mod != 3, l256 = VEX_L(i);
 
-#define BINARY_PICK(handler, name)                                                   \
-	if (fn == handler) {                                                          \
-		i->exec = mem ? (l256 ? EA_PICK(i, fast_v##name##_my)                 \
-				     : EA_PICK(i, fast_v##name##_mx))                 \
-			      : (l256 ? fast_v##name##_ry : fast_v##name##_rx);       \
-		return;                                                               \
+#define BINARY_PICK(handler, name)                                                              \
+	if (fn == handler) {                                                                    \
+		i->exec = mem ? (l256 ? EA_PICK(i, fast_v##name##_my)                           \
+				     : EA_PICK(i, fast_v##name##_mx))                           \
+			      : (l256 ? fast_v##name##_ry : fast_v##name##_rx);                 \
+		return;                                                                         \
 	}
 	FAST_BINARY_ROWS(BINARY_PICK)
 #undef BINARY_PICK
