@@ -28,10 +28,11 @@ static inline void zero_upper(struct cpu *c, unsigned r)
 	c->ymm_hi[r].q[1] = 0;
 }
 
-/* Register forms name their three XMM registers by their byte offsets in
- * struct cpu, which avx_specialise keeps in insn.disp (a register form has
- * no displacement): a load each where a register number costs a load, a
- * shift and an add. A register's upper half is 16 entries further
+/* The forms name their XMM registers by their byte offsets in struct cpu,
+ * which avx_specialise keeps in a field the form does not use: insn.disp
+ * for the register forms (no displacement), insn.imm for the memory forms
+ * without an immediate: a load each where a register number costs a load,
+ * a shift and an add. A register's upper half is 16 entries further
  * (ymm_hi follows xmm). */
 enum { XR_REG, XR_VVVV, XR_RM };
 _Static_assert(offsetof(struct cpu, ymm_hi) == offsetof(struct cpu, xmm) + 16 * sizeof(cpu_xmm),
@@ -39,19 +40,21 @@ _Static_assert(offsetof(struct cpu, ymm_hi) == offsetof(struct cpu, xmm) + 16 * 
 _Static_assert(offsetof(struct cpu, ymm_hi) + 16 * sizeof(cpu_xmm) <= 65536,
 	       "register offsets fit 16 bits");
 
-static inline cpu_xmm *xr(struct cpu *c, const struct insn *i, unsigned which)
+static inline cpu_xmm *xoff(struct cpu *c, const void *field, unsigned which)
 {
 	uint16_t off;
 
-	memcpy(&off, (const uint8_t *)&i->disp + 2 * which, sizeof(off));
+	memcpy(&off, (const uint8_t *)field + 2 * which, sizeof(off));
 	return (cpu_xmm *)((uint8_t *)c + off);
 }
+#define xr(c, i, which) xoff(c, &(i)->disp, which) /* register forms */
+#define xm(c, i, which) xoff(c, &(i)->imm, which)  /* memory forms */
 
-static void keep_reg_offsets(struct insn *i)
+static uint64_t reg_offsets(const struct insn *i)
 {
 	uint64_t x = offsetof(struct cpu, xmm), n = sizeof(cpu_xmm);
 
-	i->disp = (int64_t)((x + n * i->reg) | (x + n * VEX_V(i)) << 16 | (x + n * i->rm) << 32);
+	return (x + n * i->reg) | (x + n * VEX_V(i)) << 16 | (x + n * i->rm) << 32;
 }
 
 /* A VEX.128 result into the register at d: bits 255:128 cleared. */
@@ -110,23 +113,24 @@ PACKED_OPS(FAST_LANE)
 	{                                                                                       \
 		cpu_xmm a, b;                                                                   \
 		mem_read16(EA(c, i), &b);                                                       \
-		a = c->xmm[VEX_V(i)];                                                           \
+		a = *xm(c, i, XR_VVVV);                                                         \
 		lane(&a, &b);                                                                   \
-		put_xmm(c, i->reg, a);                                                          \
+		put_low(xm(c, i, XR_REG), a);                                                   \
 		return exec_next(c, i);                                                         \
 	}                                                                                       \
 	static const struct insn *fast_v##name##_my##SH(struct cpu *c, const struct insn *i)    \
 	{                                                                                       \
-		cpu_xmm a, h, b[2];                                                             \
+		cpu_xmm a, h, b[2], *d;                                                         \
 		uint64_t addr = EA(c, i);                                                       \
 		mem_read16(addr, &b[0]);                                                        \
 		mem_read16(addr + 16, &b[1]);                                                   \
-		a = c->xmm[VEX_V(i)];                                                           \
-		h = c->ymm_hi[VEX_V(i)];                                                        \
+		a = xm(c, i, XR_VVVV)[0];                                                       \
+		h = xm(c, i, XR_VVVV)[16];                                                      \
 		lane(&a, &b[0]);                                                                \
 		lane(&h, &b[1]);                                                                \
-		c->xmm[i->reg] = a;                                                             \
-		c->ymm_hi[i->reg] = h;                                                          \
+		d = xm(c, i, XR_REG);                                                           \
+		d[0] = a;                                                                       \
+		d[16] = h;                                                                      \
 		return exec_next(c, i);                                                         \
 	}
 
@@ -241,12 +245,12 @@ EA_SHAPES(FAST_PALIGNR_MEM, palignr)
 		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
 			return exec_generic(c, i);                                              \
 		mem_read16(addr, &v);                                                           \
-		put_xmm(c, i->reg, v);                                                          \
+		put_low(xm(c, i, XR_REG), v);                                                   \
 		return exec_next(c, i);                                                         \
 	}                                                                                       \
 	static const struct insn *fast_vload_my##suffix##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                       \
-		cpu_xmm v[2];                                                                   \
+		cpu_xmm v[2], *d;                                                               \
 		uint64_t addr;                                                                  \
 		addr = EA(c, i);                                                                \
 		if (align && __builtin_expect((addr & 31) != 0, 0))                             \
@@ -254,8 +258,9 @@ EA_SHAPES(FAST_PALIGNR_MEM, palignr)
 		/* both halves read before either register half is written */                   \
 		mem_read16(addr, &v[0]);                                                        \
 		mem_read16(addr + 16, &v[1]);                                                   \
-		c->xmm[i->reg] = v[0];                                                          \
-		c->ymm_hi[i->reg] = v[1];                                                       \
+		d = xm(c, i, XR_REG);                                                           \
+		d[0] = v[0];                                                                    \
+		d[16] = v[1];                                                                   \
 		return exec_next(c, i);                                                         \
 	}
 EA_SHAPES(FAST_LOAD, , false)
@@ -306,7 +311,7 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
 	static const struct insn *fast_vstore_mx##suffix##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                       \
 		uint64_t addr;                                                                  \
-		const cpu_xmm *v = &c->xmm[i->reg];                                             \
+		const cpu_xmm *v = xm(c, i, XR_REG);                                            \
 		addr = EA(c, i);                                                                \
 		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
 			return exec_generic(c, i);                                              \
@@ -318,7 +323,7 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
 	static const struct insn *fast_vstore_my##suffix##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                       \
 		uint64_t addr;                                                                  \
-		const cpu_xmm *lo = &c->xmm[i->reg], *hi = &c->ymm_hi[i->reg];                  \
+		const cpu_xmm *lo = xm(c, i, XR_REG), *hi = lo + 16;                            \
 		addr = EA(c, i);                                                                \
 		if (align && __builtin_expect((addr & 31) != 0, 0))                             \
 			return exec_generic(c, i);                                              \
@@ -403,8 +408,12 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 	if (!avx_enabled(c)) /* #UD: the table handler */
 		return;
 	pick_form(i);
-	if (i->mod == 3 && i->exec != table)
-		keep_reg_offsets(i);
+	if (i->exec == table)
+		return;
+	if (i->mod == 3)
+		i->disp = (int64_t)reg_offsets(i);
+	else if (i->fn != op_v_palignr) /* the memory forms without an immediate */
+		i->imm = reg_offsets(i);
 }
 
 static void pick_form(struct insn *i)
