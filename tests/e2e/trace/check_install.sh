@@ -13,6 +13,9 @@
 #            map/unmap/protect/regions, x87/SSE/selector registers on
 #            APIREGS (apiregs.asm) and GUEST_DIR/int80-x86_64; events on
 #            trace-threads and trace-forkexec; sg_load_memory
+#   consumer/: a CMake project that find_package()s the installed package
+#            and links sysgate::sysgate builds coverage.c, which counts as
+#            above; asking for version 99 fails
 # CFLAGS (e.g. the sanitizer flags the library was built with) are added
 # to each example build.
 set -u
@@ -61,6 +64,23 @@ for kind in shared static; do
 	grep -q "coverage: 16 instructions, 4 blocks entered, 3 distinct blocks, 1 system calls" "$work/err" ||
 		{ cat "$work/err" >&2; fail "coverage-$kind: wrong counts"; }
 done
+# the CMake package: an embedder's project finds it and links sysgate::sysgate
+[ -f "$libdir/cmake/sysgate/sysgateConfig.cmake" ] || fail "sysgateConfig.cmake not installed"
+cmake -S "$src/tests/e2e/trace/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" \
+	-DSG_EXAMPLE="$src/examples/coverage.c" -DCMAKE_C_FLAGS="$cflags" \
+	-DCMAKE_EXE_LINKER_FLAGS="$cflags" > "$work/consumer.log" 2>&1 &&
+	cmake --build "$work/consumer" >> "$work/consumer.log" 2>&1 ||
+	{ cat "$work/consumer.log" >&2; fail "consumer: find_package(sysgate) project failed to build"; }
+ldd "$work/consumer/coverage" | grep -q "$work/prefix/.*libsysgate.so" ||
+	{ ldd "$work/consumer/coverage" >&2; fail "consumer: not linked with the installed libsysgate.so"; }
+"$work/consumer/coverage" "$straight" 2> "$work/err"
+[ $? -eq 7 ] || fail "consumer coverage: exit status not 7"
+grep -q "coverage: 16 instructions, 4 blocks entered, 3 distinct blocks, 1 system calls" "$work/err" ||
+	{ cat "$work/err" >&2; fail "consumer coverage: wrong counts"; }
+cmake -S "$src/tests/e2e/trace/consumer" -B "$work/consumer99" -DCMAKE_PREFIX_PATH="$work/prefix" \
+	-DSG_EXAMPLE="$src/examples/coverage.c" -DSG_WANT_VERSION=99 > "$work/consumer99.log" 2>&1 &&
+	fail "consumer: find_package(sysgate 99) accepted version $(pkg-config --modversion sysgate)"
+
 # the API itself: step, registers, memory, hooks, stop (api_check.c)
 start=$(nm "$straight" | awk '$3 == "_start" { print $1 }')
 loop=$(nm "$straight" | awk '$3 == "loop" { print $1 }')
@@ -86,4 +106,4 @@ cc $cflags $nrs -o "$work/api_more_check" "$src/tests/e2e/trace/api_more_check.c
 "$work/api_more_check" "$apiregs" "$(sym _start)" "$(sym calls)" "$(sym regs_ready)" \
 	"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" "$guests/int80-i386" "$guests/entry-x32" \
 	> "$work/out" || fail "api_more_check failed"
-echo "check_install: installed, examples built (shared, static) and run, API checked"
+echo "check_install: installed, examples built (pkg-config shared and static, find_package) and run, API checked"
