@@ -1,6 +1,7 @@
 /* Build-time reference, never linked: the uapi signal structures as the
  * real headers lay them out for the ABI this is compiled for (-m32 or
- * -mx32, `-S` only); see CMakeLists.txt and tests/unit/test_signal.c. */
+ * -mx32, `-S` only); see tools/layout_ref_gen.sh and
+ * tests/unit/test_signal.c. */
 #include <stddef.h>
 #include <asm/signal.h>
 #include <asm/sigcontext.h>

@@ -192,7 +192,7 @@ bool trace_kind_is_late(unsigned kind);
 /* Argument i is printed when the call returns (what it fills in). */
 bool trace_arg_is_late(const struct sg_syscall_call *call,
 		       const struct systab_sig *sig, unsigned i);
-/* ioctl.c: the request fills the memory its argument points to; reads
+/* structs_ioctl.c: the request fills the memory its argument points to; reads
  * and rewrites it (printed in two parts, as clone's arguments). */
 bool trace_ioctl_fills(uint64_t req);
 bool trace_ioctl_splits(uint64_t req);

@@ -1,6 +1,6 @@
 /* The i386/x32 guest structures and their converters (src/syscall/compat),
  * checked against the real kernel headers compiled with -m32 and -mx32
- * (gen/syscall_layout_ref.h, made by src/syscall/CMakeLists.txt), and the
+ * (gen/syscall_layout_ref.h, made by tools/layout_ref_gen.sh), and the
  * narrowing rules of the kernel's compat code. */
 #include <errno.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * do not describe for user space (msghdr, mmsghdr, cmsghdr), and the x32
  * forms where the uapi headers assume 32-bit kernel longs but the x32
  * kernel and its C library use 64-bit ones (struct statfs). Compiled with
- * -m32 / -mx32 -S against the C library's headers, like layout_ref.c. */
+ * -m32 / -mx32 -S against the C library's headers, like layout_ref_uapi.c. */
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <net/if.h>

@@ -4,7 +4,7 @@
  * sg_load_memory, built against the installed library by
  * check_install.sh. START, CALLS, REGS_READY: nm's addresses of those
  * labels in apiregs.asm; INT80: tests/guest/asm/int80_x86_64.asm's
- * program; THREADS, FORKEXEC: threads.c and forkexec.c here; INT80_I386:
+ * program; THREADS, FORKEXEC: trace_threads.c and forkexec.c here; INT80_I386:
  * tests/guest/asm/int80_i386.asm's (exit status 11); X32: x32.asm's. Syscall numbers come from the kernel headers (-D flags
  * check_install.sh takes from <asm/unistd_32.h> and <asm/unistd_64.h>),
  * the rest from the two sources and from this host CPU (FLDPI, the x87
@@ -516,7 +516,7 @@ int main(int argc, char **argv)
 		sg_destroy(p);
 	}
 
-	/* 6. events: threads.c makes two threads that end by exit, then
+	/* 6. events: trace_threads.c makes two threads that end by exit, then
 	 * returns 0 from main (exit_group) */
 	{
 		struct events e = { 0 };

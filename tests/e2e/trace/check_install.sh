@@ -5,7 +5,7 @@
 #   sandbox: tests/guest/files writes inside the allowed directory (status
 #            0), and is refused outside it (mkstemp: Permission denied,
 #            nothing created)
-#   coverage: straight.asm runs 16 instructions in 4 blocks, 3 distinct
+#   block_coverage: straight.asm runs 16 instructions in 4 blocks, 3 distinct
 #            (counted from its source), exit status 7
 #   api_check.c: step, registers, memory, code patching, hooks, sg_stop
 #   api_more_check.c: hooks per syscall number (i386, x32, x86_64 tables),
@@ -14,7 +14,7 @@
 #            APIREGS (apiregs.asm) and GUEST_DIR/int80-x86_64; events on
 #            trace-threads and trace-forkexec; sg_load_memory
 #   consumer/: a CMake project that find_package()s the installed package
-#            and links sysgate::sysgate builds coverage.c, which counts as
+#            and links sysgate::sysgate builds block_coverage.c, which counts as
 #            above; asking for version 99 fails
 # CFLAGS (e.g. the sanitizer flags the library was built with) are added
 # to each example build.
@@ -38,7 +38,7 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
 libdir=$(pkg-config --variable=libdir sysgate)
 [ -f "$libdir/libsysgate.a" ] && [ -e "$libdir/libsysgate.so" ] || fail "libraries not in $libdir"
 
-for ex in sandbox coverage; do
+for ex in sandbox block_coverage; do
 	cc $cflags -o "$work/$ex-shared" "$src/examples/$ex.c" \
 		$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" ||
 		fail "$ex: shared build failed"
@@ -59,26 +59,26 @@ for kind in shared static; do
 	grep -q "mkstemp: Permission denied" "$work/err" || { cat "$work/err" >&2; fail "sandbox-$kind: no EACCES"; }
 	[ -z "$(ls "$work/other")" ] || fail "sandbox-$kind: a file was created outside"
 
-	"$work/coverage-$kind" "$straight" 2> "$work/err"
-	[ $? -eq 7 ] || fail "coverage-$kind: exit status not 7"
+	"$work/block_coverage-$kind" "$straight" 2> "$work/err"
+	[ $? -eq 7 ] || fail "block_coverage-$kind: exit status not 7"
 	grep -q "coverage: 16 instructions, 4 blocks entered, 3 distinct blocks, 1 system calls" "$work/err" ||
-		{ cat "$work/err" >&2; fail "coverage-$kind: wrong counts"; }
+		{ cat "$work/err" >&2; fail "block_coverage-$kind: wrong counts"; }
 done
 # the CMake package: an embedder's project finds it and links sysgate::sysgate
 [ -f "$libdir/cmake/sysgate/sysgateConfig.cmake" ] || fail "sysgateConfig.cmake not installed"
 cmake -S "$src/tests/e2e/trace/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" \
-	-DSG_EXAMPLE="$src/examples/coverage.c" -DCMAKE_C_FLAGS="$cflags" \
+	-DSG_EXAMPLE="$src/examples/block_coverage.c" -DCMAKE_C_FLAGS="$cflags" \
 	-DCMAKE_EXE_LINKER_FLAGS="$cflags" > "$work/consumer.log" 2>&1 &&
 	cmake --build "$work/consumer" >> "$work/consumer.log" 2>&1 ||
 	{ cat "$work/consumer.log" >&2; fail "consumer: find_package(sysgate) project failed to build"; }
-ldd "$work/consumer/coverage" | grep -q "$work/prefix/.*libsysgate.so" ||
-	{ ldd "$work/consumer/coverage" >&2; fail "consumer: not linked with the installed libsysgate.so"; }
-"$work/consumer/coverage" "$straight" 2> "$work/err"
+ldd "$work/consumer/block_coverage" | grep -q "$work/prefix/.*libsysgate.so" ||
+	{ ldd "$work/consumer/block_coverage" >&2; fail "consumer: not linked with the installed libsysgate.so"; }
+"$work/consumer/block_coverage" "$straight" 2> "$work/err"
 [ $? -eq 7 ] || fail "consumer coverage: exit status not 7"
 grep -q "coverage: 16 instructions, 4 blocks entered, 3 distinct blocks, 1 system calls" "$work/err" ||
 	{ cat "$work/err" >&2; fail "consumer coverage: wrong counts"; }
 cmake -S "$src/tests/e2e/trace/consumer" -B "$work/consumer99" -DCMAKE_PREFIX_PATH="$work/prefix" \
-	-DSG_EXAMPLE="$src/examples/coverage.c" -DSG_WANT_VERSION=99 > "$work/consumer99.log" 2>&1 &&
+	-DSG_EXAMPLE="$src/examples/block_coverage.c" -DSG_WANT_VERSION=99 > "$work/consumer99.log" 2>&1 &&
 	fail "consumer: find_package(sysgate 99) accepted version $(pkg-config --modversion sysgate)"
 
 # the API itself: step, registers, memory, hooks, stop (api_check.c)

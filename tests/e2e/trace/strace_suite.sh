@@ -149,7 +149,7 @@ run_x86_64() {
 	host find /usr/bin/find --setup "$TREE" -- src
 	host id /usr/bin/id --
 	host env /usr/bin/env --
-	host sort /usr/bin/sort --stdin "$here/sockets.c" --
+	host sort /usr/bin/sort --stdin "$here/trace_sockets.c" --
 	host python3-sockets /usr/bin/python3 -- -c "$PY_SOCKETS"
 	host python3-threads /usr/bin/python3 -- -c "$PY_THREADS"
 	host perl-fork-exec /usr/bin/perl -- -e "$PERL_FORK"
@@ -185,7 +185,7 @@ run_i386() {
 	rootp cp-r /bin/cp --setup "$TREE" -- -r src dst
 	rootp id /usr/bin/id --
 	rootp env /usr/bin/env --
-	rootp sort /usr/bin/sort --stdin "$here/sockets.c" --
+	rootp sort /usr/bin/sort --stdin "$here/trace_sockets.c" --
 	rootp uname /bin/uname -- -a
 	rootp df /bin/df -- /
 	rootp du /usr/bin/du --setup "$TREE" -- src

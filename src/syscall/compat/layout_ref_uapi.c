@@ -1,6 +1,6 @@
 /* Build-time reference, never linked: the kernel's guest-visible structures
  * as the real uapi headers lay them out for the ABI this is compiled for
- * (-m32 or -mx32, `-S` only). See src/syscall/CMakeLists.txt. */
+ * (-m32 or -mx32, `-S` only). See tools/layout_ref_gen.sh. */
 #include <stddef.h>
 #include <asm/stat.h>
 #include <asm/ldt.h>

@@ -1,12 +1,12 @@
-/* coverage: run a program under sysgate and count what it executed:
+/* block_coverage: run a program under sysgate and count what it executed:
  * instructions, basic blocks entered, distinct blocks (its code coverage)
  * and system calls.
  *
- *   usage: coverage [-l] PROGRAM [ARG]...
+ *   usage: block_coverage [-l] PROGRAM [ARG]...
  *          -l: also list the distinct block addresses, one per line
  *
  * Built against the installed library:
- *   cc coverage.c $(pkg-config --cflags --libs sysgate) -o coverage
+ *   cc block_coverage.c $(pkg-config --cflags --libs sysgate) -o block_coverage
  */
 #include <stdint.h>
 #include <stdio.h>
