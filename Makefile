@@ -48,7 +48,8 @@ test: test-plain test-asan
 selftests: build
 	bash tests/selftests/run.sh $(BUILD)/sysgate $(BUILD)/selftests '$(ONLY)'
 
-# Install the CLI, the libraries (shared and static), sysgate.h, sysgate.pc
+# Install the CLI, the libraries (shared and static), sysgate.h, sysgate.pc,
+# the CMake package (find_package(sysgate): docs/building.md)
 # and the man page under PREFIX (DESTDIR for staging).
 PREFIX ?= /usr/local
 install: build
