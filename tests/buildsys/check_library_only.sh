@@ -17,15 +17,16 @@
 set -u
 src=$(cd "$1" && pwd)
 mode=${2:-hide}
-HIDDEN_PKGS="libcmocka-dev nasm gcc-multilib libc6-dev-i386 libc6-dev-x32
-lib32gcc-12-dev libx32gcc-12-dev"
+# the packages' names; lib32gcc-N-dev and libx32gcc-N-dev for every N installed
+HIDDEN_PKGS="libcmocka-dev nasm gcc-multilib libc6-dev-i386 libc6-dev-x32"
 
 fail() { echo "check_library_only: $*" >&2; exit 1; }
 
 if [ "$mode" = --inside ]; then
 	work=$3
 	# in the namespace: hide the packages' files, check that they are gone
-	files=$(for p in $HIDDEN_PKGS; do dpkg -L "$p" 2>/dev/null; done | sort -u)
+	gcclibs=$(dpkg-query -W -f '${Package}\n' 'lib32gcc-*-dev' 'libx32gcc-*-dev' 2>/dev/null)
+	files=$(for p in $HIDDEN_PKGS $gcclibs; do dpkg -L "$p" 2>/dev/null; done | sort -u)
 	top=""
 	for f in $files; do
 		case $f in
