@@ -111,7 +111,7 @@ void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
 }
 
 /* SYSENTER and 32-bit SYSCALL: the vDSO's fast path. */
-static void fast_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
+static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 			    syscall_run_fn run)
 {
 	struct cpu *cpu = &t->cpu;
@@ -208,7 +208,7 @@ void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 			run(t, &call);
 		} else {
 			call.vdso = true;
-			fast_syscall_32(t, &call, run);
+			vdso_syscall_32(t, &call, run);
 		}
 	}
 
