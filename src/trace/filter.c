@@ -543,18 +543,7 @@ static int by_time(const void *pa, const void *pb)
 
 static void put(struct trace *tr, const char *s)
 {
-	size_t left = strlen(s);
-
-	while (left) {
-		ssize_t n = write(tr->fd, s, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		s += n;
-		left -= (size_t)n;
-	}
+	trace_write_fd(tr->fd, s, strlen(s));
 }
 
 /* One line of the table; errors left blank when there are none. */

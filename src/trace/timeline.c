@@ -56,19 +56,7 @@ static void events_path(const struct trace *tr, char *out, size_t size)
 
 static void put_event(struct trace *tr, struct tline *l)
 {
-	const char *p = l->buf;
-	size_t left = l->len;
-
-	while (left) {
-		ssize_t n = write(tr->tl_fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		left -= (size_t)n;
-	}
+	trace_write_fd(tr->tl_fd, l->buf, l->len);
 }
 
 /* A JSON string of n bytes (the lines are ASCII: strace's quoting). */

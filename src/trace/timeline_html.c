@@ -128,21 +128,6 @@ static const char page_tail[] =
 "})();\n"
 "</script></body></html>\n";
 
-static int write_all_fd(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int timeline_write_html(const char *out_path, const char *events_path)
 {
 	char buf[65536];
@@ -157,14 +142,14 @@ int timeline_write_html(const char *out_path, const char *events_path)
 		close(in);
 		return -1;
 	}
-	rc |= write_all_fd(out, page_head, sizeof(page_head) - 1);
+	rc |= trace_write_fd(out, page_head, sizeof(page_head) - 1);
 	/* the events as they are: a JSON array (every '<' in them is
 	 * already \u003c, so nothing in it can end the script element) */
 	while ((n = read(in, buf, sizeof(buf))) > 0)
-		rc |= write_all_fd(out, buf, (size_t)n);
+		rc |= trace_write_fd(out, buf, (size_t)n);
 	if (n < 0)
 		rc = -1;
-	rc |= write_all_fd(out, page_tail, sizeof(page_tail) - 1);
+	rc |= trace_write_fd(out, page_tail, sizeof(page_tail) - 1);
 	close(in);
 	if (close(out) < 0)
 		rc = -1;

@@ -285,33 +285,36 @@ static int ff_task_fd(struct trace *tr)
 	return tr->ff_fd;
 }
 
+int trace_write_fd(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static void write_all(struct trace *tr, const char *p, size_t left)
 {
 	if (tr->flags & SG_TRACE_PER_TASK) {
-		pthread_mutex_lock(&tr->lock);
-		for (int fd = ff_task_fd(tr); fd >= 0 && left;) {
-			ssize_t n = write(fd, p, left);
+		int fd;
 
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			p += n;
-			left -= (size_t)n;
-		}
+		pthread_mutex_lock(&tr->lock);
+		fd = ff_task_fd(tr);
+		if (fd >= 0)
+			trace_write_fd(fd, p, left);
 		pthread_mutex_unlock(&tr->lock);
 		return;
 	}
-	while (left) {
-		ssize_t n = write(trace_output_fd(tr), p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		left -= (size_t)n;
-	}
+	trace_write_fd(trace_output_fd(tr), p, left);
 }
 
 /* Close the line another task left open: strace's "<unfinished ...>".

@@ -131,6 +131,9 @@ struct trace {
 	struct trace_count *counts[SG_TABLE__COUNT]; /* in the shared map */
 };
 
+/* All of p to fd, again after EINTR: 0, or -1 when the fd refuses. */
+int trace_write_fd(int fd, const void *p, size_t n);
+
 void tl_putc(struct tline *l, char c);
 void tl_puts(struct tline *l, const char *s);
 void tl_printf(struct tline *l, const char *fmt, ...)
