@@ -75,6 +75,15 @@ enum sg_trace_flags {
 	SG_TRACE_TIMELINE = 1u << 12, /* trace_timeline: Chrome trace-event JSON / HTML */
 };
 
+/* Where the guest runs (docs/api.md, A guest in a process of its own). */
+enum sg_mode {
+	SG_MODE_OWN_PROCESS = 0, /* the default: sg_load starts a process of its
+				  * own for the guest (a fork of yours); hooks
+				  * still run here, on the thread in sg_run */
+	SG_MODE_IN_PROCESS = 1,  /* the guest runs inside your process: the
+				  * lowest hook latency, no isolation */
+};
+
 struct sg_options {
 	const char *sysroot;     /* -L DIR: looked up first for the interpreter and absolute paths */
 	unsigned trace;          /* enum sg_trace_flags */
@@ -105,6 +114,12 @@ struct sg_options {
 	int guest_identity;      /* the host process takes the guest's name, argv and
 				  * environment as others see them (/proc/PID/comm,
 				  * cmdline, environ); the CLI sets it */
+	enum sg_mode mode;       /* sg_options_init: SG_MODE_OWN_PROCESS */
+	int stdin_fd, stdout_fd, stderr_fd; /* SG_MODE_OWN_PROCESS: the guest's
+				  * descriptors 0, 1, 2 (copies of these);
+				  * -1 (sg_options_init): your own 0, 1, 2 */
+	int embed_fd;            /* internal (--embed-fd): the channel to the
+				  * embedder a guest's execve hands on; 0: none */
 };
 
 /* Defaults: no sysroot, no trace, trace_fd -1. */

@@ -310,6 +310,7 @@ int main(int argc, char **argv)
 		{ "gdb", required_argument, NULL, 'g' },
 		{ "gdb-socket", required_argument, NULL, 'K' },
 		{ "gdb-fd", required_argument, NULL, 'J' },
+		{ "embed-fd", required_argument, NULL, 'M' },
 		{ 0 }
 	};
 	struct sg_options opts;
@@ -328,6 +329,7 @@ int main(int argc, char **argv)
 	int c;
 
 	sg_options_init(&opts);
+	opts.mode = SG_MODE_IN_PROCESS; /* this process is the guest's own */
 	opts.guest_identity = 1; /* ps, pgrep, killall find the guest */
 	opts.sysroot = getenv("SYSGATE_SYSROOT");
 	/* run by the kernel through a binfmt_misc entry: no options of ours */
@@ -389,6 +391,10 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			binfmt_dir = optarg;
+			break;
+		case 'M': /* --embed-fd=N: a guest's execve under an embedder
+			   * (docs/api.md): its hooks hold on over this channel */
+			opts.embed_fd = atoi(optarg);
 			break;
 		case 'D': /* the guest disabled RDTSC (PR_SET_TSC) before execve */
 			opts.tsc_disabled = 1;

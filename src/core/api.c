@@ -59,6 +59,8 @@ SG_API void sg_options_init(struct sg_options *opts)
 	memset(opts, 0, sizeof(*opts));
 	opts->trace_fd = -1;
 	opts->trace_strlen = 32; /* strace's default */
+	opts->mode = SG_MODE_OWN_PROCESS;
+	opts->stdin_fd = opts->stdout_fd = opts->stderr_fd = -1;
 }
 
 SG_API enum sg_err sg_list_syscalls(enum sg_abi abi, FILE *out)

@@ -15,7 +15,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/channel.h"
 #include "core/embed.h"
+#include "core/outproc.h"
 #include "cpu/cpu.h"
 #include "mm/mm.h"
 #include "signal/signal.h"
@@ -96,6 +98,11 @@ static bool ends_round(enum sg_hook_action act)
 	return act == SG_HOOK_SKIP || act == SG_HOOK_KILL;
 }
 
+static bool round_over(unsigned when, enum sg_hook_action act)
+{
+	return when == SG_HOOK_ON_ENTRY ? ends_round(act) : act == SG_HOOK_KILL;
+}
+
 /* --- events (sg_hook_event): read off the calls that cause them ---------- */
 
 #ifndef CLONE_THREAD
@@ -161,21 +168,64 @@ static void exit_event(struct sg_thread *t, const struct sg_syscall_info *info)
 	call_event(t, &ev);
 }
 
+enum sg_hook_action embed_syscall_hooks(struct sg_process *p, unsigned when,
+					struct sg_syscall_info *info)
+{
+	struct sg_embed *em = p->embed;
+	enum sg_hook_action act = SG_HOOK_CONTINUE;
+	sg_syscall_hook all = when == SG_HOOK_ON_ENTRY ? em->entry_fn : em->exit_fn;
+	void *all_user = when == SG_HOOK_ON_ENTRY ? em->entry_user : em->exit_user;
+
+	/* on entry the first SKIP or KILL ends the round, on exit KILL */
+	for (struct sg_nr_hook *h = em->nr_hooks; h && !round_over(when, act); h = h->next)
+		if (nr_hook_wants(h, when, info))
+			act = h->fn(p, info, h->user);
+	if (!round_over(when, act) && all)
+		act = all(p, info, all_user);
+	return act;
+}
+
+void embed_event_hook(struct sg_process *p, const struct sg_event_info *ev)
+{
+	struct sg_embed *em = p->embed;
+
+	if (em->event_fn)
+		em->event_fn(p, ev, em->event_user);
+}
+
+enum sg_hook_action embed_signal_hook(struct sg_process *p, int tid, int signo)
+{
+	struct sg_embed *em = p->embed;
+
+	return em->signal_fn ? em->signal_fn(p, tid, signo, em->signal_user)
+			     : SG_HOOK_CONTINUE;
+}
+
+void embed_code_hook(struct sg_process *p, int kind, uint64_t pc, unsigned id)
+{
+	struct sg_embed *em = p->embed;
+
+	if (kind == CHAN_CODE_BLOCK && em->block_fn)
+		em->block_fn(p, pc, em->block_user);
+	else if (kind == CHAN_CODE_INSN && em->insn_fn)
+		em->insn_fn(p, pc, em->insn_user);
+	else if (kind == CHAN_CODE_RANGE)
+		for (const struct sg_range_hook *h = em->range_hooks; h; h = h->next)
+			if (h->id == id && pc >= h->begin && pc < h->end)
+				h->fn(p, pc, h->user);
+}
+
 static bool on_syscall_enter(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	struct sg_embed *em = t->proc->embed;
 	struct sg_thread *outer = hook_thread;
 	struct sg_syscall_info info;
-	enum sg_hook_action act = SG_HOOK_CONTINUE;
+	enum sg_hook_action act;
 
 	call->result = -ENOSYS;
 	fill_info(&info, t, call);
 	hook_thread = t;
-	for (struct sg_nr_hook *h = em->nr_hooks; h && !ends_round(act); h = h->next)
-		if (nr_hook_wants(h, SG_HOOK_ON_ENTRY, &info))
-			act = h->fn(t->proc, &info, h->user);
-	if (!ends_round(act) && em->entry_fn)
-		act = em->entry_fn(t->proc, &info, em->entry_user);
+	act = embed_syscall_hooks(t->proc, SG_HOOK_ON_ENTRY, &info);
 	if (!ends_round(act) && em->event_fn)
 		entry_event(t, &info);
 	hook_thread = outer;
@@ -200,11 +250,7 @@ static void on_syscall_exit(struct sg_thread *t, struct sg_syscall_call *call)
 
 	fill_info(&info, t, call);
 	hook_thread = t;
-	for (struct sg_nr_hook *h = em->nr_hooks; h && act != SG_HOOK_KILL; h = h->next)
-		if (nr_hook_wants(h, SG_HOOK_ON_EXIT, &info))
-			act = h->fn(t->proc, &info, h->user);
-	if (act != SG_HOOK_KILL && em->exit_fn)
-		act = em->exit_fn(t->proc, &info, em->exit_user);
+	act = embed_syscall_hooks(t->proc, SG_HOOK_ON_EXIT, &info);
 	if (act != SG_HOOK_KILL && em->event_fn && !call_skipped)
 		exit_event(t, &info);
 	call_skipped = false;
@@ -237,6 +283,67 @@ static void update_syscall_dispatch(struct sg_embed *em)
 		when |= SG_HOOK_ON_ENTRY | SG_HOOK_ON_EXIT;
 	em->syscall_enter = em->entry_fn || (when & SG_HOOK_ON_ENTRY) ? on_syscall_enter : NULL;
 	em->syscall_exit = em->exit_fn || (when & SG_HOOK_ON_EXIT) ? on_syscall_exit : NULL;
+}
+
+void embed_clear_hooks(struct sg_process *p)
+{
+	struct sg_embed *em = p->embed;
+
+	if (!em)
+		return;
+	while (em->nr_hooks) {
+		struct sg_nr_hook *h = em->nr_hooks;
+
+		em->nr_hooks = h->next;
+		free(h);
+	}
+	while (em->range_hooks) {
+		struct sg_range_hook *h = em->range_hooks;
+
+		em->range_hooks = h->next;
+		free(h);
+	}
+	em->entry_fn = em->exit_fn = NULL;
+	em->insn_fn = em->block_fn = NULL;
+	em->signal_fn = NULL;
+	em->signal = NULL;
+	em->event_fn = NULL;
+	update_syscall_dispatch(em);
+}
+
+size_t embed_hooks_describe(const struct sg_process *p, struct chan_hooks *out)
+{
+	const struct sg_embed *em = p->embed;
+
+	memset(out, 0, sizeof(*out));
+	if (!em)
+		return sizeof(*out);
+	out->flags = (em->entry_fn ? CHAN_HOOK_ENTRY_ALL : 0) |
+		     (em->exit_fn ? CHAN_HOOK_EXIT_ALL : 0) |
+		     (em->event_fn ? CHAN_HOOK_EVENT : 0) |
+		     (em->signal_fn ? CHAN_HOOK_SIGNAL : 0) |
+		     (em->insn_fn ? CHAN_HOOK_INSN : 0) | (em->block_fn ? CHAN_HOOK_BLOCK : 0);
+	for (const struct sg_nr_hook *h = em->nr_hooks; h; h = h->next)
+		for (unsigned w = 0; w < SG_HOOK_NR_MAX / 64; w++) {
+			if (h->when & SG_HOOK_ON_ENTRY)
+				out->entry[h->abi - 1][w] |= h->nrs[w];
+			if (h->when & SG_HOOK_ON_EXIT)
+				out->exit[h->abi - 1][w] |= h->nrs[w];
+		}
+	for (const struct sg_range_hook *h = em->range_hooks;
+	     h && out->nranges < CHAN_MAX_RANGES; h = h->next)
+		out->ranges[out->nranges++] =
+			(struct chan_range){ .id = h->id, .begin = h->begin, .end = h->end };
+	return sizeof(*out) + out->nranges * sizeof(out->ranges[0]);
+}
+
+/* The hooks' set changed: a guest in a process of its own stops for the
+ * new one. */
+static enum sg_err hooks_changed(sg_process *p)
+{
+	if (p->client)
+		client_hooks_changed(p);
+	return SG_OK;
 }
 
 void embed_destroy(struct sg_process *p)
@@ -274,7 +381,7 @@ SG_API enum sg_err sg_hook_syscall_entry(sg_process *p, sg_syscall_hook fn, void
 	em->entry_fn = fn;
 	em->entry_user = user;
 	update_syscall_dispatch(em);
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_syscall_exit(sg_process *p, sg_syscall_hook fn, void *user)
@@ -288,7 +395,7 @@ SG_API enum sg_err sg_hook_syscall_exit(sg_process *p, sg_syscall_hook fn, void 
 	em->exit_fn = fn;
 	em->exit_user = user;
 	update_syscall_dispatch(em);
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_insn(sg_process *p, sg_code_hook fn, void *user)
@@ -301,7 +408,7 @@ SG_API enum sg_err sg_hook_insn(sg_process *p, sg_code_hook fn, void *user)
 		return SG_ERR_NOMEM;
 	em->insn_fn = fn;
 	em->insn_user = user;
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_block(sg_process *p, sg_code_hook fn, void *user)
@@ -314,7 +421,7 @@ SG_API enum sg_err sg_hook_block(sg_process *p, sg_code_hook fn, void *user)
 		return SG_ERR_NOMEM;
 	em->block_fn = fn;
 	em->block_user = user;
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_signal(sg_process *p, sg_signal_hook fn, void *user)
@@ -328,7 +435,7 @@ SG_API enum sg_err sg_hook_signal(sg_process *p, sg_signal_hook fn, void *user)
 	em->signal_fn = fn;
 	em->signal_user = user;
 	em->signal = fn ? on_signal : NULL;
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_event(sg_process *p, sg_event_hook fn, void *user)
@@ -342,7 +449,7 @@ SG_API enum sg_err sg_hook_event(sg_process *p, sg_event_hook fn, void *user)
 	em->event_fn = fn;
 	em->event_user = user;
 	update_syscall_dispatch(em);
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_syscall_nrs(sg_process *p, enum sg_abi abi,
@@ -378,7 +485,7 @@ SG_API enum sg_err sg_hook_syscall_nrs(sg_process *p, enum sg_abi abi,
 	update_syscall_dispatch(em);
 	if (id)
 		*id = h->id;
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_code_range(sg_process *p, uint64_t begin, uint64_t end,
@@ -404,7 +511,7 @@ SG_API enum sg_err sg_hook_code_range(sg_process *p, uint64_t begin, uint64_t en
 	*tail = h;
 	if (id)
 		*id = h->id;
-	return SG_OK;
+	return hooks_changed(p);
 }
 
 SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id)
@@ -419,7 +526,7 @@ SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id)
 		if (h->id == id) {
 			*l = h->next;
 			free(h);
-			return SG_OK;
+			return hooks_changed(p);
 		}
 	}
 	for (struct sg_nr_hook **l = &em->nr_hooks; *l; l = &(*l)->next) {
@@ -429,7 +536,7 @@ SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id)
 			*l = h->next;
 			free(h);
 			update_syscall_dispatch(em);
-			return SG_OK;
+			return hooks_changed(p);
 		}
 	}
 	return SG_ERR_INVAL;
@@ -590,6 +697,10 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t)
 
 SG_API void sg_stop(sg_process *p)
 {
+	if (p && p->client) {
+		client_stop(p);
+		return;
+	}
 	if (!p || !p->embed || !p->main_thread)
 		return;
 	p->embed->stop_requested = 1;
@@ -603,6 +714,8 @@ SG_API enum sg_err sg_step(sg_process *p, struct sg_exit *status)
 
 	if (!p || !p->loaded)
 		return SG_ERR_STATE;
+	if (p->client)
+		return client_run(p, CHAN_STEP, 0, 0, status);
 	if (p->exited) {
 		if (status)
 			*status = p->exit;
@@ -628,6 +741,8 @@ SG_API enum sg_err sg_run_until(sg_process *p, uint64_t until, uint64_t budget,
 
 	if (!p || !p->loaded)
 		return SG_ERR_STATE;
+	if (p->client)
+		return client_run(p, CHAN_RUN_UNTIL, until, budget, status);
 	em = embed_of(p);
 	if (!em)
 		return SG_ERR_NOMEM;
@@ -780,6 +895,8 @@ SG_API enum sg_err sg_reg_read_bytes(sg_process *p, enum sg_reg reg, void *buf,
 
 	if (!p || !buf || !size || size != sg_reg_size(reg))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_reg_read(p, reg, buf, size);
 	t = thread_for(p);
 	if (!t)
 		return SG_ERR_STATE;
@@ -797,6 +914,8 @@ SG_API enum sg_err sg_reg_write_bytes(sg_process *p, enum sg_reg reg,
 
 	if (!p || !buf || !size || size != sg_reg_size(reg))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_reg_write(p, reg, buf, size);
 	t = thread_for(p);
 	if (!t)
 		return SG_ERR_STATE;
@@ -822,6 +941,8 @@ SG_API enum sg_err sg_mem_read(sg_process *p, uint64_t addr, void *buf, size_t n
 {
 	if (!p || (!buf && n))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_mem_read(p, addr, buf, n);
 	if (!p->mm)
 		return SG_ERR_STATE;
 	return copy_from_guest(p->mm, buf, addr, n) == 0 ? SG_OK : SG_ERR_FAULT;
@@ -832,6 +953,8 @@ SG_API enum sg_err sg_mem_write(sg_process *p, uint64_t addr, const void *buf,
 {
 	if (!p || (!buf && n))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_mem_write(p, addr, buf, n);
 	if (!p->mm)
 		return SG_ERR_STATE;
 	if (copy_to_guest(p->mm, addr, buf, n) != 0) {
@@ -861,6 +984,8 @@ SG_API enum sg_err sg_mem_read_string(sg_process *p, uint64_t addr, char *buf,
 
 	if (!p || !buf || !size)
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_mem_string(p, addr, buf, size);
 	if (!p->mm)
 		return SG_ERR_STATE;
 	n = strncpy_from_guest(p->mm, buf, addr, size);
@@ -916,6 +1041,8 @@ SG_API enum sg_err sg_mem_regions(sg_process *p, struct sg_region *out,
 
 	if (!p || !count || (!out && max))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_mem_regions(p, out, max, count);
 	if (!p->mm)
 		return SG_ERR_STATE;
 	/* the maps text is the one account of the VMAs mm gives out */
@@ -977,6 +1104,8 @@ SG_API enum sg_err sg_mem_map(sg_process *p, uint64_t *addr, uint64_t size, int 
 
 	if (!addr || !mem_args_ok(p, *addr, size, prot))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_mem_map(p, addr, size, prot);
 	if (!p->mm)
 		return SG_ERR_STATE;
 	if (*addr)
@@ -1001,6 +1130,8 @@ SG_API enum sg_err sg_mem_unmap(sg_process *p, uint64_t addr, uint64_t size)
 
 	if (!mem_args_ok(p, addr, size, 0))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_mem_unmap(p, addr, size);
 	if (!p->mm)
 		return SG_ERR_STATE;
 	r = mm_munmap(p->mm, addr, MM_PAGE_ALIGN_UP(size));
@@ -1017,6 +1148,8 @@ SG_API enum sg_err sg_mem_protect(sg_process *p, uint64_t addr, uint64_t size,
 
 	if (!mem_args_ok(p, addr, size, prot))
 		return SG_ERR_INVAL;
+	if (p->client)
+		return client_mem_protect(p, addr, size, prot);
 	if (!p->mm)
 		return SG_ERR_STATE;
 	r = mm_mprotect(p->mm, addr, MM_PAGE_ALIGN_UP(size), prot);

@@ -114,6 +114,21 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t);
 
 /* sg_destroy: the hooks and p->embed freed. */
 void embed_destroy(struct sg_process *p);
+/* Every hook of the user's removed (the guest's side of a process of its
+ * own sets stand-ins instead, core/guestside.c). */
+void embed_clear_hooks(struct sg_process *p);
+
+/* The user's hooks for one event, as the run loop calls them in-process
+ * and the embedder's side of a guest in a process of its own calls them
+ * for the event the guest's side handed over (core/outproc.c).
+ * Syscalls (when: SG_HOOK_ON_ENTRY or _EXIT): the per-number hooks, then
+ * the all-calls one; on entry the first SKIP or KILL ends the round. */
+enum sg_hook_action embed_syscall_hooks(struct sg_process *p, unsigned when,
+					struct sg_syscall_info *info);
+void embed_event_hook(struct sg_process *p, const struct sg_event_info *ev);
+enum sg_hook_action embed_signal_hook(struct sg_process *p, int tid, int signo);
+/* kind: enum chan_code; id: the range hook's (CHAN_CODE_RANGE). */
+void embed_code_hook(struct sg_process *p, int kind, uint64_t pc, unsigned id);
 
 /* sg_stop or sg_step ended the run: the loop must return to sg_run, which
  * returns SG_ERR_STOPPED (the thread stays as it is, to be run again). */

@@ -9,7 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "sysgate.h"
+#include "core/channel.h"
 #include "core/embed.h"
+#include "core/outproc.h"
 #include "core/process.h"
 #include "core/thread.h"
 #include "hostfd/hostfd.h"
@@ -72,6 +74,21 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 			goto nomem;
 		p->opts.sysroot = p->sysroot;
 	}
+	if (p->opts.mode != SG_MODE_OWN_PROCESS && p->opts.mode != SG_MODE_IN_PROCESS)
+		goto inval;
+	/* in-process, the guest's descriptors are yours: no stdio of its own */
+	if (p->opts.mode == SG_MODE_IN_PROCESS &&
+	    (p->opts.stdin_fd >= 0 || p->opts.stdout_fd >= 0 || p->opts.stderr_fd >= 0))
+		goto inval;
+	if (p->opts.embed_fd > 0) {
+		/* an image a guest's execve started: the hooks come from the
+		 * embedder; none to be had, the guest must not run unhooked */
+		p->opts.mode = SG_MODE_IN_PROCESS;
+		if (!guestside_hello(p, p->opts.embed_fd)) {
+			sg_destroy(p);
+			return SG_ERR_STATE;
+		}
+	}
 	if (!p->opts.trace && p->opts.trace_filter && !trace_filter_valid(p->opts.trace_filter)) {
 		int e = errno;
 
@@ -96,6 +113,9 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 	}
 	*out = p;
 	return SG_OK;
+inval:
+	sg_destroy(p);
+	return SG_ERR_INVAL;
 nomem:
 	sg_destroy(p);
 	return SG_ERR_NOMEM;
@@ -104,14 +124,25 @@ nomem:
 SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 			   char *const envp[])
 {
-	struct loader_out out = { 0 };
-	struct sg_thread *t;
-	enum sg_err err;
+	const struct load_args a = { .path = path, .argv = argv, .envp = envp };
 
 	if (!p || !path || !argv || !envp)
 		return SG_ERR_INVAL;
 	if (p->loaded)
 		return SG_ERR_STATE;
+	if (p->opts.mode == SG_MODE_OWN_PROCESS && !p->guest)
+		return client_load(p, &a);
+	return process_load_here(p, &a);
+}
+
+enum sg_err process_load_here(struct sg_process *p, const struct load_args *a)
+{
+	const char *path = a->path;
+	char *const *argv = a->argv, *const *envp = a->envp;
+	struct loader_out out = { 0 };
+	struct sg_thread *t;
+	enum sg_err err;
+
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return SG_ERR_NOMEM;
@@ -187,10 +218,27 @@ SG_API enum sg_abi sg_process_abi(const sg_process *p)
 
 SG_API enum sg_err sg_run(sg_process *p, struct sg_exit *status)
 {
-	struct sg_thread *t;
-
 	if (!p || !p->loaded)
 		return SG_ERR_STATE;
+	if (p->client)
+		return client_run(p, CHAN_RUN, 0, 0, status);
+	if (p->guest && !guestside_serving(p)) {
+		/* an image a guest's execve started under an embedder: it
+		 * goes on running, then serves the embedder's requests */
+		struct sg_exit st = { 0 };
+		enum sg_err err = guestside_serve(p, true, &st);
+
+		if (status)
+			*status = st;
+		return err == SG_ERR_STATE && p->exited ? SG_OK : err;
+	}
+	return process_run_here(p, status);
+}
+
+enum sg_err process_run_here(struct sg_process *p, struct sg_exit *status)
+{
+	struct sg_thread *t;
+
 	if (p->exited) { /* ran to its end already: as sg_step says */
 		if (status)
 			*status = p->exit;
@@ -226,6 +274,9 @@ SG_API void sg_destroy(sg_process *p)
 {
 	if (!p)
 		return;
+	if (p->client)
+		client_destroy(p); /* the guest's process killed if it runs */
+	guestside_destroy(p);
 	if (embed_debugger(p))
 		embed_debugger(p)->destroy(p); /* its thread reads p */
 	if (p->trace)

@@ -36,6 +36,12 @@ struct sg_core_hooks {
 	bool (*debugger_signal)(struct sg_thread *t, const siginfo_t *si, bool fault);
 	/* The embedding API's signal hook (sg_hook_signal): true discards. */
 	bool (*embed_signal)(struct sg_thread *t, const siginfo_t *si);
+	/* After a fork, in the parent (pid: the child, or -errno). */
+	void (*after_fork)(struct sg_process *p, long pid);
+	/* Before the host execve that re-enters sysgate: the option that
+	 * hands the channel to the embedder on to the new image (into buf)
+	 * and its descriptor; -1: no embedder (core/guestside.c). */
+	int (*embedder_exec_option)(struct sg_process *p, char *buf, size_t size);
 };
 
 struct sg_process {
@@ -67,6 +73,11 @@ struct sg_process {
 	char *host_exe;              /* sysgate's own binary, for execve */
 	bool no_runner;              /* a fork child of a thread that is not sg_run's:
 					nobody returns from sg_run here */
+	/* SG_MODE_OWN_PROCESS: the embedder's side of the guest's process
+	 * (core/outproc.c), NULL in the guest's; the guest's side of the
+	 * channel (core/guestside.c), NULL in the embedder's */
+	struct sg_client *client;
+	struct sg_guestside *guest;
 };
 
 

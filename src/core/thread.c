@@ -13,6 +13,7 @@
 
 #include "core/embed.h"
 #include "core/fault.h"
+#include "core/outproc.h"
 #include "core/thread.h"
 #include "mm/mm.h"
 #include "signal/signal.h"
@@ -323,6 +324,7 @@ static long spawn_thread(struct sg_thread *child)
  * returned by now, so wait for those threads to be gone. */
 static void before_fork(struct sg_process *p)
 {
+	guestside_before_fork(p); /* the new process's channel to the embedder */
 	pthread_mutex_lock(&p->lock);
 	while (p->finishing)
 		pthread_cond_wait(&p->threads_done, &p->lock);
@@ -349,6 +351,7 @@ static void forked(struct sg_thread *t)
 	p->threads = t;
 	t->next = NULL;
 	p->nthreads = 1;
+	guestside_forked(p);
 	if (embed_debugger(p))
 		embed_debugger(p)->forked(p); /* the child runs free */
 	t->tid = (int)syscall(SYS_gettid);
@@ -398,8 +401,15 @@ static bool embed_signal(struct sg_thread *t, const siginfo_t *si)
 	return em && em->signal && em->signal(t, si);
 }
 
+static void after_fork(struct sg_process *p, long pid)
+{
+	guestside_after_fork(p, pid);
+}
+
 void thread_hooks_init(struct sg_process *p)
 {
+	p->hooks.after_fork = after_fork;
+	p->hooks.embedder_exec_option = guestside_exec_option;
 	p->hooks.spawn_thread = spawn_thread;
 	p->hooks.forked = forked;
 	p->hooks.before_fork = before_fork;

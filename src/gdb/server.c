@@ -1171,7 +1171,8 @@ SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags)
 
 	if (!p || !p->loaded || fd < 0)
 		return SG_ERR_INVAL;
-	if (!p->embed || p->embed->debugger)
+	/* a guest in a process of its own has no thread here (docs/api.md) */
+	if (!p->embed || p->embed->debugger || !p->main_thread)
 		return SG_ERR_STATE;
 	s = calloc(1, sizeof(*s));
 	if (!s)

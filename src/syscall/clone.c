@@ -118,6 +118,8 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 		pid = host_syscall2(SYS_clone, (long)r->exit_signal, 0);
 	if (pid < 0) {
 		pid = r->exit_signal == SIGCHLD ? -errno : pid;
+		if (t->proc->hooks.after_fork)
+			t->proc->hooks.after_fork(t->proc, pid);
 		goto out;
 	}
 	if (pid == 0) {
@@ -137,6 +139,8 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 			t->clear_child_tid = r->ctid;
 		return 0;
 	}
+	if (t->proc->hooks.after_fork)
+		t->proc->hooks.after_fork(t->proc, pid);
 	if (r->flags & CLONE_PARENT_SETTID) {
 		uint32_t v = (uint32_t)pid;
 

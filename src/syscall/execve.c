@@ -177,6 +177,13 @@ static int debugger_exec_option(struct sg_process *p, char *buf, size_t size)
 	return p->hooks.debugger_exec_option ? p->hooks.debugger_exec_option(p, buf, size) : -1;
 }
 
+/* The channel to an embedder (a guest in a process of its own), which the
+ * new image keeps: its hooks hold over the exec. */
+static int embedder_exec_option(struct sg_process *p, char *buf, size_t size)
+{
+	return p->hooks.embedder_exec_option ? p->hooks.embedder_exec_option(p, buf, size) : -1;
+}
+
 static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 			int close_fd, const char *exec_name)
 {
@@ -207,6 +214,8 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 		char buf[64];
 
 		if (debugger_exec_option(t->proc, buf, sizeof(buf)) >= 0)
+			r = strv_add(s, strdup(buf));
+		if (!r && embedder_exec_option(t->proc, buf, sizeof(buf)) >= 0)
 			r = strv_add(s, strdup(buf));
 	}
 	if (!r && close_fd >= 0) {
@@ -291,11 +300,14 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		int tfd = t->proc->trace ? trace_output_fd(t->proc->trace) : -1;
 		char dbgopt[64];
 		int gfd = debugger_exec_option(t->proc, dbgopt, sizeof(dbgopt));
+		int efd = embedder_exec_option(t->proc, dbgopt, sizeof(dbgopt));
 
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, 0); /* the new sysgate writes on */
 		if (gfd >= 0)
 			fcntl(gfd, F_SETFD, 0); /* and serves gdb on */
+		if (efd >= 0)
+			fcntl(efd, F_SETFD, 0); /* and keeps the embedder's hooks */
 		if (t->proc->trace && sc_current)
 			trace_syscall_exec(t->proc->trace, t, sc_current);
 		if (!env.v)
@@ -312,6 +324,8 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 			fcntl(tfd, F_SETFD, FD_CLOEXEC);
 		if (gfd >= 0)
 			fcntl(gfd, F_SETFD, FD_CLOEXEC);
+		if (efd >= 0)
+			fcntl(efd, F_SETFD, FD_CLOEXEC);
 	}
 	/* host.v borrowed args.v[1..]: free those through args only */
 	for (size_t i = 0; i < host.n; i++) {

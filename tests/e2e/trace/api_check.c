@@ -23,7 +23,7 @@ static sg_process *load(void)
 	char *argv[] = { prog, NULL };
 	sg_process *p = NULL;
 
-	if (sg_create(NULL, &p) != SG_OK || sg_load(p, prog, argv, envp) != SG_OK) {
+	if (sg_create(mode_options(), &p) != SG_OK || sg_load(p, prog, argv, envp) != SG_OK) {
 		fprintf(stderr, "api_check: cannot load %s\n", prog);
 		exit(1);
 	}
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 		o.trace_filter = "trace=nosuchcall"; /* nothing traced: still checked */
 		CHECK(sg_create(&o, &q) == SG_ERR_FILTER, "a bogus trace_filter");
 	}
-	CHECK(sg_create(NULL, &p) == SG_OK, "sg_create");
+	CHECK(sg_create(mode_options(), &p) == SG_OK, "sg_create");
 	CHECK(sg_run(p, &st) == SG_ERR_STATE, "run before load");
 	CHECK(sg_load(p, "/nonexistent", noargv, envp) == SG_ERR_NOENT, "load of a missing file");
 	CHECK(sg_reg_read(p, SG_REG__COUNT, &v) == SG_ERR_INVAL, "bad register");
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 		char *kargv[] = { prog, NULL };
 		struct sg_options o;
 
-		sg_options_init(&o);
+		o = *mode_options();
 		o.trace = SG_TRACE_SYSCALLS;
 		o.trace_fd = open("/dev/null", O_WRONLY);
 		p = NULL;

@@ -5,6 +5,9 @@
 #define SG_TESTS_API_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysgate.h>
 
 static int failures;
 
@@ -18,5 +21,24 @@ static int failures;
 			failures++;                                  \
 		}                                                    \
 	} while (0)
+
+/* The mode the checks run the guests in: SG_MODE_IN_PROCESS when
+ * SG_CHECK_MODE=in, else the default (check_install.sh runs both). */
+static int in_process(void)
+{
+	const char *m = getenv("SG_CHECK_MODE");
+
+	return m && !strcmp(m, "in");
+}
+
+static const struct sg_options *mode_options(void)
+{
+	static struct sg_options o;
+
+	sg_options_init(&o);
+	if (in_process())
+		o.mode = SG_MODE_IN_PROCESS;
+	return &o;
+}
 
 #endif

@@ -86,7 +86,12 @@ start=$(nm "$straight" | awk '$3 == "_start" { print $1 }')
 loop=$(nm "$straight" | awk '$3 == "loop" { print $1 }')
 cc $cflags -o "$work/api_check" "$src/tests/e2e/trace/api_check.c" \
 	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_check: build failed"
-"$work/api_check" "$straight" "$start" "$loop" || fail "api_check failed"
+# each in both modes: a guest in a process of its own (the default) and
+# in-process (SG_CHECK_MODE=in, api_check.h)
+for mode in own in; do
+	SG_CHECK_MODE=$mode "$work/api_check" "$straight" "$start" "$loop" ||
+		fail "api_check failed ($mode)"
+done
 # the newer calls: hooks per number, KILL, run until, address space, wide
 # registers (api_more_check.c); syscall numbers from the kernel headers
 nr() { printf '#include <asm/unistd_%s.h>\n__NR_%s\n' "$1" "$2" | cc -E -P - | tail -1; }
@@ -103,7 +108,9 @@ sym() { nm "$apiregs" | awk -v s="$1" '$3 == s { print $1 }'; }
 "$guests/trace-threads-x86_64" > /dev/null || fail "threads natively: exit status not 0"
 cc $cflags $nrs -o "$work/api_more_check" "$src/tests/e2e/trace/api_more_check.c" \
 	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "api_more_check: build failed"
-"$work/api_more_check" "$apiregs" "$(sym _start)" "$(sym calls)" "$(sym regs_ready)" \
-	"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" "$guests/int80-i386" "$guests/entry-x32" \
-	> "$work/out" || fail "api_more_check failed"
+for mode in own in; do
+	SG_CHECK_MODE=$mode "$work/api_more_check" "$apiregs" "$(sym _start)" "$(sym calls)" "$(sym regs_ready)" \
+		"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" \
+		"$guests/int80-i386" "$guests/entry-x32" > "$work/out" || fail "api_more_check failed ($mode)"
+done
 echo "check_install: installed, examples built (pkg-config shared and static, find_package) and run, API checked"
