@@ -24,14 +24,14 @@ static int failures;
 
 /* The mode the checks run the guests in: SG_MODE_IN_PROCESS when
  * SG_CHECK_MODE=in, else the default (check_install.sh runs both). */
-static int in_process(void)
+static __attribute__((unused)) int in_process(void)
 {
 	const char *m = getenv("SG_CHECK_MODE");
 
 	return m && !strcmp(m, "in");
 }
 
-static const struct sg_options *mode_options(void)
+static __attribute__((unused)) const struct sg_options *mode_options(void)
 {
 	static struct sg_options o;
 

@@ -8,6 +8,10 @@
 #   block_coverage: straight.asm runs 16 instructions in 4 blocks, 3 distinct
 #            (counted from its source), exit status 7
 #   api_check.c: step, registers, memory, code patching, hooks, sg_stop
+#   sandbox through sh -c: a guest's execve and fork keep the hooks
+#   isolation_check.c: a guest in a process of its own (abort, SIGTERM,
+#            close(1), chdir/umask, descriptors, fork, guests at once, stdio)
+#   api_check.c and api_more_check.c run in both modes (SG_CHECK_MODE)
 #   api_more_check.c: hooks per syscall number (i386, x32, x86_64 tables),
 #            SG_HOOK_KILL, sg_run_until,
 #            map/unmap/protect/regions, x87/SSE/selector registers on
@@ -58,6 +62,23 @@ for kind in shared static; do
 	[ $? -ne 0 ] || fail "sandbox-$kind: write outside allowed"
 	grep -q "mkstemp: Permission denied" "$work/err" || { cat "$work/err" >&2; fail "sandbox-$kind: no EACCES"; }
 	[ -z "$(ls "$work/other")" ] || fail "sandbox-$kind: a file was created outside"
+
+	# a guest's execve and fork keep the hooks (issue 20): a file outside
+	# is refused through sh -c as to a direct touch, one inside is made
+	# (the exec'd touch runs under the installed sysgate: SYSGATE_EXE
+	# for the static build, which cannot find it from the library)
+	SYSGATE_EXE="$work/prefix/bin/sysgate" "$work/sandbox-$kind" "$work/allowed" \
+		/bin/touch "$work/other/direct" > "$work/out" 2> "$work/err"
+	[ $? -ne 0 ] && [ ! -e "$work/other/direct" ] || fail "sandbox-$kind: direct touch outside allowed"
+	SYSGATE_EXE="$work/prefix/bin/sysgate" "$work/sandbox-$kind" "$work/allowed" \
+		/bin/sh -c "touch '$work/other/via-sh'" > "$work/out" 2> "$work/err"
+	[ ! -e "$work/other/via-sh" ] || fail "sandbox-$kind: sh -c 'touch' escaped the sandbox"
+	grep -q "denied openat(\"$work/other/via-sh\")" "$work/err" ||
+		{ cat "$work/err" >&2; fail "sandbox-$kind: the exec'd touch was not hooked"; }
+	SYSGATE_EXE="$work/prefix/bin/sysgate" "$work/sandbox-$kind" "$work/allowed" \
+		/bin/sh -c "touch '$work/allowed/via-sh'" > "$work/out" 2> "$work/err" &&
+		[ -e "$work/allowed/via-sh" ] || { cat "$work/err" >&2; fail "sandbox-$kind: sh -c 'touch' inside refused"; }
+	rm -f "$work/allowed/via-sh"
 
 	"$work/block_coverage-$kind" "$straight" 2> "$work/err"
 	[ $? -eq 7 ] || fail "block_coverage-$kind: exit status not 7"
@@ -113,4 +134,9 @@ for mode in own in; do
 		"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" \
 		"$guests/int80-i386" "$guests/entry-x32" > "$work/out" || fail "api_more_check failed ($mode)"
 done
+# a guest in a process of its own cannot hurt its embedder (isolation_check.c)
+"$guests/isolate-x86_64" abort 2> /dev/null; [ $? -eq 134 ] || fail "isolate abort natively: not SIGABRT"
+cc $cflags -o "$work/isolation_check" "$src/tests/e2e/trace/isolation_check.c" -pthread \
+	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "isolation_check: build failed"
+"$work/isolation_check" "$guests" || fail "isolation_check failed"
 echo "check_install: installed, examples built (pkg-config shared and static, find_package) and run, API checked"

@@ -1,0 +1,268 @@
+/* isolation_check GUEST_DIR: a guest in a process of its own
+ * (SG_MODE_OWN_PROCESS, the default) cannot hurt the program embedding it
+ * (issue 20, points 3 and 4), built against the installed library
+ * (check_install.sh). GUEST_DIR/isolate-{i386,x32,x86_64} (tests/guest/
+ * isolate.c); the expected statuses come from running isolate-x86_64
+ * natively (the same source; the x32 and i386 builds' twin, so this runs
+ * where i386 code cannot).
+ *
+ *   abort, term   the guest dies of the signal, sg_run says so (the
+ *                 embedder lived on: it goes on checking)
+ *   close         the embedder's 0, 1, 2 are still open, the same files
+ *   cwd           the embedder's working directory and umask unchanged
+ *   fds           30 runs leave the embedder's descriptors as they were
+ *   fork          sg_run returns once, in the embedder only
+ *   at once       two 32-bit guests (i386, x32), and two static non-PIE
+ *                 x86_64 ones, loaded and run at the same time
+ *   stdio         stdout_fd: hello's output lands in a pipe (natively
+ *                 its stdout: the same text)
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <sysgate.h>
+#include "api_check.h"
+
+extern char **environ;
+static char dir[4096];
+
+static void guest_path(char *buf, size_t size, const char *abi)
+{
+	snprintf(buf, size, "%s/isolate-%s", dir, abi);
+}
+
+/* The native run's status, as an sg_exit. */
+static struct sg_exit native(const char *mode)
+{
+	char path[4200];
+	struct sg_exit e = { 0 };
+	int ws = 0;
+	pid_t pid;
+
+	guest_path(path, sizeof(path), "x86_64");
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		/* the same stdio the library run gets below: /dev/null */
+		dup2(null, 0);
+		dup2(null, 1);
+		execl(path, path, mode, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &ws, 0);
+	e.signaled = WIFSIGNALED(ws);
+	e.signal = e.signaled ? WTERMSIG(ws) : 0;
+	e.code = e.signaled ? 0 : WEXITSTATUS(ws);
+	return e;
+}
+
+static sg_process *load(const char *abi, const char *mode, int out_fd)
+{
+	char path[4200];
+	char *argv[] = { path, (char *)mode, NULL };
+	struct sg_options o;
+	sg_process *p = NULL;
+	enum sg_err err;
+
+	guest_path(path, sizeof(path), abi);
+	sg_options_init(&o);
+	o.stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	o.stdout_fd = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (sg_create(&o, &p) != SG_OK)
+		return NULL;
+	err = sg_load(p, path, argv, environ);
+	close(o.stdin_fd);
+	if (out_fd < 0)
+		close(o.stdout_fd);
+	if (err != SG_OK) {
+		fprintf(stderr, "isolation_check: load %s: %s\n", path, sg_strerror(err));
+		sg_destroy(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int same_exit(const struct sg_exit *a, const struct sg_exit *b)
+{
+	return a->signaled == b->signaled &&
+	       (a->signaled ? a->signal == b->signal : a->code == b->code);
+}
+
+/* Run MODE on abi; its status against the native one. */
+static void run_mode(const char *abi, const char *mode)
+{
+	struct sg_exit want = native(mode), st = { 0 };
+	sg_process *p = load(abi, mode, -1);
+
+	CHECK(p && sg_run(p, &st) == SG_OK && same_exit(&st, &want),
+	      "%s %s: signaled %d signal %d code %d, natively signaled %d signal %d code %d",
+	      abi, mode, st.signaled, st.signal, st.code, want.signaled, want.signal, want.code);
+	sg_destroy(p);
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+struct concurrent {
+	sg_process *p;
+	struct sg_exit st;
+	enum sg_err err;
+};
+
+static void *run_thread(void *arg)
+{
+	struct concurrent *c = arg;
+
+	c->err = sg_run(c->p, &c->st);
+	return NULL;
+}
+
+/* Two guests loaded at the same time, run in two threads at once. */
+static void at_once(const char *abi1, const char *abi2)
+{
+	struct sg_exit want = native("cwd");
+	struct concurrent c[2] = { { .p = load(abi1, "cwd", -1) }, { .p = load(abi2, "cwd", -1) } };
+	pthread_t th[2];
+
+	CHECK(c[0].p && c[1].p, "%s and %s loaded at the same time", abi1, abi2);
+	if (!c[0].p || !c[1].p) {
+		sg_destroy(c[0].p);
+		sg_destroy(c[1].p);
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, run_thread, &c[i]);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		CHECK(c[i].err == SG_OK && same_exit(&c[i].st, &want), "%s at once: code %d (native %d)",
+		      i ? abi2 : abi1, c[i].st.code, want.code);
+		sg_destroy(c[i].p);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const abis[] = { "x86_64", "i386", "x32" };
+	struct stat before[3], after[3];
+	char cwd[4096], cwd_after[4096];
+	mode_t mask;
+	pid_t self = getpid();
+	int marks[2];
+
+	if (argc != 2)
+		return 2;
+	snprintf(dir, sizeof(dir), "%s", argv[1]);
+	for (int i = 0; i < 3; i++)
+		fstat(i, &before[i]);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return 2;
+	mask = umask(022);
+	umask(mask);
+	if (pipe2(marks, O_CLOEXEC | O_NONBLOCK) != 0)
+		return 2;
+
+	for (size_t a = 0; a < sizeof(abis) / sizeof(abis[0]); a++) {
+		const char *abi = abis[a];
+		char mark;
+
+		/* deaths by signal come back as the status */
+		run_mode(abi, "abort");
+		run_mode(abi, "term");
+		/* the guest's close(0..2) */
+		run_mode(abi, "close");
+		for (int i = 0; i < 3; i++)
+			CHECK(fstat(i, &after[i]) == 0 && after[i].st_ino == before[i].st_ino &&
+			      after[i].st_dev == before[i].st_dev,
+			      "%s close: the embedder's descriptor %d closed or changed", abi, i);
+		/* its chdir and umask */
+		run_mode(abi, "cwd");
+		CHECK(getcwd(cwd_after, sizeof(cwd_after)) && !strcmp(cwd, cwd_after),
+		      "%s cwd: the embedder's is now %s", abi, cwd_after);
+		CHECK(umask(mask) == mask, "%s cwd: the embedder's umask changed", abi);
+		/* its fork: sg_run returns in the embedder only */
+		{
+			struct sg_exit want = native("fork"), st = { 0 };
+			sg_process *p = load(abi, "fork", -1);
+			enum sg_err err = p ? sg_run(p, &st) : SG_ERR_STATE;
+
+			if (getpid() != self) {
+				/* a second process returned from sg_run */
+				if (write(marks[1], "x", 1) < 0)
+					_exit(98);
+				_exit(99);
+			}
+			CHECK(err == SG_OK && same_exit(&st, &want), "%s fork: code %d (native %d)",
+			      abi, st.code, want.code);
+			CHECK(read(marks[0], &mark, 1) != 1, "%s fork: sg_run returned twice", abi);
+			sg_destroy(p);
+		}
+	}
+	/* descriptors the guest leaves open stay in its process */
+	{
+		int n0 = count_fds(), n1;
+
+		for (int i = 0; i < 30; i++)
+			run_mode(abis[i % 3], "fds");
+		n1 = count_fds();
+		CHECK(n1 == n0, "fds: %d descriptors before 30 runs, %d after", n0, n1);
+	}
+	/* several guests at once */
+	at_once("i386", "x32");
+	at_once("i386", "i386");
+	at_once("x86_64", "x86_64"); /* static, non-PIE: the same addresses */
+	/* stdio as given: hello's output into a pipe, as it writes natively */
+	{
+		char path[4200], want[256] = { 0 }, got[256] = { 0 };
+		char *av[] = { path, NULL };
+		int pipefd[2];
+		struct sg_options o;
+		struct sg_exit st = { 0 };
+		sg_process *p = NULL;
+		FILE *f;
+		int code = -1;
+
+		snprintf(path, sizeof(path), "%s/hello-x86_64", dir);
+		f = popen(path, "r");
+		if (f) {
+			if (fread(want, 1, sizeof(want) - 1, f) == 0)
+				want[0] = 0;
+			code = pclose(f);
+			code = WIFEXITED(code) ? WEXITSTATUS(code) : -1;
+		}
+		if (pipe2(pipefd, O_CLOEXEC) == 0) {
+			sg_options_init(&o);
+			o.stdout_fd = pipefd[1];
+			CHECK(sg_create(&o, &p) == SG_OK && sg_load(p, path, av, environ) == SG_OK &&
+			      sg_run(p, &st) == SG_OK && st.code == code,
+			      "stdio: hello's status %d, natively %d", st.code, code);
+			sg_destroy(p);
+			close(pipefd[1]);
+			if (read(pipefd[0], got, sizeof(got) - 1) < 0)
+				got[0] = 0;
+			close(pipefd[0]);
+			CHECK(want[0] && !strcmp(got, want), "stdio: '%s' in the pipe, natively '%s'", got, want);
+		}
+	}
+	if (failures)
+		return 1;
+	fprintf(stderr, "isolation_check: all checks passed\n");
+	return 0;
+}
