@@ -37,6 +37,7 @@
 #include "core/outproc.h"
 #include "core/process.h"
 #include "hostfd/hostfd.h"
+#include "trace/trace.h"
 
 struct sg_client {
 	pid_t pid;            /* the guest's process; 0: none (reaped) */
@@ -150,6 +151,27 @@ static void default_handlers(void)
 	}
 }
 
+/* The trace, in the process it traces (sg_create kept its descriptor). */
+static enum sg_err make_trace(struct sg_process *p)
+{
+	int fd;
+
+	if (p->pending_trace_fd < 0)
+		return SG_OK;
+	/* sysgate's own copy, out of the guest's reach (hostfd.h) */
+	fd = hostfd_dup(p->pending_trace_fd, NULL);
+	close(p->pending_trace_fd);
+	p->pending_trace_fd = -1;
+	if (fd < 0)
+		return SG_ERR_NOMEM;
+	p->trace = trace_create_opts(fd, &p->opts);
+	if (!p->trace) {
+		hostfd_close(fd);
+		return errno == EINVAL ? SG_ERR_FILTER : SG_ERR_NOMEM;
+	}
+	return SG_OK;
+}
+
 static void become_guest(struct sg_process *p, int sock, int stop_r,
 			 const struct load_args *a) __attribute__((noreturn));
 static void become_guest(struct sg_process *p, int sock, int stop_r,
@@ -175,7 +197,9 @@ static void become_guest(struct sg_process *p, int sock, int stop_r,
 	if (!guestside_attach(p, sock, stop_r))
 		_exit(127);
 	guestside_apply_hooks(p, (struct chan_hooks *)m->data);
-	err = process_load_here(p, a);
+	err = make_trace(p);
+	if (err == SG_OK)
+		err = process_load_here(p, a);
 	close_others();
 	memset(m, 0, offsetof(struct chan_msg, data));
 	m->op = CH_LOADED;
@@ -185,11 +209,15 @@ static void become_guest(struct sg_process *p, int sock, int stop_r,
 	free(m);
 	if (err == SG_OK) {
 		struct sg_exit st = { 0 };
+		bool first;
 
 		guestside_serve(p, false, &st);
+		first = guestside_first(p);
+		if (p->trace)
+			sg_destroy(p); /* the trace flushed and closed (its -c table) */
 		/* a process the guest forked ends as the guest did, for its
 		 * parent's wait; the first one told the embedder already */
-		if (!guestside_first(p) && st.signaled) {
+		if (!first && st.signaled) {
 			sigset_t one;
 
 			signal(st.signal, SIG_DFL);
@@ -198,7 +226,7 @@ static void become_guest(struct sg_process *p, int sock, int stop_r,
 			pthread_sigmask(SIG_UNBLOCK, &one, NULL);
 			raise(st.signal);
 		}
-		if (!guestside_first(p))
+		if (!first)
 			_exit(st.code);
 	}
 	_exit(0);

@@ -51,6 +51,7 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return SG_ERR_NOMEM;
+	p->pending_trace_fd = -1;
 	if (opts)
 		p->opts = *opts;
 	else
@@ -95,7 +96,21 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 		sg_destroy(p);
 		return e == EINVAL ? SG_ERR_FILTER : SG_ERR_NOMEM;
 	}
-	if (p->opts.trace) {
+	if (p->opts.trace && p->opts.mode == SG_MODE_OWN_PROCESS) {
+		/* the trace is the guest process's (the first process's -c
+		 * table, the timeline's end): made there (outproc.c); the
+		 * filter is checked now */
+		if (p->opts.trace_filter && !trace_filter_valid(p->opts.trace_filter)) {
+			int e = errno;
+
+			sg_destroy(p);
+			return e == EINVAL ? SG_ERR_FILTER : SG_ERR_NOMEM;
+		}
+		p->pending_trace_fd = fcntl(p->opts.trace_fd >= 0 ? p->opts.trace_fd : STDERR_FILENO,
+					    F_DUPFD_CLOEXEC, 3);
+		if (p->pending_trace_fd < 0)
+			goto nomem;
+	} else if (p->opts.trace) {
 		/* sysgate's own copy, out of the guest's reach (hostfd.h) */
 		int fd = hostfd_dup(p->opts.trace_fd >= 0 ? p->opts.trace_fd
 							  : STDERR_FILENO, NULL);
@@ -276,6 +291,8 @@ SG_API void sg_destroy(sg_process *p)
 		return;
 	if (p->client)
 		client_destroy(p); /* the guest's process killed if it runs */
+	if (p->pending_trace_fd >= 0)
+		close(p->pending_trace_fd);
 	guestside_destroy(p);
 	if (embed_debugger(p))
 		embed_debugger(p)->destroy(p); /* its thread reads p */

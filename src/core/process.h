@@ -78,6 +78,9 @@ struct sg_process {
 	 * channel (core/guestside.c), NULL in the embedder's */
 	struct sg_client *client;
 	struct sg_guestside *guest;
+	/* SG_MODE_OWN_PROCESS with a trace: its descriptor until the
+	 * guest's process makes the trace, its own (outproc.c); -1: none */
+	int pending_trace_fd;
 };
 
 
