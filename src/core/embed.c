@@ -295,13 +295,17 @@ void embed_clear_hooks(struct sg_process *p)
 		struct sg_nr_hook *h = em->nr_hooks;
 
 		em->nr_hooks = h->next;
-		free(h);
+		/* a thread still at h walks on through retired stand-ins:
+		 * harmless, the embedder finds no hook of its own for them */
+		h->next = em->retired_nr_hooks;
+		em->retired_nr_hooks = h;
 	}
 	while (em->range_hooks) {
 		struct sg_range_hook *h = em->range_hooks;
 
 		em->range_hooks = h->next;
-		free(h);
+		h->next = em->retired_range_hooks;
+		em->retired_range_hooks = h;
 	}
 	em->entry_fn = em->exit_fn = NULL;
 	em->insn_fn = em->block_fn = NULL;
@@ -352,6 +356,9 @@ void embed_destroy(struct sg_process *p)
 
 	if (!em)
 		return;
+	embed_clear_hooks(p);
+	em->nr_hooks = em->retired_nr_hooks;
+	em->range_hooks = em->retired_range_hooks;
 	while (em->nr_hooks) {
 		struct sg_nr_hook *h = em->nr_hooks;
 

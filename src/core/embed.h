@@ -89,6 +89,10 @@ struct sg_embed {
 	void *event_user;
 	struct sg_nr_hook *nr_hooks;
 	struct sg_range_hook *range_hooks;
+	/* embed_clear_hooks's: kept until sg_destroy, as guest threads
+	 * running on may still walk them */
+	struct sg_nr_hook *retired_nr_hooks;
+	struct sg_range_hook *retired_range_hooks;
 	unsigned last_hook_id;
 
 	/* The debugger's hooks; NULL: none. */
@@ -114,8 +118,9 @@ enum cpu_stop_reason embed_cpu_run(struct sg_thread *t);
 
 /* sg_destroy: the hooks and p->embed freed. */
 void embed_destroy(struct sg_process *p);
-/* Every hook of the user's removed (the guest's side of a process of its
- * own sets stand-ins instead, core/guestside.c). */
+/* Every hook removed (the guest's side of a process of its own sets new
+ * stand-ins, core/guestside.c, maybe while other guest threads run: the
+ * old lists stay readable until sg_destroy). */
 void embed_clear_hooks(struct sg_process *p);
 
 /* The user's hooks for one event, as the run loop calls them in-process
