@@ -75,6 +75,12 @@ for kind in shared static; do
 	[ ! -e "$work/other/via-sh" ] || fail "sandbox-$kind: sh -c 'touch' escaped the sandbox"
 	grep -q "denied openat(\"$work/other/via-sh\")" "$work/err" ||
 		{ cat "$work/err" >&2; fail "sandbox-$kind: the exec'd touch was not hooked"; }
+	# not the last command: sh forks, the child execs touch
+	SYSGATE_EXE="$work/prefix/bin/sysgate" "$work/sandbox-$kind" "$work/allowed" \
+		/bin/sh -c "touch '$work/other/via-fork'; exit 0" > "$work/out" 2> "$work/err"
+	[ ! -e "$work/other/via-fork" ] || fail "sandbox-$kind: sh's forked touch escaped the sandbox"
+	grep -q "denied openat(\"$work/other/via-fork\")" "$work/err" ||
+		{ cat "$work/err" >&2; fail "sandbox-$kind: the forked touch was not hooked"; }
 	SYSGATE_EXE="$work/prefix/bin/sysgate" "$work/sandbox-$kind" "$work/allowed" \
 		/bin/sh -c "touch '$work/allowed/via-sh'" > "$work/out" 2> "$work/err" &&
 		[ -e "$work/allowed/via-sh" ] || { cat "$work/err" >&2; fail "sandbox-$kind: sh -c 'touch' inside refused"; }

@@ -14,10 +14,13 @@
  *   fork          sg_run returns once, in the embedder only
  *   at once       two 32-bit guests (i386, x32), and two static non-PIE
  *                 x86_64 ones, loaded and run at the same time
+ *   hooks         in the embedder, on sg_run's thread; they hold over
+ *                 the guest's fork: exit_group + 10 in parent and child
  *   stdio         stdout_fd: hello's output lands in a pipe (natively
  *                 its stdout: the same text)
  */
 #define _GNU_SOURCE
+#include <asm/unistd_64.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -158,6 +161,28 @@ static void at_once(const char *abi1, const char *abi2)
 	}
 }
 
+/* Where the hooks ran: this process, the thread in sg_run. */
+struct where {
+	pid_t pid;
+	pthread_t thread;
+	int calls, elsewhere;
+	int tids[2];
+};
+
+static enum sg_hook_action exit_plus_10(sg_process *p, struct sg_syscall_info *info, void *user)
+{
+	struct where *w = user;
+
+	(void)p;
+	if (getpid() != w->pid || !pthread_equal(pthread_self(), w->thread))
+		w->elsewhere++;
+	if (w->calls < 2)
+		w->tids[w->calls] = info->tid;
+	w->calls++;
+	info->args[0] += 10;
+	return SG_HOOK_CONTINUE;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const abis[] = { "x86_64", "i386", "x32" };
@@ -228,6 +253,23 @@ int main(int argc, char **argv)
 	at_once("i386", "x32");
 	at_once("i386", "i386");
 	at_once("x86_64", "x86_64"); /* static, non-PIE: the same addresses */
+	/* hooks run here and hold over the guest's fork: its child's
+	 * exit_group(6) becomes 16, the parent's 16 + 1 becomes 27 */
+	{
+		static const unsigned exit_group_nr[] = { __NR_exit_group };
+		struct sg_exit want = native("fork"), st = { 0 };
+		struct where w = { .pid = getpid(), .thread = pthread_self() };
+		sg_process *p = load("x86_64", "fork", -1);
+
+		CHECK(p && sg_hook_syscall_nrs(p, SG_ABI_X64, exit_group_nr, 1, SG_HOOK_ON_ENTRY,
+					       exit_plus_10, &w, NULL) == SG_OK, "fork hooks: hook");
+		CHECK(p && sg_run(p, &st) == SG_OK && !st.signaled && st.code == want.code + 20,
+		      "fork hooks: status %d, natively %d (+ 20 expected)", st.code, want.code);
+		CHECK(w.calls == 2 && w.tids[0] != w.tids[1] && !w.elsewhere,
+		      "fork hooks: %d calls (tids %d %d), %d not on sg_run's thread", w.calls,
+		      w.tids[0], w.tids[1], w.elsewhere);
+		sg_destroy(p);
+	}
 	/* stdio as given: hello's output into a pipe, as it writes natively */
 	{
 		char path[4200], want[256] = { 0 }, got[256] = { 0 };
