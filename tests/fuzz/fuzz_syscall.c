@@ -186,6 +186,9 @@ static void setup(void)
 	snprintf(prog, sizeof(prog), "%s/%s", dir ? dir : SG_FUZZ_GUEST_DIR, name);
 	sg_options_init(&o);
 	o.no_aslr = 1;
+	/* the guest's calls land in this process: its descriptors (fds[])
+	 * and memory (the canary) are the ones checked */
+	o.mode = SG_MODE_IN_PROCESS;
 	err = sg_create(&o, &proc);
 	if (err == SG_OK)
 		err = sg_load(proc, prog, argv, envp);
