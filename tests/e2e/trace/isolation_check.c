@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -268,6 +269,28 @@ int main(int argc, char **argv)
 		CHECK(w.calls == 2 && w.tids[0] != w.tids[1] && !w.elsewhere,
 		      "fork hooks: %d calls (tids %d %d), %d not on sg_run's thread", w.calls,
 		      w.tids[0], w.tids[1], w.elsewhere);
+		sg_destroy(p);
+	}
+	/* options: stdio of its own is for a process of its own; gdb is
+	 * in-process only */
+	{
+		struct sg_options o;
+		sg_process *p = NULL;
+		int sv[2];
+
+		sg_options_init(&o);
+		o.mode = SG_MODE_IN_PROCESS;
+		o.stdout_fd = 1;
+		CHECK(sg_create(&o, &p) == SG_ERR_INVAL, "stdout_fd in-process accepted");
+		sg_options_init(&o);
+		o.mode = (enum sg_mode)7;
+		CHECK(sg_create(&o, &p) == SG_ERR_INVAL, "mode 7 accepted");
+		p = load("x86_64", "cwd", -1);
+		if (p && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
+			CHECK(sg_gdb_attach(p, sv[0], 0) == SG_ERR_STATE, "gdb attached in own process");
+			close(sv[0]);
+			close(sv[1]);
+		}
 		sg_destroy(p);
 	}
 	/* stdio as given: hello's output into a pipe, as it writes natively */
