@@ -11,6 +11,8 @@
  *   close         the embedder's 0, 1, 2 are still open, the same files
  *   cwd           the embedder's working directory and umask unchanged
  *   fds           30 runs leave the embedder's descriptors as they were
+ *   count         a descriptor of the embedder's (no FD_CLOEXEC) is not
+ *                 open in the guest: it has as many as natively spawned
  *   fork          sg_run returns once, in the embedder only
  *   at once       two 32-bit guests (i386, x32), and two static non-PIE
  *                 x86_64 ones, loaded and run at the same time
@@ -56,9 +58,12 @@ static struct sg_exit native(const char *mode)
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
-		/* the same stdio the library run gets below: /dev/null */
+		/* the same stdio the library run gets below: /dev/null, and
+		 * nothing else open, as a program spawned with only 0, 1, 2 */
 		dup2(null, 0);
 		dup2(null, 1);
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
 		execl(path, path, mode, (char *)NULL);
 		_exit(127);
 	}
@@ -240,6 +245,14 @@ int main(int argc, char **argv)
 			CHECK(read(marks[0], &mark, 1) != 1, "%s fork: sg_run returned twice", abi);
 			sg_destroy(p);
 		}
+	}
+	/* nothing of the embedder's is open in the guest's process: a
+	 * descriptor without FD_CLOEXEC here is not there */
+	{
+		int leak = open("/dev/null", O_RDONLY);
+
+		run_mode("x86_64", "count");
+		close(leak);
 	}
 	/* descriptors the guest leaves open stay in its process */
 	{
