@@ -587,17 +587,9 @@ enum sg_err client_reg_write(struct sg_process *p, enum sg_reg reg, const void *
 	return call(p, m);
 }
 
-enum sg_err client_mem_read(struct sg_process *p, uint64_t addr, void *buf, size_t n)
+/* [addr, addr + n) a message at a time into buf. */
+static enum sg_err read_pieces(struct sg_process *p, uint64_t addr, uint8_t *buf, size_t n)
 {
-	/* a piece at a time; the whole range is checked first, so that a
-	 * fault copies nothing */
-	if (n > CHAN_MAX_DATA) {
-		uint8_t probe;
-		enum sg_err err = client_mem_read(p, addr + n - 1, &probe, 1);
-
-		if (err != SG_OK)
-			return err;
-	}
 	for (size_t done = 0; done < n;) {
 		size_t k = n - done < CHAN_MAX_DATA ? n - done : CHAN_MAX_DATA;
 		struct chan_msg *m = request(p, CH_REQ_MEM_READ, addr + done, k, 0);
@@ -607,19 +599,40 @@ enum sg_err client_mem_read(struct sg_process *p, uint64_t addr, void *buf, size
 			return err;
 		if (m->len != k)
 			return SG_ERR_STATE;
-		memcpy((uint8_t *)buf + done, m->data, k);
+		memcpy(buf + done, m->data, k);
 		done += k;
 	}
 	return SG_OK;
+}
+
+enum sg_err client_mem_read(struct sg_process *p, uint64_t addr, void *buf, size_t n)
+{
+	uint8_t *whole;
+	enum sg_err err;
+
+	if (n <= CHAN_MAX_DATA)
+		return read_pieces(p, addr, buf, n);
+	/* several pieces: a fault in a later one must leave buf untouched */
+	whole = malloc(n);
+	if (!whole)
+		return SG_ERR_NOMEM;
+	err = read_pieces(p, addr, whole, n);
+	if (err == SG_OK)
+		memcpy(buf, whole, n);
+	free(whole);
+	return err;
 }
 
 enum sg_err client_mem_write(struct sg_process *p, uint64_t addr, const void *buf,
 			     size_t n)
 {
 	if (n > CHAN_MAX_DATA) {
-		uint8_t probe;
-		enum sg_err err = client_mem_read(p, addr + n - 1, &probe, 1);
+		/* several pieces: all of it must be there (readable, as
+		 * sg_mem_write asks) before the first is written */
+		uint8_t *probe = malloc(n);
+		enum sg_err err = probe ? read_pieces(p, addr, probe, n) : SG_ERR_NOMEM;
 
+		free(probe);
 		if (err != SG_OK)
 			return err;
 	}

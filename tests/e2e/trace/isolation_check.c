@@ -284,6 +284,30 @@ int main(int argc, char **argv)
 		      w.tids[0], w.tids[1], w.elsewhere);
 		sg_destroy(p);
 	}
+	/* memory in pieces bigger than one message: 256 KiB written and read
+	 * back; with a hole in the middle a read fails and copies nothing,
+	 * a write fails */
+	{
+		size_t n = 256 * 1024;
+		uint8_t *out = malloc(n), *in = malloc(n + 4096);
+		uint64_t a = 0;
+		sg_process *p = load("x86_64", "cwd", -1);
+
+		for (size_t i = 0; out && i < n; i++)
+			out[i] = (uint8_t)(i * 7 + i / 251);
+		CHECK(p && out && in && sg_mem_map(p, &a, n, 3 /* PROT_READ | PROT_WRITE */) == SG_OK &&
+		      sg_mem_write(p, a, out, n) == SG_OK && sg_mem_read(p, a, in, n) == SG_OK &&
+		      !memcmp(in, out, n), "256 KiB through the channel");
+		if (in)
+			memset(in, 0x5a, n + 4096);
+		CHECK(p && in && sg_mem_unmap(p, a + n / 2, 4096) == SG_OK &&
+		      sg_mem_read(p, a, in, n) == SG_ERR_FAULT && in[0] == 0x5a && in[n - 8192] == 0x5a,
+		      "a read over a hole: not SG_ERR_FAULT, or bytes copied");
+		CHECK(p && out && sg_mem_write(p, a, out, n) == SG_ERR_FAULT, "a write over a hole");
+		sg_destroy(p);
+		free(out);
+		free(in);
+	}
 	/* options: stdio of its own is for a process of its own; gdb is
 	 * in-process only */
 	{
