@@ -64,9 +64,12 @@ struct sandbox {
 	unsigned denied;
 };
 
-/* The absolute form of path (relative to dirfd), with its last component
- * kept as given: the file may not exist yet, but its directory does. */
-static int resolve(int dirfd, const char *path, char *out)
+/* The absolute form of path (relative to dirfd of guest thread tid), with
+ * its last component kept as given: the file may not exist yet, but its
+ * directory does. The guest's working directory and descriptors are read
+ * from /proc/TID: the guest runs in a process of its own (and in-process
+ * TID is a thread of this one: the same answer). */
+static int resolve(int tid, int dirfd, const char *path, char *out)
 {
 	char base[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], joined[2 * PATH_MAX + 2];
 	const char *slash;
@@ -75,20 +78,18 @@ static int resolve(int dirfd, const char *path, char *out)
 	if (path[0] == '/') {
 		snprintf(joined, sizeof(joined), "%s", path);
 	} else {
-		if (dirfd == AT_FDCWD) {
-			if (!getcwd(base, sizeof(base)))
-				return -1;
-		} else {
-			char link[64];
-			ssize_t len;
+		char link[64];
+		ssize_t len;
 
-			/* guest descriptors are host descriptors */
-			snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
-			len = readlink(link, base, sizeof(base) - 1);
-			if (len <= 0)
-				return -1;
-			base[len] = '\0';
-		}
+		/* guest descriptors are host descriptors, of its process */
+		if (dirfd == AT_FDCWD)
+			snprintf(link, sizeof(link), "/proc/%d/cwd", tid);
+		else
+			snprintf(link, sizeof(link), "/proc/%d/fd/%d", tid, dirfd);
+		len = readlink(link, base, sizeof(base) - 1);
+		if (len <= 0)
+			return -1;
+		base[len] = '\0';
 		snprintf(joined, sizeof(joined), "%s/%s", base, path);
 	}
 	slash = strrchr(joined, '/');
@@ -120,7 +121,7 @@ static int outside(sg_process *p, const struct sandbox *sb,
 
 	if (sg_mem_read_string(p, info->args[path_arg], path, sizeof(path)) != SG_OK)
 		return 0; /* the call itself will answer EFAULT */
-	if (resolve(dirfd, path, abs) < 0)
+	if (resolve(info->tid, dirfd, path, abs) < 0)
 		return 0; /* a missing directory: the call will fail on its own */
 	return !inside(sb, abs);
 }

@@ -81,6 +81,12 @@ for kind in shared static; do
 	[ ! -e "$work/other/via-fork" ] || fail "sandbox-$kind: sh's forked touch escaped the sandbox"
 	grep -q "denied openat(\"$work/other/via-fork\")" "$work/err" ||
 		{ cat "$work/err" >&2; fail "sandbox-$kind: the forked touch was not hooked"; }
+	# a relative path after the guest's cd: resolved from its directory
+	# (/proc/TID/cwd), not the sandbox's
+	(cd "$work/allowed" && SYSGATE_EXE="$work/prefix/bin/sysgate" "$work/sandbox-$kind" \
+		"$work/allowed" /bin/sh -c "cd '$work/other' && touch relative") > "$work/out" 2> "$work/err"
+	[ ! -e "$work/other/relative" ] && [ ! -e "$work/allowed/relative" ] ||
+		fail "sandbox-$kind: a relative path after cd escaped the sandbox"
 	SYSGATE_EXE="$work/prefix/bin/sysgate" "$work/sandbox-$kind" "$work/allowed" \
 		/bin/sh -c "touch '$work/allowed/via-sh'" > "$work/out" 2> "$work/err" &&
 		[ -e "$work/allowed/via-sh" ] || { cat "$work/err" >&2; fail "sandbox-$kind: sh -c 'touch' inside refused"; }
