@@ -5,12 +5,18 @@
  * Functions return SG_OK (0) or an enum sg_err; sg_strerror() names it.
  * docs/api.md has the whole story, with examples.
  *
+ * By default (SG_MODE_OWN_PROCESS) each guest runs in a process of its own
+ * that sg_load starts; the calls below act on it from yours, and hooks run
+ * in yours, on the thread in sg_run, one at a time. SG_MODE_IN_PROCESS
+ * runs it inside your process (docs/api.md: what that costs).
+ *
  * Thread safety: one sg_process may be used by one host thread at a time
  * (sg_stop excepted: any thread, or a signal handler). Different
- * sg_process objects may be used from different threads. Hooks run on the
- * host thread of the guest thread that triggered them, so a multithreaded
- * guest can run a hook on several threads at once; inside a hook,
- * sg_reg_* and sg_mem_* act on that guest thread.
+ * sg_process objects may be used from different threads. In-process,
+ * hooks run on the host thread of the guest thread that triggered them,
+ * so a multithreaded guest can run a hook on several threads at once.
+ * Inside a hook, sg_reg_* and sg_mem_* act on the guest thread whose
+ * event it is.
  */
 #ifndef SYSGATE_H
 #define SYSGATE_H
@@ -130,7 +136,9 @@ typedef struct sg_process sg_process;
 SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out);
 
 /* Load an ELF program. argv[0] is what the guest sees as its name; envp
- * NULL-terminated. On failure the process stays unloaded. */
+ * NULL-terminated. On failure the process stays unloaded. In
+ * SG_MODE_OWN_PROCESS this starts the guest's process (a fork of yours,
+ * which runs only the library's code). */
 SG_API enum sg_err sg_load(sg_process *p, const char *path,
 			   char *const argv[], char *const envp[]);
 
@@ -272,7 +280,8 @@ SG_API enum sg_err sg_mem_protect(sg_process *p, uint64_t addr, uint64_t size,
 /* Serve the GDB remote protocol on fd, a connected stream socket (the
  * library keeps its own copy: close yours). Call after sg_load and before
  * sg_run: the program then stops before its first instruction until gdb
- * resumes it. SG_ERR_STATE if a debugger is attached already. flags: 0
+ * resumes it. SG_ERR_STATE if a debugger is attached already, or the
+ * guest runs in a process of its own (SG_MODE_IN_PROCESS only). flags: 0
  * for a new connection; a guest's execve hands the connection on to the
  * new image (sysgate --gdb-fd) with the protocol state gdb negotiated
  * and SG_GDB_AFTER_EXEC, which reports the stop as the exec. */
