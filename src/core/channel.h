@@ -30,7 +30,9 @@ enum chan_op {
 	CH_REQ_MEM_MAP,        /* a[0] addr, a[1] size, a[2] prot -> a[0] addr */
 	CH_REQ_MEM_UNMAP,      /* a[0] addr, a[1] size */
 	CH_REQ_MEM_PROTECT,    /* a[0] addr, a[1] size, a[2] prot */
-	CH_REQ_HOOKS,          /* data struct chan_hooks (+ ranges) */
+	CH_REQ_HOOKS,          /* data struct chan_hooks (+ ranges); a[0]
+				* CHAN_HOOKS_NO_REPLY: to the processes not in
+				* the hook, read at their next event */
 	CH_REQ_STOP,           /* sg_stop from inside a hook */
 	CH_REQ_RUN,            /* a[0] enum chan_run, a[1] until, a[2] budget */
 	CH_ANSWER,             /* to a CH_EV_*: a[0] action, data as the event's */
@@ -47,6 +49,7 @@ enum chan_op {
 };
 
 enum chan_run { CHAN_RUN, CHAN_STEP, CHAN_RUN_UNTIL };
+#define CHAN_HOOKS_NO_REPLY 1
 enum chan_code { CHAN_CODE_INSN, CHAN_CODE_BLOCK, CHAN_CODE_RANGE };
 
 struct chan_msg {

@@ -295,8 +295,10 @@ void embed_clear_hooks(struct sg_process *p)
 		struct sg_nr_hook *h = em->nr_hooks;
 
 		em->nr_hooks = h->next;
-		/* a thread still at h walks on through retired stand-ins:
-		 * harmless, the embedder finds no hook of its own for them */
+		/* a thread still at h (this one, whose hook set the new
+		 * hooks, or another) walks on through retired hooks that
+		 * match no call any more */
+		__atomic_store_n(&h->when, 0u, __ATOMIC_RELAXED);
 		h->next = em->retired_nr_hooks;
 		em->retired_nr_hooks = h;
 	}
@@ -304,6 +306,7 @@ void embed_clear_hooks(struct sg_process *p)
 		struct sg_range_hook *h = em->range_hooks;
 
 		em->range_hooks = h->next;
+		__atomic_store_n(&h->end, 0ull, __ATOMIC_RELAXED); /* an empty range */
 		h->next = em->retired_range_hooks;
 		em->retired_range_hooks = h;
 	}

@@ -138,8 +138,9 @@ void guestside_destroy(struct sg_process *p)
 
 /* --- requests -------------------------------------------------------------- */
 
-/* The embedder's request in m, answered in m (in place). */
-static void serve_request(struct sg_process *p, struct chan_msg *m)
+/* The embedder's request in m, answered in m (in place); false: it wants
+ * no answer (a new hook set told to every process at once). */
+static bool serve_request(struct sg_process *p, struct chan_msg *m)
 {
 	uint64_t a0 = m->a[0], a1 = m->a[1], a2 = m->a[2];
 	enum sg_err err = SG_ERR_INVAL;
@@ -204,6 +205,8 @@ static void serve_request(struct sg_process *p, struct chan_msg *m)
 			guestside_apply_hooks(p, (const struct chan_hooks *)m->data);
 			err = SG_OK;
 		}
+		if (a0 == CHAN_HOOKS_NO_REPLY)
+			return false;
 		break;
 	case CH_REQ_STOP:
 		sg_stop(p);
@@ -217,6 +220,7 @@ static void serve_request(struct sg_process *p, struct chan_msg *m)
 	m->err = err;
 	m->a[0] = a0;
 	m->len = len;
+	return true;
 }
 
 /* The event in m handed over; m is the answer. false: the embedder is gone. */
@@ -232,8 +236,7 @@ static bool round_trip(struct sg_process *p, struct chan_msg *m)
 				ok = true;
 				break;
 			}
-			serve_request(p, m);
-			if (chan_send(g->sock, m, -1) < 0)
+			if (serve_request(p, m) && chan_send(g->sock, m, -1) < 0)
 				break;
 		}
 	}
@@ -509,8 +512,7 @@ enum sg_err guestside_serve(struct sg_process *p, bool run_first, struct sg_exit
 			break;
 		}
 		if (m->op != CH_REQ_RUN) {
-			serve_request(p, m);
-			if (chan_send(g->sock, m, -1) < 0)
+			if (serve_request(p, m) && chan_send(g->sock, m, -1) < 0)
 				g->lost = true;
 			pthread_mutex_unlock(&g->lock);
 			continue;
@@ -539,10 +541,9 @@ void guestside_before_fork(struct sg_process *p)
 	m = new_msg(CH_NEW_PROCESS);
 	pthread_mutex_lock(&g->lock);
 	if (m && chan_send(g->sock, m, sv[1]) == 0) {
-		while (chan_recv(g->sock, m, NULL) > 0 && m->op != CH_ANSWER) {
-			serve_request(p, m);
-			chan_send(g->sock, m, -1);
-		}
+		while (chan_recv(g->sock, m, NULL) > 0 && m->op != CH_ANSWER)
+			if (serve_request(p, m))
+				chan_send(g->sock, m, -1);
 	}
 	pthread_mutex_unlock(&g->lock);
 	free(m);

@@ -717,17 +717,26 @@ enum sg_err client_mem_protect(struct sg_process *p, uint64_t addr, uint64_t siz
 	return call(p, request(p, CH_REQ_MEM_PROTECT, addr, size, (uint64_t)prot));
 }
 
-/* Inside a hook, the process whose event it is learns the new set; out of
- * one, the main process (stopped, or not yet run). The other processes a
- * guest forked keep theirs (docs/api.md). */
+/* Inside a hook, the process whose event it is learns the new set at
+ * once; out of one, the first process (stopped, or not yet run). The
+ * others are told without waiting: they take the set at their next
+ * hooked event (docs/api.md). */
 void client_hooks_changed(struct sg_process *p)
 {
+	struct sg_client *c = p->client;
+	int now = sock_for(p);
 	struct chan_msg *m;
 
-	if (!p->client || p->client->exited)
+	if (!c || c->exited)
 		return;
-	m = request(p, CH_REQ_HOOKS, 0, 0, 0);
+	m = request(p, CH_REQ_HOOKS, CHAN_HOOKS_NO_REPLY, 0, 0);
 	describe_hooks(p, m);
+	if (c->sock >= 0 && c->sock != now)
+		chan_send(c->sock, m, -1);
+	for (size_t i = 0; i < c->npeers; i++)
+		if (c->peers[i] != now)
+			chan_send(c->peers[i], m, -1);
+	m->a[0] = 0;
 	call(p, m);
 }
 

@@ -189,6 +189,17 @@ static enum sg_hook_action exit_plus_10(sg_process *p, struct sg_syscall_info *i
 	return SG_HOOK_CONTINUE;
 }
 
+/* On the guest's fork (in its parent process): exit_group + 10 from now
+ * on, added inside the hook. */
+static void add_on_fork(sg_process *p, const struct sg_event_info *ev, void *user)
+{
+	static const unsigned exit_group_nr[] = { __NR_exit_group };
+
+	if (ev->event == SG_EVENT_FORK)
+		sg_hook_syscall_nrs(p, SG_ABI_X64, exit_group_nr, 1, SG_HOOK_ON_ENTRY,
+				    exit_plus_10, user, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const abis[] = { "x86_64", "i386", "x32" };
@@ -307,6 +318,20 @@ int main(int argc, char **argv)
 		sg_destroy(p);
 		free(out);
 		free(in);
+	}
+	/* a hook added inside a hook holds for that process from its next
+	 * call: the parent's exit_group(7) becomes 17 (its child's
+	 * exit_group came before, or its hooks had passed: still 6) */
+	{
+		struct sg_exit want = native("fork"), st = { 0 };
+		struct where w = { .pid = getpid(), .thread = pthread_self() };
+		sg_process *p = load("x86_64", "fork", -1);
+
+		CHECK(p && sg_hook_event(p, add_on_fork, &w) == SG_OK &&
+		      sg_run(p, &st) == SG_OK && !st.signaled && st.code == want.code + 10,
+		      "hook added in a hook: status %d, natively %d (+ 10 expected)", st.code,
+		      want.code);
+		sg_destroy(p);
 	}
 	/* options: stdio of its own is for a process of its own; gdb is
 	 * in-process only */
