@@ -280,8 +280,8 @@ SG_API enum sg_err sg_mem_protect(sg_process *p, uint64_t addr, uint64_t size,
 /* Serve the GDB remote protocol on fd, a connected stream socket (the
  * library keeps its own copy: close yours). Call after sg_load and before
  * sg_run: the program then stops before its first instruction until gdb
- * resumes it. SG_ERR_STATE if a debugger is attached already, or the
- * guest runs in a process of its own (SG_MODE_IN_PROCESS only). flags: 0
+ * resumes it (in SG_MODE_OWN_PROCESS the stub serves it in the guest's
+ * process). SG_ERR_STATE if a debugger is attached already. flags: 0
  * for a new connection; a guest's execve hands the connection on to the
  * new image (sysgate --gdb-fd) with the protocol state gdb negotiated
  * and SG_GDB_AFTER_EXEC, which reports the stop as the exec. */

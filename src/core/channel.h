@@ -35,6 +35,7 @@ enum chan_op {
 				* the hook, read at their next event */
 	CH_REQ_STOP,           /* sg_stop from inside a hook */
 	CH_REQ_RUN,            /* a[0] enum chan_run, a[1] until, a[2] budget */
+	CH_REQ_GDB_ATTACH,     /* a[0] flags, the connection passed */
 	CH_ANSWER,             /* to a CH_EV_*: a[0] action, data as the event's */
 	/* guest side -> embedder */
 	CH_REPLY,              /* err, a[], data */

@@ -138,9 +138,15 @@ void guestside_destroy(struct sg_process *p)
 
 /* --- requests -------------------------------------------------------------- */
 
-/* The embedder's request in m, answered in m (in place); false: it wants
- * no answer (a new hook set told to every process at once). */
-static bool serve_request(struct sg_process *p, struct chan_msg *m)
+/* The debugger is the gdb module's, above this one: reached through the
+ * public call the embedder made (sysgate.h), weak so that a program of
+ * core's modules without gdb links; absent, SG_ERR_STATE. */
+#pragma weak sg_gdb_attach
+
+/* The embedder's request in m (fd: a descriptor it passed, or -1),
+ * answered in m (in place); false: it wants no answer (a new hook set
+ * told to every process at once). */
+static bool serve_request(struct sg_process *p, struct chan_msg *m, int fd)
 {
 	uint64_t a0 = m->a[0], a1 = m->a[1], a2 = m->a[2];
 	enum sg_err err = SG_ERR_INVAL;
@@ -205,17 +211,25 @@ static bool serve_request(struct sg_process *p, struct chan_msg *m)
 			guestside_apply_hooks(p, (const struct chan_hooks *)m->data);
 			err = SG_OK;
 		}
-		if (a0 == CHAN_HOOKS_NO_REPLY)
+		if (a0 == CHAN_HOOKS_NO_REPLY) {
+			if (fd >= 0)
+				close(fd);
 			return false;
+		}
 		break;
 	case CH_REQ_STOP:
 		sg_stop(p);
 		err = SG_OK;
 		break;
+	case CH_REQ_GDB_ATTACH:
+		err = fd >= 0 && sg_gdb_attach ? sg_gdb_attach(p, fd, (unsigned)a0) : SG_ERR_STATE;
+		break;
 	default:
 		err = SG_ERR_STATE; /* sg_run and friends from inside a hook */
 		break;
 	}
+	if (fd >= 0)
+		close(fd); /* the stub keeps a copy of its own */
 	m->op = CH_REPLY;
 	m->err = err;
 	m->a[0] = a0;
@@ -231,12 +245,16 @@ static bool round_trip(struct sg_process *p, struct chan_msg *m)
 
 	pthread_mutex_lock(&g->lock);
 	if (!g->lost && chan_send(g->sock, m, -1) == 0) {
-		while (chan_recv(g->sock, m, NULL) > 0) {
+		int fd;
+
+		while (chan_recv(g->sock, m, &fd) > 0) {
 			if (m->op == CH_ANSWER) {
+				if (fd >= 0)
+					close(fd);
 				ok = true;
 				break;
 			}
-			if (serve_request(p, m) && chan_send(g->sock, m, -1) < 0)
+			if (serve_request(p, m, fd) && chan_send(g->sock, m, -1) < 0)
 				break;
 		}
 	}
@@ -500,10 +518,10 @@ enum sg_err guestside_serve(struct sg_process *p, bool run_first, struct sg_exit
 	if (run_first)
 		err = run_here(p, CHAN_RUN, 0, 0, status);
 	while (!p->exited) {
-		int r;
+		int r, fd = -1;
 
 		pthread_mutex_lock(&g->lock);
-		r = g->lost ? 0 : chan_recv(g->sock, m, NULL);
+		r = g->lost ? 0 : chan_recv(g->sock, m, &fd);
 		if (r <= 0) {
 			/* the embedder is gone (sg_destroy): so is the guest */
 			g->lost = true;
@@ -512,12 +530,14 @@ enum sg_err guestside_serve(struct sg_process *p, bool run_first, struct sg_exit
 			break;
 		}
 		if (m->op != CH_REQ_RUN) {
-			if (serve_request(p, m) && chan_send(g->sock, m, -1) < 0)
+			if (serve_request(p, m, fd) && chan_send(g->sock, m, -1) < 0)
 				g->lost = true;
 			pthread_mutex_unlock(&g->lock);
 			continue;
 		}
 		pthread_mutex_unlock(&g->lock);
+		if (fd >= 0)
+			close(fd);
 		err = run_here(p, (int)m->a[0], m->a[1], m->a[2], status);
 	}
 	g->serving = false;
@@ -541,8 +561,10 @@ void guestside_before_fork(struct sg_process *p)
 	m = new_msg(CH_NEW_PROCESS);
 	pthread_mutex_lock(&g->lock);
 	if (m && chan_send(g->sock, m, sv[1]) == 0) {
-		while (chan_recv(g->sock, m, NULL) > 0 && m->op != CH_ANSWER)
-			if (serve_request(p, m))
+		int fd;
+
+		while (chan_recv(g->sock, m, &fd) > 0 && m->op != CH_ANSWER)
+			if (serve_request(p, m, fd))
 				chan_send(g->sock, m, -1);
 	}
 	pthread_mutex_unlock(&g->lock);

@@ -308,12 +308,12 @@ nomem:
 	return SG_ERR_NOMEM;
 }
 
-/* A request and its reply (in c->req). */
-static enum sg_err call(struct sg_process *p, struct chan_msg *m)
+/* A request (with fd passed, -1: none) and its reply (in c->req). */
+static enum sg_err call_fd(struct sg_process *p, struct chan_msg *m, int fd)
 {
 	int sock = sock_for(p);
 
-	if (sock < 0 || p->client->exited || chan_send(sock, m, -1) < 0)
+	if (sock < 0 || p->client->exited || chan_send(sock, m, fd) < 0)
 		return SG_ERR_STATE;
 	for (;;) {
 		if (chan_recv(sock, m, NULL) <= 0)
@@ -321,6 +321,11 @@ static enum sg_err call(struct sg_process *p, struct chan_msg *m)
 		if (m->op == CH_REPLY)
 			return (enum sg_err)m->err;
 	}
+}
+
+static enum sg_err call(struct sg_process *p, struct chan_msg *m)
+{
+	return call_fd(p, m, -1);
 }
 
 static struct chan_msg *request(struct sg_process *p, enum chan_op op, uint64_t a0,
@@ -738,6 +743,11 @@ void client_hooks_changed(struct sg_process *p)
 			chan_send(c->peers[i], m, -1);
 	m->a[0] = 0;
 	call(p, m);
+}
+
+enum sg_err client_gdb_attach(struct sg_process *p, int fd, unsigned flags)
+{
+	return call_fd(p, request(p, CH_REQ_GDB_ATTACH, flags, 0, 0), fd);
 }
 
 void client_destroy(struct sg_process *p)

@@ -51,6 +51,8 @@ enum sg_err client_mem_map(struct sg_process *p, uint64_t *addr, uint64_t size, 
 enum sg_err client_mem_unmap(struct sg_process *p, uint64_t addr, uint64_t size);
 enum sg_err client_mem_protect(struct sg_process *p, uint64_t addr, uint64_t size,
 			       int prot);
+/* sg_gdb_attach: the stub serves fd (a copy passed) in the guest's process. */
+enum sg_err client_gdb_attach(struct sg_process *p, int fd, unsigned flags);
 /* A hook was added or removed: the guest's side stops for the new set. */
 void client_hooks_changed(struct sg_process *p);
 /* sg_destroy: the guest's process killed if it still runs, reaped. */

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/outproc.h"
 #include "gdb/stub.h"
 #include "hostfd/hostfd.h"
 #include "mm/mm.h"
@@ -1171,8 +1172,9 @@ SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags)
 
 	if (!p || !p->loaded || fd < 0)
 		return SG_ERR_INVAL;
-	/* a guest in a process of its own has no thread here (docs/api.md) */
-	if (!p->embed || p->embed->debugger || !p->main_thread)
+	if (p->client) /* a guest in a process of its own: the stub runs there */
+		return client_gdb_attach(p, fd, flags);
+	if (!p->embed || p->embed->debugger)
 		return SG_ERR_STATE;
 	s = calloc(1, sizeof(*s));
 	if (!s)

@@ -18,6 +18,8 @@
  *                 x86_64 ones, loaded and run at the same time
  *   hooks         in the embedder, on sg_run's thread; they hold over
  *                 the guest's fork: exit_group + 10 in parent and child
+ *   gdb           sg_gdb_attach: the stub in the guest's process answers
+ *                 the first stop and the exit (as natively) by hand
  *   stdio         stdout_fd: hello's output lands in a pipe (natively
  *                 its stdout: the same text)
  */
@@ -25,7 +27,9 @@
 #include <asm/unistd_64.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +168,43 @@ static void at_once(const char *abi1, const char *abi2)
 		CHECK(c[i].err == SG_OK && same_exit(&c[i].st, &want), "%s at once: code %d (native %d)",
 		      i ? abi2 : abi1, c[i].st.code, want.code);
 		sg_destroy(c[i].p);
+	}
+}
+
+/* One packet of the GDB remote protocol out ($text#checksum), the reply's
+ * text back (acks skipped and given); false on a timeout (10 s). */
+static bool gdb_ask(int fd, const char *text, char *reply, size_t size)
+{
+	char out[256];
+	unsigned sum = 0;
+	size_t n = 0;
+	bool in = false;
+
+	for (const char *c = text; *c; c++)
+		sum += (unsigned char)*c;
+	snprintf(out, sizeof(out), "$%s#%02x", text, sum & 0xff);
+	if (write(fd, out, strlen(out)) < 0)
+		return false;
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		char ch;
+
+		if (poll(&pf, 1, 10000) != 1 || read(fd, &ch, 1) != 1)
+			return false;
+		if (!in) {
+			in = ch == '$';
+			continue;
+		}
+		if (ch == '#') {
+			char cs[2];
+
+			reply[n] = 0;
+			if (read(fd, cs, 2) != 2 || write(fd, "+", 1) != 1)
+				return false;
+			return true;
+		}
+		if (n + 1 < size)
+			reply[n++] = ch;
 	}
 }
 
@@ -333,12 +374,10 @@ int main(int argc, char **argv)
 		      want.code);
 		sg_destroy(p);
 	}
-	/* options: stdio of its own is for a process of its own; gdb is
-	 * in-process only */
+	/* options: stdio of its own is for a process of its own */
 	{
 		struct sg_options o;
 		sg_process *p = NULL;
-		int sv[2];
 
 		sg_options_init(&o);
 		o.mode = SG_MODE_IN_PROCESS;
@@ -347,13 +386,32 @@ int main(int argc, char **argv)
 		sg_options_init(&o);
 		o.mode = (enum sg_mode)7;
 		CHECK(sg_create(&o, &p) == SG_ERR_INVAL, "mode 7 accepted");
-		p = load("x86_64", "cwd", -1);
-		if (p && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
-			CHECK(sg_gdb_attach(p, sv[0], 0) == SG_ERR_STATE, "gdb attached in own process");
+	}
+	/* gdb: the stub serves in the guest's process; a few packets of the
+	 * remote protocol by hand: the stop before the first instruction,
+	 * continue, the exit as hello ends natively (W, its status in hex) */
+	{
+		struct sg_exit want = native("cwd");
+		struct concurrent c = { .p = load("x86_64", "cwd", -1) };
+		char reply[512], expect[16];
+		pthread_t th;
+		int sv[2];
+
+		if (c.p && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
+			CHECK(sg_gdb_attach(c.p, sv[0], 0) == SG_OK, "gdb attach");
 			close(sv[0]);
+			pthread_create(&th, NULL, run_thread, &c);
+			CHECK(gdb_ask(sv[1], "?", reply, sizeof(reply)) &&
+			      (reply[0] == 'T' || reply[0] == 'S') && !strncmp(reply + 1, "05", 2),
+			      "gdb: the first stop '%s' (SIGTRAP expected)", reply);
+			snprintf(expect, sizeof(expect), "W%02x", want.code);
+			CHECK(gdb_ask(sv[1], "c", reply, sizeof(reply)) && !strncmp(reply, expect, 3),
+			      "gdb: after continue '%s', natively the exit %s", reply, expect);
+			pthread_join(th, NULL);
+			CHECK(c.err == SG_OK && same_exit(&c.st, &want), "gdb: status %d", c.st.code);
 			close(sv[1]);
 		}
-		sg_destroy(p);
+		sg_destroy(c.p);
 	}
 	/* stdio as given: hello's output into a pipe, as it writes natively */
 	{
