@@ -146,6 +146,12 @@ for mode in own in; do
 		"$guests/int80-x86_64" "$guests/trace-threads-x86_64" "$guests/trace-forkexec-x86_64" \
 		"$guests/int80-i386" "$guests/entry-x32" > "$work/out" || fail "api_more_check failed ($mode)"
 done
+# examples/hook_cost.c (docs/api.md's measurement) builds and counts the
+# calls of getpids natively made (its argument)
+cc $cflags -o "$work/hook_cost" "$src/examples/hook_cost.c" \
+	$(pkg-config --cflags --libs sysgate) -Wl,-rpath,"$libdir" || fail "hook_cost: build failed"
+"$work/hook_cost" "$guests/getpids-x86_64" 1000 | grep -q "^hook_cost: 1000 hooked calls" ||
+	fail "hook_cost: not 1000 hooked calls"
 # a guest in a process of its own cannot hurt its embedder (isolation_check.c)
 "$guests/isolate-x86_64" abort 2> /dev/null; [ $? -eq 134 ] || fail "isolate abort natively: not SIGABRT"
 cc $cflags -o "$work/isolation_check" "$src/tests/e2e/trace/isolation_check.c" -pthread \
