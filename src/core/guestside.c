@@ -459,6 +459,16 @@ bool guestside_hello(struct sg_process *p, int sock)
 			if (stop_fd >= 0)
 				close(stop_fd);
 			stop_fd = -1;
+			/* a request for the image before the exec (a hook of
+			 * the embedder's still running): that guest is gone */
+			if (m->op < CH_ANSWER &&
+			    !(m->op == CH_REQ_HOOKS && m->a[0] == CHAN_HOOKS_NO_REPLY)) {
+				m->op = CH_REPLY;
+				m->err = SG_ERR_STATE;
+				m->len = 0;
+				if (chan_send(g->sock, m, -1) < 0)
+					break;
+			}
 		}
 	pthread_mutex_unlock(&g->lock);
 	if (ok)

@@ -308,6 +308,18 @@ nomem:
 	return SG_ERR_NOMEM;
 }
 
+/* A new image (a guest's execve) asks for the hooks, and the first
+ * process's gets the stop pipe; m is the answer. */
+static void answer_hello(struct sg_process *p, int sock, struct chan_msg *m)
+{
+	struct sg_client *c = p->client;
+
+	memset(m, 0, offsetof(struct chan_msg, data));
+	m->op = CH_ANSWER;
+	m->len = (uint32_t)embed_hooks_describe(p, (struct chan_hooks *)m->data);
+	chan_send(sock, m, sock == c->sock ? c->stop_r : -1);
+}
+
 /* A request (with fd passed, -1: none) and its reply (in c->req). */
 static enum sg_err call_fd(struct sg_process *p, struct chan_msg *m, int fd)
 {
@@ -320,6 +332,8 @@ static enum sg_err call_fd(struct sg_process *p, struct chan_msg *m, int fd)
 			return SG_ERR_STATE;
 		if (m->op == CH_REPLY)
 			return (enum sg_err)m->err;
+		if (m->op == CH_HELLO) /* the guest exec'd meanwhile */
+			answer_hello(p, sock, m);
 	}
 }
 
@@ -482,10 +496,8 @@ static bool serve_one(struct sg_process *p, int sock, size_t peer, enum sg_err *
 		if (m->a[0]) /* the guest has exited (not a step, a stop) */
 			guest_ended(p, st, false);
 		return true;
-	case CH_HELLO: /* a new image: the hooks, and the stop pipe for the main one */
-		m->op = CH_ANSWER;
-		describe_hooks(p, m);
-		chan_send(sock, m, main ? c->stop_r : -1);
+	case CH_HELLO:
+		answer_hello(p, sock, m);
 		return false;
 	case CH_NEW_PROCESS:
 		if (fd >= 0)
