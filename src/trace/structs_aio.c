@@ -37,8 +37,8 @@ static const char *iocb_cmd_name(unsigned cmd)
 
 #define IOCB_FIELD(b, f) rd((b) + offsetof(struct iocb, f), sizeof(((struct iocb *)0)->f))
 
-/* The fields strace shows for every command: data, key, rw_flags and
- * reqprio only when set. */
+/* The fields strace shows for every command: data always (0 as 0),
+ * key, rw_flags and reqprio only when set. */
 static void print_iocb_header(const struct targ *a, const unsigned char *b)
 {
 	uint64_t data = IOCB_FIELD(b, aio_data);
@@ -48,8 +48,7 @@ static void print_iocb_header(const struct targ *a, const unsigned char *b)
 	int16_t prio = (int16_t)IOCB_FIELD(b, aio_reqprio);
 	const char *name = iocb_cmd_name(cmd);
 
-	if (data)
-		tl_printf(a->l, "aio_data=%#llx, ", (unsigned long long)data);
+	tl_printf(a->l, data ? "aio_data=%#llx, " : "aio_data=%llu, ", (unsigned long long)data);
 	if (key)
 		tl_printf(a->l, "aio_key=%u, ", key);
 	if (rw_flags) {

@@ -746,6 +746,15 @@ bool tk_fileoff(const struct targ *a, uint64_t v)
 	return true;
 }
 
+/* truncate's and ftruncate's length: the kernel's unsigned long (64 bits
+ * on x32 as on x86_64, 32 on i386), unsigned as strace prints it */
+bool tk_filelen(const struct targ *a, uint64_t v)
+{
+	tl_printf(a->l, "%llu", targ_table(a) == SG_TABLE_IA32 ? (unsigned long long)(uint32_t)v
+								 : (unsigned long long)v);
+	return true;
+}
+
 /* --- socket options ----------------------------------------------------------- */
 
 static const struct xlat *sockopt_set(uint32_t level)

@@ -22,15 +22,20 @@
 #     depend on timing: a split call is joined back into one line; and the
 #     interleaving of tasks: each task's lines are kept in order, tasks in
 #     the order they first appear
-#   - pids and tids (numbered in order of appearance), addresses (0x and 5+
+#   - pids and tids (numbered in order of appearance; not a first
+#     argument of a call that takes no pid there: fcntl(5773, ...) is a
+#     descriptor), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
 #     in SIGCHLD's siginfo too, times()'s result, timevals, time()), the CPU
 #     getcpu gives, -y's pipe and socket inodes, what reads
-#     of /proc files return, /* N vars */ counts,
+#     of /proc files return (and a write of those bytes right after),
+#     /* N vars */ counts,
 #     getrandom's bytes, sysinfo's and statfs's live values and the run's
 #     directory
-#   - against a twin of another ABI (--abi-sizes): set_robust_list's
-#     length, getrandom's count, mprotect(PROT_READ)'s RELRO length,
+#   - against a twin of another ABI (--abi-sizes): set_robust_list's and
+#     get_robust_list's length, a 4-byte sigset (a word on x32: strace
+#     decodes it; on x86_64 it is shown as its address), a directory's
+#     lseek position (ext4's hash: 32 bits for a 32-bit ABI), getrandom's count, mprotect(PROT_READ)'s RELRO length,
 #     control messages' lengths (cmsg_len, msg_controllen), SIOCGIFCONF's
 #     ifc_len (struct ifreq: 32 or 40 bytes)
 # The lines of tests/e2e/trace/strace_allow.txt (by-design differences,
@@ -248,15 +253,39 @@ normalise() {
 		$ids{$1} //= "PID" . ++$n
 			if /^(?:getpid|gettid|getppid|set_tid_address|clone3?|v?fork|wait4|waitid)\(.*\) += (\d+)$/ && $1 > 1;
 	}
-	my %fdpath;
+	my (%fdpath, %dirfd, $live);
+	# the calls whose first argument is a pid; any other call'"'"'s first
+	# argument (a descriptor, fcntl(5773, ...)) is left alone even when
+	# it happens to equal a pid of the run
+	my %pidfirst = map { $_ => 1 } qw(kill tkill tgkill wait4 waitpid
+		getpgid setpgid getsid getpriority setpriority prlimit64
+		get_robust_list pidfd_open process_vm_readv process_vm_writev
+		kcmp rt_sigqueueinfo rt_tgsigqueueinfo migrate_pages move_pages
+		sched_setaffinity sched_getaffinity sched_setparam sched_getparam
+		sched_setscheduler sched_getscheduler sched_rr_get_interval
+		sched_setattr sched_getattr);
 	for (@lines) {
 		# what a /proc file holds is live (status, stat), /dev/urandom
-		# random: their reads
+		# random: their reads, and the bytes a program copies from
+		# one (a write of the same length right after such a read:
+		# /proc/self/exe copied, whose bytes are the twin'"'"'s own)
 		$fdpath{$2} = $1 if /^(?:open|openat)\(.*?"([^"]*)".*\) += (\d+)$/;
-		s/^(read\((\d+), )".*\) += \d+$/$1"LIVE", N) = N/
-			if /^read\((\d+), / && ($fdpath{$1} // "") =~ m#^(/proc/|/dev/u?random$)#;
+		$dirfd{$1} = 1 if /^(?:open|openat)\(.*O_DIRECTORY.*\) += (\d+)$/;
+		my $was_live = $live;
+		$live = undef;
+		my ($rfd, $rn) = /^read\((\d+), ".*\) += (\d+)$/;
+		if (defined $rfd && ($fdpath{$rfd} // "") =~ m#^(/proc/|/dev/u?random$)#) {
+			$live = $rn;
+			s/^(read\((\d+), )".*\) += \d+$/$1"LIVE", N) = N/;
+		}
+		s/^(write\(\d+, )".*"(?:\.\.\.)?, (\d+)\) += \2$/$1"LIVE", N) = N/
+			if defined $was_live && /^write\(\d+, ".*"(?:\.\.\.)?, $was_live\) += $was_live$/;
 		# (a pid as a whole number, not the 8192 of 8192*1024)
+		my $head = "";
+		$head = $1 if /^((\w+)\(\d+)(?=[,)])/ && !$pidfirst{$2};
+		substr($_, 0, length $head) = "";
 		for my $id (keys %ids) { s/(?<![\w.])$id(?![\w*])/$ids{$id}/g; }
+		$_ = $head . $_;
 		s/0x[0-9a-f]{5,}/0xADDR/g;
 		s/htons\(\d{4,5}\)/htons(PORT)/g;
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;
@@ -276,10 +305,18 @@ normalise() {
 			# head (3 pointers), glibc'"'"'s pointer-sized random words,
 			# the binaries'"'"' RELRO sizes
 			s/^(set_robust_list\(0xADDR), \d+\)/$1, HEADSIZE)/;
+			s/^(get_robust_list\(.*), \[\d+\]\)/$1, [HEADSIZE])/;
+			# strace decodes a sigset of at least a word (4 bytes on
+			# x32, 8 on x86_64) and shows a shorter one as its address
+			s/\{sigmask=[^,]*, sigsetsize=4\}/{sigmask=SIGSET4, sigsetsize=4}/g;
 			s/^(getrandom\("RANDOM"), \d+, (.*\) = )\d+$/$1, N, $2N/;
 			s/^(mprotect\(0xADDR), \d+, PROT_READ\)/$1, RELRO, PROT_READ)/;
 			# the control message header: 12 bytes (compat) or 16
 			s/\b(cmsg_len|msg_controllen)=\d+/$1=CMSGSIZE/g;
+			# a directory position (seekdir to telldir'"'"'s): ext4 gives
+			# a 32-bit ABI (x32 too) a 32-bit hash, a 64-bit one 64
+			s/^(lseek\((\d+)), \d+, SEEK_SET\) = \d+$/$1, DIRPOS, SEEK_SET) = DIRPOS/
+				if /^lseek\((\d+),/ && $dirfd{$1};
 			# struct ifreq: 32 bytes (compat) or 40
 			if (/\bifc_len=/) { s/\bifc_len=\d+/ifc_len=N/; s/ => \d+/ => N/; }
 		}

@@ -228,6 +228,7 @@ for abi in "$@"; do
 			sort | uniq -c | sort -rn | head -${SG_SUITE_TOP:-25} | sed 's/^/   /'
 	fi
 	[ -n "${SG_SUITE_KEEP:-}" ] && cp "$out/diff.$abi" "$SG_SUITE_KEEP.$abi"
+	[ -n "${SG_SUITE_LOGS:-}" ] && mkdir -p "$SG_SUITE_LOGS" && cp "$out"/*."$abi".log "$SG_SUITE_LOGS"/
 	if [ $((pct / 100)) -lt "$min" ]; then
 		echo "strace-suite $abi: below $min%" >&2
 		status=1
