@@ -319,3 +319,17 @@ bool tk_ommsghdr(const struct targ *a, uint64_t v)
 	tl_putc(a->l, ']');
 	return true;
 }
+
+/* i386 socketcall's call number, when the call is shown as itself (its
+ * arguments unreadable): SYS_SOCKET...; another number in decimal, as
+ * strace prints it. */
+bool tk_socketcallop(const struct targ *a, uint64_t v)
+{
+	const char *name = xlat_name(&xlat_sockcallno, (uint32_t)v);
+
+	if (name)
+		tl_puts(a->l, name);
+	else
+		tl_printf(a->l, "%d", (int32_t)v);
+	return true;
+}

@@ -824,6 +824,18 @@ bool tk_osockoptval(const struct targ *a, uint64_t v)
 
 /* --- prctl ----------------------------------------------------------------- */
 
+/* PR_SET_DUMPABLE's argument and PR_GET_DUMPABLE's result: the kernel's
+ * SUID_DUMP_* (include/linux/sched/coredump.h, not exported to user
+ * space, so no header names them; strace prints them). */
+static const char *const suid_dump_names[] = { "SUID_DUMP_DISABLE", "SUID_DUMP_USER",
+					       "SUID_DUMP_ROOT" };
+
+const char *trace_suid_dump_name(uint64_t v)
+{
+	return v < sizeof(suid_dump_names) / sizeof(suid_dump_names[0]) ? suid_dump_names[v]
+									   : NULL;
+}
+
 static const char *prctl_op(const struct targ *a)
 {
 	return xlat_name(&xlat_prctlop, (uint32_t)a->call->args[0]);
@@ -897,7 +909,18 @@ bool tk_prctlarg(const struct targ *a, uint64_t v)
 		}
 		return true;
 	}
-	if (!strcmp(op, "PR_SET_NO_NEW_PRIVS") || !strcmp(op, "PR_SET_DUMPABLE") ||
+	if (!strcmp(op, "PR_SET_DUMPABLE")) {
+		const char *name = trace_suid_dump_name(targ_ulong(a, v));
+
+		if (a->i != 1)
+			return false;
+		if (name)
+			tl_puts(a->l, name);
+		else
+			tl_printf(a->l, "%#llx /* SUID_DUMP_??? */", (unsigned long long)targ_ulong(a, v));
+		return true;
+	}
+	if (!strcmp(op, "PR_SET_NO_NEW_PRIVS") ||
 	    !strcmp(op, "PR_SET_KEEPCAPS") || !strcmp(op, "PR_SET_CHILD_SUBREAPER")) {
 		if (a->i != 1 && strcmp(op, "PR_SET_NO_NEW_PRIVS"))
 			return false;

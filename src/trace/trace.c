@@ -1273,6 +1273,12 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 		for (size_t i = 0; i < sizeof(pers) / sizeof(pers[0]); i++)
 			if ((uint32_t)call->result == pers[i].value)
 				tl_printf(l, " (%s)", pers[i].name);
+	} else if (is_call(call, "prctl") &&
+		   call->args[0] == (uint64_t)xlat_value(&xlat_prctlop, "PR_GET_DUMPABLE")) {
+		const char *name = trace_suid_dump_name((uint64_t)call->result);
+
+		if (name)
+			tl_printf(l, " (%s)", name);
 	} else if (is_call(call, "sched_getscheduler")) {
 		const char *policy = xlat_name(&xlat_schedpolicy, (uint64_t)call->result);
 

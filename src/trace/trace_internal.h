@@ -203,6 +203,8 @@ bool trace_ioctl_splits(uint64_t req);
 void trace_print_sockaddr(const struct targ *a, uint64_t addr, uint64_t len);
 /* structs_io.c: the prctl option fills what its argument points to. */
 bool trace_prctl_fills(const struct sg_syscall_call *call);
+/* structs_io.c: SUID_DUMP_* by value (PR_SET_DUMPABLE, PR_GET_DUMPABLE). */
+const char *trace_suid_dump_name(uint64_t v);
 
 /* "= 3", "= 0x7f...", "= -1 ENOENT (No such file or directory)", "= ?" */
 void trace_print_result(struct tline *l, const struct trace *tr,
