@@ -28,7 +28,9 @@
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
 #     in SIGCHLD's siginfo too, times()'s result, timevals, time()), the CPU
 #     getcpu gives, -y's pipe and socket inodes, what reads
-#     of /proc files return (and a write of those bytes right after),
+#     of /proc files return (and a write of those bytes right after, and
+#     the position lseek/_llseek finds in one), the bytes of git's index
+#     (each file's times and inode),
 #     /* N vars */ counts,
 #     getrandom's bytes, sysinfo's and statfs's live values and the run's
 #     directory
@@ -55,7 +57,11 @@
 # in a chroot into DIR (a private mount namespace with /proc, /dev, /sys;
 # root only, else skipped with 77) and under `sysgate -L DIR`, both from
 # a directory under DIR/tmp; the native trace starts at the program's
-# own execve (chroot's and sh's calls before it are dropped).
+# own execve (chroot's and sh's calls before it are dropped). DIR is
+# bound onto itself first, so that its / is a mount root as the host's /
+# is under -L (statx's STATX_ATTR_MOUNT_ROOT, df), and it gets the host's
+# passwd, group, nsswitch.conf and localtime when it has none, which -L
+# would find on the host.
 # On a mismatch the unified diff of the normalised traces is printed.
 set -u
 
@@ -117,7 +123,7 @@ if [ -n "$chroot" ]; then
 	mkdir -p "$chroot/proc" "$chroot/dev" "$chroot/sys" "$chroot/tmp"
 	# `sysgate -L` finds a path the root lacks on the host: the root gets
 	# the host's user and group files, so that both runs read the same
-	for f in passwd group nsswitch.conf; do
+	for f in passwd group nsswitch.conf localtime; do
 		[ -e "$chroot/etc/$f" ] || cp "/etc/$f" "$chroot/etc/$f" 2>/dev/null
 	done
 	work=$(mktemp -d "$chroot/tmp/sgcmp.XXXXXX")
@@ -140,6 +146,7 @@ if [ -n "$chroot" ]; then
 	# own execve is the third that succeeds, after chroot's and sh's)
 	(unshare -m --propagation private sh -c '
 		r=$1 out=$2 dir=$3; shift 3
+		mount --bind "$r" "$r" &&
 		mount --rbind /proc "$r/proc" && mount --rbind /dev "$r/dev" &&
 		mount --rbind /sys "$r/sys" &&
 		exec env -i PATH=/usr/bin:/bin strace -f -q -o "$out" "$@"' sh \
@@ -277,6 +284,14 @@ normalise() {
 		if (defined $rfd && ($fdpath{$rfd} // "") =~ m#^(/proc/|/dev/u?random$)#) {
 			$live = $rn;
 			s/^(read\((\d+), )".*\) += \d+$/$1"LIVE", N) = N/;
+		}
+		# git'"'"'s index records each file'"'"'s times and inode: its bytes
+		s/^((?:read|pread64|write)\((\d+), )".*?"(\.\.\.)?, /$1"INDEX"$3, /
+			if /^(?:read|pread64|write)\((\d+), "/ && ($fdpath{$1} // "") =~ m#\.git/index(\.lock)?$#;
+		# and where in such a file a read stopped
+		if (/^(?:_llseek|lseek)\((\d+), / && ($fdpath{$1} // "") =~ m#^/proc/#) {
+			s/^(_llseek\(\d+, -?\d+, )\[\d+\]/$1\[POS]/;
+			s/^(lseek\(\d+, -?\d+, \w+\) += )\d+$/$1POS/;
 		}
 		s/^(write\(\d+, )".*"(?:\.\.\.)?, (\d+)\) += \2$/$1"LIVE", N) = N/
 			if defined $was_live && /^write\(\d+, ".*"(?:\.\.\.)?, $was_live\) += $was_live$/;

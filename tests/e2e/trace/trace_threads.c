@@ -1,8 +1,12 @@
 /* threads: two threads, each writing its own line, joined by the main
- * thread; the output order is fixed by joining in turn. */
+ * thread; the output order is fixed by joining in turn. Each thread
+ * first sleeps 50 ms, so that the main thread is already waiting in
+ * pthread_join (its futex wait is in the trace) natively and under
+ * sysgate alike: which comes first is timing, not the trace. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
@@ -10,7 +14,9 @@ static pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
 static void *worker(void *arg)
 {
 	const char *line = arg;
+	struct timespec wait = { 0, 50 * 1000 * 1000 };
 
+	nanosleep(&wait, NULL);
 	pthread_mutex_lock(&turn);
 	write(1, line, strlen(line));
 	pthread_mutex_unlock(&turn);
