@@ -22,9 +22,10 @@
 #     depend on timing: a split call is joined back into one line; and the
 #     interleaving of tasks: each task's lines are kept in order, tasks in
 #     the order they first appear
-#   - pids and tids (numbered in order of appearance; not a first
-#     argument of a call that takes no pid there: fcntl(5773, ...) is a
-#     descriptor), addresses (0x and 5+
+#   - pids and tids (numbered in order of appearance; in the lines of
+#     calls that take or return one, signals and ends, elsewhere only in
+#     strings and pid=/tid fields: fcntl(5773, ...) is a descriptor,
+#     mmap(..., 12288, ...) a size), addresses (0x and 5+
 #     hex digits), TCP ports of 1024 and up, times (a child's CPU ticks
 #     in SIGCHLD's siginfo too, times()'s result, timevals, time()), the CPU
 #     getcpu gives, -y's pipe and socket inodes, what reads
@@ -270,7 +271,12 @@ normalise() {
 		kcmp rt_sigqueueinfo rt_tgsigqueueinfo migrate_pages move_pages
 		sched_setaffinity sched_getaffinity sched_setparam sched_getparam
 		sched_setscheduler sched_getscheduler sched_rr_get_interval
-		sched_setattr sched_getattr);
+		sched_setattr sched_getattr waitid ptrace
+		futex);  # pthread_join waits on a word holding the thread id
+	# and the calls that return one (or a register that held one)
+	my %pidret = map { $_ => 1 } qw(getpid gettid getppid getpgid getpgrp
+		getsid setsid set_tid_address clone clone3 fork vfork wait4
+		waitpid waitid sigreturn rt_sigreturn);
 	for (@lines) {
 		# what a /proc file holds is live (status, stat), /dev/urandom
 		# random: their reads, and the bytes a program copies from
@@ -295,12 +301,20 @@ normalise() {
 		}
 		s/^(write\(\d+, )".*"(?:\.\.\.)?, (\d+)\) += \2$/$1"LIVE", N) = N/
 			if defined $was_live && /^write\(\d+, ".*"(?:\.\.\.)?, $was_live\) += $was_live$/;
-		# (a pid as a whole number, not the 8192 of 8192*1024)
-		my $head = "";
-		$head = $1 if /^((\w+)\(\d+)(?=[,)])/ && !$pidfirst{$2};
-		substr($_, 0, length $head) = "";
-		for my $id (keys %ids) { s/(?<![\w.])$id(?![\w*])/$ids{$id}/g; }
-		$_ = $head . $_;
+		# (a pid as a whole number, not the 8192 of 8192*1024), where a
+		# pid can be: anywhere in the lines of the calls that take or
+		# return one, signals and ends; elsewhere only in strings
+		# ("/proc/1234/fd", a program printing its pid) and in pid=
+		# and tid fields, never as a plain argument (fcntl(5773, ...),
+		# mmap(0x..., 12288, ...) are no pids)
+		my $pidre = join "|", sort { length $b <=> length $a } keys %ids;
+		if ($pidre eq "") {
+		} elsif (/^(?:---|\+\+\+) / || (/^(\w+)\(/ && ($pidfirst{$1} || $pidret{$1}))) {
+			s/(?<![\w.])($pidre)(?![\w*])/$ids{$1}/g;
+		} else {
+			s/("(?:[^"\\]|\\.)*")/my $q = $1; $q =~ s{(?<![\w.])($pidre)(?![\w*])}{$ids{$1}}g; $q/ge;
+			s/(\b(?:pid|si_pid|tid)=|_tid=\[)($pidre)\b/$1$ids{$2}/g;
+		}
 		s/0x[0-9a-f]{5,}/0xADDR/g;
 		s/htons\(\d{4,5}\)/htons(PORT)/g;
 		s/tv_sec=\d+, tv_nsec=\d+/tv_sec=T, tv_nsec=T/g;

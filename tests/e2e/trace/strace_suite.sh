@@ -1,5 +1,5 @@
 #!/bin/sh
-# strace_suite.sh [--fast] [--min PCT] [--only REGEX] BUILD [ABI]...
+# strace_suite.sh [--fast] [--min PCT] [--min-programs N] [--only REGEX] BUILD [ABI]...
 #
 # `sysgate --trace -f` against `strace -f` over real programs per ABI
 # (issue 18; compare_strace.sh does each comparison): the share of
@@ -14,18 +14,21 @@
 #   x32:    the C guests against their -m64 twins
 # --fast: a few programs per ABI (the ctest cases e2e.strace-suite.ABI).
 # --min PCT: exit 1 when an ABI's share is below PCT.
+# --min-programs N: exit 1 when fewer than N programs of an ABI were
+#   compared (one skipped for want of a tool does not count).
 # ABI: i386, x32, x86_64 (default: all three).
 set -u
-fast= min=0 only=.
+fast= min=0 min_progs=0 only=.
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fast) fast=1; shift ;;
 	--min) min=$2; shift 2 ;;
+	--min-programs) min_progs=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { echo "usage: $0 [--fast] [--min PCT] [--only RE] BUILD [ABI]..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [--fast] [--min PCT] [--min-programs N] [--only RE] BUILD [ABI]..." >&2; exit 2; }
 build=$(cd "$1" && pwd)
 shift
 [ $# -gt 0 ] || set -- x86_64 i386 x32
@@ -216,6 +219,7 @@ for abi in "$@"; do
 	set -- $(awk '{s += $2; t += $3} END {print s + 0, t + 0}' "$out/results.$abi")
 	same=$1 total=$2
 	[ "$total" -gt 0 ] || { echo "strace-suite $abi: nothing compared"; continue; }
+	nprogs=$(wc -l <"$out/results.$abi")
 	# two decimals, as integer arithmetic
 	pct=$((10000 * same / total))
 	# and per program (a long trace such as sys_fds' weighs as much as
@@ -233,6 +237,10 @@ for abi in "$@"; do
 	[ -n "${SG_SUITE_LOGS:-}" ] && mkdir -p "$SG_SUITE_LOGS" && cp "$out"/*."$abi".log "$SG_SUITE_LOGS"/
 	if [ $((pct / 100)) -lt "$min" ]; then
 		echo "strace-suite $abi: below $min%" >&2
+		status=1
+	fi
+	if [ "$nprogs" -lt "$min_progs" ]; then
+		echo "strace-suite $abi: $nprogs programs compared, fewer than $min_progs" >&2
 		status=1
 	fi
 done

@@ -8,10 +8,21 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #ifndef PIDFD_NONBLOCK
 #define PIDFD_NONBLOCK 04000
 #endif
+
+/* 50 ms: long enough for another task to reach the call it blocks in, so
+ * that the order of the two (which a trace shows) is the same in every
+ * run */
+static void settle(void)
+{
+	struct timespec t = { 0, 50 * 1000 * 1000 };
+
+	nanosleep(&t, NULL);
+}
 
 static long pidfd_open(pid_t pid, unsigned flags)
 {
@@ -78,6 +89,10 @@ static void pidfds(void)
 		pause();
 		_exit(0);
 	}
+	/* the child in pause() before it is signalled, natively and under
+	 * sysgate alike (a trace shows its pause; which comes first is
+	 * timing) */
+	settle();
 	fd = (int)pidfd_open(child, PIDFD_NONBLOCK);
 	FACT("pidfd_open child", fd >= 0);
 	if (fd < 0)
@@ -110,8 +125,10 @@ static void *other_thread(void *arg)
 {
 	(void)arg;
 	other_tid = (pid_t)syscall(SYS_gettid);
+	settle(); /* the main thread waits at the barrier first */
 	pthread_barrier_wait(&ready);
 	pthread_barrier_wait(&done);
+	settle(); /* the main thread waits in pthread_join before it ends */
 	return NULL;
 }
 
@@ -138,6 +155,7 @@ static void robust_list(void)
 	head = NULL;
 	CHECK("get_robust_list other thread", syscall(SYS_get_robust_list, other_tid, &head, &len));
 	FACT("its own head", head != NULL && head != &mine && head != before);
+	settle(); /* the other thread waits at this barrier first */
 	pthread_barrier_wait(&done);
 	pthread_join(th, NULL);
 
