@@ -63,6 +63,16 @@ static void pick(struct sg_syscall_call *call, bool ia32_entry, uint32_t nr)
 	call->row = slot.row;
 }
 
+/* A vDSO function's private call that the real vDSO would make a system
+ * call (an invalid or CPU-time clock): handled as that call, which the
+ * trace then shows, as strace sees the real vDSO's fallback. */
+static void vdso_fallback(struct sg_syscall_call *call)
+{
+	if (call->vdso_fn && call->row &&
+	    vdso_call_enters_kernel(call->table == SG_TABLE_IA32, (unsigned)call->index, call->args))
+		call->vdso_fn = false;
+}
+
 /* The handler (fn NULL: the vDSO function's answer). A guest buffer
  * whose page lies past the end of its file faults with SIGBUS when sysgate
  * touches it: the call answers -EFAULT, as the kernel's copy does
@@ -192,6 +202,7 @@ void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 		call.args[3] = cpu->r[R_R10];
 		call.args[4] = cpu->r[R_R8];
 		call.args[5] = cpu->r[R_R9];
+		vdso_fallback(&call);
 		run(t, &call);
 	} else {
 		uint32_t nr = (uint32_t)cpu->r[R_AX];
@@ -205,6 +216,7 @@ void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 			call.args[3] = (uint32_t)cpu->r[R_SI];
 			call.args[4] = (uint32_t)cpu->r[R_DI];
 			call.args[5] = (uint32_t)cpu->r[R_BP];
+			vdso_fallback(&call);
 			run(t, &call);
 		} else {
 			call.vdso = true;

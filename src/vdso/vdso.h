@@ -31,4 +31,10 @@ struct mm;
  * number the vDSO does not use), writing guest memory through mm. */
 long vdso_answer(struct mm *mm, bool ia32, unsigned nr, const uint64_t *a);
 
+/* vdso_calls.c: the real vDSO would make this call a system call (its
+ * fallback: clock_gettime or clock_getres of a clock it does not read
+ * itself, such as a CPU-time or an invalid clock), which a native strace
+ * sees. ia32, nr and a[] as for vdso_answer. */
+bool vdso_call_enters_kernel(bool ia32, unsigned nr, const uint64_t *a);
+
 #endif

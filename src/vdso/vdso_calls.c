@@ -109,6 +109,33 @@ static long getcpu_call(struct mm *mm, const uint64_t *a)
 	return 0;
 }
 
+/* The clocks the kernel's x86 vDSO reads itself (lib/vdso/gettimeofday.c:
+ * the high-resolution ones, the coarse ones and MONOTONIC_RAW); any other
+ * id, valid or not, goes to the kernel. */
+static bool vdso_reads_clock(int32_t clock)
+{
+	switch (clock) {
+	case CLOCK_REALTIME:
+	case CLOCK_MONOTONIC:
+	case CLOCK_BOOTTIME:
+	case CLOCK_TAI:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_MONOTONIC_RAW:
+		return true;
+	}
+	return false;
+}
+
+bool vdso_call_enters_kernel(bool ia32, unsigned nr, const uint64_t *a)
+{
+	bool clock_call = ia32 ? nr == __NR_clock_gettime || nr == __NR_clock_gettime64 ||
+					 nr == __NR_clock_getres
+			       : nr == X64_CLOCK_GETTIME || nr == X64_CLOCK_GETRES;
+
+	return clock_call && !vdso_reads_clock((int32_t)a[0]);
+}
+
 long vdso_answer(struct mm *mm, bool ia32, unsigned nr, const uint64_t *a)
 {
 	if (ia32) {
