@@ -91,6 +91,51 @@ void sc_fdset_drop_private(uint64_t *bits, int n)
 			bits[own[i] / 64] &= ~(1ull << (own[i] % 64));
 }
 
+/* The size of the descriptor table a native process with the guest's open
+ * descriptors would have at least: the kernel's table starts with 64
+ * entries and grows to hold a new descriptor h to (h / 128 + 1) rounded up
+ * to a power of two, times 128 (fs/file.c, alloc_fdtable), and select
+ * ignores numbers past it. sysgate's own table is larger (its descriptors
+ * sit in a high block), so the guest's is computed from its highest open
+ * descriptor (a table that grew for one closed since is not known). */
+int sc_guest_fd_table_size(void)
+{
+	char buf[4096];
+	long dir, n, highest = -1;
+	int size = 64;
+
+	dir = host_syscall4(SYS_openat, AT_FDCWD, "/proc/self/fd",
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (dir < 0)
+		return INT_MAX;
+	while ((n = host_syscall3(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			uint16_t reclen;
+			const char *name = buf + off + 19;
+			long fd;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			if (!reclen)
+				break;
+			off += reclen;
+			if (*name < '0' || *name > '9')
+				continue;
+			fd = strtol(name, NULL, 10);
+			if (fd != dir && !hostfd_is_private(fd) && fd > highest)
+				highest = fd;
+		}
+	}
+	host_syscall1(SYS_close, dir);
+	if (highest >= 64) {
+		long grow = highest / 128 + 1, pow2 = 1;
+
+		while (pow2 < grow)
+			pow2 <<= 1;
+		size = pow2 * 128 > INT_MAX ? INT_MAX : (int)(pow2 * 128);
+	}
+	return size;
+}
+
 /* --- close_range ----------------------------------------------------------- */
 
 /* The guest's range less sysgate's descriptors: one host call per gap. */

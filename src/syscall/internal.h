@@ -235,6 +235,8 @@ struct sc_poll_saved {
 int sc_poll_hide(struct pollfd *fds, uint64_t n, struct sc_poll_saved *saved);
 void sc_poll_unhide(struct pollfd *fds, const struct sc_poll_saved *saved);
 void sc_fdset_drop_private(uint64_t *bits, int n);
+/* the descriptor table size a native process would have (select) */
+int sc_guest_fd_table_size(void);
 struct rlimit;
 /* getrlimit/setrlimit on the host, RLIMIT_NOFILE as the guest sees it */
 long sc_host_getrlimit(int resource, struct rlimit *r);

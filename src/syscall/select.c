@@ -117,6 +117,26 @@ static long put_tmo(struct sg_thread *t, uint64_t addr, enum tmo_form f,
 	return copy_to_guest(sc_mm(t), addr, &u, size);
 }
 
+/* A native kernel takes only the numbers below its descriptor table's
+ * size from the sets (core_sys_select: n clamped to max_fds, and only
+ * that many bytes written back); sysgate's table is larger, so a number
+ * past the guest's, never open, is EBADF on the host. When the guest's
+ * table is smaller than n: n clamped to it, the bits past it dropped (the
+ * caller tries again). */
+static bool clamp_to_guest_table(struct fdsets *s, int *n)
+{
+	int size = sc_guest_fd_table_size();
+
+	if (size >= *n)
+		return false;
+	*n = size; /* a multiple of 64: whole words */
+	for (int i = 0; i < 3; i++)
+		if (s->guest[i])
+			memset(&s->bits[i][size / 64], 0, (SC_SET_WORDS - (size_t)size / 64) * 8);
+	s->bytes = (size_t)size / 8;
+	return true;
+}
+
 /* The host's pselect6 does all forms: select's timeval becomes a timespec
  * (microseconds over 999999 are -EINVAL, as the kernel's poll_select_set_timeout). */
 static long do_select(struct sg_thread *t, int n, const uint64_t *sets,
@@ -147,6 +167,11 @@ static long do_select(struct sg_thread *t, int n, const uint64_t *sets,
 			  sets[1] ? (long)s.bits[1] : 0,
 			  sets[2] ? (long)s.bits[2] : 0, tmo ? (long)&ts : 0,
 			  (long)sigpack);
+	if (r == -EBADF && clamp_to_guest_table(&s, &n))
+		r = host_blocking6(t, SYS_pselect6, n, sets[0] ? (long)s.bits[0] : 0,
+				  sets[1] ? (long)s.bits[1] : 0,
+				  sets[2] ? (long)s.bits[2] : 0, tmo ? (long)&ts : 0,
+				  (long)sigpack);
 	if (r >= 0 && put_sets(t, &s))
 		return -EFAULT;
 	/* the remaining time goes back even on EINTR (not for ERESTART*) */
