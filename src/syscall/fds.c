@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 #include "hostfd/hostfd.h"
@@ -219,6 +220,130 @@ static long proc_fd_dir_pid(int fd)
 		rest = strchr(rest + 6, '/');
 	return pid > 0 && rest && (strcmp(rest, "/fd") == 0 || strcmp(rest, "/fdinfo") == 0)
 		       ? pid : 0;
+}
+
+static long other_sysgate_floor(struct sg_thread *t, long pid);
+
+/* How many entries of the fd directory of pid are sysgate's own: ours
+ * (registered), or another sysgate's (at or above its floor, counted in
+ * its listing); 0 for a process not running sysgate. */
+static long hidden_fd_count(struct sg_thread *t, long pid)
+{
+	char path[64], buf[4096];
+	long dir, n, floor, count = 0;
+
+	if (pid == host_syscall0(SYS_getpid)) {
+		int own[HOSTFD_MAX];
+
+		return hostfd_list(own, HOSTFD_MAX);
+	}
+	floor = other_sysgate_floor(t, pid);
+	if (floor < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
+	dir = host_syscall4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (dir < 0)
+		return 0;
+	while ((n = host_syscall3(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			uint16_t reclen;
+			const char *name = buf + off + 19;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			if (!reclen)
+				break;
+			off += reclen;
+			if (*name >= '0' && *name <= '9' && strtol(name, NULL, 10) >= floor)
+				count++;
+		}
+	}
+	host_syscall1(SYS_close, dir);
+	return count;
+}
+
+static dev_t proc_dev(void)
+{
+	static dev_t dev; /* procfs's, once */
+	struct stat st;
+
+	if (!dev && host_syscall2(SYS_stat, "/proc", &st) == 0)
+		dev = st.st_dev;
+	return dev;
+}
+
+/* What a stat of a /proc fd directory or of a /proc view (path.c) would
+ * show natively: the directory's size is its entry count, from which
+ * sysgate's own descriptors are taken out as from its listing; a view
+ * (a memory file standing for /proc/self/maps and the like) has the
+ * stat of the proc file it stands for (size 0, procfs's block size).
+ * Cheap first: only a procfs directory of mode 0500 or a file with no
+ * links (memory files have none) can be one. */
+bool sc_stat_may_differ(unsigned mode, uint64_t nlink, uint64_t dev)
+{
+	return (S_ISDIR(mode) && (mode & 07777) == 0500 && dev == proc_dev()) ||
+	       (S_ISREG(mode) && nlink == 0);
+}
+
+/* The object is dfd (path NULL or "") or path from dfd, which the host
+ * found to be as sc_stat_may_differ says. SC_STAT_FD_DIR: *hidden of its
+ * entries are sysgate's; SC_STAT_VIEW: view (PATH_MAX) is the proc file
+ * to stat instead; else SC_STAT_SAME. */
+enum sc_stat_kind sc_stat_classify(struct sg_thread *t, int dfd, const char *path, int flags,
+				   long *hidden, char *view)
+{
+	enum sc_stat_kind kind = SC_STAT_SAME;
+	char link[64], target[PATH_MAX];
+	const char *name;
+	long fd = dfd, n, pid;
+	struct stat st;
+
+	if (path && *path)
+		fd = host_syscall4(SYS_openat, dfd, path,
+				   O_PATH | O_CLOEXEC |
+					   (flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0), 0);
+	if (fd < 0 || host_syscall2(SYS_fstat, fd, &st))
+		goto out;
+	if (S_ISDIR(st.st_mode) && (pid = proc_fd_dir_pid((int)fd)) > 0) {
+		*hidden = hidden_fd_count(t, pid);
+		kind = SC_STAT_FD_DIR;
+	} else if (S_ISREG(st.st_mode)) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+		n = host_syscall4(SYS_readlinkat, AT_FDCWD, link, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			name = sc_proc_view_path(target);
+			if (name && strlen(name) < PATH_MAX) {
+				strcpy(view, name);
+				kind = SC_STAT_VIEW;
+			}
+		}
+	}
+out:
+	if (fd >= 0 && fd != dfd)
+		host_syscall1(SYS_close, fd);
+	return kind;
+}
+
+void sc_stat_fixup(struct sg_thread *t, int dfd, const char *path, int flags,
+		   struct stat *st)
+{
+	char view[PATH_MAX];
+	long hidden = 0;
+	struct stat real;
+
+	if (!sc_stat_may_differ(st->st_mode, st->st_nlink, st->st_dev))
+		return;
+	switch (sc_stat_classify(t, dfd, path, flags, &hidden, view)) {
+	case SC_STAT_FD_DIR:
+		st->st_size = st->st_size > hidden ? st->st_size - hidden : 0;
+		break;
+	case SC_STAT_VIEW:
+		if (host_syscall2(SYS_stat, view, &real) == 0)
+			*st = real;
+		break;
+	default:
+		break;
+	}
 }
 
 /* Another process running sysgate (the same binary) keeps its own

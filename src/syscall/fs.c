@@ -26,12 +26,19 @@ static long host_stat(struct sg_thread *t, int dfd, uint64_t path_addr,
 	const char *hp;
 	long r;
 
-	if (by_fd)
-		return host_syscall2(SYS_fstat, dfd, st);
+	if (by_fd) {
+		r = host_syscall2(SYS_fstat, dfd, st);
+		if (r == 0)
+			sc_stat_fixup(t, dfd, NULL, 0, st);
+		return r;
+	}
 	r = sc_path_host(t, path_addr, path, true, &hp);
 	if (r)
 		return r;
-	return host_syscall4(SYS_newfstatat, dfd, hp, st, flags);
+	r = host_syscall4(SYS_newfstatat, dfd, hp, st, flags);
+	if (r == 0)
+		sc_stat_fixup(t, dfd, hp, flags, st);
+	return r;
 }
 
 static long put_stat(struct sg_thread *t, uint64_t buf, enum stat_form form,

@@ -81,8 +81,12 @@ static long old_stat(struct sg_thread *t, int fd, uint64_t path_addr,
 		if (r)
 			return r;
 		r = host_syscall4(SYS_newfstatat, AT_FDCWD, hp, &st, flags);
+		if (r == 0)
+			sc_stat_fixup(t, AT_FDCWD, hp, flags, &st);
 	} else {
 		r = host_syscall2(SYS_fstat, fd, &st);
+		if (r == 0)
+			sc_stat_fixup(t, fd, NULL, 0, &st);
 	}
 	if (r)
 		return r;

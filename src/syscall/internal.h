@@ -237,6 +237,15 @@ void sc_poll_unhide(struct pollfd *fds, const struct sc_poll_saved *saved);
 void sc_fdset_drop_private(uint64_t *bits, int n);
 /* the descriptor table size a native process would have (select) */
 int sc_guest_fd_table_size(void);
+/* a stat as a native one: /proc fd directories' size without sysgate's
+ * descriptors, /proc views as the file they stand for (fds.c) */
+struct stat;
+enum sc_stat_kind { SC_STAT_SAME, SC_STAT_FD_DIR, SC_STAT_VIEW };
+bool sc_stat_may_differ(unsigned mode, uint64_t nlink, uint64_t dev);
+enum sc_stat_kind sc_stat_classify(struct sg_thread *t, int dfd, const char *path, int flags,
+				   long *hidden, char *view);
+void sc_stat_fixup(struct sg_thread *t, int dfd, const char *path, int flags,
+		   struct stat *st);
 struct rlimit;
 /* getrlimit/setrlimit on the host, RLIMIT_NOFILE as the guest sees it */
 long sc_host_getrlimit(int resource, struct rlimit *r);

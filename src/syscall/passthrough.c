@@ -3,8 +3,11 @@
  * One line per entry point; the PA() list says what each argument is
  * (internal.h). Entry points shared by several ABIs appear once.
  */
+#define _GNU_SOURCE /* struct statx */
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/sysinfo.h>
 #include <sys/times.h>
 #include <sys/utsname.h>
@@ -99,17 +102,90 @@ SG_PASSTHROUGH(sys_truncate, SYS_truncate, PA(PA_PATH, 0), PA(PA_VAL, 0))
 SG_PASSTHROUGH(compat_sys_truncate, SYS_truncate, PA(PA_PATH, 0),
 	       PA(PA_S32, 0))
 
-/* --- stat: x86_64 and x32 share struct stat; struct statx is one layout -- */
-SG_PASSTHROUGH(sys_newstat, SYS_stat, PA(PA_PATH, 0),
-	       PA(PA_OUTN, sizeof(struct stat)))
-SG_PASSTHROUGH(sys_newlstat, SYS_lstat, PA(PA_PATH, 0),
-	       PA(PA_OUTN, sizeof(struct stat)))
-SG_PASSTHROUGH(sys_newfstat, SYS_fstat, PA(PA_VAL, 0),
-	       PA(PA_OUTN, sizeof(struct stat)))
-SG_PASSTHROUGH(sys_newfstatat, SYS_newfstatat, PA(PA_VAL, 0), PA(PA_PATH, 0),
-	       PA(PA_OUTN, sizeof(struct stat)), PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_statx, SYS_statx, PA(PA_VAL, 0), PA(PA_PATH, 0),
-	       PA(PA_VAL, 0), PA(PA_VAL, 0), PA(PA_OUTN, 256))
+/* --- stat: x86_64 and x32 share struct stat; struct statx is one layout --
+ * Passed through, then what the host wrote looked at: a /proc fd
+ * directory's size and a /proc view's stat are the guest's (fds.c,
+ * sc_stat_fixup; the cheap test first, the path resolved again only
+ * then). */
+
+static long stat_fixed(struct sg_thread *t, long r, int dfd, uint64_t path_addr, int flags,
+		       uint64_t buf)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (r || copy_from_guest(sc_mm(t), &st, buf, sizeof(st)) ||
+	    !sc_stat_may_differ(st.st_mode, st.st_nlink, st.st_dev))
+		return r;
+	if (path_addr && sc_path(t, path_addr, path, true))
+		return r;
+	sc_stat_fixup(t, dfd, path_addr ? path : NULL, flags, &st);
+	return copy_to_guest(sc_mm(t), buf, &st, sizeof(st)) ? -EFAULT : r;
+}
+
+SG_SYSCALL_DEFINE(sys_newstat)
+{
+	static const uint16_t spec[] = { PA(PA_PATH, 0), PA(PA_OUTN, sizeof(struct stat)) };
+
+	return stat_fixed(t, sc_passthrough(t, a, SYS_stat, spec, ARRAY_SIZE(spec)), AT_FDCWD,
+			  a[0], 0, a[1]);
+}
+
+SG_SYSCALL_DEFINE(sys_newlstat)
+{
+	static const uint16_t spec[] = { PA(PA_PATH, 0), PA(PA_OUTN, sizeof(struct stat)) };
+
+	return stat_fixed(t, sc_passthrough(t, a, SYS_lstat, spec, ARRAY_SIZE(spec)), AT_FDCWD,
+			  a[0], AT_SYMLINK_NOFOLLOW, a[1]);
+}
+
+SG_SYSCALL_DEFINE(sys_newfstat)
+{
+	static const uint16_t spec[] = { PA(PA_VAL, 0), PA(PA_OUTN, sizeof(struct stat)) };
+
+	return stat_fixed(t, sc_passthrough(t, a, SYS_fstat, spec, ARRAY_SIZE(spec)), (int)a[0],
+			  0, 0, a[1]);
+}
+
+SG_SYSCALL_DEFINE(sys_newfstatat)
+{
+	static const uint16_t spec[] = { PA(PA_VAL, 0), PA(PA_PATH, 0),
+					 PA(PA_OUTN, sizeof(struct stat)), PA(PA_VAL, 0) };
+
+	return stat_fixed(t, sc_passthrough(t, a, SYS_newfstatat, spec, ARRAY_SIZE(spec)),
+			  (int)a[0], a[1], (int)a[3], a[2]);
+}
+
+SG_SYSCALL_DEFINE(sys_statx)
+{
+	static const uint16_t spec[] = { PA(PA_VAL, 0), PA(PA_PATH, 0), PA(PA_VAL, 0),
+					 PA(PA_VAL, 0), PA(PA_OUTN, 256) };
+	long r = sc_passthrough(t, a, SYS_statx, spec, ARRAY_SIZE(spec));
+	char path[PATH_MAX], view[PATH_MAX];
+	struct statx stx;
+	long hidden = 0;
+
+	if (r || copy_from_guest(sc_mm(t), &stx, a[4], sizeof(stx)) ||
+	    !(stx.stx_mask & STATX_TYPE) ||
+	    !sc_stat_may_differ(stx.stx_mode, stx.stx_nlink,
+				makedev(stx.stx_dev_major, stx.stx_dev_minor)))
+		return r;
+	if (a[1] && sc_path(t, a[1], path, true))
+		return r;
+	switch (sc_stat_classify(t, (int)a[0], a[1] ? path : NULL, (int)a[2], &hidden, view)) {
+	case SC_STAT_FD_DIR:
+		stx.stx_size = stx.stx_size > (uint64_t)hidden ? stx.stx_size - (uint64_t)hidden : 0;
+		break;
+	case SC_STAT_VIEW:
+		if (host_syscall5(SYS_statx, AT_FDCWD, view, (int)a[2] & ~AT_EMPTY_PATH,
+				  (unsigned)a[3], &stx))
+			return r;
+		break;
+	default:
+		return r;
+	}
+	return copy_to_guest(sc_mm(t), a[4], &stx, sizeof(stx)) ? -EFAULT : r;
+}
 
 /* --- misc ------------------------------------------------------------------ */
 SG_PASSTHROUGH(sys_getrandom, SYS_getrandom, PA(PA_OUT, 1), PA(PA_VAL, 0),
