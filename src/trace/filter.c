@@ -524,6 +524,30 @@ void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,
 	trace_sh_unlock(tr);
 }
 
+/* The run's first execve was its starter's, a 64-bit program's (as the
+ * child strace forks is): strace counts it in the 64-bit table whatever
+ * the program's ABI, and so does -c here. The call was just counted in
+ * the program's table; moved to the x86_64 one's execve row. */
+void trace_count_as_starter(struct trace *tr, const struct sg_syscall_call *call)
+{
+	const struct sg_syscall_table *x64 = sg_syscall_table(SG_TABLE_X64);
+	struct trace_count *from = tr->counts[call->table], *to = tr->counts[SG_TABLE_X64];
+	unsigned r64;
+
+	if (call->table == SG_TABLE_X64 || !from || !to || !x64 || !call->row)
+		return;
+	for (r64 = 0; r64 < x64->size; r64++)
+		if (x64->rows[r64].name && !strcmp(x64->rows[r64].name, "execve"))
+			break;
+	if (r64 == x64->size)
+		return;
+	trace_sh_lock(tr);
+	to[r64].calls += from[call->index].calls;
+	to[r64].ns += from[call->index].ns;
+	to[r64].errors += from[call->index].errors;
+	memset(&from[call->index], 0, sizeof(from[call->index]));
+	trace_sh_unlock(tr);
+}
 
 struct summary_row {
 	const char *name;

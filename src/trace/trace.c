@@ -776,6 +776,8 @@ void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
 	trace_syscall_enter(tr, t, &call);
 	trace_syscall_exit(tr, t, &call);
 	tr->flags = flags;
+	if (tr->flags & SG_TRACE_SUMMARY)
+		trace_count_as_starter(tr, &call);
 }
 
 /* i386's old select(2) (82) takes one pointer to its five arguments

@@ -290,6 +290,8 @@ bool trace_filter_wants(const struct trace_filter *f,
 			const struct sg_syscall_call *call);
 void trace_count_call(struct trace *tr, const struct sg_syscall_call *call,
 		      uint64_t ns);
+/* The first execve's count moved to the x86_64 table (its starter's). */
+void trace_count_as_starter(struct trace *tr, const struct sg_syscall_call *call);
 void trace_print_summary(struct trace *tr);
 
 /* --- timeline.c, timeline_html.c: --trace-timeline ---------------------- */
