@@ -92,27 +92,21 @@ void sc_fdset_drop_private(uint64_t *bits, int n)
 			bits[own[i] / 64] &= ~(1ull << (own[i] % 64));
 }
 
-/* The size of the descriptor table a native process with the guest's open
- * descriptors would have at least: the kernel's table starts with 64
- * entries and grows to hold a new descriptor h to (h / 128 + 1) rounded up
- * to a power of two, times 128 (fs/file.c, alloc_fdtable), and select
- * ignores numbers past it. sysgate's own table is larger (its descriptors
- * sit in a high block), so the guest's is computed from its highest open
- * descriptor (a table that grew for one closed since is not known). */
-int sc_guest_fd_table_size(void)
+/* Each descriptor number the fd directory at path lists, to each(fd, ctx)
+ * (the directory's own descriptor, open for the listing, left out); false
+ * when it cannot be read. */
+static bool each_fd_entry(const char *path, void (*each)(long fd, void *ctx), void *ctx)
 {
 	char buf[4096];
-	long dir, n, highest = -1;
-	int size = 64;
+	long dir, n;
 
-	dir = host_syscall4(SYS_openat, AT_FDCWD, "/proc/self/fd",
-			    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	dir = host_syscall4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (dir < 0)
-		return INT_MAX;
+		return false;
 	while ((n = host_syscall3(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
 		for (long off = 0; off < n;) {
+			const char *name = buf + off + 19; /* struct linux_dirent64 */
 			uint16_t reclen;
-			const char *name = buf + off + 19;
 			long fd;
 
 			memcpy(&reclen, buf + off + 16, sizeof(reclen));
@@ -122,19 +116,39 @@ int sc_guest_fd_table_size(void)
 			if (*name < '0' || *name > '9')
 				continue;
 			fd = strtol(name, NULL, 10);
-			if (fd != dir && !hostfd_is_private(fd) && fd > highest)
-				highest = fd;
+			if (fd != dir || strcmp(path, "/proc/self/fd"))
+				each(fd, ctx);
 		}
 	}
 	host_syscall1(SYS_close, dir);
-	if (highest >= 64) {
-		long grow = highest / 128 + 1, pow2 = 1;
+	return true;
+}
 
-		while (pow2 < grow)
-			pow2 <<= 1;
-		size = pow2 * 128 > INT_MAX ? INT_MAX : (int)(pow2 * 128);
-	}
-	return size;
+/* The size of the descriptor table a native process with the guest's open
+ * descriptors would have at least: the kernel's table starts with 64
+ * entries and grows to hold a new descriptor h to (h / 128 + 1) rounded up
+ * to a power of two, times 128 (fs/file.c, alloc_fdtable), and select
+ * ignores numbers past it. sysgate's own table is larger (its descriptors
+ * sit in a high block), so the guest's is computed from its highest open
+ * descriptor (a table that grew for one closed since is not known). */
+static void note_highest_guest_fd(long fd, void *highest)
+{
+	if (!hostfd_is_private(fd) && fd > *(long *)highest)
+		*(long *)highest = fd;
+}
+
+int sc_guest_fd_table_size(void)
+{
+	long highest = -1, grow, pow2 = 1;
+
+	if (!each_fd_entry("/proc/self/fd", note_highest_guest_fd, &highest))
+		return INT_MAX;
+	if (highest < 64)
+		return 64;
+	grow = highest / 128 + 1;
+	while (pow2 < grow)
+		pow2 <<= 1;
+	return pow2 * 128 > INT_MAX ? INT_MAX : (int)(pow2 * 128);
 }
 
 /* --- close_range ----------------------------------------------------------- */
@@ -224,41 +238,36 @@ static long proc_fd_dir_pid(int fd)
 
 static long other_sysgate_floor(struct sg_thread *t, long pid);
 
+struct count_from {
+	long floor, count;
+};
+
+static void count_from_floor(long fd, void *c)
+{
+	struct count_from *cf = c;
+
+	cf->count += fd >= cf->floor;
+}
+
 /* How many entries of the fd directory of pid are sysgate's own: ours
  * (registered), or another sysgate's (at or above its floor, counted in
  * its listing); 0 for a process not running sysgate. */
 static long hidden_fd_count(struct sg_thread *t, long pid)
 {
-	char path[64], buf[4096];
-	long dir, n, floor, count = 0;
+	struct count_from cf = { -1, 0 };
+	char path[64];
 
 	if (pid == host_syscall0(SYS_getpid)) {
 		int own[HOSTFD_MAX];
 
 		return hostfd_list(own, HOSTFD_MAX);
 	}
-	floor = other_sysgate_floor(t, pid);
-	if (floor < 0)
+	cf.floor = other_sysgate_floor(t, pid);
+	if (cf.floor < 0)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
-	dir = host_syscall4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (dir < 0)
-		return 0;
-	while ((n = host_syscall3(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			uint16_t reclen;
-			const char *name = buf + off + 19;
-
-			memcpy(&reclen, buf + off + 16, sizeof(reclen));
-			if (!reclen)
-				break;
-			off += reclen;
-			if (*name >= '0' && *name <= '9' && strtol(name, NULL, 10) >= floor)
-				count++;
-		}
-	}
-	host_syscall1(SYS_close, dir);
-	return count;
+	each_fd_entry(path, count_from_floor, &cf);
+	return cf.count;
 }
 
 static dev_t proc_dev(void)
