@@ -38,7 +38,8 @@
 #   - against a twin of another ABI (--abi-sizes): set_robust_list's and
 #     get_robust_list's length, a 4-byte sigset (a word on x32: strace
 #     decodes it; on x86_64 it is shown as its address), a directory's
-#     lseek position (ext4's hash: 32 bits for a 32-bit ABI), getrandom's count, mprotect(PROT_READ)'s RELRO length,
+#     lseek position (ext4's hash: 32 bits for a 32-bit ABI), getrandom's
+#     count, mprotect(PROT_READ)'s RELRO length,
 #     control messages' lengths (cmsg_len, msg_controllen), SIOCGIFCONF's
 #     ifc_len (struct ifreq: 32 or 40 bytes)
 # The lines of tests/e2e/trace/strace_allow.txt (by-design differences,
@@ -262,17 +263,16 @@ normalise() {
 			if /^(?:getpid|gettid|getppid|set_tid_address|clone3?|v?fork|wait4|waitid)\(.*\) += (\d+)$/ && $1 > 1;
 	}
 	my (%fdpath, %dirfd, $live);
-	# the calls whose first argument is a pid; any other call'"'"'s first
-	# argument (a descriptor, fcntl(5773, ...)) is left alone even when
-	# it happens to equal a pid of the run
-	my %pidfirst = map { $_ => 1 } qw(kill tkill tgkill wait4 waitpid
+	# the calls that take a pid (or a thread id: futex, as pthread_join
+	# waits on a word holding one); in other calls a number equal to a
+	# pid of the run is no pid (fcntl(5773, ...) is a descriptor)
+	my %pidtake = map { $_ => 1 } qw(kill tkill tgkill wait4 waitpid
 		getpgid setpgid getsid getpriority setpriority prlimit64
 		get_robust_list pidfd_open process_vm_readv process_vm_writev
 		kcmp rt_sigqueueinfo rt_tgsigqueueinfo migrate_pages move_pages
 		sched_setaffinity sched_getaffinity sched_setparam sched_getparam
 		sched_setscheduler sched_getscheduler sched_rr_get_interval
-		sched_setattr sched_getattr waitid ptrace
-		futex);  # pthread_join waits on a word holding the thread id
+		sched_setattr sched_getattr waitid ptrace futex);
 	# and the calls that return one (or a register that held one)
 	my %pidret = map { $_ => 1 } qw(getpid gettid getppid getpgid getpgrp
 		getsid setsid set_tid_address clone clone3 fork vfork wait4
@@ -309,7 +309,7 @@ normalise() {
 		# mmap(0x..., 12288, ...) are no pids)
 		my $pidre = join "|", sort { length $b <=> length $a } keys %ids;
 		if ($pidre eq "") {
-		} elsif (/^(?:---|\+\+\+) / || (/^(\w+)\(/ && ($pidfirst{$1} || $pidret{$1}))) {
+		} elsif (/^(?:---|\+\+\+) / || (/^(\w+)\(/ && ($pidtake{$1} || $pidret{$1}))) {
 			s/(?<![\w.])($pidre)(?![\w*])/$ids{$1}/g;
 		} else {
 			s/("(?:[^"\\]|\\.)*")/my $q = $1; $q =~ s{(?<![\w.])($pidre)(?![\w*])}{$ids{$1}}g; $q/ge;
