@@ -397,17 +397,216 @@ static bool crypto_fast_form(struct insn *i)
 }
 #endif
 
+/* ---- the legacy SSE encodings of the same and of OpenSSL's SHA-256 ---- */
+
+/* OpenSSL's SHA-NI loop (sha256_block_data_order_shaext) is legacy SSE:
+ * SHA256RNDS2/MSG1/MSG2, PADDD, MOVDQA loads and moves, PSHUFD, PALIGNR,
+ * PSHUFB. A legacy form writes bits 127:0 of its destination and keeps
+ * bits 255:128; its register operands are found by the same offsets
+ * (xr/xm: the VEX operand unused). */
+
+/* dst = op(dst, r/m) for sse_lanes.h's PACKED_OPS, register forms. */
+#define FAST_LEGACY_BINARY(name, ...)                                                           \
+	static const struct insn *fast_##name##_r(struct cpu *c, const struct insn *i)          \
+	{                                                                                       \
+		cpu_xmm *d = xr(c, i, XR_REG), a = *d, b = *xr(c, i, XR_RM);                    \
+		fast_lane_##name(&a, &b);                                                       \
+		*d = a;                                                                         \
+		return exec_next(c, i);                                                         \
+	}
+PACKED_OPS(FAST_LEGACY_BINARY)
+#undef FAST_LEGACY_BINARY
+
+/* MOVDQA/MOVAPS/MOVDQU/MOVUPS xmm, xmm|m128 (op_mova_VxWx, op_movu_VxWx):
+ * a misaligned operand of the aligned forms goes to the table handler's
+ * #GP. */
+static const struct insn *fast_load_r(struct cpu *c, const struct insn *i)
+{
+	*xr(c, i, XR_REG) = *xr(c, i, XR_RM);
+	return exec_next(c, i);
+}
+
+#define FAST_LEGACY_LOAD(suffix, align, SH, EA)                                                 \
+	static const struct insn *fast_load_m##suffix##SH(struct cpu *c, const struct insn *i)  \
+	{                                                                                       \
+		cpu_xmm v;                                                                      \
+		uint64_t addr = EA(c, i);                                                       \
+		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
+			return exec_generic(c, i);                                              \
+		mem_read16(addr, &v);                                                           \
+		*xm(c, i, XR_REG) = v;                                                          \
+		return exec_next(c, i);                                                         \
+	}
+EA_SHAPES(FAST_LEGACY_LOAD, , false)
+EA_SHAPES(FAST_LEGACY_LOAD, _a, true)
+#undef FAST_LEGACY_LOAD
+
+/* PSHUFD xmm, xmm, imm8: dword k of the result is the source's dword
+ * (imm8 >> 2k) & 3. */
+static const struct insn *fast_pshufd_r(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm s = *xr(c, i, XR_RM), *d = xr(c, i, XR_REG);
+	unsigned imm = (unsigned)i->imm;
+
+	d->d[0] = s.d[imm & 3];
+	d->d[1] = s.d[imm >> 2 & 3];
+	d->d[2] = s.d[imm >> 4 & 3];
+	d->d[3] = s.d[imm >> 6 & 3];
+	return exec_next(c, i);
+}
+
+/* PALIGNR xmm, xmm, imm8: (dst:src) >> 8 * imm8. */
+static const struct insn *fast_palignr_r(struct cpu *c, const struct insn *i)
+{
+	cpu_xmm *d = xr(c, i, XR_REG), hi = *d, lo = *xr(c, i, XR_RM);
+
+	lane_alignr(d, &hi, &lo, (unsigned)(i->imm & 0xff));
+	return exec_next(c, i);
+}
+
+/* PSHUFB xmm, xmm: every x86-64-v2 host has SSSE3 (docs/cpu.md: the SIMD
+ * rows already run it there). */
+__attribute__((target("ssse3"))) static const struct insn *fast_pshufb_r(struct cpu *c,
+									 const struct insn *i)
+{
+	cpu_xmm *d = xr(c, i, XR_REG);
+	__m128i x = _mm_load_si128((const __m128i *)d);
+	__m128i y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));
+
+	_mm_store_si128((__m128i *)d, _mm_shuffle_epi8(x, y));
+	return exec_next(c, i);
+}
+
+#ifndef SG_PORTABLE_CRYPTO
+/* AES-NI, PCLMULQDQ and SHA register forms on the host's instructions:
+ * dst = op(dst, src[, xmm0]). */
+#define FAST_LEGACY_CRYPTO(name, target_isa, EXPR)                                              \
+	__attribute__((target(target_isa))) static const struct insn *fast_##name(              \
+		struct cpu *c, const struct insn *i)                                            \
+	{                                                                                       \
+		cpu_xmm *d = xr(c, i, XR_REG);                                                  \
+		__m128i x, y;                                                                   \
+		x = _mm_load_si128((const __m128i *)d);                                         \
+		y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));                           \
+		_mm_store_si128((__m128i *)d, (EXPR));                                          \
+		return exec_next(c, i);                                                         \
+	}
+#define XMM0 _mm_load_si128((const __m128i *)&c->xmm[0])
+FAST_LEGACY_CRYPTO(aesenc, "aes", _mm_aesenc_si128(x, y))
+FAST_LEGACY_CRYPTO(aesenclast, "aes", _mm_aesenclast_si128(x, y))
+FAST_LEGACY_CRYPTO(aesdec, "aes", _mm_aesdec_si128(x, y))
+FAST_LEGACY_CRYPTO(aesdeclast, "aes", _mm_aesdeclast_si128(x, y))
+FAST_LEGACY_CRYPTO(pclmul00, "pclmul", _mm_clmulepi64_si128(x, y, 0x00))
+FAST_LEGACY_CRYPTO(pclmul01, "pclmul", _mm_clmulepi64_si128(x, y, 0x01))
+FAST_LEGACY_CRYPTO(pclmul10, "pclmul", _mm_clmulepi64_si128(x, y, 0x10))
+FAST_LEGACY_CRYPTO(pclmul11, "pclmul", _mm_clmulepi64_si128(x, y, 0x11))
+FAST_LEGACY_CRYPTO(sha256rnds2, "sha", _mm_sha256rnds2_epu32(x, y, XMM0))
+FAST_LEGACY_CRYPTO(sha256msg1, "sha", _mm_sha256msg1_epu32(x, y))
+FAST_LEGACY_CRYPTO(sha256msg2, "sha", _mm_sha256msg2_epu32(x, y))
+FAST_LEGACY_CRYPTO(sha1rnds4_0, "sha", _mm_sha1rnds4_epu32(x, y, 0))
+FAST_LEGACY_CRYPTO(sha1rnds4_1, "sha", _mm_sha1rnds4_epu32(x, y, 1))
+FAST_LEGACY_CRYPTO(sha1rnds4_2, "sha", _mm_sha1rnds4_epu32(x, y, 2))
+FAST_LEGACY_CRYPTO(sha1rnds4_3, "sha", _mm_sha1rnds4_epu32(x, y, 3))
+FAST_LEGACY_CRYPTO(sha1nexte, "sha", _mm_sha1nexte_epu32(x, y))
+FAST_LEGACY_CRYPTO(sha1msg1, "sha", _mm_sha1msg1_epu32(x, y))
+FAST_LEGACY_CRYPTO(sha1msg2, "sha", _mm_sha1msg2_epu32(x, y))
+#undef XMM0
+#undef FAST_LEGACY_CRYPTO
+
+/* handler, its operation (crypto_host_has), its form */
+#define LEGACY_CRYPTO_ROWS(X)                                                                   \
+	X(op_aesenc_VxWx, CR_AESENC, fast_aesenc)                                               \
+	X(op_aesenclast_VxWx, CR_AESENCLAST, fast_aesenclast)                                   \
+	X(op_aesdec_VxWx, CR_AESDEC, fast_aesdec)                                               \
+	X(op_aesdeclast_VxWx, CR_AESDECLAST, fast_aesdeclast)                                   \
+	X(op_sha256rnds2_VxWx, CR_SHA256RNDS2, fast_sha256rnds2)                                \
+	X(op_sha256msg1_VxWx, CR_SHA256MSG1, fast_sha256msg1)                                   \
+	X(op_sha256msg2_VxWx, CR_SHA256MSG2, fast_sha256msg2)                                   \
+	X(op_sha1nexte_VxWx, CR_SHA1NEXTE, fast_sha1nexte)                                      \
+	X(op_sha1msg1_VxWx, CR_SHA1MSG1, fast_sha1msg1)                                         \
+	X(op_sha1msg2_VxWx, CR_SHA1MSG2, fast_sha1msg2)
+
+static insn_exec legacy_crypto_form(const struct insn *i)
+{
+	static const insn_exec pclmul[4] = { fast_pclmul00, fast_pclmul01, fast_pclmul10,
+					     fast_pclmul11 };
+	static const insn_exec sha1rnds4[4] = { fast_sha1rnds4_0, fast_sha1rnds4_1,
+						fast_sha1rnds4_2, fast_sha1rnds4_3 };
+	insn_fn fn = i->fn;
+
+#define CRYPTO_PICK(handler, op, form)                                                          \
+	if (fn == handler)                                                                      \
+		return crypto_host_has(op) ? form : NULL;
+	LEGACY_CRYPTO_ROWS(CRYPTO_PICK)
+#undef CRYPTO_PICK
+	if (fn == op_pclmulqdq_VxWxIb)
+		return crypto_host_has(CR_PCLMULQDQ) ? pclmul[(i->imm & 1) | (i->imm >> 3 & 2)] : NULL;
+	if (fn == op_sha1rnds4_VxWxIb)
+		return crypto_host_has(CR_SHA1RNDS4) ? sha1rnds4[i->imm & 3] : NULL;
+	return NULL;
+}
+#define LEGACY_CRYPTO_IS(handler, op, form) fn == handler ||
+#define LEGACY_CRYPTO_HANDLERS(fn)                                                              \
+	(LEGACY_CRYPTO_ROWS(LEGACY_CRYPTO_IS) fn == op_pclmulqdq_VxWxIb || fn == op_sha1rnds4_VxWxIb)
+#else
+static insn_exec legacy_crypto_form(const struct insn *i)
+{
+	(void)i;
+	return NULL;
+}
+#define LEGACY_CRYPTO_HANDLERS(fn) false
+#endif
+
+/* The legacy handlers with a fast form here. */
+static bool legacy_has_fast_form(insn_fn fn)
+{
+#define LEGACY_BINARY_IS(name, ...) fn == op_##name##_VxWx ||
+	return PACKED_OPS(LEGACY_BINARY_IS) fn == op_mova_VxWx || fn == op_movu_VxWx ||
+	       fn == op_pshufd_VxWxIb || fn == op_simd_palignr || fn == op_simd_pshufb ||
+	       LEGACY_CRYPTO_HANDLERS(fn);
+#undef LEGACY_BINARY_IS
+}
+
+/* The legacy form of i, or NULL: the table's exec stays. */
+static insn_exec legacy_form(const struct insn *i)
+{
+	insn_fn fn = i->fn;
+
+	if (fn == op_mova_VxWx)
+		return i->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m_a);
+	if (fn == op_movu_VxWx)
+		return i->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m);
+	if (i->mod != 3)
+		return NULL;
+#define LEGACY_BINARY_PICK(name, ...)                                                           \
+	if (fn == op_##name##_VxWx)                                                             \
+		return fast_##name##_r;
+	PACKED_OPS(LEGACY_BINARY_PICK)
+#undef LEGACY_BINARY_PICK
+	if (fn == op_pshufd_VxWxIb)
+		return fast_pshufd_r;
+	if (fn == op_simd_palignr)
+		return fast_palignr_r;
+	if (fn == op_simd_pshufb)
+		return fast_pshufb_r;
+	return legacy_crypto_form(i);
+}
+
 /* ---- decode time ---- */
 
 static void pick_form(struct insn *i);
 
 void avx_specialise(const struct cpu *c, struct insn *i)
 {
-	insn_exec table = i->exec;
+	insn_exec table = i->exec, legacy;
 
-	if (!avx_enabled(c)) /* #UD: the table handler */
-		return;
-	pick_form(i);
+	if (legacy_has_fast_form(i->fn)) {
+		legacy = legacy_form(i);
+		if (legacy)
+			i->exec = legacy;
+	} else if (avx_enabled(c)) { /* else #UD: the table handler */
+		pick_form(i);
+	}
 	if (i->exec == table)
 		return;
 	if (i->mod == 3)
@@ -464,7 +663,7 @@ static void pick_form(struct insn *i)
 bool avx_has_fast_form(insn_fn fn)
 {
 #define BINARY_IS(handler, name) fn == handler ||
-	return FAST_BINARY_ROWS(BINARY_IS) fn == op_v_aesenc || fn == op_v_aesenclast ||
+	return legacy_has_fast_form(fn) || FAST_BINARY_ROWS(BINARY_IS) fn == op_v_aesenc || fn == op_v_aesenclast ||
 	       fn == op_v_aesdec || fn == op_v_aesdeclast || fn == op_v_pclmulqdq ||
 	       fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd ||
 	       fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd ||

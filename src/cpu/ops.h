@@ -62,7 +62,8 @@ void move_specialise(struct insn *i, bool m64);
 void shift_specialise(struct insn *i);
 void cond_specialise(struct insn *i);
 void control_specialise(struct insn *i, bool m64);
-/* The hot VEX forms (avx_fast.c), for c's XCR0 (fixed after cpu_init);
+/* The hot VEX forms (avx_fast.c), for c's XCR0 (fixed after cpu_init),
+ * and the legacy SSE forms of the same and of SHA-NI code;
  * avx_has_fast_form: the handlers it may replace. */
 void avx_specialise(const struct cpu *c, struct insn *i);
 bool avx_has_fast_form(insn_fn fn);
