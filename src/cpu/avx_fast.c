@@ -232,6 +232,54 @@ static const struct insn *fast_vpalignr_ry(struct cpu *c, const struct insn *i)
 EA_SHAPES(FAST_PALIGNR_MEM, palignr)
 #undef FAST_PALIGNR_MEM
 
+/* ---- VPSHUFB, VPUNPCKLQDQ, VPUNPCKHQDQ reg, vvvv, r/m (registers) ---- */
+
+/* VPSHUFB per lane on the host's PSHUFB (every x86-64-v2 host has SSSE3,
+ * docs/cpu.md: the legacy rows already run it there). */
+__attribute__((target("ssse3"))) static inline cpu_xmm pshufb_lane(const cpu_xmm *a,
+								   const cpu_xmm *b)
+{
+	cpu_xmm r;
+	__m128i x = _mm_load_si128((const __m128i *)a), y = _mm_load_si128((const __m128i *)b);
+
+	_mm_store_si128((__m128i *)&r, _mm_shuffle_epi8(x, y));
+	return r;
+}
+
+/* VPUNPCKLQDQ: (vvvv.q[0], r/m.q[0]); VPUNPCKHQDQ: the high quadwords. */
+static inline cpu_xmm unpacklqdq_lane(const cpu_xmm *a, const cpu_xmm *b)
+{
+	return (cpu_xmm){ .q = { a->q[0], b->q[0] } };
+}
+
+static inline cpu_xmm unpackhqdq_lane(const cpu_xmm *a, const cpu_xmm *b)
+{
+	return (cpu_xmm){ .q = { a->q[1], b->q[1] } };
+}
+
+#define FAST_LANE_FN(name, lane, ...)                                                           \
+	__VA_ARGS__ static const struct insn *fast_v##name##_rx(struct cpu *c,                  \
+								const struct insn *i)           \
+	{                                                                                       \
+		cpu_xmm r = lane(xr(c, i, XR_VVVV), xr(c, i, XR_RM));                           \
+		put_low(xr(c, i, XR_REG), r);                                                   \
+		return exec_next(c, i);                                                         \
+	}                                                                                       \
+	__VA_ARGS__ static const struct insn *fast_v##name##_ry(struct cpu *c,                  \
+								const struct insn *i)           \
+	{                                                                                       \
+		const cpu_xmm *a = xr(c, i, XR_VVVV), *b = xr(c, i, XR_RM);                     \
+		cpu_xmm lo = lane(&a[0], &b[0]), hi = lane(&a[16], &b[16]), *d;                 \
+		d = xr(c, i, XR_REG);                                                           \
+		d[0] = lo;                                                                      \
+		d[16] = hi;                                                                     \
+		return exec_next(c, i);                                                         \
+	}
+FAST_LANE_FN(pshufb, pshufb_lane, __attribute__((target("ssse3"))))
+FAST_LANE_FN(punpcklqdq, unpacklqdq_lane)
+FAST_LANE_FN(punpckhqdq, unpackhqdq_lane)
+#undef FAST_LANE_FN
+
 /* ---- loads, stores and register moves ---- */
 
 /* VMOVDQU/VMOVUPS/VMOVUPD xmm|ymm, m (aligned: VMOVDQA/APS/APD, a
@@ -316,8 +364,7 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
 		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
 			return exec_generic(c, i);                                              \
 		EXEC_STORE_OR_GENERIC(c, i, addr, 16);                                          \
-		mem_store_nocheck(addr, 8, v->q[0]);                                            \
-		mem_store_nocheck(addr + 8, 8, v->q[1]);                                        \
+		mem_store16_nocheck(addr, v);                                                   \
 		return exec_next(c, i);                                                         \
 	}                                                                                       \
 	static const struct insn *fast_vstore_my##suffix##SH(struct cpu *c, const struct insn *i) \
@@ -328,10 +375,8 @@ static const struct insn *fast_vstore_ry(struct cpu *c, const struct insn *i)
 		if (align && __builtin_expect((addr & 31) != 0, 0))                             \
 			return exec_generic(c, i);                                              \
 		EXEC_STORE_OR_GENERIC(c, i, addr, 32);                                          \
-		mem_store_nocheck(addr, 8, lo->q[0]);                                           \
-		mem_store_nocheck(addr + 8, 8, lo->q[1]);                                       \
-		mem_store_nocheck(addr + 16, 8, hi->q[0]);                                      \
-		mem_store_nocheck(addr + 24, 8, hi->q[1]);                                      \
+		mem_store16_nocheck(addr, lo);                                                  \
+		mem_store16_nocheck(addr + 16, hi);                                             \
 		return exec_next(c, i);                                                         \
 	}
 EA_SHAPES(FAST_STORE, , false)
@@ -631,6 +676,15 @@ static void pick_form(struct insn *i)
 #undef BINARY_PICK
 	if (crypto_fast_form(i))
 		return;
+	if ((fn == op_v_pshufb || fn == op_v_punpcklqdq || fn == op_v_punpckhqdq) && !mem) {
+		if (fn == op_v_pshufb)
+			i->exec = l256 ? fast_vpshufb_ry : fast_vpshufb_rx;
+		else if (fn == op_v_punpcklqdq)
+			i->exec = l256 ? fast_vpunpcklqdq_ry : fast_vpunpcklqdq_rx;
+		else
+			i->exec = l256 ? fast_vpunpckhqdq_ry : fast_vpunpckhqdq_rx;
+		return;
+	}
 	if (fn == op_v_palignr) {
 		i->exec = mem ? (l256 ? EA_PICK(i, fast_vpalignr_my) : EA_PICK(i, fast_vpalignr_mx))
 			      : (l256 ? fast_vpalignr_ry : fast_vpalignr_rx);
@@ -668,6 +722,7 @@ bool avx_has_fast_form(insn_fn fn)
 	       fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd ||
 	       fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd ||
 	       fn == op_v_movu_store || fn == op_v_mova_store || fn == op_v_palignr ||
-	       fn == op_v_psrldq_imm || fn == op_v_pslldq_imm;
+	       fn == op_v_psrldq_imm || fn == op_v_pslldq_imm || fn == op_v_pshufb ||
+	       fn == op_v_punpcklqdq || fn == op_v_punpckhqdq;
 #undef BINARY_IS
 }

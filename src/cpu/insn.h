@@ -455,13 +455,17 @@ static inline void mem_write_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 	mem_store_nocheck(addr, sz, v);
 }
 
-/* 16 bytes (XMM operands), unaligned: no #AC (docs/cpu.md). */
+typedef uint8_t guest_bytes16 __attribute__((vector_size(16), aligned(1)));
+
+/* 16 bytes (XMM operands), unaligned: no #AC (docs/cpu.md). One host
+ * MOVDQU, as the hardware's load: one across into a page it may not read
+ * faults at that page's first byte, as two 8-byte loads did. */
 static inline void mem_read16(uint64_t addr, void *out)
 {
-	uint64_t lo = mem_load(addr, 8), hi = mem_load(addr + 8, 8);
+	guest_bytes16 v;
 
-	memcpy(out, &lo, 8);
-	memcpy((uint8_t *)out + 8, &hi, 8);
+	__asm__ volatile("movdqu (%1), %0" : "=x"(v) : "r"(g2h(addr)) : "memory");
+	memcpy(out, &v, 16);
 }
 
 /* One host 16-byte store, as the hardware's: one that crosses into a page
@@ -469,15 +473,19 @@ static inline void mem_read16(uint64_t addr, void *out)
  * (two 8-byte stores wrote the first half). In asm, like every guest
  * access (address 0 is the guest's to use); the isolation check before,
  * the decoded-code check after, as every guest store. */
-typedef uint8_t guest_bytes16 __attribute__((vector_size(16), aligned(1)));
 
-static inline void mem_write16(uint64_t addr, const void *in)
+static inline void mem_store16_nocheck(uint64_t addr, const void *in) /* after store_plain */
 {
 	guest_bytes16 v;
 
 	memcpy(&v, in, 16);
-	store_guard(addr, 16);
 	__asm__ volatile("movdqu %1, (%0)" : : "r"(g2h(addr)), "x"(v) : "memory");
+}
+
+static inline void mem_write16(uint64_t addr, const void *in)
+{
+	store_guard(addr, 16);
+	mem_store16_nocheck(addr, in);
 	code_write_check(addr, 16);
 }
 
