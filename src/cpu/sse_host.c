@@ -28,11 +28,6 @@ __attribute__((constructor)) static void simd_check_host(void)
 				"(x86-64-v2): guest SIMD code may stop sysgate with SIGILL\n");
 }
 
-struct simd_frame {
-	cpu_xmm x0, x1, x2;
-	uint64_t m1, m2, rax, rcx, rdx, rflags;
-	uint32_t mxcsr;
-};
 _Static_assert(offsetof(struct simd_frame, m1) == 48 && offsetof(struct simd_frame, mxcsr) == 96,
 	       "the trampolines use these offsets");
 
@@ -124,7 +119,7 @@ static inline bool mxcsr_fast(uint32_t guest)
 /* Everything a row's handler does, specialised by its constant arguments. */
 static inline __attribute__((always_inline)) void
 simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned src, unsigned dst,
-	  unsigned fl)
+	  unsigned fl, simd_c_fn *portable)
 {
 	struct simd_frame f;
 	bool w = i->rex & 8;
@@ -202,7 +197,18 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	}
 
-	if ((fl & SF_FP) && !(fl & (SF_MMX | SF_MMXR)) && mxcsr_fast(guest_mxcsr)) {
+	if (portable) { /* SG_PORTABLE_FP: the row in C (sse_fp.c), flags as below */
+		uint32_t raised;
+
+		f.mxcsr = guest_mxcsr & ~0x3fu; /* its masks: UE depends on UM */
+		portable(&f);
+		raised = f.mxcsr & 0x3f;
+		c->mxcsr = guest_mxcsr | raised;
+		if (raised & ~(guest_mxcsr >> 7)) {
+			cpu_raise(c, VEC_XM);
+			return;
+		}
+	} else if ((fl & SF_FP) && !(fl & (SF_MMX | SF_MMXR)) && mxcsr_fast(guest_mxcsr)) {
 		simd_call_int(&f, thunk);
 		c->mxcsr = mxcsr_read();
 	} else if (fl & SF_FP) {
@@ -249,11 +255,21 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		mmx_enter(c);
 }
 
+/* SG_PORTABLE_FP: a row with a C version (sse_fp.c defines simd_c_<name>)
+ * runs it; the weak reference is NULL for the others. */
+#ifdef SG_PORTABLE_FP
+#define SIMD_PORTABLE(name) simd_c_##name
+#define SIMD_PORTABLE_DECL(name) extern simd_c_fn simd_c_##name __attribute__((weak));
+#else
+#define SIMD_PORTABLE(name) NULL
+#define SIMD_PORTABLE_DECL(name)
+#endif
 #define SIMD(map, opc, pfx, name, src, dst, fl, text) \
 	extern const uint8_t simd_t_##name[]; \
+	SIMD_PORTABLE_DECL(name) \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
-		simd_exec(c, i, simd_t_##name, src, dst, fl); \
+		simd_exec(c, i, simd_t_##name, src, dst, fl, SIMD_PORTABLE(name)); \
 	}
 #define SIMDI(map, opc, pfx, name, src, dst, fl, mask, text) \
 	extern const uint8_t simd_t_##name[]; \
@@ -262,20 +278,20 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		unsigned imm = (unsigned)i->imm & (mask); \
 		if (((fl) & SF_M32SEL) && i->mod != 3) \
 			imm &= 0x3f; /* INSERTPS m32: no source lane */ \
-		simd_exec(c, i, simd_t_##name + imm * 8, src, dst, fl); \
+		simd_exec(c, i, simd_t_##name + imm * 8, src, dst, fl, NULL); \
 	}
 #define SIMDW(map, opc, pfx, name, src, dst, fl, text, textw) \
 	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
-		simd_exec(c, i, i->rex & 8 ? simd_t_##name##_w : simd_t_##name, src, dst, fl); \
+		simd_exec(c, i, i->rex & 8 ? simd_t_##name##_w : simd_t_##name, src, dst, fl, NULL); \
 	}
 #define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
 	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
 		simd_exec(c, i, (i->rex & 8 ? simd_t_##name##_w : simd_t_##name) + \
-			  (i->imm & (mask)) * 8, src, dst, fl); \
+			  (i->imm & (mask)) * 8, src, dst, fl, NULL); \
 	}
 #define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) \
 	SIMDI(map, opc, pfx, name, src, dst, fl, mask, text)

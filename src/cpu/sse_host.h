@@ -3,6 +3,8 @@
 #ifndef SG_CPU_SSE_HOST_H
 #define SG_CPU_SSE_HOST_H
 
+#include "cpu/cpu.h"
+
 /* Source (the r/m operand): */
 enum {
 	S128A,  /* xmm/m128, 16-byte aligned (legacy SSE) */
@@ -35,6 +37,18 @@ enum {
 };
 
 /* Row flags: */
+/* The operands of a host-executed row (sse_host.c's trampolines use its
+ * offsets) and of its portable C twin (sse_fp.c, SG_PORTABLE_FP):
+ * x1 = the destination, x2 = the source, mxcsr the guest's with every
+ * exception masked (the C: as the guest masks them) and no flag set, the
+ * flags raised ORed in after. */
+struct simd_frame {
+	cpu_xmm x0, x1, x2;
+	uint64_t m1, m2, rax, rcx, rdx, rflags;
+	uint32_t mxcsr;
+};
+typedef void simd_c_fn(struct simd_frame *f);
+
 #define SF_FP 1     /* runs under the guest's MXCSR; may raise #XM */
 #define SF_MMX 2    /* MMX operands: x87 -> MMX transition */
 #define SF_MMXR 4   /* the transition only with a register source (CVTPI2PS/PD) */

@@ -1,0 +1,216 @@
+/* The SSE/AVX floating-point arithmetic in portable C: ADD, SUB, MUL,
+ * DIV, SQRT, MIN and MAX, packed and scalar, single and double (the FP4
+ * rows of opcodes_sse.def; their VEX forms run them per lane, avx.c).
+ * Built only with -DSG_PORTABLE_FP=ON, which runs these rows here instead
+ * of on the host's instruction (sse_host.c: simd_exec calls the row's
+ * simd_c_<name> where one is defined), so the C is checked against the
+ * host by the same unit tests (unit.test_cpu_avx_portable,
+ * unit.test_cpu_simd_portable).
+ *
+ * The x86 rules written out (SDM vol. 1, 11.5 and 4.8.3): MXCSR's rounding
+ * control through C99 <fenv.h>; DAZ (a denormal operand is a zero of its
+ * sign, no DE) and FTZ (a tiny result becomes a zero of its sign, UE and
+ * PE) in C; a NaN operand gives the first NaN operand quietened (IE for an
+ * SNaN), an invalid operation the default NaN (negative, quiet, payload 0)
+ * and IE; a denormal operand DE; the overflow, underflow, divide-by-zero
+ * and precision flags from the C operation's exceptions (IEEE 754's, which
+ * x86 reports when every exception is masked: simd_exec runs every row so
+ * and raises #XM for what the guest left unmasked). MIN and MAX return the
+ * second operand when either is a NaN (IE) or both are zeros. With
+ * underflow unmasked a tiny result raises UE even when exact (then #XM).
+ * The one
+ * host-dependent fact left: tininess is detected after rounding on x86,
+ * before on some other hosts, which moves UE (and FTZ) at the boundary. */
+#ifdef SG_PORTABLE_FP
+#include <fenv.h>
+#include <math.h>
+#include "cpu/ops.h"
+#include "cpu/sse_host.h"
+
+enum { FE_IE = 1, FE_DE = 2, FE_ZE = 4, FE_OE = 8, FE_UE = 16, FE_PE = 32 };
+#define MX_DAZ 0x40u
+#define MX_FTZ 0x8000u
+#define MX_UM 0x800u
+
+/* The per-instruction context: the guest's MXCSR (for RC, DAZ, FTZ) and
+ * the flags raised so far; the host's floating-point environment is the
+ * default one (no DAZ/FTZ of the host's, exceptions masked) while the C
+ * operations run, and is put back after. */
+struct fp_ctx {
+	uint32_t mxcsr;
+	unsigned flags;
+	fenv_t saved;
+};
+
+static void fp_begin(struct fp_ctx *x, uint32_t mxcsr)
+{
+	static const int rc[4] = { FE_TONEAREST, FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO };
+
+	x->mxcsr = mxcsr;
+	x->flags = 0;
+	fegetenv(&x->saved);
+	fesetenv(FE_DFL_ENV);
+	fesetround(rc[(mxcsr >> 13) & 3]);
+}
+
+static void fp_end(struct fp_ctx *x, struct simd_frame *f)
+{
+	fesetenv(&x->saved);
+	f->mxcsr |= x->flags;
+}
+
+/* The IEEE exceptions of one C operation, as MXCSR flags. */
+static unsigned fp_raised(void)
+{
+	int e = fetestexcept(FE_ALL_EXCEPT);
+
+	return (e & FE_INVALID ? FE_IE : 0) | (e & FE_DIVBYZERO ? FE_ZE : 0) |
+	       (e & FE_OVERFLOW ? FE_OE : 0) | (e & FE_UNDERFLOW ? FE_UE : 0) |
+	       (e & FE_INEXACT ? FE_PE : 0);
+}
+
+/* One set of element functions per width: T the C type, U its bits. */
+#define FP_WIDTH(SFX, T, U, EXP_MASK, QUIET, DEFAULT_NAN)                                        \
+	static inline U bits_##SFX(T v)                                                         \
+	{                                                                                       \
+		U u;                                                                            \
+		memcpy(&u, &v, sizeof(u));                                                      \
+		return u;                                                                       \
+	}                                                                                       \
+	static inline T from_##SFX(U u)                                                         \
+	{                                                                                       \
+		T v;                                                                            \
+		memcpy(&v, &u, sizeof(v));                                                      \
+		return v;                                                                       \
+	}                                                                                       \
+	static inline bool is_nan_##SFX(U u)                                                    \
+	{                                                                                       \
+		return (u & (EXP_MASK)) == (EXP_MASK) &&                                         \
+		       (u & (((EXP_MASK) & -(EXP_MASK)) - 1)) != 0;                             \
+	}                                                                                       \
+	static inline bool is_snan_##SFX(U u)                                                   \
+	{                                                                                       \
+		return is_nan_##SFX(u) && !(u & (QUIET));                                       \
+	}                                                                                       \
+	static inline bool is_denormal_##SFX(U u)                                               \
+	{                                                                                       \
+		return (u & (EXP_MASK)) == 0 && (u << 1) != 0;                                  \
+	}                                                                                       \
+	static inline bool is_zero_##SFX(U u)                                                   \
+	{                                                                                       \
+		return (U)(u << 1) == 0;                                                        \
+	}                                                                                       \
+	/* DAZ on an operand; DE for a denormal one without it */                               \
+	static inline U operand_##SFX(struct fp_ctx *x, U u)                                    \
+	{                                                                                       \
+		if (!is_denormal_##SFX(u))                                                      \
+			return u;                                                               \
+		if (x->mxcsr & MX_DAZ)                                                          \
+			return u & ~(U)0 << (sizeof(U) * 8 - 1);                                \
+		x->flags |= FE_DE;                                                              \
+		return u;                                                                       \
+	}                                                                                       \
+	/* the result of the C operation r: its flags, then FTZ */                              \
+	static inline U result_##SFX(struct fp_ctx *x, T r)                                     \
+	{                                                                                       \
+		U u = bits_##SFX(r);                                                            \
+		x->flags |= fp_raised();                                                        \
+		if (!(x->mxcsr & MX_UM) && is_denormal_##SFX(u))                                \
+			x->flags |= FE_UE; /* unmasked: tiny, exact or not */                   \
+		else if ((x->mxcsr & MX_FTZ) && is_denormal_##SFX(u)) {                         \
+			x->flags |= FE_UE | FE_PE;                                              \
+			u &= ~(U)0 << (sizeof(U) * 8 - 1);                                      \
+		}                                                                               \
+		return u;                                                                       \
+	}                                                                                       \
+	/* NaN operands: the first NaN quietened, IE for an SNaN; false if none */              \
+	static inline bool nan_##SFX(struct fp_ctx *x, U a, U b, bool two, U *out)              \
+	{                                                                                       \
+		bool na = two && is_nan_##SFX(a), nb = is_nan_##SFX(b);                         \
+		if (!na && !nb)                                                                 \
+			return false;                                                           \
+		if ((na && is_snan_##SFX(a)) || (nb && is_snan_##SFX(b)))                       \
+			x->flags |= FE_IE;                                                      \
+		*out = (na ? a : b) | (QUIET);                                                  \
+		return true;                                                                    \
+	}                                                                                       \
+	static inline U arith_##SFX(struct fp_ctx *x, char op, U a, U b)                        \
+	{                                                                                       \
+		volatile T va, vb, r; /* in order with the fenv calls */                        \
+		U out;                                                                          \
+		if (nan_##SFX(x, a, b, op != 'q', &out))                                        \
+			return out;                                                             \
+		if (op == 'q' && (b >> (sizeof(U) * 8 - 1)) && !is_zero_##SFX(b) &&            \
+		    !(is_denormal_##SFX(b) && (x->mxcsr & MX_DAZ))) {                           \
+			x->flags |= FE_IE; /* the root of a negative: before DE */              \
+			return (DEFAULT_NAN);                                                   \
+		}                                                                               \
+		if (op != 'q') /* SQRT has one operand */                                      \
+			a = operand_##SFX(x, a);                                                \
+		b = operand_##SFX(x, b);                                                        \
+		va = from_##SFX(a);                                                             \
+		vb = from_##SFX(b);                                                             \
+		feclearexcept(FE_ALL_EXCEPT);                                                   \
+		switch (op) {                                                                   \
+		case '+': r = va + vb; break;                                                   \
+		case '-': r = va - vb; break;                                                   \
+		case '*': r = va * vb; break;                                                   \
+		case '/': r = va / vb; break;                                                   \
+		default: r = sqrt##SFX(vb); break;                                              \
+		}                                                                               \
+		if (isnan(r)) { /* an invalid operation on non-NaN operands */                  \
+			x->flags |= FE_IE;                                                      \
+			return (DEFAULT_NAN);                                                   \
+		}                                                                               \
+		return result_##SFX(x, r);                                                      \
+	}                                                                                       \
+	/* MIN/MAX: the second operand for a NaN (IE) or two zeros */                           \
+	static inline U minmax_##SFX(struct fp_ctx *x, bool max, U a, U b)                      \
+	{                                                                                       \
+		T fa, fb;                                                                       \
+		if (is_nan_##SFX(a) || is_nan_##SFX(b)) {                                       \
+			x->flags |= FE_IE;                                                      \
+			return operand_##SFX(x, b); /* with DAZ, the zero */                    \
+		}                                                                               \
+		a = operand_##SFX(x, a);                                                        \
+		b = operand_##SFX(x, b);                                                        \
+		if (is_zero_##SFX(a) && is_zero_##SFX(b))                                       \
+			return b;                                                               \
+		fa = from_##SFX(a);                                                             \
+		fb = from_##SFX(b);                                                             \
+		return (max ? fa > fb : fa < fb) ? a : b;                                       \
+	}
+
+#define sqrtf32 sqrtf
+#define sqrtf64 sqrt
+FP_WIDTH(f32, float, uint32_t, 0x7f800000u, 0x00400000u, 0xffc00000u)
+FP_WIDTH(f64, double, uint64_t, 0x7ff0000000000000ull, 0x0008000000000000ull,
+	 0xfff8000000000000ull)
+#undef FP_WIDTH
+
+/* x1 = op(x1, x2) element by element: all four (PS), two (PD) or the low
+ * one (SS, SD: the rest of x1 kept). */
+#define FP_ROW(name, SFX, LANE, N, EXPR)                                                        \
+	void simd_c_##name(struct simd_frame *f)                                                \
+	{                                                                                       \
+		struct fp_ctx x;                                                                \
+		fp_begin(&x, f->mxcsr);                                                         \
+		for (int k = 0; k < (N); k++) {                                                 \
+			__typeof__(f->x1.LANE[0]) a = f->x1.LANE[k], b = f->x2.LANE[k];         \
+			f->x1.LANE[k] = (EXPR);                                                 \
+		}                                                                               \
+		fp_end(&x, f);                                                                  \
+	}
+#define FP_ROWS4(n, EXPR32, EXPR64)                                                             \
+	FP_ROW(n##ps, f32, d, 4, EXPR32) FP_ROW(n##pd, f64, q, 2, EXPR64)                        \
+	FP_ROW(n##ss, f32, d, 1, EXPR32) FP_ROW(n##sd, f64, q, 1, EXPR64)
+FP_ROWS4(add, arith_f32(&x, '+', a, b), arith_f64(&x, '+', a, b))
+FP_ROWS4(sub, arith_f32(&x, '-', a, b), arith_f64(&x, '-', a, b))
+FP_ROWS4(mul, arith_f32(&x, '*', a, b), arith_f64(&x, '*', a, b))
+FP_ROWS4(div, arith_f32(&x, '/', a, b), arith_f64(&x, '/', a, b))
+FP_ROWS4(sqrt, arith_f32(&x, 'q', a, b), arith_f64(&x, 'q', a, b))
+FP_ROWS4(min, minmax_f32(&x, false, a, b), minmax_f64(&x, false, a, b))
+FP_ROWS4(max, minmax_f32(&x, true, a, b), minmax_f64(&x, true, a, b))
+#undef FP_ROWS4
+#undef FP_ROW
+#endif
