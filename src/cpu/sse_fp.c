@@ -1,6 +1,7 @@
 /* The SSE/AVX floating-point arithmetic in portable C: ADD, SUB, MUL,
  * DIV, SQRT, MIN and MAX, packed and scalar, single and double (the FP4
- * rows of opcodes_sse.def; their VEX forms run them per lane, avx.c).
+ * rows of opcodes_sse.def; their VEX forms run them per lane, avx.c),
+ * and the conversions CVTSS2SD..CVTTSD2SI (not the MMX CVTPI2PS..CVTPD2PI).
  * Built only with -DSG_PORTABLE_FP=ON, which runs these rows here instead
  * of on the host's instruction (sse_host.c: simd_exec calls the row's
  * simd_c_<name> where one is defined), so the C is checked against the
@@ -213,4 +214,148 @@ FP_ROWS4(min, minmax_f32(&x, false, a, b), minmax_f64(&x, false, a, b))
 FP_ROWS4(max, minmax_f32(&x, true, a, b), minmax_f64(&x, true, a, b))
 #undef FP_ROWS4
 #undef FP_ROW
+
+/* ---- conversions (CVT*: SDM's exception lists: FP -> FP raises IE and DE
+ * and, narrowing, OE UE PE; FP -> integer IE and PE only, no DE; integer
+ * -> FP PE) ---- */
+
+static inline uint32_t sign_of(uint64_t u, unsigned bits)
+{
+	return (uint32_t)(u >> (bits - 1)) & 1;
+}
+
+/* A NaN into the other width: sign, payload's top bits, quietened; IE
+ * for an SNaN. */
+static uint64_t nan_widen(struct fp_ctx *x, uint32_t u)
+{
+	if (is_snan_f32(u))
+		x->flags |= FE_IE;
+	return (uint64_t)sign_of(u, 32) << 63 | 0x7ff8000000000000ull | (uint64_t)(u & 0x7fffff) << 29;
+}
+
+static uint32_t nan_narrow(struct fp_ctx *x, uint64_t u)
+{
+	if (is_snan_f64(u))
+		x->flags |= FE_IE;
+	return sign_of(u, 64) << 31 | 0x7fc00000u | (uint32_t)(u >> 29 & 0x7fffff);
+}
+
+static uint64_t cvt_f32_f64(struct fp_ctx *x, uint32_t u)
+{
+	if (is_nan_f32(u))
+		return nan_widen(x, u);
+	return bits_f64((double)from_f32(operand_f32(x, u))); /* exact */
+}
+
+static uint32_t cvt_f64_f32(struct fp_ctx *x, uint64_t u)
+{
+	volatile double v;
+	volatile float r;
+
+	if (is_nan_f64(u))
+		return nan_narrow(x, u);
+	v = from_f64(operand_f64(x, u));
+	feclearexcept(FE_ALL_EXCEPT);
+	r = (float)v;
+	return result_f32(x, r);
+}
+
+/* FP (exactly in a double) -> a signed integer of bits bits, rounded by
+ * RC or truncated: out of range or NaN gives IE and the integer
+ * indefinite (only the sign bit set), no PE. */
+static uint64_t cvt_to_int(struct fp_ctx *x, bool nan, double v, bool truncate, unsigned bits)
+{
+	double lim = bits == 64 ? 0x1p63 : 0x1p31, r;
+
+	if (!nan) {
+		r = truncate ? trunc(v) : nearbyint(v);
+		if (r >= -lim && r < lim) {
+			if (r != v)
+				x->flags |= FE_PE;
+			return (uint64_t)(int64_t)r & (bits == 64 ? ~0ull : 0xffffffffull);
+		}
+	}
+	x->flags |= FE_IE;
+	return 1ull << (bits - 1);
+}
+
+/* DAZ on a source of a conversion to an integer (no DE there) */
+static double int_src_f32(const struct fp_ctx *x, uint32_t u)
+{
+	if ((x->mxcsr & MX_DAZ) && is_denormal_f32(u))
+		u &= 0x80000000u;
+	return from_f32(u);
+}
+
+static double int_src_f64(const struct fp_ctx *x, uint64_t u)
+{
+	if ((x->mxcsr & MX_DAZ) && is_denormal_f64(u))
+		u &= 0x8000000000000000ull;
+	return from_f64(u);
+}
+
+#define F32_INT(x, u, t, bits) cvt_to_int(x, is_nan_f32(u), int_src_f32(x, u), t, bits)
+#define F64_INT(x, u, t, bits) cvt_to_int(x, is_nan_f64(u), int_src_f64(x, u), t, bits)
+
+/* integer -> float / double under RC (PE from the C conversion) */
+static uint32_t cvt_i64_f32(struct fp_ctx *x, int64_t n)
+{
+	volatile int64_t v = n;
+	volatile float r;
+
+	feclearexcept(FE_ALL_EXCEPT);
+	r = (float)v;
+	x->flags |= fp_raised();
+	return bits_f32(r);
+}
+
+static uint64_t cvt_i64_f64(struct fp_ctx *x, int64_t n)
+{
+	volatile int64_t v = n;
+	volatile double r;
+
+	feclearexcept(FE_ALL_EXCEPT);
+	r = (double)v;
+	x->flags |= fp_raised();
+	return bits_f64(r);
+}
+
+/* One conversion row: BODY with x (the context) and f (the frame). */
+#define CVT_ROW(name, BODY)                                                                     \
+	void simd_c_##name(struct simd_frame *f)                                                \
+	{                                                                                       \
+		struct fp_ctx x;                                                                \
+		cpu_xmm in = f->x2;                                                             \
+		fp_begin(&x, f->mxcsr);                                                         \
+		BODY;                                                                           \
+		fp_end(&x, f);                                                                  \
+	}
+
+CVT_ROW(cvtss2sd, f->x1.q[0] = cvt_f32_f64(&x, in.d[0]))
+CVT_ROW(cvtsd2ss, f->x1.d[0] = cvt_f64_f32(&x, in.q[0]))
+CVT_ROW(cvtps2pd, for (int k = 0; k < 2; k++) f->x1.q[k] = cvt_f32_f64(&x, in.d[k]))
+CVT_ROW(cvtpd2ps, for (int k = 0; k < 2; k++) f->x1.d[k] = cvt_f64_f32(&x, in.q[k]);
+	f->x1.q[1] = 0)
+CVT_ROW(cvtdq2ps, for (int k = 0; k < 4; k++) f->x1.d[k] = cvt_i64_f32(&x, (int32_t)in.d[k]))
+CVT_ROW(cvtdq2pd, for (int k = 0; k < 2; k++) f->x1.q[k] = cvt_i64_f64(&x, (int32_t)in.d[k]))
+CVT_ROW(cvtps2dq, for (int k = 0; k < 4; k++) f->x1.d[k] = (uint32_t)F32_INT(&x, in.d[k], false, 32))
+CVT_ROW(cvttps2dq, for (int k = 0; k < 4; k++) f->x1.d[k] = (uint32_t)F32_INT(&x, in.d[k], true, 32))
+CVT_ROW(cvtpd2dq, for (int k = 0; k < 2; k++) f->x1.d[k] = (uint32_t)F64_INT(&x, in.q[k], false, 32);
+	f->x1.q[1] = 0)
+CVT_ROW(cvttpd2dq, for (int k = 0; k < 2; k++) f->x1.d[k] = (uint32_t)F64_INT(&x, in.q[k], true, 32);
+	f->x1.q[1] = 0)
+/* the GPR forms: eax/rax in and out (REX.W / VEX.W: the _w rows) */
+CVT_ROW(cvtsi2ss, (void)in; f->x1.d[0] = cvt_i64_f32(&x, (int32_t)f->rax))
+CVT_ROW(cvtsi2ss_w, (void)in; f->x1.d[0] = cvt_i64_f32(&x, (int64_t)f->rax))
+CVT_ROW(cvtsi2sd, (void)in; f->x1.q[0] = cvt_i64_f64(&x, (int32_t)f->rax))
+CVT_ROW(cvtsi2sd_w, (void)in; f->x1.q[0] = cvt_i64_f64(&x, (int64_t)f->rax))
+CVT_ROW(cvtss2si, f->rax = F32_INT(&x, in.d[0], false, 32))
+CVT_ROW(cvtss2si_w, f->rax = F32_INT(&x, in.d[0], false, 64))
+CVT_ROW(cvttss2si, f->rax = F32_INT(&x, in.d[0], true, 32))
+CVT_ROW(cvttss2si_w, f->rax = F32_INT(&x, in.d[0], true, 64))
+CVT_ROW(cvtsd2si, f->rax = F64_INT(&x, in.q[0], false, 32))
+CVT_ROW(cvtsd2si_w, f->rax = F64_INT(&x, in.q[0], false, 64))
+CVT_ROW(cvttsd2si, f->rax = F64_INT(&x, in.q[0], true, 32))
+CVT_ROW(cvttsd2si_w, f->rax = F64_INT(&x, in.q[0], true, 64))
+#undef CVT_ROW
 #endif

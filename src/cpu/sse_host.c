@@ -282,9 +282,12 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	}
 #define SIMDW(map, opc, pfx, name, src, dst, fl, text, textw) \
 	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \
+	SIMD_PORTABLE_DECL(name) SIMD_PORTABLE_DECL(name##_w) \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
-		simd_exec(c, i, i->rex & 8 ? simd_t_##name##_w : simd_t_##name, src, dst, fl, NULL); \
+		bool w = i->rex & 8; \
+		simd_exec(c, i, w ? simd_t_##name##_w : simd_t_##name, src, dst, fl, \
+			  w ? SIMD_PORTABLE(name##_w) : SIMD_PORTABLE(name)); \
 	}
 #define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
 	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \
