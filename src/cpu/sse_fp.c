@@ -1,7 +1,8 @@
 /* The SSE/AVX floating-point arithmetic in portable C: ADD, SUB, MUL,
  * DIV, SQRT, MIN and MAX, packed and scalar, single and double (the FP4
  * rows of opcodes_sse.def; their VEX forms run them per lane, avx.c),
- * and the conversions CVTSS2SD..CVTTSD2SI (not the MMX CVTPI2PS..CVTPD2PI).
+ * the conversions CVTSS2SD..CVTTSD2SI (not the MMX CVTPI2PS..CVTPD2PI),
+ * ADDSUB, HADD, HSUB and (U)COMISS/SD.
  * Built only with -DSG_PORTABLE_FP=ON, which runs these rows here instead
  * of on the host's instruction (sse_host.c: simd_exec calls the row's
  * simd_c_<name> where one is defined), so the C is checked against the
@@ -358,4 +359,62 @@ CVT_ROW(cvtsd2si_w, f->rax = F64_INT(&x, in.q[0], false, 64))
 CVT_ROW(cvttsd2si, f->rax = F64_INT(&x, in.q[0], true, 32))
 CVT_ROW(cvttsd2si_w, f->rax = F64_INT(&x, in.q[0], true, 64))
 #undef CVT_ROW
+
+/* ---- ADDSUB, HADD, HSUB (SSE3) and COMIS/UCOMIS ---- */
+
+/* x1 = op(x1, x2) over the pairs the row names: out[k] = (p, q, op). */
+#define PAIR_ROW(name, SFX, LANE, N, PICK)                                                      \
+	void simd_c_##name(struct simd_frame *f)                                                \
+	{                                                                                       \
+		struct fp_ctx x;                                                                \
+		cpu_xmm a = f->x1, b = f->x2;                                                   \
+		fp_begin(&x, f->mxcsr);                                                         \
+		for (int k = 0; k < (N); k++) {                                                 \
+			__typeof__(a.LANE[0]) p, q;                                             \
+			char op;                                                                \
+			PICK;                                                                   \
+			f->x1.LANE[k] = arith_##SFX(&x, op, p, q);                              \
+		}                                                                               \
+		fp_end(&x, f);                                                                  \
+	}
+/* ADDSUB: even elements subtract, odd add */
+PAIR_ROW(addsubps, f32, d, 4, (p = a.d[k], q = b.d[k], op = k & 1 ? '+' : '-'))
+PAIR_ROW(addsubpd, f64, q, 2, (p = a.q[k], q = b.q[k], op = k & 1 ? '+' : '-'))
+/* HADD/HSUB: adjacent pairs of x1, then of x2 */
+#define HPAIR(LANE, N, o)                                                                       \
+	(p = k < (N) / 2 ? a.LANE[2 * k] : b.LANE[2 * k - (N)],                                 \
+	 q = k < (N) / 2 ? a.LANE[2 * k + 1] : b.LANE[2 * k + 1 - (N)], op = (o))
+PAIR_ROW(haddps, f32, d, 4, HPAIR(d, 4, '+'))
+PAIR_ROW(hsubps, f32, d, 4, HPAIR(d, 4, '-'))
+PAIR_ROW(haddpd, f64, q, 2, HPAIR(q, 2, '+'))
+PAIR_ROW(hsubpd, f64, q, 2, HPAIR(q, 2, '-'))
+#undef HPAIR
+#undef PAIR_ROW
+
+/* (U)COMISS/SD: ZF PF CF = 111 unordered, 000 greater, 001 less, 100
+ * equal; OF SF AF clear. IE for an SNaN, or (COMIS) any NaN. */
+#define COMI_ROW(name, SFX, LANE, QUIET_OK)                                                     \
+	void simd_c_##name(struct simd_frame *f)                                                \
+	{                                                                                       \
+		struct fp_ctx x;                                                                \
+		__typeof__(f->x1.LANE[0]) a = f->x1.LANE[0], b = f->x2.LANE[0];                 \
+		fp_begin(&x, f->mxcsr);                                                         \
+		if (is_nan_##SFX(a) || is_nan_##SFX(b)) {                                       \
+			if (!(QUIET_OK) || is_snan_##SFX(a) || is_snan_##SFX(b))                \
+				x.flags |= FE_IE;                                               \
+			f->rflags = 0x45;                                                       \
+		} else {                                                                        \
+			a = operand_##SFX(&x, a);                                               \
+			b = operand_##SFX(&x, b);                                               \
+			f->rflags = from_##SFX(a) == from_##SFX(b)  ? 0x40                      \
+				    : from_##SFX(a) < from_##SFX(b) ? 0x01                      \
+								    : 0;                        \
+		}                                                                               \
+		fp_end(&x, f);                                                                  \
+	}
+COMI_ROW(ucomiss, f32, d, true)
+COMI_ROW(ucomisd, f64, q, true)
+COMI_ROW(comiss, f32, d, false)
+COMI_ROW(comisd, f64, q, false)
+#undef COMI_ROW
 #endif
