@@ -2,7 +2,7 @@
  * DIV, SQRT, MIN and MAX, packed and scalar, single and double (the FP4
  * rows of opcodes_sse.def; their VEX forms run them per lane, avx.c),
  * the conversions CVTSS2SD..CVTTSD2SI (not the MMX CVTPI2PS..CVTPD2PI),
- * ADDSUB, HADD, HSUB and (U)COMISS/SD.
+ * ADDSUB, HADD, HSUB, (U)COMISS/SD, ROUNDxx, DPPS and DPPD.
  * Built only with -DSG_PORTABLE_FP=ON, which runs these rows here instead
  * of on the host's instruction (sse_host.c: simd_exec calls the row's
  * simd_c_<name> where one is defined), so the C is checked against the
@@ -417,4 +417,73 @@ COMI_ROW(ucomisd, f64, q, true)
 COMI_ROW(comiss, f32, d, false)
 COMI_ROW(comisd, f64, q, false)
 #undef COMI_ROW
+
+/* ---- ROUND (SSE4.1) and DPPS/DPPD ---- */
+
+/* ROUNDxx: imm8[1:0] the rounding (imm8[2]: MXCSR's instead), imm8[3] no
+ * PE; IE for an SNaN (quietened), DAZ applies, no DE. */
+#define ROUND_ROW(name, SFX, LANE, N)                                                           \
+	void simd_c_##name(struct simd_frame *f)                                                \
+	{                                                                                       \
+		static const int rc[4] = { FE_TONEAREST, FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO }; \
+		struct fp_ctx x;                                                                \
+		cpu_xmm in = f->x2;                                                             \
+		fp_begin(&x, f->mxcsr);                                                         \
+		if (!(f->imm & 4))                                                              \
+			fesetround(rc[f->imm & 3]);                                             \
+		for (int k = 0; k < (N); k++) {                                                 \
+			__typeof__(in.LANE[0]) u = in.LANE[k], out;                             \
+			volatile __typeof__(from_##SFX(u)) v, r;                                \
+			if (nan_##SFX(&x, u, u, false, &out)) {                                 \
+				f->x1.LANE[k] = out;                                            \
+				continue;                                                       \
+			}                                                                       \
+			if ((x.mxcsr & MX_DAZ) && is_denormal_##SFX(u))                         \
+				u &= (__typeof__(u))1 << (sizeof(u) * 8 - 1);                   \
+			v = from_##SFX(u);                                                      \
+			r = nearbyint##SFX(v);                                                  \
+			if (r != v && !(f->imm & 8))                                            \
+				x.flags |= FE_PE;                                               \
+			f->x1.LANE[k] = bits_##SFX(r);                                          \
+		}                                                                               \
+		fp_end(&x, f);                                                                  \
+	}
+#define nearbyintf32 nearbyintf
+#define nearbyintf64 nearbyint
+ROUND_ROW(roundps, f32, d, 4)
+ROUND_ROW(roundpd, f64, q, 2)
+ROUND_ROW(roundss, f32, d, 1)
+ROUND_ROW(roundsd, f64, q, 1)
+#undef ROUND_ROW
+
+/* DPPS/DPPD: the products imm8[7:4] selects (+0.0 for the others), summed
+ * in the SDM's order ((p0 + p1) + (p2 + p3)), each step rounded, into the
+ * elements imm8[3:0] selects (+0.0 elsewhere). */
+void simd_c_dpps(struct simd_frame *f)
+{
+	struct fp_ctx x;
+	uint32_t p[4], sum;
+
+	fp_begin(&x, f->mxcsr);
+	for (int k = 0; k < 4; k++)
+		p[k] = f->imm >> (4 + k) & 1 ? arith_f32(&x, '*', f->x1.d[k], f->x2.d[k]) : 0;
+	sum = arith_f32(&x, '+', arith_f32(&x, '+', p[0], p[1]), arith_f32(&x, '+', p[2], p[3]));
+	for (int k = 0; k < 4; k++)
+		f->x1.d[k] = f->imm >> k & 1 ? sum : 0;
+	fp_end(&x, f);
+}
+
+void simd_c_dppd(struct simd_frame *f)
+{
+	struct fp_ctx x;
+	uint64_t p[2], sum;
+
+	fp_begin(&x, f->mxcsr);
+	for (int k = 0; k < 2; k++)
+		p[k] = f->imm >> (4 + k) & 1 ? arith_f64(&x, '*', f->x1.q[k], f->x2.q[k]) : 0;
+	sum = arith_f64(&x, '+', p[0], p[1]);
+	for (int k = 0; k < 2; k++)
+		f->x1.q[k] = f->imm >> k & 1 ? sum : 0;
+	fp_end(&x, f);
+}
 #endif

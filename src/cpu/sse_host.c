@@ -201,6 +201,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		uint32_t raised;
 
 		f.mxcsr = guest_mxcsr & ~0x3fu; /* its masks: UE depends on UM */
+		f.imm = (uint32_t)i->imm & 0xff;
 		portable(&f);
 		raised = f.mxcsr & 0x3f;
 		c->mxcsr = guest_mxcsr | raised;
@@ -273,12 +274,13 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	}
 #define SIMDI(map, opc, pfx, name, src, dst, fl, mask, text) \
 	extern const uint8_t simd_t_##name[]; \
+	SIMD_PORTABLE_DECL(name) \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
 		unsigned imm = (unsigned)i->imm & (mask); \
 		if (((fl) & SF_M32SEL) && i->mod != 3) \
 			imm &= 0x3f; /* INSERTPS m32: no source lane */ \
-		simd_exec(c, i, simd_t_##name + imm * 8, src, dst, fl, NULL); \
+		simd_exec(c, i, simd_t_##name + imm * 8, src, dst, fl, SIMD_PORTABLE(name)); \
 	}
 #define SIMDW(map, opc, pfx, name, src, dst, fl, text, textw) \
 	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \

@@ -46,6 +46,7 @@ struct simd_frame {
 	cpu_xmm x0, x1, x2;
 	uint64_t m1, m2, rax, rcx, rdx, rflags;
 	uint32_t mxcsr;
+	uint32_t imm; /* the C twin's imm8 (the thunks have it built in) */
 };
 typedef void simd_c_fn(struct simd_frame *f);
 
