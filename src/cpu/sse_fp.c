@@ -172,7 +172,9 @@ static unsigned fp_raised(void)
 		T fa, fb;                                                                       \
 		if (is_nan_##SFX(a) || is_nan_##SFX(b)) {                                       \
 			x->flags |= FE_IE;                                                      \
-			return operand_##SFX(x, b); /* with DAZ, the zero */                    \
+			if ((x->mxcsr & MX_DAZ) && is_denormal_##SFX(b)) /* no DE here */      \
+				b &= ~(U)0 << (sizeof(U) * 8 - 1);                              \
+			return b;                                                               \
 		}                                                                               \
 		a = operand_##SFX(x, a);                                                        \
 		b = operand_##SFX(x, b);                                                        \
