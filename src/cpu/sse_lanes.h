@@ -46,12 +46,17 @@ PACKED_OPS(PACKED_LANE_DECL)
  * = 0, hi = the source, from byte 16 - n (all zero past 16). */
 static inline void lane_alignr(cpu_xmm *d, const cpu_xmm *hi, const cpu_xmm *lo, unsigned n)
 {
-	uint8_t buf[48];
+	/* by quadwords and bit shifts: a 16-byte load at a byte offset into
+	 * bytes just stored (a 48-byte buffer) stalls on store forwarding */
+	const uint64_t w[7] = { lo->q[0], lo->q[1], hi->q[0], hi->q[1], 0, 0, 0 };
+	unsigned m = n > 32 ? 32 : n, q = m >> 3, b = (m & 7) * 8;
+	uint64_t r0, r1;
 
-	memcpy(buf, lo, 16);
-	memcpy(buf + 16, hi, 16);
-	memset(buf + 32, 0, 16);
-	memcpy(d, buf + (n > 32 ? 32 : n), 16);
+	/* (x << 1) << (63 - b) is x << (64 - b), and 0 for b = 0 */
+	r0 = w[q] >> b | (w[q + 1] << 1) << (63 - b);
+	r1 = w[q + 1] >> b | (w[q + 2] << 1) << (63 - b);
+	d->q[0] = r0;
+	d->q[1] = r1;
 }
 
 static inline void lane_psrldq(cpu_xmm *d, const cpu_xmm *s, unsigned n)
