@@ -409,6 +409,76 @@ FAST_CRYPTO(pclmul10, _mm_clmulepi64_si128(x, y, 0x10))
 FAST_CRYPTO(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
 #undef FAST_CRYPTO
 
+/* Pairs (decode time, like fused.c's CMP+Jcc): OpenSSL's AES-GCM
+ * interleaves these VEX.128 register forms (aesni_ctr32_ghash_6x:
+ * VAESENC runs, VPXOR, VPCLMULQDQ); when one is decoded right after
+ * another, the first's exec runs both and dispatches once (avx_fuse).
+ * Neither can fault; the second keeps its own exec for a jump to it. */
+#define PAIR_OPS(X)                                                                             \
+	X(aesenc, _mm_aesenc_si128(x, y)) X(aesenclast, _mm_aesenclast_si128(x, y))             \
+	X(pxor, _mm_xor_si128(x, y)) X(pclmul00, _mm_clmulepi64_si128(x, y, 0x00))              \
+	X(pclmul01, _mm_clmulepi64_si128(x, y, 0x01))                                           \
+	X(pclmul10, _mm_clmulepi64_si128(x, y, 0x10))                                           \
+	X(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
+#define PAIR_RUN(name, EXPR)                                                                    \
+	__attribute__((target("aes,pclmul"), always_inline)) static inline void pair_run_##name( \
+		struct cpu *c, const struct insn *i)                                            \
+	{                                                                                       \
+		cpu_xmm *d = xr(c, i, XR_REG);                                                  \
+		__m128i x, y;                                                                   \
+		x = _mm_load_si128((const __m128i *)xr(c, i, XR_VVVV));                         \
+		y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));                           \
+		_mm_store_si128((__m128i *)&d[0], (EXPR));                                      \
+		_mm_store_si128((__m128i *)&d[16], _mm_setzero_si128());                        \
+	}
+PAIR_OPS(PAIR_RUN)
+#undef PAIR_RUN
+#define PAIR_ONE(a, b)                                                                          \
+	__attribute__((target("aes,pclmul"))) static const struct insn *pair_##a##_##b(         \
+		struct cpu *c, const struct insn *i)                                            \
+	{                                                                                       \
+		pair_run_##a(c, i);                                                             \
+		pair_run_##b(c, i + 1);                                                         \
+		return exec_next(c, i + 1);                                                     \
+	}
+#define PAIR_SECOND(a, ...)                                                                     \
+	PAIR_ONE(a, aesenc) PAIR_ONE(a, aesenclast) PAIR_ONE(a, pxor) PAIR_ONE(a, pclmul00)     \
+	PAIR_ONE(a, pclmul01) PAIR_ONE(a, pclmul10) PAIR_ONE(a, pclmul11)
+PAIR_OPS(PAIR_SECOND)
+#undef PAIR_SECOND
+#undef PAIR_ONE
+#define PAIR_ROW(a, ...)                                                                        \
+	{ pair_##a##_aesenc, pair_##a##_aesenclast, pair_##a##_pxor, pair_##a##_pclmul00,       \
+	  pair_##a##_pclmul01, pair_##a##_pclmul10, pair_##a##_pclmul11 },
+static const insn_exec pair_forms[7][7] = { PAIR_OPS(PAIR_ROW) };
+#undef PAIR_ROW
+
+/* The single forms the pairs are made of, in PAIR_OPS' order. */
+static int pair_index(insn_exec e)
+{
+	static const insn_exec single[7] = { fast_vaesenc, fast_vaesenclast, fast_vpxor_rx,
+					     fast_vpclmul00, fast_vpclmul01, fast_vpclmul10,
+					     fast_vpclmul11 };
+
+	for (int k = 0; k < 7; k++)
+		if (e == single[k])
+			return k;
+	return -1;
+}
+
+void avx_fuse_decoded(struct insn *pool, uint32_t n)
+{
+	struct insn *second = &pool[n - 1], *first;
+	int a, b;
+
+	if (n < 2)
+		return;
+	first = second - 1;
+	if (!first->seq || (b = pair_index(second->exec)) < 0 || (a = pair_index(first->exec)) < 0)
+		return;
+	first->exec = pair_forms[a][b];
+}
+
 static bool crypto_fast_form(struct insn *i)
 {
 	static const insn_exec pclmul[4] = { fast_vpclmul00, fast_vpclmul01, fast_vpclmul10,
@@ -439,6 +509,11 @@ static bool crypto_fast_form(struct insn *i)
 {
 	(void)i;
 	return false;
+}
+
+void avx_fuse_decoded(struct insn *pool, uint32_t n)
+{
+	(void)pool, (void)n;
 }
 #endif
 

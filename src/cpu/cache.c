@@ -414,6 +414,7 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 		write_fallthrough_stub(c, &pg->pool[pg->n], i);
 	lf_decoded(pg->pool, pg->n);
 	fuse_decoded(pg->pool, pg->n);
+	avx_fuse_decoded(pg->pool, pg->n);
 	return i;
 }
 

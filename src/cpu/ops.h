@@ -67,6 +67,9 @@ void control_specialise(struct insn *i, bool m64);
  * avx_has_fast_form: the handlers it may replace. */
 void avx_specialise(const struct cpu *c, struct insn *i);
 bool avx_has_fast_form(insn_fn fn);
+/* After pool[n - 1] was decoded: pair it with the VEX form before it
+ * (avx_fast.c, the AES-GCM register forms). */
+void avx_fuse_decoded(struct insn *pool, uint32_t n);
 
 /* Hot table handlers' exec forms with the handler inlined (cache.h,
  * EXEC_PLAIN_FORM, and EXEC_REG_FORM for their register form): optable.c
