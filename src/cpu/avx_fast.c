@@ -410,11 +410,14 @@ FAST_CRYPTO(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
 #undef FAST_CRYPTO
 
 /* Pairs (decode time, like fused.c's CMP+Jcc): OpenSSL's AES-GCM
- * interleaves these VEX.128 register forms (aesni_ctr32_ghash_6x:
- * VAESENC runs, VPXOR, VPCLMULQDQ); when one is decoded right after
+ * interleaves these VEX.128 forms (aesni_ctr32_ghash_6x: VAESENC runs,
+ * VPXOR, VPCLMULQDQ, VMOVDQU loads); when one is decoded right after
  * another, the first's exec runs both and dispatches once (avx_fuse).
- * Neither can fault; the second keeps its own exec for a jump to it. */
-#define PAIR_OPS(X)                                                                             \
+ * The register forms cannot fault; a load (base + disp, flat 64-bit: the
+ * shape 64-bit code uses) sets cpu.cur to its own instruction first, so
+ * a fault in the second names the second, with the first done, as when
+ * they run apart. The second keeps its own exec for a jump to it. */
+#define PAIR_REG_OPS(X)                                                                         \
 	X(aesenc, _mm_aesenc_si128(x, y)) X(aesenclast, _mm_aesenclast_si128(x, y))             \
 	X(pxor, _mm_xor_si128(x, y)) X(pclmul00, _mm_clmulepi64_si128(x, y, 0x00))              \
 	X(pclmul01, _mm_clmulepi64_si128(x, y, 0x01))                                           \
@@ -431,8 +434,37 @@ FAST_CRYPTO(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
 		_mm_store_si128((__m128i *)&d[0], (EXPR));                                      \
 		_mm_store_si128((__m128i *)&d[16], _mm_setzero_si128());                        \
 	}
-PAIR_OPS(PAIR_RUN)
+PAIR_REG_OPS(PAIR_RUN)
 #undef PAIR_RUN
+
+/* VMOVDQU/VMOVUPS/VMOVUPD xmm, m128 and VPXOR xmm, xmm, m128 */
+static inline __attribute__((always_inline)) void pair_run_load(struct cpu *c,
+								 const struct insn *i)
+{
+	cpu_xmm v;
+
+	mem_read16(insn_ea_flat64(c, i), &v);
+	put_low(xm(c, i, XR_REG), v);
+}
+
+static inline __attribute__((always_inline)) void pair_run_pxor_m(struct cpu *c,
+								   const struct insn *i)
+{
+	cpu_xmm a, b;
+
+	mem_read16(insn_ea_flat64(c, i), &b);
+	a = *xm(c, i, XR_VVVV);
+	fast_lane_pxor(&a, &b);
+	put_low(xm(c, i, XR_REG), a);
+}
+
+/* the pair members: name, their single form */
+#define PAIR_UNITS(X)                                                                           \
+	X(aesenc, fast_vaesenc) X(aesenclast, fast_vaesenclast) X(pxor, fast_vpxor_rx)          \
+	X(pclmul00, fast_vpclmul00) X(pclmul01, fast_vpclmul01) X(pclmul10, fast_vpclmul10)     \
+	X(pclmul11, fast_vpclmul11) X(load, fast_vload_mx_f64) X(pxor_m, fast_vpxor_mx_f64)
+enum { PAIR_UNIT_COUNT = 9 };
+
 #define PAIR_ONE(a, b)                                                                          \
 	__attribute__((target("aes,pclmul"))) static const struct insn *pair_##a##_##b(         \
 		struct cpu *c, const struct insn *i)                                            \
@@ -443,24 +475,26 @@ PAIR_OPS(PAIR_RUN)
 	}
 #define PAIR_SECOND(a, ...)                                                                     \
 	PAIR_ONE(a, aesenc) PAIR_ONE(a, aesenclast) PAIR_ONE(a, pxor) PAIR_ONE(a, pclmul00)     \
-	PAIR_ONE(a, pclmul01) PAIR_ONE(a, pclmul10) PAIR_ONE(a, pclmul11)
-PAIR_OPS(PAIR_SECOND)
+	PAIR_ONE(a, pclmul01) PAIR_ONE(a, pclmul10) PAIR_ONE(a, pclmul11) PAIR_ONE(a, load)     \
+	PAIR_ONE(a, pxor_m)
+PAIR_UNITS(PAIR_SECOND)
 #undef PAIR_SECOND
 #undef PAIR_ONE
 #define PAIR_ROW(a, ...)                                                                        \
 	{ pair_##a##_aesenc, pair_##a##_aesenclast, pair_##a##_pxor, pair_##a##_pclmul00,       \
-	  pair_##a##_pclmul01, pair_##a##_pclmul10, pair_##a##_pclmul11 },
-static const insn_exec pair_forms[7][7] = { PAIR_OPS(PAIR_ROW) };
+	  pair_##a##_pclmul01, pair_##a##_pclmul10, pair_##a##_pclmul11, pair_##a##_load,      \
+	  pair_##a##_pxor_m },
+static const insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT] = { PAIR_UNITS(PAIR_ROW) };
 #undef PAIR_ROW
 
-/* The single forms the pairs are made of, in PAIR_OPS' order. */
+/* The single forms the pairs are made of, in PAIR_UNITS' order. */
 static int pair_index(insn_exec e)
 {
-	static const insn_exec single[7] = { fast_vaesenc, fast_vaesenclast, fast_vpxor_rx,
-					     fast_vpclmul00, fast_vpclmul01, fast_vpclmul10,
-					     fast_vpclmul11 };
+#define PAIR_SINGLE(name, form) form,
+	static const insn_exec single[PAIR_UNIT_COUNT] = { PAIR_UNITS(PAIR_SINGLE) };
+#undef PAIR_SINGLE
 
-	for (int k = 0; k < 7; k++)
+	for (int k = 0; k < PAIR_UNIT_COUNT; k++)
 		if (e == single[k])
 			return k;
 	return -1;

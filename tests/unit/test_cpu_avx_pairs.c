@@ -1,7 +1,8 @@
 /* The AVX fast-form pairs (src/cpu/avx_fast.c, avx_fuse_decoded) against
- * the host CPU: random runs of 2..8 VEX.128 register forms of VAESENC,
- * VAESENCLAST, VPXOR and VPCLMULQDQ (every immediate selector), random
- * registers, executed twice by a loop in the snippet: the first pass
+ * the host CPU: random runs of 2..8 VEX.128 forms of VAESENC,
+ * VAESENCLAST, VPXOR and VPCLMULQDQ (every immediate selector) on
+ * registers, VMOVDQU loads and VPXOR m128 (base + disp8, any alignment),
+ * random registers, executed twice by a loop in the snippet: the first pass
  * decodes them one by one (single forms), the second runs the pairs the
  * decoder made. XMM0..15 and MXCSR after it must equal the native run's.
  * Skipped where the host lacks AVX, AES-NI or PCLMULQDQ. */
@@ -35,6 +36,21 @@ static unsigned emit_vex(uint8_t *p, unsigned map, uint8_t op, unsigned dst, uns
 	return n;
 }
 
+/* ... and with a memory operand disp8(%rsi), prefix pp (1: 66, 2: F3). */
+static unsigned emit_vex_mem(uint8_t *p, uint8_t op, unsigned pp, unsigned dst, unsigned src1,
+			     uint8_t disp)
+{
+	unsigned n = 0;
+
+	p[n++] = 0xc4;
+	p[n++] = (uint8_t)((dst >> 3 ? 0 : 0x80) | 0x60 | 1); /* map 0F */
+	p[n++] = (uint8_t)((~src1 & 15) << 3 | pp);
+	p[n++] = op;
+	p[n++] = (uint8_t)(0x40 | (dst & 7) << 3 | 6);
+	p[n++] = disp;
+	return n;
+}
+
 static void test_avx_pairs_vs_host(void **state)
 {
 	unsigned bad = 0, trials = 3000;
@@ -55,6 +71,9 @@ static void test_avx_pairs_vs_host(void **state)
 		start.fx.mxcsr = 0x1f80;
 		start.fx.fcw = 0x37f;
 		start.rflags = 2;
+		start.r[6] = (uint64_t)(uintptr_t)h_buf; /* rsi: the memory operands' base */
+		for (unsigned k = 0; k < 256; k++)
+			h_buf[k] = (uint8_t)h_rnd();
 		/* mov $2, %ecx; top: <run>; dec %ecx; jnz top */
 		code[n++] = 0xb9, code[n++] = 2, code[n++] = 0, code[n++] = 0, code[n++] = 0;
 		top = n;
@@ -62,7 +81,13 @@ static void test_avx_pairs_vs_host(void **state)
 			unsigned d = (unsigned)(h_rnd() % 16), s1 = (unsigned)(h_rnd() % 16);
 			unsigned s2 = (unsigned)(h_rnd() % 16);
 
-			switch (h_rnd() % 4) {
+			switch (h_rnd() % 6) {
+			case 4: /* VMOVDQU xmm, disp8(%rsi) */
+				n += emit_vex_mem(code + n, 0x6f, 2, d, 0, (uint8_t)(h_rnd() % 128));
+				break;
+			case 5: /* VPXOR xmm, xmm, disp8(%rsi) */
+				n += emit_vex_mem(code + n, 0xef, 1, d, s1, (uint8_t)(h_rnd() % 128));
+				break;
 			case 0: n += emit_vex(code + n, 2, 0xdc, d, s1, s2, -1); break; /* VAESENC */
 			case 1: n += emit_vex(code + n, 2, 0xdd, d, s1, s2, -1); break; /* VAESENCLAST */
 			case 2: n += emit_vex(code + n, 1, 0xef, d, s1, s2, -1); break; /* VPXOR */
