@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -278,31 +279,43 @@ static void on_probe_signal(int sig, siginfo_t *si, void *uctx)
 	tl_probe_back = sig;
 }
 
-bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si)
+bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal)
 {
 	int sig = si->si_signo;
-	uint64_t only = ~SIGBIT(sig), saved;
+	uint64_t only = SIGBIT(sig), saved;
 	struct host_ksigaction probe, old;
+	struct rlimit no_core = { 0, 0 }, core;
 	siginfo_t info = *si;
 
 	/* The signal goes to this thread from itself with the fault's own
 	 * siginfo (allowed to oneself: a tracer's GETSIGINFO reads the
-	 * fault's), with every other signal blocked and a handler that only
-	 * notes it came back. Delivered on the way out of the call: the host
+	 * fault's), unblocked. Delivered on the way out of the call: the host
 	 * stops there for the tracer, which lets it through, suppresses it
 	 * (the instruction runs again, as natively) or sends another signal
-	 * instead (which arrives through the host like any other). */
+	 * instead, which arrives through the host like any other (the mask
+	 * is the guest's: one it blocks waits, as natively). Let through, a
+	 * handler notes that it came back, or, for a fault the guest dies of,
+	 * the host's default action ends the process there with the guest's
+	 * wait status (without sysgate's core: cli's die_by_signal), so the
+	 * death makes no second stop. */
 	memset(&probe, 0, sizeof(probe));
-	probe.handler = (void *)on_probe_signal;
-	probe.flags = SA_SIGINFO | HOST_SA_RESTORER;
-	probe.restorer = sg_host_sigreturn;
-	probe.mask = ~0ull;
-	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &only, &saved, sizeof(only));
+	if (fatal) {
+		probe.handler = (void *)SIG_DFL;
+		syscall(SYS_prlimit64, 0, RLIMIT_CORE, &no_core, &core);
+	} else {
+		probe.handler = (void *)on_probe_signal;
+		probe.flags = SA_SIGINFO | HOST_SA_RESTORER;
+		probe.restorer = sg_host_sigreturn;
+		probe.mask = ~0ull;
+	}
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &only, &saved, sizeof(only));
 	syscall(SYS_rt_sigaction, sig, &probe, &old, sizeof(probe.mask));
 	tl_probe_back = 0;
 	syscall(SYS_rt_tgsigqueueinfo, getpid(), t->tid, sig, &info);
 	syscall(SYS_rt_sigaction, sig, &old, NULL, sizeof(old.mask));
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved, NULL, sizeof(saved));
+	if (fatal)
+		syscall(SYS_prlimit64, 0, RLIMIT_CORE, &core, NULL);
 	return tl_probe_back == sig;
 }
 

@@ -99,8 +99,9 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 /* A fault of a thread a guest tracer traces (t->sig.ptraced) that no
  * host signal brought (the interpreter found it): the host stops for the
  * tracer as for a real one. true: the tracer let it through, deliver it;
- * false: suppressed or replaced (the replacement comes as a host signal). */
-bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si);
+ * false: suppressed or replaced (the replacement comes as a host signal).
+ * fatal (the guest dies of it): let through, the process dies there. */
+bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal);
 
 /* A bad sigreturn frame or an unwritable frame: SIGSEGV (SI_KERNEL) is
  * forced, unblocked and with the default action if it was ignored. */

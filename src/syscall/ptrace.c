@@ -39,48 +39,93 @@
 /* every option a kernel knows (PTRACE_O_MASK) */
 #define KNOWN_OPTIONS 0x003000ffu
 
-/* The guest options per tracee, for the status a syscall stop reports
- * (SIGTRAP, or SIGTRAP|0x80 with TRACESYSGOOD). A host process is one
- * guest process, so this table is the tracer's. A tracee not in it has
- * none set. */
+/* What the tracer keeps per tracee: the guest's options, for the status
+ * a syscall stop reports (SIGTRAP, or SIGTRAP|0x80 with TRACESYSGOOD),
+ * and whether a call's entry stop was reported and its exit stop not yet:
+ * only then is there an exit stop to report. (A signal the call raises
+ * itself, kill(getpid(), SIGSTOP), stops the host inside the guest call,
+ * before its exit marker; natively the stop comes after the call's exit
+ * work, so a tracer that switches to PTRACE_SYSCALL there sees no exit
+ * stop of it.) A host process is one guest process, so this table is the
+ * tracer's; a tracee not in it has no options and no call open. */
 #define MAX_TRACEES 64
-static struct {
+struct tracee {
 	int pid;
 	unsigned options;
-} tracees[MAX_TRACEES];
+	bool in_call;
+};
+static struct tracee tracees[MAX_TRACEES];
 static pthread_mutex_t tracees_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* pid's entry, under tracees_lock; with add, made if missing (in a free
+ * slot or one whose process is gone). NULL: none (or the table is full). */
+static struct tracee *tracee_of(int pid, bool add)
+{
+	struct tracee *free_slot = NULL;
+
+	for (unsigned i = 0; i < MAX_TRACEES; i++) {
+		if (tracees[i].pid == pid)
+			return &tracees[i];
+		if (add && !free_slot &&
+		    (!tracees[i].pid || host_syscall2(SYS_kill, tracees[i].pid, 0) == -ESRCH))
+			free_slot = &tracees[i];
+	}
+	if (free_slot) {
+		free_slot->pid = pid;
+		free_slot->options = 0;
+		free_slot->in_call = false;
+	}
+	return free_slot;
+}
 
 static unsigned guest_options(int pid)
 {
-	unsigned o = 0;
+	struct tracee *e;
+	unsigned o;
 
 	pthread_mutex_lock(&tracees_lock);
-	for (unsigned i = 0; i < MAX_TRACEES; i++)
-		if (tracees[i].pid == pid)
-			o = tracees[i].options;
+	e = tracee_of(pid, false);
+	o = e ? e->options : 0;
 	pthread_mutex_unlock(&tracees_lock);
 	return o;
 }
 
 static void set_guest_options(int pid, unsigned options)
 {
-	int free_slot = -1;
+	struct tracee *e;
 
 	pthread_mutex_lock(&tracees_lock);
-	for (unsigned i = 0; i < MAX_TRACEES; i++) {
-		if (tracees[i].pid == pid) {
-			tracees[i].options = options;
-			pthread_mutex_unlock(&tracees_lock);
-			return;
-		}
-		if (free_slot < 0 && (!tracees[i].pid ||
-				      host_syscall2(SYS_kill, tracees[i].pid, 0) == -ESRCH))
-			free_slot = (int)i; /* unused, or that process is gone */
+	e = tracee_of(pid, true);
+	if (e)
+		e->options = options;
+	pthread_mutex_unlock(&tracees_lock);
+}
+
+/* A syscall stop of a guest call: entry, or exit (true: report it) */
+static bool note_call_stop(int pid, bool entry)
+{
+	struct tracee *e;
+	bool report = entry;
+
+	pthread_mutex_lock(&tracees_lock);
+	e = tracee_of(pid, entry);
+	if (e) {
+		report = entry || e->in_call;
+		e->in_call = entry;
 	}
-	if (free_slot >= 0) {
-		tracees[free_slot].pid = pid;
-		tracees[free_slot].options = options;
-	}
+	pthread_mutex_unlock(&tracees_lock);
+	return report;
+}
+
+/* resumed without syscall stops: no exit stop comes for an open call */
+static void close_call(int pid)
+{
+	struct tracee *e;
+
+	pthread_mutex_lock(&tracees_lock);
+	e = tracee_of(pid, false);
+	if (e)
+		e->in_call = false;
 	pthread_mutex_unlock(&tracees_lock);
 }
 
@@ -101,14 +146,14 @@ bool ptrace_hidden_stop(long pid, int *status)
 		return false;
 	if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
 		nr = (long)info.entry.nr;
-		if (nr == SG_PTRACE_MARK_ENTER)
+		if (nr == SG_PTRACE_MARK_ENTER && note_call_stop((int)pid, true))
 			goto report;
 	} else if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
 		/* the exit stop has no number: orig_rax has it (the raw
 		 * PEEKUSER writes the word through its data pointer) */
 		if (host_ptrace(PTRACE_PEEKUSER, pid, offsetof(struct user_regs_struct, orig_rax),
 				(long)&nr) == 0 &&
-		    nr == SG_PTRACE_MARK_EXIT)
+		    nr == SG_PTRACE_MARK_EXIT && note_call_stop((int)pid, false))
 			goto report;
 	}
 	/* one of sysgate's own calls: on to the next syscall stop */
@@ -151,7 +196,10 @@ static long do_ptrace(struct sg_thread *t, long request, long pid, uint64_t addr
 	case PTRACE_CONT:
 	case PTRACE_DETACH:
 	case PTRACE_KILL:
-		return host_ptrace(request, pid, 0, (long)data);
+		r = host_ptrace(request, pid, 0, (long)data);
+		if (r == 0)
+			close_call((int)pid);
+		return r;
 	case PTRACE_SYSCALL:
 		/* the host reports syscall stops as SIGTRAP|0x80, which is how
 		 * ptrace_hidden_stop tells them from a SIGTRAP */
