@@ -374,17 +374,17 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 	    (t->sigmask & SIGBIT(signo))) {
 		/* force_sig: blocked or ignored means death; a tracer still
 		 * sees the signal (strace's "--- SIGSEGV {...} ---"; a guest
-		 * tracer stops first: not let through, the instruction runs
-		 * again) */
+		 * tracer stops first, once: not let through, the instruction
+		 * runs again) */
 		if (t->proc->trace)
 			trace_signal(t->proc->trace, t->tid, &si);
-		if (t->sig.ptraced && !f->host_signal && !sig_ptrace_stop(t, &si, true))
+		if (t->sig.ptraced && !sig_ptrace_stop(t, &si, true, f->host_signal))
 			return true;
 		return false;
 	}
 	/* a guest tracer's signal-delivery stop, where no host signal made
 	 * one (ptrace.c); not let through, the instruction runs again */
-	if (t->sig.ptraced && !f->host_signal && !sig_ptrace_stop(t, &si, false))
+	if (t->sig.ptraced && !f->host_signal && !sig_ptrace_stop(t, &si, false, false))
 		return true;
 	if (!announce(t, &si, true))
 		return true;

@@ -279,13 +279,24 @@ static void on_probe_signal(int sig, siginfo_t *si, void *uctx)
 	tl_probe_back = sig;
 }
 
-bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal)
+bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal, bool seen)
 {
 	int sig = si->si_signo;
 	uint64_t only = SIGBIT(sig), saved;
 	struct host_ksigaction probe, old;
 	struct rlimit no_core = { 0, 0 }, core;
 	siginfo_t info = *si;
+
+	if (seen) {
+		/* the tracer stopped at it already: its sysgate resumes this
+		 * stop unseen (ptrace.c, ptrace_hidden_stop) */
+		memset(&info, 0, sizeof(info));
+		info.si_signo = sig;
+		info.si_code = SI_QUEUE;
+		info.si_pid = getpid();
+		info.si_uid = getuid();
+		info.si_value.sival_int = SIG_PTRACE_SEEN;
+	}
 
 	/* The signal goes to this thread from itself with the fault's own
 	 * siginfo (allowed to oneself: a tracer's GETSIGINFO reads the
@@ -297,7 +308,9 @@ bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal)
 	 * handler notes that it came back, or, for a fault the guest dies of,
 	 * the host's default action ends the process there with the guest's
 	 * wait status (without sysgate's core: cli's die_by_signal), so the
-	 * death makes no second stop. */
+	 * death makes no second stop. seen (a host signal brought the fault,
+	 * the tracer saw its stop): sent as SIG_PTRACE_SEEN, which the
+	 * tracer's sysgate lets through unseen. */
 	memset(&probe, 0, sizeof(probe));
 	if (fatal) {
 		probe.handler = (void *)SIG_DFL;

@@ -139,7 +139,21 @@ bool ptrace_hidden_stop(long pid, int *status)
 	struct __ptrace_syscall_info info;
 	long nr;
 
-	if (!WIFSTOPPED(*status) || WSTOPSIG(*status) != (SIGTRAP | 0x80))
+	if (!WIFSTOPPED(*status))
+		return false;
+	if (WSTOPSIG(*status) == SIGSEGV || WSTOPSIG(*status) == SIGBUS) {
+		/* the death of a fault the tracer stopped at already */
+		siginfo_t si;
+
+		if (host_ptrace(PTRACE_GETSIGINFO, pid, 0, (long)&si) == 0 &&
+		    si.si_code == SI_QUEUE && si.si_pid == pid &&
+		    si.si_value.sival_int == SIG_PTRACE_SEEN) {
+			host_ptrace(PTRACE_CONT, pid, 0, WSTOPSIG(*status));
+			return true;
+		}
+		return false;
+	}
+	if (WSTOPSIG(*status) != (SIGTRAP | 0x80))
 		return false;
 	memset(&info, 0, sizeof(info));
 	if (host_ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), (long)&info) <= 0)

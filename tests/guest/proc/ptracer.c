@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,17 +225,21 @@ static void exec_child(void)
 	_exit(4);
 }
 
-/* A fault the guest dies of: one stop, then the death by its signal */
-static void fatal_stop(void)
+/* A fault the guest dies of, a store and a load: one stop, then the
+ * death by its signal */
+static void fatal_stop(bool load)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		traced_start();
-		*at_0x10 = 1;
+		if (load)
+			(void)*at_0x20;
+		else
+			*at_0x10 = 1;
 		_exit(8);
 	}
-	wait_for(pid, "fatal start");
+	wait_for(pid, load ? "fatal load start" : "fatal store start");
 	req("cont", ptrace(PTRACE_CONT, pid, 0, 0));
 	wait_for(pid, "fatal fault");
 	req("cont with it", ptrace(PTRACE_CONT, pid, 0, SIGSEGV));
@@ -311,7 +316,8 @@ int main(int argc, char **argv)
 	syscall_stops(PTRACE_O_TRACESYSGOOD);
 	syscall_stops(0);
 	exec_stop("/proc/self/exe");
-	fatal_stop();
+	fatal_stop(false);
+	fatal_stop(true);
 	detach_and_kill();
 	refused();
 	return 0;
