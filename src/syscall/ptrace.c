@@ -142,12 +142,14 @@ bool ptrace_hidden_stop(long pid, int *status)
 	if (!WIFSTOPPED(*status))
 		return false;
 	if (WSTOPSIG(*status) == SIGSEGV || WSTOPSIG(*status) == SIGBUS) {
-		/* the death of a fault the tracer stopped at already */
+		/* the death of a fault the tracer stopped at already (sent by
+		 * the tracee to itself; its thread, pid, may not lead it: no
+		 * sender check. A guest's sigqueue with this value would only
+		 * have the stop of a signal it sent itself skipped.) */
 		siginfo_t si;
 
 		if (host_ptrace(PTRACE_GETSIGINFO, pid, 0, (long)&si) == 0 &&
-		    si.si_code == SI_QUEUE && si.si_pid == pid &&
-		    si.si_value.sival_int == SIG_PTRACE_SEEN) {
+		    si.si_code == SI_QUEUE && si.si_value.sival_int == SIG_PTRACE_SEEN) {
 			host_ptrace(PTRACE_CONT, pid, 0, WSTOPSIG(*status));
 			return true;
 		}
