@@ -287,6 +287,7 @@ static void refused(void)
 
 	if (pid == 0) {
 		traced_start();
+		alarm(60); /* gone even if its parent dies before killing it */
 		pause();
 		_exit(0);
 	}
