@@ -335,17 +335,6 @@ void cache_install_write_hook(void)
 	mm_set_write_hook(code_range_written);
 }
 
-/* Instructions that never fall through get no stub (denser pools, fewer
- * pages touched); exec_generic looks their fall-through up should a
- * handler of one leave rip there. */
-static bool ends_run(const struct insn *i)
-{
-	insn_fn f = i->fn;
-
-	return f == op_jmp_Jz || f == op_jmp_Ev || f == op_ret || f == op_ret_Iw ||
-	       f == op_jmpf_Ap || f == op_retf || f == op_iret;
-}
-
 /* The stub after the last decoded instruction (cache.h): its fall-through,
  * until that is decoded there. */
 static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struct insn *i)
@@ -409,7 +398,10 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	if (follows)
 		pg->pool[pg->n - 1].seq = 1;
 	pg->slot[i->off] = (uint16_t)++pg->n;
-	i->ends_run = ends_run(i);
+	/* Instructions that never fall through (insn.ends_run, FLOW_END in
+	 * handler_props.def) get no stub (denser pools, fewer pages touched);
+	 * exec_generic looks their fall-through up should a handler of one
+	 * leave rip there. */
 	if (!i->ends_run)
 		write_fallthrough_stub(c, &pg->pool[pg->n], i);
 	lf_decoded(pg->pool, pg->n);

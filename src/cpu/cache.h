@@ -97,7 +97,7 @@ const struct insn *exec_lookup(struct cpu *c, uint64_t addr);
 const struct insn *exec_generic(struct cpu *c, const struct insn *i);
 /* A fall-through stub's exec: the instruction at its addr. */
 const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub);
-/* For handlers that neither read nor move rip (optable.c, moves_rip):
+/* For handlers that neither read nor move rip (FLOW_PLAIN, handler_props.def):
  * rip is written only if they leave something pending. */
 const struct insn *exec_plain(struct cpu *c, const struct insn *i);
 
@@ -106,9 +106,11 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i);
 const struct insn *exec_pending(struct cpu *c, const struct insn *i);
 
 /* exec_plain with the handler inlined, defined in the handler's file for
- * the hot ones (optable.c installs them by handler: *_exec_forms). */
+ * the hot ones: EXEC rows of handler_props.def, which the generated
+ * tables name (op_exec_forms) and SG_EXEC_FORMS_<file> of the generated
+ * optable_exec.h defines with these two macros. */
 #define EXEC_PLAIN_FORM(fn)                                                      \
-	static const struct insn *exec_##fn(struct cpu *c, const struct insn *i) \
+	const struct insn *exec_##fn(struct cpu *c, const struct insn *i)        \
 	{                                                                        \
 		c->insn_rip = i->addr;                                           \
 		c->cur = i;                                                      \
@@ -122,7 +124,7 @@ const struct insn *exec_pending(struct cpu *c, const struct insn *i);
  * can neither fault nor raise anything there (SSE integer operations and
  * moves): no insn_rip or cur, no pending test. */
 #define EXEC_REG_FORM(fn)                                                          \
-	static const struct insn *exec_reg_##fn(struct cpu *c, const struct insn *i) \
+	const struct insn *exec_reg_##fn(struct cpu *c, const struct insn *i)        \
 	{                                                                          \
 		fn(c, i);                                                          \
 		return exec_next(c, i);                                            \

@@ -67,7 +67,6 @@ void cpu_init(struct cpu *c, enum cpu_mode mode)
 	void *owner = c->owner;
 	const struct mm *mm = c->mm;
 
-	optable_init();
 	cache_install_write_hook();
 	memset(c, 0, sizeof(*c));
 	c->cache = cache;
@@ -380,7 +379,6 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	sigjmp_buf jb;
 	sigjmp_buf *outer = tl_jmp;
 
-	optable_init();
 	cache_sync(c);
 	c->stop = CPU_STOP_NONE;
 	if (c->mode == CPU_MODE_32)

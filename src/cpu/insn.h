@@ -8,8 +8,10 @@
  * branches use it), or exec_plain for handlers that neither read nor move
  * rip; cpu->insn_rip is the handler's own address either way.
  *
- * Opcode tables are data: X-macro .def files, one per family, included by
- * optable.c. Rows (all maps but x87):
+ * Opcode tables are data: X-macro .def files, one per family, which
+ * tools/optable_gen.c folds into static const tables at build time
+ * (optable.h; the handlers' own properties: handler_props.def). Rows (all
+ * maps but x87):
  *
  *   OP(map, opcode, prefix, group, handler, flags)
  *
@@ -84,7 +86,7 @@ struct insn {
 	uint8_t seq;    /* cache: the next pool entry is the fall-through instruction */
 	uint8_t lf_stale; /* lflive: a flag-free form before it may leave the flags stale */
 	uint16_t off;   /* cache: offset in its code page */
-	uint8_t ends_run; /* cache: never falls through (JMP, RET...): no stub after it */
+	uint8_t ends_run; /* decode: never falls through (JMP, RET...: FLOW_END): no stub after it */
 	uint8_t flat;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
 };
 _Static_assert(sizeof(struct insn) == 64, "one cache line per decoded instruction");
@@ -138,8 +140,6 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define F_MOD3 0x1000   /* ModRM names registers whatever mod says (MOV CR/DR) */
 #define F_FARPTR 0x2000 /* after the F_IZ offset, a 16-bit selector into imm2 */
 
-/* Build-time helpers for the run loop. */
-void optable_init(void);
 /* Decode at addr; fills *i (an invalid encoding becomes an #UD insn).
  * Reads guest memory: a fault while fetching longjmps like any access. */
 void insn_decode(struct insn *i, struct cpu *cpu, uint64_t addr);

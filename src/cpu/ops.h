@@ -63,19 +63,8 @@ void shift_specialise(struct insn *i);
 void cond_specialise(struct insn *i);
 void control_specialise(struct insn *i, bool m64);
 /* The hot VEX forms (avx_fast.c), for c's XCR0 (fixed after cpu_init);
- * avx_has_fast_form: the handlers it may replace. */
+ * the handlers it may replace are SPEC_AVX in handler_props.def. */
 void avx_specialise(const struct cpu *c, struct insn *i);
-bool avx_has_fast_form(insn_fn fn);
-
-/* Hot table handlers' exec forms with the handler inlined (cache.h,
- * EXEC_PLAIN_FORM, and EXEC_REG_FORM for their register form): optable.c
- * installs each for every row of its handler. */
-typedef void exec_form_fn(insn_fn fn, insn_exec exec, insn_exec exec_reg);
-/* The register form of an installed exec form, or NULL (decode.c). */
-insn_exec optable_reg_form(insn_exec exec);
-void sse_int_exec_forms(exec_form_fn *set);
-void sse_move_exec_forms(exec_form_fn *set);
-void avx_exec_forms(exec_form_fn *set);
 
 /* Flag liveness (lflive.c): each module names its fast forms' effect on
  * the arithmetic flags and their flag-free twins. */

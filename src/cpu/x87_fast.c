@@ -183,10 +183,9 @@ static void probe(void)
 {
 	bool moved = false;
 
-	optable_init();
 	for (unsigned op = 0; op < 8; op++) {
 		for (unsigned slot = 0; slot < 72; slot++) {
-			insn_fn fn = slot < 8 ? op_x87_mem[op][slot] : op_x87_reg[op][slot - 8];
+			insn_fn fn = op_handler_fn[slot < 8 ? op_x87_mem[op][slot] : op_x87_reg[op][slot - 8]];
 			unsigned m = slot - 8;
 			bool m0, m1;
 
