@@ -285,7 +285,7 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			 * nothing), up to a branch or a table handler, which sees
 			 * the stop request pending and returns NULL with rip set —
 			 * or stops the CPU itself (a fault, a system call). */
-			while (i->lf_stale && !c->code_dirty) {
+			while ((i->lf & LF_STALE) && !c->code_dirty) {
 				const struct insn *next;
 
 				c->cur = i;

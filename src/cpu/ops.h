@@ -66,11 +66,10 @@ void control_specialise(struct insn *i, bool m64);
  * the handlers it may replace are SPEC_AVX in handler_props.def. */
 void avx_specialise(const struct cpu *c, struct insn *i);
 
-/* Flag liveness (lflive.c): each module names its fast forms' effect on
- * the arithmetic flags and their flag-free twins. */
-typedef void lf_register_fn(insn_exec full, insn_exec nf, enum lf_class cls);
-void alu_flag_forms(lf_register_fn *reg);
-void shift_flag_forms(lf_register_fn *reg);
-void move_flag_forms(lf_register_fn *reg);
+/* Flag liveness (lflive.c): the flag-free twin of the register form
+ * alu_specialise (LF_TWIN_ALU) or shift_specialise (LF_TWIN_SHIFT) chose
+ * for i, whose exec is that form or already its twin; NULL if none. */
+insn_exec alu_flag_free(const struct insn *i);
+insn_exec shift_flag_free(const struct insn *i);
 
 #endif
