@@ -76,9 +76,11 @@ struct handler_row {
 static const struct handler_row handler_rows[] = {
 #define HANDLER(handler, spec, flow) { #handler, spec, flow },
 #define EXEC(handler, kind, file)
+#define X87_FAST(handler)
 #include "cpu/handler_props.def"
 #undef HANDLER
 #undef EXEC
+#undef X87_FAST
 };
 
 struct exec_row {
@@ -88,9 +90,21 @@ struct exec_row {
 static const struct exec_row exec_rows[] = {
 #define HANDLER(handler, spec, flow)
 #define EXEC(handler, kind, file) { #handler, #kind, #file },
+#define X87_FAST(handler)
 #include "cpu/handler_props.def"
 #undef HANDLER
 #undef EXEC
+#undef X87_FAST
+};
+
+static const char *const x87_fast_rows[] = {
+#define HANDLER(handler, spec, flow)
+#define EXEC(handler, kind, file)
+#define X87_FAST(handler) #handler,
+#include "cpu/handler_props.def"
+#undef HANDLER
+#undef EXEC
+#undef X87_FAST
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -191,8 +205,11 @@ static void add_row(const struct op_row *r)
 	}
 }
 
-/* Per handler index: its properties and its exec form's index. */
+/* Per handler index: its properties, its exec form's index, HF_* and
+ * whether an x87 row names it. */
 static int spec_of[HANDLERS_MAX], flow_of[HANDLERS_MAX], exec_of[HANDLERS_MAX];
+static unsigned hflags_of[HANDLERS_MAX];
+static bool x87_named[HANDLERS_MAX];
 
 static void fold_properties(void)
 {
@@ -223,6 +240,15 @@ static void fold_properties(void)
 		if (strcmp(exec_rows[k].kind, "PLAIN") && strcmp(exec_rows[k].kind, "REG"))
 			fail("EXEC kind is neither PLAIN nor REG", exec_rows[k].handler);
 		exec_of[h] = (int)k + 1;
+	}
+	for (size_t k = 0; k < COUNT(x87_fast_rows); k++) {
+		int h = find_handler(x87_fast_rows[k]);
+
+		if (!h || !x87_named[h])
+			fail("X87_FAST row for a handler no x87 row names", x87_fast_rows[k]);
+		if (hflags_of[h] & HF_X87_FAST)
+			fail("two X87_FAST rows", x87_fast_rows[k]);
+		hflags_of[h] |= HF_X87_FAST;
 	}
 }
 
@@ -279,7 +305,10 @@ static void print_data(void)
 	fprintf(f, "const insn_fn op_handler_fn[%d] = {\n\tNULL,\n", nnames);
 	for (int k = 1; k < nnames; k++)
 		fprintf(f, "\t%s,\n", names[k]);
-	fprintf(f, "};\n\nconst struct op_exec_form op_exec_forms[%zu] = {\n\t{ NULL, NULL },\n",
+	fprintf(f, "};\n\n/* HF_* */\nconst uint8_t op_handler_flags[%d] = {", nnames);
+	for (int k = 0; k < nnames; k++)
+		fprintf(f, "%s%u,", k % 16 ? " " : "\n\t", hflags_of[k]);
+	fprintf(f, "\n};\n\nconst struct op_exec_form op_exec_forms[%zu] = {\n\t{ NULL, NULL },\n",
 		COUNT(exec_rows) + 1);
 	for (size_t k = 0; k < COUNT(exec_rows); k++) {
 		bool reg = !strcmp(exec_rows[k].kind, "REG");
@@ -376,6 +405,7 @@ int main(int argc, char **argv)
 		const struct x87_row *r = &x87_rows[k];
 		uint16_t h = (uint16_t)handler_index(r->handler);
 
+		x87_named[h] = true;
 		if (!r->count)
 			x87_mem[r->opcode - 0xd8][r->first] = h;
 		for (int n = 0; n < r->count; n++)

@@ -30,6 +30,9 @@ struct op_exec_form {
 };
 
 extern const insn_fn op_handler_fn[];
+/* Per handler index: HF_* */
+extern const uint8_t op_handler_flags[];
+#define HF_X87_FAST 0x01 /* X87_FAST row: x87_fast.c's probe tries its encodings */
 extern const struct op_exec_form op_exec_forms[];
 /* [map][opcode][mandatory prefix P_NP..P_F2] */
 extern const struct op_entry op_maps[MAP_COUNT][256][4];
