@@ -30,13 +30,29 @@
  * another thread's decodes. */
 #define INSN_ADDR_DEAD (~0ull)
 #define POOL_ENTRIES (2 * CODE_PAGE_SIZE + 2)
+/* The slots (page offset -> pool index + 1, 0: not decoded, never a stub)
+ * in blocks of SLOT_BLOCK offsets, each allocated when the first
+ * instruction in its range is decoded: a start-up touches ~50 code pages
+ * at a few places each, and 8 KiB of slots per page would cost a page
+ * fault per 4 KiB touched (or a 2 MiB huge page to zero for all). A range
+ * with nothing decoded shares code_slots_none (all zero, never written),
+ * so a lookup is two loads and no test. */
+#define SLOT_BLOCK 64u
+#define SLOT_BLOCKS (CODE_PAGE_SIZE / SLOT_BLOCK)
+extern const uint16_t code_slots_none[SLOT_BLOCK];
 struct code_page {
 	uint64_t addr;
 	struct code_page *next;          /* hash chain */
 	struct insn *pool;               /* decoded instructions of this page */
 	uint32_t n;
-	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 (never a stub) */
+	const uint16_t *slots[SLOT_BLOCKS]; /* a block, or code_slots_none */
 };
+
+/* The slot of page offset off (0: not decoded; else pool index + 1). */
+static inline unsigned code_slot(const struct code_page *pg, unsigned off)
+{
+	return pg->slots[off / SLOT_BLOCK][off % SLOT_BLOCK];
+}
 
 #define RECENT_PAGES 256 /* direct-mapped: calls and returns between pages */
 
@@ -137,7 +153,7 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 	const struct code_page *pg = c->cache->recent[(page >> 12) & (RECENT_PAGES - 1)];
 
 	if (__builtin_expect(pg != NULL && pg->addr == page, 1)) {
-		unsigned s = pg->slot[addr & (CODE_PAGE_SIZE - 1)];
+		unsigned s = code_slot(pg, addr & (CODE_PAGE_SIZE - 1));
 
 		if (__builtin_expect(s != 0, 1))
 			return &pg->pool[s - 1];

@@ -146,7 +146,7 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 {
 	uint64_t page = addr & ~(uint64_t)(CODE_PAGE_SIZE - 1);
 	struct code_page *pg = cache_page(c, page);
-	unsigned s = pg->slot[addr & (CODE_PAGE_SIZE - 1)];
+	unsigned s = code_slot(pg, addr & (CODE_PAGE_SIZE - 1));
 
 	if (s)
 		return &pg->pool[s - 1];
