@@ -1,6 +1,6 @@
 /* Decoded-instruction cache: per code page, an index from page offset to a
  * decoded struct insn. Lookup by page happens only when execution moves to
- * another page; within a page it is one array load. */
+ * another page; within a page it is two loads (code_slot). */
 #ifndef SG_CPU_CACHE_H
 #define SG_CPU_CACHE_H
 
