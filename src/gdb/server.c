@@ -615,6 +615,16 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 		siginfo_to_guest(&s->event.si, s->abi == SG_ABI_I386 ? SIGL_I386 :
 					       s->abi == SG_ABI_X32 ? SIGL_X32 : SIGL_X64, info);
 		xfer_reply(s, info, sizeof(info), what + 14);
+	} else if (!strncmp(what, "libraries-svr4:read::", 21)) {
+		size_t len;
+		char *xml = gdb_libraries_svr4(s, &len);
+
+		if (!xml) {
+			gdb_send_str(s, "E0c"); /* ENOMEM */
+			return;
+		}
+		xfer_reply(s, (const uint8_t *)xml, len, what + 21);
+		free(xml);
 	} else if (!strncmp(what, "threads:read::", 14)) {
 		cmd_xfer_threads(s, what + 14);
 	} else if (!strncmp(what, "exec-file:read:", 15)) {
@@ -927,7 +937,7 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 {
 	struct resume_action acts[16];
 	unsigned nacts;
-	char buf[256];
+	char buf[512];
 
 	switch (pkt[0]) {
 	case '?':
@@ -1014,7 +1024,8 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 			s->exec_events = strstr(pkt, "exec-events+") != NULL;
 			snprintf(buf, sizeof(buf),
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
-				 "qXfer:exec-file:read+;qXfer:threads:read+;qXfer:siginfo:read+;"
+				 "qXfer:exec-file:read+;qXfer:libraries-svr4:read+;"
+				 "qXfer:threads:read+;qXfer:siginfo:read+;"
 				 "QStartNoAckMode+;"
 				 "QPassSignals+;"
 				 "swbreak+;vContSupported+%s%s", PACKET_SIZE,

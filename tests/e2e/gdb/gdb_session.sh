@@ -107,6 +107,13 @@ exec)
 		-ex 'break leaf' -ex 'CONTINUE' -ex 'p status' -ex 'continue' \
 		-ex 'bt' -ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
+libraries)
+	# the shared libraries gdb found: with qXfer:libraries-svr4 (the
+	# remote session's packet log must show gdb got libc from it)
+	set -- -ex 'break leaf' -ex 'CONTINUE' -ex 'info sharedlibrary' \
+		-ex 'info symbol puts' -ex 'bt' -ex 'continue'
+	packet_log=1
+	;;
 threads)
 	set -- -ex 'break work' -ex 'CONTINUE' -ex 'bt 1' -ex 'p id' \
 		-ex 'p results' -ex 'continue' -ex 'bt 1' -ex 'p id' -ex 'p results' \
@@ -162,7 +169,15 @@ timeout 60 "$sysgate" --gdb-socket "$sock" "$guest" $guest_arg >"$dir/remote.std
 sg=$!
 n=0
 while [ ! -S "$sock" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" -ex "target remote $sock"
+# Where the scenario asks, the remote session's packets go to a log of
+# their own (debugredirect: not into the output compared).
+if [ -n "${packet_log:-}" ]; then
+	run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" \
+		-ex "set logging file $dir/remote.log" -ex 'set logging debugredirect on' \
+		-ex 'set logging enabled on' -ex 'set debug remote 1' -ex "target remote $sock"
+else
+	run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" -ex "target remote $sock"
+fi
 wait $sg
 sg_status=$?
 
@@ -181,7 +196,21 @@ normalise() {
 		-e 's/ in ?? ()//' -e 's/^process [0-9]* is executing/process N is executing/' \
 		-e 's/^\(process N is executing new program: \).*\/gdbprog-static-.*/\1gdbprog/' |
 	sed -E -e '/^  Id +Target Id/d' \
-		-e 's/^(\*?) *([0-9]+) +Thread [^"]*("[^"]*")? *([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3 \4/'
+		-e 's/^(\*?) *([0-9]+) +Thread [^"]*("[^"]*")? *([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3 \4/' \
+		-e 's/( |^)target:\//\1\//g' | libraries_by_name
+}
+# A reference of another ABI (the x86_64 twin) loads that ABI's libraries:
+# compared by their names (ld-linux-x32.so.2 is the loader as
+# ld-linux-x86-64.so.2 is), without whether gdb found their debug info.
+libraries_by_name() {
+	case ${guest##*-} in
+	"${ref##*-}") cat ;;
+	*) sed -E -e 's#/[^ ]*/((lib[a-z0-9_]*|ld-linux[a-z0-9_-]*)\.so\.[0-9]+)$#\1#' \
+		-e 's#/[^ ]*/((lib[a-z0-9_]*|ld-linux[a-z0-9_-]*)\.so\.[0-9]+) #\1 #' \
+		-e 's/^ld-linux[a-z0-9_-]*\.so/ld-linux.so/; s/ ld-linux[a-z0-9_-]*\.so/ ld-linux.so/' \
+		-e 's/Yes \(\*\)/Yes    /' -e '/^\(\*\): Shared library is missing/d' \
+		-e 's/^From +To +Syms Read/From To Syms Read/' ;;
+	esac
 }
 normalise "$dir/native.raw" >"$dir/native.norm"
 normalise "$dir/remote.raw" >"$dir/remote.norm"
@@ -191,6 +220,15 @@ if [ ! -s "$dir/native.norm" ]; then
 	echo "FAIL: the native gdb session stopped nowhere:"; cat "$dir/native.raw"; fail=1
 elif ! diff -u "$dir/native.norm" "$dir/remote.norm"; then
 	echo "FAIL: gdb under sysgate differs from gdb natively (- native, + sysgate)"
+	fail=1
+fi
+# gdb took the list from qXfer:libraries-svr4 (libc in the stub's reply),
+# not only from the loader's link_map read through m packets
+if [ "$scenario" = libraries ] &&
+	! grep -q 'Packet received: [ml]<library-list-svr4 .*<library name="[^"]*/libc\.so\.6"' \
+		"$dir/remote.log"; then
+	echo "FAIL: gdb got no library list with libc through qXfer:libraries-svr4:read"
+	grep 'libraries-svr4' "$dir/remote.log"
 	fail=1
 fi
 if ! cmp -s "$dir/native.stdout" "$dir/remote.stdout"; then
