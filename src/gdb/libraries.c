@@ -186,10 +186,12 @@ char *gdb_libraries_svr4(const struct gdb_stub *s, size_t *len)
 			if (name[0]) {
 				fputs("<library name=\"", f);
 				put_escaped(f, name);
+				/* lmid: the namespace, named by its r_debug
+				 * (gdb 13's parser requires it) */
 				fprintf(f,
 					"\" lm=\"0x%" PRIx64 "\" l_addr=\"0x%" PRIx64
-					"\" l_ld=\"0x%" PRIx64 "\"/>",
-					lm, f_addr, f_ld);
+					"\" l_ld=\"0x%" PRIx64 "\" lmid=\"0x%" PRIx64 "\"/>",
+					lm, f_addr, f_ld, r_debug);
 			}
 		}
 		prev = lm;

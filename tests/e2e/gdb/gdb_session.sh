@@ -222,14 +222,26 @@ elif ! diff -u "$dir/native.norm" "$dir/remote.norm"; then
 	echo "FAIL: gdb under sysgate differs from gdb natively (- native, + sysgate)"
 	fail=1
 fi
-# gdb took the list from qXfer:libraries-svr4 (libc in the stub's reply),
-# not only from the loader's link_map read through m packets
-if [ "$scenario" = libraries ] &&
-	! grep -q 'Packet received: [ml]<library-list-svr4 .*<library name="[^"]*/libc\.so\.6"' \
+# gdb took the list from qXfer:libraries-svr4: libc in the stub's reply,
+# the reply parsed without a warning, and no link_map entry of it read
+# through m packets (what gdb does without the packet, or when it rejects
+# the reply)
+if [ "$scenario" = libraries ]; then
+	if ! grep -q 'Packet received: [ml]<library-list-svr4 .*<library name="[^"]*/libc\.so\.6"' \
 		"$dir/remote.log"; then
-	echo "FAIL: gdb got no library list with libc through qXfer:libraries-svr4:read"
-	grep 'libraries-svr4' "$dir/remote.log"
-	fail=1
+		echo "FAIL: gdb got no library list with libc through qXfer:libraries-svr4:read"
+		fail=1
+	fi
+	if grep 'while parsing target library list' "$dir/remote.raw"; then
+		echo "FAIL: gdb rejected the stub's library list"
+		fail=1
+	fi
+	for lm in $(grep -o ' lm="0x[0-9a-f]*"' "$dir/remote.log" | sort -u | sed 's/.*0x\([0-9a-f]*\)"/\1/'); do
+		if grep -q "Sending packet: \\\$m$lm," "$dir/remote.log"; then
+			echo "FAIL: gdb read the link_map entry at 0x$lm itself"
+			fail=1
+		fi
+	done
 fi
 if ! cmp -s "$dir/native.stdout" "$dir/remote.stdout"; then
 	echo "FAIL: the program's output differs:"; diff "$dir/native.stdout" "$dir/remote.stdout"
