@@ -37,7 +37,8 @@ static void wake_server(struct gdb_stub *s)
 static bool stays_pending(int kind)
 {
 	return kind == GDB_STOP_SIGNAL || kind == GDB_STOP_WATCH ||
-	       kind == GDB_STOP_RWATCH || kind == GDB_STOP_AWATCH;
+	       kind == GDB_STOP_RWATCH || kind == GDB_STOP_AWATCH ||
+	       kind == GDB_STOP_FORK || kind == GDB_STOP_VFORK || kind == GDB_STOP_VFORKDONE;
 }
 
 void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *ev)
@@ -306,6 +307,30 @@ static void on_forked(struct sg_process *p)
 	 * and sg_destroy finds no debugger */
 }
 
+/* The parent's fork stop, with fork events (gdb's detach-on-fork:
+ * "[Detaching after fork from child process N]"). The child has let go of
+ * gdb already (on_forked) and runs free: gdb's z0 and D for it are
+ * answered without touching it (server.c). A vfork is reported once the
+ * parent's wait for the child is over (sysgate's vfork child has memory
+ * of its own), followed at once by its vforkdone. */
+static void on_fork_parent(struct sg_thread *t, long child, bool vfork)
+{
+	struct gdb_stub *s = stub_of(t->proc);
+	struct gdb_event ev = { .kind = vfork ? GDB_STOP_VFORK : GDB_STOP_FORK,
+				.signo = SIGTRAP, .addr = (uint64_t)child };
+
+	if (s->detached || !(vfork ? s->vfork_events : s->fork_events))
+		return;
+	gdb_park(s, t, &ev);
+	if (vfork && !s->detached) {
+		ev.kind = GDB_STOP_VFORKDONE;
+		gdb_park(s, t, &ev);
+	}
+	if (t->debug.resume_sig)
+		inject_signal(t, t->debug.resume_sig);
+	t->debug.resume_sig = 0;
+}
+
 static int on_exec_option(struct sg_process *p, char *buf, size_t size)
 {
 	struct gdb_stub *s = stub_of(p);
@@ -326,4 +351,5 @@ const struct sg_debugger gdb_debugger = {
 	.signal = on_signal,
 	.thread_exit = on_thread_exit,
 	.forked = on_forked,
+	.fork_parent = on_fork_parent,
 };

@@ -130,6 +130,24 @@ static int gdb_to_host(int g)
 	return 0;
 }
 
+/* Whether gdb's qSupported list (after "qSupported:") has feature, a
+ * whole entry ("fork-events+" is not in "vfork-events+"). */
+static bool gdb_offers(const char *pkt, const char *feature)
+{
+	size_t len = strlen(feature);
+	const char *list = strchr(pkt, ':');
+
+	for (const char *f = list ? list + 1 : pkt + strlen(pkt); *f;) {
+		const char *end = strchr(f, ';');
+		size_t flen = end ? (size_t)(end - f) : strlen(f);
+
+		if (flen == len && !memcmp(f, feature, len))
+			return true;
+		f += flen + (end != NULL);
+	}
+	return false;
+}
+
 /* --- stopping and resuming ----------------------------------------------- */
 
 /* Every thread parked or inside a system call. false: the process has
@@ -202,6 +220,21 @@ static void stop_reply(struct gdb_stub *s, int no_event_signo)
 		}
 		break;
 	}
+	case GDB_STOP_CREATE:
+		n += snprintf(buf + n, sizeof(buf) - n, "create:;");
+		break;
+	case GDB_STOP_FORK:
+	case GDB_STOP_VFORK:
+		/* the child's one thread: its pid (fork events come with
+		 * multiprocess ids) */
+		n += snprintf(buf + n, sizeof(buf) - n, "%s:p%x.%x;",
+			      s->event.kind == GDB_STOP_FORK ? "fork" : "vfork",
+			      (unsigned)s->event.addr, (unsigned)s->event.addr);
+		s->fork_child = (long)s->event.addr;
+		break;
+	case GDB_STOP_VFORKDONE:
+		n += snprintf(buf + n, sizeof(buf) - n, "vforkdone:;");
+		break;
 	case GDB_STOP_BREAK:
 		n += snprintf(buf + n, sizeof(buf) - n, "swbreak:;");
 		break;
@@ -752,6 +785,14 @@ static void cmd_set_thread(struct gdb_stub *s, const char *pkt)
 	long tid = parse_tid(pkt + 2, &end);
 	bool ok;
 
+	/* gdb detaching a fork child names it first (to take its
+	 * breakpoints out: the child did that itself) */
+	s->g_child = pkt[1] == 'g' && pkt[2] == 'p' && s->fork_child &&
+		     strtol(pkt + 3, NULL, 16) == s->fork_child;
+	if (s->g_child) {
+		gdb_send_str(s, "OK");
+		return;
+	}
 	pthread_mutex_lock(&s->p->lock);
 	ok = tid <= 0 || gdb_thread(s, (int)tid);
 	pthread_mutex_unlock(&s->p->lock);
@@ -966,7 +1007,10 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		return false;
 	case 'Z':
 	case 'z':
-		cmd_point(s, pkt);
+		if (s->g_child) /* the fork child's: it has none left */
+			gdb_send_str(s, "OK");
+		else
+			cmd_point(s, pkt);
 		return false;
 	case 'H':
 		cmd_set_thread(s, pkt);
@@ -996,7 +1040,9 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		return false;
 	case 'D':
 		gdb_send_str(s, "OK");
-		let_go(s);
+		/* D;PID of a fork child: it let go of gdb at the fork */
+		if (pkt[1] != ';' || strtoul(pkt + 2, NULL, 16) == (unsigned long)getpid())
+			let_go(s);
 		return false;
 	case 'v':
 		if (!strcmp(pkt, "vCont?")) {
@@ -1020,17 +1066,22 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		if (!strncmp(pkt, "qSupported", 10)) {
 			/* multiprocess: gdb then knows the pid (it reads
 			 * /proc/PID/maps for the vDSO) */
-			s->multiprocess = strstr(pkt, "multiprocess+") != NULL;
-			s->exec_events = strstr(pkt, "exec-events+") != NULL;
+			s->multiprocess = gdb_offers(pkt, "multiprocess+");
+			s->exec_events = gdb_offers(pkt, "exec-events+");
+			/* a fork child is named by its pid: multiprocess ids */
+			s->fork_events = s->multiprocess && gdb_offers(pkt, "fork-events+");
+			s->vfork_events = s->multiprocess && gdb_offers(pkt, "vfork-events+");
 			snprintf(buf, sizeof(buf),
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
 				 "qXfer:exec-file:read+;qXfer:libraries-svr4:read+;"
 				 "qXfer:threads:read+;qXfer:siginfo:read+;"
 				 "QStartNoAckMode+;"
 				 "QPassSignals+;"
-				 "swbreak+;vContSupported+%s%s", PACKET_SIZE,
+				 "swbreak+;vContSupported+%s%s%s%s", PACKET_SIZE,
 				 s->multiprocess ? ";multiprocess+" : "",
-				 s->exec_events ? ";exec-events+" : "");
+				 s->exec_events ? ";exec-events+" : "",
+				 s->fork_events ? ";fork-events+" : "",
+				 s->vfork_events ? ";vfork-events+" : "");
 			gdb_send_str(s, buf);
 		} else if (!strncmp(pkt, "qXfer:", 6)) {
 			cmd_xfer(s, pkt + 6);

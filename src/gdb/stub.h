@@ -29,7 +29,7 @@ struct gdb_event {
 	int tid;
 	int kind;             /* enum gdb_stop_kind */
 	int signo;
-	uint64_t addr;        /* watchpoint address */
+	uint64_t addr;        /* watchpoint address; a fork's child pid */
 	siginfo_t si;         /* GDB_STOP_SIGNAL: what the guest would get */
 };
 
@@ -70,6 +70,10 @@ struct gdb_stub {
 	bool exec_events;           /* gdb takes exec stops: the connection
 				       goes on into an exec'd image */
 	bool after_exec;            /* this image was exec'd under gdb */
+	bool fork_events, vfork_events; /* gdb takes fork stops (and detaches
+				       the child itself) */
+	long fork_child;            /* the pid of the last fork reported */
+	bool g_child;               /* Hg named that child: packets for it */
 	struct rsp_reader rd;
 };
 

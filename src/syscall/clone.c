@@ -157,6 +157,8 @@ out:
 				;
 		hostfd_close(vp[0]);
 	}
+	if (pid > 0 && t->proc->hooks.debugger_fork_parent)
+		t->proc->hooks.debugger_fork_parent(t, pid, vfork);
 	return pid;
 }
 

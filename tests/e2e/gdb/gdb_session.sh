@@ -101,10 +101,12 @@ signals)
 		-ex 'p/d (long)$_siginfo._sifields._sigfault.si_addr' -ex 'bt' -ex 'continue'
 	;;
 exec)
-	# fork (the child let go), then an exec of gdbprog of the same ABI:
-	# gdb reloads the symbols and the pending breakpoint is found there
-	set -- -ex 'set breakpoint pending on' -ex 'break after_fork' \
-		-ex 'break leaf' -ex 'CONTINUE' -ex 'p status' -ex 'continue' \
+	# fork and vfork (the children let go: "[Detaching after fork from
+	# child process N]"), then an exec of gdbprog of the same ABI: gdb
+	# reloads the symbols and the pending breakpoint is found there
+	set -- -ex 'set breakpoint pending on' -ex 'tbreak main' -ex 'break after_fork' \
+		-ex 'break leaf' -ex 'CONTINUE' -ex 'continue' -ex 'p status' \
+		-ex 'continue' -ex 'p status' -ex 'continue' \
 		-ex 'bt' -ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
 libraries)
@@ -182,10 +184,10 @@ wait $sg
 sg_status=$?
 
 normalise() {
-	sed -n '/^\(Breakpoint\|Thread .* hit Breakpoint\) 1, /,$p' "$1" |
+	sed -n '/^\(Breakpoint\|Temporary breakpoint\|Thread .* hit Breakpoint\) 1, /,$p' "$1" |
 	sed -e 's/^\(=> \)*ADDR <\(.*\)>:/\1<\2>:/' |
 	grep -v -e '^\[New Thread' -e '^\[Thread ' -e '^\[Switching to ' \
-		-e '^Reading .* from remote target\.\.\.$' -e '^\[Detaching after fork' \
+		-e '^Reading .* from remote target\.\.\.$' \
 		-e '^Using host libthread_db' -e '^warning:' -e '^\[Inferior 1 (process [0-9]*) killed\]' |
 	sed -e 's/0x[0-9a-f]\{1,16\}/ADDR/g' \
 		-e 's/<\([A-Za-z_][A-Za-z0-9_.]*\)+[0-9]*>/<\1>/g' \
@@ -194,6 +196,7 @@ normalise() {
 		-e 's/\[Inferior 1 ([^)]*) /[Inferior 1 /' \
 		-e 's/"\([a-z]*\)-\(i386\|x32\|x86_64\|x86_6\|x86_\)"/"\1-ABI"/g' \
 		-e 's/ in ?? ()//' -e 's/^process [0-9]* is executing/process N is executing/' \
+		-e 's/^\[Detaching after \(v*fork\) from child process [0-9]*\]/[Detaching after \1 from child process N]/' \
 		-e 's/^\(process N is executing new program: \).*\/gdbprog-static-.*/\1gdbprog/' |
 	sed -E -e '/^  Id +Target Id/d' \
 		-e 's/^(\*?) *([0-9]+) +Thread [^"]*("[^"]*")? *([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3 \4/' \
