@@ -398,7 +398,7 @@ static void debugger_fork_parent(struct sg_thread *t, long child, bool vfork)
 {
 	const struct sg_debugger *dbg = embed_debugger(t->proc);
 
-	if (dbg)
+	if (dbg && dbg->fork_parent)
 		dbg->fork_parent(t, child, vfork);
 }
 

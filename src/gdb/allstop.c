@@ -38,7 +38,8 @@ static bool stays_pending(int kind)
 {
 	return kind == GDB_STOP_SIGNAL || kind == GDB_STOP_WATCH ||
 	       kind == GDB_STOP_RWATCH || kind == GDB_STOP_AWATCH ||
-	       kind == GDB_STOP_FORK || kind == GDB_STOP_VFORK || kind == GDB_STOP_VFORKDONE;
+	       kind == GDB_STOP_FORK || kind == GDB_STOP_VFORK || kind == GDB_STOP_VFORKDONE ||
+	       kind == GDB_STOP_CREATE;
 }
 
 void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *ev)
@@ -138,6 +139,13 @@ static void on_checkpoint(struct sg_thread *t)
 
 	if (s->detached)
 		return;
+	if (!t->debug.announced) {
+		/* QThreadEvents: a new thread stops before its first
+		 * instruction with "create" (gdb: "[New Thread ...]") */
+		t->debug.announced = true;
+		if (s->thread_events && t != t->proc->main_thread)
+			t->debug.stop_kind = GDB_STOP_CREATE;
+	}
 	if (t->debug.stop_kind != GDB_STOP_NONE) {
 		struct gdb_event ev = { .kind = t->debug.stop_kind, .addr = t->debug.stop_addr,
 					.signo = SIGTRAP };
@@ -278,6 +286,10 @@ static void on_thread_exit(struct sg_thread *t, bool last)
 	char reply[32];
 	int n;
 
+	/* another thread's end is not reported, even with QThreadEvents:
+	 * the stub is all-stop, and gdb (13) takes a "w" stop reply only in
+	 * non-stop mode ("Invalid remote reply" otherwise); the thread is
+	 * gone from the next thread list */
 	if (s->detached || !last || s->exit_sent)
 		return;
 	s->exit_sent = true;

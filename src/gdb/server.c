@@ -1075,7 +1075,7 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
 				 "qXfer:exec-file:read+;qXfer:libraries-svr4:read+;"
 				 "qXfer:threads:read+;qXfer:siginfo:read+;"
-				 "QStartNoAckMode+;"
+				 "QStartNoAckMode+;QThreadEvents+;"
 				 "QPassSignals+;"
 				 "swbreak+;vContSupported+%s%s%s%s", PACKET_SIZE,
 				 s->multiprocess ? ";multiprocess+" : "",
@@ -1107,6 +1107,9 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 			s->no_ack = true;
 		} else if (!strncmp(pkt, "QPassSignals:", 13)) {
 			cmd_pass_signals(s, pkt + 13);
+		} else if (!strcmp(pkt, "QThreadEvents:1") || !strcmp(pkt, "QThreadEvents:0")) {
+			s->thread_events = pkt[14] == '1';
+			gdb_send_str(s, "OK");
 		} else {
 			gdb_send_str(s, "");
 		}

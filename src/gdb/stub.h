@@ -72,6 +72,7 @@ struct gdb_stub {
 	bool after_exec;            /* this image was exec'd under gdb */
 	bool fork_events, vfork_events; /* gdb takes fork stops (and detaches
 				       the child itself) */
+	bool thread_events;         /* QThreadEvents:1: create stops */
 	long fork_child;            /* the pid of the last fork reported */
 	bool g_child;               /* Hg named that child: packets for it */
 	struct rsp_reader rd;
