@@ -84,6 +84,19 @@ access)
 		-ex 'continue' -ex 'continue' -ex 'continue' -ex 'delete' \
 		-ex 'rwatch answer' -ex 'continue' -ex 'bt' -ex 'delete' -ex 'continue'
 	;;
+stack)
+	# awatch on the slot a PUSH writes and its POP reads, rwatch on the
+	# return address a RET reads: no memory operand names them. A slot
+	# is 4 bytes on i386, 8 on x86_64 and x32 (64-bit mode); the
+	# watched bytes are its low 4, zeroed first (the old value)
+	slot=8 sp='$rsp' fp='$rbp'
+	[ "${guest##*-}" = i386 ] && slot=4 sp='$esp' fp='$ebp'
+	set -- -ex 'break stack_ops' -ex 'CONTINUE' -ex "set \$slot = (char *)$sp - $slot" \
+		-ex 'set var *(int *)$slot = 0' -ex 'awatch *(int *)$slot' \
+		-ex 'continue' -ex 'continue' -ex 'delete' -ex 'break callee' -ex 'continue' \
+		-ex "set \$ret = (char *)$fp + $slot" -ex 'rwatch *(void **)$ret' -ex 'continue' \
+		-ex 'bt 1' -ex 'delete' -ex 'continue'
+	;;
 membreak)
 	# gdb writes INT3 itself (M packets) instead of asking for Z0
 	set -- -ex 'set remote software-breakpoint-packet off' -ex 'break leaf' \
