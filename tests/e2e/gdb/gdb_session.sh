@@ -129,12 +129,15 @@ libraries)
 		-ex 'info symbol puts' -ex 'bt' -ex 'continue'
 	packet_log=1
 	;;
-threads)
+threads|threadlist)
 	# from main on: "[New Thread ...]" as natively, the brief thread's too
 	# (a create stop: the remote session asks for QThreadEvents, which
 	# gdb 13 never does itself in all-stop); gdb numbers threads in the
-	# order it hears of them
-	set -- -ex 'tbreak main' -ex 'CONTINUE' -ex 'break work' -ex 'continue' -ex 'bt 1' -ex 'p id' \
+	# order it hears of them. threadlist: without qXfer:threads, gdb
+	# lists the threads with qfThreadInfo/qsThreadInfo (and has no names)
+	list=
+	[ "$scenario" = threadlist ] && list='set remote threads-packet off' packet_log=1
+	set -- ${list:+-ex "$list"} -ex 'tbreak main' -ex 'CONTINUE' -ex 'break work' -ex 'continue' -ex 'bt 1' -ex 'p id' \
 		-ex 'p results' -ex 'continue' -ex 'bt 1' -ex 'p id' -ex 'p results' \
 		-ex 'delete' -ex "break $(mark gdbthreads.c joined)" -ex 'continue' -ex 'p results' \
 		-ex 'info threads' -ex 'continue'
@@ -191,7 +194,7 @@ while [ ! -S "$sock" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
 # Where the scenario asks, the remote session's packets go to a log of
 # their own (debugredirect: not into the output compared).
 connect=
-[ "$scenario" = threads ] && connect='maint packet QThreadEvents:1'
+case $scenario in threads | threadlist) connect='maint packet QThreadEvents:1' ;; esac
 if [ -n "${packet_log:-}" ]; then
 	run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" \
 		-ex "set logging file $dir/remote.log" -ex 'set logging debugredirect on' \
@@ -225,8 +228,16 @@ normalise() {
 		-e 's/^\[Detaching after \(v*fork\) from child process [0-9]*\]/[Detaching after \1 from child process N]/' \
 		-e 's/^\(process N is executing new program: \).*\/gdbprog-static-.*/\1gdbprog/' |
 	sed -E -e '/^  Id +Target Id/d' \
-		-e 's/^(\*?) *([0-9]+) +Thread [^"]*("[^"]*")? *([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \3 \4/' \
-		-e 's/( |^)target:\//\1\//g' | libraries_by_name
+		-e 's/^(\*?) *([0-9]+) +Thread [^ ]+( \(LWP [0-9]+\))? *("[^"]*")? *([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \4 \5/' \
+		-e 's/( |^)target:\//\1\//g' | libraries_by_name | thread_names
+}
+# threadlist: gdb has no thread names without qXfer:threads
+thread_names() {
+	if [ "$scenario" = threadlist ]; then
+		sed -e 's/^\(Thread [0-9]*\) "[^"]*" hit /\1 hit /' -e 's/^\(\*\{0,1\} [0-9]*\) "[^"]*" /\1  /'
+	else
+		cat
+	fi
 }
 # A reference of another ABI (the x86_64 twin) loads that ABI's libraries:
 # compared by their names (ld-linux-x32.so.2 is the loader as
@@ -249,6 +260,12 @@ if [ ! -s "$dir/native.norm" ]; then
 	echo "FAIL: the native gdb session stopped nowhere:"; cat "$dir/native.raw"; fail=1
 elif ! diff -u "$dir/native.norm" "$dir/remote.norm"; then
 	echo "FAIL: gdb under sysgate differs from gdb natively (- native, + sysgate)"
+	fail=1
+fi
+# threadlist: after `set remote threads-packet off` (once connected) gdb
+# lists the threads with qfThreadInfo
+if [ "$scenario" = threadlist ] && ! grep -q 'Sending packet: \$qfThreadInfo' "$dir/remote.log"; then
+	echo "FAIL: gdb did not list the threads with qfThreadInfo"
 	fail=1
 fi
 # gdb took the list from qXfer:libraries-svr4: libc in the stub's reply,
