@@ -11,7 +11,11 @@
 # gdb's own text is compared after normalising what differs by nature:
 # addresses (load addresses, a twin's code), instruction offsets within a
 # function (<leaf+24>; `info registers pc` is compared by its name only,
-# `info symbol $pc` says where: an x32 pc prints as a number), thread and
+# `info symbol $pc` says where: an x32 pc prints as a number), the values
+# of the general registers, rip and fs_base/gs_base in `info registers`
+# (addresses, whose decimal column differs too: their names are compared,
+# eflags and the selectors in full), AVX-512's k0-k7 (a host's, the
+# guest's CPU has none), thread and
 # process ids, how the program was
 # started (everything before the first breakpoint hit) and the target id
 # column of `info threads`; thread names must match (qXfer:threads) but
@@ -44,6 +48,7 @@ mark() { grep -n "MARK: $2" "$src/$1" | cut -d: -f1; }
 case $scenario in
 basic)
 	set -- -ex 'break leaf' -ex 'CONTINUE' -ex 'bt' -ex 'info registers pc' -ex 'info symbol $pc' \
+		-ex 'info registers' \
 		-ex 'p counter' -ex 'p answer' -ex 'p x' -ex 'watch counter' \
 		-ex 'continue' -ex 'next' -ex 'next' -ex 'p total' \
 		-ex 'delete' -ex "break $(mark gdbprog.c after-loop)" -ex 'continue' -ex 'p total' \
@@ -220,6 +225,8 @@ normalise() {
 	sed -e 's/0x[0-9a-f]\{1,16\}/ADDR/g' \
 		-e 's/<\([A-Za-z_][A-Za-z0-9_.]*\)+[0-9]*>/<\1>/g' \
 		-e 's/^pc  .*/pc/' \
+		-e 's/^\([re]\(ax\|bx\|cx\|dx\|si\|di\|bp\|sp\|ip\)\|r[0-9]\{1,2\}\|[fg]s_base\) \{2,\}.*/\1/' \
+		-e '/^k[0-7] \{2,\}/d' \
 		-e 's/^\([A-Za-z_][A-Za-z0-9_]*\) + [0-9]* in section \([.a-z]*\).*/\1 + N in section \2/' \
 		-e 's/\[Inferior 1 ([^)]*) /[Inferior 1 /' \
 		-e 's/"\([a-z]*\)-\(i386\|x32\|x86_64\|x86_6\|x86_\)"/"\1-ABI"/g' \
