@@ -349,8 +349,9 @@ static int on_exec_option(struct sg_process *p, char *buf, size_t size)
 
 	if (s->detached || !s->exec_events)
 		return -1;
-	snprintf(buf, size, "--gdb-fd=%d%s%s", s->fd, s->no_ack ? ",noack" : "",
-		 s->multiprocess ? ",multiprocess" : "");
+	snprintf(buf, size, "--gdb-fd=%d%s%s%s%s%s", s->fd, s->no_ack ? ",noack" : "",
+		 s->multiprocess ? ",multiprocess" : "", s->fork_events ? ",fork" : "",
+		 s->vfork_events ? ",vfork" : "", s->thread_events ? ",threadevents" : "");
 	return s->fd;
 }
 

@@ -1269,6 +1269,9 @@ SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags)
 	s->exec_events = s->after_exec;
 	s->no_ack = flags & SG_GDB_NO_ACK;
 	s->multiprocess = flags & SG_GDB_MULTIPROCESS;
+	s->fork_events = flags & SG_GDB_FORK_EVENTS;
+	s->vfork_events = flags & SG_GDB_VFORK_EVENTS;
+	s->thread_events = flags & SG_GDB_THREAD_EVENTS;
 	s->stopping = 1; /* before the first instruction */
 	p->embed->debug_state = s;
 	p->embed->debugger = &gdb_debugger;

@@ -120,10 +120,13 @@ signals)
 	;;
 exec)
 	# fork and vfork (the children let go: "[Detaching after fork from
-	# child process N]"), then an exec of gdbprog of the same ABI: gdb
-	# reloads the symbols and the pending breakpoint is found there
+	# child process N]"), an exec of the program itself, which forks and
+	# vforks again (gdb's fork events went on into the new image), then
+	# an exec of gdbprog of the same ABI: gdb reloads the symbols and the
+	# pending breakpoint is found there
 	set -- -ex 'set breakpoint pending on' -ex 'tbreak main' -ex 'break after_fork' \
 		-ex 'break leaf' -ex 'CONTINUE' -ex 'continue' -ex 'p status' \
+		-ex 'continue' -ex 'p status' -ex 'continue' -ex 'p status' \
 		-ex 'continue' -ex 'p status' -ex 'continue' \
 		-ex 'bt' -ex 'p counter' -ex 'delete' -ex 'continue'
 	;;
@@ -158,11 +161,12 @@ trap 'rm -rf "$dir"' EXIT
 sock=$dir/sock
 
 # The arguments with CONTINUE as each side starts the program.
-# The exec scenario's program takes the gdbprog of its own ABI to exec.
+# The exec scenario's program takes itself and the gdbprog of its own ABI
+# to exec.
 guest_arg= ref_arg=
 if [ "$scenario" = exec ]; then
-	guest_arg=$(dirname "$guest")/gdbprog-static-${guest##*-}
-	ref_arg=$(dirname "$ref")/gdbprog-static-${ref##*-}
+	guest_arg="$guest $(dirname "$guest")/gdbprog-static-${guest##*-}"
+	ref_arg="$ref $(dirname "$ref")/gdbprog-static-${ref##*-}"
 fi
 native_args() {
 	for a in "$@"; do
@@ -233,7 +237,7 @@ normalise() {
 		-e 's/ in ?? ()//' -e 's/^process [0-9]* is executing/process N is executing/' \
 		-e 's/^\[New Thread [^]]*\]$/[New Thread N]/' \
 		-e 's/^\[Detaching after \(v*fork\) from child process [0-9]*\]/[Detaching after \1 from child process N]/' \
-		-e 's/^\(process N is executing new program: \).*\/gdbprog-static-.*/\1gdbprog/' |
+		-e 's/^\(process N is executing new program: \).*\/\(gdbprog\|gdbexec\)-.*/\1\2/' |
 	sed -E -e '/^  Id +Target Id/d' \
 		-e 's/^(\*?) *([0-9]+) +Thread [^ ]+( \(LWP [0-9]+\))? *("[^"]*")? *([A-Za-z_][A-Za-z0-9_]* \(.*\) at .*)$/\1 \2 \4 \5/' \
 		-e 's/( |^)target:\//\1\//g' | libraries_by_name | thread_names
