@@ -76,23 +76,25 @@ static uint64_t auxv_get(const struct gdb_stub *s, const struct layout *l, uint6
 	return 0;
 }
 
-/* The address of the loader's r_debug (DT_DEBUG of the program's dynamic
- * section), or 0: a static program, or the loader has not set it yet. */
-static uint64_t find_r_debug(const struct gdb_stub *s, const struct layout *l)
+/* The address of the loader's r_debug: the value of DT_DEBUG in the
+ * program's dynamic section (0 while the loader has not set it); false
+ * when there is no such entry (a static program, or the loader run as
+ * the program), where gdb must find r_debug its own way. */
+static bool find_r_debug(const struct gdb_stub *s, const struct layout *l, uint64_t *r_debug)
 {
 	uint64_t phdr = auxv_get(s, l, AT_PHDR), phnum = auxv_get(s, l, AT_PHNUM);
 	uint64_t dynamic = 0, bias = 0;
 	bool have_dynamic = false;
 
 	if (!phdr || phnum > MAX_PHDRS)
-		return 0;
+		return false;
 	for (uint64_t i = 0; i < phnum; i++) {
 		uint8_t ph[sizeof(Elf64_Phdr)];
 		uint32_t type;
 		uint64_t vaddr;
 
 		if (copy_from_guest(s->p->mm, ph, phdr + i * l->phdr_size, l->phdr_size) != 0)
-			return 0;
+			return false;
 		/* p_type first in both; p_vaddr at 8 (Elf32) or 16 (Elf64) */
 		type = (uint32_t)word(ph, 4);
 		vaddr = l->ptr == 8 ? word(ph + offsetof(Elf64_Phdr, p_vaddr), 8)
@@ -105,24 +107,25 @@ static uint64_t find_r_debug(const struct gdb_stub *s, const struct layout *l)
 		}
 	}
 	if (!have_dynamic)
-		return 0;
+		return false;
 	dynamic += bias;
 	if (l->ptr == 4)
 		dynamic = (uint32_t)dynamic;
 	for (unsigned i = 0; i < MAX_DYN; i++) {
 		uint8_t d[sizeof(Elf64_Dyn)];
-		uint64_t tag, val;
+		uint64_t tag;
 
 		if (copy_from_guest(s->p->mm, d, dynamic + i * l->dyn_size, l->dyn_size) != 0)
-			return 0;
+			return false;
 		tag = word(d, l->ptr);
-		val = word(d + l->ptr, l->ptr);
 		if (tag == DT_NULL)
-			return 0;
-		if (tag == DT_DEBUG)
-			return val;
+			return false;
+		if (tag == DT_DEBUG) {
+			*r_debug = word(d + l->ptr, l->ptr);
+			return true;
+		}
 	}
-	return 0;
+	return false;
 }
 
 /* The name as an XML attribute value. */
@@ -152,13 +155,18 @@ static void read_name(const struct gdb_stub *s, uint64_t addr, char *name)
 	name[n] = 0;
 }
 
-char *gdb_libraries_svr4(const struct gdb_stub *s, size_t *len)
+char *gdb_libraries_svr4(const struct gdb_stub *s, size_t *len, bool *found)
 {
 	const struct layout *l = layout_of(s->abi);
-	uint64_t r_debug = find_r_debug(s, l), lm = 0, prev = 0;
-	char *xml = NULL, *name = malloc(MAX_NAME);
-	FILE *f = open_memstream(&xml, len);
+	uint64_t r_debug = 0, lm = 0, prev = 0;
+	char *xml = NULL, *name;
+	FILE *f;
 
+	*found = find_r_debug(s, l, &r_debug);
+	if (!*found)
+		return NULL;
+	name = malloc(MAX_NAME);
+	f = open_memstream(&xml, len);
 	if (!f || !name) {
 		if (f)
 			fclose(f);

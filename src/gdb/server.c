@@ -650,10 +650,13 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 		xfer_reply(s, info, sizeof(info), what + 14);
 	} else if (!strncmp(what, "libraries-svr4:read::", 21)) {
 		size_t len;
-		char *xml = gdb_libraries_svr4(s, &len);
+		bool found;
+		char *xml = gdb_libraries_svr4(s, &len, &found);
 
 		if (!xml) {
-			gdb_send_str(s, "E0c"); /* ENOMEM */
+			/* no DT_DEBUG: an error, so that gdb looks for the
+			 * loader's r_debug itself (its _r_debug symbol) */
+			gdb_send_str(s, found ? "E0c" : "E01"); /* ENOMEM */
 			return;
 		}
 		xfer_reply(s, (const uint8_t *)xml, len, what + 21);
@@ -1043,6 +1046,8 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		/* D;PID of a fork child: it let go of gdb at the fork */
 		if (pkt[1] != ';' || strtoul(pkt + 2, NULL, 16) == (unsigned long)getpid())
 			let_go(s);
+		else
+			s->g_child = false; /* packets are the parent's again */
 		return false;
 	case 'v':
 		if (!strcmp(pkt, "vCont?")) {

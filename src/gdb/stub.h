@@ -98,8 +98,10 @@ void gdb_breakpoints_restore(struct gdb_stub *s);
 int gdb_access_hit(struct gdb_stub *s, struct sg_thread *t, uint64_t pc, uint64_t *addr);
 
 /* libraries.c: qXfer:libraries-svr4's XML from the guest's r_debug and
- * link_map chain (malloc'd, *len bytes), NULL when out of memory */
-char *gdb_libraries_svr4(const struct gdb_stub *s, size_t *len);
+ * link_map chain (malloc'd, *len bytes). NULL with *found false: the
+ * program has no DT_DEBUG (static, or the loader run as the program);
+ * NULL with *found true: out of memory. */
+char *gdb_libraries_svr4(const struct gdb_stub *s, size_t *len, bool *found);
 
 /* server.c */
 int gdb_signal_of(int host_signo);
