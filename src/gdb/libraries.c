@@ -144,14 +144,25 @@ static void put_escaped(FILE *f, const char *name)
 }
 
 /* The guest string at addr (at most MAX_NAME - 1 bytes, as much as is
- * readable). */
+ * readable), read a page's part at a time. */
 static void read_name(const struct gdb_stub *s, uint64_t addr, char *name)
 {
 	size_t n = 0;
 
-	while (addr && n < MAX_NAME - 1 && copy_from_guest(s->p->mm, name + n, addr + n, 1) == 0 &&
-	       name[n])
-		n++;
+	name[0] = 0;
+	while (addr && n < MAX_NAME - 1) {
+		size_t chunk = 4096 - ((addr + n) & 4095);
+		char *nul;
+
+		if (chunk > MAX_NAME - 1 - n)
+			chunk = MAX_NAME - 1 - n;
+		if (copy_from_guest(s->p->mm, name + n, addr + n, chunk) != 0)
+			break;
+		nul = memchr(name + n, 0, chunk);
+		if (nul)
+			return;
+		n += chunk;
+	}
 	name[n] = 0;
 }
 

@@ -649,18 +649,20 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 					       s->abi == SG_ABI_X32 ? SIGL_X32 : SIGL_X64, info);
 		xfer_reply(s, info, sizeof(info), what + 14);
 	} else if (!strncmp(what, "libraries-svr4:read::", 21)) {
-		size_t len;
-		bool found;
-		char *xml = gdb_libraries_svr4(s, &len, &found);
+		/* built when gdb starts at offset 0, kept for the rest */
+		if (!s->libraries || strtoull(what + 21, NULL, 16) == 0) {
+			bool found;
 
-		if (!xml) {
-			/* no DT_DEBUG: an error, so that gdb looks for the
-			 * loader's r_debug itself (its _r_debug symbol) */
-			gdb_send_str(s, found ? "E0c" : "E01"); /* ENOMEM */
-			return;
+			free(s->libraries);
+			s->libraries = gdb_libraries_svr4(s, &s->libraries_len, &found);
+			if (!s->libraries) {
+				/* no DT_DEBUG: an error, so that gdb looks for
+				 * the loader's r_debug itself (_r_debug) */
+				gdb_send_str(s, found ? "E0c" : "E01"); /* ENOMEM */
+				return;
+			}
 		}
-		xfer_reply(s, (const uint8_t *)xml, len, what + 21);
-		free(xml);
+		xfer_reply(s, (const uint8_t *)s->libraries, s->libraries_len, what + 21);
 	} else if (!strncmp(what, "threads:read::", 14)) {
 		cmd_xfer_threads(s, what + 14);
 	} else if (!strncmp(what, "exec-file:read:", 15)) {
@@ -1228,6 +1230,7 @@ void gdb_stub_destroy(struct sg_process *p)
 			hostfd_close(s->vfiles[i]);
 	hostfd_close(s->fd);
 	hostfd_close(s->wake);
+	free(s->libraries);
 	p->embed->debugger = NULL;
 	p->embed->debug_state = NULL;
 	pthread_mutex_destroy(&s->lock);

@@ -75,6 +75,8 @@ struct gdb_stub {
 	bool thread_events;         /* QThreadEvents:1: create stops */
 	long fork_child;            /* the pid of the last fork reported */
 	bool g_child;               /* Hg named that child: packets for it */
+	char *libraries;            /* qXfer:libraries-svr4's XML being read */
+	size_t libraries_len;
 	struct rsp_reader rd;
 };
 
