@@ -131,6 +131,30 @@ static void inject_signal(struct sg_thread *t, int sig)
 	cpu_request_stop(&t->cpu);
 }
 
+/* With thread create events, a thread that has just created another
+ * (its clone call ended the turn) goes on only once the new one has
+ * reached its create stop: gdb hears of threads in the order they were
+ * created, as natively (the kernel reports a clone to ptrace in the
+ * creator), and numbers them in that order. A stop of the process is
+ * not held up: t parks then. */
+static void await_new_threads(struct gdb_stub *s, struct sg_thread *t)
+{
+	struct sg_process *p = t->proc;
+
+	for (;;) {
+		bool pending = false;
+
+		pthread_mutex_lock(&p->lock);
+		for (struct sg_thread *o = p->threads; o && !pending; o = o->next)
+			pending = o != p->main_thread && !o->gone &&
+				  !__atomic_load_n(&o->debug.announced, __ATOMIC_ACQUIRE);
+		pthread_mutex_unlock(&p->lock);
+		if (!pending || s->stopping || s->detached || p->exiting)
+			return;
+		nanosleep(&(struct timespec){ 0, 100 * 1000 }, NULL);
+	}
+}
+
 /* --- the hooks --------------------------------------------------------- */
 
 static void on_checkpoint(struct sg_thread *t)
@@ -139,12 +163,17 @@ static void on_checkpoint(struct sg_thread *t)
 
 	if (s->detached)
 		return;
-	if (!t->debug.announced) {
+	if (!__atomic_load_n(&t->debug.announced, __ATOMIC_ACQUIRE)) {
 		/* QThreadEvents: a new thread stops before its first
-		 * instruction with "create" (gdb: "[New Thread ...]") */
-		t->debug.announced = true;
+		 * instruction with "create" (gdb: "[New Thread ...]"); it
+		 * counts as announced once that stop was taken (its creator
+		 * waits for that, await_new_threads) */
 		if (s->thread_events && t != t->proc->main_thread)
 			t->debug.stop_kind = GDB_STOP_CREATE;
+		else
+			__atomic_store_n(&t->debug.announced, true, __ATOMIC_RELEASE);
+	} else if (s->thread_events) {
+		await_new_threads(s, t);
 	}
 	if (t->debug.stop_kind != GDB_STOP_NONE) {
 		struct gdb_event ev = { .kind = t->debug.stop_kind, .addr = t->debug.stop_addr,
@@ -152,6 +181,8 @@ static void on_checkpoint(struct sg_thread *t)
 
 		t->debug.stop_kind = GDB_STOP_NONE;
 		gdb_park(s, t, &ev);
+		if (ev.kind == GDB_STOP_CREATE)
+			__atomic_store_n(&t->debug.announced, true, __ATOMIC_RELEASE);
 	} else if (s->stopping || t->debug.hold) {
 		gdb_park(s, t, NULL);
 	} else {
