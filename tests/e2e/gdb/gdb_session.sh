@@ -139,13 +139,15 @@ libraries)
 	;;
 threads|threadlist)
 	# from main on: "[New Thread ...]" as natively, the brief thread's too
-	# (a create stop: the remote session asks for QThreadEvents, which
+	# (stepped over with next; a create stop: the remote session asks
+	# for QThreadEvents, which
 	# gdb 13 never does itself in all-stop); gdb numbers threads in the
 	# order it hears of them. threadlist: without qXfer:threads, gdb
 	# lists the threads with qfThreadInfo/qsThreadInfo (and has no names)
 	list=
 	[ "$scenario" = threadlist ] && list='set remote threads-packet off' packet_log=1
-	set -- ${list:+-ex "$list"} -ex 'tbreak main' -ex 'CONTINUE' -ex 'break work' -ex 'continue' -ex 'bt 1' -ex 'p id' \
+	set -- ${list:+-ex "$list"} -ex 'tbreak main' -ex 'CONTINUE' -ex 'next' -ex 'next' \
+		-ex 'break work' -ex 'continue' -ex 'bt 1' -ex 'p id' \
 		-ex 'p results' -ex 'continue' -ex 'bt 1' -ex 'p id' -ex 'p results' \
 		-ex 'delete' -ex "break $(mark gdbthreads.c joined)" -ex 'continue' -ex 'p results' \
 		-ex 'info threads' -ex 'continue'
