@@ -1046,10 +1046,18 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 	case 'D':
 		gdb_send_str(s, "OK");
 		/* D;PID of a fork child: it let go of gdb at the fork */
-		if (pkt[1] != ';' || strtoul(pkt + 2, NULL, 16) == (unsigned long)getpid())
+		if (pkt[1] != ';' || strtoul(pkt + 2, NULL, 16) == (unsigned long)getpid()) {
 			let_go(s);
-		else
+			/* the parent detached while its fork child was not:
+			 * gdb follows the child (follow-fork-mode child),
+			 * which has let go of gdb; closing the connection
+			 * ends gdb's wait for it */
+			if (s->fork_child)
+				shutdown(s->fd, SHUT_RDWR);
+		} else {
 			s->g_child = false; /* packets are the parent's again */
+			s->fork_child = 0;
+		}
 		return false;
 	case 'v':
 		if (!strcmp(pkt, "vCont?")) {
