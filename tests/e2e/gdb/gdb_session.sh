@@ -1,9 +1,9 @@
 #!/bin/sh
 # gdb_session.sh SYSGATE SCENARIO GUEST REF [PROBE]
 #
-# One gdb batch session against sysgate's stub (sysgate --gdb-socket; gdb
-# `target remote`) compared with the same commands run by gdb natively on
-# REF: the same program (i386, x86_64) or its -m64 twin (x32: gdb cannot
+# One gdb batch session against sysgate's stub (sysgate --gdb-socket, or
+# -g 0 with SG_GDB_TCP=1; gdb `target remote`) compared with the same
+# commands run by gdb natively on REF: the same program (i386, x86_64) or its -m64 twin (x32: gdb cannot
 # run x32 programs on this kernel). Where PROBE (a tiny i386 program)
 # cannot run natively, the host has no IA32 emulation: REF should then be
 # the x86_64 twin, which the caller passes as $6.
@@ -197,11 +197,28 @@ native_args "$@" >"$dir/native.lines"
 remote_args "$@" >"$dir/remote.lines"
 run_gdb "$dir/native.raw" "$ref" "$dir/native.lines"
 
-timeout 60 "$sysgate" --gdb-socket "$sock" "$guest" $guest_arg >"$dir/remote.stdout" \
-	2>"$dir/sysgate.stderr" &
-sg=$!
-n=0
-while [ ! -S "$sock" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+# SG_GDB_TCP=1: `-g 0` (a free TCP port, which sysgate prints) instead of
+# a Unix socket
+if [ -n "${SG_GDB_TCP:-}" ]; then
+	timeout 60 "$sysgate" -g 0 "$guest" $guest_arg >"$dir/remote.stdout" \
+		2>"$dir/sysgate.stderr" &
+	sg=$!
+	target=
+	n=0
+	while [ -z "$target" ] && [ $n -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+		port=$(sed -n 's/^sysgate: waiting for gdb on port \([0-9]*\)$/\1/p' "$dir/sysgate.stderr")
+		[ -n "$port" ] && target=localhost:$port
+	done
+else
+	timeout 60 "$sysgate" --gdb-socket "$sock" "$guest" $guest_arg >"$dir/remote.stdout" \
+		2>"$dir/sysgate.stderr" &
+	sg=$!
+	n=0
+	while [ ! -S "$sock" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+	target=$sock
+fi
 # Where the scenario asks, the remote session's packets go to a log of
 # their own (debugredirect: not into the output compared).
 connect=
@@ -209,10 +226,10 @@ case $scenario in threads | threadlist) connect='maint packet QThreadEvents:1' ;
 if [ -n "${packet_log:-}" ]; then
 	run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" \
 		-ex "set logging file $dir/remote.log" -ex 'set logging debugredirect on' \
-		-ex 'set logging enabled on' -ex 'set debug remote 1' -ex "target remote $sock" \
+		-ex 'set logging enabled on' -ex 'set debug remote 1' -ex "target remote $target" \
 		${connect:+-ex "$connect"}
 else
-	run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" -ex "target remote $sock" \
+	run_gdb "$dir/remote.raw" "$guest" "$dir/remote.lines" -ex "target remote $target" \
 		${connect:+-ex "$connect"}
 fi
 wait $sg
