@@ -48,14 +48,26 @@ void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *e
 	while (!s->detached) {
 		unsigned long gen = s->resume_gen;
 		bool mine = false;
+		/* a create stop waits out a resume with a step in it: gdb 13
+		 * takes another thread's event during its step-over for the
+		 * step's end and fails an assertion (infrun.c
+		 * finish_step_over); natively the new thread is held and its
+		 * creation reported with the creator's stop. The thread
+		 * parks silently until the next resume. */
+		bool defer = ev && ev->kind == GDB_STOP_CREATE && s->steps_requested;
 
-		if (ev && !s->have_event) {
+		if (ev && !s->have_event && !defer) {
 			s->have_event = true;
 			s->event = *ev;
 			s->event.tid = t->tid;
 			mine = true;
 		}
-		if (!s->stopping || mine) {
+		/* only a stop of its own stops the process: a thread
+		 * without one parks because the process is stopping or
+		 * because gdb's resume left it held (vCont, a step-over:
+		 * it came back from a system call meanwhile), which is no
+		 * stop for gdb */
+		if (mine || (ev && !defer && !s->stopping)) {
 			s->stopping = 1;
 			wake_server(s);
 		}
@@ -104,6 +116,9 @@ void gdb_resume_all(struct gdb_stub *s)
 		steps |= t->debug.step;
 	pthread_mutex_lock(&s->lock);
 	s->p->embed->debug_steps = steps;
+	s->steps_requested = false;
+	for (struct sg_thread *t = s->p->threads; t; t = t->next)
+		s->steps_requested |= t->debug.step;
 	s->have_event = false;
 	s->stopping = 0;
 	s->resume_gen++;
@@ -172,7 +187,7 @@ static void on_checkpoint(struct sg_thread *t)
 			t->debug.stop_kind = GDB_STOP_CREATE;
 		else
 			__atomic_store_n(&t->debug.announced, true, __ATOMIC_RELEASE);
-	} else if (s->thread_events) {
+	} else if (s->thread_events && !t->debug.step) {
 		await_new_threads(s, t);
 	}
 	if (t->debug.stop_kind != GDB_STOP_NONE) {

@@ -73,6 +73,7 @@ struct gdb_stub {
 	bool fork_events, vfork_events; /* gdb takes fork stops (and detaches
 				       the child itself) */
 	bool thread_events;         /* QThreadEvents:1: create stops */
+	bool steps_requested;       /* the last resume stepped a thread */
 	long fork_child;            /* the pid of the last fork reported */
 	bool g_child;               /* Hg named that child: packets for it */
 	char *libraries;            /* qXfer:libraries-svr4's XML being read */
