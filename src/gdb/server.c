@@ -265,6 +265,7 @@ static void resume(struct gdb_stub *s, const struct resume_action *a, unsigned n
 {
 	struct sg_process *p = s->p;
 
+	s->g_child = false; /* the next stop's packets are the parent's */
 	pthread_mutex_lock(&p->lock);
 	for (struct sg_thread *t = p->threads; t; t = t->next) {
 		const struct resume_action *m = NULL;
