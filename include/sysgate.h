@@ -289,6 +289,9 @@ enum sg_gdb_flags {
 	SG_GDB_AFTER_EXEC = 1,    /* the first stop is an exec event */
 	SG_GDB_NO_ACK = 2,        /* gdb asked for QStartNoAckMode */
 	SG_GDB_MULTIPROCESS = 4,  /* gdb asked for multiprocess thread ids */
+	SG_GDB_FORK_EVENTS = 8,   /* gdb takes fork stops */
+	SG_GDB_VFORK_EVENTS = 16, /* gdb takes vfork stops */
+	SG_GDB_THREAD_EVENTS = 32, /* gdb asked for thread create stops */
 };
 SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags);
 

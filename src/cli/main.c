@@ -385,12 +385,16 @@ int main(int argc, char **argv)
 		case 'K':
 			gdb_socket = optarg;
 			break;
-		case 'J': /* --gdb-fd=N[,noack][,multiprocess]: a guest's execve
-			   * under gdb hands the connection on */
+		case 'J': /* --gdb-fd=N[,noack][,multiprocess][,fork][,vfork]
+			   * [,threadevents]: a guest's execve under gdb hands
+			   * the connection on */
 			gdb_fd = atoi(optarg);
 			gdb_flags = SG_GDB_AFTER_EXEC |
 				    (strstr(optarg, ",noack") ? SG_GDB_NO_ACK : 0) |
-				    (strstr(optarg, ",multiprocess") ? SG_GDB_MULTIPROCESS : 0);
+				    (strstr(optarg, ",multiprocess") ? SG_GDB_MULTIPROCESS : 0) |
+				    (strstr(optarg, ",fork") ? SG_GDB_FORK_EVENTS : 0) |
+				    (strstr(optarg, ",vfork") ? SG_GDB_VFORK_EVENTS : 0) |
+				    (strstr(optarg, ",threadevents") ? SG_GDB_THREAD_EVENTS : 0);
 			break;
 		case 'b':
 			binfmt_dir = optarg;

@@ -37,6 +37,9 @@ struct sg_debugger {
 	void (*thread_exit)(struct sg_thread *t, bool last);
 	/* In a fork child: the debugger lets go of it. */
 	void (*forked)(struct sg_process *p);
+	/* In the parent, after a fork (a vfork: once the child has exec'd
+	 * or exited): the debugger reports it (fork events). */
+	void (*fork_parent)(struct sg_thread *t, long child, bool vfork);
 	/* Before the host execve that re-enters sysgate: the option that
 	 * hands the debugger on to the new image (into buf), and the
 	 * descriptor to leave open for it; -1: none (gdb then loses the

@@ -34,6 +34,9 @@ struct sg_core_hooks {
 	/* A signal for t, before the guest sees it (a fault's too): an
 	 * attached debugger reports it; false: not delivered. */
 	bool (*debugger_signal)(struct sg_thread *t, const siginfo_t *si, bool fault);
+	/* In the parent after a fork (a vfork: after the child's exec or
+	 * exit), child its pid: an attached debugger reports it. */
+	void (*debugger_fork_parent)(struct sg_thread *t, long child, bool vfork);
 	/* The embedding API's signal hook (sg_hook_signal): true discards. */
 	bool (*embed_signal)(struct sg_thread *t, const siginfo_t *si);
 	/* After a fork, in the parent (pid: the child, or -errno). */
@@ -98,6 +101,7 @@ struct sg_debug_thread {
 	uint64_t access_addr;
 	int resume_sig;           /* signal gdb gave with the resume */
 	int injected_sig;         /* queued for gdb's resume: not reported */
+	bool announced;           /* its creation was reported (or it needs none) */
 };
 
 struct sg_thread {

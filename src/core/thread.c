@@ -394,6 +394,14 @@ static bool debugger_signal(struct sg_thread *t, const siginfo_t *si, bool fault
 	return !dbg || dbg->signal(t, si, fault);
 }
 
+static void debugger_fork_parent(struct sg_thread *t, long child, bool vfork)
+{
+	const struct sg_debugger *dbg = embed_debugger(t->proc);
+
+	if (dbg && dbg->fork_parent)
+		dbg->fork_parent(t, child, vfork);
+}
+
 static bool embed_signal(struct sg_thread *t, const siginfo_t *si)
 {
 	const struct sg_embed *em = t->proc->embed;
@@ -415,6 +423,7 @@ void thread_hooks_init(struct sg_process *p)
 	p->hooks.before_fork = before_fork;
 	p->hooks.debugger_exec_option = debugger_exec_option;
 	p->hooks.debugger_signal = debugger_signal;
+	p->hooks.debugger_fork_parent = debugger_fork_parent;
 	p->hooks.embed_signal = embed_signal;
 }
 

@@ -837,23 +837,15 @@ static const struct insn *fast_idiv64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-/* lflive.c: each register form writes every arithmetic flag and cannot
- * fault (NEG: no flag-free twin). */
-void alu_flag_forms(lf_register_fn *reg)
+/* lflive.c: the flag-free twin of a register ALU/TEST form that has one
+ * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU). */
+insn_exec alu_flag_free(const struct insn *i)
 {
-	reg(fast_not32, NULL, LF_NEUTRAL_NOFAULT);
-	reg(fast_not64, NULL, LF_NEUTRAL_NOFAULT);
-	for (unsigned w = 0; w < FAST_WIDTHS; w++)
-		reg(fast_neg[w], NULL, LF_WRITES);
-	for (unsigned op = 0; op < ALU_ROWS; op++) {
-		for (unsigned form = FORM_RR; form <= FORM_RI; form++) {
-			if (fast_alu8_nf[op][form])
-				reg(fast_alu8[op][form], fast_alu8_nf[op][form], LF_WRITES);
-			for (unsigned w = 0; w < FAST_WIDTHS; w++)
-				if (fast_alu_nf[op][form][w])
-					reg(fast_alu[op][form][w], fast_alu_nf[op][form][w], LF_WRITES);
-		}
-	}
+	unsigned op, form;
+
+	if (!alu_fast_form(i, &op, &form) || form > FORM_RI)
+		return NULL;
+	return i->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(i->osz)];
 }
 
 /* INC/DEC of a 32/64-bit register: CF is kept (in rf, as FL_INC/FL_DEC
@@ -917,8 +909,10 @@ void alu_specialise(struct insn *i)
 		return;
 	w = i->osz == 8;
 	if (i->fn == op_not_Ev) {
-		if (i->mod == 3 && i->osz >= 4)
+		if (i->mod == 3 && i->osz >= 4) {
 			i->exec = w ? fast_not64 : fast_not32;
+			i->lf = LF_NEUTRAL_NOFAULT;
+		}
 		return;
 	}
 	if (i->fn == op_imul_GvEv || i->fn == op_imul_GvEvIz) {
@@ -933,8 +927,10 @@ void alu_specialise(struct insn *i)
 		return;
 	}
 	if (i->fn == op_neg_Ev) {
-		if (i->mod == 3 && i->osz >= 2)
+		if (i->mod == 3 && i->osz >= 2) {
 			i->exec = fast_neg[fast_width(i->osz)];
+			i->lf = LF_WRITES; /* no flag-free twin */
+		}
 		return;
 	}
 	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r) {
@@ -955,6 +951,8 @@ void alu_specialise(struct insn *i)
 		i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 				  ? fast_alu8_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM]
 				  : fast_alu8[op][form];
+		if (form <= FORM_RI && fast_alu8_nf[op][form])
+			i->lf = LF_WRITES | LF_TWIN_ALU;
 		return;
 	}
 	w = fast_width(i->osz);
@@ -965,4 +963,6 @@ void alu_specialise(struct insn *i)
 	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]
 			  : fast_alu[op][form][w];
+	if (form <= FORM_RI && fast_alu_nf[op][form][w])
+		i->lf = LF_WRITES | LF_TWIN_ALU;
 }

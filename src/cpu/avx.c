@@ -17,6 +17,7 @@
 #include "cpu/x87.h"
 #include "cpu/crypto.h"
 #include "cpu/sse_lanes.h"
+#include "optable_exec.h"
 
 /* The 256-bit value of YMM r. */
 static inline void ymm_get(const struct cpu *c, unsigned r, cpu_xmm v[2])
@@ -1186,24 +1187,6 @@ VCRYPTO(aesimc, CR_AESIMC, false) VCRYPTO(aeskeygenassist, CR_AESKEYGENASSIST, f
 VCRYPTO(pclmulqdq, CR_PCLMULQDQ, true)
 #undef VCRYPTO
 
-/* The direct forms' exec forms with the handler inlined (optable.c
- * installs them): no register form, every one of them can raise #UD. */
-#define AVX_EXEC(X) \
-	X(op_v_andps) X(op_v_andpd) X(op_v_pand) X(op_v_andnps) X(op_v_andnpd) X(op_v_pandn) \
-	X(op_v_orps) X(op_v_orpd) X(op_v_por) X(op_v_xorps) X(op_v_xorpd) X(op_v_pxor) \
-	X(op_v_pcmpeqb) X(op_v_pcmpeqw) X(op_v_pcmpeqd) X(op_v_pcmpgtb) X(op_v_pcmpgtw) \
-	X(op_v_pcmpgtd) X(op_v_paddb) X(op_v_paddw) X(op_v_paddd) X(op_v_paddq) X(op_v_psubb) \
-	X(op_v_psubw) X(op_v_psubd) X(op_v_psubq) X(op_v_paddusb) X(op_v_paddusw) \
-	X(op_v_psubusb) X(op_v_psubusw) X(op_v_pminub) X(op_v_pmaxub) X(op_v_pminsw) \
-	X(op_v_pmaxsw) X(op_v_movups) X(op_v_movupd) X(op_v_movdqu) X(op_v_movaps) \
-	X(op_v_movapd) X(op_v_movdqa) X(op_v_aesenc) X(op_v_aesenclast) X(op_v_aesdec) \
-	X(op_v_aesdeclast) X(op_v_pclmulqdq) X(op_v_movu_store) X(op_v_mova_store) \
-	X(op_v_pmovmskb) X(op_v_ptest) X(op_vzero)
-AVX_EXEC(EXEC_PLAIN_FORM)
-
-void avx_exec_forms(exec_form_fn *set)
-{
-#define AVX_SET(fn) set(fn, exec_##fn, NULL);
-	AVX_EXEC(AVX_SET)
-#undef AVX_SET
-}
+/* The direct forms' exec forms with the handler inlined (EXEC rows of
+ * handler_props.def). */
+SG_EXEC_FORMS_avx

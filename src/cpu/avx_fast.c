@@ -821,17 +821,3 @@ static void pick_form(struct insn *i)
 		i->exec = mem ? (l256 ? EA_PICK(i, fast_vstore_my_a) : EA_PICK(i, fast_vstore_mx_a))
 			      : (l256 ? fast_vstore_ry : fast_vstore_rx);
 }
-
-/* The handlers avx_specialise may replace (optable.c, spec_of). */
-bool avx_has_fast_form(insn_fn fn)
-{
-#define BINARY_IS(handler, name) fn == handler ||
-	return legacy_has_fast_form(fn) || FAST_BINARY_ROWS(BINARY_IS) fn == op_v_aesenc || fn == op_v_aesenclast ||
-	       fn == op_v_aesdec || fn == op_v_aesdeclast || fn == op_v_pclmulqdq ||
-	       fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd ||
-	       fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd ||
-	       fn == op_v_movu_store || fn == op_v_mova_store || fn == op_v_palignr ||
-	       fn == op_v_psrldq_imm || fn == op_v_pslldq_imm || fn == op_v_pshufb ||
-	       fn == op_v_punpcklqdq || fn == op_v_punpckhqdq;
-#undef BINARY_IS
-}

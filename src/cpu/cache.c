@@ -48,17 +48,21 @@ static void *xcalloc(size_t n, size_t sz)
 	return p;
 }
 
-/* Code pages and their pools come from mmap'd chunks, not calloc: their
- * slot arrays and pools start as the kernel's zero pages, so only the
- * host pages a decode writes get faulted in (a start-up decodes ~100 code
+/* Code pages, their slot blocks and their pools come from mmap'd chunks,
+ * not calloc: they start as the kernel's zero pages, so only the host
+ * pages a decode writes get faulted in (a start-up decodes ~50 code
  * pages, most touched at a few places). A pool reserves room for an
  * instruction at each of the page's 4096 offsets and a fall-through stub
  * after each (cache.h, POOL_ENTRIES), so it never moves. A dropped page
  * goes to its cache's free list (the global one when the cache is freed),
- * pool kept, with only its used slots cleared and its entries dead. */
+ * pool and slot blocks kept, with only its used slots cleared and its
+ * entries dead. */
 #define PAGE_CHUNK (2u << 20)
+#define SLOT_BLOCK_BYTES (SLOT_BLOCK * sizeof(uint16_t))
 #define POOL_BYTES ((size_t)POOL_ENTRIES * sizeof(struct insn))
 #define POOL_CHUNK (64u << 20)
+
+const uint16_t code_slots_none[SLOT_BLOCK] = { 0 };
 
 static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct code_page *page_free_list;
@@ -80,14 +84,15 @@ static void *chunk_map_upto(size_t *len, size_t min)
 	}
 }
 
-/* The page structures' chunk as one transparent huge page where the
- * kernel allows it (madvise mode): a start-up creates ~40-100 of them,
- * each first read (the zero page) then written — two faults a page of
- * slots, ~120 in all, against one fault and 2 MiB zeroed. */
-static void *page_chunk_map(size_t *len)
+/* The chunk of page structures and slot blocks as one transparent huge
+ * page where the kernel allows it (madvise mode): a start-up creates
+ * ~50 pages and ~500 blocks, ~20 host pages each written first (one
+ * fault each), against one fault and 2 MiB zeroed; a big program
+ * (clang) fills chunk after chunk, one fault per 2 MiB. */
+static void *page_chunk_map(size_t *len, size_t min)
 {
 	size_t want = 2 * PAGE_CHUNK;
-	char *m = chunk_map_upto(&want, sizeof(struct code_page));
+	char *m = chunk_map_upto(&want, min);
 	char *aligned;
 
 	*len = want;
@@ -105,6 +110,37 @@ static void *page_chunk_map(size_t *len)
 	return aligned;
 }
 
+/* A fresh chunk for page structures and slot blocks (under page_lock),
+ * with room for at least min bytes. */
+static void chunk_refill(size_t min)
+{
+	size_t len;
+
+	chunk_next = page_chunk_map(&len, min);
+	chunk_end = chunk_next + len;
+#ifdef __SANITIZE_ADDRESS__
+	/* The pages and blocks are reachable only from here. */
+	__lsan_register_root_region(chunk_next, len);
+#endif
+}
+
+/* Set the slot of page offset off, giving its range a block first if it
+ * has none. */
+static void slot_set(struct code_page *pg, unsigned off, uint16_t v)
+{
+	const uint16_t **block = &pg->slots[off / SLOT_BLOCK];
+
+	if (*block == code_slots_none) {
+		pthread_mutex_lock(&page_lock);
+		if ((size_t)(chunk_end - chunk_next) < SLOT_BLOCK_BYTES)
+			chunk_refill(SLOT_BLOCK_BYTES);
+		*block = (const uint16_t *)chunk_next;
+		chunk_next += SLOT_BLOCK_BYTES;
+		pthread_mutex_unlock(&page_lock);
+	}
+	((uint16_t *)*block)[off % SLOT_BLOCK] = v; /* a block of ours, not code_slots_none */
+}
+
 static struct code_page *page_alloc(struct cpu_code_cache *cc)
 {
 	struct code_page *pg = cc->free_pages;
@@ -118,16 +154,8 @@ static struct code_page *page_alloc(struct cpu_code_cache *cc)
 	if (pg) {
 		page_free_list = pg->next;
 	} else {
-		if ((size_t)(chunk_end - chunk_next) < sizeof(*pg)) {
-			size_t len;
-
-			chunk_next = page_chunk_map(&len);
-			chunk_end = chunk_next + len;
-#ifdef __SANITIZE_ADDRESS__
-			/* The pages are reachable only from here. */
-			__lsan_register_root_region(chunk_next, len);
-#endif
-		}
+		if ((size_t)(chunk_end - chunk_next) < sizeof(*pg))
+			chunk_refill(sizeof(*pg));
 		if ((size_t)(pool_end - pool_next) < POOL_BYTES) {
 			size_t len = POOL_CHUNK;
 
@@ -138,6 +166,8 @@ static struct code_page *page_alloc(struct cpu_code_cache *cc)
 		chunk_next += (sizeof(*pg) + 63) & ~(size_t)63;
 		pg->pool = (struct insn *)pool_next;
 		pool_next += POOL_BYTES;
+		for (unsigned k = 0; k < SLOT_BLOCKS; k++)
+			pg->slots[k] = code_slots_none;
 	}
 	pthread_mutex_unlock(&page_lock);
 	return pg;
@@ -148,7 +178,8 @@ static struct code_page *page_alloc(struct cpu_code_cache *cc)
 static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 {
 	for (uint32_t k = 0; k < pg->n; k++) {
-		pg->slot[pg->pool[k].off] = 0;
+		if (code_slot(pg, pg->pool[k].off))
+			slot_set(pg, pg->pool[k].off, 0);
 		pg->pool[k].addr = INSN_ADDR_DEAD;
 	}
 	if (pg->n && !pg->pool[pg->n - 1].ends_run)
@@ -335,17 +366,6 @@ void cache_install_write_hook(void)
 	mm_set_write_hook(code_range_written);
 }
 
-/* Instructions that never fall through get no stub (denser pools, fewer
- * pages touched); exec_generic looks their fall-through up should a
- * handler of one leave rip there. */
-static bool ends_run(const struct insn *i)
-{
-	insn_fn f = i->fn;
-
-	return f == op_jmp_Jz || f == op_jmp_Ev || f == op_ret || f == op_ret_Iw ||
-	       f == op_jmpf_Ap || f == op_retf || f == op_iret;
-}
-
 /* The stub after the last decoded instruction (cache.h): its fall-through,
  * until that is decoded there. */
 static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struct insn *i)
@@ -408,8 +428,11 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	 * run loop can step to it without a lookup. */
 	if (follows)
 		pg->pool[pg->n - 1].seq = 1;
-	pg->slot[i->off] = (uint16_t)++pg->n;
-	i->ends_run = ends_run(i);
+	slot_set(pg, i->off, (uint16_t)++pg->n);
+	/* Instructions that never fall through (insn.ends_run, FLOW_END in
+	 * handler_props.def) get no stub (denser pools, fewer pages touched);
+	 * exec_generic looks their fall-through up should a handler of one
+	 * leave rip there. */
 	if (!i->ends_run)
 		write_fallthrough_stub(c, &pg->pool[pg->n], i);
 	lf_decoded(pg->pool, pg->n);

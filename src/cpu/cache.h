@@ -1,6 +1,6 @@
 /* Decoded-instruction cache: per code page, an index from page offset to a
  * decoded struct insn. Lookup by page happens only when execution moves to
- * another page; within a page it is one array load. */
+ * another page; within a page it is two loads (code_slot). */
 #ifndef SG_CPU_CACHE_H
 #define SG_CPU_CACHE_H
 
@@ -30,13 +30,29 @@
  * another thread's decodes. */
 #define INSN_ADDR_DEAD (~0ull)
 #define POOL_ENTRIES (2 * CODE_PAGE_SIZE + 2)
+/* The slots (page offset -> pool index + 1, 0: not decoded, never a stub)
+ * in blocks of SLOT_BLOCK offsets, each allocated when the first
+ * instruction in its range is decoded: a start-up touches ~50 code pages
+ * at a few places each, and 8 KiB of slots per page would cost a page
+ * fault per 4 KiB touched (or a 2 MiB huge page to zero for all). A range
+ * with nothing decoded shares code_slots_none (all zero, never written),
+ * so a lookup is two loads and no test. */
+#define SLOT_BLOCK 64u
+#define SLOT_BLOCKS (CODE_PAGE_SIZE / SLOT_BLOCK)
+extern const uint16_t code_slots_none[SLOT_BLOCK];
 struct code_page {
 	uint64_t addr;
 	struct code_page *next;          /* hash chain */
 	struct insn *pool;               /* decoded instructions of this page */
 	uint32_t n;
-	uint16_t slot[CODE_PAGE_SIZE];   /* 0: not decoded; else pool index + 1 (never a stub) */
+	const uint16_t *slots[SLOT_BLOCKS]; /* a block, or code_slots_none */
 };
+
+/* The slot of page offset off (0: not decoded; else pool index + 1). */
+static inline unsigned code_slot(const struct code_page *pg, unsigned off)
+{
+	return pg->slots[off / SLOT_BLOCK][off % SLOT_BLOCK];
+}
 
 #define RECENT_PAGES 256 /* direct-mapped: calls and returns between pages */
 
@@ -97,7 +113,7 @@ const struct insn *exec_lookup(struct cpu *c, uint64_t addr);
 const struct insn *exec_generic(struct cpu *c, const struct insn *i);
 /* A fall-through stub's exec: the instruction at its addr. */
 const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub);
-/* For handlers that neither read nor move rip (optable.c, moves_rip):
+/* For handlers that neither read nor move rip (FLOW_PLAIN, handler_props.def):
  * rip is written only if they leave something pending. */
 const struct insn *exec_plain(struct cpu *c, const struct insn *i);
 
@@ -106,9 +122,11 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i);
 const struct insn *exec_pending(struct cpu *c, const struct insn *i);
 
 /* exec_plain with the handler inlined, defined in the handler's file for
- * the hot ones (optable.c installs them by handler: *_exec_forms). */
+ * the hot ones: EXEC rows of handler_props.def, which the generated
+ * tables name (op_exec_forms) and SG_EXEC_FORMS_<file> of the generated
+ * optable_exec.h defines with these two macros. */
 #define EXEC_PLAIN_FORM(fn)                                                      \
-	static const struct insn *exec_##fn(struct cpu *c, const struct insn *i) \
+	const struct insn *exec_##fn(struct cpu *c, const struct insn *i)        \
 	{                                                                        \
 		c->insn_rip = i->addr;                                           \
 		c->cur = i;                                                      \
@@ -122,7 +140,7 @@ const struct insn *exec_pending(struct cpu *c, const struct insn *i);
  * can neither fault nor raise anything there (SSE integer operations and
  * moves): no insn_rip or cur, no pending test. */
 #define EXEC_REG_FORM(fn)                                                          \
-	static const struct insn *exec_reg_##fn(struct cpu *c, const struct insn *i) \
+	const struct insn *exec_reg_##fn(struct cpu *c, const struct insn *i)        \
 	{                                                                          \
 		fn(c, i);                                                          \
 		return exec_next(c, i);                                            \
@@ -135,7 +153,7 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 	const struct code_page *pg = c->cache->recent[(page >> 12) & (RECENT_PAGES - 1)];
 
 	if (__builtin_expect(pg != NULL && pg->addr == page, 1)) {
-		unsigned s = pg->slot[addr & (CODE_PAGE_SIZE - 1)];
+		unsigned s = code_slot(pg, addr & (CODE_PAGE_SIZE - 1));
 
 		if (__builtin_expect(s != 0, 1))
 			return &pg->pool[s - 1];

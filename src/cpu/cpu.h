@@ -47,6 +47,8 @@ struct cpu_fault {
 				 (the same page tables: guest addresses are host ones) */
 	int bus_code;         /* VEC_PF: the host raised SIGBUS with this si_code
 			       * (BUS_ADRERR: a file page past the end of file) */
+	bool host_signal;     /* VEC_PF: the host raised SIGSEGV/SIGBUS for it (a
+			       * host tracer saw it already); else a check found it */
 	uint8_t bytes[15];    /* VEC_UD: the instruction bytes that could be read */
 	uint8_t nbytes;
 };

@@ -1,5 +1,5 @@
 /* The decoder: prefixes, REX, opcode maps, ModRM/SIB/displacement,
- * immediates, into a struct insn. Table-driven (optable.c); an invalid
+ * immediates, into a struct insn. Table-driven (optable.h); an invalid
  * encoding becomes an instruction whose handler raises #UD, an over-long
  * one (> 15 bytes) raises #GP (SDM Vol. 2, 2.3.11). */
 #include "cpu/cache.h"
@@ -223,9 +223,9 @@ opcode:
 		i->osz = 4;
 		if (i->mod != 3) {
 			modrm_mem(i, &f, i->mod, modrm & 7, m64);
-			fn = op_x87_mem[b - 0xd8][i->reg];
+			fn = op_handler_fn[op_x87_mem[b - 0xd8][i->reg]];
 		} else {
-			fn = op_x87_reg[b - 0xd8][modrm & 0x3f];
+			fn = op_handler_fn[op_x87_reg[b - 0xd8][modrm & 0x3f]];
 		}
 		if (f.too_long)
 			return make_fault(i, &f, op_gp);
@@ -257,7 +257,7 @@ table:
 		e = &op_groups[e->group - 1][((modrm >> 3) & 7) + (i->mod == 3 ? 8 : 0)];
 		flags = e->flags;
 	}
-	if (!e->fn)
+	if (!e->handler)
 		return make_fault(i, &f, op_ud);
 
 	if (flags & F_BYTE)
@@ -287,11 +287,12 @@ table:
 		return make_fault(i, &f, op_ud);
 	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
 		return make_fault(i, &f, op_ud);
-	i->fn = e->fn;
-	if (e->plain) {
-		insn_exec reg_form = e->exec && i->mod == 3 ? optable_reg_form(e->exec) : NULL;
+	i->fn = op_handler_fn[e->handler];
+	i->ends_run = e->flow == FLOW_END;
+	if (e->flow == FLOW_PLAIN) {
+		const struct op_exec_form *x = &op_exec_forms[e->exec];
 
-		i->exec = reg_form ? reg_form : e->exec ? e->exec : exec_plain;
+		i->exec = x->reg && i->mod == 3 ? x->reg : x->exec ? x->exec : exec_plain;
 	}
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */

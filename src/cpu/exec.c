@@ -20,6 +20,8 @@ static __thread int tl_fault_bus_code;
 __thread bool cpu_tl_ac __attribute__((tls_model("initial-exec"))); /* insn.h: ac_check */
 __thread bool cpu_tl_fetch __attribute__((tls_model("initial-exec"))); /* insn.h */
 static __thread bool tl_fault_fetch, tl_fault_present;
+/* the fault came as a host signal (on_host_fault), not from a check */
+static __thread bool tl_fault_host_signal;
 
 /* A misaligned access with EFLAGS.AC set: leave the instruction like a
  * host fault does, run() raises VEC_AC (si_addr 0, as Linux reports). */
@@ -39,6 +41,7 @@ void cpu_fetch_fault(uint64_t addr, bool mapped, bool present)
 	tl_fault_prot = mapped;
 	tl_fault_fetch = true;
 	tl_fault_present = present;
+	tl_fault_host_signal = false;
 	tl_fault_bus_code = 0;
 	tl_in_guest = 0;
 	siglongjmp(*tl_jmp, 1);
@@ -51,6 +54,7 @@ void cpu_store_fault(uint64_t addr)
 	tl_fault_prot = false;
 	tl_fault_fetch = false;
 	tl_fault_present = false;
+	tl_fault_host_signal = false;
 	tl_fault_bus_code = 0;
 	tl_in_guest = 0;
 	siglongjmp(*tl_jmp, 1);
@@ -63,7 +67,6 @@ void cpu_init(struct cpu *c, enum cpu_mode mode)
 	void *owner = c->owner;
 	const struct mm *mm = c->mm;
 
-	optable_init();
 	cache_install_write_hook();
 	memset(c, 0, sizeof(*c));
 	c->cache = cache;
@@ -143,7 +146,7 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 {
 	uint64_t page = addr & ~(uint64_t)(CODE_PAGE_SIZE - 1);
 	struct code_page *pg = cache_page(c, page);
-	unsigned s = pg->slot[addr & (CODE_PAGE_SIZE - 1)];
+	unsigned s = code_slot(pg, addr & (CODE_PAGE_SIZE - 1));
 
 	if (s)
 		return &pg->pool[s - 1];
@@ -282,7 +285,7 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			 * nothing), up to a branch or a table handler, which sees
 			 * the stop request pending and returns NULL with rip set —
 			 * or stops the CPU itself (a fault, a system call). */
-			while (i->lf_stale && !c->code_dirty) {
+			while ((i->lf & LF_STALE) && !c->code_dirty) {
 				const struct insn *next;
 
 				c->cur = i;
@@ -376,7 +379,6 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	sigjmp_buf jb;
 	sigjmp_buf *outer = tl_jmp;
 
-	optable_init();
 	cache_sync(c);
 	c->stop = CPU_STOP_NONE;
 	if (c->mode == CPU_MODE_32)
@@ -404,6 +406,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 		c->fault.fetch = tl_fault_fetch;
 		c->fault.present = tl_fault_present;
 		c->fault.bus_code = tl_fault_bus_code;
+		c->fault.host_signal = tl_fault_host_signal;
 		if (tl_fault_addr == 0 && c->mode == CPU_MODE_64 && stack_based(c))
 			c->fault.vector = VEC_SS; /* non-canonical via RSP/RBP */
 		return c->stop;
@@ -485,6 +488,7 @@ static void on_host_fault(int sig, siginfo_t *si, void *uctx)
 	/* Page-fault error code bit 1: the access was a write. */
 	tl_fault_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 	tl_fault_present = (uc->uc_mcontext.gregs[REG_ERR] & 1) != 0;
+	tl_fault_host_signal = true;
 	tl_fault_fetch = cpu_tl_fetch;
 	cpu_tl_fetch = false;
 	tl_in_guest = 0;

@@ -131,4 +131,5 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 		return;
 	w = cmp->osz == 1 ? 0 : cmp->osz == 4 ? 1 : 2;
 	cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][jcc->op & 15];
+	cmp->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
 }

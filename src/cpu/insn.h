@@ -8,8 +8,10 @@
  * branches use it), or exec_plain for handlers that neither read nor move
  * rip; cpu->insn_rip is the handler's own address either way.
  *
- * Opcode tables are data: X-macro .def files, one per family, included by
- * optable.c. Rows (all maps but x87):
+ * Opcode tables are data: X-macro .def files, one per family, which
+ * tools/optable_gen.c folds into static const tables at build time
+ * (optable.h; the handlers' own properties: handler_props.def). Rows (all
+ * maps but x87):
  *
  *   OP(map, opcode, prefix, group, handler, flags)
  *
@@ -82,21 +84,31 @@ struct insn {
 	uint8_t scale;  /* shift count 0..3 */
 	uint8_t modrm;  /* the raw ModRM byte (x87 register forms) */
 	uint8_t seq;    /* cache: the next pool entry is the fall-through instruction */
-	uint8_t lf_stale; /* lflive: a flag-free form before it may leave the flags stale */
+	uint8_t lf;     /* lflive: LF_* of its fast form (its specialiser sets it), LF_STALE */
 	uint16_t off;   /* cache: offset in its code page */
-	uint8_t ends_run; /* cache: never falls through (JMP, RET...): no stub after it */
+	uint8_t ends_run; /* decode: never falls through (JMP, RET...: FLOW_END): no stub after it */
 	uint8_t flat;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
 };
 _Static_assert(sizeof(struct insn) == 64, "one cache line per decoded instruction");
 
-/* Flag liveness (lflive.c): what a fast form does to the arithmetic flags.
- * Unregistered forms (and every generic handler) count as readers. */
+/* Flag liveness (lflive.c): what a fast form does to the arithmetic flags,
+ * insn.lf's low bits, set by the specialiser that chose the form (alu.c,
+ * shift.c, move.c: a property of the form, kept with the choice). Every
+ * other form, and every generic handler, counts as a reader. */
 enum lf_class {
+	LF_READS,           /* may read them (0: what decode leaves) */
 	LF_NEUTRAL,         /* neither reads nor writes them; faults only with a memory operand */
 	LF_NEUTRAL_NOFAULT, /* ... and never faults */
 	LF_WRITES,          /* writes all six, reads none, never faults (register forms) */
 	LF_CFOF,            /* writes CF and OF, keeps the rest (rotates) */
 };
+#define LF_CLASS_MASK 0x07
+/* A form with a flag-free twin: whose (alu_flag_free, shift_flag_free). */
+#define LF_TWIN_ALU 0x08
+#define LF_TWIN_SHIFT 0x10
+/* After a flag-free form, up to the writer that made it so: a stop here
+ * runs on to the writer first (exec.c). */
+#define LF_STALE 0x80
 /* After pool[n - 1] was decoded: give the flag-free form to the writers
  * whose flags it overwrites before anything can read them. */
 void lf_decoded(struct insn *pool, uint32_t n);
@@ -138,8 +150,6 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define F_MOD3 0x1000   /* ModRM names registers whatever mod says (MOV CR/DR) */
 #define F_FARPTR 0x2000 /* after the F_IZ offset, a 16-bit selector into imm2 */
 
-/* Build-time helpers for the run loop. */
-void optable_init(void);
 /* Decode at addr; fills *i (an invalid encoding becomes an #UD insn).
  * Reads guest memory: a fault while fetching longjmps like any access. */
 void insn_decode(struct insn *i, struct cpu *cpu, uint64_t addr);

@@ -10,84 +10,55 @@
  *
  * The one observer left is an asynchronous stop (cpu_request_stop) that
  * lands inside such a stretch: the instructions after a flag-free form up
- * to the writer are marked lf_stale, and the run loop runs on to the
+ * to the writer are marked LF_STALE, and the run loop runs on to the
  * writer before it stops (exec.c). Single steps use the table's handlers,
- * which always compute the flags. */
-#include <pthread.h>
+ * which always compute the flags.
+ *
+ * What a form does to the flags is a property of the form, recorded with
+ * the choice: the specialiser that picks it sets insn.lf (alu.c, shift.c,
+ * move.c), and its twin comes from the same module's tables. Nothing is
+ * looked up by exec pointer. */
 #include <stdint.h>
 #include "cpu/ops.h"
 
 /* At most this many instructions are looked at backwards per decode. */
 #define LF_WALK_MAX 32
-#define LF_SLOTS 512 /* open addressing; ~220 forms are registered */
 
-static struct lf_entry {
-	insn_exec full, nf;
-	uint8_t cls;
-} lf_table[LF_SLOTS];
-
-static unsigned lf_hash(insn_exec f)
+/* The flag-free twin of j's fast form, or NULL: the specialiser that chose
+ * the form said whose twin it has (insn.lf). */
+static insn_exec flag_free_twin(const struct insn *j)
 {
-	return (unsigned)(((uintptr_t)f >> 4) * 0x9e3779b1u) & (LF_SLOTS - 1);
-}
-
-static void lf_register(insn_exec full, insn_exec nf, enum lf_class cls)
-{
-	insn_exec keys[2] = { full, nf };
-
-	/* A flag-free twin is registered too, so a later walk passes it. */
-	for (int k = 0; k < 2 && keys[k]; k++) {
-		unsigned h = lf_hash(keys[k]);
-
-		while (lf_table[h].full && lf_table[h].full != keys[k])
-			h = (h + 1) & (LF_SLOTS - 1);
-		lf_table[h] = (struct lf_entry){ keys[k], nf, (uint8_t)cls };
-	}
-}
-
-static void lf_build(void)
-{
-	alu_flag_forms(lf_register);
-	shift_flag_forms(lf_register);
-	move_flag_forms(lf_register);
-}
-
-static const struct lf_entry *lf_find(insn_exec f)
-{
-	unsigned h = lf_hash(f);
-
-	for (; lf_table[h].full; h = (h + 1) & (LF_SLOTS - 1))
-		if (lf_table[h].full == f)
-			return &lf_table[h];
+	if (j->lf & LF_TWIN_ALU)
+		return alu_flag_free(j);
+	if (j->lf & LF_TWIN_SHIFT)
+		return shift_flag_free(j);
 	return NULL;
 }
 
 void lf_decoded(struct insn *pool, uint32_t n)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct insn *writer = &pool[n - 1];
-	const struct lf_entry *e;
 
-	pthread_once(&once, lf_build);
-	e = lf_find(writer->exec);
-	if (!e || e->cls != LF_WRITES || writer->mod != 3)
+	if ((writer->lf & LF_CLASS_MASK) != LF_WRITES || writer->mod != 3)
 		return;
 	for (uint32_t k = n - 1, steps = 0; k > 0 && steps < LF_WALK_MAX; steps++) {
 		struct insn *j = &pool[--k];
+		unsigned cls = j->lf & LF_CLASS_MASK;
+		insn_exec nf;
 
 		if (!j->seq) /* pool[k + 1] is not where j goes next */
 			return;
-		e = lf_find(j->exec);
-		if (!e)
+		if (cls == LF_READS)
 			return;
-		if (e->cls == LF_NEUTRAL_NOFAULT || (e->cls == LF_NEUTRAL && j->mod == 3))
+		if (cls == LF_NEUTRAL_NOFAULT || (cls == LF_NEUTRAL && j->mod == 3))
 			continue;
-		if (j->mod != 3 || !e->nf)
+		nf = j->mod == 3 ? flag_free_twin(j) : NULL;
+		if (!nf)
 			return;
-		j->exec = e->nf;
+		j->exec = nf;
 		for (struct insn *s = j + 1; s <= writer; s++)
-			s->lf_stale = 1;
-		if (e->cls == LF_WRITES)
+			s->lf |= LF_STALE;
+		if (cls == LF_WRITES)
 			return; /* the ones before it were settled when it was decoded */
 	}
 }

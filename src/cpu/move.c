@@ -423,30 +423,16 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 }
 
 
-/* lflive.c: moves leave the flags alone; those with a register source
- * cannot fault (LEA never accesses memory). MOVSX and MOVSXD read r/m:
- * neutral only in their register form (lflive checks mod). */
-void move_flag_forms(lf_register_fn *reg)
-{
-	static const insn_exec nofault[] = {
-		fast_mov_rr32, fast_mov_rr64, fast_mov_gr32, fast_mov_gr64, fast_mov_ri32,
-		fast_mov_ri64, fast_movzx_b_rr, fast_movzx_w_rr, fast_lea32, fast_lea64,
-	};
-	static const insn_exec by_mod[] = {
-		fast_movsxd, fast_movsx_b32, fast_movsx_b64, fast_movsx_w32, fast_movsx_w64,
-	};
-
-	for (size_t k = 0; k < sizeof(nofault) / sizeof(nofault[0]); k++)
-		reg(nofault[k], NULL, LF_NEUTRAL_NOFAULT);
-	for (size_t k = 0; k < sizeof(by_mod) / sizeof(by_mod[0]); k++)
-		reg(by_mod[k], NULL, LF_NEUTRAL);
-}
-
-/* Replace i->fn by a fast form when the instruction has one (decode time). */
+/* Replace i->fn by a fast form when the instruction has one (decode time).
+ * lflive.c (insn.lf): moves leave the flags alone; those with a register
+ * source cannot fault (LEA never accesses memory). MOVSX and MOVSXD read
+ * r/m: LF_NEUTRAL, neutral only in their register form (lflive checks
+ * mod). */
 void move_specialise(struct insn *i, bool m64)
 {
 	if (i->fn == op_movsxd_GvEd && m64 && i->osz == 8) {
 		i->exec = fast_movsxd;
+		i->lf = LF_NEUTRAL;
 		return;
 	}
 	if ((i->fn == op_movsx_GvEb || i->fn == op_movsx_GvEw) && (i->osz == 4 || i->osz == 8)) {
@@ -454,6 +440,7 @@ void move_specialise(struct insn *i, bool m64)
 			i->exec = i->osz == 8 ? fast_movsx_b64 : fast_movsx_b32;
 		else
 			i->exec = i->osz == 8 ? fast_movsx_w64 : fast_movsx_w32;
+		i->lf = LF_NEUTRAL;
 		return;
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_GvEv) {
@@ -494,21 +481,31 @@ void move_specialise(struct insn *i, bool m64)
 		return;
 	if (i->fn == op_mov_EvGv && i->op == 0x89) {
 		i->exec = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
-	} else if (i->fn == op_mov_GvEv) {
 		if (i->mod == 3)
+			i->lf = LF_NEUTRAL_NOFAULT;
+	} else if (i->fn == op_mov_GvEv) {
+		if (i->mod == 3) {
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
-		else
+			i->lf = LF_NEUTRAL_NOFAULT;
+		} else {
 			i->exec = w ? EA_PICK(i, fast_load64) : EA_PICK(i, fast_load32);
+		}
 	} else if (i->fn == op_mov_rIv || (i->fn == op_mov_EvIz && i->mod == 3)) {
 		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;
+		i->lf = LF_NEUTRAL_NOFAULT;
 	} else if (i->fn == op_mov_EvIz) {
 		i->exec = w ? EA_PICK(i, fast_storei64) : EA_PICK(i, fast_storei32);
 	} else if (i->fn == op_movzx_GvEb) {
 		i->exec = i->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
+		if (i->mod == 3)
+			i->lf = LF_NEUTRAL_NOFAULT;
 	} else if (i->fn == op_movzx_GvEw) {
 		i->exec = i->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
+		if (i->mod == 3)
+			i->lf = LF_NEUTRAL_NOFAULT;
 	} else if (i->fn == op_lea_GvM) {
 		i->exec = w ? fast_lea64 : fast_lea32;
+		i->lf = LF_NEUTRAL_NOFAULT;
 	} else if (i->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
 		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);
 	} else if (i->fn == op_movbe_MvGv) {

@@ -63,29 +63,17 @@ void shift_specialise(struct insn *i);
 void cond_specialise(struct insn *i);
 void control_specialise(struct insn *i, bool m64);
 /* The hot VEX forms (avx_fast.c), for c's XCR0 (fixed after cpu_init),
- * and the legacy SSE forms of the same and of SHA-NI code;
- * avx_has_fast_form: the handlers it may replace. */
+ * and the legacy SSE forms of the same and of SHA-NI code; the handlers
+ * it may replace are SPEC_AVX in handler_props.def. */
 void avx_specialise(const struct cpu *c, struct insn *i);
-bool avx_has_fast_form(insn_fn fn);
 /* After pool[n - 1] was decoded: pair it with the VEX form before it
  * (avx_fast.c, the AES-GCM register forms). */
 void avx_fuse_decoded(struct insn *pool, uint32_t n);
 
-/* Hot table handlers' exec forms with the handler inlined (cache.h,
- * EXEC_PLAIN_FORM, and EXEC_REG_FORM for their register form): optable.c
- * installs each for every row of its handler. */
-typedef void exec_form_fn(insn_fn fn, insn_exec exec, insn_exec exec_reg);
-/* The register form of an installed exec form, or NULL (decode.c). */
-insn_exec optable_reg_form(insn_exec exec);
-void sse_int_exec_forms(exec_form_fn *set);
-void sse_move_exec_forms(exec_form_fn *set);
-void avx_exec_forms(exec_form_fn *set);
-
-/* Flag liveness (lflive.c): each module names its fast forms' effect on
- * the arithmetic flags and their flag-free twins. */
-typedef void lf_register_fn(insn_exec full, insn_exec nf, enum lf_class cls);
-void alu_flag_forms(lf_register_fn *reg);
-void shift_flag_forms(lf_register_fn *reg);
-void move_flag_forms(lf_register_fn *reg);
+/* Flag liveness (lflive.c): the flag-free twin of the register form
+ * alu_specialise (LF_TWIN_ALU) or shift_specialise (LF_TWIN_SHIFT) chose
+ * for i, whose exec is that form or already its twin; NULL if none. */
+insn_exec alu_flag_free(const struct insn *i);
+insn_exec shift_flag_free(const struct insn *i);
 
 #endif

@@ -1,29 +1,46 @@
-/* Opcode tables built from the .def rows; read by the decoder. */
+/* The opcode tables the decoder reads: static const data that
+ * tools/optable_gen.c generates at build time (build/gen/optable_data.c)
+ * from the rows of opcodes_*.def and the handler properties of
+ * handler_props.def. Nothing is built at run time: the tables are in
+ * .rodata, shared between processes and never written; they name handlers
+ * and exec forms by index, so only the two small pointer arrays need the
+ * static PIE's relocation. */
 #ifndef SG_CPU_OPTABLE_H
 #define SG_CPU_OPTABLE_H
 
 #include "cpu/insn.h"
 
+/* handler_props.def's columns */
+enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL, SPEC_AVX };
+enum { FLOW_PLAIN, FLOW_RIP, FLOW_END };
+
 struct op_entry {
-	insn_fn fn;
-	uint16_t flags;
+	uint16_t handler; /* index into op_handler_fn; 0: none (#UD) */
+	uint16_t flags;   /* F_* */
 	uint8_t group;    /* 0, or 1 + index into op_groups */
-	uint8_t specific; /* set by a row with a mandatory prefix */
 	uint8_t spec;     /* SPEC_*: which decode-time specialiser may apply */
-	uint8_t plain;    /* neither reads nor moves rip: exec_plain (exec.c) */
-	insn_exec exec;   /* a plain handler's own exec form, or NULL */
+	uint8_t flow;     /* FLOW_*: PLAIN runs through exec_plain (exec.c) */
+	uint8_t exec;     /* index into op_exec_forms: the handler's own exec form, or 0 */
 };
 
-enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL, SPEC_AVX };
+/* A FLOW_PLAIN handler's exec form with the handler inlined, and its
+ * register form (ModRM.mod == 3) or NULL. */
+struct op_exec_form {
+	insn_exec exec, reg;
+};
 
-#define OP_GROUPS_MAX 128
-
+extern const insn_fn op_handler_fn[];
+/* Per handler index: HF_* */
+extern const uint8_t op_handler_flags[];
+#define HF_X87_FAST 0x01 /* X87_FAST row: x87_fast.c's probe tries its encodings */
+extern const struct op_exec_form op_exec_forms[];
 /* [map][opcode][mandatory prefix P_NP..P_F2] */
-extern struct op_entry op_maps[MAP_COUNT][256][4];
-/* [group][ModRM.reg + (mod == 3 ? 8 : 0)] */
-extern struct op_entry op_groups[OP_GROUPS_MAX][16];
-/* x87: memory forms [opcode - 0xd8][reg]; register forms [opcode - 0xd8][modrm - 0xc0] */
-extern insn_fn op_x87_mem[8][8];
-extern insn_fn op_x87_reg[8][64];
+extern const struct op_entry op_maps[MAP_COUNT][256][4];
+/* [group - 1][ModRM.reg + (mod == 3 ? 8 : 0)] */
+extern const struct op_entry op_groups[][16];
+/* x87, handler indices: memory forms [opcode - 0xd8][reg]; register forms
+ * [opcode - 0xd8][modrm - 0xc0] */
+extern const uint16_t op_x87_mem[8][8];
+extern const uint16_t op_x87_reg[8][64];
 
 #endif

@@ -255,15 +255,11 @@ static const insn_exec fast_shift_nf[8][FAST_WIDTHS] = {
 	[SH_SAL] = SHIFT_ROW(shl, _nf), [SH_SHR] = SHIFT_ROW(shr, _nf), [SH_SAR] = SHIFT_ROW(sar, _nf),
 };
 
-/* lflive.c: a nonzero count (the fast forms' condition) writes every
- * arithmetic flag of SHL/SHR/SAR; rotates write only CF and OF. */
-void shift_flag_forms(lf_register_fn *reg)
+/* lflive.c: the flag-free twin of a shift by an immediate (shift_specialise
+ * marked it LF_TWIN_SHIFT). */
+insn_exec shift_flag_free(const struct insn *i)
 {
-	for (unsigned op = 0; op < 8; op++)
-		for (unsigned w = 0; w < FAST_WIDTHS; w++)
-			if (fast_shift[op][w])
-				reg(fast_shift[op][w], fast_shift_nf[op][w],
-				    op == SH_ROL || op == SH_ROR ? LF_CFOF : LF_WRITES);
+	return fast_shift_nf[i->reg & 7][fast_width(i->osz)];
 }
 
 static const insn_exec fast_shift_cl[8][2] = {
@@ -289,6 +285,11 @@ void shift_specialise(struct insn *i)
 	if (i->osz == 2 && ((unsigned)i->imm & 31) > 15)
 		return; /* 16..31: the 5-bit count passes the width (generic rules) */
 	f = fast_shift[i->reg & 7][fast_width(i->osz)];
-	if (f)
-		i->exec = f;
+	if (!f)
+		return;
+	/* lflive.c: a nonzero count (the condition here) writes every
+	 * arithmetic flag of SHL/SHR/SAR; rotates write only CF and OF */
+	i->exec = f;
+	i->lf = (uint8_t)(((i->reg & 7) == SH_ROL || (i->reg & 7) == SH_ROR ? LF_CFOF : LF_WRITES) |
+			  LF_TWIN_SHIFT);
 }

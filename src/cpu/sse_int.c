@@ -5,6 +5,7 @@
 #include "cpu/cache.h"
 #include "cpu/ops.h"
 #include "cpu/sse_lanes.h"
+#include "optable_exec.h"
 
 /* dst = f(dst, src) lane by lane; LANE is the cpu_xmm member, N the count.
  * The 128-bit function (sse_lanes.h) is also what the VEX forms run on
@@ -23,9 +24,7 @@
 		if (!xmm_rm_load(c, i, &s, true)) \
 			return; \
 		lane_##name(&c->xmm[i->reg], &s); \
-	} \
-	EXEC_PLAIN_FORM(op_##name##_VxWx) \
-	EXEC_REG_FORM(op_##name##_VxWx)
+	}
 
 PACKED_OPS(PACKED_OP)
 #undef PACKED_OP
@@ -126,19 +125,7 @@ void op_pshufhw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 
 			__typeof__(d->LANE[0]) a = d->LANE[k]; \
 			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
 		} \
-	} \
-	EXEC_PLAIN_FORM(op_##name##_UxIb) \
-	EXEC_REG_FORM(op_##name##_UxIb)
-
-#define SHIFT_IMMS(X) \
-	X(psrlw, w, 8, 16, n > 15 ? 0 : a >> n) \
-	X(psllw, w, 8, 16, n > 15 ? 0 : a << n) \
-	X(psraw, w, 8, 16, (int16_t)a >> (n > 15 ? 15 : n)) \
-	X(psrld, d, 4, 32, n > 31 ? 0 : a >> n) \
-	X(pslld, d, 4, 32, n > 31 ? 0 : a << n) \
-	X(psrad, d, 4, 32, (int32_t)a >> (n > 31 ? 31 : n)) \
-	X(psrlq, q, 2, 64, n > 63 ? 0 : a >> n) \
-	X(psllq, q, 2, 64, n > 63 ? 0 : a << n)
+	}
 
 SHIFT_IMMS(SHIFT_IMM)
 #undef SHIFT_IMM
@@ -158,27 +145,5 @@ void op_pslldq_UxIb(struct cpu *c, const struct insn *i)
 	lane_pslldq(&c->xmm[i->rm], &s, (unsigned)(i->imm & 0xff));
 }
 
-/* The other handlers' exec forms (pack, unpack, shuffles, byte shifts). */
-#define MORE_EXEC(X)                                                                   \
-	X(op_pmuludq_VxWx) X(op_packuswb_VxWx) X(op_packsswb_VxWx) X(op_packssdw_VxWx)  \
-	X(op_punpcklbw_VxWx) X(op_punpcklwd_VxWx) X(op_punpckldq_VxWx)                  \
-	X(op_punpcklqdq_VxWx) X(op_punpckhbw_VxWx) X(op_punpckhwd_VxWx)                 \
-	X(op_punpckhdq_VxWx) X(op_punpckhqdq_VxWx) X(op_unpcklps_VxWx)                  \
-	X(op_pshufd_VxWxIb) X(op_pshuflw_VxWxIb) X(op_pshufhw_VxWxIb)                   \
-	X(op_psrldq_UxIb) X(op_pslldq_UxIb)
-MORE_EXEC(EXEC_PLAIN_FORM)
-MORE_EXEC(EXEC_REG_FORM)
-
-/* The exec forms with the handler inlined (optable.c installs them). */
-void sse_int_exec_forms(exec_form_fn *set)
-{
-#define MORE_SET(fn) set(fn, exec_##fn, exec_reg_##fn);
-	MORE_EXEC(MORE_SET)
-#undef MORE_SET
-#define PACKED_EXEC(name, ...) set(op_##name##_VxWx, exec_op_##name##_VxWx, exec_reg_op_##name##_VxWx);
-#define SHIFT_EXEC(name, ...) set(op_##name##_UxIb, exec_op_##name##_UxIb, exec_reg_op_##name##_UxIb);
-	PACKED_OPS(PACKED_EXEC)
-	SHIFT_IMMS(SHIFT_EXEC)
-#undef PACKED_EXEC
-#undef SHIFT_EXEC
-}
+/* The exec forms with the handlers inlined (EXEC rows of handler_props.def). */
+SG_EXEC_FORMS_sse_int

@@ -37,6 +37,18 @@
 	X(pminsw, w, 8, (int16_t)a < (int16_t)b ? a : b) \
 	X(pmaxsw, w, 8, (int16_t)a > (int16_t)b ? a : b)
 
+/* The shifts of each lane by an immediate (sse_int.c, op_<name>_UxIb):
+ * name, cpu_xmm member, count, width, result of a shifted by n. */
+#define SHIFT_IMMS(X) \
+	X(psrlw, w, 8, 16, n > 15 ? 0 : a >> n) \
+	X(psllw, w, 8, 16, n > 15 ? 0 : a << n) \
+	X(psraw, w, 8, 16, (int16_t)a >> (n > 15 ? 15 : n)) \
+	X(psrld, d, 4, 32, n > 31 ? 0 : a >> n) \
+	X(pslld, d, 4, 32, n > 31 ? 0 : a << n) \
+	X(psrad, d, 4, 32, (int32_t)a >> (n > 31 ? 31 : n)) \
+	X(psrlq, q, 2, 64, n > 63 ? 0 : a >> n) \
+	X(psllq, q, 2, 64, n > 63 ? 0 : a << n)
+
 #define PACKED_LANE_DECL(name, ...) void lane_##name(cpu_xmm *d, const cpu_xmm *s);
 PACKED_OPS(PACKED_LANE_DECL)
 #undef PACKED_LANE_DECL

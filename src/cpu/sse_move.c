@@ -4,6 +4,7 @@
 #include "cpu/cache.h"
 #include "cpu/ops.h"
 #include "cpu/x87.h"
+#include "optable_exec.h"
 
 void op_mova_VxWx(struct cpu *c, const struct insn *i)
 {
@@ -205,15 +206,5 @@ void op_clflush_M(struct cpu *c, const struct insn *i)
 	(void)mem_read(insn_ea(c, i), 1);
 }
 
-#define SSE_MOVE_EXEC(X) X(op_mova_VxWx) X(op_mova_WxVx) X(op_movu_VxWx) X(op_movu_WxVx) \
-	X(op_movd_VxEy) X(op_movd_EyVx) X(op_movq_VxWq) X(op_movq_WqVx)
-SSE_MOVE_EXEC(EXEC_PLAIN_FORM)
-SSE_MOVE_EXEC(EXEC_REG_FORM)
-
-/* The exec forms with the handler inlined (optable.c installs them). */
-void sse_move_exec_forms(exec_form_fn *set)
-{
-#define SET_EXEC(fn) set(fn, exec_##fn, exec_reg_##fn);
-	SSE_MOVE_EXEC(SET_EXEC)
-#undef SET_EXEC
-}
+/* The exec forms with the handlers inlined (EXEC rows of handler_props.def). */
+SG_EXEC_FORMS_sse_move

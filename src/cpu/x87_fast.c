@@ -148,13 +148,6 @@ static unsigned stack_need(unsigned op, unsigned slot)
 	return (m & 7) + 1;
 }
 
-static bool fast_handler(insn_fn fn)
-{
-	return fn == op_x87_ld2 || fn == op_x87_ld4 || fn == op_x87_ld8 || fn == op_x87_ld10 ||
-	       fn == op_x87_st2 || fn == op_x87_st4 || fn == op_x87_st8 || fn == op_x87_st10 ||
-	       fn == op_x87_regform || fn == op_x87_fcmov || fn == op_x87_fcomi;
-}
-
 /* Runs one encoding through the slow path from a fixed state with C0..C3
  * = cbits; returns the FSW and, through fop/fdp, whether they moved. */
 static uint16_t probe_one(unsigned op, unsigned slot, uint16_t cbits, bool *moved)
@@ -183,14 +176,14 @@ static void probe(void)
 {
 	bool moved = false;
 
-	optable_init();
 	for (unsigned op = 0; op < 8; op++) {
 		for (unsigned slot = 0; slot < 72; slot++) {
-			insn_fn fn = slot < 8 ? op_x87_mem[op][slot] : op_x87_reg[op][slot - 8];
+			unsigned h = slot < 8 ? op_x87_mem[op][slot] : op_x87_reg[op][slot - 8];
 			unsigned m = slot - 8;
 			bool m0, m1;
 
-			if (!fast_handler(fn) || (op == 1 && slot == 5) || /* FLDCW */
+			if (!(op_handler_flags[h] & HF_X87_FAST) ||
+			    (op == 1 && slot == 5) ||                      /* FLDCW */
 			    (op == 1 && (m == 0x36 || m == 0x37)) ||       /* FDECSTP FINCSTP */
 			    (op == 1 && (m == 0x35 || m == 0x38)) ||       /* FPREM1 FPREM: C0..C3
 										  by outcome */

@@ -1,9 +1,10 @@
 /* Read and access watchpoints (Z3, Z4): the data an instruction is about
  * to read or write, from Capstone's operands (base + index * scale +
  * displacement, segment base for FS/GS, RIP-relative from the next
- * instruction; REP string operations over RCX elements). Only in core's
- * slow loop, only while such a watchpoint is set. Implicit stack accesses
- * (PUSH, POP, CALL, RET) are not operands and are not seen (docs/gdb.md). */
+ * instruction; REP string operations over RCX elements), and the stack
+ * slots that PUSH, POP, CALL, RET, LEAVE, ENTER, PUSHF/POPF and
+ * PUSHA/POPA touch without naming them. Only in core's slow loop, only
+ * while such a watchpoint is set. */
 #include <capstone/capstone.h>
 #include <string.h>
 
@@ -43,6 +44,84 @@ static uint64_t reg_value(const struct cpu *c, x86_reg r, uint64_t next_pc)
 	if (rip)
 		return next_pc;
 	return g >= 0 ? c->r[g] : 0;
+}
+
+/* The first read or access watchpoint that [ea, ea+len) overlaps (a read
+ * watchpoint only if the access reads): its kind and address. */
+static int match(const struct gdb_stub *s, uint64_t ea, uint64_t len, bool reads,
+		 uint64_t *addr)
+{
+	for (unsigned i = 0; i < s->nwp; i++) {
+		const struct gdb_watch *w = &s->wps[i];
+
+		if (w->kind == GDB_STOP_WATCH || ea >= w->addr + w->len || w->addr >= ea + len)
+			continue;
+		if (w->kind == GDB_STOP_RWATCH && !reads)
+			continue;
+		*addr = w->addr;
+		return w->kind;
+	}
+	return GDB_STOP_NONE;
+}
+
+/* The stack bytes the instruction reads or writes implicitly: false if
+ * none. A push writes below the stack pointer, a pop reads at it; a slot
+ * is the operand size (2 with a 0x66 prefix, else 8 in 64-bit mode, 4 in
+ * 32-bit mode), a near CALL or RET's the address size. */
+static bool stack_access(const struct cpu *c, const cs_insn *in, uint64_t *ea, uint64_t *len,
+			 bool *reads)
+{
+	bool wide = c->mode == CPU_MODE_64;
+	uint64_t slot = in->detail->x86.prefix[2] == X86_PREFIX_OPSIZE ? 2 : wide ? 8 : 4;
+	uint64_t sp = c->r[R_SP];
+
+	switch (in->id) {
+	case X86_INS_CALL:
+		slot = wide ? 8 : 4;
+		/* fall through */
+	case X86_INS_PUSH:
+	case X86_INS_PUSHF:
+	case X86_INS_PUSHFD:
+	case X86_INS_PUSHFQ:
+	case X86_INS_ENTER: /* its push of the frame pointer */
+		*ea = sp - slot;
+		*len = slot;
+		*reads = false;
+		break;
+	case X86_INS_PUSHAW:
+	case X86_INS_PUSHAL:
+		*ea = sp - 8 * slot;
+		*len = 8 * slot;
+		*reads = false;
+		break;
+	case X86_INS_RET:
+		slot = wide ? 8 : 4;
+		/* fall through */
+	case X86_INS_POP:
+	case X86_INS_POPF:
+	case X86_INS_POPFD:
+	case X86_INS_POPFQ:
+		*ea = sp;
+		*len = slot;
+		*reads = true;
+		break;
+	case X86_INS_POPAW:
+	case X86_INS_POPAL:
+		*ea = sp;
+		*len = 8 * slot;
+		*reads = true;
+		break;
+	case X86_INS_LEAVE: /* mov sp, bp; pop bp */
+		*ea = c->r[R_BP];
+		*len = slot;
+		*reads = true;
+		break;
+	default:
+		return false;
+	}
+	if (!wide)
+		*ea = (uint32_t)*ea;
+	return true;
 }
 
 static __thread struct {
@@ -95,18 +174,14 @@ int gdb_access_hit(struct gdb_stub *s, struct sg_thread *t, uint64_t pc, uint64_
 		len = op->size ? op->size : 1;
 		if (rep) /* every element, whichever the direction */
 			len *= c->r[R_CX] > 4096 ? 4096 : c->r[R_CX];
-		for (unsigned i = 0; i < s->nwp; i++) {
-			const struct gdb_watch *w = &s->wps[i];
-			bool reads = op->access & CS_AC_READ;
+		hit = match(s, ea, len, op->access & CS_AC_READ, addr);
+	}
+	if (hit == GDB_STOP_NONE) {
+		uint64_t ea, len;
+		bool reads;
 
-			if (w->kind == GDB_STOP_WATCH || ea >= w->addr + w->len || w->addr >= ea + len)
-				continue;
-			if (w->kind == GDB_STOP_RWATCH && !reads)
-				continue;
-			hit = w->kind;
-			*addr = w->addr;
-			break;
-		}
+		if (stack_access(c, in, &ea, &len, &reads))
+			hit = match(s, ea, len, reads, addr);
 	}
 	cs_free(in, 1);
 	return hit;

@@ -37,7 +37,9 @@ static void wake_server(struct gdb_stub *s)
 static bool stays_pending(int kind)
 {
 	return kind == GDB_STOP_SIGNAL || kind == GDB_STOP_WATCH ||
-	       kind == GDB_STOP_RWATCH || kind == GDB_STOP_AWATCH;
+	       kind == GDB_STOP_RWATCH || kind == GDB_STOP_AWATCH ||
+	       kind == GDB_STOP_FORK || kind == GDB_STOP_VFORK || kind == GDB_STOP_VFORKDONE ||
+	       kind == GDB_STOP_CREATE;
 }
 
 void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *ev)
@@ -46,14 +48,26 @@ void gdb_park(struct gdb_stub *s, struct sg_thread *t, const struct gdb_event *e
 	while (!s->detached) {
 		unsigned long gen = s->resume_gen;
 		bool mine = false;
+		/* a create stop waits out a resume with a step in it: gdb 13
+		 * takes another thread's event during its step-over for the
+		 * step's end and fails an assertion (infrun.c
+		 * finish_step_over); natively the new thread is held and its
+		 * creation reported with the creator's stop. The thread
+		 * parks silently until the next resume. */
+		bool defer = ev && ev->kind == GDB_STOP_CREATE && s->steps_requested;
 
-		if (ev && !s->have_event) {
+		if (ev && !s->have_event && !defer) {
 			s->have_event = true;
 			s->event = *ev;
 			s->event.tid = t->tid;
 			mine = true;
 		}
-		if (!s->stopping || mine) {
+		/* only a stop of its own stops the process: a thread
+		 * without one parks because the process is stopping or
+		 * because gdb's resume left it held (vCont, a step-over:
+		 * it came back from a system call meanwhile), which is no
+		 * stop for gdb */
+		if (mine || (ev && !defer && !s->stopping)) {
 			s->stopping = 1;
 			wake_server(s);
 		}
@@ -102,6 +116,9 @@ void gdb_resume_all(struct gdb_stub *s)
 		steps |= t->debug.step;
 	pthread_mutex_lock(&s->lock);
 	s->p->embed->debug_steps = steps;
+	s->steps_requested = false;
+	for (struct sg_thread *t = s->p->threads; t; t = t->next)
+		s->steps_requested |= t->debug.step;
 	s->have_event = false;
 	s->stopping = 0;
 	s->resume_gen++;
@@ -129,6 +146,30 @@ static void inject_signal(struct sg_thread *t, int sig)
 	cpu_request_stop(&t->cpu);
 }
 
+/* With thread create events, a thread that has just created another
+ * (its clone call ended the turn) goes on only once the new one has
+ * reached its create stop: gdb hears of threads in the order they were
+ * created, as natively (the kernel reports a clone to ptrace in the
+ * creator), and numbers them in that order. A stop of the process is
+ * not held up: t parks then. */
+static void await_new_threads(struct gdb_stub *s, struct sg_thread *t)
+{
+	struct sg_process *p = t->proc;
+
+	for (;;) {
+		bool pending = false;
+
+		pthread_mutex_lock(&p->lock);
+		for (struct sg_thread *o = p->threads; o && !pending; o = o->next)
+			pending = o != p->main_thread && !o->gone &&
+				  !__atomic_load_n(&o->debug.announced, __ATOMIC_ACQUIRE);
+		pthread_mutex_unlock(&p->lock);
+		if (!pending || s->stopping || s->detached || p->exiting)
+			return;
+		nanosleep(&(struct timespec){ 0, 100 * 1000 }, NULL);
+	}
+}
+
 /* --- the hooks --------------------------------------------------------- */
 
 static void on_checkpoint(struct sg_thread *t)
@@ -137,12 +178,26 @@ static void on_checkpoint(struct sg_thread *t)
 
 	if (s->detached)
 		return;
+	if (!__atomic_load_n(&t->debug.announced, __ATOMIC_ACQUIRE)) {
+		/* QThreadEvents: a new thread stops before its first
+		 * instruction with "create" (gdb: "[New Thread ...]"); it
+		 * counts as announced once that stop was taken (its creator
+		 * waits for that, await_new_threads) */
+		if (s->thread_events && t != t->proc->main_thread)
+			t->debug.stop_kind = GDB_STOP_CREATE;
+		else
+			__atomic_store_n(&t->debug.announced, true, __ATOMIC_RELEASE);
+	} else if (s->thread_events && !t->debug.step) {
+		await_new_threads(s, t);
+	}
 	if (t->debug.stop_kind != GDB_STOP_NONE) {
 		struct gdb_event ev = { .kind = t->debug.stop_kind, .addr = t->debug.stop_addr,
 					.signo = SIGTRAP };
 
 		t->debug.stop_kind = GDB_STOP_NONE;
 		gdb_park(s, t, &ev);
+		if (ev.kind == GDB_STOP_CREATE)
+			__atomic_store_n(&t->debug.announced, true, __ATOMIC_RELEASE);
 	} else if (s->stopping || t->debug.hold) {
 		gdb_park(s, t, NULL);
 	} else {
@@ -277,6 +332,10 @@ static void on_thread_exit(struct sg_thread *t, bool last)
 	char reply[32];
 	int n;
 
+	/* another thread's end is not reported, even with QThreadEvents:
+	 * the stub is all-stop, and gdb (13) takes a "w" stop reply only in
+	 * non-stop mode ("Invalid remote reply" otherwise); the thread is
+	 * gone from the next thread list */
 	if (s->detached || !last || s->exit_sent)
 		return;
 	s->exit_sent = true;
@@ -306,14 +365,39 @@ static void on_forked(struct sg_process *p)
 	 * and sg_destroy finds no debugger */
 }
 
+/* The parent's fork stop, with fork events (gdb's detach-on-fork:
+ * "[Detaching after fork from child process N]"). The child has let go of
+ * gdb already (on_forked) and runs free: gdb's z0 and D for it are
+ * answered without touching it (server.c). A vfork is reported once the
+ * parent's wait for the child is over (sysgate's vfork child has memory
+ * of its own), followed at once by its vforkdone. */
+static void on_fork_parent(struct sg_thread *t, long child, bool vfork)
+{
+	struct gdb_stub *s = stub_of(t->proc);
+	struct gdb_event ev = { .kind = vfork ? GDB_STOP_VFORK : GDB_STOP_FORK,
+				.signo = SIGTRAP, .addr = (uint64_t)child };
+
+	if (s->detached || !(vfork ? s->vfork_events : s->fork_events))
+		return;
+	gdb_park(s, t, &ev);
+	if (vfork && !s->detached) {
+		ev.kind = GDB_STOP_VFORKDONE;
+		gdb_park(s, t, &ev);
+	}
+	if (t->debug.resume_sig)
+		inject_signal(t, t->debug.resume_sig);
+	t->debug.resume_sig = 0;
+}
+
 static int on_exec_option(struct sg_process *p, char *buf, size_t size)
 {
 	struct gdb_stub *s = stub_of(p);
 
 	if (s->detached || !s->exec_events)
 		return -1;
-	snprintf(buf, size, "--gdb-fd=%d%s%s", s->fd, s->no_ack ? ",noack" : "",
-		 s->multiprocess ? ",multiprocess" : "");
+	snprintf(buf, size, "--gdb-fd=%d%s%s%s%s%s", s->fd, s->no_ack ? ",noack" : "",
+		 s->multiprocess ? ",multiprocess" : "", s->fork_events ? ",fork" : "",
+		 s->vfork_events ? ",vfork" : "", s->thread_events ? ",threadevents" : "");
 	return s->fd;
 }
 
@@ -326,4 +410,5 @@ const struct sg_debugger gdb_debugger = {
 	.signal = on_signal,
 	.thread_exit = on_thread_exit,
 	.forked = on_forked,
+	.fork_parent = on_fork_parent,
 };

@@ -74,6 +74,10 @@ enum gdb_stop_kind {
 	GDB_STOP_SIGNAL,      /* stop_addr: the signal */
 	GDB_STOP_INTERRUPT,   /* Ctrl-C */
 	GDB_STOP_EXEC,        /* the first stop of an image exec'd under gdb */
+	GDB_STOP_CREATE,      /* a new thread, before its first instruction */
+	GDB_STOP_FORK,        /* a fork (stop_addr: the child's pid) */
+	GDB_STOP_VFORK,
+	GDB_STOP_VFORKDONE,   /* the vfork child has exec'd or exited */
 };
 
 #endif

@@ -130,6 +130,24 @@ static int gdb_to_host(int g)
 	return 0;
 }
 
+/* Whether gdb's qSupported list (after "qSupported:") has feature, a
+ * whole entry ("fork-events+" is not in "vfork-events+"). */
+static bool gdb_offers(const char *pkt, const char *feature)
+{
+	size_t len = strlen(feature);
+	const char *list = strchr(pkt, ':');
+
+	for (const char *f = list ? list + 1 : pkt + strlen(pkt); *f;) {
+		const char *end = strchr(f, ';');
+		size_t flen = end ? (size_t)(end - f) : strlen(f);
+
+		if (flen == len && !memcmp(f, feature, len))
+			return true;
+		f += flen + (end != NULL);
+	}
+	return false;
+}
+
 /* --- stopping and resuming ----------------------------------------------- */
 
 /* Every thread parked or inside a system call. false: the process has
@@ -202,6 +220,21 @@ static void stop_reply(struct gdb_stub *s, int no_event_signo)
 		}
 		break;
 	}
+	case GDB_STOP_CREATE:
+		n += snprintf(buf + n, sizeof(buf) - n, "create:;");
+		break;
+	case GDB_STOP_FORK:
+	case GDB_STOP_VFORK:
+		/* the child's one thread: its pid (fork events come with
+		 * multiprocess ids) */
+		n += snprintf(buf + n, sizeof(buf) - n, "%s:p%x.%x;",
+			      s->event.kind == GDB_STOP_FORK ? "fork" : "vfork",
+			      (unsigned)s->event.addr, (unsigned)s->event.addr);
+		s->fork_child = (long)s->event.addr;
+		break;
+	case GDB_STOP_VFORKDONE:
+		n += snprintf(buf + n, sizeof(buf) - n, "vforkdone:;");
+		break;
 	case GDB_STOP_BREAK:
 		n += snprintf(buf + n, sizeof(buf) - n, "swbreak:;");
 		break;
@@ -232,6 +265,7 @@ static void resume(struct gdb_stub *s, const struct resume_action *a, unsigned n
 {
 	struct sg_process *p = s->p;
 
+	s->g_child = false; /* the next stop's packets are the parent's */
 	pthread_mutex_lock(&p->lock);
 	for (struct sg_thread *t = p->threads; t; t = t->next) {
 		const struct resume_action *m = NULL;
@@ -615,6 +649,21 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 		siginfo_to_guest(&s->event.si, s->abi == SG_ABI_I386 ? SIGL_I386 :
 					       s->abi == SG_ABI_X32 ? SIGL_X32 : SIGL_X64, info);
 		xfer_reply(s, info, sizeof(info), what + 14);
+	} else if (!strncmp(what, "libraries-svr4:read::", 21)) {
+		/* built when gdb starts at offset 0, kept for the rest */
+		if (!s->libraries || strtoull(what + 21, NULL, 16) == 0) {
+			bool found;
+
+			free(s->libraries);
+			s->libraries = gdb_libraries_svr4(s, &s->libraries_len, &found);
+			if (!s->libraries) {
+				/* no DT_DEBUG: an error, so that gdb looks for
+				 * the loader's r_debug itself (_r_debug) */
+				gdb_send_str(s, found ? "E0c" : "E01"); /* ENOMEM */
+				return;
+			}
+		}
+		xfer_reply(s, (const uint8_t *)s->libraries, s->libraries_len, what + 21);
 	} else if (!strncmp(what, "threads:read::", 14)) {
 		cmd_xfer_threads(s, what + 14);
 	} else if (!strncmp(what, "exec-file:read:", 15)) {
@@ -742,6 +791,14 @@ static void cmd_set_thread(struct gdb_stub *s, const char *pkt)
 	long tid = parse_tid(pkt + 2, &end);
 	bool ok;
 
+	/* gdb detaching a fork child names it first (to take its
+	 * breakpoints out: the child did that itself) */
+	s->g_child = pkt[1] == 'g' && pkt[2] == 'p' && s->fork_child &&
+		     strtol(pkt + 3, NULL, 16) == s->fork_child;
+	if (s->g_child) {
+		gdb_send_str(s, "OK");
+		return;
+	}
 	pthread_mutex_lock(&s->p->lock);
 	ok = tid <= 0 || gdb_thread(s, (int)tid);
 	pthread_mutex_unlock(&s->p->lock);
@@ -927,7 +984,7 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 {
 	struct resume_action acts[16];
 	unsigned nacts;
-	char buf[256];
+	char buf[512];
 
 	switch (pkt[0]) {
 	case '?':
@@ -956,7 +1013,10 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		return false;
 	case 'Z':
 	case 'z':
-		cmd_point(s, pkt);
+		if (s->g_child) /* the fork child's: it has none left */
+			gdb_send_str(s, "OK");
+		else
+			cmd_point(s, pkt);
 		return false;
 	case 'H':
 		cmd_set_thread(s, pkt);
@@ -986,7 +1046,19 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		return false;
 	case 'D':
 		gdb_send_str(s, "OK");
-		let_go(s);
+		/* D;PID of a fork child: it let go of gdb at the fork */
+		if (pkt[1] != ';' || strtoul(pkt + 2, NULL, 16) == (unsigned long)getpid()) {
+			let_go(s);
+			/* the parent detached while its fork child was not:
+			 * gdb follows the child (follow-fork-mode child),
+			 * which has let go of gdb; closing the connection
+			 * ends gdb's wait for it */
+			if (s->fork_child)
+				shutdown(s->fd, SHUT_RDWR);
+		} else {
+			s->g_child = false; /* packets are the parent's again */
+			s->fork_child = 0;
+		}
 		return false;
 	case 'v':
 		if (!strcmp(pkt, "vCont?")) {
@@ -1010,16 +1082,22 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 		if (!strncmp(pkt, "qSupported", 10)) {
 			/* multiprocess: gdb then knows the pid (it reads
 			 * /proc/PID/maps for the vDSO) */
-			s->multiprocess = strstr(pkt, "multiprocess+") != NULL;
-			s->exec_events = strstr(pkt, "exec-events+") != NULL;
+			s->multiprocess = gdb_offers(pkt, "multiprocess+");
+			s->exec_events = gdb_offers(pkt, "exec-events+");
+			/* a fork child is named by its pid: multiprocess ids */
+			s->fork_events = s->multiprocess && gdb_offers(pkt, "fork-events+");
+			s->vfork_events = s->multiprocess && gdb_offers(pkt, "vfork-events+");
 			snprintf(buf, sizeof(buf),
 				 "PacketSize=%x;qXfer:features:read+;qXfer:auxv:read+;"
-				 "qXfer:exec-file:read+;qXfer:threads:read+;qXfer:siginfo:read+;"
-				 "QStartNoAckMode+;"
+				 "qXfer:exec-file:read+;qXfer:libraries-svr4:read+;"
+				 "qXfer:threads:read+;qXfer:siginfo:read+;"
+				 "QStartNoAckMode+;QThreadEvents+;"
 				 "QPassSignals+;"
-				 "swbreak+;vContSupported+%s%s", PACKET_SIZE,
+				 "swbreak+;vContSupported+%s%s%s%s", PACKET_SIZE,
 				 s->multiprocess ? ";multiprocess+" : "",
-				 s->exec_events ? ";exec-events+" : "");
+				 s->exec_events ? ";exec-events+" : "",
+				 s->fork_events ? ";fork-events+" : "",
+				 s->vfork_events ? ";vfork-events+" : "");
 			gdb_send_str(s, buf);
 		} else if (!strncmp(pkt, "qXfer:", 6)) {
 			cmd_xfer(s, pkt + 6);
@@ -1045,6 +1123,9 @@ static bool handle(struct gdb_stub *s, char *pkt, size_t len)
 			s->no_ack = true;
 		} else if (!strncmp(pkt, "QPassSignals:", 13)) {
 			cmd_pass_signals(s, pkt + 13);
+		} else if (!strcmp(pkt, "QThreadEvents:1") || !strcmp(pkt, "QThreadEvents:0")) {
+			s->thread_events = pkt[14] == '1';
+			gdb_send_str(s, "OK");
 		} else {
 			gdb_send_str(s, "");
 		}
@@ -1158,6 +1239,7 @@ void gdb_stub_destroy(struct sg_process *p)
 			hostfd_close(s->vfiles[i]);
 	hostfd_close(s->fd);
 	hostfd_close(s->wake);
+	free(s->libraries);
 	p->embed->debugger = NULL;
 	p->embed->debug_state = NULL;
 	pthread_mutex_destroy(&s->lock);
@@ -1204,6 +1286,9 @@ SG_API enum sg_err sg_gdb_attach(sg_process *p, int fd, unsigned flags)
 	s->exec_events = s->after_exec;
 	s->no_ack = flags & SG_GDB_NO_ACK;
 	s->multiprocess = flags & SG_GDB_MULTIPROCESS;
+	s->fork_events = flags & SG_GDB_FORK_EVENTS;
+	s->vfork_events = flags & SG_GDB_VFORK_EVENTS;
+	s->thread_events = flags & SG_GDB_THREAD_EVENTS;
 	s->stopping = 1; /* before the first instruction */
 	p->embed->debug_state = s;
 	p->embed->debugger = &gdb_debugger;

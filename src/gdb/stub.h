@@ -29,7 +29,7 @@ struct gdb_event {
 	int tid;
 	int kind;             /* enum gdb_stop_kind */
 	int signo;
-	uint64_t addr;        /* watchpoint address */
+	uint64_t addr;        /* watchpoint address; a fork's child pid */
 	siginfo_t si;         /* GDB_STOP_SIGNAL: what the guest would get */
 };
 
@@ -70,6 +70,14 @@ struct gdb_stub {
 	bool exec_events;           /* gdb takes exec stops: the connection
 				       goes on into an exec'd image */
 	bool after_exec;            /* this image was exec'd under gdb */
+	bool fork_events, vfork_events; /* gdb takes fork stops (and detaches
+				       the child itself) */
+	bool thread_events;         /* QThreadEvents:1: create stops */
+	bool steps_requested;       /* the last resume stepped a thread */
+	long fork_child;            /* the pid of the last fork reported */
+	bool g_child;               /* Hg named that child: packets for it */
+	char *libraries;            /* qXfer:libraries-svr4's XML being read */
+	size_t libraries_len;
 	struct rsp_reader rd;
 };
 
@@ -91,6 +99,12 @@ void gdb_breakpoints_restore(struct gdb_stub *s);
 /* accesses.c: the read/access watchpoint the instruction at pc touches
  * (GDB_STOP_RWATCH/_AWATCH, *addr), or GDB_STOP_NONE */
 int gdb_access_hit(struct gdb_stub *s, struct sg_thread *t, uint64_t pc, uint64_t *addr);
+
+/* libraries.c: qXfer:libraries-svr4's XML from the guest's r_debug and
+ * link_map chain (malloc'd, *len bytes). NULL with *found false: the
+ * program has no DT_DEBUG (static, or the loader run as the program);
+ * NULL with *found true: out of memory. */
+char *gdb_libraries_svr4(const struct gdb_stub *s, size_t *len, bool *found);
 
 /* server.c */
 int gdb_signal_of(int host_signo);

@@ -373,11 +373,19 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
 	    (t->sigmask & SIGBIT(signo))) {
 		/* force_sig: blocked or ignored means death; a tracer still
-		 * sees the signal (strace's "--- SIGSEGV {...} ---") */
+		 * sees the signal (strace's "--- SIGSEGV {...} ---"; a guest
+		 * tracer stops first, once: not let through, the instruction
+		 * runs again) */
 		if (t->proc->trace)
 			trace_signal(t->proc->trace, t->tid, &si);
+		if (t->sig.ptraced && !sig_ptrace_stop(t, &si, true, f->host_signal))
+			return true;
 		return false;
 	}
+	/* a guest tracer's signal-delivery stop, where no host signal made
+	 * one (ptrace.c); not let through, the instruction runs again */
+	if (t->sig.ptraced && !f->host_signal && !sig_ptrace_stop(t, &si, false, false))
+		return true;
 	if (!announce(t, &si, true))
 		return true;
 	if (setup_frame(t, signo, &si, f))

@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -13,6 +16,11 @@
 
 static __thread struct sg_thread *tl_thread;
 
+/* Traced at start by a guest tracer (an exec of a traced guest): the
+ * first thread attached, the guest's, is the traced one. */
+static bool traced_at_start;
+
+
 /* Never blocked on the host: the CPU's fault signals and SIG_KICK. */
 #define HOST_NEVER_BLOCK (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIG_KICK) | \
 			  SIG_UNBLOCKABLE)
@@ -20,6 +28,10 @@ static __thread struct sg_thread *tl_thread;
 void sig_attach(struct sg_thread *t)
 {
 	tl_thread = t;
+	if (traced_at_start) {
+		t->sig.ptraced = true;
+		traced_at_start = false;
+	}
 }
 
 /* sig_host_call: a host system call that a signal which arrived since the
@@ -160,16 +172,56 @@ static void set_host_action(const struct sg_process *p, int sig, uint64_t handle
 	syscall(SYS_rt_sigaction, sig, &sa, NULL, sizeof(sa.mask));
 }
 
-/* The host's ignored signals as a mask (SIGBIT), from the SigIgn
- * line of /proc/self/status: one read instead of a sigaction call per
- * signal, at every start (every guest execve). false if unreadable. */
-static bool read_ignored_mask(uint64_t *mask)
+/* A hex mask or a decimal number after key in /proc/self/status. */
+static bool status_field(const char *buf, const char *key, int base, uint64_t *out)
 {
-	static const char key[] = "\nSigIgn:";
+	const char *line = strstr(buf, key);
+	uint64_t v = 0;
+	int digits = 0;
+
+	if (!line)
+		return false;
+	line += strlen(key);
+	while (*line == ' ' || *line == '\t')
+		line++;
+	for (;; line++, digits++) {
+		unsigned d;
+
+		if (*line >= '0' && *line <= '9')
+			d = (unsigned)(*line - '0');
+		else if (base == 16 && *line >= 'a' && *line <= 'f')
+			d = (unsigned)(*line - 'a' + 10);
+		else
+			break;
+		v = v * (unsigned)base + d;
+	}
+	if (!digits)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Whether the host process pid runs the same binary as this one: a
+ * tracer that is a sysgate is a guest tracer (ptrace.c); a host debugger
+ * of sysgate itself (strace, gdb) is not. */
+static bool runs_this_binary(uint64_t pid)
+{
+	char path[64];
+	struct stat other, self;
+
+	snprintf(path, sizeof(path), "/proc/%llu/exe", (unsigned long long)pid);
+	return stat(path, &other) == 0 && stat("/proc/self/exe", &self) == 0 &&
+	       other.st_dev == self.st_dev && other.st_ino == self.st_ino;
+}
+
+/* The host's ignored signals as a mask (SIGBIT) and the tracer, from the
+ * SigIgn and TracerPid lines of /proc/self/status: one read instead of a
+ * sigaction call per signal, at every start (every guest execve). false
+ * if unreadable. */
+static bool read_status(uint64_t *ignored, uint64_t *tracer)
+{
 	char buf[4096];
 	size_t n = 0;
-	const char *line;
-	uint64_t m = 0;
 	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -185,29 +237,16 @@ static bool read_ignored_mask(uint64_t *mask)
 	}
 	close(fd);
 	buf[n] = '\0';
-	line = strstr(buf, key);
-	if (!line)
-		return false;
-	line += sizeof(key) - 1;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	for (int digits = 0; digits < 16; digits++, line++) {
-		if (*line >= '0' && *line <= '9')
-			m = m << 4 | (uint64_t)(*line - '0');
-		else if (*line >= 'a' && *line <= 'f')
-			m = m << 4 | (uint64_t)(*line - 'a' + 10);
-		else
-			return false;
-	}
-	*mask = m;
-	return true;
+	if (!status_field(buf, "\nTracerPid:", 10, tracer))
+		*tracer = 0;
+	return status_field(buf, "\nSigIgn:", 16, ignored);
 }
 
 void sig_process_init(struct sg_process *p)
 {
-	uint64_t ignored;
+	uint64_t ignored, tracer = 0;
 
-	if (read_ignored_mask(&ignored)) {
+	if (read_status(&ignored, &tracer)) {
 		for (int sig = 1; sig <= SG_NSIG; sig++)
 			if (ignored & SIGBIT(sig))
 				p->sigactions[sig - 1].handler = SG_SIG_IGN;
@@ -227,6 +266,70 @@ void sig_process_init(struct sg_process *p)
 		if (trace_sees(p, sig, p->sigactions[sig - 1].handler))
 			set_host_action(p, sig, SG_SIG_DFL);
 	cpu_set_user_signal_handler(on_sent_fault_signal);
+	traced_at_start = tracer && runs_this_binary(tracer);
+}
+
+/* sig_ptrace_stop: the probe signal came back from the tracer */
+static __thread volatile int tl_probe_back;
+
+static void on_probe_signal(int sig, siginfo_t *si, void *uctx)
+{
+	(void)si;
+	(void)uctx;
+	tl_probe_back = sig;
+}
+
+bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal, bool seen)
+{
+	int sig = si->si_signo;
+	uint64_t only = SIGBIT(sig), saved;
+	struct host_ksigaction probe, old;
+	struct rlimit no_core = { 0, 0 }, core;
+	siginfo_t info = *si;
+
+	if (seen) {
+		/* the tracer stopped at it already: its sysgate resumes this
+		 * stop unseen (ptrace.c, ptrace_hidden_stop) */
+		memset(&info, 0, sizeof(info));
+		info.si_signo = sig;
+		info.si_code = SI_QUEUE;
+		info.si_pid = getpid();
+		info.si_uid = getuid();
+		info.si_value.sival_int = SIG_PTRACE_SEEN;
+	}
+
+	/* The signal goes to this thread from itself with the fault's own
+	 * siginfo (allowed to oneself: a tracer's GETSIGINFO reads the
+	 * fault's), unblocked. Delivered on the way out of the call: the host
+	 * stops there for the tracer, which lets it through, suppresses it
+	 * (the instruction runs again, as natively) or sends another signal
+	 * instead, which arrives through the host like any other (the mask
+	 * is the guest's: one it blocks waits, as natively). Let through, a
+	 * handler notes that it came back, or, for a fault the guest dies of,
+	 * the host's default action ends the process there with the guest's
+	 * wait status (without sysgate's core: cli's die_by_signal), so the
+	 * death makes no second stop. seen (a host signal brought the fault,
+	 * the tracer saw its stop): sent as SIG_PTRACE_SEEN, which the
+	 * tracer's sysgate lets through unseen. */
+	memset(&probe, 0, sizeof(probe));
+	if (fatal) {
+		probe.handler = (void *)SIG_DFL;
+		syscall(SYS_prlimit64, 0, RLIMIT_CORE, &no_core, &core);
+	} else {
+		probe.handler = (void *)on_probe_signal;
+		probe.flags = SA_SIGINFO | HOST_SA_RESTORER;
+		probe.restorer = sg_host_sigreturn;
+		probe.mask = ~0ull;
+	}
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &only, &saved, sizeof(only));
+	syscall(SYS_rt_sigaction, sig, &probe, &old, sizeof(probe.mask));
+	tl_probe_back = 0;
+	syscall(SYS_rt_tgsigqueueinfo, getpid(), t->tid, sig, &info);
+	syscall(SYS_rt_sigaction, sig, &old, NULL, sizeof(old.mask));
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved, NULL, sizeof(saved));
+	if (fatal)
+		syscall(SYS_prlimit64, 0, RLIMIT_CORE, &core, NULL);
+	return tl_probe_back == sig;
 }
 
 void sig_action_changed(struct sg_process *p, int sig)

@@ -96,6 +96,17 @@ bool sig_deliver(struct sg_thread *t);
  * false: nobody handles it (the caller kills the guest). */
 bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo);
 
+/* A fault of a thread a guest tracer traces (t->sig.ptraced) that no
+ * host signal brought (the interpreter found it): the host stops for the
+ * tracer as for a real one. true: the tracer let it through, deliver it;
+ * false: suppressed or replaced (the replacement comes as a host signal).
+ * fatal (the guest dies of it): let through, the process dies there;
+ * seen: its stop was a host signal's, the tracer saw it (fatal only). */
+bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal, bool seen);
+/* si_value of a signal sig_ptrace_stop sends for a stop the tracer has
+ * seen already (SI_QUEUE from the tracee itself): not reported again */
+#define SIG_PTRACE_SEEN 0x53475053
+
 /* A bad sigreturn frame or an unwritable frame: SIGSEGV (SI_KERNEL) is
  * forced, unblocked and with the default action if it was ignored. */
 void sig_force_segv(struct sg_thread *t);

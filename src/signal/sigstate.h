@@ -31,6 +31,10 @@ struct sg_sigstate {
 	uint64_t saved_mask;         /* sigsuspend/pselect: mask to put back */
 	bool has_saved_mask;
 	bool sigreturned;            /* the last syscall was a sigreturn */
+	bool ptraced;                /* the host traces this thread for a guest
+				      * tracer (PTRACE_TRACEME, or traced at
+				      * start by a sysgate): its faults and
+				      * calls are reported (src/syscall/ptrace.c) */
 	bool restart_valid;          /* the last syscall gave -EINTR: maybe restart */
 	uint64_t restart_nr, restart_rip, restart_rcx;
 	bool restartable;            /* SA_RESTART applies to it */

@@ -127,6 +127,7 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 
 		hostfd_close(vp[0]);
 		hostfd_hold(vp[1], NULL); /* vp is the parent's frame */
+		t->sig.ptraced = false; /* a host fork child is not traced */
 		t->proc->hooks.forked(t);
 		tid = (uint32_t)t->tid;
 		if (r->sp)
@@ -156,6 +157,8 @@ out:
 				;
 		hostfd_close(vp[0]);
 	}
+	if (pid > 0 && t->proc->hooks.debugger_fork_parent)
+		t->proc->hooks.debugger_fork_parent(t, pid, vfork);
 	return pid;
 }
 

@@ -92,15 +92,13 @@ static long guarded(struct sg_thread *t, struct sg_syscall_call *call, sg_syscal
 	return r;
 }
 
-void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
+static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	sg_syscall_fn fn = call->row ? call->row->fn : NULL;
 
 	if (call->row && call->row->fd_args &&
 	    sc_names_private_fd(call->row->fd_args, call->args)) {
 		call->result = -EBADF; /* sysgate's own: not the guest's (hostfd.h) */
-	} else if (call->vdso_fn) {
-		call->result = guarded(t, call, NULL);
 	} else if (fn) {
 		const struct sg_syscall_call *outer = sc_current;
 		unsigned mark = sc_buf_mark();
@@ -118,6 +116,23 @@ void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
 			warn_unimplemented(call);
 		call->result = err ? err : -ENOSYS;
 	}
+}
+
+void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
+{
+	bool traced = t->sig.ptraced;
+
+	if (call->vdso_fn) { /* no system call natively either */
+		call->result = guarded(t, call, NULL);
+		return;
+	}
+	/* a guest tracer's syscall stops (ptrace.c); none after a call that
+	 * ended the thread or the process, as natively */
+	if (traced)
+		host_syscall0(SG_PTRACE_MARK_ENTER);
+	dispatch(t, call);
+	if (traced && t->sig.ptraced && !t->proc->exiting && !t->gone)
+		host_syscall0(SG_PTRACE_MARK_EXIT);
 }
 
 /* SYSENTER and 32-bit SYSCALL: the vDSO's fast path. */

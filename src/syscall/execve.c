@@ -211,7 +211,7 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 		r = r ? r : strv_add(s, strdup(exec_name));
 	}
 	if (!r) {
-		char buf[64];
+		char buf[128]; /* --gdb-fd=N and the session flags */
 
 		if (debugger_exec_option(t->proc, buf, sizeof(buf)) >= 0)
 			r = strv_add(s, strdup(buf));
@@ -298,7 +298,7 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		r = strv_add(&host, args.v[i]);
 	if (!r) {
 		int tfd = t->proc->trace ? trace_output_fd(t->proc->trace) : -1;
-		char dbgopt[64];
+		char dbgopt[128];
 		int gfd = debugger_exec_option(t->proc, dbgopt, sizeof(dbgopt));
 		int efd = embedder_exec_option(t->proc, dbgopt, sizeof(dbgopt));
 

@@ -107,6 +107,19 @@ static inline long host_int80(long nr, long a1, long a2, long a3, long a4,
 	return (long)(int32_t)ret;
 }
 
+/* --- ptrace between guests (ptrace.c) ----------------------------------- */
+
+/* The host calls a traced thread makes before and after each guest call
+ * (no kernel has these numbers: -ENOSYS at once); the tracer reports their
+ * syscall stops as the guest call's and hides every other. */
+#define SG_PTRACE_MARK_ENTER 0x0fff5301L
+#define SG_PTRACE_MARK_EXIT 0x0fff5302L
+
+/* After a host wait gave pid's status: true if it is a syscall stop of
+ * sysgate's own (resumed, unseen: wait again); a guest call's stop gets
+ * the status the guest's options ask for. */
+bool ptrace_hidden_stop(long pid, int *status);
+
 /* --- the call being handled ------------------------------------------ */
 
 /* Set by syscall_entry for the duration of one handler (per host thread:

@@ -217,8 +217,7 @@ SG_PASSTHROUGH(sys_time, SYS_time, PA(PA_OUTN, 8))
 
 /* --- more of the same, mostly x86_64/x32 (the i386 forms of these
  * structures differ and need compat handlers) ------------------------------ */
-SG_PASSTHROUGH(sys_wait4, SYS_wait4, PA(PA_VAL, 0), PA(PA_OUTN, sizeof(int)),
-	       PA(PA_VAL, 0), PA(PA_OUTN, sizeof(struct rusage)))
+/* wait4: wait.c (a traced child's own syscall stops are not the guest's) */
 SG_PASSTHROUGH(sys_getrusage, SYS_getrusage, PA(PA_VAL, 0),
 	       PA(PA_OUTN, sizeof(struct rusage)))
 SG_PASSTHROUGH(sys_sysinfo, SYS_sysinfo, PA(PA_OUTN, sizeof(struct sysinfo)))

@@ -10,40 +10,52 @@
 #include "syscall/internal.h"
 
 /* The results are written after the host's wait, as the kernel writes
- * them after reaping: bad options and no children come first. */
-static long wait4_compat(struct sg_thread *t, uint64_t pid, uint64_t status_addr,
-			 uint64_t options, uint64_t ru_addr)
+ * them after reaping: bad options and no children come first. A syscall
+ * stop of a traced child's own sysgate is no guest event: that child is
+ * resumed and the wait goes on (ptrace.c). */
+static long wait4_common(struct sg_thread *t, uint64_t pid, uint64_t status_addr,
+			 uint64_t options, uint64_t ru_addr, bool compat)
 {
 	struct rusage ru;
 	int status = 0;
 	long r;
 
-	r = host_blocking4(t, SYS_wait4, sc_s32(pid), status_addr ? &status : NULL,
-			  (int)options, ru_addr ? &ru : NULL);
-	if (r <= 0)
-		return r;
+	do {
+		r = host_blocking4(t, SYS_wait4, compat ? sc_s32(pid) : (long)(int)pid,
+				   &status, (int)options, ru_addr ? &ru : NULL);
+		if (r <= 0)
+			return r;
+	} while (ptrace_hidden_stop(r, &status));
 	if (status_addr && copy_to_guest(sc_mm(t), status_addr, &status, sizeof(status)))
 		return -EFAULT;
-	if (ru_addr) {
+	if (ru_addr && compat) {
 		struct compat_rusage c;
 
 		put_compat_rusage(&c, &ru);
 		if (copy_to_guest(sc_mm(t), ru_addr, &c, sizeof(c)))
 			return -EFAULT;
+	} else if (ru_addr && copy_to_guest(sc_mm(t), ru_addr, &ru, sizeof(ru))) {
+		return -EFAULT;
 	}
 	return r;
+}
+
+/* x86_64 and x32 wait4 (x32 shares the 64-bit rusage) */
+SG_SYSCALL_DEFINE(sys_wait4)
+{
+	return wait4_common(t, a[0], a[1], a[2], a[3], false);
 }
 
 /* i386 wait4 (114) */
 SG_SYSCALL_DEFINE(compat_sys_wait4)
 {
-	return wait4_compat(t, a[0], a[1], a[2], a[3]);
+	return wait4_common(t, a[0], a[1], a[2], a[3], true);
 }
 
 /* i386 waitpid (7) = wait4 without rusage */
 SG_SYSCALL_DEFINE(sys_waitpid)
 {
-	return wait4_compat(t, a[0], a[1], a[2], 0);
+	return wait4_common(t, a[0], a[1], a[2], 0, true);
 }
 
 /* waitid(which, id, infop, options, rusage) */
@@ -62,11 +74,23 @@ static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
 	int32_t field[6];
 	long r;
 
-	memset(&si, 0, sizeof(si));
-	r = host_blocking6(t, SYS_waitid, (int)a[0], compat ? sc_s32(a[1]) : (long)a[1],
-			  (long)&si, (int)a[3], (long)(a[4] ? &ru : NULL), 0);
-	if (r == -SG_ERESTARTNOINTR)
-		return r; /* not started: nothing to write */
+	for (;;) {
+		int status;
+
+		memset(&si, 0, sizeof(si));
+		r = host_blocking6(t, SYS_waitid, (int)a[0], compat ? sc_s32(a[1]) : (long)a[1],
+				   (long)&si, (int)a[3], (long)(a[4] ? &ru : NULL), 0);
+		if (r == -SG_ERESTARTNOINTR)
+			return r; /* not started: nothing to write */
+		if (r != 0 || si.si_code != CLD_TRAPPED)
+			break;
+		/* a traced child's stop: as wait4's status (ptrace.c) */
+		status = si.si_status << 8 | 0x7f;
+		if (!ptrace_hidden_stop(si.si_pid, &status)) {
+			si.si_status = WSTOPSIG(status);
+			break;
+		}
+	}
 	if (r == 0 && si.si_signo && a[4]) {
 		struct compat_rusage c;
 

@@ -1,8 +1,9 @@
 /* The fork and exec program of the gdb tests (tests/e2e/gdb): a child
  * that gdb lets go (detach-on-fork) and that exits 3 through after_fork
- * (where gdb has a breakpoint in the parent), then an execve of
- * argv[1] (gdbprog), whose breakpoints gdb must find after reloading the
- * symbols of the new image. */
+ * (where gdb has a breakpoint in the parent), a vfork child that exits 4,
+ * then an execve of argv[1] with the arguments after it (this program
+ * again, then gdbprog), whose breakpoints gdb must find after reloading
+ * the symbols of the new image. */
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,7 +23,12 @@ int main(int argc, char **argv)
 		_exit(after_fork(3));
 	waitpid(child, &st, 0);
 	after_fork(WEXITSTATUS(st));
+	child = vfork();
+	if (child == 0)
+		_exit(4);
+	waitpid(child, &st, 0);
+	after_fork(WEXITSTATUS(st));
 	if (argc > 1)
-		execl(argv[1], argv[1], (char *)0);
+		execv(argv[1], argv + 1);
 	return 1;
 }

@@ -1,0 +1,421 @@
+/* Build-time generator of the CPU's opcode tables (src/cpu/optable.h):
+ * includes the rows of src/cpu/opcodes_*.def and the handler properties of
+ * src/cpu/handler_props.def with its own OP/X87M/X87R/HANDLER/EXEC macros,
+ * folds them into the tables the decoder reads and prints them as static
+ * const C:
+ *
+ *   optable_gen OUT_DIR  ->  OUT_DIR/optable_data.c  the tables
+ *                            OUT_DIR/optable_exec.h  the exec forms'
+ *                            prototypes and SG_EXEC_FORMS_<file>, which
+ *                            each handler file expands to define its own
+ *
+ * The folding rules: a row with a mandatory prefix (P_NP..P_F2) wins over
+ * a P_ANY row of the same opcode whatever their order, otherwise the later
+ * row wins; an F_OPREG row covers 8 opcodes; a group row (G_*) turns its
+ * opcode into a group entry (ModRM.reg, mod) the first time. Handlers and
+ * exec forms are named by index (the tables hold no pointers: .rodata, no
+ * relocations). A HANDLER or EXEC row naming a handler no opcode row uses,
+ * a handler with two property rows, or an exec form of a handler that is
+ * not FLOW_PLAIN stops the build. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cpu/insn.h"
+#include "cpu/optable.h"
+#include "cpu/sse_lanes.h" /* handler_props.def's row lists */
+
+/* opcodes_avx.def's column constants, which it defines at its first
+ * inclusion (not inside an initializer) */
+#define OP(map, opcode, prefix, group, handler, flags)
+#include "cpu/opcodes_avx.def"
+#undef OP
+
+struct op_row {
+	int map, opcode, prefix, group;
+	const char *handler;
+	unsigned flags;
+};
+
+static const struct op_row op_rows[] = {
+#define OP(map, opcode, prefix, group, handler, flags) \
+	{ map, opcode, prefix, group, #handler, flags },
+#define X87M(opcode, reg, handler)
+#define X87R(opcode, modrm, count, handler)
+#include "cpu/opcodes_base.def"
+#include "cpu/opcodes_0f.def"
+#include "cpu/opcodes_sse.def"
+#include "cpu/opcodes_x87.def"
+#include "cpu/opcodes_ext.def"
+#include "cpu/opcodes_avx.def"
+#undef OP
+#undef X87M
+#undef X87R
+};
+
+struct x87_row {
+	int opcode, first, count; /* memory forms: first = ModRM.reg, count 0 */
+	const char *handler;
+};
+
+static const struct x87_row x87_rows[] = {
+#define OP(map, opcode, prefix, group, handler, flags)
+#define X87M(opcode, reg, handler) { opcode, reg, 0, #handler },
+#define X87R(opcode, modrm, count, handler) { opcode, modrm, count, #handler },
+#include "cpu/opcodes_x87.def"
+#undef OP
+#undef X87M
+#undef X87R
+};
+
+struct handler_row {
+	const char *handler;
+	int spec, flow;
+};
+
+static const struct handler_row handler_rows[] = {
+#define HANDLER(handler, spec, flow) { #handler, spec, flow },
+#define EXEC(handler, kind, file)
+#define X87_FAST(handler)
+#include "cpu/handler_props.def"
+#undef HANDLER
+#undef EXEC
+#undef X87_FAST
+};
+
+struct exec_row {
+	const char *handler, *kind, *file;
+};
+
+static const struct exec_row exec_rows[] = {
+#define HANDLER(handler, spec, flow)
+#define EXEC(handler, kind, file) { #handler, #kind, #file },
+#define X87_FAST(handler)
+#include "cpu/handler_props.def"
+#undef HANDLER
+#undef EXEC
+#undef X87_FAST
+};
+
+static const char *const x87_fast_rows[] = {
+#define HANDLER(handler, spec, flow)
+#define EXEC(handler, kind, file)
+#define X87_FAST(handler) #handler,
+#include "cpu/handler_props.def"
+#undef HANDLER
+#undef EXEC
+#undef X87_FAST
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define GROUPS_MAX 255   /* op_entry.group: a byte, 0 = none */
+#define HANDLERS_MAX 4096
+
+struct cell {
+	int handler; /* index into names; 0: none */
+	unsigned flags;
+	int group;   /* 0, or 1 + index into groups */
+	bool specific;
+};
+
+static struct cell maps[MAP_COUNT][256][4];
+static struct cell groups[GROUPS_MAX][16];
+static int ngroups;
+static uint16_t x87_mem[8][8], x87_reg[8][64];
+static const char *names[HANDLERS_MAX] = { "NULL" };
+static int nnames = 1;
+
+static void fail(const char *what, const char *name)
+{
+	fprintf(stderr, "optable_gen: %s: %s\n", what, name);
+	exit(1);
+}
+
+static int handler_index(const char *name)
+{
+	for (int k = 1; k < nnames; k++)
+		if (!strcmp(names[k], name))
+			return k;
+	if (nnames == HANDLERS_MAX)
+		fail("too many handlers", name);
+	names[nnames] = name;
+	return nnames++;
+}
+
+static int find_handler(const char *name)
+{
+	for (int k = 1; k < nnames; k++)
+		if (!strcmp(names[k], name))
+			return k;
+	return 0;
+}
+
+static void set_entry(struct cell *e, int handler, unsigned flags, bool specific)
+{
+	if (e->specific && !specific)
+		return; /* a mandatory-prefix row wins over a P_ANY row */
+	e->handler = handler;
+	e->flags = flags;
+	e->specific = specific;
+}
+
+static void set_group(struct cell *e, int group, int handler, unsigned flags, bool specific)
+{
+	struct cell *g;
+	int lo, hi;
+
+	if (!e->group) {
+		if (ngroups == GROUPS_MAX)
+			fail("too many groups", names[handler]);
+		e->group = ++ngroups;
+		e->handler = 0;
+		e->flags = F_MODRM;
+	}
+	g = groups[e->group - 1];
+	if (group == G_MEM_ANY) {
+		lo = 0, hi = 7;
+	} else if (group == G_REG_ANY) {
+		lo = 8, hi = 15;
+	} else if (group < 8) {
+		set_entry(&g[group], handler, flags, specific);
+		lo = hi = group + 8;
+	} else {
+		lo = hi = group - 8; /* G_MEM(n) -> n, G_REG(n) -> 8 + n */
+	}
+	for (int k = lo; k <= hi; k++)
+		set_entry(&g[k], handler, flags, specific);
+}
+
+static void add_row(const struct op_row *r)
+{
+	int n = r->flags & F_OPREG ? 8 : 1, handler = handler_index(r->handler);
+	bool specific = r->prefix != P_ANY;
+
+	for (int op = r->opcode; op < r->opcode + n; op++) {
+		for (int p = 0; p < 4; p++) {
+			struct cell *e = &maps[r->map][op][p];
+
+			if (specific && p != r->prefix)
+				continue;
+			if (r->group == G_NONE)
+				set_entry(e, handler, r->flags, specific);
+			else
+				set_group(e, r->group, handler, r->flags, specific);
+		}
+	}
+}
+
+/* Per handler index: its properties, its exec form's index, HF_* and
+ * whether an x87 row names it. */
+static int spec_of[HANDLERS_MAX], flow_of[HANDLERS_MAX], exec_of[HANDLERS_MAX];
+static unsigned hflags_of[HANDLERS_MAX];
+static bool x87_named[HANDLERS_MAX];
+
+static void fold_properties(void)
+{
+	static bool named[HANDLERS_MAX];
+
+	for (size_t k = 0; k < COUNT(handler_rows); k++) {
+		int h = find_handler(handler_rows[k].handler);
+
+		if (!h)
+			fail("HANDLER row for a handler no opcode row names", handler_rows[k].handler);
+		if (named[h])
+			fail("two HANDLER rows", handler_rows[k].handler);
+		named[h] = true;
+		spec_of[h] = handler_rows[k].spec;
+		flow_of[h] = handler_rows[k].flow;
+	}
+	if (COUNT(exec_rows) > 255)
+		fail("too many exec forms for op_entry.exec", "");
+	for (size_t k = 0; k < COUNT(exec_rows); k++) {
+		int h = find_handler(exec_rows[k].handler);
+
+		if (!h)
+			fail("EXEC row for a handler no opcode row names", exec_rows[k].handler);
+		if (exec_of[h])
+			fail("two EXEC rows", exec_rows[k].handler);
+		if (flow_of[h] != FLOW_PLAIN)
+			fail("EXEC row for a handler that is not FLOW_PLAIN", exec_rows[k].handler);
+		if (strcmp(exec_rows[k].kind, "PLAIN") && strcmp(exec_rows[k].kind, "REG"))
+			fail("EXEC kind is neither PLAIN nor REG", exec_rows[k].handler);
+		exec_of[h] = (int)k + 1;
+	}
+	for (size_t k = 0; k < COUNT(x87_fast_rows); k++) {
+		int h = find_handler(x87_fast_rows[k]);
+
+		if (!h || !x87_named[h])
+			fail("X87_FAST row for a handler no x87 row names", x87_fast_rows[k]);
+		if (hflags_of[h] & HF_X87_FAST)
+			fail("two X87_FAST rows", x87_fast_rows[k]);
+		hflags_of[h] |= HF_X87_FAST;
+	}
+}
+
+static void print_entry(FILE *f, const char *index, const struct cell *e)
+{
+	int h = e->handler;
+
+	fprintf(f, "\t%s = { %d, 0x%04x, %d, %d, %d, %d }, /* %s */\n", index, h, e->flags,
+		e->group, spec_of[h], flow_of[h], exec_of[h], names[h]);
+}
+
+/* Each output is written to NAME.tmp and renamed into place only when
+ * whole: a failed run leaves no partial table behind for the next build
+ * to take as up to date. */
+static char out_dir[4000];
+
+static FILE *open_out(const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.tmp", out_dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fail("cannot write", path);
+	return f;
+}
+
+static void close_out(FILE *f, const char *name)
+{
+	char tmp[4096], path[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", out_dir, name);
+	snprintf(path, sizeof(path), "%s/%s", out_dir, name);
+	if (ferror(f) | fclose(f)) {
+		remove(tmp);
+		fail("write error", path);
+	}
+	if (rename(tmp, path)) {
+		remove(tmp);
+		fail("cannot rename into place", path);
+	}
+}
+
+static void print_data(void)
+{
+	FILE *f = open_out("optable_data.c");
+	char index[64];
+
+	fputs("/* Generated by tools/optable_gen.c from src/cpu/opcodes_*.def and\n"
+	      " * src/cpu/handler_props.def: do not edit. See src/cpu/optable.h. */\n"
+	      "#include \"cpu/ops.h\"\n#include \"cpu/optable.h\"\n#include \"optable_exec.h\"\n\n",
+	      f);
+	fprintf(f, "const insn_fn op_handler_fn[%d] = {\n\tNULL,\n", nnames);
+	for (int k = 1; k < nnames; k++)
+		fprintf(f, "\t%s,\n", names[k]);
+	fprintf(f, "};\n\n/* HF_* */\nconst uint8_t op_handler_flags[%d] = {", nnames);
+	for (int k = 0; k < nnames; k++)
+		fprintf(f, "%s%u,", k % 16 ? " " : "\n\t", hflags_of[k]);
+	fprintf(f, "\n};\n\nconst struct op_exec_form op_exec_forms[%zu] = {\n\t{ NULL, NULL },\n",
+		COUNT(exec_rows) + 1);
+	for (size_t k = 0; k < COUNT(exec_rows); k++) {
+		bool reg = !strcmp(exec_rows[k].kind, "REG");
+
+		fprintf(f, "\t{ exec_%s, %s%s },\n", exec_rows[k].handler, reg ? "exec_reg_" : "NULL",
+			reg ? exec_rows[k].handler : "");
+	}
+	fputs("};\n\n/* { handler, flags, group, spec, flow, exec } */\n"
+	      "const struct op_entry op_maps[MAP_COUNT][256][4] = {\n", f);
+	for (int m = 0; m < MAP_COUNT; m++)
+		for (int op = 0; op < 256; op++)
+			for (int p = 0; p < 4; p++) {
+				const struct cell *e = &maps[m][op][p];
+
+				if (!e->handler && !e->group)
+					continue;
+				snprintf(index, sizeof(index), "[%d][0x%02x][%d]", m, op, p);
+				print_entry(f, index, e);
+			}
+	fprintf(f, "};\n\nconst struct op_entry op_groups[%d][16] = {\n", ngroups ? ngroups : 1);
+	for (int g = 0; g < ngroups; g++)
+		for (int k = 0; k < 16; k++) {
+			if (!groups[g][k].handler)
+				continue;
+			snprintf(index, sizeof(index), "[%d][%d]", g, k);
+			print_entry(f, index, &groups[g][k]);
+		}
+	fputs("};\n\nconst uint16_t op_x87_mem[8][8] = {\n", f);
+	for (int op = 0; op < 8; op++) {
+		fputs("\t{", f);
+		for (int k = 0; k < 8; k++)
+			fprintf(f, " %d,", x87_mem[op][k]);
+		fputs(" },\n", f);
+	}
+	fputs("};\n\nconst uint16_t op_x87_reg[8][64] = {\n", f);
+	for (int op = 0; op < 8; op++) {
+		fputs("\t{", f);
+		for (int k = 0; k < 64; k++)
+			fprintf(f, "%s%d,", k % 16 ? " " : "\n\t\t", x87_reg[op][k]);
+		fputs("\n\t},\n", f);
+	}
+	fputs("};\n", f);
+	close_out(f, "optable_data.c");
+}
+
+static void print_exec_header(void)
+{
+	FILE *f = open_out("optable_exec.h");
+	const char *files[COUNT(exec_rows) + 1];
+	size_t nfiles = 0;
+
+	fputs("/* Generated by tools/optable_gen.c from src/cpu/handler_props.def: do\n"
+	      " * not edit. The exec forms with their handler inlined (cache.h), which\n"
+	      " * op_exec_forms names; each handler file expands its SG_EXEC_FORMS_<file>. */\n"
+	      "#ifndef SG_GEN_OPTABLE_EXEC_H\n#define SG_GEN_OPTABLE_EXEC_H\n\n"
+	      "#include \"cpu/cache.h\"\n\n",
+	      f);
+	for (size_t k = 0; k < COUNT(exec_rows); k++) {
+		const char *h = exec_rows[k].handler;
+		size_t n;
+
+		fprintf(f, "const struct insn *exec_%s(struct cpu *c, const struct insn *i);\n", h);
+		if (!strcmp(exec_rows[k].kind, "REG"))
+			fprintf(f, "const struct insn *exec_reg_%s(struct cpu *c, const struct insn *i);\n", h);
+		for (n = 0; n < nfiles && strcmp(files[n], exec_rows[k].file); n++)
+			;
+		if (n == nfiles)
+			files[nfiles++] = exec_rows[k].file;
+	}
+	for (size_t n = 0; n < nfiles; n++) {
+		fprintf(f, "\n#define SG_EXEC_FORMS_%s", files[n]);
+		for (size_t k = 0; k < COUNT(exec_rows); k++) {
+			if (strcmp(exec_rows[k].file, files[n]))
+				continue;
+			fprintf(f, " \\\n\tEXEC_PLAIN_FORM(%s)", exec_rows[k].handler);
+			if (!strcmp(exec_rows[k].kind, "REG"))
+				fprintf(f, " EXEC_REG_FORM(%s)", exec_rows[k].handler);
+		}
+		fputc('\n', f);
+	}
+	fputs("\n#endif\n", f);
+	close_out(f, "optable_exec.h");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: optable_gen OUT_DIR\n");
+		return 2;
+	}
+	for (size_t k = 0; k < COUNT(op_rows); k++)
+		add_row(&op_rows[k]);
+	for (size_t k = 0; k < COUNT(x87_rows); k++) {
+		const struct x87_row *r = &x87_rows[k];
+		uint16_t h = (uint16_t)handler_index(r->handler);
+
+		x87_named[h] = true;
+		if (!r->count)
+			x87_mem[r->opcode - 0xd8][r->first] = h;
+		for (int n = 0; n < r->count; n++)
+			x87_reg[r->opcode - 0xd8][r->first - 0xc0 + n] = h;
+	}
+	fold_properties();
+	if (strlen(argv[1]) >= sizeof(out_dir))
+		fail("output directory name too long", argv[1]);
+	strcpy(out_dir, argv[1]);
+	print_data();
+	print_exec_header();
+	return 0;
+}
