@@ -8,7 +8,6 @@
  * does it step one instruction at a time here (the "slow loop").
  */
 #define _GNU_SOURCE /* memfd_create */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,14 +555,14 @@ SG_API enum sg_err sg_hook_remove(sg_process *p, unsigned id)
 
 /* Basic blocks for the block hook: an instruction starts one when it is
  * the first, a branch target, or follows a control transfer. Lengths and
- * kinds come from Capstone, cached per address (direct-mapped). */
+ * flows come from the CPU's own decoder (cpu_decode_one), cached per
+ * address (direct-mapped). */
 #define BLOCK_CACHE 1024
 static __thread struct {
-	csh cs;
-	int cs_mode;
 	uint64_t pc[BLOCK_CACHE];
 	uint8_t len[BLOCK_CACHE];
 	bool ends[BLOCK_CACHE];
+	enum cpu_mode mode[BLOCK_CACHE];
 	uint64_t next;      /* where the current block continues; 0: none */
 } blk;
 
@@ -571,39 +570,25 @@ static bool decode_for_block(struct sg_thread *t, uint64_t pc, unsigned *len,
 			     bool *ends)
 {
 	unsigned slot = (unsigned)(pc ^ (pc >> 10)) % BLOCK_CACHE;
-	int want = t->cpu.mode == CPU_MODE_64 ? CS_MODE_64 : CS_MODE_32;
+	enum cpu_mode mode = t->cpu.mode;
 	uint8_t bytes[15];
 	size_t n = sizeof(bytes);
-	cs_insn *in = NULL;
+	enum cpu_insn_flow flow;
 
-	if (blk.pc[slot] == pc && blk.len[slot]) {
+	if (blk.pc[slot] == pc && blk.len[slot] && blk.mode[slot] == mode) {
 		*len = blk.len[slot];
 		*ends = blk.ends[slot];
 		return true;
 	}
-	if (blk.cs_mode != want) {
-		if (blk.cs_mode)
-			cs_close(&blk.cs);
-		blk.cs_mode = 0;
-		if (cs_open(CS_ARCH_X86, want, &blk.cs) != CS_ERR_OK)
-			return false;
-		cs_option(blk.cs, CS_OPT_DETAIL, CS_OPT_ON);
-		blk.cs_mode = want;
-	}
 	while (n && copy_from_guest(t->proc->mm, bytes, pc, n) != 0)
 		n--;
-	if (!n || cs_disasm(blk.cs, bytes, n, pc, 1, &in) != 1)
+	if (!n || !cpu_decode_one(mode, bytes, n, len, &flow))
 		return false;
-	*len = in->size;
-	*ends = cs_insn_group(blk.cs, in, CS_GRP_JUMP) ||
-		cs_insn_group(blk.cs, in, CS_GRP_CALL) ||
-		cs_insn_group(blk.cs, in, CS_GRP_RET) ||
-		cs_insn_group(blk.cs, in, CS_GRP_INT) ||
-		in->id == X86_INS_SYSCALL || in->id == X86_INS_SYSENTER;
-	cs_free(in, 1);
+	*ends = flow != CPU_INSN_FALLS_THROUGH;
 	blk.pc[slot] = pc;
 	blk.len[slot] = (uint8_t)*len;
 	blk.ends[slot] = *ends;
+	blk.mode[slot] = mode;
 	return true;
 }
 

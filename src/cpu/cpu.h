@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum cpu_gpr {
 	R_AX, R_CX, R_DX, R_BX, R_SP, R_BP, R_SI, R_DI,
@@ -151,6 +152,23 @@ struct cpu {
 	uint64_t amask;               /* the mode's address mask (fast forms' addresses) */
 	uint32_t target_misses;       /* kept indirect targets missed (cache.h, exec_indirect) */
 };
+
+/* What one instruction does to the flow of control, as the CPU's own
+ * decoder sees it (handler_props.def's flow column). */
+enum cpu_insn_flow {
+	CPU_INSN_FALLS_THROUGH, /* runs on to the next instruction (unless an operand faults) */
+	CPU_INSN_BRANCHES,      /* may transfer control elsewhere (a jump, call, return,
+				 * LOOP/JCXZ, INT n/INT3/INTO, SYSCALL/SYSENTER, IRET, a far
+				 * transfer) or always faults (UD2, HLT): ends a basic block */
+	CPU_INSN_FAULTS,        /* an encoding that raises #UD or #GP whatever the state
+				 * (invalid, or longer than 15 bytes): ends a basic block */
+};
+
+/* Decode the instruction at bytes[0..n) in that mode, without running it
+ * (the embedding API's block hook, the block trace): its length (1..15)
+ * and flow. false: the bytes end before the instruction does. */
+bool cpu_decode_one(enum cpu_mode mode, const uint8_t *bytes, size_t n, unsigned *len,
+		    enum cpu_insn_flow *flow);
 
 /* Reset to the state the kernel gives a new process of that mode: all GPRs
  * zero, RFLAGS = 0x202, FCW = 0x37f, MXCSR = 0x1f80, selectors as a 64-bit

@@ -8,11 +8,26 @@
 
 #define MAX_INSN_LEN 15
 
+/* Where the bytes come from: guest memory at addr (the code cache), or
+ * bytes[0..avail) (cpu_decode_one; reading past them sets truncated). */
 struct fetch {
 	uint64_t addr;
+	const uint8_t *bytes;
+	unsigned avail;
 	unsigned n;
-	bool too_long;
+	bool too_long, truncated;
 };
+
+static inline uint8_t peek8(struct fetch *f, unsigned at)
+{
+	if (!f->bytes)
+		return (uint8_t)mem_read(f->addr + at, 1);
+	if (at >= f->avail) {
+		f->truncated = true;
+		return 0;
+	}
+	return f->bytes[at];
+}
 
 static inline uint8_t next8(struct fetch *f)
 {
@@ -20,7 +35,7 @@ static inline uint8_t next8(struct fetch *f)
 		f->too_long = true;
 		return 0;
 	}
-	return (uint8_t)mem_read(f->addr + f->n++, 1);
+	return peek8(f, f->n++);
 }
 
 static uint64_t next_n(struct fetch *f, unsigned bytes)
@@ -114,16 +129,24 @@ static void immediates(struct insn *i, struct fetch *f, unsigned flags)
 		i->imm2 = (uint16_t)next_n(f, 2);
 }
 
-static void make_fault(struct insn *i, struct fetch *f, insn_fn fn)
+/* An encoding that raises #UD or #GP whatever the state: its handler
+ * raises it. */
+static const struct op_entry *make_fault(struct insn *i, struct fetch *f, insn_fn fn)
 {
 	i->fn = fn;
 	i->len = (uint8_t)(f->n ? f->n : 1);
+	return NULL;
 }
 
-void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
+/* What decode_row returns for x87 instructions: they have no row of the
+ * maps, and run through exec_plain like any FLOW_PLAIN handler. */
+static const struct op_entry x87_row = { .flow = FLOW_PLAIN, .spec = SPEC_NONE };
+
+/* Prefixes, opcode, operands and the table's handler into *i: the row it
+ * used (x87_row for x87), or NULL for an encoding that faults whatever the
+ * state (i->fn raises it). */
+static const struct op_entry *decode_row(struct insn *i, struct fetch *f, bool m64, uint64_t addr)
 {
-	bool m64 = c->mode == CPU_MODE_64;
-	struct fetch f = { .addr = addr };
 	const struct op_entry *e;
 	unsigned map = M1, b, last_rep = 0, pslot, flags, modrm = 0;
 	int seg = -1;
@@ -134,9 +157,9 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 	i->base = i->index = GREG_NONE;
 	i->mod = 3;
 	for (;;) {
-		b = next8(&f);
-		if (f.too_long)
-			return make_fault(i, &f, op_gp);
+		b = next8(f);
+		if (f->too_long)
+			return make_fault(i, f, op_gp);
 		switch (b) {
 		case 0xf0: i->pfx |= PFX_LOCK; break;
 		case 0xf2: i->pfx |= PFX_REPNE; last_rep = b; break;
@@ -162,15 +185,15 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 opcode:
 	/* VEX (C4/C5): in 32-bit mode only with ModRM-like bits 7:6 = 11,
 	 * else LES/LDS */
-	if ((b == 0xc4 || b == 0xc5) && (m64 || (mem_read(f.addr + f.n, 1) & 0xc0) == 0xc0)) {
-		unsigned v1 = next8(&f), v2 = b == 0xc4 ? next8(&f) : v1, mmmmm = b == 0xc4 ? v1 & 31 : 1;
+	if ((b == 0xc4 || b == 0xc5) && (m64 || (peek8(f, f->n) & 0xc0) == 0xc0)) {
+		unsigned v1 = next8(f), v2 = b == 0xc4 ? next8(f) : v1, mmmmm = b == 0xc4 ? v1 & 31 : 1;
 
 		/* 66/F2/F3/LOCK or REX before it: #UD */
-		if (f.too_long)
-			return make_fault(i, &f, op_gp);
+		if (f->too_long)
+			return make_fault(i, f, op_gp);
 		if ((i->pfx & (PFX_LOCK | PFX_REP | PFX_REPNE | PFX_OSZ)) || i->rex || mmmmm < 1 ||
 		    mmmmm > 3)
-			return make_fault(i, &f, op_ud);
+			return make_fault(i, f, op_ud);
 		/* R, X, B (inverted) and W: REX's bits; 32-bit mode has none */
 		i->rex = m64 ? (uint8_t)(0x40 | (~v1 >> 5 & 4) | (b == 0xc4 ? (~v1 >> 5 & 3) | (v2 >> 4 & 8) : 0))
 			     : 0;
@@ -180,9 +203,9 @@ opcode:
 				     (b == 0xc4 ? (v2 & 0x80) >> 2 : 0));
 		pslot = v2 & 3; /* none, 66, F3, F2: the P_ order */
 		map = MV0F + mmmmm - 1;
-		b = next8(&f);
-		if (f.too_long)
-			return make_fault(i, &f, op_gp);
+		b = next8(f);
+		if (f->too_long)
+			return make_fault(i, f, op_gp);
 		i->op = (uint8_t)b;
 		i->seg = seg >= 0 && (!m64 || seg >= SEG_FS) ? (uint8_t)seg : SEG_DS;
 		if (seg >= 0 && (!m64 || seg >= SEG_FS))
@@ -191,14 +214,14 @@ opcode:
 		goto table;
 	}
 	if (b == 0x0f) {
-		b = next8(&f);
+		b = next8(f);
 		map = M0F;
 		if (b == 0x38 || b == 0x3a) {
 			map = b == 0x38 ? M38 : M3A;
-			b = next8(&f);
+			b = next8(f);
 		}
-		if (f.too_long)
-			return make_fault(i, &f, op_gp);
+		if (f->too_long)
+			return make_fault(i, f, op_gp);
 	}
 	i->op = (uint8_t)b;
 	if (last_rep) /* F2 and F3 together: the last one counts */
@@ -215,33 +238,33 @@ opcode:
 	if (map == M1 && b >= 0xd8 && b <= 0xdf) {
 		insn_fn fn;
 
-		modrm = next8(&f);
+		modrm = next8(f);
 		i->modrm = (uint8_t)modrm;
 		i->mod = (uint8_t)(modrm >> 6);
 		i->reg = (modrm >> 3) & 7;
 		i->rm = (uint8_t)((modrm & 7) | ((i->rex & 1) << 3));
 		i->osz = 4;
 		if (i->mod != 3) {
-			modrm_mem(i, &f, i->mod, modrm & 7, m64);
+			modrm_mem(i, f, i->mod, modrm & 7, m64);
 			fn = op_handler_fn[op_x87_mem[b - 0xd8][i->reg]];
 		} else {
 			fn = op_handler_fn[op_x87_reg[b - 0xd8][modrm & 0x3f]];
 		}
-		if (f.too_long)
-			return make_fault(i, &f, op_gp);
+		if (f->too_long)
+			return make_fault(i, f, op_gp);
 		if (!fn || (i->pfx & PFX_LOCK))
-			return make_fault(i, &f, op_ud);
+			return make_fault(i, f, op_ud);
 		i->fn = fn;
 		i->exec = exec_plain; /* x87: no control transfer */
-		i->len = (uint8_t)f.n;
-		return;
+		i->len = (uint8_t)f->n;
+		return &x87_row;
 	}
 
 table:
 	e = &op_maps[map][b][pslot];
 	flags = e->flags;
 	if (flags & F_MODRM) {
-		modrm = next8(&f);
+		modrm = next8(f);
 		i->modrm = (uint8_t)modrm;
 		i->mod = (uint8_t)(modrm >> 6);
 		i->reg = (uint8_t)(((modrm >> 3) & 7) | ((i->rex & 4) << 1));
@@ -258,7 +281,7 @@ table:
 		flags = e->flags;
 	}
 	if (!e->handler)
-		return make_fault(i, &f, op_ud);
+		return make_fault(i, f, op_ud);
 
 	if (flags & F_BYTE)
 		i->osz = 1;
@@ -278,15 +301,15 @@ table:
 		i->rm8 = byte_reg(i->rm, i->rex);
 	}
 	if ((flags & F_MODRM) && i->mod != 3)
-		modrm_mem(i, &f, i->mod, modrm & 7, m64);
-	immediates(i, &f, flags);
-	if (f.too_long)
-		return make_fault(i, &f, op_gp);
-	i->len = (uint8_t)f.n;
+		modrm_mem(i, f, i->mod, modrm & 7, m64);
+	immediates(i, f, flags);
+	if (f->too_long)
+		return make_fault(i, f, op_gp);
+	i->len = (uint8_t)f->n;
 	if ((m64 && (flags & F_NO64)) || (!m64 && (flags & F_ONLY64)))
-		return make_fault(i, &f, op_ud);
+		return make_fault(i, f, op_ud);
 	if ((i->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || i->mod == 3))
-		return make_fault(i, &f, op_ud);
+		return make_fault(i, f, op_ud);
 	i->fn = op_handler_fn[e->handler];
 	i->ends_run = e->flow == FLOW_END;
 	if (e->flow == FLOW_PLAIN) {
@@ -294,6 +317,17 @@ table:
 
 		i->exec = x->reg && i->mod == 3 ? x->reg : x->exec ? x->exec : exec_plain;
 	}
+	return e;
+}
+
+void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
+{
+	bool m64 = c->mode == CPU_MODE_64;
+	struct fetch f = { .addr = addr };
+	const struct op_entry *e = decode_row(i, &f, m64, addr);
+
+	if (!e || e == &x87_row)
+		return;
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
 	i->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;
@@ -305,4 +339,23 @@ table:
 	case SPEC_CONTROL: control_specialise(i, m64); break;
 	case SPEC_AVX: avx_specialise(c, i); break;
 	}
+}
+
+bool cpu_decode_one(enum cpu_mode mode, const uint8_t *bytes, size_t n, unsigned *len,
+		    enum cpu_insn_flow *flow)
+{
+	struct fetch f = { .bytes = bytes, .avail = n > MAX_INSN_LEN ? MAX_INSN_LEN : (unsigned)n };
+	struct insn i;
+	const struct op_entry *e = decode_row(&i, &f, mode == CPU_MODE_64, 0);
+
+	if (f.truncated)
+		return false;
+	*len = i.len;
+	if (!e)
+		*flow = CPU_INSN_FAULTS;
+	else if (e->flow == FLOW_BRANCH || e->flow == FLOW_END)
+		*flow = CPU_INSN_BRANCHES;
+	else
+		*flow = CPU_INSN_FALLS_THROUGH;
+	return true;
 }

@@ -12,7 +12,7 @@
 
 /* handler_props.def's columns */
 enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL, SPEC_AVX };
-enum { FLOW_PLAIN, FLOW_RIP, FLOW_END };
+enum { FLOW_PLAIN, FLOW_RIP, FLOW_BRANCH, FLOW_END };
 
 struct op_entry {
 	uint16_t handler; /* index into op_handler_fn; 0: none (#UD) */

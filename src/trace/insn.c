@@ -1,6 +1,8 @@
 /* The instruction trace (--trace=insn, --trace=blocks): each executed
  * instruction with its address, bytes, Capstone's disassembly and the
- * general registers it changed; or each basic block as it is entered.
+ * general registers it changed; or each basic block as it is entered,
+ * its boundaries as the CPU's own decoder finds them (cpu_decode_one:
+ * Capstone gives the text only).
  * The run loop calls trace_insn() after every instruction only while the
  * trace wants them (src/core/embed.c steps instead of cpu_run then), so a
  * run without it pays nothing. */
@@ -62,17 +64,6 @@ static size_t fetch(const struct mm *mm, uint64_t pc, uint8_t *buf, size_t max)
 	return n;
 }
 
-static bool ends_block(const cs_insn *in)
-{
-	return cs_insn_group(ist.cs, in, CS_GRP_JUMP) ||
-	       cs_insn_group(ist.cs, in, CS_GRP_CALL) ||
-	       cs_insn_group(ist.cs, in, CS_GRP_RET) ||
-	       cs_insn_group(ist.cs, in, CS_GRP_INT) ||
-	       cs_insn_group(ist.cs, in, CS_GRP_IRET) ||
-	       in->id == X86_INS_SYSCALL || in->id == X86_INS_SYSENTER ||
-	       in->id == X86_INS_HLT || in->id == X86_INS_UD2;
-}
-
 /* "0x401000: 48 89 e5    mov rbp, rsp" (no newline) */
 static void print_insn(struct tline *l, const struct mm *mm, uint64_t pc)
 {
@@ -119,7 +110,8 @@ static void print_changes(struct tline *l, const struct cpu *cpu,
 }
 
 /* "block 0x401000 (3 insns): push rbp; mov rbp, rsp; call 0x401136" */
-static void print_block(struct tline *l, const struct mm *mm, uint64_t pc)
+static void print_block(struct tline *l, const struct mm *mm, enum cpu_mode mode,
+			uint64_t pc)
 {
 	uint64_t at = pc;
 	unsigned n = 0;
@@ -131,18 +123,24 @@ static void print_block(struct tline *l, const struct mm *mm, uint64_t pc)
 	while (n < BLOCK_MAX) {
 		uint8_t bytes[15];
 		size_t got = fetch(mm, at, bytes, sizeof(bytes));
+		unsigned len;
+		enum cpu_insn_flow flow;
 		cs_insn *in = NULL;
-		bool last;
 
-		if (!got || cs_disasm(ist.cs, bytes, got, at, 1, &in) != 1)
+		/* the boundaries are the CPU's (what it will run); Capstone
+		 * only names the instructions */
+		if (!got || !cpu_decode_one(mode, bytes, got, &len, &flow))
 			break;
 		ist.block[n++] = at;
-		tl_printf(l, "%s %s%s%s", n > 1 ? ";" : "", in->mnemonic,
-			  in->op_str[0] ? " " : "", in->op_str);
-		at += in->size;
-		last = ends_block(in);
-		cs_free(in, 1);
-		if (last)
+		if (cs_disasm(ist.cs, bytes, len, at, 1, &in) == 1) {
+			tl_printf(l, "%s %s%s%s", n > 1 ? ";" : "", in->mnemonic,
+				  in->op_str[0] ? " " : "", in->op_str);
+			cs_free(in, 1);
+		} else {
+			tl_printf(l, "%s (bad)", n > 1 ? ";" : "");
+		}
+		at += len;
+		if (flow != CPU_INSN_FALLS_THROUGH)
 			break;
 	}
 	ist.block_n = n;
@@ -182,7 +180,7 @@ void trace_insn(struct trace *tr, const struct cpu *cpu, uint64_t pc,
 			return;
 		}
 		trace_print_prefix(tr, &l);
-		print_block(&l, mm, pc);
+		print_block(&l, mm, cpu->mode, pc);
 	} else {
 		trace_print_prefix(tr, &l);
 		print_insn(&l, mm, pc);
