@@ -211,6 +211,84 @@ static void test_random_lengths(void **state)
 	cs_close(&h[1]);
 }
 
+/* cpu_decode_one: lengths and flows of the SDM's encodings (which
+ * instructions may transfer control), faults, and bytes that end early. */
+static const struct {
+	const char *b;
+	unsigned n;
+	bool m64;
+	enum cpu_insn_flow flow;
+} flows[] = {
+	{ "\xcf", 1, true, CPU_INSN_BRANCHES },                 /* iretd */
+	{ "\x48\xcf", 2, true, CPU_INSN_BRANCHES },             /* iretq */
+	{ "\xf4", 1, true, CPU_INSN_BRANCHES },                 /* hlt: #GP at CPL 3 */
+	{ "\x0f\x0b", 2, true, CPU_INSN_BRANCHES },             /* ud2 */
+	{ "\xcc", 1, true, CPU_INSN_BRANCHES },                 /* int3 */
+	{ "\x0f\x05", 2, true, CPU_INSN_BRANCHES },             /* syscall */
+	{ "\xff\x2d\x00\x00\x00\x00", 6, true, CPU_INSN_BRANCHES }, /* jmp far [rip] */
+	{ "\xe2\xfe", 2, true, CPU_INSN_BRANCHES },             /* loop */
+	{ "\xe3\x00", 2, true, CPU_INSN_BRANCHES },             /* jrcxz */
+	{ "\xc2\x08\x00", 3, true, CPU_INSN_BRANCHES },        /* ret 8 */
+	{ "\xe8\x00\x00\x00\x00", 5, true, CPU_INSN_BRANCHES }, /* call */
+	{ "\x74\x00", 2, true, CPU_INSN_BRANCHES },             /* je */
+	{ "\xf3\xa4", 2, true, CPU_INSN_FALLS_THROUGH },        /* rep movsb */
+	{ "\x90", 1, true, CPU_INSN_FALLS_THROUGH },
+	{ "\x0f\x31", 2, true, CPU_INSN_FALLS_THROUGH },        /* rdtsc */
+	{ "\x0f\xa2", 2, true, CPU_INSN_FALLS_THROUGH },        /* cpuid */
+	{ "\x0f\x94\xc0", 3, true, CPU_INSN_FALLS_THROUGH },    /* sete al */
+	{ "\xd9\xe8", 2, true, CPU_INSN_FALLS_THROUGH },        /* fld1 */
+	{ "\xce", 1, true, CPU_INSN_FAULTS },                   /* into: #UD in 64-bit mode */
+	{ "\x06", 1, true, CPU_INSN_FAULTS },                   /* push es: likewise */
+	{ "\xcd\x80", 2, false, CPU_INSN_BRANCHES },            /* int 0x80 */
+	{ "\x0f\x34", 2, false, CPU_INSN_BRANCHES },            /* sysenter */
+	{ "\xce", 1, false, CPU_INSN_BRANCHES },                /* into */
+	{ "\xea\x00\x00\x00\x00\x23\x00", 7, false, CPU_INSN_BRANCHES }, /* jmp 0x23:0 */
+	{ "\xe3\x00", 2, false, CPU_INSN_BRANCHES },            /* jecxz */
+	{ "\xcf", 1, false, CPU_INSN_BRANCHES },                /* iretd */
+	{ "\x06", 1, false, CPU_INSN_FALLS_THROUGH },           /* push es */
+};
+
+static void test_decode_one(void **state)
+{
+	static const uint8_t long_insn[16] = { 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66,
+					       0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x90 };
+	enum cpu_insn_flow flow;
+	unsigned len;
+	uint32_t r = 12345;
+
+	for (size_t k = 0; k < sizeof(flows) / sizeof(flows[0]); k++) {
+		enum cpu_mode mode = flows[k].m64 ? CPU_MODE_64 : CPU_MODE_32;
+
+		if (!cpu_decode_one(mode, (const uint8_t *)flows[k].b, flows[k].n, &len, &flow))
+			fail_msg("case %zu: truncated", k);
+		if (len != flows[k].n || flow != flows[k].flow)
+			fail_msg("case %zu: len %u flow %d, expected %u %d", k, len, flow,
+				 flows[k].n, flows[k].flow);
+		/* one byte short: not an instruction yet */
+		assert_false(cpu_decode_one(mode, (const uint8_t *)flows[k].b, flows[k].n - 1,
+					    &len, &flow));
+	}
+	/* over 15 bytes: #GP */
+	assert_true(cpu_decode_one(CPU_MODE_64, long_insn, sizeof(long_insn), &len, &flow));
+	assert_int_equal(flow, CPU_INSN_FAULTS);
+	/* the same decoder as the cache's: the same lengths */
+	for (int n = 0; n < 20000; n++) {
+		uint8_t b[16];
+		struct insn i;
+		struct cpu *c = n & 1 ? &cpu32 : &cpu64;
+
+		for (int k = 0; k < 16; k++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			b[k] = (uint8_t)r;
+		}
+		decode(&i, c, (const char *)b, 16);
+		assert_true(cpu_decode_one(c->mode, b, 16, &len, &flow));
+		assert_int_equal(len, i.len);
+		if (i.fn == op_ud || i.fn == op_gp)
+			assert_int_not_equal(flow, CPU_INSN_FALLS_THROUGH);
+	}
+}
+
 static int setup(void **state)
 {
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
@@ -233,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_random_lengths),
+		cmocka_unit_test(test_decode_one),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
