@@ -646,8 +646,7 @@ static void cmd_xfer(struct gdb_stub *s, const char *what)
 			gdb_send_str(s, "E01");
 			return;
 		}
-		siginfo_to_guest(&s->event.si, s->abi == SG_ABI_I386 ? SIGL_I386 :
-					       s->abi == SG_ABI_X32 ? SIGL_X32 : SIGL_X64, info);
+		siginfo_to_guest(&s->event.si, s->abi, info);
 		xfer_reply(s, info, sizeof(info), what + 14);
 	} else if (!strncmp(what, "libraries-svr4:read::", 21)) {
 		/* built when gdb starts at offset 0, kept for the rest */

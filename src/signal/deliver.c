@@ -12,18 +12,6 @@
 
 #define SS_AUTODISARM_BIT (1u << 31)
 
-static enum sig_layout layout(const struct sg_thread *t)
-{
-	switch (t->proc->abi) {
-	case SG_ABI_I386:
-		return SIGL_I386;
-	case SG_ABI_X32:
-		return SIGL_X32;
-	default:
-		return SIGL_X64;
-	}
-}
-
 /* --- alternate stack ---------------------------------------------------- */
 
 static bool on_altstack(const struct sg_thread *t, uint64_t sp)
@@ -190,7 +178,7 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 	r.t = t;
 	r.sig = sig;
 	r.ka = &ka;
-	siginfo_to_guest(si, layout(t), r.info);
+	siginfo_to_guest(si, t->proc->abi, r.info);
 	r.old_mask = t->sig.has_saved_mask ? t->sig.saved_mask : t->sigmask;
 	if (f) {
 		r.trapno = f->vector;

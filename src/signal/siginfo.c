@@ -63,11 +63,11 @@ static void wr64(void *p, size_t off, uint64_t v)
 	memcpy((uint8_t *)p + off, &v, 8);
 }
 
-void siginfo_to_guest(const siginfo_t *host, enum sig_layout l, uint8_t out[128])
+void siginfo_to_guest(const siginfo_t *host, enum sg_abi abi, uint8_t out[128])
 {
 	const void *h = host;
 
-	if (l == SIGL_X64) {
+	if (abi != SG_ABI_I386 && abi != SG_ABI_X32) {
 		memcpy(out, host, 128);
 		return;
 	}
@@ -92,7 +92,7 @@ void siginfo_to_guest(const siginfo_t *host, enum sig_layout l, uint8_t out[128]
 		wr32(out, C(0), rd32(h, H(0)));  /* pid */
 		wr32(out, C(4), rd32(h, H(4)));  /* uid */
 		wr32(out, C(8), rd32(h, H(8)));  /* status */
-		if (l == SIGL_X32) {
+		if (abi == SG_ABI_X32) {
 			wr64(out, C(12), rd64(h, H(16)));
 			wr64(out, C(20), rd64(h, H(24)));
 		} else {
@@ -117,11 +117,11 @@ void siginfo_to_guest(const siginfo_t *host, enum sig_layout l, uint8_t out[128]
 	}
 }
 
-void siginfo_from_guest(const uint8_t in[128], enum sig_layout l, siginfo_t *host)
+void siginfo_from_guest(const uint8_t in[128], enum sg_abi abi, siginfo_t *host)
 {
 	void *h = host;
 
-	if (l == SIGL_X64) {
+	if (abi != SG_ABI_I386 && abi != SG_ABI_X32) {
 		memcpy(host, in, 128);
 		return;
 	}
@@ -139,7 +139,7 @@ void siginfo_from_guest(const uint8_t in[128], enum sig_layout l, siginfo_t *hos
 		wr32(h, H(0), rd32(in, C(0)));
 		wr32(h, H(4), rd32(in, C(4)));
 		wr32(h, H(8), rd32(in, C(8)));
-		if (l == SIGL_X32) {
+		if (abi == SG_ABI_X32) {
 			wr64(h, H(16), rd64(in, C(12)));
 			wr64(h, H(24), rd64(in, C(20)));
 		} else {

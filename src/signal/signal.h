@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/process.h"
+#include "sysgate.h" /* enum sg_abi */
 
 #define SIGBIT(n) (1ull << ((n) - 1))
 #define SIG_UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
@@ -111,9 +112,10 @@ bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal, bool 
  * forced, unblocked and with the default action if it was ignored. */
 void sig_force_segv(struct sg_thread *t);
 
-/* Kernel ABI of the guest's siginfo (siginfo.c). size: 128 in all ABIs. */
-enum sig_layout { SIGL_X64, SIGL_I386, SIGL_X32 };
-void siginfo_to_guest(const siginfo_t *host, enum sig_layout l, uint8_t out[128]);
-void siginfo_from_guest(const uint8_t in[128], enum sig_layout l, siginfo_t *host);
+/* The guest's siginfo in the kernel layout of abi (siginfo.c): i386's
+ * and x32's are the compat one (x32 with 64-bit clock fields), any other
+ * is the host's. size: 128 in all ABIs. */
+void siginfo_to_guest(const siginfo_t *host, enum sg_abi abi, uint8_t out[128]);
+void siginfo_from_guest(const uint8_t in[128], enum sg_abi abi, siginfo_t *host);
 
 #endif

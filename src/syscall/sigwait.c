@@ -11,15 +11,17 @@
 #include "syscall/compat/compat.h"
 #include "syscall/internal.h"
 
-static enum sig_layout guest_layout(void)
+/* The siginfo layout is the call's (an x86_64 program's INT 0x80 gets
+ * i386's), not the program's. */
+static enum sg_abi guest_layout(void)
 {
 	switch (sc_table()) {
 	case SG_TABLE_IA32:
-		return SIGL_I386;
+		return SG_ABI_I386;
 	case SG_TABLE_X32:
-		return SIGL_X32;
+		return SG_ABI_X32;
 	default:
-		return SIGL_X64;
+		return SG_ABI_X64;
 	}
 }
 

@@ -81,7 +81,7 @@ static uint64_t at64(const uint8_t *p, size_t off)
 	return v;
 }
 
-static void check_compat_siginfo(enum sig_layout l, size_t pid, size_t uid, size_t status,
+static void check_compat_siginfo(enum sg_abi l, size_t pid, size_t uid, size_t status,
 				 size_t utime, size_t stime, size_t value, size_t addr,
 				 size_t band, size_t fd, bool wide_clock)
 {
@@ -146,7 +146,7 @@ static void test_siginfo_i386(void **state)
 	(void)state;
 #ifdef REF_SIG_I386
 	assert_int_equal(REF_SIG_I386_SIGINFO_SIZE, 128);
-	check_compat_siginfo(SIGL_I386, REF_SIG_I386_SI_PID, REF_SIG_I386_SI_UID,
+	check_compat_siginfo(SG_ABI_I386, REF_SIG_I386_SI_PID, REF_SIG_I386_SI_UID,
 			     REF_SIG_I386_SI_STATUS, REF_SIG_I386_SI_UTIME, REF_SIG_I386_SI_STIME,
 			     REF_SIG_I386_SI_VALUE, REF_SIG_I386_SI_ADDR, REF_SIG_I386_SI_BAND,
 			     REF_SIG_I386_SI_FD, false);
@@ -159,7 +159,7 @@ static void test_siginfo_x32(void **state)
 {
 	(void)state;
 #ifdef REF_SIG_X32
-	check_compat_siginfo(SIGL_X32, REF_SIG_X32_SI_PID, REF_SIG_X32_SI_UID,
+	check_compat_siginfo(SG_ABI_X32, REF_SIG_X32_SI_PID, REF_SIG_X32_SI_UID,
 			     REF_SIG_X32_SI_STATUS, REF_SIG_X32_SI_UTIME, REF_SIG_X32_SI_STIME,
 			     REF_SIG_X32_SI_VALUE, REF_SIG_X32_SI_ADDR, REF_SIG_X32_SI_BAND,
 			     REF_SIG_X32_SI_FD, true);
