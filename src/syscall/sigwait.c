@@ -15,14 +15,7 @@
  * i386's), not the program's. */
 static enum sg_abi guest_layout(void)
 {
-	switch (sc_table()) {
-	case SG_TABLE_IA32:
-		return SG_ABI_I386;
-	case SG_TABLE_X32:
-		return SG_ABI_X32;
-	default:
-		return SG_ABI_X64;
-	}
+	return systab_abi(sc_table());
 }
 
 /* --- sigpending ------------------------------------------------------------ */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "cpu/cpu.h" /* enum cpu_syscall_mech */
+#include "sysgate.h" /* enum sg_abi */
 
 struct sg_thread;
 
@@ -26,7 +27,20 @@ typedef long (*sg_syscall_fn)(struct sg_thread *t, const uint64_t *a);
 
 #define SG_SYSCALL_DEFINE(entry) long entry(struct sg_thread *t, const uint64_t *a)
 
-enum sg_table { SG_TABLE_IA32, SG_TABLE_X64, SG_TABLE_X32, SG_TABLE__COUNT };
+/* A call's table: the ABI whose calling convention and numbers it follows
+ * (an x86_64 program's INT 0x80 uses i386's). The public enum sg_abi is
+ * the fact; the tables follow its order, without SG_ABI_NONE. */
+enum sg_table {
+	SG_TABLE_IA32 = SG_ABI_I386 - 1,
+	SG_TABLE_X32 = SG_ABI_X32 - 1,
+	SG_TABLE_X64 = SG_ABI_X64 - 1,
+	SG_TABLE__COUNT
+};
+
+static inline enum sg_abi systab_abi(enum sg_table table)
+{
+	return (enum sg_abi)(table + 1);
+}
 
 struct sg_syscall_row {
 	const char *name;        /* "read" */

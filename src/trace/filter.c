@@ -262,12 +262,12 @@ static const char *const quiet_names[] = { "attach", "exit", "path-resolution",
 					   "personality", "thread-execve", "superseded" };
 static const char *const decode_fd_names[] = { "path", "socket", "dev", "pidfd",
 					       "signalfd" };
-/* entry=: tables (as SG_TABLE_*: i386, x86_64, x32), mechanisms (as
+/* entry=: tables (as SG_TABLE_*: i386, x32, x86_64), mechanisms (as
  * CPU_MECH_*), attributes (TRACE_ENTRY_*) */
-static const char *const entry_names[] = { "i386", "x86_64", "x32", "syscall",
+static const char *const entry_names[] = { "i386", "x32", "x86_64", "syscall",
 					   "sysenter", "int80", "missing", "compat",
 					   "vdso", "vdso-fn" };
-_Static_assert(SG_TABLE_IA32 == 0 && SG_TABLE_X64 == 1 && SG_TABLE_X32 == 2,
+_Static_assert(SG_TABLE_IA32 == 0 && SG_TABLE_X32 == 1 && SG_TABLE_X64 == 2,
 	       "entry_names in table order");
 _Static_assert(CPU_MECH_SYSCALL == 0 && CPU_MECH_SYSENTER == 1 && CPU_MECH_INT80 == 2,
 	       "entry_names in mechanism order");
