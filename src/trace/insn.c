@@ -128,11 +128,12 @@ static void print_block(struct tline *l, const struct mm *mm, enum cpu_mode mode
 		cs_insn *in = NULL;
 
 		/* the boundaries are the CPU's (what it will run); Capstone
-		 * only names the instructions */
+		 * only names the instructions (given all the bytes: where the
+		 * two differ on a length, its text still says something) */
 		if (!got || !cpu_decode_one(mode, bytes, got, &len, &flow))
 			break;
 		ist.block[n++] = at;
-		if (cs_disasm(ist.cs, bytes, len, at, 1, &in) == 1) {
+		if (cs_disasm(ist.cs, bytes, got, at, 1, &in) == 1) {
 			tl_printf(l, "%s %s%s%s", n > 1 ? ";" : "", in->mnemonic,
 				  in->op_str[0] ? " " : "", in->op_str);
 			cs_free(in, 1);
