@@ -262,8 +262,11 @@ enum sg_err process_run_here(struct sg_process *p, struct sg_exit *status)
 	t = p->main_thread;
 	cpu_install_fault_handler();
 	if (p->trace && p->opts.trace_initial_exec && !p->start_traced) {
+		struct trace_task task;
+
 		p->start_traced = true;
-		trace_initial_execve(p->trace, t, p->image.stack_pointer);
+		trace_task_of(&task, t);
+		trace_initial_execve(p->trace, &task, p->image.stack_pointer);
 	}
 	thread_loop(t);
 	if (embed_stopped(p)) {

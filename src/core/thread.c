@@ -44,6 +44,21 @@ static bool restartable(const struct sg_syscall_row *row)
 	return true;
 }
 
+void trace_task_of(struct trace_task *task, const struct sg_thread *t)
+{
+	const struct sg_process *p = t->proc;
+	uint64_t pending = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE);
+
+	task->mm = p->mm;
+	task->abi = p->abi;
+	task->rip = t->cpu.rip;
+	task->sp = t->cpu.r[R_SP];
+	task->signal_to_deliver = (pending & ~t->sigmask) != 0;
+	task->restart_armed = t->sig.restart_armed;
+	task->exit_ends_thread = t != p->main_thread &&
+				 __atomic_load_n(&p->nthreads, __ATOMIC_RELAXED) > 1;
+}
+
 /* One call with the hooks around it, in the kernel's order: the embedding
  * API's entry hook (which may change the arguments or answer), the trace's
  * entry, the handler, the exit hook (which may change the result), the
@@ -52,6 +67,7 @@ static void run_syscall(struct sg_thread *t, struct sg_syscall_call *call)
 {
 	struct trace *tr = t->proc->trace;
 	struct sg_embed *em = t->proc->embed;
+	struct trace_task task;
 	bool answered = false;
 
 	/* a native strace never sees a vDSO time call: only --trace=entry */
@@ -59,14 +75,18 @@ static void run_syscall(struct sg_thread *t, struct sg_syscall_call *call)
 		tr = NULL;
 	if (em && em->syscall_enter && em->syscall_enter(t, call))
 		answered = true; /* call->result is the hook's answer */
-	if (tr)
-		trace_syscall_enter(tr, t, call);
+	if (tr) {
+		trace_task_of(&task, t);
+		trace_syscall_enter(tr, &task, call);
+	}
 	if (!answered)
 		syscall_handle(t, call);
 	if (em && em->syscall_exit)
 		em->syscall_exit(t, call);
-	if (tr)
-		trace_syscall_exit(tr, t, call);
+	if (tr) {
+		trace_task_of(&task, t); /* the handler moves rip, signals */
+		trace_syscall_exit(tr, &task, call);
+	}
 }
 
 static void do_syscall(struct sg_thread *t)

@@ -4,6 +4,8 @@
 
 #include "core/process.h"
 
+struct trace_task;
+
 /* Run t until it exits, the process exits, or it dies. */
 void thread_loop(struct sg_thread *t);
 /* t has left its loop: clear_child_tid, thread list, process status. */
@@ -13,6 +15,8 @@ void thread_finish(struct sg_thread *t);
 void thread_free_dead(struct sg_process *p);
 /* Fill p->hooks (clone's thread start, fork's child fix-up). */
 void thread_hooks_init(struct sg_process *p);
+/* What the trace reads of t, as it is now (trace/trace.h). */
+void trace_task_of(struct trace_task *task, const struct sg_thread *t);
 /* Until every thread of p has finished (kicking them while p exits). */
 void thread_wait_all(struct sg_process *p);
 

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "syscall/table.h" /* SG_ERESTARTNOINTR */
+
 /* A guest signal action as rt_sigaction gave it (recorded by src/syscall;
  * mask bit n-1 = signal n). */
 struct sg_sigaction {
@@ -16,10 +18,6 @@ struct sg_sigaction {
 };
 
 #define SG_NSIG 64
-
-/* The kernel's -ERESTARTNOINTR: the call did not start (sig_host_call)
- * and is executed again after the signal, whatever SA_RESTART says. */
-#define SG_ERESTARTNOINTR 513
 
 /* Per-thread signal state. The host handler writes info[] and sets the
  * pending bit; the run loop delivers at an instruction boundary. */

@@ -309,7 +309,7 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		if (efd >= 0)
 			fcntl(efd, F_SETFD, 0); /* and keeps the embedder's hooks */
 		if (t->proc->trace && sc_current)
-			trace_syscall_exec(t->proc->trace, t, sc_current);
+			trace_syscall_exec(t->proc->trace, sc_current);
 		if (!env.v)
 			strv_add(&env, NULL);
 		hostfd_exec_begin(); /* the new image reads the guest's limit */

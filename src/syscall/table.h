@@ -27,6 +27,11 @@ typedef long (*sg_syscall_fn)(struct sg_thread *t, const uint64_t *a);
 
 #define SG_SYSCALL_DEFINE(entry) long entry(struct sg_thread *t, const uint64_t *a)
 
+/* The kernel's -ERESTARTNOINTR, a call's result the trace shows: the
+ * call did not start (the signal module's sig_host_call) and is executed
+ * again after the signal, whatever SA_RESTART says. */
+#define SG_ERESTARTNOINTR 513
+
 /* A call's table: the ABI whose calling convention and numbers it follows
  * (an x86_64 program's INT 0x80 uses i386's). The public enum sg_abi is
  * the fact; the tables follow its order, without SG_ABI_NONE. */

@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/process.h"
 #include "mm/mm.h"
 #include "syscall/carried.h"
 #include "syscall/compat/compat.h"
@@ -52,7 +51,7 @@ static __thread struct pending {
 	bool opened;        /* the head was written */
 	size_t open_len;    /* columns the open line took */
 	bool fork_counted;  /* a fork/clone counted as a new task on entry */
-	enum sg_abi proc_abi; /* the program's ABI (the table may differ) */
+	struct trace_task task; /* the thread as the call's entry saw it */
 	struct timespec start;
 	const char *restart; /* "ERESTARTSYS (...)": interrupted, see below */
 	char resuming[32];   /* the call an ERESTART_RESTARTBLOCK left */
@@ -432,8 +431,8 @@ static void print_entry_note(struct tline *l, const struct sg_syscall_call *call
 	else if (attrs & TRACE_ENTRY_VDSO)
 		tl_puts(l, " vdso");
 	/* the table is chosen per call: INT 0x80 from 64-bit code is i386 */
-	if (pending.proc_abi != SG_ABI_NONE && pending.proc_abi != abi_of(call->table))
-		tl_printf(l, " from-%s", proc_abi_name(pending.proc_abi));
+	if (pending.task.abi != SG_ABI_NONE && pending.task.abi != abi_of(call->table))
+		tl_printf(l, " from-%s", proc_abi_name(pending.task.abi));
 	tl_putc(l, ']');
 }
 
@@ -480,11 +479,6 @@ static const struct systab_sig *sig_of(const struct sg_syscall_call *call)
 		return &renamed_sigs[call->row - renamed_rows];
 	sig = call->row ? systab_sig(call->table, call->index) : NULL;
 	return sig ? sig : &unknown_sig;
-}
-
-static const struct mm *mm_of(struct sg_thread *t)
-{
-	return t && t->proc ? t->proc->mm : NULL;
 }
 
 /* Format argument i into pending.text. */
@@ -571,7 +565,8 @@ static bool is_call(const struct sg_syscall_call *call, const char *name)
  * restarted if SA_RESTART is set)"); what happens next (restart, -EINTR)
  * is decided at the delivery. The code is the one the kernel's handler
  * uses for the call. NULL: a plain -EINTR (calls never restarted). */
-static const char *restart_code(const struct sg_syscall_call *call, struct sg_thread *t)
+static const char *restart_code(const struct sg_syscall_call *call,
+				const struct trace_task *task)
 {
 	static const char *const nohand[] = {
 		"pause", "rt_sigsuspend", "sigsuspend", "select", "_newselect",
@@ -587,14 +582,10 @@ static const char *restart_code(const struct sg_syscall_call *call, struct sg_th
 	static const char nohandler[] = "ERESTARTNOHAND (To be restarted if no handler)";
 	static const char block[] = "ERESTART_RESTARTBLOCK (Interrupted by signal)";
 	const char *name = call->row ? call->row->name : "";
-	uint64_t pending_sigs;
 
 	if (call->result == -SG_ERESTARTNOINTR)
 		return "ERESTARTNOINTR (To be restarted)"; /* never started */
-	if (call->result != -EINTR || !t)
-		return NULL;
-	pending_sigs = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE);
-	if (!(pending_sigs & ~t->sigmask))
+	if (call->result != -EINTR || !task->signal_to_deliver)
 		return NULL; /* a real -EINTR (nothing to deliver) */
 	for (size_t i = 0; i < sizeof(eintr) / sizeof(eintr[0]); i++)
 		if (!strcmp(name, eintr[i]))
@@ -609,7 +600,7 @@ static const char *restart_code(const struct sg_syscall_call *call, struct sg_th
 	if (!strcmp(name, "poll"))
 		return (int32_t)call->args[2] >= 0 ? block : nohandler;
 	if (!strcmp(name, "restart_syscall"))
-		return t->sig.restart_armed ? block : NULL; /* interrupted again */
+		return task->restart_armed ? block : NULL; /* interrupted again */
 	if (!strcmp(name, "futex") || !strcmp(name, "futex_time64")) {
 		uint32_t cmd = (uint32_t)call->args[1] & 0x7f; /* FUTEX_CMD_MASK */
 
@@ -724,30 +715,31 @@ static const struct sg_syscall_call *carried_call_view(const struct sg_syscall_c
 	return view;
 }
 
-void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
+void trace_initial_execve(struct trace *tr, const struct trace_task *task,
+			  uint64_t sp)
 {
-	const struct sg_process *p = t->proc;
-	enum sg_table table = p->abi == SG_ABI_I386 ? SG_TABLE_IA32
-			      : p->abi == SG_ABI_X32 ? SG_TABLE_X32 : SG_TABLE_X64;
+	const struct mm *mm = task->mm;
+	enum sg_table table = task->abi == SG_ABI_I386 ? SG_TABLE_IA32
+			      : task->abi == SG_ABI_X32 ? SG_TABLE_X32 : SG_TABLE_X64;
 	const struct sg_syscall_table *tab = sg_syscall_table(table);
-	unsigned word = p->abi == SG_ABI_X64 ? 8 : 4;
+	unsigned word = task->abi == SG_ABI_X64 ? 8 : 4;
 	uint64_t argc = 0, v = 0, at, execfn = 0;
 	struct sg_syscall_call call;
 
-	if (!tab || copy_from_guest(p->mm, &argc, sp, word))
+	if (!tab || copy_from_guest(mm, &argc, sp, word))
 		return;
 	/* past argv and envp (each NULL-terminated) to the auxv pairs */
 	at = sp + (argc + 2) * word;
 	do {
 		v = 0;
-		if (copy_from_guest(p->mm, &v, at, word))
+		if (copy_from_guest(mm, &v, at, word))
 			return;
 		at += word;
 	} while (v);
 	for (uint64_t type = 1; type; at += 2 * word) {
 		type = 0;
-		if (copy_from_guest(p->mm, &type, at, word) ||
-		    copy_from_guest(p->mm, &v, at + word, word))
+		if (copy_from_guest(mm, &type, at, word) ||
+		    copy_from_guest(mm, &v, at + word, word))
 			return;
 		if (type == 31) /* AT_EXECFN */
 			execfn = v;
@@ -773,8 +765,8 @@ void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp)
 	unsigned flags = tr->flags;
 
 	tr->flags &= ~(unsigned)SG_TRACE_ENTRY;
-	trace_syscall_enter(tr, t, &call);
-	trace_syscall_exit(tr, t, &call);
+	trace_syscall_enter(tr, task, &call);
+	trace_syscall_exit(tr, task, &call);
 	tr->flags = flags;
 	if (tr->flags & SG_TRACE_SUMMARY)
 		trace_count_as_starter(tr, &call);
@@ -849,13 +841,12 @@ static void note_task_gone(struct trace *tr)
 /* A thread that is not the last ends with exit(2): strace sees it go,
  * "+++ exited with 0 +++" (the leader's line comes with the process's
  * end). */
-static void thread_exit_line(struct trace *tr, struct sg_thread *t,
+static void thread_exit_line(struct trace *tr, const struct trace_task *task,
 			     const struct sg_syscall_call *call)
 {
 	struct tline end = { .len = 0 };
 
-	if (!is_call(call, "exit") || !t || !t->proc || t == t->proc->main_thread ||
-	    __atomic_load_n(&t->proc->nthreads, __ATOMIC_RELAXED) <= 1)
+	if (!is_call(call, "exit") || !task->exit_ends_thread)
 		return;
 	if (tr->tl_fd >= 0) {
 		char text[64];
@@ -878,7 +869,7 @@ static void thread_exit_line(struct trace *tr, struct sg_thread *t,
 
 /* --trace-timeline: the call as a slice named by its whole strace line
  * (no prefix, never split), from its entry to now. */
-static void timeline_line(struct trace *tr, struct sg_thread *t,
+static void timeline_line(struct trace *tr, const struct trace_task *task,
 			  const struct sg_syscall_call *call, const struct systab_sig *sig,
 			  unsigned ret_kind)
 {
@@ -900,22 +891,22 @@ static void timeline_line(struct trace *tr, struct sg_thread *t,
 	tl_printf(&full, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 	print_args(&full, sig, 0, 6, true);
 	tl_putc(&full, ')');
-	finish_line(tr, &full, mm_of(t), call, ret_kind);
+	finish_line(tr, &full, task->mm, call, ret_kind);
 	timeline_syscall(tr, call, full.buf, full.len, start,
 			 ret_kind == SYSTAB_RET_NONE || now < start ? start : now,
 			 is_fork(call));
 }
 
-void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
+void trace_syscall_enter(struct trace *tr, const struct trace_task *task,
 			 const struct sg_syscall_call *orig)
 {
-	const struct sg_syscall_call *call = carried_view(orig, &pending.view, mm_of(t));
+	const struct sg_syscall_call *call = carried_view(orig, &pending.view, task->mm);
 	const struct systab_sig *sig = sig_of(call);
 
 	/* the interrupted call entered again, or restart_syscall(2) going on
 	 * with it (the restart block of a timed wait) */
-	bool resumes = pending.resuming[0] && t && call->row &&
-		       ((t->cpu.rip == pending.resume_rip &&
+	bool resumes = pending.resuming[0] && call->row &&
+		       ((task->rip == pending.resume_rip &&
 			 !strcmp(call->row->name, pending.resuming)) ||
 			!strcmp(call->row->name, "restart_syscall"));
 	char resumed[sizeof(pending.resuming)];
@@ -926,8 +917,8 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	pending.restart = NULL;
 	pending.as_restart = false;
 	pending.resuming[0] = '\0';
-	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
-	trace_entry_sp = t ? t->cpu.r[R_SP] : 0;
+	pending.task = *task;
+	trace_entry_sp = task->sp;
 	pending.entry_multi = multi(tr); /* before a fork counts its child */
 	note_fork_enter(tr, call);
 	if (!traced_task(tr))
@@ -935,7 +926,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 	if (!trace_filter_wants(&tr->filter, call)) {
 		/* strace shows a thread's end whatever -e trace= says */
 		if (shows_lines(tr) || tr->tl_fd >= 0)
-			thread_exit_line(tr, t, call);
+			thread_exit_line(tr, task, call);
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &pending.start);
@@ -950,12 +941,12 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		pending.split[i] = trace_arg_is_split(call, sig, i);
 		if (pending.split[i]) {
 			pending.late[i] = false;
-			format_part(tr, mm_of(t), call, sig, i, TARG_HEAD);
+			format_part(tr, task->mm, call, sig, i, TARG_HEAD);
 			continue;
 		}
 		pending.late[i] = trace_arg_is_late(call, sig, i);
 		if (!pending.late[i])
-			format_arg(tr, mm_of(t), call, sig, i, false);
+			format_arg(tr, task->mm, call, sig, i, false);
 	}
 	if (resumes) {
 		/* the kernel goes on through restart_syscall(2), which strace
@@ -975,10 +966,10 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		pending.as_restart = true;
 	}
 	if (tr->tl_fd >= 0 && sig->ret == SYSTAB_RET_NONE)
-		timeline_line(tr, t, call, sig, SYSTAB_RET_NONE);
+		timeline_line(tr, task, call, sig, SYSTAB_RET_NONE);
 	if (!shows_lines(tr)) {
 		if (tr->tl_fd >= 0)
-			thread_exit_line(tr, t, call); /* its exit, as an event */
+			thread_exit_line(tr, task, call); /* its exit, as an event */
 		return;
 	}
 	if (sig->ret == SYSTAB_RET_NONE) {
@@ -988,7 +979,7 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 
 		if (!trace_filter_status(&tr->filter, call, false)) { /* unfinished */
 			pending.call = NULL;
-			thread_exit_line(tr, t, call);
+			thread_exit_line(tr, task, call);
 			return;
 		}
 
@@ -996,10 +987,10 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 		print_args(&l, sig, 0, 6, true);
 		tl_putc(&l, ')');
-		finish_line(tr, &l, mm_of(t), call, SYSTAB_RET_NONE);
+		finish_line(tr, &l, task->mm, call, SYSTAB_RET_NONE);
 		trace_emit(tr, &l);
 		pending.call = NULL;
-		thread_exit_line(tr, t, call);
+		thread_exit_line(tr, task, call);
 		return;
 	}
 	/* a fork's child may print before the call returns: the line is
@@ -1010,16 +1001,17 @@ void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
 		open_line(tr, call, sig);
 }
 
-void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
+void trace_syscall_exit(struct trace *tr, const struct trace_task *task,
 			const struct sg_syscall_call *orig)
 {
 	struct sg_syscall_call view;
-	const struct sg_syscall_call *call = carried_view(orig, &view, mm_of(t));
+	const struct sg_syscall_call *call = carried_view(orig, &view, task->mm);
 	const struct systab_sig *sig = sig_of(call);
 	struct tline l = { .len = 0 };
 	char nbuf[32];
 
-	pending.proc_abi = t && t->proc ? t->proc->abi : SG_ABI_NONE;
+	if (task != &pending.task)
+		pending.task = *task;
 	if (sig->ret == SYSTAB_RET_NONE) { /* shown on entry (exit, exit_group) */
 		pending.call = NULL;
 		return;
@@ -1052,22 +1044,22 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 				 (uint64_t)((now.tv_sec - pending.start.tv_sec) * 1000000000ll +
 					    (now.tv_nsec - pending.start.tv_nsec)));
 	}
-	pending.restart = restart_code(call, t);
+	pending.restart = restart_code(call, task);
 	if (pending.restart && !strncmp(pending.restart, "ERESTART_", 9) && call->row &&
 	    strlen(call->row->name) < sizeof(pending.resuming)) {
 		/* ERESTART_RESTARTBLOCK: resumed through restart_syscall */
 		strcpy(pending.resuming, call->row->name);
 		pending.resuming_restart = pending.as_restart;
-		pending.resume_rip = t->cpu.rip;
+		pending.resume_rip = task->rip;
 	}
 	for (unsigned i = 0; i < sig->nargs && i < 6; i++)
 		if (pending.split[i])
-			format_part(tr, mm_of(t), call, sig, i, TARG_TAIL);
+			format_part(tr, task->mm, call, sig, i, TARG_TAIL);
 		else if (pending.late[i])
-			format_arg(tr, mm_of(t), call, sig, i, true);
+			format_arg(tr, task->mm, call, sig, i, true);
 	pending.call = NULL;
 	if (tr->tl_fd >= 0)
-		timeline_line(tr, t, call, sig, sig->ret);
+		timeline_line(tr, task, call, sig, sig->ret);
 	if (!shows_lines(tr)) {
 		note_new_task(tr, call);
 		return;
@@ -1087,7 +1079,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 				 pending.sfx_len[pending.head - 1]);
 		print_args(&l, sig, pending.head, 6, !pending.head_sfx);
 		tl_putc(&l, ')');
-		finish_line(tr, &l, mm_of(t), call, sig->ret);
+		finish_line(tr, &l, task->mm, call, sig->ret);
 		l.buf[l.len++] = '\n';
 		resumed->len = 0;
 		resumed->col0 = 0;
@@ -1098,7 +1090,7 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 				 pending.sfx_len[pending.head - 1]);
 		print_args(resumed, sig, pending.head, 6, !pending.head_sfx);
 		tl_putc(resumed, ')');
-		finish_line(tr, resumed, mm_of(t), call, sig->ret);
+		finish_line(tr, resumed, task->mm, call, sig->ret);
 		resumed->buf[resumed->len++] = '\n';
 		trace_sh_lock(tr);
 		if (tr->sh->open_tid == my_tid()) {
@@ -1120,13 +1112,12 @@ void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
 	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 	print_args(&l, sig, 0, 6, true);
 	tl_putc(&l, ')');
-	finish_line(tr, &l, mm_of(t), call, sig->ret);
+	finish_line(tr, &l, task->mm, call, sig->ret);
 	trace_emit(tr, &l);
 	note_new_task(tr, call);
 }
 
-void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
-			const struct sg_syscall_call *call)
+void trace_syscall_exec(struct trace *tr, const struct sg_syscall_call *call)
 {
 	struct sg_syscall_call done = *call;
 
@@ -1134,7 +1125,7 @@ void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
 		return;
 	done.result = 0;
 	pending.call = &done;
-	trace_syscall_exit(tr, t, &done);
+	trace_syscall_exit(tr, &pending.task, &done);
 }
 
 /* Will the host kernel write a core for this death? The signal's default

@@ -11,8 +11,26 @@
 #include "syscall/table.h"
 
 struct cpu;
-struct sg_thread;
+struct mm;
 struct trace;
+
+/* What the trace reads of the calling guest thread, filled by core around
+ * each call (core/thread.c, trace_task_of): the trace never sees core's
+ * thread or process. */
+struct trace_task {
+	const struct mm *mm; /* the guest's memory, for the arguments */
+	enum sg_abi abi;     /* the program's (the call's table may differ) */
+	uint64_t rip;        /* after the syscall instruction: where an
+			      * interrupted call is entered again */
+	uint64_t sp;         /* the stack pointer, for clone's stack note */
+	/* an unblocked signal is pending: an -EINTR is the kernel's restart
+	 * code, decided at the delivery */
+	bool signal_to_deliver;
+	bool restart_armed;  /* restart_syscall has a call to go on with */
+	/* exit(2) ends a thread, not the program: neither the leader nor
+	 * the last thread */
+	bool exit_ends_thread;
+};
 
 /* fd < 0: stderr. flags: enum sg_trace_flags; strace's defaults for the
  * rest (-s 32, every call). */
@@ -30,9 +48,9 @@ void trace_destroy(struct trace *tr);
  * more than one thread, enter writes the start of the line at once and a
  * line of another thread in between leaves it "<unfinished ...>", closed
  * later by "<... name resumed>", as strace does. */
-void trace_syscall_enter(struct trace *tr, struct sg_thread *t,
+void trace_syscall_enter(struct trace *tr, const struct trace_task *task,
 			 const struct sg_syscall_call *call);
-void trace_syscall_exit(struct trace *tr, struct sg_thread *t,
+void trace_syscall_exit(struct trace *tr, const struct trace_task *task,
 			const struct sg_syscall_call *call);
 
 /* Whether spec is a trace filter trace_create_opts would take (sg_create
@@ -43,13 +61,14 @@ bool trace_filter_valid(const char *spec);
 /* The execve that started the program, as strace's first line shows it:
  * its path (AT_EXECFN), argv and envp as they are on the new process's
  * stack at sp, "= 0". */
-void trace_initial_execve(struct trace *tr, struct sg_thread *t, uint64_t sp);
+void trace_initial_execve(struct trace *tr, const struct trace_task *task,
+			  uint64_t sp);
 
 /* An execve that is about to replace the process image: print its line
  * with "= 0" now (nothing of this process returns to print it). Call it
- * after every check, right before the host execve. */
-void trace_syscall_exec(struct trace *tr, struct sg_thread *t,
-			const struct sg_syscall_call *call);
+ * after every check, right before the host execve; the thread is the one
+ * its trace_syscall_enter saw. */
+void trace_syscall_exec(struct trace *tr, const struct sg_syscall_call *call);
 
 /* The sysgate options that recreate this trace in the image a guest
  * execve starts (execve re-enters sysgate): "--trace=...", "-f", "-s64",

@@ -17,14 +17,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/process.h"
 #include "mm/mm.h"
 #include "trace/trace.h"
 
 struct fixture {
 	struct mm *mm;
-	struct sg_process proc;
-	struct sg_thread thread;
+	struct trace_task task; /* the calling thread, as core fills it */
 	uint64_t page; /* one guest page, read/write */
 	size_t used;
 	int memfd;     /* where the trace writes */
@@ -45,8 +43,7 @@ static int setup(void **state)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(addr > 0);
 	fx.page = (uint64_t)addr;
-	fx.proc.mm = fx.mm;
-	fx.thread.proc = &fx.proc;
+	fx.task.mm = fx.mm;
 	fx.memfd = memfd_create("trace", 0);
 	assert_true(fx.memfd >= 0);
 	return 0;
@@ -124,8 +121,8 @@ static struct sg_syscall_call make_call(enum sg_table t, enum cpu_syscall_mech m
 
 static void traced(struct sg_syscall_call *c)
 {
-	trace_syscall_enter(fx.tr, &fx.thread, c);
-	trace_syscall_exit(fx.tr, &fx.thread, c);
+	trace_syscall_enter(fx.tr, &fx.task, c);
+	trace_syscall_exit(fx.tr, &fx.task, c);
 }
 
 /* x86_64 numbers from <asm/unistd_64.h>, i386 from <asm/unistd_32.h> */
@@ -267,10 +264,10 @@ static void test_exit_prints_on_entry(void **state)
 
 	open_trace(SG_TRACE_SYSCALLS);
 	c = make_call(SG_TABLE_X64, CPU_MECH_SYSCALL, X64_EXIT_GROUP, 0, 3, 0, 0, 0);
-	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	trace_syscall_enter(fx.tr, &fx.task, &c);
 	assert_string_equal(output(),
 		"exit_group(3)                           = ?\n");
-	trace_syscall_exit(fx.tr, &fx.thread, &c); /* nothing more */
+	trace_syscall_exit(fx.tr, &fx.task, &c); /* nothing more */
 	assert_string_equal(output(), "");
 }
 

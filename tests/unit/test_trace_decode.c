@@ -25,14 +25,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/process.h"
 #include "mm/mm.h"
 #include "trace/trace.h"
 
 static struct {
 	struct mm *mm;
-	struct sg_process proc;
-	struct sg_thread thread;
+	struct trace_task task; /* the calling thread, as core fills it */
 	uint64_t page;
 	size_t used;
 	int memfd;
@@ -51,8 +49,7 @@ static int setup(void **state)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(addr > 0);
 	fx.page = (uint64_t)addr;
-	fx.proc.mm = fx.mm;
-	fx.thread.proc = &fx.proc;
+	fx.task.mm = fx.mm;
 	fx.memfd = memfd_create("trace", 0);
 	assert_true(fx.memfd >= 0);
 	return 0;
@@ -151,8 +148,8 @@ static struct sg_syscall_call call_of(enum sg_table t, const char *name, long re
 	do {                                                                   \
 		struct sg_syscall_call c_ = call_of(t, name, result, a0, a1, a2,   \
 						    a3, a4, a5);                   \
-		trace_syscall_enter(fx.tr, &fx.thread, &c_);                   \
-		trace_syscall_exit(fx.tr, &fx.thread, &c_);                    \
+		trace_syscall_enter(fx.tr, &fx.task, &c_);                   \
+		trace_syscall_exit(fx.tr, &fx.task, &c_);                    \
 		assert_string_equal(output(), expect "\n");                    \
 	} while (0)
 
@@ -340,7 +337,7 @@ static void test_signal_lines(void **state)
 	si.si_code = SI_USER;
 	si.si_pid = 18370;
 	si.si_uid = 0;
-	trace_signal(fx.tr, fx.thread.tid, &si);
+	trace_signal(fx.tr, 0, &si);
 	assert_string_equal(output(),
 		"--- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=18370, si_uid=0} ---\n");
 	memset(&si, 0, sizeof(si));
@@ -348,7 +345,7 @@ static void test_signal_lines(void **state)
 	si.si_code = CLD_EXITED;
 	si.si_pid = 18371;
 	si.si_status = 0;
-	trace_signal(fx.tr, fx.thread.tid, &si);
+	trace_signal(fx.tr, 0, &si);
 	assert_string_equal(output(),
 		"--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=18371, si_uid=0, "
 		"si_status=0, si_utime=0, si_stime=0} ---\n");
@@ -356,7 +353,7 @@ static void test_signal_lines(void **state)
 	memset(&si, 0, sizeof(si));
 	si.si_signo = SIGSEGV;
 	si.si_code = SEGV_MAPERR;
-	trace_signal(fx.tr, fx.thread.tid, &si);
+	trace_signal(fx.tr, 0, &si);
 	assert_string_equal(output(),
 		"--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---\n");
 }
@@ -371,22 +368,22 @@ static void test_restart_codes(void **state)
 	uint64_t ts[2] = { 0, 300000000 };
 
 	open_trace();
-	fx.thread.sig.pending = 1ull << (SIGCHLD - 1);
+	fx.task.signal_to_deliver = true; /* SIGCHLD */
 	LINE(X64, "read", -EINTR, 3, 0x7ffc1000, 1, 0, 0, 0,
 	     "read(3, 0x7ffc1000, 1)                  = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
 	LINE(X64, "poll", -EINTR, 0, 0, 300, 0, 0, 0,
 	     "poll(NULL, 0, 300)                      = ? ERESTART_RESTARTBLOCK (Interrupted by signal)");
-	fx.thread.cpu.rip = 0x401234;
+	fx.task.rip = 0x401234;
 	c = call_of(X64, "clock_nanosleep", -EINTR, 0, 0, gmem(ts, sizeof(ts)), 0, 0, 0);
-	trace_syscall_enter(fx.tr, &fx.thread, &c);
-	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	trace_syscall_enter(fx.tr, &fx.task, &c);
+	trace_syscall_exit(fx.tr, &fx.task, &c);
 	assert_string_equal(output(),
 		"clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=0, tv_nsec=300000000}, NULL) = "
 		"? ERESTART_RESTARTBLOCK (Interrupted by signal)\n");
-	fx.thread.sig.pending = 0;
+	fx.task.signal_to_deliver = false;
 	c.result = 0;
-	trace_syscall_enter(fx.tr, &fx.thread, &c);
-	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	trace_syscall_enter(fx.tr, &fx.task, &c);
+	trace_syscall_exit(fx.tr, &fx.task, &c);
 	assert_string_equal(output(),
 		"restart_syscall(<... resuming interrupted clock_nanosleep ...>) = 0\n");
 	/* nothing to deliver: a plain -EINTR */
@@ -460,8 +457,8 @@ static void test_options(void **state)
 		struct sg_syscall_call c = call_of(X64, "close", 0, (uint64_t)fx.memfd, 0, 0, 0, 0, 0);
 		char expect[512];
 
-		trace_syscall_enter(fx.tr, &fx.thread, &c);
-		trace_syscall_exit(fx.tr, &fx.thread, &c);
+		trace_syscall_enter(fx.tr, &fx.task, &c);
+		trace_syscall_exit(fx.tr, &fx.task, &c);
 		snprintf(expect, sizeof(expect), "close(%d<%s>)", fx.memfd, path);
 		assert_true(!strncmp(output(), expect, strlen(expect)));
 	}
@@ -472,8 +469,8 @@ static void test_options(void **state)
 	{
 		struct sg_syscall_call c = call_of(X64, "write", 1, 1, gstr("x"), 1, 0, 0, 0);
 
-		trace_syscall_enter(fx.tr, &fx.thread, &c);
-		trace_syscall_exit(fx.tr, &fx.thread, &c);
+		trace_syscall_enter(fx.tr, &fx.task, &c);
+		trace_syscall_exit(fx.tr, &fx.task, &c);
 		assert_string_equal(output(), "");
 	}
 	/* an unknown name is refused */
@@ -621,21 +618,21 @@ static void test_summary(void **state)
 	for (int i = 0; i < 3; i++) {
 		struct sg_syscall_call c = call_of(X64, "brk", 0x1000, 0, 0, 0, 0, 0, 0);
 
-		trace_syscall_enter(fx.tr, &fx.thread, &c);
-		trace_syscall_exit(fx.tr, &fx.thread, &c);
+		trace_syscall_enter(fx.tr, &fx.task, &c);
+		trace_syscall_exit(fx.tr, &fx.task, &c);
 	}
 	{
 		struct sg_syscall_call c = call_of(X64, "ioctl", -25, 1, 0x5401, 0, 0, 0, 0);
 
-		trace_syscall_enter(fx.tr, &fx.thread, &c);
-		trace_syscall_exit(fx.tr, &fx.thread, &c);
+		trace_syscall_enter(fx.tr, &fx.task, &c);
+		trace_syscall_exit(fx.tr, &fx.task, &c);
 	}
 	{
 		/* int $0x80 from the same program: the 32-bit table */
 		struct sg_syscall_call c = call_of(I386, "getpid", 7, 0, 0, 0, 0, 0, 0);
 
-		trace_syscall_enter(fx.tr, &fx.thread, &c);
-		trace_syscall_exit(fx.tr, &fx.thread, &c);
+		trace_syscall_enter(fx.tr, &fx.task, &c);
+		trace_syscall_exit(fx.tr, &fx.task, &c);
 	}
 	{
 		/* -f: a forked child's calls go into the same table; only
@@ -646,8 +643,8 @@ static void test_summary(void **state)
 		if (child == 0) {
 			struct sg_syscall_call c = call_of(X64, "getppid", 1, 0, 0, 0, 0, 0, 0);
 
-			trace_syscall_enter(fx.tr, &fx.thread, &c);
-			trace_syscall_exit(fx.tr, &fx.thread, &c);
+			trace_syscall_enter(fx.tr, &fx.task, &c);
+			trace_syscall_exit(fx.tr, &fx.task, &c);
 			trace_exit(fx.tr, &st); /* not the first process: no table */
 			_exit(0);
 		}
@@ -687,8 +684,8 @@ static void *other_thread(void *arg)
 	(void)arg;
 	other_tid = (int)syscall(SYS_gettid);
 	other_call = call_of(X64, "getpid", 1234, 0, 0, 0, 0, 0, 0);
-	trace_syscall_enter(fx.tr, &fx.thread, &other_call);
-	trace_syscall_exit(fx.tr, &fx.thread, &other_call);
+	trace_syscall_enter(fx.tr, &fx.task, &other_call);
+	trace_syscall_exit(fx.tr, &fx.task, &other_call);
 	return NULL;
 }
 
@@ -714,14 +711,14 @@ static void test_unfinished(void **state)
 	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW, 0, NULL);
 	/* a new thread was made: from now on [pid N] prefixes */
 	clone_c = call_of(X64, "clone", 99999, 0x3d0f00, 0, 0, 0, 0, 0);
-	trace_syscall_enter(fx.tr, &fx.thread, &clone_c);
-	trace_syscall_exit(fx.tr, &fx.thread, &clone_c);
+	trace_syscall_enter(fx.tr, &fx.task, &clone_c);
+	trace_syscall_exit(fx.tr, &fx.task, &clone_c);
 	output();
 	read_c = call_of(X64, "read", 3, 0, gmem("abc", 3), 10, 0, 0, 0);
-	trace_syscall_enter(fx.tr, &fx.thread, &read_c);
+	trace_syscall_enter(fx.tr, &fx.task, &read_c);
 	assert_int_equal(pthread_create(&th, NULL, other_thread, NULL), 0);
 	pthread_join(th, NULL);
-	trace_syscall_exit(fx.tr, &fx.thread, &read_c);
+	trace_syscall_exit(fx.tr, &fx.task, &read_c);
 	/* to a file (strace -f -o): every line starts with "%-5d " and the
 	 * result is at column 40 counting it (strace 6.1 -f -o here) */
 	snprintf(expect, sizeof(expect), "%-5d read(0,  <unfinished ...>\n", me);
@@ -749,10 +746,10 @@ static void test_clone3_unfinished(void **state)
 	args[2] = args[3] = tid_addr;
 	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW, 0, NULL);
 	c = call_of(X64, "clone3", 23857, gmem(args, sizeof(args)), 88, 0, 0, 0, 0);
-	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	trace_syscall_enter(fx.tr, &fx.task, &c);
 	assert_int_equal(pthread_create(&th, NULL, other_thread, NULL), 0);
 	pthread_join(th, NULL);
-	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	trace_syscall_exit(fx.tr, &fx.task, &c);
 	snprintf(expect, sizeof(expect),
 		 "%-5d clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
 		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, "
@@ -787,8 +784,8 @@ static void test_clone_parent_tid(void **state)
 		assert_non_null(fx.tr);
 	}
 	c = call_of(X64, "clone", 5588, 0x100000 | SIGCHLD, 0, gmem(&ptid, sizeof(ptid)), 0, 0, 0);
-	trace_syscall_enter(fx.tr, &fx.thread, &c);
-	trace_syscall_exit(fx.tr, &fx.thread, &c);
+	trace_syscall_enter(fx.tr, &fx.task, &c);
+	trace_syscall_exit(fx.tr, &fx.task, &c);
 	snprintf(expect, sizeof(expect), "%s",
 		 "clone(child_stack=NULL, flags=CLONE_PARENT_SETTID|SIGCHLD, parent_tid=[5588]) = 5588\n");
 	assert_string_equal(output(), expect);
@@ -799,27 +796,23 @@ static void test_clone_parent_tid(void **state)
 static void test_thread_exit(void **state)
 {
 	struct sg_syscall_call c = call_of(X64, "exit", 0, 0, 0, 0, 0, 0, 0);
-	struct sg_thread leader;
 	char expect[256];
 	int me = (int)syscall(SYS_gettid);
 
-	memset(&leader, 0, sizeof(leader));
 	open_trace_opts(SG_TRACE_SYSCALLS | SG_TRACE_FOLLOW, 0, NULL);
-	fx.proc.main_thread = &leader;
-	fx.proc.nthreads = 2;
-	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	fx.task.exit_ends_thread = true; /* not the leader, not the last */
+	trace_syscall_enter(fx.tr, &fx.task, &c);
 	expect[0] = '\0';
 	append_result_line(expect, sizeof(expect), me, "exit(0)", "= ?");
 	snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect),
 		 "%-5d +++ exited with 0 +++\n", me);
 	assert_string_equal(output(), expect);
 	/* the last thread: the process's end prints it */
-	fx.proc.nthreads = 1;
-	trace_syscall_enter(fx.tr, &fx.thread, &c);
+	fx.task.exit_ends_thread = false;
+	trace_syscall_enter(fx.tr, &fx.task, &c);
 	expect[0] = '\0';
 	append_result_line(expect, sizeof(expect), me, "exit(0)", "= ?");
 	assert_string_equal(output(), expect);
-	fx.proc.main_thread = NULL;
 }
 
 int main(void)
