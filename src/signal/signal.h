@@ -36,18 +36,6 @@
 #define SG_SIG_DFL 0
 #define SG_SIG_IGN 1
 
-/* A host system call (raw: the result or -errno) that a guest signal
- * keeps from starting when it reached this thread after its last
- * instruction boundary (thread_loop clears *arrived there): natively that
- * signal would have come before the guest's syscall instruction. The
- * answer is then -SG_ERESTARTNOINTR, on which the run loop delivers the
- * signal and executes the instruction again. Without this, a signal
- * arriving between the guest's instruction and the host's entry would
- * wait until a blocking call (read, futex) returns: for ever. For calls
- * that may block, where nothing done before them would be done twice. */
-long sig_host_call(volatile int *arrived, long nr, long a1, long a2, long a3, long a4,
-		   long a5, long a6);
-
 /* The calling host thread runs guest thread t (NULL: none). */
 void sig_attach(struct sg_thread *t);
 

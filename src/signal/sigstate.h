@@ -19,6 +19,18 @@ struct sg_sigaction {
 
 #define SG_NSIG 64
 
+/* A host system call (raw: the result or -errno) that a guest signal
+ * keeps from starting when it reached this thread after its last
+ * instruction boundary (thread_loop clears *arrived there): natively that
+ * signal would have come before the guest's syscall instruction. The
+ * answer is then -SG_ERESTARTNOINTR, on which the run loop delivers the
+ * signal and executes the instruction again. Without this, a signal
+ * arriving between the guest's instruction and the host's entry would
+ * wait until a blocking call (read, futex) returns: for ever. For calls
+ * that may block, where nothing done before them would be done twice. */
+long sig_host_call(volatile int *arrived, long nr, long a1, long a2, long a3, long a4,
+		   long a5, long a6);
+
 /* Per-thread signal state. The host handler writes info[] and sets the
  * pending bit; the run loop delivers at an instruction boundary. */
 struct sg_sigstate {

@@ -39,7 +39,7 @@
 
 #include "hostfd/hostfd.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 #define AIO_RING_HEADER 32 /* struct aio_ring before its events */
 #define AIO_EVENTS_MAX 65536 /* events read per io_getevents at most */

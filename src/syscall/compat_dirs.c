@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 struct host_dirent64 {
 	uint64_t d_ino;

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 #include "syscall/table.h"
 
 struct unsupported {

@@ -8,7 +8,7 @@
 #include <sys/statfs.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 static inline uint64_t lohi(uint64_t lo, uint64_t hi)
 {

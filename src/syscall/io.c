@@ -3,7 +3,7 @@
 #include <sys/uio.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* Build a host iovec array from the guest's, checking every buffer. */
 long sc_get_iovec(struct sg_thread *t, uint64_t uvec, uint64_t cnt,

@@ -31,7 +31,7 @@
 #include "syscall/compat/compat.h"
 #include <fcntl.h>
 
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* termios2 (44 bytes) commands, numerically: <asm/ioctls.h> spells them
  * with sizeof(struct termios2), which only <asm/termbits.h> defines */

@@ -21,7 +21,7 @@
 #include "cpu/cpu.h"
 #include "syscall/carried.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 #define SC_SHM_REMAP 040000
 

@@ -15,7 +15,7 @@
 #include <sys/uio.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 #define SC_SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
 #define SC_MSG_CMSG_COMPAT 0x80000000u

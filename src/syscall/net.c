@@ -11,7 +11,7 @@
 
 #include "syscall/carried.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 #define SC_SOCKADDR_MAX 128
 

@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* Not a call at all: the tables name it for retired numbers. */
 SG_SYSCALL_DEFINE(sys_ni_syscall)

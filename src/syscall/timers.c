@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* --- setitimer / getitimer with struct compat_itimerval ----------------- */
 
