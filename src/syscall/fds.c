@@ -18,7 +18,7 @@
 
 #include "hostfd/hostfd.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 #define PROC_SUPER_MAGIC 0x9fa0
 
@@ -366,10 +366,10 @@ static long other_sysgate_floor(struct sg_thread *t, long pid)
 
 	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
 	n = host_syscall4(SYS_readlinkat, AT_FDCWD, path, exe, sizeof(exe) - 1);
-	if (n <= 0 || !t->proc->host_exe)
+	if (n <= 0 || !sc_host_exe(t))
 		return -1;
 	exe[n] = 0;
-	if (strcmp(exe, t->proc->host_exe) != 0)
+	if (strcmp(exe, sc_host_exe(t)) != 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%ld/limits", pid);
 	if (host_read_small_file(path, buf, sizeof(buf)) < 0)

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* --- stat ------------------------------------------------------------- */
 
@@ -202,22 +202,22 @@ static long do_readlinkat(struct sg_thread *t, int dfd, uint64_t path_addr,
 	r = sc_path(t, path_addr, path, false);
 	if (r)
 		return r;
-	if (t->proc->exe_path && sc_is_proc_exe(path)) {
-		answer = t->proc->exe_path;
+	if (sc_exe_path(t) && sc_is_proc_exe(path)) {
+		answer = sc_exe_path(t);
 	} else {
 		r = host_syscall4(SYS_readlinkat, dfd, path, target, sizeof(target) - 1);
 		if (r < 0)
 			return r;
 		target[r] = '\0';
-		if (t->proc->exe_path && is_sysgate_exe(target) &&
+		if (sc_exe_path(t) && is_sysgate_exe(target) &&
 		    is_own_exe_link(dfd, path))
-			answer = t->proc->exe_path;
+			answer = sc_exe_path(t);
 		/* a /proc view's descriptor names the file it stands for */
 		if (sc_proc_view_path(target))
 			answer = sc_proc_view_path(target);
 		/* the working directory as getcwd shows it: in the sysroot */
-		if (t->proc->sysroot && sc_is_proc_self(path, "cwd"))
-			sc_guest_view(t->proc, target);
+		if (sc_sysroot(t) && sc_is_proc_self(path, "cwd"))
+			sc_guest_view(sc_sysroot(t), target);
 	}
 	r = (long)strlen(answer);
 	if (r > (uint32_t)bufsiz)

@@ -156,6 +156,21 @@ static inline bool sc_ia32(void)
 struct mm *sc_mm(struct sg_thread *t);
 /* The thread's flag a guest signal sets on arrival (sig_host_call). */
 volatile int *sc_signal_arrived(struct sg_thread *t);
+/* The thread's signal state (the signal module's, signal/sigstate.h):
+ * the restart block a timed wait fills, the mask a call swaps in. */
+struct sg_sigstate *sc_sigstate(struct sg_thread *t);
+/* The sysgate binary's path (another process running it: fds.c). */
+const char *sc_host_exe(struct sg_thread *t);
+/* The guest program's path (/proc/self/exe), or NULL. */
+const char *sc_exe_path(struct sg_thread *t);
+/* --sysroot (canonical), or NULL. */
+const char *sc_sysroot(struct sg_thread *t);
+/* The host's /proc/self/cmdline and environ are the guest's own
+ * (core/identity.c). */
+bool sc_host_shows_guest(struct sg_thread *t);
+/* PR_SET_TSC: RDTSC faults for this thread (emulated by the CPU). */
+bool sc_tsc_disabled(struct sg_thread *t);
+void sc_set_tsc_disabled(struct sg_thread *t, bool disabled);
 
 /* Signed 32-bit argument (compat_long_t, compat_off_t). */
 static inline long sc_s32(uint64_t v)
@@ -214,7 +229,7 @@ bool sc_is_proc_exe(const char *path);
 bool sc_is_proc_self(const char *path, const char *name);
 /* path.c: a host path as the guest sees it, the sysroot prefix taken off
  * as a chroot into it would show the path (in place); its new length. */
-size_t sc_guest_view(const struct sg_process *p, char *path);
+size_t sc_guest_view(const char *sysroot, char *path);
 
 /* path.c: fd just opened by the host for the guest with flags: if it is
  * one of this process's /proc files that show its memory or exec facts

@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* --- i386 16-bit ids: -1 (0xffff) stays "unchanged" (low2highuid) -------- */
 SG_PASSTHROUGH(sys_setuid16, SYS_setuid, PA(PA_ID16, 0))
@@ -263,12 +263,12 @@ static long tsc_mode(struct sg_thread *t, int opt, uint64_t arg)
 	int mode;
 
 	if (opt == PR_GET_TSC) {
-		mode = t->cpu.tsc_disabled ? PR_TSC_SIGSEGV : PR_TSC_ENABLE;
+		mode = sc_tsc_disabled(t) ? PR_TSC_SIGSEGV : PR_TSC_ENABLE;
 		return copy_to_guest(sc_mm(t), arg, &mode, sizeof(mode));
 	}
 	if (arg != PR_TSC_ENABLE && arg != PR_TSC_SIGSEGV)
 		return -EINVAL;
-	t->cpu.tsc_disabled = arg == PR_TSC_SIGSEGV;
+	sc_set_tsc_disabled(t, arg == PR_TSC_SIGSEGV);
 	return 0;
 }
 

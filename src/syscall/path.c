@@ -22,7 +22,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* "/proc/self/X", "/proc/thread-self/X", "/proc/<own pid>/X" -> "X";
  * anything else -> NULL. */
@@ -94,16 +94,16 @@ static bool host_only(const char *path)
 
 /* Rewrite buf to <sysroot><buf> when that exists (without following a
  * final symlink: a link in the sysroot is the sysroot's file). */
-static long apply_sysroot(const struct sg_process *p, char *buf)
+static long apply_sysroot(const char *sysroot, char *buf)
 {
 	char rooted[PATH_MAX];
 	struct stat st;
 	int n;
 
-	if (!p->sysroot || !p->sysroot[0] || buf[0] != '/' || buf[1] == '\0' ||
+	if (!sysroot || !sysroot[0] || buf[0] != '/' || buf[1] == '\0' ||
 	    host_only(buf))
 		return 0;
-	n = snprintf(rooted, sizeof(rooted), "%s%s", p->sysroot, buf);
+	n = snprintf(rooted, sizeof(rooted), "%s%s", sysroot, buf);
 	if (n >= (int)sizeof(rooted))
 		return 0; /* too long under the sysroot: the host's path */
 	if (host_syscall4(SYS_newfstatat, AT_FDCWD, rooted, &st,
@@ -113,13 +113,13 @@ static long apply_sysroot(const struct sg_process *p, char *buf)
 	return 0;
 }
 
-size_t sc_guest_view(const struct sg_process *p, char *path)
+size_t sc_guest_view(const char *sysroot, char *path)
 {
-	size_t n = p->sysroot ? strlen(p->sysroot) : 0, len = strlen(path);
+	size_t n = sysroot ? strlen(sysroot) : 0, len = strlen(path);
 
-	/* a sysroot of "/" (or none) changes nothing; p->sysroot is
+	/* a sysroot of "/" (or none) changes nothing; the sysroot is
 	 * canonical (sg_create), as the host's paths are */
-	if (n <= 1 || strncmp(path, p->sysroot, n) != 0 ||
+	if (n <= 1 || strncmp(path, sysroot, n) != 0 ||
 	    (path[n] != '/' && path[n] != '\0'))
 		return len;
 	if (path[n] == '\0') {
@@ -140,7 +140,7 @@ static long do_getcwd(struct sg_thread *t, uint64_t buf, uint64_t size)
 
 	if (r < 0)
 		return r;
-	len = sc_guest_view(t->proc, cwd) + 1;
+	len = sc_guest_view(sc_sysroot(t), cwd) + 1;
 	if (len > size)
 		return -ERANGE;
 	return copy_to_guest(sc_mm(t), buf, cwd, len) ? -EFAULT : (long)len;
@@ -159,15 +159,15 @@ long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias)
 		return n;
 	if (proc_fd_private(t, buf))
 		return -ENOENT; /* sysgate's own descriptor (hostfd.h) */
-	if (exe_alias && t->proc->exe_path && sc_is_proc_exe(buf)) {
-		size_t len = strlen(t->proc->exe_path);
+	if (exe_alias && sc_exe_path(t) && sc_is_proc_exe(buf)) {
+		size_t len = strlen(sc_exe_path(t));
 
 		if (len >= PATH_MAX)
 			return -ENAMETOOLONG;
-		memcpy(buf, t->proc->exe_path, len + 1);
+		memcpy(buf, sc_exe_path(t), len + 1);
 		return 0;
 	}
-	return apply_sysroot(t->proc, buf);
+	return apply_sysroot(sc_sysroot(t), buf);
 }
 
 /* --- /proc/self files with the guest's content ---------------------------- */
@@ -332,7 +332,7 @@ long sc_proc_view(struct sg_thread *t, long fd, int flags)
 	    !sc_own_proc_file(fd, entry, sizeof(entry)))
 		return fd;
 	/* the host's own are the guest's then, and live (core/identity.c) */
-	if (t->proc->host_shows_guest &&
+	if (sc_host_shows_guest(t) &&
 	    (strcmp(entry, "cmdline") == 0 || strcmp(entry, "environ") == 0))
 		return fd;
 	for (unsigned i = 0; i < ARRAY_SIZE(emulated) && !known; i++)

@@ -13,7 +13,7 @@
 #include <sys/select.h>
 
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* sysgate's descriptors stay below the guest's (DESIGN.md): a larger n
  * than this only names descriptors nobody has. */
@@ -291,7 +291,7 @@ SG_SYSCALL_DEFINE(sys_poll)
 
 long sc_poll_restart(struct sg_thread *t)
 {
-	struct sg_sigstate *s = &t->sig;
+	struct sg_sigstate *s = sc_sigstate(t);
 	int64_t left = s->restart_deadline - sc_clock_ns(CLOCK_MONOTONIC);
 	struct timespec ts = { 0, 0 };
 	struct sc_poll_saved saved;

@@ -8,7 +8,7 @@
 
 #include "hostfd/hostfd.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 static long get_ts32(struct sg_thread *t, uint64_t addr, struct timespec *ts)
 {
@@ -108,13 +108,15 @@ static struct timespec ts_of(int64_t ns)
 void sc_restart_arm(struct sg_thread *t, int fn, int clock, int64_t deadline,
 		    uint64_t a0, uint64_t a1, uint64_t a2)
 {
-	t->sig.restart_armed = true;
-	t->sig.restart_fn = fn;
-	t->sig.restart_clock = clock;
-	t->sig.restart_deadline = deadline;
-	t->sig.restart_args[0] = a0;
-	t->sig.restart_args[1] = a1;
-	t->sig.restart_args[2] = a2;
+	struct sg_sigstate *s = sc_sigstate(t);
+
+	s->restart_armed = true;
+	s->restart_fn = fn;
+	s->restart_clock = clock;
+	s->restart_deadline = deadline;
+	s->restart_args[0] = a0;
+	s->restart_args[1] = a1;
+	s->restart_args[2] = a2;
 }
 
 /* --- clock_settime -------------------------------------------------------- */
@@ -210,7 +212,7 @@ static long do_sleep(struct sg_thread *t, int clk, int flags, uint64_t req,
 
 static long sleep_restart(struct sg_thread *t)
 {
-	struct sg_sigstate *s = &t->sig;
+	struct sg_sigstate *s = sc_sigstate(t);
 	int clk = s->restart_clock;
 	int64_t deadline = s->restart_deadline;
 	struct timespec until = ts_of(deadline), rm;
@@ -253,10 +255,10 @@ static long futex_restart(struct sg_thread *t);
  * do_no_restart_syscall */
 SG_SYSCALL_DEFINE(sys_restart_syscall)
 {
-	int fn = t->sig.restart_fn;
+	int fn = sc_sigstate(t)->restart_fn;
 
 	(void)a;
-	t->sig.restart_fn = SG_RESTART_NONE;
+	sc_sigstate(t)->restart_fn = SG_RESTART_NONE;
 	switch (fn) {
 	case SG_RESTART_SLEEP:
 		return sleep_restart(t);
@@ -346,7 +348,7 @@ static long do_futex(struct sg_thread *t, const uint64_t *a, bool time32)
 
 static long futex_restart(struct sg_thread *t)
 {
-	struct sg_sigstate *s = &t->sig;
+	struct sg_sigstate *s = sc_sigstate(t);
 	struct timespec until = ts_of(s->restart_deadline);
 	int op = FUTEX_WAIT_BITSET | ((int)s->restart_args[1] &
 				      (FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME));

@@ -70,16 +70,6 @@ static __thread unsigned nbounces;
  * (access_ok), and is no memory of sysgate's; x32 passes full registers. */
 #define SC_HOST_USER_END 0x7ffffffff000ull
 
-struct mm *sc_mm(struct sg_thread *t)
-{
-	return t->proc->mm;
-}
-
-volatile int *sc_signal_arrived(struct sg_thread *t)
-{
-	return &t->sig.arrived;
-}
-
 void *sc_fault_ptr(struct sg_thread *t, uint64_t addr)
 {
 	struct mm *mm = sc_mm(t);

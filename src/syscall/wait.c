@@ -5,9 +5,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "signal/signal.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* The results are written after the host's wait, as the kernel writes
  * them after reaping: bad options and no children come first. A syscall
