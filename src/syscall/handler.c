@@ -13,6 +13,34 @@ volatile int *sc_signal_arrived(struct sg_thread *t)
 	return &t->sig.arrived;
 }
 
+enum sg_abi sc_abi(struct sg_thread *t)
+{
+	return t->proc->abi;
+}
+
+uint64_t sc_vdso_base(struct sg_thread *t)
+{
+	return t->proc->image.vdso_base;
+}
+
+/* The vDSO moved by mremap: as the kernel's vdso_mremap, the process's
+ * vDSO is where its start went, and what sysgate finds there follows it
+ * (the SYSENTER landing pad, the i386 signal restorers through vdso_base,
+ * the time functions' private return). AT_SYSINFO stays what it was. */
+void sc_vdso_moved(struct sg_thread *t, uint64_t old, uint64_t new)
+{
+	struct sg_image_info *im = &t->proc->image;
+	uint64_t delta = new - old;
+
+	if (!im->vdso_base || old != im->vdso_base || new == old)
+		return;
+	im->vdso_base = new;
+	if (im->sysenter_return)
+		im->sysenter_return += delta;
+	if (im->vdso_private_return)
+		im->vdso_private_return += delta;
+}
+
 struct sg_sigstate *sc_sigstate(struct sg_thread *t)
 {
 	return &t->sig;

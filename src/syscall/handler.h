@@ -154,6 +154,12 @@ static inline bool sc_ia32(void)
 
 /* The guest's memory. */
 struct mm *sc_mm(struct sg_thread *t);
+/* The program's ABI (a call's table may differ: sc_table). */
+enum sg_abi sc_abi(struct sg_thread *t);
+/* Where the process's vDSO is (0: none). */
+uint64_t sc_vdso_base(struct sg_thread *t);
+/* mremap moved the vDSO from old to new: what sysgate finds in it follows. */
+void sc_vdso_moved(struct sg_thread *t, uint64_t old, uint64_t new);
 /* The thread's flag a guest signal sets on arrival (sig_host_call). */
 volatile int *sc_signal_arrived(struct sg_thread *t);
 /* The thread's signal state (the signal module's, signal/sigstate.h):

@@ -8,7 +8,7 @@
 
 #include "cpu/cpu.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 #include "vdso/vdso.h"
 
 static bool is_err(long r)
@@ -127,44 +127,26 @@ SG_SYSCALL_DEFINE(sys_mprotect)
 	return r;
 }
 
-/* The vDSO moved by mremap: as the kernel's vdso_mremap, the process's
- * vDSO is where its start went, and what sysgate finds there follows it
- * (the SYSENTER landing pad, the i386 signal restorers through vdso_base,
- * the time functions' private return). AT_SYSINFO stays what it was. */
-static void vdso_moved(struct sg_process *p, uint64_t old, uint64_t new)
-{
-	struct sg_image_info *im = &p->image;
-	uint64_t delta = new - old;
-
-	if (!im->vdso_base || old != im->vdso_base || new == old)
-		return;
-	im->vdso_base = new;
-	if (im->sysenter_return)
-		im->sysenter_return += delta;
-	if (im->vdso_private_return)
-		im->vdso_private_return += delta;
-}
-
 SG_SYSCALL_DEFINE(sys_mremap)
 {
-	const struct sg_image_info *im = &t->proc->image;
-	const struct vdso_image *vdso = vdso_image_for(t->proc->abi);
+	uint64_t vdso_base = sc_vdso_base(t);
+	const struct vdso_image *vdso = vdso_image_for(sc_abi(t));
 	/* flags is a long for x86_64 and x32: high bits are unknown flags */
 	int flags = (int)a[3] | (!sc_ia32() && (a[3] >> 32) ? 0x40000000 : 0);
 	long r;
 
 	/* the kernel's vDSO is a special mapping that may not be split: only
 	 * all of it moves (the selftest test_mremap_vdso grows its try) */
-	if (im->vdso_base && vdso && a[0] >= im->vdso_base &&
-	    a[0] < im->vdso_base + vdso->size &&
-	    (a[0] != im->vdso_base || MM_PAGE_ALIGN_UP(a[1]) != vdso->size))
+	if (vdso_base && vdso && a[0] >= vdso_base &&
+	    a[0] < vdso_base + vdso->size &&
+	    (a[0] != vdso_base || MM_PAGE_ALIGN_UP(a[1]) != vdso->size))
 		return -EINVAL;
 	r = mm_mremap(sc_mm(t), a[0], a[1], a[2], flags, a[4]);
 
 	if (!is_err(r)) {
 		cpu_invalidate_code(a[0], a[1]);
 		cpu_invalidate_code((uint64_t)r, a[2]);
-		vdso_moved(t->proc, a[0], (uint64_t)r);
+		sc_vdso_moved(t, a[0], (uint64_t)r);
 	}
 	return r;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* --- buffers that fault where the guest's would ----------------------------
  *
