@@ -53,7 +53,7 @@ void trace_task_of(struct trace_task *task, const struct sg_thread *t)
 	task->abi = p->abi;
 	task->rip = t->cpu.rip;
 	task->sp = t->cpu.r[R_SP];
-	task->signal_to_deliver = (pending & ~t->sigmask) != 0;
+	task->signal_to_deliver = (pending & ~t->sig.mask) != 0;
 	task->restart_armed = t->sig.restart_armed;
 	task->exit_ends_thread = t != p->main_thread &&
 				 __atomic_load_n(&p->nthreads, __ATOMIC_RELAXED) > 1;

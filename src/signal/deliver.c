@@ -88,7 +88,7 @@ int frame_restore_altstack(struct sg_thread *t, uint64_t ss_sp, int32_t flags,
 
 void frame_set_mask(struct sg_thread *t, uint64_t mask)
 {
-	t->sigmask = mask & ~SIG_UNBLOCKABLE;
+	t->sig.mask = mask & ~SIG_UNBLOCKABLE;
 	sig_mask_changed(t);
 }
 
@@ -106,8 +106,8 @@ static void force_info(struct sg_thread *t, const siginfo_t *si)
 	int sig = si->si_signo;
 	struct sg_sigaction *ka = &t->proc->sigactions[sig - 1];
 
-	if ((t->sigmask & SIGBIT(sig)) || ka->handler == SG_SIG_IGN) {
-		t->sigmask &= ~SIGBIT(sig);
+	if ((t->sig.mask & SIGBIT(sig)) || ka->handler == SG_SIG_IGN) {
+		t->sig.mask &= ~SIGBIT(sig);
 		if (ka->handler == SG_SIG_IGN)
 			ka->handler = SG_SIG_DFL;
 	}
@@ -179,7 +179,7 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 	r.sig = sig;
 	r.ka = &ka;
 	siginfo_to_guest(si, t->proc->abi, r.info);
-	r.old_mask = t->sig.has_saved_mask ? t->sig.saved_mask : t->sigmask;
+	r.old_mask = t->sig.has_saved_mask ? t->sig.saved_mask : t->sig.mask;
 	if (f) {
 		r.trapno = f->vector;
 		if (f->vector == VEC_PF) {
@@ -208,7 +208,7 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 	}
 	cpu_set_rflags(&t->cpu, cpu_get_rflags(&t->cpu) & ~0x10500ull); /* DF RF TF */
 	fpstate_reset(&t->cpu);
-	newmask = t->sigmask | ka.mask;
+	newmask = t->sig.mask | ka.mask;
 	if (!(ka.flags & SG_SA_NODEFER))
 		newmask |= SIGBIT(sig);
 	t->sig.has_saved_mask = false;
@@ -268,7 +268,7 @@ bool sig_deliver(struct sg_thread *t)
 	int sig;
 	bool alive = true;
 
-	while (alive && !t->proc->exiting && (sig = sig_dequeue(t, ~t->sigmask, &si)))
+	while (alive && !t->proc->exiting && (sig = sig_dequeue(t, ~t->sig.mask, &si)))
 		alive = act(t, sig, &si);
 	if (t->sig.restart_valid)
 		restart_syscall(t); /* no handler ran: the call goes on */
@@ -359,7 +359,7 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 	    !t->proc->hooks.debugger_signal(t, &si, true))
 		return true;
 	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
-	    (t->sigmask & SIGBIT(signo))) {
+	    (t->sig.mask & SIGBIT(signo))) {
 		/* force_sig: blocked or ignored means death; a tracer still
 		 * sees the signal (strace's "--- SIGSEGV {...} ---"; a guest
 		 * tracer stops first, once: not let through, the instruction

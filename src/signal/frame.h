@@ -2,7 +2,7 @@
 #ifndef SG_SIGNAL_FRAME_H
 #define SG_SIGNAL_FRAME_H
 
-#include "signal/signal.h"
+#include "signal/sigthread.h"
 #include "mm/mm.h"
 
 struct frame_req {

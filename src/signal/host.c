@@ -12,7 +12,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "signal/signal.h"
+#include "signal/sigthread.h"
 
 static __thread struct sg_thread *tl_thread;
 
@@ -367,7 +367,7 @@ void sig_mask_changed(struct sg_thread *t)
 {
 	sigset_t set;
 
-	sig_host_mask(t, t->sigmask, &set);
+	sig_host_mask(t, t->sig.mask, &set);
 	/* raw: glibc's wrapper refuses its own SIGCANCEL/SIGSETXID */
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &set, NULL, 8);
 }
@@ -412,5 +412,10 @@ void sig_thread_init(struct sg_thread *t)
 	uint64_t host = 0;
 
 	syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &host, 8);
-	t->sigmask = host & ~SIG_UNBLOCKABLE;
+	t->sig.mask = host & ~SIG_UNBLOCKABLE;
+}
+
+bool sig_deliverable(const struct sg_thread *t)
+{
+	return (t->sig.pending & ~t->sig.mask) != 0;
 }

@@ -15,8 +15,12 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "core/process.h"
+#include "signal/sigstate.h"
 #include "sysgate.h" /* enum sg_abi */
+
+struct cpu_fault;
+struct sg_process;
+struct sg_thread;
 
 #define SIGBIT(n) (1ull << ((n) - 1))
 #define SIG_UNBLOCKABLE (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
@@ -49,7 +53,7 @@ void sig_thread_init(struct sg_thread *t);
 /* After proc->sigactions[sig-1] changed: the host disposition follows. */
 void sig_action_changed(struct sg_process *p, int sig);
 
-/* After t->sigmask changed: the host thread mask follows. */
+/* After t->sig.mask changed: the host thread mask follows. */
 void sig_mask_changed(struct sg_thread *t);
 /* The host mask that mirrors guest mask. */
 void sig_host_mask(const struct sg_thread *t, uint64_t guest_mask, sigset_t *out);
@@ -63,10 +67,7 @@ uint64_t sig_queued(const struct sg_thread *t);
 int sig_dequeue(struct sg_thread *t, uint64_t set, siginfo_t *info);
 
 /* Something in t's queue could be delivered now. */
-static inline bool sig_deliverable(const struct sg_thread *t)
-{
-	return (t->sig.pending & ~t->sigmask) != 0;
-}
+bool sig_deliverable(const struct sg_thread *t);
 
 /* After a host pthread_create by the current thread: the host C library
  * may have taken signals 32 and 33 (its own) and unblocked them; give the

@@ -35,6 +35,8 @@ long sig_host_call(volatile int *arrived, long nr, long a1, long a2, long a3, lo
  * pending bit; the run loop delivers at an instruction boundary. */
 struct sg_sigstate {
 	volatile uint64_t pending;   /* bit n-1: info[n-1] is queued */
+	uint64_t mask;               /* the guest's (rt_sigprocmask): bit n-1
+				      * = signal n blocked */
 	volatile int arrived;        /* a host signal since the last instruction
 				      * boundary (sig_host_call) */
 	siginfo_t info[SG_NSIG];

@@ -60,7 +60,7 @@ static long new_thread(struct sg_thread *t, const struct clone_req *r)
 	child->cpu.stop_requested = 0;
 	child->cpu.owner = child;
 	child->proc = t->proc;
-	child->sigmask = t->sigmask;
+	child->sig.mask = t->sig.mask;
 	child->cpu.r[R_AX] = 0;
 	if (r->sp)
 		child->cpu.r[R_SP] = r->sp;

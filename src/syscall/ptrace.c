@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 
 #include "signal/signal.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* The options a guest tracer may set: none of them makes the host stop
  * the tracee where the guest would not stop natively. TRACEFORK, CLONE
@@ -201,7 +201,7 @@ static long do_ptrace(struct sg_thread *t, long request, long pid, uint64_t addr
 	case PTRACE_TRACEME:
 		r = host_ptrace(PTRACE_TRACEME, 0, 0, 0);
 		if (r == 0)
-			t->sig.ptraced = true;
+			sc_sigstate(t)->ptraced = true;
 		return r;
 	case PTRACE_ATTACH:
 	case PTRACE_SEIZE:

@@ -179,13 +179,13 @@ static long set_mask(struct sg_thread *t, int how, uint64_t set)
 	set &= ~UNBLOCKABLE;
 	switch (how) {
 	case SIG_BLOCK:
-		t->sigmask |= set;
+		t->sig.mask |= set;
 		break;
 	case SIG_UNBLOCK:
-		t->sigmask &= ~set;
+		t->sig.mask &= ~set;
 		break;
 	case SIG_SETMASK:
-		t->sigmask = set;
+		t->sig.mask = set;
 		break;
 	default:
 		return -EINVAL;
@@ -199,14 +199,14 @@ static long set_mask(struct sg_thread *t, int how, uint64_t set)
 /* i386 sigprocmask (126): 32-bit old_sigset_t; the upper signals stay. */
 SG_SYSCALL_DEFINE(compat_sys_sigprocmask)
 {
-	uint32_t set, old = (uint32_t)t->sigmask;
+	uint32_t set, old = (uint32_t)t->sig.mask;
 	long r;
 
 	if (a[1]) {
 		if (copy_from_guest(sc_mm(t), &set, a[1], sizeof(set)))
 			return -EFAULT;
 		if ((int)a[0] == SIG_SETMASK)
-			r = set_mask(t, SIG_SETMASK, (t->sigmask & ~0xffffffffull) | set);
+			r = set_mask(t, SIG_SETMASK, (t->sig.mask & ~0xffffffffull) | set);
 		else
 			r = set_mask(t, (int)a[0], set);
 		if (r)
@@ -221,7 +221,7 @@ SG_SYSCALL_DEFINE(compat_sys_sigprocmask)
  * (i386's two 32-bit words are the same bytes). */
 SG_SYSCALL_DEFINE(sys_rt_sigprocmask)
 {
-	uint64_t set, old = t->sigmask;
+	uint64_t set, old = t->sig.mask;
 
 	if (a[3] != sizeof(uint64_t))
 		return -EINVAL;

@@ -9,7 +9,7 @@
 
 #include "signal/signal.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 /* The siginfo layout is the call's (an x86_64 program's INT 0x80 gets
  * i386's), not the program's. */
@@ -25,7 +25,7 @@ static uint64_t pending_now(struct sg_thread *t)
 	uint64_t host = 0;
 
 	host_syscall2(SYS_rt_sigpending, &host, sizeof(host));
-	return (host | sig_queued(t)) & t->sigmask;
+	return (host | sig_queued(t)) & sc_sigstate(t)->mask;
 }
 
 static long rt_sigpending(struct sg_thread *t, const uint64_t *a)
@@ -62,23 +62,24 @@ SG_SYSCALL_DEFINE(compat_sys_sigpending)
  * it and puts the old mask back (in the frame, or at once). */
 static long suspend(struct sg_thread *t, uint64_t mask)
 {
-	uint64_t old = t->sigmask;
+	struct sg_sigstate *s = sc_sigstate(t);
+	uint64_t old = s->mask;
 
-	t->sigmask = mask & ~SIG_UNBLOCKABLE;
+	s->mask = mask & ~SIG_UNBLOCKABLE;
 	if (!sig_deliverable(t)) {
 		sigset_t host;
 
-		sig_host_mask(t, t->sigmask, &host);
+		sig_host_mask(t, s->mask, &host);
 		if (host_blocking2(t, SYS_rt_sigsuspend, &host, sizeof(uint64_t)) ==
 		    -SG_ERESTARTNOINTR) {
 			/* the signal came before the call: natively the guest
 			 * would have had it under its old mask */
-			t->sigmask = old;
+			s->mask = old;
 			return -SG_ERESTARTNOINTR;
 		}
 	}
-	t->sig.saved_mask = old;
-	t->sig.has_saved_mask = true;
+	s->saved_mask = old;
+	s->has_saved_mask = true;
 	return -EINTR;
 }
 
@@ -101,7 +102,7 @@ SG_SYSCALL_DEFINE(compat_sys_rt_sigsuspend)
 /* i386 sigsuspend (72): (unused, unused, old_sigset_t mask) */
 SG_SYSCALL_DEFINE(sys_sigsuspend)
 {
-	return suspend(t, (t->sigmask & ~0xffffffffull) | (uint32_t)a[2]);
+	return suspend(t, (sc_sigstate(t)->mask & ~0xffffffffull) | (uint32_t)a[2]);
 }
 
 /* --- sigtimedwait ------------------------------------------------------------- */

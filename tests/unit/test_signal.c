@@ -198,7 +198,7 @@ static struct fixture *make(enum sg_abi abi)
 	f->t.cpu.rip = 0x401234;
 	f->t.cpu.xmm[3].q[0] = 0xdeadbeefcafef00dull;
 	f->t.cpu.mxcsr = 0x1f80 | 0x6000;
-	f->t.sigmask = SIGBIT(SIGUSR2);
+	f->t.sig.mask = SIGBIT(SIGUSR2);
 	return f;
 }
 
@@ -222,7 +222,7 @@ static void frame_round_trip(enum sg_abi abi, bool siginfo)
 	uint64_t sp, word = 0;
 	int rc;
 
-	r.old_mask = f->t.sigmask;
+	r.old_mask = f->t.sig.mask;
 	r.info[0] = SIGUSR1;
 	if (abi == SG_ABI_I386)
 		rc = frame_setup_i386(&r);
@@ -249,7 +249,7 @@ static void frame_round_trip(enum sg_abi abi, bool siginfo)
 	f->t.cpu.r[R_BX] = 0;
 	f->t.cpu.xmm[3].q[0] = 0;
 	f->t.cpu.mxcsr = 0x1f80;
-	f->t.sigmask = ~0ull;
+	f->t.sig.mask = ~0ull;
 	f->t.cpu.r[R_SP] = sp + (abi == SG_ABI_I386 ? 4 : 8);
 	if (abi == SG_ABI_I386 && !siginfo) {
 		f->t.cpu.r[R_SP] += 4; /* __kernel_sigreturn's popl */
@@ -267,7 +267,7 @@ static void frame_round_trip(enum sg_abi abi, bool siginfo)
 		assert_int_equal(f->t.cpu.r[i], abi == SG_ABI_I386 ? (uint32_t)saved.r[i] : saved.r[i]);
 	assert_int_equal(f->t.cpu.xmm[3].q[0], 0xdeadbeefcafef00dull);
 	assert_int_equal(f->t.cpu.mxcsr, 0x1f80 | 0x6000);
-	assert_int_equal(f->t.sigmask, SIGBIT(SIGUSR2));
+	assert_int_equal(f->t.sig.mask, SIGBIT(SIGUSR2));
 	destroy(f);
 }
 
