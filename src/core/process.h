@@ -110,8 +110,6 @@ struct sg_thread {
 	int tid;
 	uint64_t clear_child_tid; /* set_tid_address */
 	uint64_t robust_list, robust_list_len;
-	uint64_t altstack_sp, altstack_size; /* sigaltstack; size 0: disabled */
-	uint32_t altstack_flags;  /* SS_AUTODISARM as given */
 	struct sg_sigstate sig;
 	struct sg_thread *next;   /* proc->threads */
 	pthread_t host;

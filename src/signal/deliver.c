@@ -16,20 +16,20 @@
 
 static bool on_altstack(const struct sg_thread *t, uint64_t sp)
 {
-	if (t->altstack_flags & SS_AUTODISARM_BIT)
+	if (t->sig.altstack_flags & SS_AUTODISARM_BIT)
 		return false;
-	return sp > t->altstack_sp && sp - t->altstack_sp <= t->altstack_size;
+	return sp > t->sig.altstack_sp && sp - t->sig.altstack_sp <= t->sig.altstack_size;
 }
 
 /* __on_sig_stack: whatever SS_AUTODISARM says (the overflow check). */
 bool frame_within_altstack(const struct sg_thread *t, uint64_t sp)
 {
-	return sp > t->altstack_sp && sp - t->altstack_sp <= t->altstack_size;
+	return sp > t->sig.altstack_sp && sp - t->sig.altstack_sp <= t->sig.altstack_size;
 }
 
 int frame_ss_flags(const struct sg_thread *t, uint64_t sp)
 {
-	if (!t->altstack_size)
+	if (!t->sig.altstack_size)
 		return SS_DISABLE;
 	return on_altstack(t, sp) ? SS_ONSTACK : 0;
 }
@@ -38,7 +38,7 @@ uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia
 		     bool *onstack_after)
 {
 	uint64_t sp = t->cpu.r[R_SP];
-	bool nested = t->altstack_size && on_altstack(t, sp);
+	bool nested = t->sig.altstack_size && on_altstack(t, sp);
 
 	if (t->proc->abi == SG_ABI_I386 || t->cpu.mode == CPU_MODE_32)
 		sp = (uint32_t)sp;
@@ -46,7 +46,7 @@ uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia
 		sp -= 128; /* the red zone */
 	*onstack_after = nested;
 	if ((ka->flags & SG_SA_ONSTACK) && frame_ss_flags(t, sp) == 0) {
-		sp = t->altstack_sp + t->altstack_size;
+		sp = t->sig.altstack_sp + t->sig.altstack_size;
 		*onstack_after = true;
 	}
 	return sp;
@@ -55,9 +55,9 @@ uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia
 void frame_save_altstack(struct sg_thread *t, uint64_t sp, uint64_t *ss_sp,
 			 int32_t *ss_flags, uint64_t *ss_size)
 {
-	*ss_sp = t->altstack_sp;
-	*ss_size = t->altstack_size;
-	*ss_flags = (int32_t)(t->altstack_flags | (uint32_t)frame_ss_flags(t, sp));
+	*ss_sp = t->sig.altstack_sp;
+	*ss_size = t->sig.altstack_size;
+	*ss_flags = (int32_t)(t->sig.altstack_flags | (uint32_t)frame_ss_flags(t, sp));
 }
 
 /* As sigaltstack(&uc_stack, NULL) from the frame: changing it while on it
@@ -70,17 +70,17 @@ int frame_restore_altstack(struct sg_thread *t, uint64_t ss_sp, int32_t flags,
 	if (on_altstack(t, t->cpu.r[R_SP]))
 		return 0; /* -EPERM unless unchanged: the kernel lets it pass */
 	if (mode == SS_DISABLE) {
-		t->altstack_sp = t->altstack_size = 0;
-		t->altstack_flags = 0;
+		t->sig.altstack_sp = t->sig.altstack_size = 0;
+		t->sig.altstack_flags = 0;
 		return 0;
 	}
 	if (mode != 0 && mode != SS_ONSTACK)
 		return -1;
 	if (size < 2048)
 		return -1;
-	t->altstack_sp = ss_sp;
-	t->altstack_size = size;
-	t->altstack_flags = (uint32_t)flags & SS_AUTODISARM_BIT;
+	t->sig.altstack_sp = ss_sp;
+	t->sig.altstack_size = size;
+	t->sig.altstack_flags = (uint32_t)flags & SS_AUTODISARM_BIT;
 	return 0;
 }
 
@@ -202,9 +202,9 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 		return rc;
 	/* what the kernel's handle_signal and signal_delivered do after the
 	 * frame (any frame: the i386 sigframe keeps no stack_t, yet disarms) */
-	if (t->altstack_flags & SS_AUTODISARM_BIT) {
-		t->altstack_sp = t->altstack_size = 0;
-		t->altstack_flags = 0;
+	if (t->sig.altstack_flags & SS_AUTODISARM_BIT) {
+		t->sig.altstack_sp = t->sig.altstack_size = 0;
+		t->sig.altstack_flags = 0;
 	}
 	cpu_set_rflags(&t->cpu, cpu_get_rflags(&t->cpu) & ~0x10500ull); /* DF RF TF */
 	fpstate_reset(&t->cpu);

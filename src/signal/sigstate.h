@@ -40,6 +40,8 @@ struct sg_sigstate {
 	volatile int arrived;        /* a host signal since the last instruction
 				      * boundary (sig_host_call) */
 	siginfo_t info[SG_NSIG];
+	uint64_t altstack_sp, altstack_size; /* sigaltstack; size 0: disabled */
+	uint32_t altstack_flags;     /* SS_AUTODISARM as given */
 	uint64_t saved_mask;         /* sigsuspend/pselect: mask to put back */
 	bool has_saved_mask;
 	bool sigreturned;            /* the last syscall was a sigreturn */

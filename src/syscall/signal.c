@@ -253,8 +253,8 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 {
 	uint64_t sp, size;
 	uint32_t flags;
-	uint64_t old_sp = t->altstack_sp, old_size = t->altstack_size;
-	uint32_t old_flags = t->altstack_flags;
+	uint64_t old_sp = t->sig.altstack_sp, old_size = t->sig.altstack_size;
+	uint32_t old_flags = t->sig.altstack_flags;
 
 	if (a[0]) {
 		if (frame_ss_flags(t, t->cpu.r[R_SP]) == SS_ONSTACK)
@@ -291,9 +291,9 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 		default:
 			return -EINVAL;
 		}
-		t->altstack_sp = sp;
-		t->altstack_size = size;
-		t->altstack_flags = flags & SC_SS_AUTODISARM;
+		t->sig.altstack_sp = sp;
+		t->sig.altstack_size = size;
+		t->sig.altstack_flags = flags & SC_SS_AUTODISARM;
 	}
 old_stack:
 	if (a[1]) {
