@@ -337,6 +337,25 @@ void sig_action_changed(struct sg_process *p, int sig)
 	set_host_action(p, sig, p->sigactions[sig - 1].handler);
 }
 
+struct sg_sigaction sig_action(struct sg_thread *t, int sig)
+{
+	return t->proc->sigactions[sig - 1];
+}
+
+struct sg_sigaction sig_swap_action(struct sg_thread *t, int sig,
+				    const struct sg_sigaction *sa)
+{
+	struct sg_process *p = t->proc;
+	struct sg_sigaction old;
+
+	pthread_mutex_lock(&p->lock);
+	old = p->sigactions[sig - 1];
+	p->sigactions[sig - 1] = *sa;
+	sig_action_changed(p, sig);
+	pthread_mutex_unlock(&p->lock);
+	return old;
+}
+
 /* glibc's signals, which a guest's C library uses as its own */
 #define LIBC_SIGCANCEL 32
 #define LIBC_SIGSETXID 33

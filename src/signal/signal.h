@@ -52,6 +52,12 @@ void sig_thread_init(struct sg_thread *t);
 
 /* After proc->sigactions[sig-1] changed: the host disposition follows. */
 void sig_action_changed(struct sg_process *p, int sig);
+/* The process's action for sig (1..SG_NSIG), as it is now. */
+struct sg_sigaction sig_action(struct sg_thread *t, int sig);
+/* Set the action for sig under the process's lock, the host disposition
+ * following; the action it had before. */
+struct sg_sigaction sig_swap_action(struct sg_thread *t, int sig,
+				    const struct sg_sigaction *sa);
 
 /* After t->sig.mask changed: the host thread mask follows. */
 void sig_mask_changed(struct sg_thread *t);

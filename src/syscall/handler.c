@@ -66,6 +66,16 @@ bool sc_host_shows_guest(struct sg_thread *t)
 	return t->proc->host_shows_guest;
 }
 
+uint64_t sc_stack_pointer(struct sg_thread *t)
+{
+	return t->cpu.r[R_SP];
+}
+
+void sc_request_stop(struct sg_thread *t)
+{
+	cpu_request_stop(&t->cpu);
+}
+
 bool sc_tsc_disabled(struct sg_thread *t)
 {
 	return t->cpu.tsc_disabled;

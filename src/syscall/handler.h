@@ -174,6 +174,11 @@ const char *sc_sysroot(struct sg_thread *t);
 /* The host's /proc/self/cmdline and environ are the guest's own
  * (core/identity.c). */
 bool sc_host_shows_guest(struct sg_thread *t);
+/* The guest's stack pointer as the call found it. */
+uint64_t sc_stack_pointer(struct sg_thread *t);
+/* The thread's CPU stops at the next instruction boundary (a signal the
+ * call made deliverable is delivered there). */
+void sc_request_stop(struct sg_thread *t);
 /* PR_SET_TSC: RDTSC faults for this thread (emulated by the CPU). */
 bool sc_tsc_disabled(struct sg_thread *t);
 void sc_set_tsc_disabled(struct sg_thread *t, bool disabled);

@@ -8,7 +8,7 @@
 
 #include "signal/signal.h"
 #include "syscall/compat/compat.h"
-#include "syscall/internal.h"
+#include "syscall/handler.h"
 
 #define UNBLOCKABLE SIG_UNBLOCKABLE
 #define SC_SS_ONSTACK 1
@@ -71,7 +71,7 @@ static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
 			    bool compat)
 {
 	int sig = (int)a[0];
-	struct sg_sigaction nsa, *cur;
+	struct sg_sigaction nsa;
 	long r;
 
 	struct sg_sigaction old;
@@ -89,14 +89,7 @@ static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
 	if (sig < 1 || sig > SG_NSIG ||
 	    (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
-	cur = &t->proc->sigactions[sig - 1];
-	old = *cur;
-	if (a[1]) {
-		pthread_mutex_lock(&t->proc->lock);
-		*cur = nsa;
-		sig_action_changed(t->proc, sig);
-		pthread_mutex_unlock(&t->proc->lock);
-	}
+	old = a[1] ? sig_swap_action(t, sig, &nsa) : sig_action(t, sig);
 	if (a[2])
 		return put_sigaction(t, a[2], compat, &old);
 	return 0;
@@ -123,8 +116,7 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 {
 	int sig = (int)a[0];
 	struct old_sigaction32 o;
-	struct sg_sigaction *cur;
-
+	struct sg_sigaction cur;
 	struct old_sigaction32 old;
 
 	/* as rt_sigaction: read, check, change, then write the old one */
@@ -132,22 +124,24 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 		return -EFAULT;
 	if (sig < 1 || sig > SG_NSIG || (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
-	cur = &t->proc->sigactions[sig - 1];
-	old = (struct old_sigaction32){
-		.handler = (uint32_t)cur->handler,
-		.mask = (uint32_t)cur->mask,
-		.flags = (uint32_t)cur->flags,
-		.restorer = (uint32_t)cur->restorer,
-	};
 	if (a[1]) {
-		pthread_mutex_lock(&t->proc->lock);
-		cur->handler = o.handler;
-		cur->flags = o.flags;
-		cur->restorer = o.restorer;
-		cur->mask = o.mask & ~UNBLOCKABLE;
-		sig_action_changed(t->proc, sig);
-		pthread_mutex_unlock(&t->proc->lock);
+		struct sg_sigaction sa = {
+			.handler = o.handler,
+			.flags = o.flags,
+			.restorer = o.restorer,
+			.mask = o.mask & ~UNBLOCKABLE,
+		};
+
+		cur = sig_swap_action(t, sig, &sa);
+	} else {
+		cur = sig_action(t, sig);
 	}
+	old = (struct old_sigaction32){
+		.handler = (uint32_t)cur.handler,
+		.mask = (uint32_t)cur.mask,
+		.flags = (uint32_t)cur.flags,
+		.restorer = (uint32_t)cur.restorer,
+	};
 	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
@@ -157,56 +151,51 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 SG_SYSCALL_DEFINE(sys_signal)
 {
 	int sig = (int)a[0];
-	struct sg_sigaction *cur;
-	uint64_t old;
+	struct sg_sigaction sa = {
+		.handler = (uint32_t)a[1],
+		.flags = SG_SA_RESETHAND | SG_SA_NODEFER,
+	};
 
 	if (sig < 1 || sig > SG_NSIG || sig == SIGKILL || sig == SIGSTOP)
 		return -EINVAL;
-	cur = &t->proc->sigactions[sig - 1];
-	pthread_mutex_lock(&t->proc->lock);
-	old = cur->handler;
-	cur->handler = (uint32_t)a[1];
-	cur->flags = SG_SA_RESETHAND | SG_SA_NODEFER;
-	cur->restorer = 0;
-	cur->mask = 0;
-	sig_action_changed(t->proc, sig);
-	pthread_mutex_unlock(&t->proc->lock);
-	return (long)old;
+	return (long)sig_swap_action(t, sig, &sa).handler;
 }
 
 static long set_mask(struct sg_thread *t, int how, uint64_t set)
 {
+	struct sg_sigstate *s = sc_sigstate(t);
+
 	set &= ~UNBLOCKABLE;
 	switch (how) {
 	case SIG_BLOCK:
-		t->sig.mask |= set;
+		s->mask |= set;
 		break;
 	case SIG_UNBLOCK:
-		t->sig.mask &= ~set;
+		s->mask &= ~set;
 		break;
 	case SIG_SETMASK:
-		t->sig.mask = set;
+		s->mask = set;
 		break;
 	default:
 		return -EINVAL;
 	}
 	sig_mask_changed(t);
 	if (sig_deliverable(t))
-		cpu_request_stop(&t->cpu); /* delivered before the next insn */
+		sc_request_stop(t); /* delivered before the next insn */
 	return 0;
 }
 
 /* i386 sigprocmask (126): 32-bit old_sigset_t; the upper signals stay. */
 SG_SYSCALL_DEFINE(compat_sys_sigprocmask)
 {
-	uint32_t set, old = (uint32_t)t->sig.mask;
+	uint32_t set, old = (uint32_t)sc_sigstate(t)->mask;
 	long r;
 
 	if (a[1]) {
 		if (copy_from_guest(sc_mm(t), &set, a[1], sizeof(set)))
 			return -EFAULT;
 		if ((int)a[0] == SIG_SETMASK)
-			r = set_mask(t, SIG_SETMASK, (t->sig.mask & ~0xffffffffull) | set);
+			r = set_mask(t, SIG_SETMASK, (sc_sigstate(t)->mask & ~0xffffffffull) | set);
 		else
 			r = set_mask(t, (int)a[0], set);
 		if (r)
@@ -221,7 +210,7 @@ SG_SYSCALL_DEFINE(compat_sys_sigprocmask)
  * (i386's two 32-bit words are the same bytes). */
 SG_SYSCALL_DEFINE(sys_rt_sigprocmask)
 {
-	uint64_t set, old = t->sig.mask;
+	uint64_t set, old = sc_sigstate(t)->mask;
 
 	if (a[3] != sizeof(uint64_t))
 		return -EINVAL;
@@ -253,11 +242,12 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 {
 	uint64_t sp, size;
 	uint32_t flags;
-	uint64_t old_sp = t->sig.altstack_sp, old_size = t->sig.altstack_size;
-	uint32_t old_flags = t->sig.altstack_flags;
+	struct sg_sigstate *s = sc_sigstate(t);
+	uint64_t old_sp = s->altstack_sp, old_size = s->altstack_size;
+	uint32_t old_flags = s->altstack_flags;
 
 	if (a[0]) {
-		if (frame_ss_flags(t, t->cpu.r[R_SP]) == SS_ONSTACK)
+		if (frame_ss_flags(t, sc_stack_pointer(t)) == SS_ONSTACK)
 			return -EPERM; /* not while running on it */
 		if (compat) {
 			struct compat_stack c;
@@ -291,16 +281,16 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 		default:
 			return -EINVAL;
 		}
-		t->sig.altstack_sp = sp;
-		t->sig.altstack_size = size;
-		t->sig.altstack_flags = flags & SC_SS_AUTODISARM;
+		s->altstack_sp = sp;
+		s->altstack_size = size;
+		s->altstack_flags = flags & SC_SS_AUTODISARM;
 	}
 old_stack:
 	if (a[1]) {
 		int32_t oflags = (int32_t)old_flags |
 				 (old_size ? 0 : SC_SS_DISABLE);
 
-		if (old_size && frame_ss_flags(t, t->cpu.r[R_SP]) == SS_ONSTACK)
+		if (old_size && frame_ss_flags(t, sc_stack_pointer(t)) == SS_ONSTACK)
 			oflags |= SC_SS_ONSTACK;
 		long r;
 
