@@ -197,11 +197,13 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	}
 
-	if (portable) { /* SG_PORTABLE_FP: the row in C (sse_fp.c), flags as below */
+	if (portable) { /* the row in C (sse_fp.c, sse_int_portable.c), flags as below */
 		uint32_t raised;
 
 		f.mxcsr = guest_mxcsr & ~0x3fu; /* its masks: UE depends on UM */
 		f.imm = (uint32_t)i->imm & 0xff;
+		if ((fl & SF_M32SEL) && i->mod != 3)
+			f.imm &= 0x3f; /* INSERTPS m32: no source lane */
 		portable(&f);
 		raised = f.mxcsr & 0x3f;
 		c->mxcsr = guest_mxcsr | raised;
@@ -256,9 +258,10 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		mmx_enter(c);
 }
 
-/* SG_PORTABLE_FP: a row with a C version (sse_fp.c defines simd_c_<name>)
- * runs it; the weak reference is NULL for the others. */
-#ifdef SG_PORTABLE_FP
+/* SG_PORTABLE_FP, SG_PORTABLE_SIMD: a row with a C version (sse_fp.c,
+ * sse_int_portable.c define simd_c_<name>) runs it; the weak reference is
+ * NULL for the others (and for the rows of the option not built). */
+#if defined(SG_PORTABLE_FP) || defined(SG_PORTABLE_SIMD)
 #define SIMD_PORTABLE(name) simd_c_##name
 #define SIMD_PORTABLE_DECL(name) extern simd_c_fn simd_c_##name __attribute__((weak));
 #else
@@ -293,10 +296,12 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	}
 #define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
 	extern const uint8_t simd_t_##name[], simd_t_##name##_w[]; \
+	SIMD_PORTABLE_DECL(name) SIMD_PORTABLE_DECL(name##_w) \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
-		simd_exec(c, i, (i->rex & 8 ? simd_t_##name##_w : simd_t_##name) + \
-			  (i->imm & (mask)) * 8, src, dst, fl, NULL); \
+		bool w = i->rex & 8; \
+		simd_exec(c, i, (w ? simd_t_##name##_w : simd_t_##name) + (i->imm & (mask)) * 8, \
+			  src, dst, fl, w ? SIMD_PORTABLE(name##_w) : SIMD_PORTABLE(name)); \
 	}
 #define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) \
 	SIMDI(map, opc, pfx, name, src, dst, fl, mask, text)
