@@ -147,7 +147,8 @@ static unsigned fp_raised(void)
 			x->flags |= FE_IE; /* the root of a negative: before DE */              \
 			return (DEFAULT_NAN);                                                   \
 		}                                                                               \
-		if (op != 'q') /* SQRT has one operand */                                      \
+		/* SQRT has one operand; x / 0 is ZE alone, no DE for a denormal x */          \
+		if (op != 'q' && !(op == '/' && is_zero_##SFX(b) && !(x->mxcsr & MX_DAZ)))     \
 			a = operand_##SFX(x, a);                                                \
 		b = operand_##SFX(x, b);                                                        \
 		va = from_##SFX(a);                                                             \
