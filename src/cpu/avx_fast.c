@@ -234,10 +234,22 @@ EA_SHAPES(FAST_PALIGNR_MEM, palignr)
 
 /* ---- VPSHUFB, VPUNPCKLQDQ, VPUNPCKHQDQ reg, vvvv, r/m (registers) ---- */
 
-/* VPSHUFB per lane on the host's PSHUFB (every x86-64-v2 host has SSSE3,
- * docs/cpu.md: the legacy rows already run it there). */
-__attribute__((target("ssse3"))) static inline cpu_xmm pshufb_lane(const cpu_xmm *a,
-								   const cpu_xmm *b)
+/* (V)PSHUFB per lane on the host's PSHUFB (every x86-64-v2 host has SSSE3,
+ * docs/cpu.md: the legacy rows already run it there); in C with
+ * SG_PORTABLE_SIMD, which runs no SSSE3 instruction of the host. */
+#ifdef SG_PORTABLE_SIMD
+#define PSHUFB_TARGET
+static inline cpu_xmm pshufb_lane(const cpu_xmm *a, const cpu_xmm *b)
+{
+	cpu_xmm r;
+
+	for (int k = 0; k < 16; k++)
+		r.b[k] = b->b[k] & 0x80 ? 0 : a->b[b->b[k] & 15];
+	return r;
+}
+#else
+#define PSHUFB_TARGET __attribute__((target("ssse3")))
+PSHUFB_TARGET static inline cpu_xmm pshufb_lane(const cpu_xmm *a, const cpu_xmm *b)
 {
 	cpu_xmm r;
 	__m128i x = _mm_load_si128((const __m128i *)a), y = _mm_load_si128((const __m128i *)b);
@@ -245,6 +257,7 @@ __attribute__((target("ssse3"))) static inline cpu_xmm pshufb_lane(const cpu_xmm
 	_mm_store_si128((__m128i *)&r, _mm_shuffle_epi8(x, y));
 	return r;
 }
+#endif
 
 /* VPUNPCKLQDQ: (vvvv.q[0], r/m.q[0]); VPUNPCKHQDQ: the high quadwords. */
 static inline cpu_xmm unpacklqdq_lane(const cpu_xmm *a, const cpu_xmm *b)
@@ -275,7 +288,7 @@ static inline cpu_xmm unpackhqdq_lane(const cpu_xmm *a, const cpu_xmm *b)
 		d[16] = hi;                                                                     \
 		return exec_next(c, i);                                                         \
 	}
-FAST_LANE_FN(pshufb, pshufb_lane, __attribute__((target("ssse3"))))
+FAST_LANE_FN(pshufb, pshufb_lane, PSHUFB_TARGET)
 FAST_LANE_FN(punpcklqdq, unpacklqdq_lane)
 FAST_LANE_FN(punpckhqdq, unpackhqdq_lane)
 #undef FAST_LANE_FN
@@ -618,16 +631,12 @@ static const struct insn *fast_palignr_r(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-/* PSHUFB xmm, xmm: every x86-64-v2 host has SSSE3 (docs/cpu.md: the SIMD
- * rows already run it there). */
-__attribute__((target("ssse3"))) static const struct insn *fast_pshufb_r(struct cpu *c,
-									 const struct insn *i)
+/* PSHUFB xmm, xmm (pshufb_lane above). */
+PSHUFB_TARGET static const struct insn *fast_pshufb_r(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm *d = xr(c, i, XR_REG);
-	__m128i x = _mm_load_si128((const __m128i *)d);
-	__m128i y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));
 
-	_mm_store_si128((__m128i *)d, _mm_shuffle_epi8(x, y));
+	*d = pshufb_lane(d, xr(c, i, XR_RM));
 	return exec_next(c, i);
 }
 
