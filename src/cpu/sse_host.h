@@ -38,7 +38,8 @@ enum {
 
 /* Row flags: */
 /* The operands of a host-executed row (sse_host.c's trampolines use its
- * offsets) and of its portable C twin (sse_fp.c, SG_PORTABLE_FP):
+ * offsets) and of its portable C twin (sse_fp.c with SG_PORTABLE_FP,
+ * sse_int_portable.c with SG_PORTABLE_SIMD):
  * x1 = the destination, x2 = the source, mxcsr the guest's with every
  * exception masked (the C: as the guest masks them) and no flag set, the
  * flags raised ORed in after. */
