@@ -132,6 +132,9 @@ static void rnd_vec(uint8_t out[16])
 		}
 	if (r % 8 == 2) /* strings with a terminator for PCMPISTRx */
 		out[h_rnd() % 16] = 0;
+	if (r % 8 == 6) /* a small alphabet: PCMPxSTRx matches, ranges, word terminators */
+		for (int k = 0; k < 16; k++)
+			out[k] = (uint8_t)"\0\1\2\x81"[h_rnd() % 4];
 }
 
 static void rnd_state(struct fstate *s)
