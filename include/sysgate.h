@@ -126,6 +126,12 @@ struct sg_options {
 				  * -1 (sg_options_init): your own 0, 1, 2 */
 	int embed_fd;            /* internal (--embed-fd): the channel to the
 				  * embedder a guest's execve hands on; 0: none */
+	int stats;               /* --stats: a line of counts at the end of each
+				  * guest process image (exit, execve) to the
+				  * trace's output or stderr: guest instructions,
+				  * instructions decoded, decoded-code bytes, page
+				  * faults, CPU time (docs/performance.md); the
+				  * guest runs slower, instruction by instruction */
 };
 
 /* Defaults: no sysroot, no trace, trace_fd -1. */

@@ -68,6 +68,11 @@ static void usage(FILE *out)
 		"      --trace-count=N    at most N instructions (or blocks)\n"
 		"  -o FILE                write the trace to FILE instead of stderr\n"
 		"      --no-aslr          no address randomisation (as setarch -R)\n"
+		"      --stats            at the end of each process (and at each\n"
+		"                         execve) print to stderr (the trace's output\n"
+		"                         with a trace) guest instructions executed,\n"
+		"                         instructions decoded, decoded-code bytes,\n"
+		"                         page faults and CPU time; runs slower\n"
 		"  -v, --verbose          warn about unimplemented system calls\n"
 		"  -g PORT                wait for gdb on TCP PORT (0: any free port,\n"
 		"                         printed) and serve the GDB remote protocol;\n"
@@ -300,6 +305,7 @@ int main(int argc, char **argv)
 		{ "trace-timeline", required_argument, NULL, 'W' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-aslr", no_argument, NULL, 'R' },
+		{ "stats", no_argument, NULL, 'Z' },
 		{ "syscalls", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -370,6 +376,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			opts.no_aslr = 1;
+			break;
+		case 'Z':
+			opts.stats = 1;
 			break;
 		case 'S':
 			return list_syscalls(optarg);

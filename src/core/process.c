@@ -56,6 +56,8 @@ SG_API enum sg_err sg_create(const struct sg_options *opts, sg_process **out)
 		p->opts = *opts;
 	else
 		sg_options_init(&p->opts);
+	if (p->opts.stats)
+		cpu_stats_enable(); /* for the whole host process: one guest per process */
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->threads_done, NULL);
 	thread_hooks_init(p);
@@ -281,6 +283,8 @@ enum sg_err process_run_here(struct sg_process *p, struct sg_exit *status)
 	}
 	thread_finish(t);
 	thread_wait_all(p);
+	if (p->opts.stats)
+		process_print_run_stats(p, "exit");
 	if (p->trace)
 		trace_exit(p->trace, &p->exit);
 	if (status)

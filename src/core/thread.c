@@ -371,6 +371,7 @@ static void forked(struct sg_thread *t)
 	p->threads = t;
 	t->next = NULL;
 	p->nthreads = 1;
+	cpu_stats_reset(); /* the child's own counts, as its own rusage */
 	guestside_forked(p);
 	if (embed_debugger(p))
 		embed_debugger(p)->forked(p); /* the child runs free */
@@ -388,6 +389,8 @@ static void forked(struct sg_thread *t)
 static void exit_as_guest(struct sg_process *p)
 {
 	thread_wait_all(p);
+	if (p->opts.stats)
+		process_print_run_stats(p, "exit");
 	if (p->exit.signaled) {
 		sigset_t set;
 
@@ -445,6 +448,14 @@ void thread_hooks_init(struct sg_process *p)
 	p->hooks.debugger_signal = debugger_signal;
 	p->hooks.debugger_fork_parent = debugger_fork_parent;
 	p->hooks.embed_signal = embed_signal;
+}
+
+void process_print_run_stats(struct sg_process *p, const char *event)
+{
+	struct cpu_stats st;
+
+	cpu_stats_get(&st);
+	trace_print_run_stats(p->trace, event, &st);
 }
 
 void thread_wait_all(struct sg_process *p)

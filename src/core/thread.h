@@ -19,5 +19,7 @@ void thread_hooks_init(struct sg_process *p);
 void trace_task_of(struct trace_task *task, const struct sg_thread *t);
 /* Until every thread of p has finished (kicking them while p exits). */
 void thread_wait_all(struct sg_process *p);
+/* --stats: the line of this host process's counts (trace_print_run_stats). */
+void process_print_run_stats(struct sg_process *p, const char *event);
 
 #endif

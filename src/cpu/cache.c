@@ -64,6 +64,32 @@ static void *xcalloc(size_t n, size_t sz)
 
 const uint16_t code_slots_none[SLOT_BLOCK] = { 0 };
 
+bool cpu_stats_on;
+struct cpu_stats cpu_stats_counts;
+
+void cpu_stats_enable(void)
+{
+	cpu_stats_on = true;
+}
+
+void cpu_stats_get(struct cpu_stats *out)
+{
+	out->executed = __atomic_load_n(&cpu_stats_counts.executed, __ATOMIC_RELAXED);
+	out->decoded = __atomic_load_n(&cpu_stats_counts.decoded, __ATOMIC_RELAXED);
+	out->pool_bytes = __atomic_load_n(&cpu_stats_counts.pool_bytes, __ATOMIC_RELAXED);
+	out->slot_bytes = __atomic_load_n(&cpu_stats_counts.slot_bytes, __ATOMIC_RELAXED);
+}
+
+void cpu_stats_reset(void)
+{
+	memset(&cpu_stats_counts, 0, sizeof(cpu_stats_counts));
+}
+
+static void stats_add(uint64_t *counter, uint64_t n)
+{
+	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
 static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct code_page *page_free_list;
 static char *chunk_next, *chunk_end, *pool_next, *pool_end;
@@ -137,6 +163,8 @@ static void slot_set(struct code_page *pg, unsigned off, uint16_t v)
 		*block = (const uint16_t *)chunk_next;
 		chunk_next += SLOT_BLOCK_BYTES;
 		pthread_mutex_unlock(&page_lock);
+		if (cpu_stats_on)
+			stats_add(&cpu_stats_counts.slot_bytes, SLOT_BLOCK_BYTES);
 	}
 	((uint16_t *)*block)[off % SLOT_BLOCK] = v; /* a block of ours, not code_slots_none */
 }
@@ -400,6 +428,7 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	 * must leave the stub whole) */
 	bool follows = pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == off;
 	bool stub_there = pg->n && !pg->pool[pg->n - 1].ends_run;
+	uint32_t n_before = pg->n;
 	struct insn decoded, *i;
 
 	if (pg->n == 0)
@@ -438,6 +467,14 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	lf_decoded(pg->pool, pg->n);
 	fuse_decoded(pg->pool, pg->n);
 	avx_fuse_decoded(pg->pool, pg->n);
+	if (cpu_stats_on) {
+		/* pool entries in use before and after, stubs included */
+		unsigned before = n_before + stub_there;
+		unsigned after = pg->n + !i->ends_run;
+
+		stats_add(&cpu_stats_counts.decoded, 1);
+		stats_add(&cpu_stats_counts.pool_bytes, (uint64_t)(after - before) * sizeof(struct insn));
+	}
 	return i;
 }
 

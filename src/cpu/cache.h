@@ -70,6 +70,11 @@ struct cpu_code_cache {
 extern __thread struct cpu *cpu_tl_current;
 
 /* The page holding addr (page aligned), created if needed. */
+/* --stats (cpu.h, struct cpu_stats): on, and the counts (added to with
+ * relaxed atomics: threads decode and run at once). */
+extern bool cpu_stats_on;
+extern struct cpu_stats cpu_stats_counts;
+
 struct code_page *cache_page(struct cpu *c, uint64_t page);
 /* A fetch from a page the guest may not execute: leaves cpu_run with a
  * VEC_PF at addr (exec.c); mapped: SEGV_ACCERR, present: the error

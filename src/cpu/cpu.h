@@ -151,6 +151,7 @@ struct cpu {
 	uint64_t cache_epoch;         /* code-invalidation epoch this cache has seen */
 	uint64_t amask;               /* the mode's address mask (fast forms' addresses) */
 	uint32_t target_misses;       /* kept indirect targets missed (cache.h, exec_indirect) */
+	uint64_t executed;            /* --stats: counted since run() began (flushed at its end) */
 };
 
 /* What one instruction does to the flow of control, as the CPU's own
@@ -177,6 +178,21 @@ void cpu_init(struct cpu *cpu, enum cpu_mode mode);
 
 /* Free what the CPU allocated (its decoded-instruction cache). */
 void cpu_release(struct cpu *cpu);
+
+/* What --stats reports of the CPU module, for the whole host process (all
+ * its threads). Counting is off until cpu_stats_enable: then every
+ * cpu_run goes instruction by instruction through the table handlers
+ * (docs/performance.md, The --stats counters), so executed is exact;
+ * off, the run loop pays one test per turn, none per instruction. */
+struct cpu_stats {
+	uint64_t executed;   /* guest instructions completed (a faulting one is not) */
+	uint64_t decoded;    /* instructions decoded */
+	uint64_t pool_bytes; /* decoded-code entries written (fall-through stubs included) */
+	uint64_t slot_bytes; /* slot blocks given to code pages */
+};
+void cpu_stats_enable(void);
+void cpu_stats_get(struct cpu_stats *out);
+void cpu_stats_reset(void); /* a fork child counts its own from 0 */
 
 /* Interpret from cpu->rip until a stop; returns cpu->stop. */
 enum cpu_stop_reason cpu_run(struct cpu *cpu);

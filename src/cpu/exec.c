@@ -232,6 +232,26 @@ const struct insn *exec_generic(struct cpu *c, const struct insn *i)
 	return exec_at(c, c->rip);
 }
 
+/* --stats: each instruction through its table handler (exact at every
+ * step, as single-stepping), counted once it completed: not one that
+ * faulted (a memory fault leaves by longjmp before the count, the others
+ * stop with CPU_STOP_FAULT). Apart from the fast forms so that counting
+ * costs them nothing: the threaded dispatch has no place to count
+ * without a test or an add per instruction. Returns with rip exact. */
+static __attribute__((noinline)) void run_counted(struct cpu *c, const struct insn *i)
+{
+	for (;;) {
+		c->cur = NULL;
+		c->insn_rip = i->addr;
+		c->rip = i->addr + i->len;
+		i->fn(c, i);
+		c->executed += c->stop != CPU_STOP_FAULT;
+		if (__builtin_expect(c->pending != 0, 0))
+			return;
+		i = exec_at(c, c->rip);
+	}
+}
+
 /* Not inlined into run(): after its sigsetjmp the compiler keeps c in
  * memory, here it stays in a register. */
 static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
@@ -262,6 +282,8 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			c->insn_rip = i->addr;
 			c->rip = i->addr + i->len;
 			i->fn(c, i);
+			if (cpu_stats_on)
+				c->executed += c->stop != CPU_STOP_FAULT;
 			if (tf && c->stop == CPU_STOP_NONE) {
 				uint64_t next = c->rip;
 
@@ -270,6 +292,12 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 				c->rip = next;
 			}
 			return;
+		}
+		if (__builtin_expect(cpu_stats_on, 0)) {
+			run_counted(c, i);
+			if (c->stop != CPU_STOP_NONE)
+				return;
+			continue;
 		}
 		do {
 			c->cur = i;
@@ -374,6 +402,14 @@ static void sync_insn_rip(struct cpu *c)
 		c->insn_rip = c->cur->addr;
 }
 
+static void flush_executed(struct cpu *c)
+{
+	if (c->executed) {
+		__atomic_fetch_add(&cpu_stats_counts.executed, c->executed, __ATOMIC_RELAXED);
+		c->executed = 0;
+	}
+}
+
 static enum cpu_stop_reason run(struct cpu *c, bool single)
 {
 	sigjmp_buf jb;
@@ -392,6 +428,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	case 2: /* cpu_ac_fault: a misaligned access with AC set */
 		tl_jmp = outer;
 		sync_insn_rip(c);
+		flush_executed(c);
 		cpu_raise(c, VEC_AC);
 		return c->stop;
 	default:
@@ -400,6 +437,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 		tl_jmp = outer;
 		cpu_tl_ac = false;
 		sync_insn_rip(c);
+		flush_executed(c);
 		cpu_raise_addr(c, VEC_PF, tl_fault_addr);
 		c->fault.write = tl_fault_write;
 		c->fault.prot = tl_fault_prot;
@@ -416,6 +454,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	cpu_tl_current = c;
 	cpu_tl_ac = (c->lf.rf & FL_AC) != 0; /* AC is never a lazy flag */
 	run_loop(c, single);
+	flush_executed(c);
 	cpu_tl_ac = false;
 	tl_in_guest = 0;
 	tl_jmp = outer;

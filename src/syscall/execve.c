@@ -196,6 +196,8 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 	}
 	if (!r && p->opts.no_aslr)
 		r = strv_add(s, strdup("--no-aslr"));
+	if (!r && p->opts.stats)
+		r = strv_add(s, strdup("--stats"));
 	if (!r && t->cpu.tsc_disabled)
 		r = strv_add(s, strdup("--tsc-sigsegv"));
 	for (int i = 0; !r && i < p->opts.verbose; i++)
@@ -310,6 +312,12 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 			fcntl(efd, F_SETFD, 0); /* and keeps the embedder's hooks */
 		if (t->proc->trace && sc_current)
 			trace_syscall_exec(t->proc->trace, sc_current);
+		if (t->proc->opts.stats) { /* this image's counts end here */
+			struct cpu_stats st;
+
+			cpu_stats_get(&st);
+			trace_print_run_stats(t->proc->trace, "execve", &st);
+		}
 		if (!env.v)
 			strv_add(&env, NULL);
 		hostfd_exec_begin(); /* the new image reads the guest's limit */

@@ -91,6 +91,14 @@ void trace_signal(struct trace *tr, int tid, const siginfo_t *si);
  * table instead. */
 void trace_exit(struct trace *tr, const struct sg_exit *status);
 
+/* --stats (run_stats.c): one line of this host process's guest
+ * instructions and decoding (cpu: cpu_stats_get's), page faults and CPU
+ * time, to the trace's output (tr: NULL, stderr); event says why now
+ * ("exit", "execve"). */
+struct cpu_stats;
+void trace_print_run_stats(const struct trace *tr, const char *event,
+			   const struct cpu_stats *cpu);
+
 /* --- instruction trace (--trace=insn / --trace=blocks, insn.c) ---------- */
 
 /* The trace wants to see instructions (and is not past --trace-count). */
