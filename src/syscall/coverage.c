@@ -49,11 +49,11 @@ static enum sc_status {
 	const struct unsupported *u;
 
 	*reason = NULL;
-	if (row->entry && strcmp(row->entry, "sys_ni_syscall") == 0) {
+	if (strcmp(row->entry, "sys_ni_syscall") == 0) {
 		*reason = ni_reason;
 		return ST_UNSUPPORTED;
 	}
-	if (row->fn)
+	if (systab_row_fn(row))
 		return ST_IMPLEMENTED;
 	u = find_unsupported(row->name);
 	if (!u)
@@ -76,7 +76,7 @@ void syscall_print_coverage(FILE *out, enum sg_table table)
 		const char *reason;
 		enum sc_status st;
 
-		if (!row->name)
+		if (!row->name[0])
 			continue;
 		st = row_status(row, &reason);
 		count[st]++;

@@ -94,7 +94,7 @@ static long guarded(struct sg_thread *t, struct sg_syscall_call *call, sg_syscal
 
 static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 {
-	sg_syscall_fn fn = call->row ? call->row->fn : NULL;
+	sg_syscall_fn fn = systab_row_fn(call->row);
 
 	if (call->row && call->row->fd_args &&
 	    sc_names_private_fd(call->row->fd_args, call->args)) {

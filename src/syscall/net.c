@@ -319,11 +319,11 @@ SG_SYSCALL_DEFINE(compat_sys_socketcall)
 
 	if (err)
 		return err;
-	if (c.row < 0 || (unsigned)c.row >= tab->size || !tab->rows[c.row].fn)
+	if (c.row < 0 || (unsigned)c.row >= tab->size || !systab_row_fn(&tab->rows[c.row]))
 		return -ENOSYS;
 	row = &tab->rows[c.row];
 	/* the entry's descriptor check cannot see into the block */
 	if (row->fd_args && sc_names_private_fd(row->fd_args, c.args))
 		return -EBADF;
-	return row->fn(t, c.args);
+	return systab_row_fn(row)(t, c.args);
 }

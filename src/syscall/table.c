@@ -17,12 +17,34 @@ _Static_assert(SYSTAB_X32_BIT == __X32_SYSCALL_BIT, "the kernel's x32 bit");
 #include "syscall_entries.h"
 #undef SG_SYSCALL_ENTRY
 
+/* The entry points, one each: the only pointers of the tables (the
+ * rows name them by index, sg_syscall_row.handler). */
+enum systab_handler {
+	SYSTAB_HANDLER_NONE,
+#define SG_SYSCALL_ENTRY(entry) SYSTAB_HANDLER_##entry,
+#include "syscall_entries.h"
+#undef SG_SYSCALL_ENTRY
+	SYSTAB_HANDLER__COUNT
+};
+_Static_assert(SYSTAB_HANDLER__COUNT <= UINT16_MAX, "sg_syscall_row.handler");
+
+static sg_syscall_fn const handlers[SYSTAB_HANDLER__COUNT] = {
+#define SG_SYSCALL_ENTRY(entry) [SYSTAB_HANDLER_##entry] = entry,
+#include "syscall_entries.h"
+#undef SG_SYSCALL_ENTRY
+};
+
+sg_syscall_fn systab_row_fn(const struct sg_syscall_row *row)
+{
+	return row ? handlers[row->handler] : NULL;
+}
+
 /* Bit i: argument i names a descriptor of the caller (kind fd or dirfd). */
 #define FD_BIT(k, i)                                                       \
 	((unsigned)((int)SYSTAB_ARG_##k == (int)SYSTAB_ARG_FD ||              \
 		    (int)SYSTAB_ARG_##k == (int)SYSTAB_ARG_DIRFD) << (i))
 #define SG_SYSCALL(nr, name, entry, ret, nargs, k0, k1, k2, k3, k4, k5) \
-	[nr] = { #name, #entry, entry, nargs,                             \
+	[nr] = { #name, #entry, SYSTAB_HANDLER_##entry, nargs,            \
 		 FD_BIT(k0, 0) | FD_BIT(k1, 1) | FD_BIT(k2, 2) | FD_BIT(k3, 3) | \
 			 FD_BIT(k4, 4) | FD_BIT(k5, 5) },
 
@@ -83,7 +105,7 @@ static const struct sg_syscall_row *row_at(enum sg_table table, uint32_t index)
 {
 	const struct sg_syscall_table *tab = sg_syscall_table(table);
 
-	if (!tab || index >= tab->size || !tab->rows[index].name)
+	if (!tab || index >= tab->size || !tab->rows[index].name[0])
 		return NULL;
 	return &tab->rows[index];
 }
@@ -108,7 +130,7 @@ uint32_t systab_restart_nr(enum sg_table table)
 	const struct sg_syscall_table *tab = sg_syscall_table(table);
 
 	for (uint32_t i = 0; tab && i < tab->size; i++)
-		if (tab->rows[i].name && strcmp(tab->rows[i].name, "restart_syscall") == 0)
+		if (strcmp(tab->rows[i].name, "restart_syscall") == 0)
 			return table == SG_TABLE_X32 ? i | SYSTAB_X32_BIT : i;
 	return 0; /* every table has the row (tests/unit/test_systab.c) */
 }
@@ -117,14 +139,14 @@ const struct systab_sig *systab_sig(enum sg_table t, unsigned index)
 {
 	const struct sg_syscall_table *tab = sg_syscall_table(t);
 
-	if (!tab || index >= tab->size || !tab->rows[index].name)
+	if (!tab || index >= tab->size || !tab->rows[index].name[0])
 		return NULL;
 	return &sigs[t][index];
 }
 
 bool systab_row_is_ni(const struct sg_syscall_row *row)
 {
-	return row && row->entry && strcmp(row->entry, "sys_ni_syscall") == 0;
+	return row && strcmp(row->entry, "sys_ni_syscall") == 0;
 }
 
 int systab_lookup_abi(const char *name, enum sg_table *out)
@@ -159,13 +181,13 @@ void systab_print_coverage(FILE *out, enum sg_table t)
 		const struct sg_syscall_row *row = &tab->rows[i];
 		const char *status;
 
-		if (!row->name)
+		if (!row->name[0])
 			continue;
 		rows++;
 		if (systab_row_is_ni(row)) {
 			status = "ni";
 			ni++;
-		} else if (row->fn) {
+		} else if (systab_row_fn(row)) {
 			status = "implemented";
 			done++;
 		} else {

@@ -47,14 +47,23 @@ static inline enum sg_abi systab_abi(enum sg_table table)
 	return (enum sg_abi)(table + 1);
 }
 
+/* A row holds no pointer, so the tables are plain .rodata that a
+ * static-PIE sysgate does not relocate at start-up (each relocated page is
+ * a page fault of every start, docs/performance.md): the names in the row,
+ * the handler as an index into one array of entry points (table.c). */
+#define SYSTAB_NAME_MAX 32  /* the longest name in tables/, 28, and its NUL */
+#define SYSTAB_ENTRY_MAX 40 /* the longest entry point, 33, and its NUL */
 struct sg_syscall_row {
-	const char *name;        /* "read" */
-	const char *entry;       /* "sys_read" / "compat_sys_..." */
-	sg_syscall_fn fn;        /* NULL: not implemented yet -> -ENOSYS */
-	unsigned nargs;          /* for the trace; 6 if unknown */
-	unsigned fd_args;        /* bit i: argument i names a descriptor
+	char name[SYSTAB_NAME_MAX];   /* "read"; "" for a hole */
+	char entry[SYSTAB_ENTRY_MAX]; /* "sys_read" / "compat_sys_..." */
+	uint16_t handler;        /* systab_row_fn's index; 0: none */
+	uint8_t nargs;           /* for the trace; 6 if unknown */
+	uint8_t fd_args;         /* bit i: argument i names a descriptor
 				  * (tables/syscall_args.in kinds fd, dirfd) */
 };
+
+/* The row's handler; NULL: not implemented yet -> -ENOSYS (or row NULL). */
+sg_syscall_fn systab_row_fn(const struct sg_syscall_row *row);
 
 /* The generated tables, indexed by number (x32: without the 0x40000000 bit). */
 struct sg_syscall_table {

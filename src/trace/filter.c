@@ -155,7 +155,7 @@ static int mark(struct trace_filter *f, const char *word, bool on, char *why, si
 			const char *name = tab->rows[r].name;
 			bool hit;
 
-			if (!name)
+			if (!name[0]) /* a hole */
 				continue;
 			if (all)
 				hit = true;
@@ -374,9 +374,9 @@ unsigned trace_entry_attrs(const struct sg_syscall_call *call)
 {
 	unsigned a = 0;
 
-	if (!call->row || (!call->row->fn && !systab_row_is_ni(call->row)))
+	if (!call->row || (!systab_row_fn(call->row) && !systab_row_is_ni(call->row)))
 		a |= TRACE_ENTRY_MISSING;
-	if (call->row && call->row->fn &&
+	if (call->row && systab_row_fn(call->row) &&
 	    (!strncmp(call->row->entry, "compat_", 7) || !strncmp(call->row->entry, "sys_ia32_", 9)))
 		a |= TRACE_ENTRY_COMPAT;
 	if (call->vdso_fn)
@@ -537,7 +537,7 @@ void trace_count_as_starter(struct trace *tr, const struct sg_syscall_call *call
 	if (call->table == SG_TABLE_X64 || !from || !to || !x64 || !call->row)
 		return;
 	for (r64 = 0; r64 < x64->size; r64++)
-		if (x64->rows[r64].name && !strcmp(x64->rows[r64].name, "execve"))
+		if (!strcmp(x64->rows[r64].name, "execve"))
 			break;
 	if (r64 == x64->size)
 		return;

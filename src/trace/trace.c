@@ -460,11 +460,12 @@ static void renamed_rows_init(void)
 		const struct systab_sig *sig;
 
 		if (def->row < 0 || (unsigned)def->row >= tab->size ||
-		    !tab->rows[def->row].name || !strcmp(tab->rows[def->row].name, def->name) ||
+		    !tab->rows[def->row].name[0] || !strcmp(tab->rows[def->row].name, def->name) ||
 		    !(sig = systab_sig(SG_TABLE_IA32, (unsigned)def->row)))
 			continue;
 		renamed_rows[id] = tab->rows[def->row];
-		renamed_rows[id].name = def->name;
+		/* the carried names are short ("socket", "recvmmsg") */
+		snprintf(renamed_rows[id].name, sizeof(renamed_rows[id].name), "%s", def->name);
 		renamed_rows[id].nargs = def->nargs;
 		renamed_sigs[id] = *sig;
 		renamed_sigs[id].nargs = (unsigned char)def->nargs;
@@ -706,7 +707,7 @@ static const struct sg_syscall_call *carried_call_view(const struct sg_syscall_c
 	*view = *call;
 	view->index = (unsigned)c.row;
 	view->nr = (unsigned)c.row;
-	view->row = renamed_rows[c.id].name ? &renamed_rows[c.id] : &tab->rows[c.row];
+	view->row = renamed_rows[c.id].name[0] ? &renamed_rows[c.id] : &tab->rows[c.row];
 	memcpy(view->args, c.args, sizeof(view->args));
 	/* ipc's shmat returns 0 and stores the address: shown as returned */
 	if (c.result_at && call->result == 0 &&
@@ -747,7 +748,7 @@ void trace_initial_execve(struct trace *tr, const struct trace_task *task,
 	memset(&call, 0, sizeof(call));
 	call.table = table;
 	for (unsigned r = 0; r < tab->size; r++)
-		if (tab->rows[r].name && !strcmp(tab->rows[r].name, "execve")) {
+		if (!strcmp(tab->rows[r].name, "execve")) {
 			call.index = r;
 			call.row = &tab->rows[r];
 			break;

@@ -215,7 +215,7 @@ static void setup(void)
 	guest_fault_handler();
 	t = sg_syscall_table(table);
 	for (unsigned nr = 0; nr < t->size && nr_count < 512; nr++)
-		for (unsigned k = 0; t->rows[nr].name && k < sizeof(allowed) / sizeof(allowed[0]); k++)
+		for (unsigned k = 0; t->rows[nr].name[0] && k < sizeof(allowed) / sizeof(allowed[0]); k++)
 			if (strcmp(t->rows[nr].name, allowed[k]) == 0) {
 				nr_list[nr_count++] = nr;
 				break;

@@ -122,7 +122,7 @@ static long nr_of(enum abi abi, const char *name)
 	const struct sg_syscall_table *tab = sg_syscall_table(tables[abi]);
 
 	for (unsigned i = 0; i < tab->size; i++)
-		if (tab->rows[i].name && strcmp(tab->rows[i].name, name) == 0)
+		if (strcmp(tab->rows[i].name, name) == 0)
 			return i;
 	return -1;
 }

@@ -110,7 +110,7 @@ static struct sg_syscall_call make_call(enum sg_table t, enum cpu_syscall_mech m
 	c.table = t;
 	c.index = index;
 	c.nr = t == SG_TABLE_X32 ? index + 0x40000000u : index;
-	c.row = index < tab->size && tab->rows[index].name ? &tab->rows[index] : NULL;
+	c.row = index < tab->size && tab->rows[index].name[0] ? &tab->rows[index] : NULL;
 	c.args[0] = a0;
 	c.args[1] = a1;
 	c.args[2] = a2;

@@ -114,7 +114,7 @@ static unsigned nr_of(enum sg_table t, const char *name)
 	const struct sg_syscall_table *tab = sg_syscall_table(t);
 
 	for (unsigned i = 0; i < tab->size; i++)
-		if (tab->rows[i].name && !strcmp(tab->rows[i].name, name))
+		if (!strcmp(tab->rows[i].name, name))
 			return i;
 	fail_msg("no row %s", name);
 	return 0;
