@@ -81,16 +81,27 @@ while read -r kind style headers names exclude opts; do
 		printf '%s\n' "$incs"
 		echo '#include "trace/xlat.h"'
 		echo
+		# the names in one string, each entry an offset into it: no
+		# pointer per entry for a static-PIE sysgate to relocate at
+		# start-up (trace/xlat.h)
+		echo "static const char names[] ="
+		for n in $list; do
+			printf '\t"%s\\0"\n' "$n"
+		done
+		printf '\t;\n'
 		echo "static const struct xlat_entry entries[] = {"
+		off=0
 		for n in $list; do
 			t=0
 			case $tail in *,$n,*) t=1 ;; esac
-			printf '\t{ "%s", (uint64_t)(%s), %s },\n' "$n" "$n" "$t"
+			printf '\t{ %s, %s, (uint64_t)(%s) },\n' "$off" "$t" "$n"
+			off=$((off + ${#n} + 1))
 		done
 		echo "};"
+		printf '_Static_assert(sizeof(names) <= 65536, "xlat_entry.name");\n'
 		echo
 		printf 'const struct xlat xlat_%s = {\n' "$kind"
-		printf '\t"%s", XLAT_%s, entries, sizeof(entries) / sizeof(entries[0]),\n' \
+		printf '\t"%s", XLAT_%s, names, entries, sizeof(entries) / sizeof(entries[0]),\n' \
 			"$kind" "$(echo "$style" | tr a-z A-Z)"
 		if [ -n "$zero" ]; then
 			printf '\t"%s", %s, %s,\n' "$zero" "$mask" "$desc"

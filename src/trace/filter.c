@@ -231,7 +231,7 @@ static int signal_number(const char *w)
 		return n >= 1 && n <= 64 ? (int)n : 0;
 	snprintf(name, sizeof(name), "%s%s", strncmp(w, "SIG", 3) ? "SIG" : "", w);
 	for (size_t i = 0; i < xlat_signo.n; i++)
-		if (!strcmp(xlat_signo.entries[i].name, name))
+		if (!strcmp(xlat_entry_name(&xlat_signo, &xlat_signo.entries[i]), name))
 			return (int)xlat_signo.entries[i].value;
 	if (!strcmp(name, "SIGRTMIN"))
 		return 32;

@@ -31,18 +31,18 @@ static void print_unknown_note(struct tline *l, const struct xlat *x)
 
 	if (!x->n)
 		return;
-	for (const char *p = x->entries[0].name; p[n]; n++) {
+	for (const char *p = xlat_entry_name(x, &x->entries[0]); p[n]; n++) {
 		bool shared = true;
 
 		for (size_t i = 1; i < x->n && shared; i++)
-			shared = !strncmp(x->entries[i].name, x->entries[0].name, n + 1);
+			shared = !strncmp(xlat_entry_name(x, &x->entries[i]), xlat_entry_name(x, &x->entries[0]), n + 1);
 		if (!shared)
 			break;
 	}
-	while (n > 0 && x->entries[0].name[n - 1] != '_')
+	while (n > 0 && xlat_entry_name(x, &x->entries[0])[n - 1] != '_')
 		n--;
 	if (n)
-		tl_printf(l, " /* %.*s??? */", (int)n, x->entries[0].name);
+		tl_printf(l, " /* %.*s??? */", (int)n, xlat_entry_name(x, &x->entries[0]));
 }
 
 void tprint_flags(struct tline *l, const struct xlat *x, uint64_t v)
@@ -81,7 +81,7 @@ void tprint_flags(struct tline *l, const struct xlat *x, uint64_t v)
 				break;
 			if (!first)
 				tl_putc(l, '|');
-			tl_puts(l, lo->name);
+			tl_puts(l, xlat_entry_name(x, lo));
 			first = false;
 			chosen[lo_i] = NULL;
 		}
@@ -100,14 +100,14 @@ const char *xlat_name(const struct xlat *x, uint64_t value)
 {
 	for (size_t i = 0; i < x->n; i++)
 		if (x->entries[i].value == value)
-			return x->entries[i].name;
+			return xlat_entry_name(x, &x->entries[i]);
 	return NULL;
 }
 
 uint64_t xlat_value(const struct xlat *x, const char *name)
 {
 	for (size_t i = 0; i < x->n; i++)
-		if (!strcmp(x->entries[i].name, name))
+		if (!strcmp(xlat_entry_name(x, &x->entries[i]), name))
 			return x->entries[i].value;
 	return 0;
 }

@@ -10,15 +10,20 @@
 
 enum xlat_style { XLAT_FLAGS, XLAT_ENUM };
 
+/* No pointer in an entry: a static-PIE sysgate relocates every pointer of
+ * its tables at each start (a page fault per page), so the generated
+ * entries are plain .rodata and name their name by offset into the set's
+ * names (xlat_entry_name). */
 struct xlat_entry {
-	const char *name;
+	uint16_t name; /* offset in xlat.names */
+	uint16_t tail; /* flags: printed after the others (strace's order) */
 	uint64_t value;
-	int tail; /* flags: printed after the others (strace's order) */
 };
 
 struct xlat {
 	const char *kind;
 	enum xlat_style style;
+	const char *names;                /* the entries' names, each NUL-ended */
 	const struct xlat_entry *entries;
 	size_t n;
 	const char *zero;  /* flags: the name of 0, or NULL for "0" */
@@ -37,6 +42,11 @@ struct xlat {
 #undef TRACE_KIND_ENUM
 #undef TRACE_KIND_STRUCT
 #undef TRACE_KIND_OSTRUCT
+
+static inline const char *xlat_entry_name(const struct xlat *x, const struct xlat_entry *e)
+{
+	return x->names + e->name;
+}
 
 /* The name of value in an enum set, or NULL. */
 const char *xlat_name(const struct xlat *x, uint64_t value);
