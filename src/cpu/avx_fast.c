@@ -57,6 +57,12 @@ static uint64_t reg_offsets(const struct insn *i)
 	return (x + n * i->reg) | (x + n * VEX_V(i)) << 16 | (x + n * i->rm) << 32;
 }
 
+/* A legacy SSE result into the register at d: bits 255:128 kept. */
+static inline void put_whole(cpu_xmm *d, cpu_xmm v)
+{
+	d[0] = v;
+}
+
 /* A VEX.128 result into the register at d: bits 255:128 cleared. */
 static inline void put_low(cpu_xmm *d, cpu_xmm v)
 {
@@ -298,17 +304,21 @@ FAST_LANE_FN(punpckhqdq, unpackhqdq_lane)
 /* VMOVDQU/VMOVUPS/VMOVUPD xmm|ymm, m (aligned: VMOVDQA/APS/APD, a
  * misaligned operand goes to the table handler's #GP), and the register
  * form of all six: dst = r/m. */
-#define FAST_LOAD(suffix, align, SH, EA)                                                        \
-	static const struct insn *fast_vload_mx##suffix##SH(struct cpu *c, const struct insn *i) \
+/* A 16-byte load into XMM reg, put there by PUT: put_low for a VEX form
+ * (the upper half zeroed), put_whole for a legacy one (kept). */
+#define FAST_LOAD16(name, PUT, suffix, align, SH, EA)                                           \
+	static const struct insn *fast_##name##suffix##SH(struct cpu *c, const struct insn *i)   \
 	{                                                                                       \
 		cpu_xmm v;                                                                      \
 		uint64_t addr = EA(c, i);                                                       \
 		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
 			return exec_generic(c, i);                                              \
 		mem_read16(addr, &v);                                                           \
-		put_low(xm(c, i, XR_REG), v);                                                   \
+		PUT(xm(c, i, XR_REG), v);                                                       \
 		return exec_next(c, i);                                                         \
-	}                                                                                       \
+	}
+#define FAST_LOAD(suffix, align, SH, EA)                                                        \
+	FAST_LOAD16(vload_mx, put_low, suffix, align, SH, EA)                                   \
 	static const struct insn *fast_vload_my##suffix##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                       \
 		cpu_xmm v[2], *d;                                                               \
@@ -593,20 +603,11 @@ static const struct insn *fast_load_r(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-#define FAST_LEGACY_LOAD(suffix, align, SH, EA)                                                 \
-	static const struct insn *fast_load_m##suffix##SH(struct cpu *c, const struct insn *i)  \
-	{                                                                                       \
-		cpu_xmm v;                                                                      \
-		uint64_t addr = EA(c, i);                                                       \
-		if (align && __builtin_expect((addr & 15) != 0, 0))                             \
-			return exec_generic(c, i);                                              \
-		mem_read16(addr, &v);                                                           \
-		*xm(c, i, XR_REG) = v;                                                          \
-		return exec_next(c, i);                                                         \
-	}
+#define FAST_LEGACY_LOAD(suffix, align, SH, EA) FAST_LOAD16(load_m, put_whole, suffix, align, SH, EA)
 EA_SHAPES(FAST_LEGACY_LOAD, , false)
 EA_SHAPES(FAST_LEGACY_LOAD, _a, true)
 #undef FAST_LEGACY_LOAD
+#undef FAST_LOAD16
 
 /* PSHUFD xmm, xmm, imm8: dword k of the result is the source's dword
  * (imm8 >> 2k) & 3. */
