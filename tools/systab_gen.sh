@@ -2,9 +2,9 @@
 # Build-time generator: tables/syscall_32.tbl + syscall_64.tbl +
 # syscall_args.in -> X-macro headers in OUTDIR (see src/syscall/table.c):
 #
-#   syscalls_ia32.h  syscalls_x64.h  syscalls_x32.h
+#   syscalls_i386.h  syscalls_x64.h  syscalls_x32.h
 #       SG_SYSCALL(nr, name, entry, RET, nargs, K0, K1, K2, K3, K4, K5)
-#       ia32: the compat entry point when the row has one, else the entry;
+#       i386: the compat entry point when the row has one, else the entry;
 #       x64: rows `common` and `64`; x32: rows `common` and `x32`, always
 #       with the 4th column (the kernel's x32 path calls the 64-bit entry
 #       for common rows). A row without an entry point gets sys_ni_syscall.
@@ -32,7 +32,7 @@ function fail(msg) { print "systab_gen: " msg > "/dev/stderr"; failed = 1; exit 
 # Slots of one argument kind for a table (off64 takes two i386 registers).
 function slots(kind, tab) {
 	if (kind == "off64")
-		return tab == "ia32" ? "LO64 HI64" : "OFF64"
+		return tab == "i386" ? "LO64 HI64" : "OFF64"
 	if (!(kind in known_kind))
 		fail(argsf ": unknown argument kind \"" kind "\"")
 	return toupper(kind)
@@ -41,7 +41,7 @@ function slots(kind, tab) {
 function emit(tab, nr, name, entry,    key, sig, n, k, i, ks, nk, m, res) {
 	if (entry == "")
 		entry = "sys_ni_syscall"
-	key = name "@" (tab == "ia32" ? "i386" : tab)
+	key = name "@" tab
 	if (!(key in sigs))
 		key = name
 	if (key in sigs) {
@@ -104,7 +104,7 @@ BEGIN {
 	if (r < 0)
 		fail("cannot read " argsf)
 
-	header("ia32", "tables/syscall_32.tbl")
+	header("i386", "tables/syscall_32.tbl")
 	header("x64", "tables/syscall_64.tbl (common, 64)")
 	header("x32", "tables/syscall_64.tbl (common, x32)")
 	while ((r = getline l < tbl32) > 0) {
@@ -116,7 +116,7 @@ BEGIN {
 		if (f[1] in seen32)
 			fail(tbl32 ": number " f[1] " twice")
 		seen32[f[1]] = 1
-		emit("ia32", f[1], f[3], f[5] != "" ? f[5] : f[4])
+		emit("i386", f[1], f[3], f[5] != "" ? f[5] : f[4])
 		delete f
 	}
 	if (r < 0)
@@ -156,6 +156,6 @@ END { if (failed) exit 1 }
 	sort "$tmp.entries"
 } > "$tmp.entries.sorted"
 mv "$tmp.entries.sorted" "$out/syscall_entries.h"
-mv "$tmp.ia32" "$out/syscalls_ia32.h"
+mv "$tmp.i386" "$out/syscalls_i386.h"
 mv "$tmp.x64" "$out/syscalls_x64.h"
 mv "$tmp.x32" "$out/syscalls_x32.h"

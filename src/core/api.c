@@ -66,7 +66,7 @@ SG_API void sg_options_init(struct sg_options *opts)
 SG_API enum sg_err sg_list_syscalls(enum sg_abi abi, FILE *out)
 {
 	static const enum sg_table tables[] = {
-		[SG_ABI_I386] = SG_TABLE_IA32,
+		[SG_ABI_I386] = SG_TABLE_I386,
 		[SG_ABI_X32] = SG_TABLE_X32,
 		[SG_ABI_X64] = SG_TABLE_X64,
 	};

@@ -48,7 +48,7 @@ static struct sg_thread *thread_for(sg_process *p)
 static enum sg_abi abi_of_table(enum sg_table t)
 {
 	switch (t) {
-	case SG_TABLE_IA32: return SG_ABI_I386;
+	case SG_TABLE_I386: return SG_ABI_I386;
 	case SG_TABLE_X32: return SG_ABI_X32;
 	default: return SG_ABI_X64;
 	}

@@ -34,7 +34,7 @@ int frame_ss_flags(const struct sg_thread *t, uint64_t sp)
 	return on_altstack(t, sp) ? SS_ONSTACK : 0;
 }
 
-uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia32,
+uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool is_i386,
 		     bool *onstack_after)
 {
 	uint64_t sp = t->cpu.r[R_SP];
@@ -42,7 +42,7 @@ uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia
 
 	if (t->proc->abi == SG_ABI_I386 || t->cpu.mode == CPU_MODE_32)
 		sp = (uint32_t)sp;
-	if (!ia32)
+	if (!is_i386)
 		sp -= 128; /* the red zone */
 	*onstack_after = nested;
 	if ((ka->flags & SG_SA_ONSTACK) && frame_ss_flags(t, sp) == 0) {

@@ -1,13 +1,13 @@
 /* FP state in signal frames. The kernel writes an XSAVE image (64-bit
- * format even for ia32 tasks on a 64-bit kernel), 64-byte aligned; an
- * ia32 frame also gets the legacy 112-byte fsave header in front of it,
+ * format even for i386 tasks on a 64-bit kernel), 64-byte aligned; an
+ * i386 frame also gets the legacy 112-byte fsave header in front of it,
  * and sigcontext.fpstate points at that header. With XSAVE enabled
  * (cpu.xcr0, CPUID OSXSAVE) the image is the kernel's xstate frame
  * (arch/x86/kernel/fpu/signal.c): the header cleared, XSAVE64 of every
  * enabled component, XSTATE_BV with x87 and SSE always set, the software
  * bytes (struct _fpx_sw_bytes) in the legacy region's bytes 464..511 —
  * FP_XSTATE_MAGIC1, extended_size (the image + 4, + the fsave header for
- * ia32), xfeatures (XCR0), xstate_size — and FP_XSTATE_MAGIC2 right after
+ * i386), xfeatures (XCR0), xstate_size — and FP_XSTATE_MAGIC2 right after
  * the image. Without XSAVE it is what a kernel on an FXSR-only CPU gives: a
  * 512-byte FXSAVE image, sw_reserved without the magic. */
 #include <string.h>
@@ -39,11 +39,11 @@ uint32_t fpstate_size(const struct cpu *c)
 		       : (uint32_t)sizeof(struct fx_area);
 }
 
-uint64_t fpstate_alloc(const struct cpu *c, uint64_t sp, bool ia32, uint64_t *buf_fx)
+uint64_t fpstate_alloc(const struct cpu *c, uint64_t sp, bool is_i386, uint64_t *buf_fx)
 {
 	sp = (sp - fpstate_size(c)) & ~63ull;
 	*buf_fx = sp;
-	if (ia32)
+	if (is_i386)
 		sp -= FSAVE_HDR;
 	return sp;
 }
@@ -79,7 +79,7 @@ static uint32_t full_tags(const struct fx_area *fx)
 
 /* The xstate image at buf_fx: bytes the kernel does not write (the
  * legacy region's reserved ones XSAVE leaves) keep what the stack held. */
-static int xstate_save(struct sg_thread *t, uint64_t buf_fx, bool ia32)
+static int xstate_save(struct sg_thread *t, uint64_t buf_fx, bool is_i386)
 {
 	struct cpu *c = &t->cpu;
 	uint32_t size = cpu_xstate_size(c->xcr0), magic2 = FP_XSTATE_MAGIC2;
@@ -96,7 +96,7 @@ static int xstate_save(struct sg_thread *t, uint64_t buf_fx, bool ia32)
 	memcpy(img + XSAVE_HDR, &bv, 8);
 	memset(&sw, 0, sizeof(sw));
 	sw.magic1 = FP_XSTATE_MAGIC1;
-	sw.extended_size = fpstate_size(c) + (ia32 ? FSAVE_HDR : 0);
+	sw.extended_size = fpstate_size(c) + (is_i386 ? FSAVE_HDR : 0);
 	sw.xstate_bv = c->xcr0;
 	sw.xstate_size = size;
 	memcpy(img + FX_SW_BYTES, &sw, sizeof(sw));
@@ -104,14 +104,14 @@ static int xstate_save(struct sg_thread *t, uint64_t buf_fx, bool ia32)
 	return copy_to_guest(t->proc->mm, buf_fx, img, size + FP_XSTATE_MAGIC2_SIZE) ? -1 : 0;
 }
 
-int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool ia32)
+int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool is_i386)
 {
 	struct fx_area fx;
 
 	memset(&fx, 0, sizeof(fx));
 	x87_to_fx(&t->cpu, &fx, true);
 	memset(fx.rsvd, 0, sizeof(fx.rsvd));
-	if (ia32) {
+	if (is_i386) {
 		struct fsave_hdr h;
 
 		memset(&h, 0, sizeof(h));
@@ -130,7 +130,7 @@ int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool ia
 			return -1;
 	}
 	if (t->cpu.xcr0)
-		return xstate_save(t, buf_fx, ia32);
+		return xstate_save(t, buf_fx, is_i386);
 	return copy_to_guest(t->proc->mm, buf_fx, &fx, sizeof(fx)) ? -1 : 0;
 }
 
@@ -191,10 +191,10 @@ static void init_components(struct cpu *c, uint64_t mask)
 }
 
 /* An xstate frame: the 64-bit path is the hardware's XRSTOR from the frame
- * (a header or MXCSR it rejects fails the sigreturn); ia32 frames go
+ * (a header or MXCSR it rejects fails the sigreturn); i386 frames go
  * through the kernel's copy, which wants the standard format and zero
  * reserved header bytes, and the fsave header folded in. */
-static int xstate_restore(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool ia32,
+static int xstate_restore(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool is_i386,
 			  uint64_t xfeatures)
 {
 	struct cpu *c = &t->cpu;
@@ -203,7 +203,7 @@ static int xstate_restore(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx
 
 	if (copy_from_guest(t->proc->mm, img, buf_fx, cpu_xstate_size(c->xcr0)))
 		return -1;
-	if (ia32) {
+	if (is_i386) {
 		struct fx_area fx;
 
 		memcpy(&bv, img + XSAVE_HDR, 8);
@@ -226,10 +226,10 @@ static int xstate_restore(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx
 	return 0;
 }
 
-int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool ia32)
+int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool is_i386)
 {
 	struct fx_area fx;
-	uint64_t buf_fx = fpstate + (ia32 ? FSAVE_HDR : 0), xfeatures = 0;
+	uint64_t buf_fx = fpstate + (is_i386 ? FSAVE_HDR : 0), xfeatures = 0;
 
 	if (!fpstate) {
 		fpstate_reset(&t->cpu);
@@ -241,14 +241,14 @@ int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool ia32)
 		if (x < 0)
 			return -1;
 		if (x)
-			return xstate_restore(t, fpstate, buf_fx, ia32, xfeatures);
+			return xstate_restore(t, fpstate, buf_fx, is_i386, xfeatures);
 	}
 	if (copy_from_guest(t->proc->mm, &fx, buf_fx, sizeof(fx)))
 		return -1;
-	if (ia32 && fold_fsave_hdr(t, fpstate, &fx))
+	if (is_i386 && fold_fsave_hdr(t, fpstate, &fx))
 		return -1;
 	if (fx.mxcsr & ~MXCSR_MASK)
-		return -1; /* FXRSTOR's #GP; the ia32 copy rejects it as well */
+		return -1; /* FXRSTOR's #GP; the i386 copy rejects it as well */
 	x87_from_fx(&t->cpu, &fx, true);
 	/* an FXSAVE-only frame: the rest starts afresh */
 	init_components(&t->cpu, t->cpu.xcr0 & ~(CPU_XSTATE_X87 | CPU_XSTATE_SSE));

@@ -26,7 +26,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32);
 
 /* Where the frame goes: the red zone skipped (64-bit), the alternate
  * stack when SA_ONSTACK asks and we are not on it. */
-uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool ia32,
+uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool is_i386,
 		     bool *onstack_after);
 /* sp is on the alternate stack, SS_AUTODISARM or not (overflow check). */
 bool frame_within_altstack(const struct sg_thread *t, uint64_t sp);
@@ -40,14 +40,14 @@ int frame_restore_altstack(struct sg_thread *t, uint64_t ss_sp, int32_t flags,
 			   uint64_t size);
 
 /* FP state: room below sp (64-byte aligned XSAVE image and magic, or
- * FXSAVE image without XSAVE; for ia32 the 112-byte fsave header before
+ * FXSAVE image without XSAVE; for i386 the 112-byte fsave header before
  * it); returns the new sp = fpstate pointer. */
-uint64_t fpstate_alloc(const struct cpu *c, uint64_t sp, bool ia32, uint64_t *buf_fx);
+uint64_t fpstate_alloc(const struct cpu *c, uint64_t sp, bool is_i386, uint64_t *buf_fx);
 /* Bytes of that image: the XSAVE area + FP_XSTATE_MAGIC2, or 512. */
 uint32_t fpstate_size(const struct cpu *c);
-int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool ia32);
+int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool is_i386);
 /* From a sigcontext's fpstate pointer (0: reset). 0 or -1. */
-int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool ia32);
+int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool is_i386);
 /* The FPU a handler starts with (the kernel's init state). */
 void fpstate_reset(struct cpu *c);
 

@@ -1,10 +1,10 @@
-/* The i386 frames (arch/x86/include/asm/sigframe.h, sigframe_ia32 and
- * rt_sigframe_ia32), as a 64-bit kernel builds them for a 32-bit task:
+/* The i386 frames (arch/x86/include/asm/sigframe.h, sigframe_i386 and
+ * rt_sigframe_i386), as a 64-bit kernel builds them for a 32-bit task:
  *
  *   sigframe     pretcode, sig, sigcontext_32 (88), _fpstate_32 (624,
  *                unused: the FP state lies above), extramask, retcode = 732
  *   rt_sigframe  pretcode, sig, pinfo, puc, compat siginfo (128),
- *                ucontext_ia32 (116), retcode                           = 268
+ *                ucontext_i386 (116), retcode                           = 268
  *
  * The return address is sa_restorer with SA_RESTORER, else the vDSO's
  * __kernel_sigreturn/__kernel_rt_sigreturn (retcode is only for debuggers).

@@ -80,7 +80,7 @@ struct sigframe32 {
 	uint32_t extramask;
 	uint8_t retcode[8];
 };
-_Static_assert(sizeof(struct sigframe32) == 732, "sigframe_ia32");
+_Static_assert(sizeof(struct sigframe32) == 732, "sigframe_i386");
 
 struct uc32 {
 	uint32_t uc_flags, uc_link;
@@ -90,7 +90,7 @@ struct uc32 {
 	struct sc32 mc;
 	uint32_t sigmask[2];
 };
-_Static_assert(sizeof(struct uc32) == 116, "struct ucontext_ia32");
+_Static_assert(sizeof(struct uc32) == 116, "struct ucontext_i386");
 
 struct rt_frame32 {
 	uint32_t pretcode;
@@ -100,7 +100,7 @@ struct rt_frame32 {
 	struct uc32 uc;
 	uint8_t retcode[8];
 };
-_Static_assert(sizeof(struct rt_frame32) == 268, "rt_sigframe_ia32");
-_Static_assert(offsetof(struct rt_frame32, uc) == 144, "rt_sigframe_ia32.uc");
+_Static_assert(sizeof(struct rt_frame32) == 268, "rt_sigframe_i386");
+_Static_assert(offsetof(struct rt_frame32, uc) == 144, "rt_sigframe_i386.uc");
 
 #endif

@@ -149,7 +149,7 @@ static uint64_t ring_len_at(struct sg_thread *t, uint64_t id)
  * (mremap) is measured by its header. */
 SG_SYSCALL_DEFINE(sys_io_destroy)
 {
-	uint64_t id = sc_ia32() ? (uint32_t)a[0] : a[0];
+	uint64_t id = sc_i386() ? (uint32_t)a[0] : a[0];
 	struct aio_ctx **pc, *c = NULL;
 	uint64_t len;
 	long r = 0;
@@ -373,8 +373,8 @@ SG_SYSCALL_DEFINE(compat_sys_io_submit)
 
 SG_SYSCALL_DEFINE(sys_io_cancel)
 {
-	uint64_t ctx = sc_ia32() ? (uint32_t)a[0] : a[0];
-	uint64_t g = sc_ia32() ? (uint32_t)a[1] : a[1];
+	uint64_t ctx = sc_i386() ? (uint32_t)a[0] : a[0];
+	uint64_t g = sc_i386() ? (uint32_t)a[1] : a[1];
 	struct iocb probe = { 0 };
 	struct iocb *host = &probe;
 	uint32_t key;
@@ -404,9 +404,9 @@ enum aio_tmo { AIO_TS, AIO_TS32 };
 static long aio_getevents(struct sg_thread *t, const uint64_t *a,
 			  enum aio_tmo form, const void *usig)
 {
-	uint64_t ctx = sc_ia32() ? (uint32_t)a[0] : a[0];
-	long min_nr = sc_ia32() ? sc_s32(a[1]) : (long)a[1];
-	long nr = sc_ia32() ? sc_s32(a[2]) : (long)a[2];
+	uint64_t ctx = sc_i386() ? (uint32_t)a[0] : a[0];
+	long min_nr = sc_i386() ? sc_s32(a[1]) : (long)a[1];
+	long nr = sc_i386() ? sc_s32(a[2]) : (long)a[2];
 	struct timespec ts;
 	struct io_event *ev;
 	long r;
@@ -487,7 +487,7 @@ static long aio_pgetevents(struct sg_thread *t, const uint64_t *a,
 
 	if (!a[5])
 		return aio_getevents(t, a, form, NULL);
-	if (sc_ia32()) {
+	if (sc_i386()) {
 		uint32_t w[2];
 
 		if (copy_from_guest(sc_mm(t), w, a[5], sizeof(w)))

@@ -1,13 +1,13 @@
 /* System call entry: what the kernel's entry code does for each of the three
  * x86 mechanisms (DESIGN.md, Data flow step 4).
  *
- *   INT 0x80      ia32 table, nr eax, args ebx ecx edx esi edi ebp (the low
+ *   INT 0x80      i386 table, nr eax, args ebx ecx edx esi edi ebp (the low
  *                 32 bits, even from 64-bit code); result in rax as a long.
- *   SYSENTER      ia32 table, args ebx ecx edx esi edi and the 32-bit word
+ *   SYSENTER      i386 table, args ebx ecx edx esi edi and the 32-bit word
  *                 at [ebp] (where __kernel_vsyscall saved ebp; ebp is also
  *                 the user stack pointer: esp = ebp); resumes at the vDSO
  *                 landing pad with ebp = that word.
- *   SYSCALL, 32   (AMD compat mode) ia32 table, args ebx ebp edx esi edi and
+ *   SYSCALL, 32   (AMD compat mode) i386 table, args ebx ebp edx esi edi and
  *                 the word at [esp]; resumes at the landing pad as well.
  *   SYSCALL, 64   nr is the low 32 bits of rax: below the x64 table's size
  *                 the x64 table, else with 0x40000000 set the x32 table
@@ -54,9 +54,9 @@ static void warn_unimplemented(const struct sg_syscall_call *call)
 
 /* The table and row for nr (systab_pick: the kernel's choice, shared with
  * the run loop's restart). */
-static void pick(struct sg_syscall_call *call, bool ia32_entry, uint32_t nr)
+static void pick(struct sg_syscall_call *call, bool i386_entry, uint32_t nr)
 {
-	struct systab_slot slot = systab_pick(ia32_entry, nr);
+	struct systab_slot slot = systab_pick(i386_entry, nr);
 
 	call->table = slot.table;
 	call->index = slot.index;
@@ -69,7 +69,7 @@ static void pick(struct sg_syscall_call *call, bool ia32_entry, uint32_t nr)
 static void vdso_fallback(struct sg_syscall_call *call)
 {
 	if (call->vdso_fn && call->row &&
-	    vdso_call_enters_kernel(call->table == SG_TABLE_IA32, (unsigned)call->index, call->args))
+	    vdso_call_enters_kernel(call->table == SG_TABLE_I386, (unsigned)call->index, call->args))
 		call->vdso_fn = false;
 }
 
@@ -86,7 +86,7 @@ static long guarded(struct sg_thread *t, struct sg_syscall_call *call, sg_syscal
 		return -EFAULT;
 	cpu_set_host_bus_recovery(&jb);
 	r = fn ? fn(t, call->args)
-	       : vdso_answer(sc_mm(t), call->table == SG_TABLE_IA32, call->index,
+	       : vdso_answer(sc_mm(t), call->table == SG_TABLE_I386, call->index,
 			     call->args);
 	cpu_set_host_bus_recovery(NULL);
 	return r;

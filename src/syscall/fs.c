@@ -381,7 +381,7 @@ SG_SYSCALL_DEFINE(sys_fcntl)
 /* --- quotactl, quotactl_fd ---------------------------------------------------
  * The host decides by the caller's privileges, as for mount. What addr is
  * depends on the subcommand (cmd >> 8); x32 has the x86_64 layouts (the
- * kernel fixes alignment for ia32 callers only), i386 a shorter if_dqblk
+ * kernel fixes alignment for i386 callers only), i386 a shorter if_dqblk
  * and its own fs_quota_stat. */
 
 static long quota_call(long fd_or_cmd, long cmd_or_special, long id, void *p,
@@ -432,7 +432,7 @@ static long do_quotactl(struct sg_thread *t, const uint64_t *a, bool by_fd)
 		break;
 	case Q_SETQUOTA:
 	case Q_GETQUOTA:
-		if (sc_ia32()) {
+		if (sc_i386()) {
 			struct if_dqblk dq = { 0 };
 
 			if (cmd >> 8 == Q_SETQUOTA) {
@@ -477,7 +477,7 @@ static long do_quotactl(struct sg_thread *t, const uint64_t *a, bool by_fd)
 		size = sizeof(struct fs_quota_statv);
 		break;
 	case Q_XGETQSTAT:
-		if (sc_ia32()) {
+		if (sc_i386()) {
 			struct fs_quota_stat st = { 0 };
 			struct compat_fs_quota_stat c;
 

@@ -147,9 +147,9 @@ static inline bool sc_compat(void)
 	return sc_table() != SG_TABLE_X64;
 }
 
-static inline bool sc_ia32(void)
+static inline bool sc_i386(void)
 {
-	return sc_table() == SG_TABLE_IA32;
+	return sc_table() == SG_TABLE_I386;
 }
 
 /* The guest's memory. */

@@ -126,7 +126,7 @@ SG_SYSCALL_DEFINE(sys_writev)
 }
 
 /* i386 pread64/pwrite64(fd, buf, count, pos_lo, pos_hi) */
-static long ia32_prw(struct sg_thread *t, const uint64_t *a, long nr, int prot)
+static long i386_prw(struct sg_thread *t, const uint64_t *a, long nr, int prot)
 {
 	uint64_t pos = (uint32_t)a[3] | (a[4] << 32);
 	long err = 0;
@@ -139,12 +139,12 @@ static long ia32_prw(struct sg_thread *t, const uint64_t *a, long nr, int prot)
 
 SG_SYSCALL_DEFINE(sys_ia32_pread64)
 {
-	return ia32_prw(t, a, SYS_pread64, PROT_WRITE);
+	return i386_prw(t, a, SYS_pread64, PROT_WRITE);
 }
 
 SG_SYSCALL_DEFINE(sys_ia32_pwrite64)
 {
-	return ia32_prw(t, a, SYS_pwrite64, PROT_READ);
+	return i386_prw(t, a, SYS_pwrite64, PROT_READ);
 }
 
 /* poll: select.c (restart block) */
@@ -197,26 +197,26 @@ SG_SYSCALL_DEFINE(sys_pwritev2)
 }
 
 /* i386: the position in two 32-bit halves */
-#define IA32_POS(a) ((int64_t)((uint32_t)(a)[3] | ((a)[4] << 32)))
+#define I386_POS(a) ((int64_t)((uint32_t)(a)[3] | ((a)[4] << 32)))
 
 SG_SYSCALL_DEFINE(compat_sys_preadv)
 {
-	return do_prw_vec(t, a, IA32_POS(a), 0, false, false);
+	return do_prw_vec(t, a, I386_POS(a), 0, false, false);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_pwritev)
 {
-	return do_prw_vec(t, a, IA32_POS(a), 0, false, true);
+	return do_prw_vec(t, a, I386_POS(a), 0, false, true);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_preadv2)
 {
-	return do_prw_vec(t, a, IA32_POS(a), (long)(uint32_t)a[5], true, false);
+	return do_prw_vec(t, a, I386_POS(a), (long)(uint32_t)a[5], true, false);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_pwritev2)
 {
-	return do_prw_vec(t, a, IA32_POS(a), (long)(uint32_t)a[5], true, true);
+	return do_prw_vec(t, a, I386_POS(a), (long)(uint32_t)a[5], true, true);
 }
 
 /* x32: the position in one 64-bit register, compat iovecs */

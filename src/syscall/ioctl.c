@@ -225,7 +225,7 @@ static long do_ioctl(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 				return ifreq_compat(t, fd, cmd, arg);
 		if (cmd == SIOCGIFCONF)
 			return ifconf_compat(t, fd, arg);
-		if (sc_ia32() && (cmd == SC_SIOCGSTAMP_OLD ||
+		if (sc_i386() && (cmd == SC_SIOCGSTAMP_OLD ||
 				  cmd == SC_SIOCGSTAMPNS_OLD))
 			return stamp_i386(t, fd, cmd, arg);
 	} else {

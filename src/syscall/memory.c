@@ -119,7 +119,7 @@ SG_SYSCALL_DEFINE(sys_mprotect)
 {
 	/* prot is an unsigned long for x86_64 and x32: bits above 31 are
 	 * unknown bits (EINVAL at that check), 0x40000000 stands for them */
-	int prot = (int)a[2] | (!sc_ia32() && (a[2] >> 32) ? 0x40000000 : 0);
+	int prot = (int)a[2] | (!sc_i386() && (a[2] >> 32) ? 0x40000000 : 0);
 	long r = mm_mprotect(sc_mm(t), a[0], a[1], prot);
 
 	if (r == 0)
@@ -132,7 +132,7 @@ SG_SYSCALL_DEFINE(sys_mremap)
 	uint64_t vdso_base = sc_vdso_base(t);
 	const struct vdso_image *vdso = vdso_image_for(sc_abi(t));
 	/* flags is a long for x86_64 and x32: high bits are unknown flags */
-	int flags = (int)a[3] | (!sc_ia32() && (a[3] >> 32) ? 0x40000000 : 0);
+	int flags = (int)a[3] | (!sc_i386() && (a[3] >> 32) ? 0x40000000 : 0);
 	long r;
 
 	/* the kernel's vDSO is a special mapping that may not be split: only

@@ -137,7 +137,7 @@ static long get_msg(struct sg_thread *t, uint64_t addr, bool recv,
 		if (err)
 			return err;
 		r = get_compat_cmsgs(m->h.msg_control, m->h.msg_controllen,
-				     &len, in, f[5], sc_ia32());
+				     &len, in, f[5], sc_i386());
 		m->h.msg_controllen = len;
 		return r ? r : sc_cmsg_rights_check(&m->h);
 	}
@@ -173,7 +173,7 @@ static long put_msg(struct sg_thread *t, struct msg_conv *m)
 				return err;
 			used = (uint32_t)put_compat_cmsgs(
 				out, m->g_ctllen, m->h.msg_control,
-				m->h.msg_controllen, sc_ia32(), &ctrunc);
+				m->h.msg_controllen, sc_i386(), &ctrunc);
 			if (ctrunc)
 				flags |= MSG_CTRUNC;
 		}

@@ -202,7 +202,7 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 		return err;
 	if ((int32_t)len < 0)
 		return -EINVAL;
-	if (sc_ia32() && is_old_timeo(level, name)) {
+	if (sc_i386() && is_old_timeo(level, name)) {
 		struct compat_timeval c;
 		struct timeval tv;
 
@@ -273,7 +273,7 @@ SG_SYSCALL_DEFINE(sys_getsockopt)
 	long err = 0, r;
 	void *val, *lenp;
 
-	if (sc_ia32() && is_old_timeo(level, name)) {
+	if (sc_i386() && is_old_timeo(level, name)) {
 		struct compat_timeval c;
 		struct timeval tv;
 		socklen_t hl = sizeof(tv);
@@ -312,7 +312,7 @@ SG_SYSCALL_DEFINE(sys_getsockopt)
  * the kernel runs them). */
 SG_SYSCALL_DEFINE(compat_sys_socketcall)
 {
-	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_I386);
 	const struct sg_syscall_row *row;
 	struct sg_carried c;
 	int err = sg_carried_socketcall(a, copy_from_guest, sc_mm(t), &c);

@@ -259,7 +259,7 @@ static long do_ptrace(struct sg_thread *t, long request, long pid, uint64_t addr
 		r = host_ptrace(PTRACE_GETSIGINFO, pid, 0, (long)&si);
 		if (r < 0)
 			return r;
-		siginfo_to_guest(&si, sc_ia32() ? SG_ABI_I386 : compat ? SG_ABI_X32 : SG_ABI_X64,
+		siginfo_to_guest(&si, sc_i386() ? SG_ABI_I386 : compat ? SG_ABI_X32 : SG_ABI_X64,
 				 out);
 		return copy_to_guest(sc_mm(t), data, out, sizeof(out)) ? -EFAULT : 0;
 	}

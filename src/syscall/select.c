@@ -33,7 +33,7 @@ static long get_sets(struct sg_thread *t, struct fdsets *s, const uint64_t *a,
 {
 	size_t host = (size_t)(n + 63) / 64 * 8;
 
-	s->bytes = sc_ia32() ? (size_t)(n + 31) / 32 * 4 : host;
+	s->bytes = sc_i386() ? (size_t)(n + 31) / 32 * 4 : host;
 	for (int i = 0; i < 3; i++) {
 		s->guest[i] = a[i];
 		if (!a[i])
@@ -213,7 +213,7 @@ struct sigpack {
 
 static long get_sigpack(struct sg_thread *t, uint64_t addr, struct sigpack *p)
 {
-	if (sc_ia32()) {
+	if (sc_i386()) {
 		struct compat_sigset_argpack c;
 
 		if (copy_from_guest(sc_mm(t), &c, addr, sizeof(c)))

@@ -48,8 +48,8 @@ sg_syscall_fn systab_row_fn(const struct sg_syscall_row *row)
 		 FD_BIT(k0, 0) | FD_BIT(k1, 1) | FD_BIT(k2, 2) | FD_BIT(k3, 3) | \
 			 FD_BIT(k4, 4) | FD_BIT(k5, 5) },
 
-static const struct sg_syscall_row ia32_rows[] = {
-#include "syscalls_ia32.h"
+static const struct sg_syscall_row i386_rows[] = {
+#include "syscalls_i386.h"
 };
 static const struct sg_syscall_row x64_rows[] = {
 #include "syscalls_x64.h"
@@ -65,8 +65,8 @@ static const struct sg_syscall_row x32_rows[] = {
 		 { SYSTAB_ARG_##k0, SYSTAB_ARG_##k1, SYSTAB_ARG_##k2,     \
 		   SYSTAB_ARG_##k3, SYSTAB_ARG_##k4, SYSTAB_ARG_##k5 } },
 
-static const struct systab_sig ia32_sigs[] = {
-#include "syscalls_ia32.h"
+static const struct systab_sig i386_sigs[] = {
+#include "syscalls_i386.h"
 };
 static const struct systab_sig x64_sigs[] = {
 #include "syscalls_x64.h"
@@ -78,18 +78,18 @@ static const struct systab_sig x32_sigs[] = {
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
-_Static_assert(ARRAY_SIZE(ia32_rows) == ARRAY_SIZE(ia32_sigs), "ia32 sizes");
+_Static_assert(ARRAY_SIZE(i386_rows) == ARRAY_SIZE(i386_sigs), "i386 sizes");
 _Static_assert(ARRAY_SIZE(x64_rows) == ARRAY_SIZE(x64_sigs), "x64 sizes");
 _Static_assert(ARRAY_SIZE(x32_rows) == ARRAY_SIZE(x32_sigs), "x32 sizes");
 
 static const struct sg_syscall_table tables[SG_TABLE__COUNT] = {
-	[SG_TABLE_IA32] = { "i386", ARRAY_SIZE(ia32_rows), ia32_rows },
+	[SG_TABLE_I386] = { "i386", ARRAY_SIZE(i386_rows), i386_rows },
 	[SG_TABLE_X64] = { "x86_64", ARRAY_SIZE(x64_rows), x64_rows },
 	[SG_TABLE_X32] = { "x32", ARRAY_SIZE(x32_rows), x32_rows },
 };
 
 static const struct systab_sig *const sigs[SG_TABLE__COUNT] = {
-	[SG_TABLE_IA32] = ia32_sigs,
+	[SG_TABLE_I386] = i386_sigs,
 	[SG_TABLE_X64] = x64_sigs,
 	[SG_TABLE_X32] = x32_sigs,
 };
@@ -110,11 +110,11 @@ static const struct sg_syscall_row *row_at(enum sg_table table, uint32_t index)
 	return &tab->rows[index];
 }
 
-struct systab_slot systab_pick(bool ia32_entry, uint32_t nr)
+struct systab_slot systab_pick(bool i386_entry, uint32_t nr)
 {
-	struct systab_slot slot = { SG_TABLE_IA32, nr, NULL };
+	struct systab_slot slot = { SG_TABLE_I386, nr, NULL };
 
-	if (!ia32_entry) {
+	if (!i386_entry) {
 		slot.table = SG_TABLE_X64;
 		if (nr >= tables[SG_TABLE_X64].size && (nr & SYSTAB_X32_BIT)) {
 			slot.table = SG_TABLE_X32;
@@ -155,7 +155,7 @@ int systab_lookup_abi(const char *name, enum sg_table *out)
 		const char *name;
 		enum sg_table table;
 	} names[] = {
-		{ "i386", SG_TABLE_IA32 }, { "ia32", SG_TABLE_IA32 },
+		{ "i386", SG_TABLE_I386 }, { "ia32", SG_TABLE_I386 },
 		{ "x86_64", SG_TABLE_X64 }, { "x64", SG_TABLE_X64 },
 		{ "x32", SG_TABLE_X32 },
 	};

@@ -36,7 +36,7 @@ typedef long (*sg_syscall_fn)(struct sg_thread *t, const uint64_t *a);
  * (an x86_64 program's INT 0x80 uses i386's). The public enum sg_abi is
  * the fact; the tables follow its order, without SG_ABI_NONE. */
 enum sg_table {
-	SG_TABLE_IA32 = SG_ABI_I386 - 1,
+	SG_TABLE_I386 = SG_ABI_I386 - 1,
 	SG_TABLE_X32 = SG_ABI_X32 - 1,
 	SG_TABLE_X64 = SG_ABI_X64 - 1,
 	SG_TABLE__COUNT
@@ -100,12 +100,12 @@ struct systab_slot {
 };
 
 /* The table choice, as the kernel's entry makes it, for the entry code and
- * the run loop's restart alike. ia32_entry: INT 0x80, SYSENTER, or SYSCALL
- * outside 64-bit mode: the ia32 table, index nr. Else (64-bit SYSCALL) the
+ * the run loop's restart alike. i386_entry: INT 0x80, SYSENTER, or SYSCALL
+ * outside 64-bit mode: the i386 table, index nr. Else (64-bit SYSCALL) the
  * x64 table when nr is below its size, else with SYSTAB_X32_BIT set the
  * x32 table at nr without the bit, else the x64 table (no row). nr is the
  * low 32 bits of rax, compared unsigned. */
-struct systab_slot systab_pick(bool ia32_entry, uint32_t nr);
+struct systab_slot systab_pick(bool i386_entry, uint32_t nr);
 
 /* restart_syscall's number in table's ABI as the guest passes it (x32:
  * with SYSTAB_X32_BIT), read from the table's "restart_syscall" row. */

@@ -267,7 +267,7 @@ static const char *const decode_fd_names[] = { "path", "socket", "dev", "pidfd",
 static const char *const entry_names[] = { "i386", "x32", "x86_64", "syscall",
 					   "sysenter", "int80", "missing", "compat",
 					   "vdso", "vdso-fn" };
-_Static_assert(SG_TABLE_IA32 == 0 && SG_TABLE_X32 == 1 && SG_TABLE_X64 == 2,
+_Static_assert(SG_TABLE_I386 == 0 && SG_TABLE_X32 == 1 && SG_TABLE_X64 == 2,
 	       "entry_names in table order");
 _Static_assert(CPU_MECH_SYSCALL == 0 && CPU_MECH_SYSENTER == 1 && CPU_MECH_INT80 == 2,
 	       "entry_names in mechanism order");
@@ -663,7 +663,7 @@ void trace_print_summary(struct trace *tr)
 		const char *heading;
 	} pers[] = {
 		{ SG_TABLE_X64, NULL },
-		{ SG_TABLE_IA32, "System call usage summary for 32 bit mode:\n" },
+		{ SG_TABLE_I386, "System call usage summary for 32 bit mode:\n" },
 		{ SG_TABLE_X32, "System call usage summary for x32 mode:\n" },
 	};
 

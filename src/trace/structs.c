@@ -108,7 +108,7 @@ bool tk_stat(const struct targ *a, uint64_t v)
 	unsigned char b[sizeof(struct stat)];
 	uint64_t addr = targ_ulong(a, v);
 
-	if (targ_table(a) == SG_TABLE_IA32) {
+	if (targ_table(a) == SG_TABLE_I386) {
 		if (!tread(a, b, addr, sizeof(struct compat_stat)))
 			goto bad;
 		print_stat_short(a->l, (uint32_t)GUEST_FIELD(b, struct compat_stat, st_mode),
@@ -193,7 +193,7 @@ bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w)
 bool tk_timespec(const struct targ *a, uint64_t v)
 {
 	return trace_print_timespec(a, targ_ulong(a, v),
-			      targ_table(a) == SG_TABLE_IA32 ? 4 : 8);
+			      targ_table(a) == SG_TABLE_I386 ? 4 : 8);
 }
 
 bool tk_otimespec(const struct targ *a, uint64_t v)
@@ -338,7 +338,7 @@ void trace_print_poll_note(const struct targ *a)
 	if (a->call->row && !strncmp(a->call->row->name, "ppoll", 5) && a->call->args[2]) {
 		tl_puts(a->l, ", left ");
 		trace_print_timespec(a, targ_ulong(a, a->call->args[2]),
-				     targ_table(a) == SG_TABLE_IA32 &&
+				     targ_table(a) == SG_TABLE_I386 &&
 				     !strstr(a->call->row->name, "time64") ? 4 : 8);
 	}
 	tl_putc(a->l, ')');
@@ -417,7 +417,7 @@ static void print_rlim(struct tline *l, uint64_t v, unsigned w, bool is64)
 bool tk_rlimit(const struct targ *a, uint64_t v)
 {
 	bool is64 = a->call->row && !strcmp(a->call->row->name, "prlimit64");
-	unsigned w = !is64 && targ_table(a) == SG_TABLE_IA32 ? 4 : 8;
+	unsigned w = !is64 && targ_table(a) == SG_TABLE_I386 ? 4 : 8;
 	uint64_t addr = targ_ulong(a, v);
 	unsigned char b[sizeof(struct rlimit)]; /* x86_64's = rlimit64 */
 
@@ -609,7 +609,7 @@ bool tk_mknoddev(const struct targ *a, uint64_t v)
 	if (!type || (strcmp(type, "S_IFCHR") && strcmp(type, "S_IFBLK")))
 		return false;
 	/* i386 mknod's dev is a 32-bit old-encoded value, as the others' low word */
-	print_dev(a->l, targ_table(a) == SG_TABLE_IA32 ? (uint32_t)v : v);
+	print_dev(a->l, targ_table(a) == SG_TABLE_I386 ? (uint32_t)v : v);
 	return true;
 }
 
@@ -619,10 +619,10 @@ bool tk_mknoddev(const struct targ *a, uint64_t v)
 static bool print_flock(const struct targ *a, uint64_t v)
 {
 	const char *cmd = xlat_name(&xlat_fcntlcmd, (uint32_t)a->call->args[1]);
-	bool ia32 = targ_table(a) == SG_TABLE_IA32;
+	bool is_i386 = targ_table(a) == SG_TABLE_I386;
 	/* i386's flock64 is packed (l_start at 4); x86_64's, x32's aligned */
 	enum { FLOCK32, FLOCK64_PACKED, FLOCK64 } form =
-		!ia32 ? FLOCK64 : cmd && strstr(cmd, "LK64") ? FLOCK64_PACKED : FLOCK32;
+		!is_i386 ? FLOCK64 : cmd && strstr(cmd, "LK64") ? FLOCK64_PACKED : FLOCK32;
 	static const size_t sizes[] = { sizeof(struct compat_flock),
 					sizeof(struct compat_flock64), sizeof(struct flock) };
 	uint64_t addr = targ_ulong(a, v);
@@ -665,7 +665,7 @@ static bool print_flock(const struct targ *a, uint64_t v)
  * __kernel_long_t; unit.test_syscall_structs checks it against -mx32). */
 bool tk_osysinfo(const struct targ *a, uint64_t v)
 {
-	bool compat = targ_table(a) == SG_TABLE_IA32;
+	bool compat = targ_table(a) == SG_TABLE_I386;
 	uint64_t addr = targ_ulong(a, v);
 	unsigned char b[sizeof(struct sysinfo)];
 	_Static_assert(sizeof(struct sysinfo) >= sizeof(struct compat_sysinfo), "buffer");

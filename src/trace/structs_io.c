@@ -45,7 +45,7 @@ static unsigned wl(const struct targ *a)
  * layouts, 8 for x86_64 and x32 (whose __kernel_long_t is 64-bit). */
 static unsigned kl(const struct targ *a)
 {
-	return targ_table(a) == SG_TABLE_IA32 ? 4 : 8;
+	return targ_table(a) == SG_TABLE_I386 ? 4 : 8;
 }
 
 static bool row_is(const struct targ *a, const char *name)
@@ -96,7 +96,7 @@ bool tk_uname(const struct targ *a, uint64_t v)
 bool tk_uid(const struct targ *a, uint64_t v)
 {
 	uint32_t id = (uint32_t)v;
-	bool id16 = targ_table(a) == SG_TABLE_IA32 && !row_ends(a, "32");
+	bool id16 = targ_table(a) == SG_TABLE_I386 && !row_ends(a, "32");
 
 	if (id16)
 		id &= 0xffff;
@@ -110,7 +110,7 @@ bool tk_uid(const struct targ *a, uint64_t v)
 /* getresuid's three: [0]; 16-bit for i386's call without the 32 */
 bool tk_ouidval(const struct targ *a, uint64_t v)
 {
-	unsigned w = targ_table(a) == SG_TABLE_IA32 && !row_ends(a, "32") ? 2 : 4;
+	unsigned w = targ_table(a) == SG_TABLE_I386 && !row_ends(a, "32") ? 2 : 4;
 	unsigned char b[4];
 
 	if (get(a, b, targ_ulong(a, v), w)) {
@@ -131,7 +131,7 @@ bool tk_uint(const struct targ *a, uint64_t v)
  * the 32 suffix. n from the result (get) or the first argument (set). */
 static void print_gids(const struct targ *a, uint64_t addr, int64_t n)
 {
-	unsigned w = targ_table(a) == SG_TABLE_IA32 && !row_ends(a, "32") ? 2 : 4;
+	unsigned w = targ_table(a) == SG_TABLE_I386 && !row_ends(a, "32") ? 2 : 4;
 
 	if (!addr) {
 		tl_puts(a->l, "NULL");
@@ -266,7 +266,7 @@ bool tk_statfs(const struct targ *a, uint64_t v)
 
 bool tk_statfs64(const struct targ *a, uint64_t v)
 {
-	if (targ_table(a) != SG_TABLE_IA32)
+	if (targ_table(a) != SG_TABLE_I386)
 		return tk_statfs(a, v);
 	print_statfs(a, targ_ulong(a, v), &statfs64_i386);
 	return true;
@@ -715,7 +715,7 @@ bool tk_socklenio(const struct targ *a, uint64_t v)
 bool tk_offinout(const struct targ *a, uint64_t v)
 {
 	uint64_t addr = targ_ulong(a, v);
-	unsigned w = targ_table(a) == SG_TABLE_IA32 && row_is(a, "sendfile") ? 4 : 8;
+	unsigned w = targ_table(a) == SG_TABLE_I386 && row_is(a, "sendfile") ? 4 : 8;
 	unsigned char b[8];
 
 	if (a->part == TARG_TAIL) {
@@ -741,7 +741,7 @@ bool tk_loffptr(const struct targ *a, uint64_t v)
 /* lseek's off_t: 64-bit on x86_64 and x32, 32-bit on i386 */
 bool tk_fileoff(const struct targ *a, uint64_t v)
 {
-	tl_printf(a->l, "%lld", targ_table(a) == SG_TABLE_IA32 ? (long long)(int32_t)v
+	tl_printf(a->l, "%lld", targ_table(a) == SG_TABLE_I386 ? (long long)(int32_t)v
 								 : (long long)v);
 	return true;
 }
@@ -750,7 +750,7 @@ bool tk_fileoff(const struct targ *a, uint64_t v)
  * on x32 as on x86_64, 32 on i386), unsigned as strace prints it */
 bool tk_filelen(const struct targ *a, uint64_t v)
 {
-	tl_printf(a->l, "%llu", targ_table(a) == SG_TABLE_IA32 ? (unsigned long long)(uint32_t)v
+	tl_printf(a->l, "%llu", targ_table(a) == SG_TABLE_I386 ? (unsigned long long)(uint32_t)v
 								 : (unsigned long long)v);
 	return true;
 }

@@ -131,7 +131,7 @@ bool tk_oshmidds(const struct targ *a, uint64_t v)
 	uint32_t cmd = (uint32_t)a->call->args[1] & ~(uint32_t)COMPAT_IPC_64;
 	struct shmid_ds ds;
 
-	if (!addr || targ_table(a) == SG_TABLE_IA32 ||
+	if (!addr || targ_table(a) == SG_TABLE_I386 ||
 	    (cmd != IPC_STAT && cmd != SHM_STAT && cmd != SHM_STAT_ANY) ||
 	    !tread(a, &ds, addr, sizeof(ds))) {
 		tprint_ptr(a->l, addr);

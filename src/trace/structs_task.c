@@ -29,7 +29,7 @@ bool tk_killsig(const struct targ *a, uint64_t v)
 bool tk_clonefl(const struct targ *a, uint64_t v)
 {
 	const uint64_t *arg = a->call->args;
-	bool i386 = targ_table(a) == SG_TABLE_IA32;
+	bool i386 = targ_table(a) == SG_TABLE_I386;
 	uint64_t flags = arg[0], stack = targ_ulong(a, arg[1]);
 	uint64_t ptid = targ_ulong(a, arg[2]);
 	uint64_t tls = targ_ulong(a, i386 ? arg[3] : arg[4]);
@@ -182,7 +182,7 @@ bool tk_osigaction(const struct targ *a, uint64_t v)
  *   x86_64 rt: ucontext at sp, uc_sigmask at 8+8+24+256 = 296 (the
  *              host's ucontext_t, asserted below)
  *   x32 rt:    ucontext_x32 at sp, uc_sigmask at 4+4+12+4+256 = 280
- *   i386 rt:   frame+4 = sp; ucontext_ia32 at frame+144, its sigmask at
+ *   i386 rt:   frame+4 = sp; ucontext_i386 at frame+144, its sigmask at
  *              +108: sp + 248
  *   i386 sigreturn: sigcontext_32 at sp, oldmask at +80; extramask after
  *              it and the 624-byte _fpstate_32: sp + 88 + 624 = sp + 712 */
@@ -191,7 +191,7 @@ _Static_assert(offsetof(ucontext_t, uc_sigmask) == 296, "x86_64 uc_sigmask");
 bool tk_sigreturnmask(const struct targ *a, uint64_t v)
 {
 	uint64_t sp = trace_entry_sp, mask = 0;
-	bool i386 = targ_table(a) == SG_TABLE_IA32;
+	bool i386 = targ_table(a) == SG_TABLE_I386;
 	bool rt = a->call->row && !strcmp(a->call->row->name, "rt_sigreturn");
 	uint32_t lo = 0, hi = 0;
 	bool ok;
@@ -300,7 +300,7 @@ bool tk_clone3args(const struct targ *a, uint64_t v)
 		  (unsigned long long)f[6]);
 	if (f[0] & xlat_value(&xlat_cloneflags, "CLONE_SETTLS")) {
 		tl_puts(a->l, ", tls=");
-		if (targ_table(a) == SG_TABLE_IA32)
+		if (targ_table(a) == SG_TABLE_I386)
 			tk_userdesc(a, f[7]); /* i386: a struct user_desc */
 		else
 			tl_printf(a->l, "%#llx", (unsigned long long)f[7]);
@@ -368,7 +368,7 @@ static bool print_futex(const struct targ *a, unsigned ts_width)
 bool tk_futexcall(const struct targ *a, uint64_t v)
 {
 	(void)v;
-	return print_futex(a, targ_table(a) == SG_TABLE_IA32 ? 4 : 8);
+	return print_futex(a, targ_table(a) == SG_TABLE_I386 ? 4 : 8);
 }
 
 bool tk_futex64call(const struct targ *a, uint64_t v)

@@ -389,7 +389,7 @@ static const char *mech_name(enum cpu_syscall_mech mech)
 
 static enum sg_abi abi_of(enum sg_table t)
 {
-	return t == SG_TABLE_IA32 ? SG_ABI_I386 : t == SG_TABLE_X32 ? SG_ABI_X32 : SG_ABI_X64;
+	return t == SG_TABLE_I386 ? SG_ABI_I386 : t == SG_TABLE_X32 ? SG_ABI_X32 : SG_ABI_X64;
 }
 
 /* The trace cannot call core's sg_abi_name (dependencies point one way). */
@@ -453,7 +453,7 @@ static pthread_once_t renamed_once = PTHREAD_ONCE_INIT;
 
 static void renamed_rows_init(void)
 {
-	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_I386);
 
 	for (unsigned id = 0; tab && id < SG_CARRIED__COUNT; id++) {
 		const struct sg_carried_def *def = sg_carried_def((enum sg_carried_id)id);
@@ -461,7 +461,7 @@ static void renamed_rows_init(void)
 
 		if (def->row < 0 || (unsigned)def->row >= tab->size ||
 		    !tab->rows[def->row].name[0] || !strcmp(tab->rows[def->row].name, def->name) ||
-		    !(sig = systab_sig(SG_TABLE_IA32, (unsigned)def->row)))
+		    !(sig = systab_sig(SG_TABLE_I386, (unsigned)def->row)))
 			continue;
 		renamed_rows[id] = tab->rows[def->row];
 		/* the carried names are short ("socket", "recvmmsg") */
@@ -692,12 +692,12 @@ static const struct sg_syscall_call *carried_call_view(const struct sg_syscall_c
 						       struct sg_syscall_call *view,
 						       const struct mm *mm)
 {
-	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_IA32);
+	const struct sg_syscall_table *tab = sg_syscall_table(SG_TABLE_I386);
 	bool ipc = is_call(call, "ipc");
 	struct sg_carried c;
 	uint32_t addr;
 
-	if ((!ipc && !is_call(call, "socketcall")) || call->table != SG_TABLE_IA32 ||
+	if ((!ipc && !is_call(call, "socketcall")) || call->table != SG_TABLE_I386 ||
 	    !tab || !mm)
 		return call;
 	if ((ipc ? sg_carried_ipc : sg_carried_socketcall)(call->args, copy_from_guest, mm, &c) ||
@@ -720,7 +720,7 @@ void trace_initial_execve(struct trace *tr, const struct trace_task *task,
 			  uint64_t sp)
 {
 	const struct mm *mm = task->mm;
-	enum sg_table table = task->abi == SG_ABI_I386 ? SG_TABLE_IA32
+	enum sg_table table = task->abi == SG_ABI_I386 ? SG_TABLE_I386
 			      : task->abi == SG_ABI_X32 ? SG_TABLE_X32 : SG_TABLE_X64;
 	const struct sg_syscall_table *tab = sg_syscall_table(table);
 	unsigned word = task->abi == SG_ABI_X64 ? 8 : 4;
@@ -757,7 +757,7 @@ void trace_initial_execve(struct trace *tr, const struct trace_task *task,
 		return;
 	call.nr = table == SG_TABLE_X32 ? call.index | 0x40000000u : call.index;
 	/* (-c's breakdown by mechanism counts it under the ABI's own) */
-	call.mech = table == SG_TABLE_IA32 ? CPU_MECH_INT80 : CPU_MECH_SYSCALL;
+	call.mech = table == SG_TABLE_I386 ? CPU_MECH_INT80 : CPU_MECH_SYSCALL;
 	call.args[0] = execfn;
 	call.args[1] = sp + word;
 	call.args[2] = sp + (argc + 2) * word;
@@ -781,7 +781,7 @@ static const struct sg_syscall_call *oldselect_view(const struct sg_syscall_call
 {
 	struct compat_sel_arg_struct s;
 
-	if (!is_call(call, "select") || call->table != SG_TABLE_IA32 || !mm ||
+	if (!is_call(call, "select") || call->table != SG_TABLE_I386 || !mm ||
 	    copy_from_guest(mm, &s, (uint32_t)call->args[0], sizeof(s)))
 		return call;
 	*view = *call;
@@ -1247,7 +1247,7 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 			tl_puts(l, " (left ");
 			trace_print_timespec(&a, call->table == SG_TABLE_X64 ? call->args[4]
 							: (uint32_t)call->args[4],
-					     call->table == SG_TABLE_IA32 &&
+					     call->table == SG_TABLE_I386 &&
 					     !is_call(call, "recvmmsg_time64") ? 4 : 8);
 			tl_putc(l, ')');
 		}

@@ -24,17 +24,17 @@ const struct vdso_image *vdso_image_for(enum sg_abi abi);
 
 struct mm;
 
-/* vdso_calls.c: answer a private call of a vDSO time function. ia32: the
+/* vdso_calls.c: answer a private call of a vDSO time function. is_i386: the
  * call came through the i386 table, else the x86_64/x32 one; nr is the
  * number in that table (x32 without its bit), a[] the arguments. Returns
  * what that system call returns (the value or -errno; -ENOSYS for a
  * number the vDSO does not use), writing guest memory through mm. */
-long vdso_answer(struct mm *mm, bool ia32, unsigned nr, const uint64_t *a);
+long vdso_answer(struct mm *mm, bool is_i386, unsigned nr, const uint64_t *a);
 
 /* vdso_calls.c: the real vDSO would make this call a system call (its
  * fallback: clock_gettime or clock_getres of a clock it does not read
  * itself, such as a CPU-time or an invalid clock), which a native strace
- * sees. ia32, nr and a[] as for vdso_answer. */
-bool vdso_call_enters_kernel(bool ia32, unsigned nr, const uint64_t *a);
+ * sees. is_i386, nr and a[] as for vdso_answer. */
+bool vdso_call_enters_kernel(bool is_i386, unsigned nr, const uint64_t *a);
 
 #endif

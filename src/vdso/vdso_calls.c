@@ -127,18 +127,18 @@ static bool vdso_reads_clock(int32_t clock)
 	return false;
 }
 
-bool vdso_call_enters_kernel(bool ia32, unsigned nr, const uint64_t *a)
+bool vdso_call_enters_kernel(bool is_i386, unsigned nr, const uint64_t *a)
 {
-	bool clock_call = ia32 ? nr == __NR_clock_gettime || nr == __NR_clock_gettime64 ||
+	bool clock_call = is_i386 ? nr == __NR_clock_gettime || nr == __NR_clock_gettime64 ||
 					 nr == __NR_clock_getres
 			       : nr == X64_CLOCK_GETTIME || nr == X64_CLOCK_GETRES;
 
 	return clock_call && !vdso_reads_clock((int32_t)a[0]);
 }
 
-long vdso_answer(struct mm *mm, bool ia32, unsigned nr, const uint64_t *a)
+long vdso_answer(struct mm *mm, bool is_i386, unsigned nr, const uint64_t *a)
 {
-	if (ia32) {
+	if (is_i386) {
 		switch (nr) {
 		case __NR_clock_gettime: return clock_call(mm, a, false, true);
 		case __NR_clock_gettime64: return clock_call(mm, a, false, false);

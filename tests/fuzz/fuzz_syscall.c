@@ -101,8 +101,8 @@ static uint64_t guest_call(unsigned nr64, unsigned nr32, uint64_t a0, uint64_t a
 	struct sg_exit st;
 
 	for (unsigned k = 0; k < 4; k++)
-		sg_reg_write(proc, table == SG_TABLE_IA32 ? r32[k] : r64[k], a[k]);
-	sg_reg_write(proc, SG_REG_RAX, table == SG_TABLE_IA32 ? nr32 :
+		sg_reg_write(proc, table == SG_TABLE_I386 ? r32[k] : r64[k], a[k]);
+	sg_reg_write(proc, SG_REG_RAX, table == SG_TABLE_I386 ? nr32 :
 			   table == SG_TABLE_X32 ? (nr32 | 0x40000000u) : nr64);
 	sg_reg_write(proc, SG_REG_RIP, entry);
 	if (sg_step(proc, &st) != SG_OK)
@@ -154,7 +154,7 @@ static void guest_fault_handler(void)
 		abort();
 	}
 	for (unsigned k = 0; k < NSTORES; k++) {
-		if (table == SG_TABLE_IA32)
+		if (table == SG_TABLE_I386)
 			sg_mem_write(proc, STORE_SLOT(k), stores[k].b32, stores[k].n32);
 		else
 			sg_mem_write(proc, STORE_SLOT(k), stores[k].b64, stores[k].n64);
@@ -177,7 +177,7 @@ static void setup(void)
 
 	table = SG_TABLE_X64;
 	if (abi && strcmp(abi, "i386") == 0) {
-		table = SG_TABLE_IA32;
+		table = SG_TABLE_I386;
 		name = "probe-i386";
 	} else if (abi && strcmp(abi, "x32") == 0) {
 		table = SG_TABLE_X32;
@@ -199,7 +199,7 @@ static void setup(void)
 	entry = text = reg_of(SG_REG_RIP);
 	stack_hi = (reg_of(SG_REG_RSP) | 0xfff) + 1;
 	stack_lo = stack_hi - (1u << 20);
-	if (table == SG_TABLE_IA32)
+	if (table == SG_TABLE_I386)
 		sg_mem_write(proc, entry, int80, sizeof(int80));
 	else
 		sg_mem_write(proc, entry, syscall_insn, sizeof(syscall_insn));
@@ -270,10 +270,10 @@ static int guest_store(struct input *in)
 	uint64_t dst = pointer(in), v = take(in, 8), n = take(in, 1) % 64;
 	uint64_t host_lo = (uint64_t)(uintptr_t)canary, host_hi = host_lo + sizeof(canary);
 	bool is_push = k == 4;
-	uint64_t first = is_push ? dst - (table == SG_TABLE_IA32 ? 4 : 8) : dst;
+	uint64_t first = is_push ? dst - (table == SG_TABLE_I386 ? 4 : 8) : dst;
 	struct sg_exit st;
 
-	if (table == SG_TABLE_IA32)
+	if (table == SG_TABLE_I386)
 		dst = (uint32_t)dst;
 	sg_reg_write(proc, SG_REG_RDI, dst);
 	sg_reg_write(proc, SG_REG_RSI, v);
@@ -284,7 +284,7 @@ static int guest_store(struct input *in)
 		abort(); /* the guest died of a store it had a handler for */
 	check_canary("a guest store");
 	/* the canary's first byte, by a store the guest could not see fail */
-	if (table != SG_TABLE_IA32 && first >= host_lo && first < host_hi &&
+	if (table != SG_TABLE_I386 && first >= host_lo && first < host_hi &&
 	    (k != 1 || n != 0) /* REP STOSB with rCX 0 stores nothing */ &&
 	    reg_of(SG_REG_RIP) != entry) {
 		fprintf(stderr, "fuzz_syscall: a store into sysgate's memory raised nothing\n");
@@ -336,7 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default:
 			v = take(&in, 8);
 		}
-		sg_reg_write(proc, table == SG_TABLE_IA32 ? regs32[a] : regs64[a], v);
+		sg_reg_write(proc, table == SG_TABLE_I386 ? regs32[a] : regs64[a], v);
 	}
 	sg_reg_write(proc, SG_REG_RAX, nr | (table == SG_TABLE_X32 ? 0x40000000u : 0));
 	sg_reg_write(proc, SG_REG_RIP, entry);

@@ -113,7 +113,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const enum sg_table tables[] = { SG_TABLE_IA32, SG_TABLE_X32,
+static const enum sg_table tables[] = { SG_TABLE_I386, SG_TABLE_X32,
 					SG_TABLE_X64 };
 
 /* The number of name in this ABI's table, or -1. */

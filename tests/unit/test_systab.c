@@ -63,7 +63,7 @@ struct abi_ref {
 };
 
 static const struct abi_ref abis[] = {
-	{ SG_TABLE_IA32, ref_i386, ARRAY_SIZE(ref_i386), 0 },
+	{ SG_TABLE_I386, ref_i386, ARRAY_SIZE(ref_i386), 0 },
 	{ SG_TABLE_X64, ref_x64, ARRAY_SIZE(ref_x64), 0 },
 	{ SG_TABLE_X32, ref_x32, ARRAY_SIZE(ref_x32), X32_BIT },
 };
@@ -141,16 +141,16 @@ static void test_every_row_is_a_header_define(void **state)
 
 /* systab_pick, the table choice the entry code and the run loop share:
  * every header number of each ABI lands on its own row, as the kernel's
- * entry (INT 0x80 / SYSENTER: ia32; 64-bit SYSCALL: x64, or x32 with the
+ * entry (INT 0x80 / SYSENTER: i386; 64-bit SYSCALL: x64, or x32 with the
  * bit) would put it. */
 static void test_pick_finds_every_header_number(void **state)
 {
 	for (size_t a = 0; a < ARRAY_SIZE(abis); a++) {
 		const struct abi_ref *abi = &abis[a];
-		bool ia32_entry = abi->table == SG_TABLE_IA32;
+		bool i386_entry = abi->table == SG_TABLE_I386;
 
 		for (size_t i = 0; i < abi->n; i++) {
-			struct systab_slot s = systab_pick(ia32_entry, (uint32_t)abi->ref[i].nr);
+			struct systab_slot s = systab_pick(i386_entry, (uint32_t)abi->ref[i].nr);
 
 			assert_int_equal(s.table, abi->table);
 			assert_int_equal(s.index, abi->ref[i].nr - abi->bias);
@@ -168,9 +168,9 @@ static void test_pick_edges(void **state)
 
 	assert_non_null(x32_read);
 	assert_non_null(x64_read);
-	/* the x32 bit means nothing to the ia32 entry: past its table */
+	/* the x32 bit means nothing to the i386 entry: past its table */
 	s = systab_pick(true, (uint32_t)x32_read->nr);
-	assert_int_equal(s.table, SG_TABLE_IA32);
+	assert_int_equal(s.table, SG_TABLE_I386);
 	assert_null(s.row);
 	/* past the x64 table without the bit: x64, no row */
 	s = systab_pick(false, sg_syscall_table(SG_TABLE_X64)->size);
@@ -253,18 +253,18 @@ static void expect_entry(enum sg_table t, unsigned nr, const char *name,
 static void test_entry_points(void **state)
 {
 	/* i386 rows use the compat entry point where the kernel has one */
-	expect_entry(SG_TABLE_IA32, 5, "open", "compat_sys_open");
-	expect_entry(SG_TABLE_IA32, 4, "write", "sys_write");
-	expect_entry(SG_TABLE_IA32, 11, "execve", "compat_sys_execve");
-	expect_entry(SG_TABLE_IA32, 90, "mmap", "compat_sys_ia32_mmap");
-	expect_entry(SG_TABLE_IA32, 192, "mmap2", "sys_mmap_pgoff");
-	expect_entry(SG_TABLE_IA32, 180, "pread64", "sys_ia32_pread64");
-	expect_entry(SG_TABLE_IA32, 197, "fstat64", "compat_sys_ia32_fstat64");
-	expect_entry(SG_TABLE_IA32, 113, "vm86old", "sys_ni_syscall");
+	expect_entry(SG_TABLE_I386, 5, "open", "compat_sys_open");
+	expect_entry(SG_TABLE_I386, 4, "write", "sys_write");
+	expect_entry(SG_TABLE_I386, 11, "execve", "compat_sys_execve");
+	expect_entry(SG_TABLE_I386, 90, "mmap", "compat_sys_ia32_mmap");
+	expect_entry(SG_TABLE_I386, 192, "mmap2", "sys_mmap_pgoff");
+	expect_entry(SG_TABLE_I386, 180, "pread64", "sys_ia32_pread64");
+	expect_entry(SG_TABLE_I386, 197, "fstat64", "compat_sys_ia32_fstat64");
+	expect_entry(SG_TABLE_I386, 113, "vm86old", "sys_ni_syscall");
 	/* no entry point at all: sys_ni_syscall, as the kernel fills it */
-	expect_entry(SG_TABLE_IA32, 17, "break", "sys_ni_syscall");
-	assert_true(systab_row_is_ni(row_at(SG_TABLE_IA32, 17)));
-	assert_false(systab_row_is_ni(row_at(SG_TABLE_IA32, 5)));
+	expect_entry(SG_TABLE_I386, 17, "break", "sys_ni_syscall");
+	assert_true(systab_row_is_ni(row_at(SG_TABLE_I386, 17)));
+	assert_false(systab_row_is_ni(row_at(SG_TABLE_I386, 5)));
 
 	expect_entry(SG_TABLE_X64, 2, "open", "sys_open");
 	expect_entry(SG_TABLE_X64, 4, "stat", "sys_newstat");
@@ -309,17 +309,17 @@ static void test_argument_kinds(void **state)
 		SYSTAB_ARG_HEX, SYSTAB_ARG_HEX, SYSTAB_ARG_HEX };
 
 	expect_sig(SG_TABLE_X64, 0, SYSTAB_RET_DEC, 3, rd);
-	expect_sig(SG_TABLE_IA32, 3, SYSTAB_RET_DEC, 3, rd);
+	expect_sig(SG_TABLE_I386, 3, SYSTAB_RET_DEC, 3, rd);
 	expect_sig(SG_TABLE_X32, 0, SYSTAB_RET_DEC, 3, rd);
 	/* a 64-bit offset takes two i386 registers, one elsewhere */
-	expect_sig(SG_TABLE_IA32, 180, SYSTAB_RET_DEC, 5, pread_i386);
+	expect_sig(SG_TABLE_I386, 180, SYSTAB_RET_DEC, 5, pread_i386);
 	expect_sig(SG_TABLE_X64, 17, SYSTAB_RET_DEC, 4, pread_x64);
 	expect_sig(SG_TABLE_X32, 17, SYSTAB_RET_DEC, 4, pread_x64);
 	/* i386 mmap (old_mmap) takes a pointer to its arguments */
-	expect_sig(SG_TABLE_IA32, 90, SYSTAB_RET_HEX, 1, one_ptr);
+	expect_sig(SG_TABLE_I386, 90, SYSTAB_RET_HEX, 1, one_ptr);
 	expect_sig(SG_TABLE_X64, 12, SYSTAB_RET_HEX, 1, one_ptr); /* brk */
 	expect_sig(SG_TABLE_X64, 231, SYSTAB_RET_NONE, 1, one_int);
-	expect_sig(SG_TABLE_IA32, 252, SYSTAB_RET_NONE, 1, one_int);
+	expect_sig(SG_TABLE_I386, 252, SYSTAB_RET_NONE, 1, one_int);
 	/* not in syscall_args.in: six hex arguments */
 	expect_sig(SG_TABLE_X64, 163, SYSTAB_RET_DEC, 6, six_hex); /* acct */
 }
@@ -329,7 +329,7 @@ static void test_lookup_abi(void **state)
 	enum sg_table t = SG_TABLE__COUNT;
 
 	assert_int_equal(systab_lookup_abi("i386", &t), 0);
-	assert_int_equal(t, SG_TABLE_IA32);
+	assert_int_equal(t, SG_TABLE_I386);
 	assert_int_equal(systab_lookup_abi("x32", &t), 0);
 	assert_int_equal(t, SG_TABLE_X32);
 	assert_int_equal(systab_lookup_abi("x86_64", &t), 0);
@@ -338,7 +338,7 @@ static void test_lookup_abi(void **state)
 	assert_int_equal(systab_lookup_abi("arm", &t), -1);
 	assert_int_equal(systab_lookup_abi("", &t), -1);
 	assert_int_equal(systab_lookup_abi(NULL, &t), -1);
-	assert_string_equal(sg_syscall_table(SG_TABLE_IA32)->abi_name, "i386");
+	assert_string_equal(sg_syscall_table(SG_TABLE_I386)->abi_name, "i386");
 	assert_string_equal(sg_syscall_table(SG_TABLE_X64)->abi_name, "x86_64");
 	assert_string_equal(sg_syscall_table(SG_TABLE_X32)->abi_name, "x32");
 }
@@ -352,7 +352,7 @@ static void test_coverage_listing(void **state)
 	unsigned lines = 0, ni = 0;
 
 	assert_non_null(f);
-	systab_print_coverage(f, SG_TABLE_IA32);
+	systab_print_coverage(f, SG_TABLE_I386);
 	fclose(f);
 	for (char *p = buf; (p = strchr(p, '\n')); p++)
 		lines++;
@@ -362,7 +362,7 @@ static void test_coverage_listing(void **state)
 				    "compat_sys_open                      missing\n"));
 	assert_non_null(strstr(buf, "  17  break "));
 	for (size_t i = 0; i < ARRAY_SIZE(ref_i386); i++)
-		ni += systab_row_is_ni(row_at(SG_TABLE_IA32, ref_i386[i].nr));
+		ni += systab_row_is_ni(row_at(SG_TABLE_I386, ref_i386[i].nr));
 	snprintf(totals, sizeof(totals),
 		 "i386: %zu syscalls: 0 implemented, %zu missing, %u ni ",
 		 ARRAY_SIZE(ref_i386), ARRAY_SIZE(ref_i386) - ni, ni);
@@ -394,11 +394,11 @@ static void test_carried_rows(void **state)
 			rowless++;
 			continue;
 		}
-		row = row_at(SG_TABLE_IA32, (unsigned long)def->row);
+		row = row_at(SG_TABLE_I386, (unsigned long)def->row);
 		assert_non_null(row);
 		assert_non_null(ref_by_name(i386, row->name));
 		assert_int_equal(ref_by_name(i386, row->name)->nr, def->row);
-		sig = systab_sig(SG_TABLE_IA32, (unsigned)def->row);
+		sig = systab_sig(SG_TABLE_I386, (unsigned)def->row);
 		assert_non_null(sig);
 		if (own) {
 			assert_string_equal(row->name, def->name);
@@ -442,7 +442,7 @@ static void test_carried_socketcall(void **state)
 	assert_int_equal(sg_carried_socketcall((uint64_t[6]){ SYS_SEND, FAKE_BASE + 4 }, fake_read,
 					       NULL, &c), 0);
 	assert_string_equal(c.name, "send");
-	assert_string_equal(row_at(SG_TABLE_IA32, (unsigned long)c.row)->name, "sendto");
+	assert_string_equal(row_at(SG_TABLE_I386, (unsigned long)c.row)->name, "sendto");
 	assert_int_equal(c.nargs, 4);
 	assert_int_equal(c.args[0], 101);
 	assert_int_equal(c.args[3], 104);

@@ -237,21 +237,21 @@ static void test_results(void **state)
 	traced(&c);
 	assert_string_equal(output(),
 		"lseek(1, 4294967295, SEEK_SET)          = 0\n");
-	c = make_call(SG_TABLE_IA32, CPU_MECH_INT80, I386_LSEEK, 0, 1,
+	c = make_call(SG_TABLE_I386, CPU_MECH_INT80, I386_LSEEK, 0, 1,
 		      0xffffffffu, 0, 0);
 	traced(&c);
 	assert_string_equal(output(),
 		"lseek(1, -1, SEEK_SET)                  = 0\n");
 
 	/* strace (i386): read(99, 0xffc98b9c, 64) = -1 EBADF */
-	c = make_call(SG_TABLE_IA32, CPU_MECH_INT80, I386_READ, -9, 99,
+	c = make_call(SG_TABLE_I386, CPU_MECH_INT80, I386_READ, -9, 99,
 		      0xffc98b9c, 64, 0);
 	traced(&c);
 	assert_string_equal(output(),
 		"read(99, 0xffc98b9c, 64)                = -1 EBADF (Bad file descriptor)\n");
 
 	/* i386 64-bit offset in two registers (low, high) */
-	c = make_call(SG_TABLE_IA32, CPU_MECH_INT80, I386_PREAD64, -9, 7, 0, 10, 2);
+	c = make_call(SG_TABLE_I386, CPU_MECH_INT80, I386_PREAD64, -9, 7, 0, 10, 2);
 	c.args[4] = 1;
 	traced(&c);
 	assert_string_equal(output(),
@@ -320,7 +320,7 @@ static void test_entry_annotation(void **state)
 
 	/* no handler is linked into this test: every row is "missing" */
 	open_trace(SG_TRACE_SYSCALLS | SG_TRACE_ENTRY);
-	c = make_call(SG_TABLE_IA32, CPU_MECH_INT80, I386_WRITE, -38, 1, 0, 0, 0);
+	c = make_call(SG_TABLE_I386, CPU_MECH_INT80, I386_WRITE, -38, 1, 0, 0, 0);
 	traced(&c);
 	assert_string_equal(output(),
 		"write(1, NULL, 0)                       = -1 ENOSYS (Function not implemented)"
@@ -342,7 +342,7 @@ static void test_entry_annotation(void **state)
 		"  [x32    syscall    1 sys_write missing]\n");
 
 	/* i386 open: the compat entry point */
-	c = make_call(SG_TABLE_IA32, CPU_MECH_INT80, 5, -38, 0, 0, 0, 0);
+	c = make_call(SG_TABLE_I386, CPU_MECH_INT80, 5, -38, 0, 0, 0, 0);
 	traced(&c);
 	assert_string_equal(output(),
 		"open(NULL, O_RDONLY)                    = -1 ENOSYS (Function not implemented)"

@@ -128,7 +128,7 @@ static struct sg_syscall_call call_of(enum sg_table t, const char *name, long re
 	const struct sg_syscall_table *tab = sg_syscall_table(t);
 
 	memset(&c, 0, sizeof(c));
-	c.mech = t == SG_TABLE_IA32 ? CPU_MECH_INT80 : CPU_MECH_SYSCALL;
+	c.mech = t == SG_TABLE_I386 ? CPU_MECH_INT80 : CPU_MECH_SYSCALL;
 	c.table = t;
 	c.index = nr_of(t, name);
 	c.nr = c.index + (t == SG_TABLE_X32 ? 0x40000000u : 0);
@@ -154,7 +154,7 @@ static struct sg_syscall_call call_of(enum sg_table t, const char *name, long re
 	} while (0)
 
 #define X64 SG_TABLE_X64
-#define I386 SG_TABLE_IA32
+#define I386 SG_TABLE_I386
 #define X32 SG_TABLE_X32
 
 static void test_files(void **state)
