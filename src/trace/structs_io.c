@@ -557,8 +557,8 @@ bool tk_sigevent(const struct targ *a, uint64_t v)
 {
 	bool compat = wl(a) == 4;
 	/* up to the thread id: strace reads no further */
-	size_t need = compat ? offsetof(struct compat_sigevent, un.tid) + sizeof(int32_t)
-			     : offsetof(struct sc_sigevent64, un.tid) + sizeof(int32_t);
+	size_t need = compat ? offsetof(struct compat_sigevent, tid) + sizeof(int32_t)
+			     : offsetof(struct sc_sigevent64, tid) + sizeof(int32_t);
 	unsigned char b[sizeof(struct sc_sigevent64)];
 	const char *notify;
 	uint32_t how;
@@ -571,7 +571,7 @@ bool tk_sigevent(const struct targ *a, uint64_t v)
 	(compat ? GUEST_FIELD(b, struct compat_sigevent, f) : GUEST_FIELD(b, struct sc_sigevent64, f))
 	how = (uint32_t)SIGEV_FIELD(sigev_notify);
 	signo = (int32_t)SIGEV_FIELD(sigev_signo);
-	tid = (int32_t)SIGEV_FIELD(un.tid);
+	tid = (int32_t)SIGEV_FIELD(tid);
 	value = SIGEV_FIELD(sigev_value);
 #undef SIGEV_FIELD
 	notify = xlat_name(&xlat_sigevnotify, how);

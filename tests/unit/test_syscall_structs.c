@@ -99,16 +99,16 @@ static void i386_time_layouts(void **state)
 	CHECK_OFF(REF_I386_SIGEVENT_sigev_signo, struct compat_sigevent, sigev_signo);
 	CHECK_OFF(REF_I386_SIGEVENT_sigev_notify, struct compat_sigevent,
 		  sigev_notify);
-	CHECK_OFF(REF_I386_SIGEVENT_tid, struct compat_sigevent, un.tid);
+	CHECK_OFF(REF_I386_SIGEVENT_tid, struct compat_sigevent, tid);
 	CHECK_OFF(REF_I386_SIGEVENT_attribute, struct compat_sigevent,
-		  un.thread.attribute);
+		  attribute);
 	assert_int_equal(sizeof(struct compat_mq_attr), REF_I386_MQ_ATTR_SIZE);
 	CHECK_OFF(REF_I386_MQ_ATTR_mq_msgsize, struct compat_mq_attr, mq_msgsize);
 	CHECK_OFF(REF_I386_MQ_ATTR_mq_curmsgs, struct compat_mq_attr, mq_curmsgs);
 	assert_int_equal(sizeof(struct compat_rusage), REF_I386_RUSAGE_SIZE);
 	CHECK_OFF(REF_I386_RUSAGE_ru_stime, struct compat_rusage, ru_stime);
-	CHECK_OFF(REF_I386_RUSAGE_ru_maxrss, struct compat_rusage, ru_long[0]);
-	CHECK_OFF(REF_I386_RUSAGE_ru_nivcsw, struct compat_rusage, ru_long[13]);
+	CHECK_OFF(REF_I386_RUSAGE_ru_maxrss, struct compat_rusage, ru_maxrss);
+	CHECK_OFF(REF_I386_RUSAGE_ru_nivcsw, struct compat_rusage, ru_nivcsw);
 	assert_int_equal(sizeof(struct compat_sysinfo), REF_I386_SYSINFO_SIZE);
 	CHECK_OFF(REF_I386_SYSINFO_loads, struct compat_sysinfo, loads);
 	CHECK_OFF(REF_I386_SYSINFO_totalram, struct compat_sysinfo, totalram);
@@ -190,9 +190,9 @@ static void x32_layouts(void **state)
 #ifdef SG_LAYOUT_REF_X32
 	assert_int_equal(sizeof(struct compat_sigevent), REF_X32_SIGEVENT_SIZE);
 	CHECK_OFF(REF_X32_SIGEVENT_sigev_signo, struct compat_sigevent, sigev_signo);
-	CHECK_OFF(REF_X32_SIGEVENT_tid, struct compat_sigevent, un.tid);
+	CHECK_OFF(REF_X32_SIGEVENT_tid, struct compat_sigevent, tid);
 	CHECK_OFF(REF_X32_SIGEVENT_attribute, struct compat_sigevent,
-		  un.thread.attribute);
+		  attribute);
 	assert_int_equal(sizeof(struct compat_sock_fprog), REF_X32_SOCK_FPROG_SIZE);
 	CHECK_OFF(REF_X32_SOCK_FPROG_filter, struct compat_sock_fprog, filter);
 	assert_int_equal(sizeof(struct compat_group_req), REF_X32_GROUP_REQ_SIZE);
@@ -321,11 +321,11 @@ static void time_values(void **state)
 	ce.sigev_value = 0x80001234u;
 	ce.sigev_signo = 10;
 	ce.sigev_notify = 4; /* SIGEV_THREAD_ID */
-	ce.un.tid = 4321;
+	ce.tid = 4321;
 	get_compat_sigevent(&he, &ce);
 	assert_int_equal(he.sigev_value, 0x80001234u); /* zero-extended */
 	assert_int_equal(he.sigev_signo, 10);
-	assert_int_equal(he.un.tid, 4321);
+	assert_int_equal(he.tid, 4321);
 
 	get_compat_utimbuf(ts, &cu);
 	assert_int_equal(ts[0].tv_sec, -5);

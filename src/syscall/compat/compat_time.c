@@ -47,12 +47,12 @@ void get_compat_sigevent(struct sc_sigevent64 *h, const struct compat_sigevent *
 	h->sigev_notify = c->sigev_notify;
 	/* SIGEV_THREAD_ID reads the tid; SIGEV_THREAD is a libc matter but
 	 * the kernel copies the words anyway */
-	h->un.thread.function = c->un.thread.function;
-	h->un.thread.attribute = c->un.thread.attribute;
+	h->function = c->function;
+	h->attribute = c->attribute;
 	if (c->sigev_notify == 4 /* SIGEV_THREAD_ID */) {
-		h->un.thread.function = 0;
-		h->un.thread.attribute = 0;
-		h->un.tid = c->un.tid;
+		h->function = 0;
+		h->attribute = 0;
+		h->tid = c->tid;
 	}
 }
 
@@ -76,14 +76,25 @@ void put_compat_mq_attr(struct compat_mq_attr *c, const struct sc_mq_attr64 *h)
 
 void put_compat_rusage(struct compat_rusage *c, const struct rusage *r)
 {
-	const long *longs = &r->ru_maxrss;
-
 	memset(c, 0, sizeof(*c));
 	put_compat_timeval(&c->ru_utime, &r->ru_utime);
 	put_compat_timeval(&c->ru_stime, &r->ru_stime);
-	/* ru_maxrss .. ru_nivcsw are 14 consecutive longs in struct rusage */
-	for (unsigned i = 0; i < 14; i++)
-		c->ru_long[i] = (int32_t)longs[i];
+#define NARROW(f) c->f = (int32_t)r->f
+	NARROW(ru_maxrss);
+	NARROW(ru_ixrss);
+	NARROW(ru_idrss);
+	NARROW(ru_isrss);
+	NARROW(ru_minflt);
+	NARROW(ru_majflt);
+	NARROW(ru_nswap);
+	NARROW(ru_inblock);
+	NARROW(ru_oublock);
+	NARROW(ru_msgsnd);
+	NARROW(ru_msgrcv);
+	NARROW(ru_nsignals);
+	NARROW(ru_nvcsw);
+	NARROW(ru_nivcsw);
+#undef NARROW
 }
 
 void put_compat_sysinfo(struct compat_sysinfo *c, const struct sysinfo *s)
