@@ -200,39 +200,26 @@ static void print_statfs_flags(struct tline *l, uint64_t f)
 	}
 }
 
-/* Offsets of struct statfs / statfs64 per layout. */
-struct statfs_layout {
-	unsigned type, bsize, blocks, bfree, bavail, files, ffree, fsid,
-		namelen, frsize, flags;
-	unsigned w_small, w_big; /* type/bsize/namelen/frsize/flags, counts */
-	unsigned size;
-};
-#define STATFS_LAYOUT(T)                                                          \
-	{ offsetof(T, f_type), offsetof(T, f_bsize), offsetof(T, f_blocks),       \
-	  offsetof(T, f_bfree), offsetof(T, f_bavail), offsetof(T, f_files),      \
-	  offsetof(T, f_ffree), offsetof(T, f_fsid), offsetof(T, f_namelen),      \
-	  offsetof(T, f_frsize), offsetof(T, f_flags), sizeof(((T *)0)->f_bsize), \
-	  sizeof(((T *)0)->f_blocks), sizeof(T) }
-/* i386's statfs, its statfs64 (64-bit counts 4-byte aligned), and the
- * x86_64 one x32 shares */
-static const struct statfs_layout statfs_i386 = STATFS_LAYOUT(struct compat_statfs);
-static const struct statfs_layout statfs64_i386 = STATFS_LAYOUT(struct compat_statfs64);
-static const struct statfs_layout statfs_x64 = STATFS_LAYOUT(struct statfs);
-#undef STATFS_LAYOUT
-/* f_fsid: two 32-bit words in every layout */
-_Static_assert(sizeof(((struct statfs *)0)->f_fsid) == 8, "f_fsid");
-_Static_assert(sizeof(((struct compat_statfs *)0)->f_fsid) == 8, "f_fsid");
+/* struct statfs: i386's (32-bit words), its statfs64 (64-bit counts
+ * aligned to 4), and x86_64's, which x32 shares (64-bit words) */
+enum statfs_form { STATFS_I386, STATFS64_I386, STATFS_X86_64 };
 
-static void print_statfs(const struct targ *a, uint64_t addr,
-			 const struct statfs_layout *L)
+static void print_statfs(const struct targ *a, uint64_t addr, enum statfs_form form)
 {
-	unsigned char b[sizeof(struct statfs)];
+	static const size_t sizes[] = { sizeof(struct compat_statfs),
+					sizeof(struct compat_statfs64),
+					sizeof(struct sc_statfs_x86_64) };
+	unsigned char b[sizeof(struct sc_statfs_x86_64)];
 	const char *magic;
 	uint64_t type;
 
-	if (!get(a, b, addr, L->size))
+	if (!get(a, b, addr, sizes[form]))
 		return;
-	type = rd(b + L->type, L->w_small);
+#define STATFS_FIELD(f)                                                                 \
+	(form == STATFS_I386	  ? GUEST_FIELD(b, struct compat_statfs, f)             \
+	 : form == STATFS64_I386 ? GUEST_FIELD(b, struct compat_statfs64, f)           \
+				  : GUEST_FIELD(b, struct sc_statfs_x86_64, f))
+	type = STATFS_FIELD(f_type);
 	magic = xlat_name(&xlat_fsmagic, type);
 	tl_puts(a->l, "{f_type=");
 	if (magic)
@@ -241,26 +228,26 @@ static void print_statfs(const struct targ *a, uint64_t addr,
 		tl_printf(a->l, "%#llx", (unsigned long long)type);
 	tl_printf(a->l, ", f_bsize=%llu, f_blocks=%llu, f_bfree=%llu, f_bavail=%llu, "
 		  "f_files=%llu, f_ffree=%llu, f_fsid={val=[",
-		  (unsigned long long)rd(b + L->bsize, L->w_small),
-		  (unsigned long long)rd(b + L->blocks, L->w_big),
-		  (unsigned long long)rd(b + L->bfree, L->w_big),
-		  (unsigned long long)rd(b + L->bavail, L->w_big),
-		  (unsigned long long)rd(b + L->files, L->w_big),
-		  (unsigned long long)rd(b + L->ffree, L->w_big));
-	tprint_hex(a->l, rd(b + L->fsid, 4));
+		  (unsigned long long)STATFS_FIELD(f_bsize),
+		  (unsigned long long)STATFS_FIELD(f_blocks),
+		  (unsigned long long)STATFS_FIELD(f_bfree),
+		  (unsigned long long)STATFS_FIELD(f_bavail),
+		  (unsigned long long)STATFS_FIELD(f_files),
+		  (unsigned long long)STATFS_FIELD(f_ffree));
+	tprint_hex(a->l, STATFS_FIELD(f_fsid[0]));
 	tl_puts(a->l, ", ");
-	tprint_hex(a->l, rd(b + L->fsid + 4, 4)); /* (the second word) */
+	tprint_hex(a->l, STATFS_FIELD(f_fsid[1]));
 	tl_printf(a->l, "]}, f_namelen=%llu, f_frsize=%llu, f_flags=",
-		  (unsigned long long)rd(b + L->namelen, L->w_small),
-		  (unsigned long long)rd(b + L->frsize, L->w_small));
-	print_statfs_flags(a->l, rd(b + L->flags, L->w_small));
+		  (unsigned long long)STATFS_FIELD(f_namelen),
+		  (unsigned long long)STATFS_FIELD(f_frsize));
+	print_statfs_flags(a->l, STATFS_FIELD(f_flags));
+#undef STATFS_FIELD
 	tl_putc(a->l, '}');
 }
 
-/* struct statfs: all longs (4 bytes on i386, 8 on x86_64 and x32) */
 bool tk_statfs(const struct targ *a, uint64_t v)
 {
-	print_statfs(a, targ_ulong(a, v), kl(a) == 4 ? &statfs_i386 : &statfs_x64);
+	print_statfs(a, targ_ulong(a, v), kl(a) == 4 ? STATFS_I386 : STATFS_X86_64);
 	return true;
 }
 
@@ -268,7 +255,7 @@ bool tk_statfs64(const struct targ *a, uint64_t v)
 {
 	if (targ_table(a) != SG_TABLE_I386)
 		return tk_statfs(a, v);
-	print_statfs(a, targ_ulong(a, v), &statfs64_i386);
+	print_statfs(a, targ_ulong(a, v), STATFS64_I386);
 	return true;
 }
 

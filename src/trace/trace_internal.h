@@ -19,12 +19,12 @@ struct mm;
 
 /* Field f of a guest struct whose bytes were read into b, at the offset
  * and with the size the layout type T gives it: no offset is written by
- * hand. T is the guest's layout: syscall/compat/compat.h's for i386 and
- * x32's compat structs (asserted there, and checked against the real
- * -m32/-mx32 headers by unit.test_syscall_compat), the host's headers for
- * x86_64 and the structs x32 shares with it (sysgate builds for x86_64
- * hosts only), <linux/...> for the layouts every ABI shares. Unsigned,
- * zero-extended; cast for a signed field. */
+ * hand. T is the guest's layout: syscall/compat/compat.h's (for i386, x32
+ * where it shares them, and x86_64's sc_*: most generated from the uapi
+ * headers compiled for that ABI, docs/syscalls.md, Compat layouts), the
+ * host's headers for x86_64 and the structs x32 shares with it (sysgate
+ * builds for x86_64 hosts only), <linux/...> for the layouts every ABI
+ * shares. Unsigned, zero-extended; cast for a signed field. */
 #define GUEST_FIELD(b, T, f) \
 	trace_field_bytes((const unsigned char *)(b) + offsetof(T, f), sizeof(((T *)0)->f))
 static inline uint64_t trace_field_bytes(const unsigned char *p, size_t n)
