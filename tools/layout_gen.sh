@@ -8,6 +8,7 @@
 # field's offset, size, alignment, signedness and element count. From them:
 #
 #   guest_layout_i386.h    the rows of ABI i386 (and i386,x32)
+#   guest_layout_x32.h     the rows of ABI x32 (its own layouts)
 #   guest_layout_x86_64.h  the rows of ABI x86_64
 #
 # each struct written out with the guest's offsets (explicit padding between
@@ -16,7 +17,8 @@
 # _Static_assert of every number it was made from, so a struct the host
 # compiler lays out differently does not build. A row of ABI i386,x32 is
 # compiled for x32 too and must give the same numbers, or generation fails;
-# a compiler that cannot target -mx32 skips that check and says so.
+# a compiler that cannot target -mx32 skips that check and says so (unless
+# there are x32 rows: then it fails).
 #
 # Usage: layout_gen.sh CC LAYOUTS.IN OUTDIR [EXTRA_CFLAG]...
 # (the extra flags reach every compile: the build passes
@@ -119,13 +121,20 @@ if "$cc" -mx32 -S -o "$tmp.x32.s" "$tmp.x32.c" "$@" 2>"$tmp.x32.err"; then
 			fail "$n is marked i386,x32 but x32's layout differs"
 		fi
 	done
+	# x32's own rows: the shared ones are i386's header's
+	awk -v shared=" $(echo $names) " 'index(shared, " " $2 " ") == 0' \
+		"$tmp.x32.nums" > "$tmp.x32.own"
+elif grep -q '^[^ ]* x32 ' "$tmp.rows"; then
+	cat "$tmp.x32.err" >&2
+	fail "$cc -mx32 cannot compile the x32 layouts"
 else
 	echo "layout_gen: $cc -mx32 failed: the i386,x32 rows are not checked against x32" >&2
 	x32_note="x32 NOT checked: $cc -mx32 failed"
+	: > "$tmp.x32.own"
 fi
 
 # The header of one ABI from its numbers.
-write_header() { # abi outfile
+write_header() { # abi numbers outfile
 	awk -v abi="$1" -v x32note="$x32_note" '
 	function base(size, sgn) { return (sgn ? "int" : "uint") (size * 8) "_t" }
 	function ctype(size, sgn, align,   b, t) {
@@ -231,9 +240,10 @@ write_header() { # abi outfile
 		print "\t_Static_assert(((__typeof__(((struct T *)0)->f))-1 < (__typeof__(((struct T *)0)->f))1) == (sgn), #T \".\" #f \" signedness\")\n"
 		printf "%s", out
 		print "#undef LAYOUT_STRUCT\n#undef LAYOUT_FIELD\n#undef LAYOUT_SIGNED\n\n#endif"
-	}' "$tmp.$1.nums" > "$tmp.$1.h"
-	mv "$tmp.$1.h" "$2"
+	}' "$2" > "$tmp.$1.h"
+	mv "$tmp.$1.h" "$3"
 }
 
-write_header i386 "$out/guest_layout_i386.h"
-write_header x86_64 "$out/guest_layout_x86_64.h"
+write_header i386 "$tmp.i386.nums" "$out/guest_layout_i386.h"
+write_header x32 "$tmp.x32.own" "$out/guest_layout_x32.h"
+write_header x86_64 "$tmp.x86_64.nums" "$out/guest_layout_x86_64.h"

@@ -5,6 +5,9 @@
  * 4-byte alignment). */
 #include <string.h>
 
+#include "guest_layout_i386.h"
+#include "guest_layout_x32.h"
+#include "guest_layout_x86_64.h"
 #include "signal/signal.h"
 
 enum layout { L_KILL, L_TIMER, L_POLL, L_FAULT, L_CHLD, L_RT, L_SYS };
@@ -32,125 +35,122 @@ static enum layout layout_of(int sig, int code)
 	return code < 0 ? L_RT : L_KILL;
 }
 
-/* Offsets in the host (x64) siginfo: the union starts at 16. */
-#define H(off) (16 + (off))
-/* Offsets in compat siginfo: the union starts at 12. */
-#define C(off) (12 + (off))
+/* The three layouts, generated from the uapi headers of each ABI
+ * (src/syscall/compat/layouts.in): same field names in each. */
+_Static_assert(sizeof(struct sc_siginfo64) == sizeof(siginfo_t), "x86_64 siginfo");
+_Static_assert(sizeof(struct compat_siginfo) == 128, "i386 siginfo");
+_Static_assert(sizeof(struct compat_siginfo_x32) == 128, "x32 siginfo");
 
-static uint32_t rd32(const void *p, size_t off)
-{
-	uint32_t v;
+/* addr_lsb / bounds / pkey follow the fault's address: copied as they are */
+#define FAULT_TAIL 20
 
-	memcpy(&v, (const uint8_t *)p + off, 4);
-	return v;
-}
+/* The compat (i386 or x32: C) form from the host's; they differ only in
+ * SIGCHLD's clocks, which x32 keeps 64-bit. Narrowing casts keep the low
+ * bits, as the kernel's copy_siginfo_to_user32. */
+#define SIGINFO_TO_COMPAT(C, h, out)                                                   \
+	do {                                                                           \
+		C c_;                                                                  \
+		memset(&c_, 0, sizeof(c_));                                            \
+		c_.si_signo = (h)->si_signo;                                           \
+		c_.si_errno = (h)->si_errno;                                           \
+		c_.si_code = (h)->si_code;                                             \
+		switch (layout_of((h)->si_signo, (h)->si_code)) {                      \
+		case L_KILL:                                                           \
+			c_.pid = (h)->pid;                                             \
+			c_.uid = (h)->uid;                                             \
+			break;                                                         \
+		case L_TIMER:                                                          \
+			c_.timerid = (h)->timerid;                                     \
+			c_.overrun = (h)->overrun;                                     \
+			c_.value = (uint32_t)(h)->value; /* sigval's low half */       \
+			break;                                                         \
+		case L_RT:                                                             \
+			c_.pid = (h)->pid;                                             \
+			c_.uid = (h)->uid;                                             \
+			c_.value = (uint32_t)(h)->value;                               \
+			break;                                                         \
+		case L_CHLD:                                                           \
+			c_.pid = (h)->pid;                                             \
+			c_.uid = (h)->uid;                                             \
+			c_.status = (h)->status;                                       \
+			c_.utime = (__typeof__(c_.utime))(h)->utime;                   \
+			c_.stime = (__typeof__(c_.stime))(h)->stime;                   \
+			break;                                                         \
+		case L_FAULT:                                                          \
+			c_.addr = (uint32_t)(h)->addr;                                 \
+			memcpy(&c_.addr_lsb, &(h)->addr_lsb, FAULT_TAIL);              \
+			break;                                                         \
+		case L_POLL:                                                           \
+			c_.band = (int32_t)(h)->band;                                  \
+			c_.fd = (h)->fd;                                               \
+			break;                                                         \
+		case L_SYS:                                                            \
+			c_.call_addr = (uint32_t)(h)->call_addr;                       \
+			c_.syscall = (h)->syscall;                                     \
+			c_.arch = (h)->arch;                                           \
+			break;                                                         \
+		}                                                                      \
+		memcpy((out), &c_, sizeof(c_));                                        \
+	} while (0)
 
-static uint64_t rd64(const void *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, (const uint8_t *)p + off, 8);
-	return v;
-}
-
-static void wr32(void *p, size_t off, uint32_t v)
-{
-	memcpy((uint8_t *)p + off, &v, 4);
-}
-
-static void wr64(void *p, size_t off, uint64_t v)
-{
-	memcpy((uint8_t *)p + off, &v, 8);
-}
+/* The host's form from the compat one: pointers zero-extended, longs
+ * sign-extended (the field types do it). */
+#define SIGINFO_FROM_COMPAT(C, in, h)                                                  \
+	do {                                                                           \
+		C c_;                                                                  \
+		memcpy(&c_, (in), sizeof(c_));                                         \
+		memset((h), 0, sizeof(*(h)));                                          \
+		(h)->si_signo = c_.si_signo;                                           \
+		(h)->si_errno = c_.si_errno;                                           \
+		(h)->si_code = c_.si_code;                                             \
+		switch (layout_of(c_.si_signo, c_.si_code)) {                          \
+		case L_FAULT:                                                          \
+			(h)->addr = c_.addr;                                           \
+			break;                                                         \
+		case L_POLL:                                                           \
+			(h)->band = c_.band;                                           \
+			(h)->fd = c_.fd;                                               \
+			break;                                                         \
+		case L_CHLD:                                                           \
+			(h)->pid = c_.pid;                                             \
+			(h)->uid = c_.uid;                                             \
+			(h)->status = c_.status;                                       \
+			(h)->utime = c_.utime;                                         \
+			(h)->stime = c_.stime;                                         \
+			break;                                                         \
+		default: /* kill, timer, rt, sys: three 32-bit words */               \
+			(h)->pid = c_.pid;                                             \
+			(h)->uid = c_.uid;                                             \
+			(h)->value = c_.value;                                         \
+			break;                                                         \
+		}                                                                      \
+	} while (0)
 
 void siginfo_to_guest(const siginfo_t *host, enum sg_abi abi, uint8_t out[128])
 {
-	const void *h = host;
+	struct sc_siginfo64 h;
 
-	if (abi != SG_ABI_I386 && abi != SG_ABI_X32) {
-		memcpy(out, host, 128);
-		return;
-	}
-	memset(out, 0, 128);
-	memcpy(out, host, 12); /* signo, errno, code */
-	switch (layout_of(host->si_signo, host->si_code)) {
-	case L_KILL:
-		wr32(out, C(0), rd32(h, H(0)));  /* pid */
-		wr32(out, C(4), rd32(h, H(4)));  /* uid */
-		break;
-	case L_TIMER:
-		wr32(out, C(0), rd32(h, H(0)));  /* timerid */
-		wr32(out, C(4), rd32(h, H(4)));  /* overrun */
-		wr32(out, C(8), rd32(h, H(8)));  /* sigval (low half) */
-		break;
-	case L_RT:
-		wr32(out, C(0), rd32(h, H(0)));  /* pid */
-		wr32(out, C(4), rd32(h, H(4)));  /* uid */
-		wr32(out, C(8), rd32(h, H(8)));  /* sigval */
-		break;
-	case L_CHLD:
-		wr32(out, C(0), rd32(h, H(0)));  /* pid */
-		wr32(out, C(4), rd32(h, H(4)));  /* uid */
-		wr32(out, C(8), rd32(h, H(8)));  /* status */
-		if (abi == SG_ABI_X32) {
-			wr64(out, C(12), rd64(h, H(16)));
-			wr64(out, C(20), rd64(h, H(24)));
-		} else {
-			wr32(out, C(12), (uint32_t)rd64(h, H(16)));
-			wr32(out, C(16), (uint32_t)rd64(h, H(24)));
-		}
-		break;
-	case L_FAULT:
-		wr32(out, C(0), (uint32_t)rd64(h, H(0)));  /* addr */
-		/* addr_lsb / bounds / pkey follow the pointer */
-		memcpy(out + C(4), (const uint8_t *)h + H(8), 20);
-		break;
-	case L_POLL:
-		wr32(out, C(0), (uint32_t)rd64(h, H(0)));  /* band */
-		wr32(out, C(4), rd32(h, H(8)));            /* fd */
-		break;
-	case L_SYS:
-		wr32(out, C(0), (uint32_t)rd64(h, H(0)));  /* call_addr */
-		wr32(out, C(4), rd32(h, H(8)));            /* syscall */
-		wr32(out, C(8), rd32(h, H(12)));           /* arch */
-		break;
-	}
+	memcpy(&h, host, sizeof(h));
+	if (abi == SG_ABI_I386)
+		SIGINFO_TO_COMPAT(struct compat_siginfo, &h, out);
+	else if (abi == SG_ABI_X32)
+		SIGINFO_TO_COMPAT(struct compat_siginfo_x32, &h, out);
+	else
+		memcpy(out, &h, 128);
 }
 
 void siginfo_from_guest(const uint8_t in[128], enum sg_abi abi, siginfo_t *host)
 {
-	void *h = host;
+	struct sc_siginfo64 h;
 
-	if (abi != SG_ABI_I386 && abi != SG_ABI_X32) {
-		memcpy(host, in, 128);
-		return;
-	}
-	memset(host, 0, sizeof(*host));
-	memcpy(host, in, 12);
-	switch (layout_of(host->si_signo, host->si_code)) {
-	case L_FAULT:
-		wr64(h, H(0), rd32(in, C(0)));
-		break;
-	case L_POLL:
-		wr64(h, H(0), (uint64_t)(int64_t)(int32_t)rd32(in, C(0)));
-		wr32(h, H(8), rd32(in, C(4)));
-		break;
-	case L_CHLD:
-		wr32(h, H(0), rd32(in, C(0)));
-		wr32(h, H(4), rd32(in, C(4)));
-		wr32(h, H(8), rd32(in, C(8)));
-		if (abi == SG_ABI_X32) {
-			wr64(h, H(16), rd64(in, C(12)));
-			wr64(h, H(24), rd64(in, C(20)));
-		} else {
-			wr64(h, H(16), (uint64_t)(int64_t)(int32_t)rd32(in, C(12)));
-			wr64(h, H(24), (uint64_t)(int64_t)(int32_t)rd32(in, C(16)));
-		}
-		break;
-	default: /* kill, timer, rt, sys: three 32-bit words */
-		wr32(h, H(0), rd32(in, C(0)));
-		wr32(h, H(4), rd32(in, C(4)));
-		wr32(h, H(8), rd32(in, C(8)));
-		break;
-	}
+	if (abi == SG_ABI_I386)
+		SIGINFO_FROM_COMPAT(struct compat_siginfo, in, &h);
+	else if (abi == SG_ABI_X32)
+		SIGINFO_FROM_COMPAT(struct compat_siginfo_x32, in, &h);
+	else
+		memcpy(&h, in, 128);
+	memcpy(host, &h, sizeof(h));
 }
+#undef SIGINFO_TO_COMPAT
+#undef SIGINFO_FROM_COMPAT
+#undef FAULT_TAIL

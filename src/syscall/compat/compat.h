@@ -5,7 +5,7 @@
  *
  * The structs the kernel's uapi headers describe are generated from them
  * (src/syscall/compat/layouts.in, tools/layout_gen.sh: the headers compiled
- * -m32/-mx32/-m64): gen/guest_layout_i386.h and guest_layout_x86_64.h. The
+ * -m32/-mx32/-m64): gen/guest_layout_{i386,x32,x86_64}.h. The
  * ones declared here have no uapi header (the kernel's own compat structs
  * and local argument blocks): their sizes and offsets are asserted, and
  * unit.test_syscall_structs checks those the C library describes (msghdr,
@@ -25,6 +25,7 @@
 #include <fcntl.h>
 
 #include "guest_layout_i386.h"
+#include "guest_layout_x32.h"
 #include "guest_layout_x86_64.h"
 
 typedef uint32_t compat_uptr_t;
