@@ -61,7 +61,7 @@ static size_t count(char *const *v)
 
 /* AT_MINSIGSTKSZ: the kernel's max_frame_size (init_sigframe_size, 6.1)
  * for the frames sysgate builds: the largest frame, sigframe_i386 (732,
- * asserted in signal/frame_layout.h), + 15 for alignment, + the FP state
+ * asserted in syscall/compat/sigframe_layout.h), + 15 for alignment, + the FP state
  * (fpu__get_fpstate_size: the XSAVE area of the guest's XCR0 + 4 for
  * FP_XSTATE_MAGIC2, or 512 without XSAVE; + the 112-byte fsave header, also
  * for 64-bit tasks of a kernel with IA32 emulation) + 63 XSAVE alignment,

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "signal/frame.h"
-#include "signal/frame_layout.h"
+#include "syscall/compat/sigframe_layout.h"
 #include "vdso/vdso.h"
 #include "syscall/table.h"
 

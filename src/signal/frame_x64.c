@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "signal/frame.h"
-#include "signal/frame_layout.h"
+#include "syscall/compat/sigframe_layout.h"
 #include "syscall/table.h"
 
 #define USER_CS 0x33

@@ -1,7 +1,8 @@
-/* Build-time reference, never linked: the uapi signal structures as the
- * real headers lay them out for the ABI this is compiled for (-m32 or
- * -mx32, `-S` only); see tools/layout_ref_gen.sh and
- * tests/unit/test_signal.c. */
+/* Build-time reference, never linked: siginfo_t's members by the uapi
+ * header's own si_* names (independent of layouts.in's paths), and the
+ * fsave header's end, as the real headers lay them out for the ABI this
+ * is compiled for (-m32 or -mx32, `-S` only); see tools/layout_ref_gen.sh
+ * and tests/unit/test_signal.c. */
 #include <stddef.h>
 #include <asm/signal.h>
 #include <asm/sigcontext.h>
@@ -29,19 +30,5 @@ void signal_layout_ref(void)
 	EMIT(SI_CALL_ADDR, offsetof(siginfo_t, si_call_addr));
 	EMIT(SI_SYSCALL, offsetof(siginfo_t, si_syscall));
 	EMIT(SI_ARCH, offsetof(siginfo_t, si_arch));
-	EMIT(SC32_SIZE, sizeof(struct sigcontext_32));
-	EMIT(SC32_IP, offsetof(struct sigcontext_32, ip));
-	EMIT(SC32_FLAGS, offsetof(struct sigcontext_32, flags));
-	EMIT(SC32_SP_AT_SIGNAL, offsetof(struct sigcontext_32, sp_at_signal));
-	EMIT(SC32_FPSTATE, offsetof(struct sigcontext_32, fpstate));
-	EMIT(SC32_OLDMASK, offsetof(struct sigcontext_32, oldmask));
-	EMIT(SC32_CR2, offsetof(struct sigcontext_32, cr2));
-	EMIT(FPSTATE32_SIZE, sizeof(struct _fpstate_32));
-	EMIT(FPSTATE32_STATUS, offsetof(struct _fpstate_32, status));
 	EMIT(FPSTATE32_FXSR_ENV, offsetof(struct _fpstate_32, _fxsr_env));
-	EMIT(SC64_SIZE, sizeof(struct sigcontext_64));
-	EMIT(SC64_IP, offsetof(struct sigcontext_64, ip));
-	EMIT(SC64_CS, offsetof(struct sigcontext_64, cs));
-	EMIT(SC64_FPSTATE, offsetof(struct sigcontext_64, fpstate));
-	EMIT(SC64_OLDMASK, offsetof(struct sigcontext_64, oldmask));
 }

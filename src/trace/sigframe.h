@@ -1,22 +1,27 @@
 /* Where (rt_)sigreturn finds the mask it restores, in bytes from the stack
  * pointer at the call (structs_task.c, tk_sigreturnmask, says how each is
- * made up). Only defines, no includes: unit.test_syscall_structs checks
+ * made up), from the frames the signal module builds
+ * (syscall/compat/sigframe_layout.h). unit.test_syscall_structs checks
  * them against the uapi <asm/sigcontext.h> and <asm/ucontext.h> compiled
- * for -m32 and -mx32 (src/syscall/compat/layout_ref.c); x86_64's comes
- * from the host's ucontext_t. */
+ * for -m32 and -mx32 (src/syscall/compat/layout_ref_uapi.c). */
 #ifndef SG_TRACE_SIGFRAME_H
 #define SG_TRACE_SIGFRAME_H
 
-/* i386 sigreturn: struct sigcontext_32 at sp, its oldmask; the extramask
- * word after it and the 624-byte struct _fpstate_32 */
-#define TRACE_SIGRETURN_I386_OLDMASK 80
-#define TRACE_SIGRETURN_I386_EXTRAMASK (88 + 624)
-/* i386 rt_sigreturn: sp = frame + 4 (pretcode popped); the frame's
- * pretcode, sig, pinfo, puc and 128-byte siginfo, then the ucontext, whose
- * uc_sigmask is at 108 */
-#define TRACE_RT_SIGRETURN_I386_MASK (4 * 4 + 128 - 4 + 108)
-/* x32 rt_sigreturn: the ucontext at sp, uc_sigmask after 4+4+12+4 bytes and
- * the 256-byte 64-bit sigcontext */
-#define TRACE_RT_SIGRETURN_X32_MASK 280
+#include <stddef.h>
+
+#include "syscall/compat/sigframe_layout.h"
+
+/* i386 sigreturn: the sigcontext at sp (pretcode and sig popped), its
+ * oldmask; the extramask word after the unused FP state */
+#define TRACE_SIGRETURN_I386_OLDMASK offsetof(struct sc32, oldmask)
+#define TRACE_SIGRETURN_I386_EXTRAMASK \
+	(offsetof(struct sigframe32, extramask) - offsetof(struct sigframe32, sc))
+/* i386 rt_sigreturn: sp = frame + 4 (pretcode popped); the ucontext's mask */
+#define TRACE_RT_SIGRETURN_I386_MASK \
+	(offsetof(struct rt_frame32, uc) - 4 + offsetof(struct uc32, sigmask))
+/* x32 rt_sigreturn: the ucontext at sp */
+#define TRACE_RT_SIGRETURN_X32_MASK offsetof(struct ucx32, sigmask)
+/* x86_64 rt_sigreturn: the same */
+#define TRACE_RT_SIGRETURN_X86_64_MASK offsetof(struct uc64, sigmask)
 
 #endif

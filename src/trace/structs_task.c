@@ -205,7 +205,7 @@ bool tk_sigreturnmask(const struct targ *a, uint64_t v)
 		ok = tread(a, &mask, (uint32_t)(sp + TRACE_RT_SIGRETURN_I386_MASK), 8);
 	} else {
 		ok = tread(a, &mask, sp + (targ_table(a) == SG_TABLE_X32 ? TRACE_RT_SIGRETURN_X32_MASK
-							 : offsetof(ucontext_t, uc_sigmask)), 8);
+							 : TRACE_RT_SIGRETURN_X86_64_MASK), 8);
 	}
 	if (!ok)
 		return false;
