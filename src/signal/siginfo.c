@@ -118,7 +118,12 @@ _Static_assert(sizeof(struct compat_siginfo_x32) == 128, "x32 siginfo");
 			(h)->utime = c_.utime;                                         \
 			(h)->stime = c_.stime;                                         \
 			break;                                                         \
-		default: /* kill, timer, rt, sys: three 32-bit words */               \
+		case L_SYS:                                                            \
+			(h)->call_addr = c_.call_addr;                                 \
+			(h)->syscall = c_.syscall;                                     \
+			(h)->arch = c_.arch;                                           \
+			break;                                                         \
+		default: /* kill, timer, rt: three 32-bit words */                    \
 			(h)->pid = c_.pid;                                             \
 			(h)->uid = c_.uid;                                             \
 			(h)->value = c_.value;                                         \

@@ -156,6 +156,52 @@ static void test_siginfo_x32(void **state)
 #endif
 }
 
+/* SIGSYS (seccomp's layout: call address, syscall, arch) both ways, at the
+ * offsets of the uapi header's own si_* names: rt_sigqueueinfo to itself
+ * may send one, and the host's siginfo must carry each field in its own
+ * place (the kernel's post_copy_siginfo_from_user32, SIL_SYS). */
+static void check_compat_sigsys(enum sg_abi l, size_t call_addr, size_t syscall_nr,
+				size_t arch)
+{
+	siginfo_t si, back;
+	uint8_t out[128];
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSYS;
+	si.si_code = 1; /* SYS_SECCOMP */
+	si.si_call_addr = (void *)0x8049000ul;
+	si.si_syscall = 201;
+	si.si_arch = 0x40000003u; /* AUDIT_ARCH_I386 */
+	siginfo_to_guest(&si, l, out);
+	assert_int_equal(at32(out, call_addr), 0x8049000u);
+	assert_int_equal(at32(out, syscall_nr), 201);
+	assert_int_equal(at32(out, arch), 0x40000003u);
+	siginfo_from_guest(out, l, &back);
+	assert_int_equal(back.si_signo, SIGSYS);
+	assert_int_equal((uintptr_t)back.si_call_addr, 0x8049000u);
+	assert_int_equal(back.si_syscall, 201);
+	assert_int_equal(back.si_arch, 0x40000003u);
+}
+
+static void test_siginfo_sigsys(void **state)
+{
+	bool checked = false;
+
+	(void)state;
+#ifdef REF_SIG_I386
+	check_compat_sigsys(SG_ABI_I386, REF_SIG_I386_SI_CALL_ADDR, REF_SIG_I386_SI_SYSCALL,
+			    REF_SIG_I386_SI_ARCH);
+	checked = true;
+#endif
+#ifdef REF_SIG_X32
+	check_compat_sigsys(SG_ABI_X32, REF_SIG_X32_SI_CALL_ADDR, REF_SIG_X32_SI_SYSCALL,
+			    REF_SIG_X32_SI_ARCH);
+	checked = true;
+#endif
+	if (!checked)
+		skip();
+}
+
 /* --- frames ----------------------------------------------------------------- */
 
 struct fixture {
@@ -302,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_sigcontext32_layout),
 		cmocka_unit_test(test_siginfo_i386),
 		cmocka_unit_test(test_siginfo_x32),
+		cmocka_unit_test(test_siginfo_sigsys),
 		cmocka_unit_test(test_frame_x64),
 		cmocka_unit_test(test_frame_x32),
 		cmocka_unit_test(test_frame_i386_rt),
