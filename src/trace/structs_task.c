@@ -178,15 +178,15 @@ bool tk_osigaction(const struct targ *a, uint64_t v)
 
 /* (rt_)sigreturn: the mask it restores, read from the signal frame at the
  * stack pointer as the kernel lays it out (the handler's return popped the
- * return address; i386 __kernel_sigreturn also popped the signal number):
- *   x86_64 rt: ucontext at sp, uc_sigmask at 8+8+24+256 = 296 (the
- *              host's ucontext_t, asserted below)
- *   x32 rt:    ucontext_x32 at sp, uc_sigmask at 4+4+12+4+256 = 280
- *   i386 rt:   frame+4 = sp; ucontext_i386 at frame+144, its sigmask at
- *              +108: sp + 248
- *   i386 sigreturn: sigcontext_32 at sp, oldmask at +80; extramask after
- *              it and the 624-byte _fpstate_32: sp + 88 + 624 = sp + 712 */
-_Static_assert(offsetof(ucontext_t, uc_sigmask) == 296, "x86_64 uc_sigmask");
+ * return address; i386 __kernel_sigreturn also popped the signal number),
+ * at the offsets of the frames the signal module writes (trace/sigframe.h):
+ *   x86_64 rt: ucontext at sp, its uc_sigmask (the host's ucontext_t's too)
+ *   x32 rt:    ucontext_x32 at sp, its uc_sigmask
+ *   i386 rt:   frame+4 = sp; ucontext_i386's sigmask
+ *   i386 sigreturn: sigcontext_32 at sp, its oldmask; extramask after it
+ *              and the unused _fpstate_32 */
+_Static_assert(TRACE_RT_SIGRETURN_X86_64_MASK == offsetof(ucontext_t, uc_sigmask),
+	       "x86_64 uc_sigmask");
 
 bool tk_sigreturnmask(const struct targ *a, uint64_t v)
 {
