@@ -107,17 +107,13 @@ SG_SYSCALL_DEFINE(compat_sys_rt_sigaction)
 }
 
 /* i386 sigaction (67): struct old_sigaction { handler, mask (32 bits),
- * flags, restorer }. */
-struct old_sigaction32 {
-	uint32_t handler, mask, flags, restorer;
-};
-
+ * flags, restorer } (compat_old_sigaction, generated: compat.h). */
 SG_SYSCALL_DEFINE(compat_sys_sigaction)
 {
 	int sig = (int)a[0];
-	struct old_sigaction32 o;
+	struct compat_old_sigaction o;
 	struct sg_sigaction cur;
-	struct old_sigaction32 old;
+	struct compat_old_sigaction old;
 
 	/* as rt_sigaction: read, check, change, then write the old one */
 	if (a[1] && copy_from_guest(sc_mm(t), &o, a[1], sizeof(o)))
@@ -136,7 +132,7 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 	} else {
 		cur = sig_action(t, sig);
 	}
-	old = (struct old_sigaction32){
+	old = (struct compat_old_sigaction){
 		.handler = (uint32_t)cur.handler,
 		.mask = (uint32_t)cur.mask,
 		.flags = (uint32_t)cur.flags,

@@ -1,6 +1,7 @@
 /* Handles on tasks: pidfd_open, pidfd_send_signal (with and without a
  * siginfo), pidfd_getfd, and get_robust_list of this thread, another
- * thread and no task. Raw system calls: no libc wrapper is needed. */
+ * thread and no task; i386's old sigaction (67). Raw system calls: no libc
+ * wrapper is needed. */
 #include "sys.h"
 
 #include <linux/futex.h>
@@ -165,9 +166,53 @@ static void robust_list(void)
 	syscall(SYS_set_robust_list, before, sizeof(mine));
 }
 
+#ifdef __i386__
+/* i386's old sigaction (67): struct old_sigaction { handler, mask (one
+ * word), flags, restorer }, the uapi header's i386 struct sigaction */
+struct old_sigaction_i386 {
+	unsigned long handler, mask, flags, restorer;
+};
+
+static volatile int old_hits, old_blocked;
+
+static void old_handler(int sig)
+{
+	sigset_t cur;
+
+	old_hits += sig;
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	old_blocked = sigismember(&cur, SIGUSR2);
+}
+
+static void old_sigaction(void)
+{
+	struct old_sigaction_i386 sa = { (unsigned long)old_handler, 1ul << (SIGUSR2 - 1),
+					 SA_RESTART | SA_RESETHAND, 0 };
+	struct old_sigaction_i386 old;
+
+	memset(&old, 0x55, sizeof(old));
+	CHECK("i386 sigaction set", syscall(SYS_sigaction, SIGWINCH, &sa, &old));
+	FACT("i386 sigaction old is SIG_DFL", old.handler == 0 && old.mask == 0);
+	memset(&old, 0x55, sizeof(old));
+	CHECK("i386 sigaction get", syscall(SYS_sigaction, SIGWINCH, NULL, &old));
+	FACT("i386 sigaction handler", old.handler == (unsigned long)old_handler);
+	FACT("i386 sigaction mask", old.mask == 1ul << (SIGUSR2 - 1));
+	FACT("i386 sigaction SA_RESTART", (old.flags & SA_RESTART) != 0);
+	raise(SIGWINCH);
+	FACT("i386 sigaction handler ran", old_hits == SIGWINCH);
+	FACT("i386 sigaction mask held in the handler", old_blocked == 1);
+	CHECK("i386 sigaction after SA_RESETHAND", syscall(SYS_sigaction, SIGWINCH, NULL, &old));
+	FACT("i386 sigaction reset to SIG_DFL", old.handler == 0);
+}
+#endif
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+#ifdef __i386__
+	if (abi_only_checks())
+		old_sigaction();
+#endif
 	pidfds();
 	robust_list();
 	return 0;
