@@ -131,11 +131,32 @@ bool tk_osigset(const struct targ *a, uint64_t v)
 
 /* The kernel's struct sigaction: handler, flags, restorer, mask; 32-bit
  * words for i386 and x32 (compat_sigaction), 64-bit for x86_64. */
+static void print_sigaction(struct tline *l, uint64_t handler, uint64_t mask, uint64_t flags,
+			    uint64_t restorer)
+{
+	tl_puts(l, "{sa_handler=");
+	if (handler == 0)
+		tl_puts(l, "SIG_DFL");
+	else if (handler == 1)
+		tl_puts(l, "SIG_IGN");
+	else
+		tl_printf(l, "%#llx", (unsigned long long)handler);
+	tl_puts(l, ", sa_mask=");
+	print_sigmask(l, mask);
+	tl_puts(l, ", sa_flags=");
+	tprint_flags(l, &xlat_saflags, flags);
+	if (flags & xlat_value(&xlat_saflags, "SA_RESTORER")) {
+		tl_puts(l, ", sa_restorer=");
+		tprint_ptr(l, restorer);
+	}
+	tl_putc(l, '}');
+}
+
 bool tk_sigaction(const struct targ *a, uint64_t v)
 {
 	bool compat = wl(a) == 4;
 	unsigned char b[sizeof(struct sc_sigaction64)];
-	uint64_t addr = targ_ulong(a, v), handler, flags, restorer, mask;
+	uint64_t addr = targ_ulong(a, v);
 
 	if (!addr) {
 		tl_puts(a->l, "NULL");
@@ -147,33 +168,42 @@ bool tk_sigaction(const struct targ *a, uint64_t v)
 	}
 #define SIGACTION_FIELD(f) \
 	(compat ? GUEST_FIELD(b, struct compat_sigaction, f) : GUEST_FIELD(b, struct sc_sigaction64, f))
-	handler = SIGACTION_FIELD(handler);
-	flags = SIGACTION_FIELD(flags);
-	restorer = SIGACTION_FIELD(restorer);
-	mask = SIGACTION_FIELD(mask); /* i386's mask[2]: both words */
+	/* i386's mask[2]: both words */
+	print_sigaction(a->l, SIGACTION_FIELD(handler), SIGACTION_FIELD(mask),
+			SIGACTION_FIELD(flags), SIGACTION_FIELD(restorer));
 #undef SIGACTION_FIELD
-	tl_puts(a->l, "{sa_handler=");
-	if (handler == 0)
-		tl_puts(a->l, "SIG_DFL");
-	else if (handler == 1)
-		tl_puts(a->l, "SIG_IGN");
-	else
-		tl_printf(a->l, "%#llx", (unsigned long long)handler);
-	tl_puts(a->l, ", sa_mask=");
-	print_sigmask(a->l, mask);
-	tl_puts(a->l, ", sa_flags=");
-	tprint_flags(a->l, &xlat_saflags, flags);
-	if (flags & xlat_value(&xlat_saflags, "SA_RESTORER")) {
-		tl_puts(a->l, ", sa_restorer=");
-		tprint_ptr(a->l, restorer);
-	}
-	tl_putc(a->l, '}');
 	return true;
 }
 
 bool tk_osigaction(const struct targ *a, uint64_t v)
 {
 	return tk_sigaction(a, v);
+}
+
+/* i386's old sigaction (67): a one-word mask, before the flags */
+bool tk_oldsigaction(const struct targ *a, uint64_t v)
+{
+	unsigned char b[sizeof(struct compat_old_sigaction)];
+	uint64_t addr = targ_ulong(a, v);
+
+	if (!addr) {
+		tl_puts(a->l, "NULL");
+		return true;
+	}
+	if (!tread(a, b, addr, sizeof(b))) {
+		tprint_ptr(a->l, addr);
+		return true;
+	}
+#define OLD_SIGACTION_FIELD(f) GUEST_FIELD(b, struct compat_old_sigaction, f)
+	print_sigaction(a->l, OLD_SIGACTION_FIELD(handler), OLD_SIGACTION_FIELD(mask),
+			OLD_SIGACTION_FIELD(flags), OLD_SIGACTION_FIELD(restorer));
+#undef OLD_SIGACTION_FIELD
+	return true;
+}
+
+bool tk_ooldsigaction(const struct targ *a, uint64_t v)
+{
+	return tk_oldsigaction(a, v);
 }
 
 /* (rt_)sigreturn: the mask it restores, read from the signal frame at the
