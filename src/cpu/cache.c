@@ -110,30 +110,15 @@ static void *chunk_map_upto(size_t *len, size_t min)
 	}
 }
 
-/* The chunk of page structures and slot blocks as one transparent huge
- * page where the kernel allows it (madvise mode): a start-up creates
- * ~50 pages and ~500 blocks, ~20 host pages each written first (one
- * fault each), against one fault and 2 MiB zeroed; a big program
- * (clang) fills chunk after chunk, one fault per 2 MiB. */
+/* The chunk of page structures and slot blocks, faulted in a host page at
+ * a time. Not a transparent huge page: a start-up writes ~20 host pages
+ * of it (~50 page structures, ~500 slot blocks of 128 bytes), and the
+ * kernel zeroing 2 MiB at the first write cost more than those ~20 faults
+ * (docs/performance.md, start-up). */
 static void *page_chunk_map(size_t *len, size_t min)
 {
-	size_t want = 2 * PAGE_CHUNK;
-	char *m = chunk_map_upto(&want, min);
-	char *aligned;
-
-	*len = want;
-	if (want < 2 * PAGE_CHUNK)
-		return m; /* short of address space: no huge page */
 	*len = PAGE_CHUNK;
-	aligned = (char *)(((uintptr_t)m + PAGE_CHUNK - 1) & ~(uintptr_t)(PAGE_CHUNK - 1));
-
-	if (aligned > m)
-		munmap(m, (size_t)(aligned - m));
-	munmap(aligned + PAGE_CHUNK, (size_t)(m + PAGE_CHUNK - aligned));
-#ifdef MADV_HUGEPAGE
-	madvise(aligned, PAGE_CHUNK, MADV_HUGEPAGE);
-#endif
-	return aligned;
+	return chunk_map_upto(len, min);
 }
 
 /* A fresh chunk for page structures and slot blocks (under page_lock),
