@@ -10,7 +10,11 @@
  *   xmm1/mm1 the destination (ModRM.reg), xmm2/mm2 the source (r/m),
  *   xmm0 implicit (BLENDV mask, PCMPxSTRM result), eax/rax a GPR operand,
  *   eax/edx/ecx PCMPESTRx lengths and PCMPxSTRI's index. */
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#else
 #include <cpuid.h>
+#endif
 #include <stdio.h>
 #include "cpu/ops.h"
 #include "cpu/x87.h"
@@ -20,10 +24,19 @@
  * Say so once at start-up rather than die of SIGILL later. */
 __attribute__((constructor)) static void simd_check_host(void)
 {
+#if __has_include(<sys/platform/x86.h>)
+	/* glibc's own CPUID results, read at its start-up: no CPUID here,
+	 * which a virtual machine traps (~5-9 us each, at every start) */
+	bool v2 = CPU_FEATURE_PRESENT(SSE3) && CPU_FEATURE_PRESENT(SSSE3) &&
+		  CPU_FEATURE_PRESENT(SSE4_1) && CPU_FEATURE_PRESENT(SSE4_2) &&
+		  CPU_FEATURE_PRESENT(POPCNT);
+#else
 	unsigned a, b, c, d;
 	const unsigned need = 1u << 0 | 1u << 9 | 1u << 19 | 1u << 20 | 1u << 23;
+	bool v2 = !__get_cpuid(1, &a, &b, &c, &d) || (c & need) == need;
+#endif
 
-	if (__get_cpuid(1, &a, &b, &c, &d) && (c & need) != need)
+	if (!v2)
 		fprintf(stderr, "sysgate: this CPU lacks SSE3/SSSE3/SSE4.1/SSE4.2/POPCNT "
 				"(x86-64-v2): guest SIMD code may stop sysgate with SIGILL\n");
 }
