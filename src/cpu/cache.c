@@ -51,16 +51,39 @@ static void *xcalloc(size_t n, size_t sz)
 /* Code pages, their slot blocks and their pools come from mmap'd chunks,
  * not calloc: they start as the kernel's zero pages, so only the host
  * pages a decode writes get faulted in (a start-up decodes ~50 code
- * pages, most touched at a few places). A pool reserves room for an
- * instruction at each of the page's 4096 offsets and a fall-through stub
- * after each (cache.h, POOL_ENTRIES), so it never moves. A dropped page
- * goes to its cache's free list (the global one when the cache is freed),
- * pool and slot blocks kept, with only its used slots cleared and its
- * entries dead. */
+ * pages, most touched at a few places). A dropped page goes to its
+ * cache's free list (the global one when the cache is freed), segments
+ * and slot blocks kept, with only its used slots cleared and its entries
+ * dead.
+ *
+ * Pools (cache.h): a window of WINDOW_ENTRIES entries is shared by at
+ * most WINDOW_PAGES code pages, which take segments at its end in turn
+ * (used: atomic, as after cache_free another thread's cache may own a
+ * page of it); a segment grows in place while its page was the last to
+ * take one, so a page decoded in one go is one run; segments and growth
+ * come SEG_STEP entries (1 KiB) at a time. Over all its lives a page
+ * holds at most PAGE_ENTRIES_MAX entries: a life uses at most
+ * POOL_ENTRIES places (an instruction and a stub per offset) plus the
+ * last two of each segment it leaves, it takes new segments only when
+ * its old ones are full, and its POOL_SEGS-th segment takes all it may
+ * still have. So a window holding WINDOW_PAGES pages never overflows.
+ * Packed, a static start's pools take ~25% fewer host pages than with a
+ * 512 KiB reservation per page, each page starting a host page of its
+ * own. */
 #define PAGE_CHUNK (2u << 20)
 #define SLOT_BLOCK_BYTES (SLOT_BLOCK * sizeof(uint16_t))
-#define POOL_BYTES ((size_t)POOL_ENTRIES * sizeof(struct insn))
 #define POOL_CHUNK (64u << 20)
+#define WINDOW_ENTRIES 65535u /* slot values: pool index + 1, 16 bits */
+#define WINDOW_BYTES ((size_t)WINDOW_ENTRIES * sizeof(struct insn))
+#define SEG_STEP 16u
+#define PAGE_ENTRIES_MAX (POOL_ENTRIES + 2 * POOL_SEGS + SEG_STEP)
+#define WINDOW_PAGES (WINDOW_ENTRIES / PAGE_ENTRIES_MAX)
+
+struct pool_window {
+	struct insn *base;
+	uint32_t used;  /* entries given (atomic) */
+	uint32_t pages; /* pages given a first segment here (under page_lock) */
+};
 
 const uint16_t code_slots_none[SLOT_BLOCK] = { 0 };
 
@@ -93,6 +116,7 @@ static void stats_add(uint64_t *counter, uint64_t n)
 static pthread_mutex_t page_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct code_page *page_free_list;
 static char *chunk_next, *chunk_end, *pool_next, *pool_end;
+static struct pool_window *window_now; /* taking new pages (under page_lock) */
 
 /* *len bytes, or less down to min where the address space is short
  * (RLIMIT_AS: every reserved byte counts); *len says how much. */
@@ -154,6 +178,111 @@ static void slot_set(struct code_page *pg, unsigned off, uint16_t v)
 	((uint16_t *)*block)[off % SLOT_BLOCK] = v; /* a block of ours, not code_slots_none */
 }
 
+/* A chunk's bytes for a page structure or a window's record (under
+ * page_lock). */
+static void *chunk_take(size_t len)
+{
+	void *p;
+
+	if ((size_t)(chunk_end - chunk_next) < len)
+		chunk_refill(len);
+	p = chunk_next;
+	chunk_next += (len + 63) & ~(size_t)63;
+	return p;
+}
+
+/* The window a new page takes its segments from (under page_lock). */
+static struct pool_window *window_for_new_page(void)
+{
+	struct pool_window *w = window_now;
+
+	if (w && w->pages < WINDOW_PAGES) {
+		w->pages++;
+		return w;
+	}
+	if ((size_t)(pool_end - pool_next) < WINDOW_BYTES) {
+		size_t len = POOL_CHUNK;
+
+		pool_next = chunk_map_upto(&len, WINDOW_BYTES);
+		pool_end = pool_next + len;
+	}
+	w = chunk_take(sizeof(*w));
+	w->base = (struct insn *)pool_next;
+	w->used = 0;
+	w->pages = 1;
+	pool_next += WINDOW_BYTES;
+	window_now = w;
+	return w;
+}
+
+/* Entries a segment takes or grows by: SEG_STEP, but a page's last
+ * possible segment takes what is left of its PAGE_ENTRIES_MAX, which
+ * holds the rest of any life. */
+static uint32_t seg_want(const struct code_page *pg, bool grow)
+{
+	uint32_t left = PAGE_ENTRIES_MAX - pg->given;
+
+	if (!grow && pg->nsegs == POOL_SEGS - 1)
+		return left;
+	return left < SEG_STEP ? left : SEG_STEP;
+}
+
+/* A new segment for pg at its window's end; its start (a pool index). */
+static uint32_t seg_new(struct code_page *pg)
+{
+	struct pool_window *w = pg->win;
+	uint32_t len = seg_want(pg, false), at, start;
+
+	/* neither can happen (PAGE_ENTRIES_MAX, WINDOW_PAGES): a bug */
+	if (pg->nsegs == POOL_SEGS || len < 2)
+		out_of_code_memory();
+	at = __atomic_fetch_add(&w->used, len, __ATOMIC_RELAXED);
+	if (at + len > WINDOW_ENTRIES)
+		out_of_code_memory();
+	if (pg->nsegs == 0)
+		pg->pool = w->base + at;
+	start = (uint32_t)(w->base + at - pg->pool);
+	pg->segs[pg->nsegs].start = (uint16_t)start;
+	pg->segs[pg->nsegs].end = (uint16_t)(start + len);
+	pg->nsegs++;
+	pg->given += len;
+	return start;
+}
+
+/* The segment in use grows in place if it is its window's last. */
+static bool seg_extend(struct code_page *pg)
+{
+	struct pool_window *w = pg->win;
+	uint32_t len = seg_want(pg, true);
+	uint32_t end = (uint32_t)(pg->pool - w->base) + pg->seg_end;
+
+	if (pg->cur + 1 != pg->nsegs || len < 2 ||
+	    !__atomic_compare_exchange_n(&w->used, &end, end + len, false, __ATOMIC_RELAXED,
+					 __ATOMIC_RELAXED))
+		return false;
+	pg->segs[pg->cur].end = (uint16_t)(pg->segs[pg->cur].end + len);
+	pg->seg_end += len;
+	pg->given += len;
+	return true;
+}
+
+/* Where an instruction wanted at pool[p] goes: there if it and its stub
+ * fit the segment in use, else at the start of the next one (an old one
+ * of the page's, or a new one). */
+static uint32_t pool_place(struct code_page *pg, uint32_t p)
+{
+	if (p + 1 < pg->seg_end || (seg_extend(pg) && p + 1 < pg->seg_end))
+		return p;
+	if (pg->cur + 1 < pg->nsegs) {
+		pg->cur++;
+	} else {
+		seg_new(pg);
+		pg->cur = (uint8_t)(pg->nsegs - 1);
+	}
+	pg->seg_end = pg->segs[pg->cur].end;
+	return pg->segs[pg->cur].start;
+}
+
 static struct code_page *page_alloc(struct cpu_code_cache *cc)
 {
 	struct code_page *pg = cc->free_pages;
@@ -167,38 +296,41 @@ static struct code_page *page_alloc(struct cpu_code_cache *cc)
 	if (pg) {
 		page_free_list = pg->next;
 	} else {
-		if ((size_t)(chunk_end - chunk_next) < sizeof(*pg))
-			chunk_refill(sizeof(*pg));
-		if ((size_t)(pool_end - pool_next) < POOL_BYTES) {
-			size_t len = POOL_CHUNK;
-
-			pool_next = chunk_map_upto(&len, POOL_BYTES);
-			pool_end = pool_next + len;
-		}
-		pg = (struct code_page *)chunk_next;
-		chunk_next += (sizeof(*pg) + 63) & ~(size_t)63;
-		pg->pool = (struct insn *)pool_next;
-		pool_next += POOL_BYTES;
+		pg = chunk_take(sizeof(*pg));
+		pg->win = window_for_new_page();
 		for (unsigned k = 0; k < SLOT_BLOCKS; k++)
 			pg->slots[k] = code_slots_none;
 	}
 	pthread_mutex_unlock(&page_lock);
+	if (!pg->nsegs) {
+		seg_new(pg);
+		pg->cur = 0;
+		pg->seg_end = pg->segs[0].end;
+	}
 	return pg;
 }
 
 /* Back to the cache's free list, as page_alloc hands out: slots zero,
- * entries (the trailing stub too) dead for pointers kept elsewhere. */
+ * entries (stubs too) dead for pointers kept elsewhere. The segments left
+ * behind were full to their last two places (pool_place); the one in
+ * use, to n and its stub. */
 static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 {
-	for (uint32_t k = 0; k < pg->n; k++) {
-		if (code_slot(pg, pg->pool[k].off))
-			slot_set(pg, pg->pool[k].off, 0);
-		pg->pool[k].addr = INSN_ADDR_DEAD;
+	for (unsigned j = 0; pg->n && j <= pg->cur; j++) {
+		uint32_t end = j < pg->cur ? pg->segs[j].end : pg->n;
+
+		for (uint32_t k = pg->segs[j].start; k < end; k++) {
+			if (code_slot(pg, pg->pool[k].off))
+				slot_set(pg, pg->pool[k].off, 0);
+			pg->pool[k].addr = INSN_ADDR_DEAD;
+		}
 	}
 	if (pg->n && !pg->pool[pg->n - 1].ends_run)
 		pg->pool[pg->n].addr = INSN_ADDR_DEAD; /* the trailing stub */
 	pg->addr = 0;
 	pg->n = 0;
+	pg->cur = 0;
+	pg->seg_end = pg->segs[0].end;
 	pg->next = cc->free_pages;
 	cc->free_pages = pg;
 }
@@ -410,13 +542,13 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	uint16_t off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));
 	/* pool[n] is the stub of pool[n - 1]: the fall-through replaces it,
 	 * anything else goes after it (decoded aside first: a fetch fault
-	 * must leave the stub whole) */
-	bool follows = pg->n && pg->pool[pg->n - 1].off + pg->pool[pg->n - 1].len == off;
-	bool stub_there = pg->n && !pg->pool[pg->n - 1].ends_run;
-	uint32_t n_before = pg->n;
+	 * must leave the stub whole), or both to another segment */
+	uint32_t n = pg->n, p;
+	bool follows = n && pg->pool[n - 1].off + pg->pool[n - 1].len == off;
+	bool stub_there = n && !pg->pool[n - 1].ends_run;
 	struct insn decoded, *i;
 
-	if (pg->n == 0)
+	if (n == 0)
 		fetch_check(c, addr);
 	code_map_mark(addr);
 	cpu_tl_fetch = true;
@@ -424,9 +556,8 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	cpu_tl_fetch = false;
 	if (off + decoded.len > CODE_PAGE_SIZE)
 		fetch_check(c, (addr | (CODE_PAGE_SIZE - 1)) + 1);
-	if (stub_there && !follows)
-		pg->n++;
-	i = &pg->pool[pg->n];
+	p = pool_place(pg, stub_there && !follows ? n + 1 : n);
+	i = &pg->pool[p];
 	*i = decoded;
 	if ((off + i->len) > CODE_PAGE_SIZE)
 		code_map_mark(addr + i->len - 1);
@@ -438,27 +569,28 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	}
 	i->off = off;
 	i->seq = 0;
-	/* Decoded right after the instruction that falls through to it: the
-	 * run loop can step to it without a lookup. */
-	if (follows)
-		pg->pool[pg->n - 1].seq = 1;
-	slot_set(pg, i->off, (uint16_t)++pg->n);
+	/* Decoded right after the instruction that falls through to it, in
+	 * the next place: the run loop can step to it without a lookup. */
+	if (follows && p == n)
+		pg->pool[n - 1].seq = 1;
+	pg->n = p + 1;
+	slot_set(pg, i->off, (uint16_t)pg->n);
 	/* Instructions that never fall through (insn.ends_run, FLOW_END in
 	 * handler_props.def) get no stub (denser pools, fewer pages touched);
 	 * exec_generic looks their fall-through up should a handler of one
 	 * leave rip there. */
 	if (!i->ends_run)
-		write_fallthrough_stub(c, &pg->pool[pg->n], i);
+		write_fallthrough_stub(c, &pg->pool[p + 1], i);
 	lf_decoded(pg->pool, pg->n);
 	fuse_decoded(pg->pool, pg->n);
 	avx_fuse_decoded(pg->pool, pg->n);
 	if (cpu_stats_on) {
-		/* pool entries in use before and after, stubs included */
-		unsigned before = n_before + stub_there;
-		unsigned after = pg->n + !i->ends_run;
+		/* pool entries newly in use, stubs included: the stub at n
+		 * was counted when it was written */
+		unsigned added = 1u + !i->ends_run - (p == n && stub_there);
 
 		stats_add(&cpu_stats_counts.decoded, 1);
-		stats_add(&cpu_stats_counts.pool_bytes, (uint64_t)(after - before) * sizeof(struct insn));
+		stats_add(&cpu_stats_counts.pool_bytes, (uint64_t)added * sizeof(struct insn));
 	}
 	return i;
 }

@@ -8,10 +8,11 @@
 
 #define CODE_PAGE_SIZE 4096u
 
-/* A page's pool has room for an instruction at every offset and never
- * moves while the page lives (a reserved, lazily faulted region kept with
- * the page on the free list): handlers may hold pointers into it across
- * decodes (exec_next's i + 1, the run loop's next instruction).
+/* A page's pool always has room for an instruction at every offset (in
+ * segments, below) and its entries never move while the page lives (the
+ * segments are kept with the page on the free list): handlers may hold
+ * pointers into it across decodes (exec_next's i + 1, the run loop's
+ * next instruction).
  *
  * pool[k + 1] is always something to run after pool[k] if pool[k] can
  * fall through: its fall-through when that was decoded next (insn.seq),
@@ -29,6 +30,8 @@
  * the same cache (free_pages), so such a pointer never leads into
  * another thread's decodes. */
 #define INSN_ADDR_DEAD (~0ull)
+/* the places a page's life can use: an instruction and a stub per
+ * offset, and the stub after the last */
 #define POOL_ENTRIES (2 * CODE_PAGE_SIZE + 2)
 /* The slots (page offset -> pool index + 1, 0: not decoded, never a stub)
  * in blocks of SLOT_BLOCK offsets, each allocated when the first
@@ -40,11 +43,25 @@
 #define SLOT_BLOCK 64u
 #define SLOT_BLOCKS (CODE_PAGE_SIZE / SLOT_BLOCK)
 extern const uint16_t code_slots_none[SLOT_BLOCK];
+/* Pools are packed: a page's entries lie in segments of a window shared
+ * with a few other pages (cache.c), each segment a run of entries, so a
+ * page with a few instructions does not take a host page of its own. The
+ * slots index from the page's first segment (pool), 16 bits: a window
+ * holds at most 65535 entries. pool[k + 1] is within k's segment for
+ * every instruction k (its stub's place), so seq runs and stubs never
+ * leave a segment. */
+#define POOL_SEGS 48
+struct pool_window;
 struct code_page {
 	uint64_t addr;
 	struct code_page *next;          /* hash chain */
-	struct insn *pool;               /* decoded instructions of this page */
-	uint32_t n;
+	struct insn *pool;               /* its first segment: slots index from here */
+	uint32_t n;                      /* pool[n - 1]: the last one decoded */
+	uint32_t seg_end;                /* the segment in use ends before pool[seg_end] */
+	struct pool_window *win;
+	uint32_t given;                  /* entries in its segments */
+	uint8_t nsegs, cur;              /* segments given; the one in use */
+	struct { uint16_t start, end; } segs[POOL_SEGS]; /* pool indices, in window order */
 	const uint16_t *slots[SLOT_BLOCKS]; /* a block, or code_slots_none */
 };
 
