@@ -23,6 +23,15 @@ static void put_ret(unsigned char *p, int v)
 	p[5] = 0xc3;
 }
 
+/* mov eax, v; eight nops; ret: ten instructions in 14 bytes */
+static void put_nops_ret(unsigned char *p, int v)
+{
+	p[0] = 0xb8;
+	memcpy(p + 1, &v, 4);
+	memset(p + 5, 0x90, 8);
+	p[13] = 0xc3;
+}
+
 static unsigned char *map_code(void)
 {
 	void *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -109,6 +118,30 @@ int main(void)
 	mprotect(buf, 4096, PROT_READ | PROT_EXEC);
 	b = f();
 	printf("mprotect cycle: %d %d\n", a, b);
+
+	/* many pages decoded in turn, one function of ten instructions of
+	 * each at a time (the decoder's pools share windows: each page's
+	 * entries go to a new segment at nearly every turn, far more turns
+	 * than a page may have segments),
+	 * then every page rewritten and run again: the pages are dropped and
+	 * their pools used again */
+	enum { PAGES = 12, FUNCS = 250 };
+	unsigned char *many = mmap(NULL, PAGES * 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long sum = 0;
+
+	if (many == MAP_FAILED)
+		return 1;
+	for (int round = 0; round < 3; round++) {
+		for (int pg = 0; pg < PAGES; pg++)
+			for (int k = 0; k < FUNCS; k++)
+				put_nops_ret(many + pg * 4096 + 16 * k, round * 100000 + pg * 1000 + k);
+		for (int k = 0; k < FUNCS; k++)
+			for (int pg = 0; pg < PAGES; pg++)
+				sum += ((fn_t)(many + pg * 4096 + 16 * k))();
+	}
+	printf("pages in turn: %ld\n", sum);
+	munmap(many, PAGES * 4096);
 
 	/* unmapped, mapped again anonymous, rewritten */
 	munmap(buf, 8192);
