@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <uthash.h>
 
 #include "hostfd/hostfd.h"
 #include "syscall/compat/compat.h"
@@ -43,14 +44,15 @@
 
 #define AIO_RING_HEADER 32 /* struct aio_ring before its events */
 #define AIO_EVENTS_MAX 65536 /* events read per io_getevents at most */
-#define AIO_BUCKETS 256
 
-/* one submitted request: its host copy, whose address the kernel knows */
+/* one submitted request: its host copy, whose address the kernel knows
+ * (io_event.obj): the key of the requests' table (uthash) */
 struct aio_req {
 	struct iocb cb;
+	uint64_t host_iocb; /* h2g(&cb) */
 	uint64_t ctx;
 	uint64_t guest_iocb;
-	struct aio_req *next;
+	UT_hash_handle hh;
 };
 
 /* one context: its ring's guest mapping */
@@ -61,13 +63,8 @@ struct aio_ctx {
 };
 
 static pthread_mutex_t aio_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct aio_req *reqs[AIO_BUCKETS];
+static struct aio_req *reqs; /* by host_iocb */
 static struct aio_ctx *ctxs;
-
-static unsigned bucket_of(const struct aio_req *r)
-{
-	return (unsigned)(((uintptr_t)r >> 6) % AIO_BUCKETS);
-}
 
 /* --- io_setup, io_destroy --------------------------------------------------- */
 
@@ -177,16 +174,12 @@ SG_SYSCALL_DEFINE(sys_io_destroy)
 		return r;
 	}
 	pthread_mutex_lock(&aio_lock);
-	for (unsigned b = 0; b < AIO_BUCKETS; b++)
-		for (struct aio_req **pr = &reqs[b]; *pr;) {
-			struct aio_req *q = *pr;
+	struct aio_req *q, *tmp;
 
-			if (q->ctx == id) {
-				*pr = q->next;
-				free(q);
-			} else {
-				pr = &q->next;
-			}
+	HASH_ITER(hh, reqs, q, tmp)
+		if (q->ctx == id) {
+			HASH_DEL(reqs, q);
+			free(q);
 		}
 	pthread_mutex_unlock(&aio_lock);
 	mm_munmap(sc_mm(t), id, len); /* the host unmapped the ring */
@@ -309,23 +302,18 @@ static long aio_submit_one(struct sg_thread *t, uint64_t ctx, uint64_t g)
 	}
 	q->ctx = ctx;
 	q->guest_iocb = g;
-	one = h2g(host);
+	q->host_iocb = one = h2g(host);
 	/* listed before the host may complete it (another thread may then
 	 * read its event and free it) */
 	pthread_mutex_lock(&aio_lock);
-	q->next = reqs[bucket_of(q)];
-	reqs[bucket_of(q)] = q;
+	HASH_ADD(hh, reqs, host_iocb, sizeof(q->host_iocb), q);
 	pthread_mutex_unlock(&aio_lock);
 	r = host_syscall3(SYS_io_submit, ctx, 1, &one);
 	free(vec); /* the kernel copied the iovecs */
 	if (r == 1)
 		return 0;
 	pthread_mutex_lock(&aio_lock);
-	for (struct aio_req **pr = &reqs[bucket_of(q)]; *pr; pr = &(*pr)->next)
-		if (*pr == q) {
-			*pr = q->next;
-			break;
-		}
+	HASH_DEL(reqs, q);
 	pthread_mutex_unlock(&aio_lock);
 	free(q);
 	return r ? r : -EAGAIN;
@@ -383,12 +371,11 @@ SG_SYSCALL_DEFINE(sys_io_cancel)
 			    sizeof(key)))
 		return -EFAULT;
 	pthread_mutex_lock(&aio_lock);
-	for (unsigned b = 0; b < AIO_BUCKETS && host == &probe; b++)
-		for (struct aio_req *q = reqs[b]; q; q = q->next)
-			if (q->ctx == ctx && q->guest_iocb == g) {
-				host = &q->cb;
-				break;
-			}
+	for (struct aio_req *q = reqs; q; q = q->hh.next)
+		if (q->ctx == ctx && q->guest_iocb == g) {
+			host = &q->cb;
+			break;
+		}
 	/* the kernel reads the key from the iocb it is named by; a copy
 	 * unknown here names no request of this context (EINVAL) */
 	host->aio_key = key;
@@ -443,16 +430,14 @@ static long aio_getevents(struct sg_thread *t, const uint64_t *a,
 	if (r > 0) {
 		pthread_mutex_lock(&aio_lock);
 		for (long i = 0; i < r; i++) {
-			struct aio_req *q = (struct aio_req *)(uintptr_t)ev[i].obj;
-			struct aio_req **pr = &reqs[bucket_of(q)];
+			struct aio_req *q;
 
-			for (; *pr; pr = &(*pr)->next)
-				if (*pr == q) {
-					ev[i].obj = q->guest_iocb;
-					*pr = q->next;
-					free(q);
-					break;
-				}
+			HASH_FIND(hh, reqs, &ev[i].obj, sizeof(ev[i].obj), q);
+			if (q) {
+				ev[i].obj = q->guest_iocb;
+				HASH_DEL(reqs, q);
+				free(q);
+			}
 		}
 		pthread_mutex_unlock(&aio_lock);
 		if (copy_to_guest(sc_mm(t), a[3], ev, (size_t)r * sizeof(*ev)))
