@@ -23,6 +23,7 @@
 #include <string.h>
 #include "cpu/insn.h"
 #include "cpu/optable.h"
+#include "cpu/sse_host.h"  /* the SIMD rows' operand kinds */
 #include "cpu/sse_lanes.h" /* handler_props.def's row lists */
 
 /* opcodes_avx.def's column constants, which it defines at its first
@@ -105,6 +106,56 @@ static const char *const x87_fast_rows[] = {
 #undef HANDLER
 #undef EXEC
 #undef X87_FAST
+};
+
+/* The memory each handler accesses: handler_mem.def's rows, and the
+ * host-executed SIMD rows' operand kinds and the AVX rows' memsz and form,
+ * from which fold_memory derives the rest. */
+struct mem_row {
+	const char *handler;
+	int access, size, implicit;
+};
+
+static const struct mem_row mem_rows[] = {
+#define MEM(handler, access, size, implicit) { #handler, access, size, implicit },
+#include "cpu/handler_mem.def"
+#undef MEM
+};
+
+struct simd_row {
+	const char *handler;
+	int src, dst;
+};
+
+static const struct simd_row simd_rows[] = {
+#define OP(map, opcode, prefix, group, handler, flags)
+#define SIMD(map, opc, pfx, name, src, dst, fl, text) { "op_simd_" #name, src, dst },
+#define SIMDI(map, opc, pfx, name, src, dst, fl, mask, text) { "op_simd_" #name, src, dst },
+#define SIMDW(map, opc, pfx, name, src, dst, fl, text, textw) { "op_simd_" #name, src, dst },
+#define SIMDWI(map, opc, pfx, name, src, dst, fl, mask, text, textw) \
+	{ "op_simd_" #name, src, dst },
+#define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) { "op_simd_" #name, src, dst },
+#include "cpu/opcodes_sse.def"
+#undef OP
+#undef SIMD
+#undef SIMDI
+#undef SIMDW
+#undef SIMDWI
+#undef SIMDG
+};
+
+struct avx_row {
+	const char *handler, *legacy;
+	int form, memsz, flags;
+};
+
+static const struct avx_row avx_rows[] = {
+#define OP(map, opcode, prefix, group, handler, flags)
+#define AVX(map, opc, pfx, grp, name, legacy, form, memsz, fl) \
+	{ "op_v_" #name, #legacy, form, memsz, fl },
+#include "cpu/opcodes_avx.def"
+#undef OP
+#undef AVX
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -252,6 +303,121 @@ static void fold_properties(void)
 	}
 }
 
+/* Per handler index: its memory, whether it has a memory form, and
+ * whether a row gave its memory. */
+static struct op_mem mem_of[HANDLERS_MAX];
+static bool has_mem_form[HANDLERS_MAX], mem_named[HANDLERS_MAX];
+
+static int size_code(int bytes, const char *name)
+{
+	switch (bytes) {
+	case 1: return MSZ_1;
+	case 2: return MSZ_2;
+	case 4: return MSZ_4;
+	case 8: return MSZ_8;
+	case 16: return MSZ_16;
+	case 32: return MSZ_32;
+	}
+	fail("memory operand of no size code", name);
+	return 0;
+}
+
+static void set_mem(const char *name, int access, int size, int implicit, bool derived)
+{
+	int h = find_handler(name);
+	struct op_mem m = { (uint8_t)access, (uint8_t)size, (uint8_t)implicit };
+
+	if (!h)
+		fail("MEM row for a handler no opcode row names", name);
+	if (mem_named[h]) {
+		/* one handler behind several SIMD or AVX rows: the same operand */
+		if (!derived || memcmp(&mem_of[h], &m, sizeof(m)))
+			fail("two MEM rows", name);
+		return;
+	}
+	mem_named[h] = true;
+	mem_of[h] = m;
+}
+
+static void fold_memory(void)
+{
+	for (size_t k = 0; k < COUNT(op_rows); k++) {
+		const struct op_row *r = &op_rows[k];
+		bool reg_only = r->group == G_REG_ANY || (r->group >= G_REG(0) && r->group < G_MEM_ANY);
+
+		if (((r->flags & F_MODRM) && !(r->flags & F_MOD3) && !reg_only) ||
+		    (r->flags & F_IMM_MASK) == F_MOFFS)
+			has_mem_form[find_handler(r->handler)] = true;
+	}
+	for (size_t k = 0; k < COUNT(x87_rows); k++)
+		if (!x87_rows[k].count)
+			has_mem_form[find_handler(x87_rows[k].handler)] = true;
+
+	for (size_t k = 0; k < COUNT(mem_rows); k++)
+		set_mem(mem_rows[k].handler, mem_rows[k].access, mem_rows[k].size,
+			mem_rows[k].implicit, false);
+	for (size_t k = 0; k < COUNT(simd_rows); k++) {
+		const struct simd_row *r = &simd_rows[k];
+		int access = MO_R, size;
+
+		switch (r->src) {
+		case S128A: case S128U: case SM128A: case SM128U: size = MSZ_16; break;
+		case S64: case SMM: size = MSZ_8; break;
+		case S32: case SMM32: size = MSZ_4; break;
+		case S16: case SE16: size = MSZ_2; break;
+		case SE8: size = MSZ_1; break;
+		case SE: size = MSZ_Y; break;
+		default: access = MO_NONE, size = MSZ_0; break;
+		}
+		if (access == MO_NONE) {
+			access = MO_W;
+			switch (r->dst) {
+			case DRM8: size = MSZ_1; break;
+			case DRM16: size = MSZ_2; break;
+			case DRM32: size = MSZ_4; break;
+			case DRMW: size = MSZ_Y; break;
+			default: access = MO_NONE; break;
+			}
+		}
+		set_mem(r->handler, access, size, IM_NONE, true);
+	}
+	for (int pass = 0; pass < 2; pass++) /* V_ASIS rows copy their legacy handler's */
+		for (size_t k = 0; k < COUNT(avx_rows); k++) {
+			const struct avx_row *r = &avx_rows[k];
+			int size;
+
+			if ((r->form == V_ASIS) != (pass == 1))
+				continue;
+			if (r->form == V_ASIS) {
+				int legacy = find_handler(r->legacy);
+
+				if (!legacy || !mem_named[legacy])
+					fail("V_ASIS row whose legacy handler has no MEM row", r->handler);
+				set_mem(r->handler, mem_of[legacy].access, mem_of[legacy].size,
+					mem_of[legacy].implicit, true);
+				continue;
+			}
+			if (r->form == V_SHI)
+				set_mem(r->handler, MO_NONE, MSZ_0, IM_NONE, true);
+			else if (r->form == V_GPR)
+				set_mem(r->handler, MO_R, r->memsz == 4 ? MSZ_Y : size_code(r->memsz, r->handler),
+					IM_NONE, true);
+			else if (r->form == V_CNT)
+				set_mem(r->handler, MO_R, MSZ_16, IM_NONE, true);
+			else if (r->flags & AV_DUP)
+				set_mem(r->handler, MO_R, MSZ_DUP, IM_NONE, true);
+			else {
+				size = size_code(r->memsz, r->handler);
+				if (r->form != V_SCAL && (r->flags & AV_L256))
+					size |= MSZ_LANES;
+				set_mem(r->handler, MO_R, size, IM_NONE, true);
+			}
+		}
+	for (int h = 1; h < nnames; h++)
+		if (has_mem_form[h] && !mem_named[h])
+			fail("a handler with a memory form has no MEM row (handler_mem.def)", names[h]);
+}
+
 static void print_entry(FILE *f, const char *index, const struct cell *e)
 {
 	int h = e->handler;
@@ -308,6 +474,11 @@ static void print_data(void)
 	fprintf(f, "};\n\n/* HF_* */\nconst uint8_t op_handler_flags[%d] = {", nnames);
 	for (int k = 0; k < nnames; k++)
 		fprintf(f, "%s%u,", k % 16 ? " " : "\n\t", hflags_of[k]);
+	fprintf(f, "\n};\n\n/* { access, size, implicit } */\nconst struct op_mem op_handler_mem[%d] = {",
+		nnames);
+	for (int k = 0; k < nnames; k++)
+		fprintf(f, "%s{ %u, %u, %u },", k % 8 ? " " : "\n\t", mem_of[k].access,
+			mem_of[k].size, mem_of[k].implicit);
 	fprintf(f, "\n};\n\nconst struct op_exec_form op_exec_forms[%zu] = {\n\t{ NULL, NULL },\n",
 		COUNT(exec_rows) + 1);
 	for (size_t k = 0; k < COUNT(exec_rows); k++) {
@@ -412,6 +583,7 @@ int main(int argc, char **argv)
 			x87_reg[r->opcode - 0xd8][r->first - 0xc0 + n] = h;
 	}
 	fold_properties();
+	fold_memory();
 	if (strlen(argv[1]) >= sizeof(out_dir))
 		fail("output directory name too long", argv[1]);
 	strcpy(out_dir, argv[1]);

@@ -171,6 +171,28 @@ enum cpu_insn_flow {
 bool cpu_decode_one(enum cpu_mode mode, const uint8_t *bytes, size_t n, unsigned *len,
 		    enum cpu_insn_flow *flow);
 
+/* One memory access of an instruction (cpu_insn_accesses). */
+struct cpu_mem_access {
+	uint64_t addr; /* the guest (linear) address of its lowest byte */
+	uint64_t len;  /* bytes */
+	bool reads, writes;
+};
+#define CPU_MEM_ACCESSES_MAX 2
+
+/* The memory the instruction at bytes[0..n) would read or write if it ran
+ * at cpu->rip in cpu's present state, as the CPU's own decoder and
+ * handler tables (handler_mem.def) know it: its memory operand (ModRM,
+ * RIP-relative from the next instruction, moffs; FS/GS bases), the stack
+ * slots it pushes or pops (PUSH/POP, CALL/RET, far ones, IRET, ENTER,
+ * LEAVE, PUSHF/POPF, PUSHA/POPA), the string operands at rSI and rDI (REP:
+ * rCX elements, downwards with DF), XLAT's byte, MASKMOVQ/DQU's bytes at
+ * rDI. None for an encoding that faults whatever the state. Fills out[]
+ * and returns how many (0..CPU_MEM_ACCESSES_MAX), or -1 when the bytes end
+ * before the instruction does. For the gdb stub's read and access
+ * watchpoints (docs/cpu.md, Memory accesses). */
+int cpu_insn_accesses(const struct cpu *cpu, const uint8_t *bytes, size_t n,
+		      struct cpu_mem_access out[CPU_MEM_ACCESSES_MAX]);
+
 /* Reset to the state the kernel gives a new process of that mode: all GPRs
  * zero, RFLAGS = 0x202, FCW = 0x37f, MXCSR = 0x1f80, selectors as a 64-bit
  * kernel sets them (CS 0x33 or 0x23, SS/DS/ES 0x2b). */

@@ -341,6 +341,21 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 	}
 }
 
+int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n)
+{
+	struct fetch f = { .bytes = bytes, .avail = n > MAX_INSN_LEN ? MAX_INSN_LEN : (unsigned)n };
+	const struct op_entry *e = decode_row(i, &f, m64, 0);
+
+	if (f.truncated)
+		return -1;
+	if (!e)
+		return 0;
+	if (e == &x87_row)
+		return i->mod == 3 ? op_x87_reg[i->op - 0xd8][i->modrm & 0x3f]
+				   : op_x87_mem[i->op - 0xd8][i->reg & 7];
+	return e->handler;
+}
+
 bool cpu_decode_one(enum cpu_mode mode, const uint8_t *bytes, size_t n, unsigned *len,
 		    enum cpu_insn_flow *flow)
 {

@@ -153,6 +153,10 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 /* Decode at addr; fills *i (an invalid encoding becomes an #UD insn).
  * Reads guest memory: a fault while fetching longjmps like any access. */
 void insn_decode(struct insn *i, struct cpu *cpu, uint64_t addr);
+/* Decode bytes[0..n) into *i without running them (mem_access.c): the
+ * handler's index (optable.h), 0 for an encoding that faults whatever the
+ * state, -1 when the bytes end before the instruction does. */
+int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n);
 
 /* ---- faults ---- */
 

@@ -34,6 +34,28 @@ extern const insn_fn op_handler_fn[];
 extern const uint8_t op_handler_flags[];
 #define HF_X87_FAST 0x01 /* X87_FAST row: x87_fast.c's probe tries its encodings */
 extern const struct op_exec_form op_exec_forms[];
+
+/* handler_mem.def's columns: the memory a handler accesses */
+enum { MO_NONE, MO_R, MO_W, MO_RW };
+enum {
+	MSZ_0, MSZ_1, MSZ_2, MSZ_4, MSZ_8, MSZ_10, MSZ_16, MSZ_32, MSZ_512,
+	MSZ_OSZ, MSZ_OSZ2, MSZ_FAR, MSZ_Y, MSZ_W48, MSZ_DUP, MSZ_CX8,
+	MSZ_X87ENV, MSZ_X87STATE, MSZ_XSAVE, MSZ_MOVSXD,
+};
+#define MSZ_LANES 0x80 /* or'ed: per 128-bit lane (VEX.256: twice) */
+#define MSZ_L(n) (MSZ_LANES | MSZ_##n)
+enum {
+	IM_NONE, IM_PUSH, IM_POP, IM_PUSH2, IM_POP2, IM_IRET, IM_PUSHA, IM_POPA,
+	IM_ENTER, IM_LEAVE, IM_MOVS, IM_CMPS, IM_STOS, IM_LODS, IM_SCAS, IM_XLAT,
+	IM_MASKMOV,
+};
+struct op_mem {
+	uint8_t access;   /* MO_*: the ModRM or moffs operand */
+	uint8_t size;     /* MSZ_*: its bytes (and the slots' or string elements') */
+	uint8_t implicit; /* IM_*: the accesses no operand names */
+};
+/* Per handler index (mem_access.c) */
+extern const struct op_mem op_handler_mem[];
 /* [map][opcode][mandatory prefix P_NP..P_F2] */
 extern const struct op_entry op_maps[MAP_COUNT][256][4];
 /* [group - 1][ModRM.reg + (mod == 3 ? 8 : 0)] */
