@@ -5,6 +5,8 @@
  * seen when cpu_run starts (after the syscall that changed the mapping),
  * or drops everything if it fell too far behind. Stores into decoded code
  * are caught by the code map (insn.h, code_written). */
+/* the page table's own memory (uthash) runs out as decoded code does */
+#define uthash_fatal(msg) out_of_code_memory()
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -335,65 +337,29 @@ static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 	cc->free_pages = pg;
 }
 
-static inline uint32_t page_hash(uint64_t page, uint32_t nbuckets)
-{
-	return (uint32_t)((page >> 12) * 0x9e3779b97f4a7c15ull >> 40) & (nbuckets - 1);
-}
-
 static struct cpu_code_cache *cache_get(struct cpu *c)
 {
 	if (!c->cache) {
 		c->cache = xcalloc(1, sizeof(*c->cache));
-		c->cache->nbuckets = 256;
-		c->cache->buckets = xcalloc(c->cache->nbuckets, sizeof(void *));
 		c->cache_epoch = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
 	}
 	return c->cache;
-}
-
-static void grow(struct cpu_code_cache *cc)
-{
-	uint32_t n = cc->nbuckets * 2;
-	struct code_page **b = xcalloc(n, sizeof(void *));
-
-	for (uint32_t k = 0; k < cc->nbuckets; k++) {
-		struct code_page *pg = cc->buckets[k], *next;
-
-		for (; pg; pg = next) {
-			uint32_t h = page_hash(pg->addr, n);
-
-			next = pg->next;
-			pg->next = b[h];
-			b[h] = pg;
-		}
-	}
-	free(cc->buckets);
-	cc->buckets = b;
-	cc->nbuckets = n;
 }
 
 struct code_page *cache_page(struct cpu *c, uint64_t page)
 {
 	struct cpu_code_cache *cc = cache_get(c);
 	struct code_page **recent = &cc->recent[(page >> 12) & (RECENT_PAGES - 1)];
-	uint32_t h;
 	struct code_page *pg;
 
 	if (*recent && (*recent)->addr == page)
 		return *recent;
-	h = page_hash(page, cc->nbuckets);
-	for (pg = cc->buckets[h]; pg; pg = pg->next)
-		if (pg->addr == page)
-			return *recent = pg;
-	if (cc->count >= cc->nbuckets) {
-		grow(cc);
-		h = page_hash(page, cc->nbuckets);
-	}
+	HASH_FIND(hh, cc->pages, &page, sizeof(page), pg);
+	if (pg)
+		return *recent = pg;
 	pg = page_alloc(cc);
 	pg->addr = page;
-	pg->next = cc->buckets[h];
-	cc->buckets[h] = pg;
-	cc->count++;
+	HASH_ADD(hh, cc->pages, addr, sizeof(pg->addr), pg);
 	return *recent = pg;
 }
 
@@ -595,34 +561,24 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	return i;
 }
 
-static void drop_page(struct cpu_code_cache *cc, struct code_page **link)
+static void drop_page(struct cpu_code_cache *cc, struct code_page *pg)
 {
-	struct code_page *pg = *link;
-
-	*link = pg->next;
+	HASH_DEL(cc->pages, pg);
 	if (cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] == pg)
 		cc->recent[(pg->addr >> 12) & (RECENT_PAGES - 1)] = NULL;
 	page_release(cc, pg);
-	cc->count--;
 }
 
 /* Drop pages overlapping [lo, hi); an instruction may start up to 14 bytes
  * before the range and still cover it, hence the margin. */
 static void drop_range(struct cpu_code_cache *cc, uint64_t lo, uint64_t hi)
 {
+	struct code_page *pg, *tmp;
+
 	lo = lo > 15 ? lo - 15 : 0;
-	for (uint32_t k = 0; k < cc->nbuckets; k++) {
-		struct code_page **link = &cc->buckets[k];
-
-		while (*link) {
-			struct code_page *pg = *link;
-
-			if (pg->addr < hi && pg->addr + CODE_PAGE_SIZE > lo)
-				drop_page(cc, link);
-			else
-				link = &pg->next;
-		}
-	}
+	HASH_ITER(hh, cc->pages, pg, tmp)
+		if (pg->addr < hi && pg->addr + CODE_PAGE_SIZE > lo)
+			drop_page(cc, pg);
 }
 
 void cache_sync(struct cpu *c)
@@ -679,7 +635,6 @@ void cache_free(struct cpu *c)
 		page_free_list = pg;
 	}
 	pthread_mutex_unlock(&page_lock);
-	free(cc->buckets);
 	free(cc);
 	c->cache = NULL;
 }

@@ -4,6 +4,7 @@
 #ifndef SG_CPU_CACHE_H
 #define SG_CPU_CACHE_H
 
+#include <uthash.h>
 #include "cpu/insn.h"
 
 #define CODE_PAGE_SIZE 4096u
@@ -54,7 +55,8 @@ extern const uint16_t code_slots_none[SLOT_BLOCK];
 struct pool_window;
 struct code_page {
 	uint64_t addr;
-	struct code_page *next;          /* hash chain */
+	struct code_page *next;          /* the free lists */
+	UT_hash_handle hh;               /* the cache's pages, by addr */
 	struct insn *pool;               /* its first segment: slots index from here */
 	uint32_t n;                      /* pool[n - 1]: the last one decoded */
 	uint32_t seg_end;                /* the segment in use ends before pool[seg_end] */
@@ -74,8 +76,7 @@ static inline unsigned code_slot(const struct code_page *pg, unsigned off)
 #define RECENT_PAGES 256 /* direct-mapped: calls and returns between pages */
 
 struct cpu_code_cache {
-	struct code_page **buckets;
-	uint32_t nbuckets, count;
+	struct code_page *pages; /* uthash, by addr; recent[] in front */
 	struct code_page *recent[RECENT_PAGES];
 	/* Pages this cache dropped, for its own reuse only (cache.c): a
 	 * pointer kept across pages (exec_chain, indirect branches) may
