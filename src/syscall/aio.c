@@ -36,6 +36,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+/* the table's own allocation failing fails the io_submit (EAGAIN, as the
+ * kernel's own allocation failure), it does not end sysgate */
+#define HASH_NONFATAL_OOM 1
 #include <uthash.h>
 
 #include "hostfd/hostfd.h"
@@ -255,6 +258,7 @@ static long aio_submit_one(struct sg_thread *t, uint64_t ctx, uint64_t g)
 	struct iocb *host = &q->cb;
 	uint32_t key = 0; /* KIOCB_KEY, written back as the kernel does */
 	uint64_t one;
+	unsigned listed;
 	long r = 0;
 
 	if (!q)
@@ -306,8 +310,15 @@ static long aio_submit_one(struct sg_thread *t, uint64_t ctx, uint64_t g)
 	/* listed before the host may complete it (another thread may then
 	 * read its event and free it) */
 	pthread_mutex_lock(&aio_lock);
+	listed = HASH_COUNT(reqs);
 	HASH_ADD(hh, reqs, host_iocb, sizeof(q->host_iocb), q);
+	listed = HASH_COUNT(reqs) != listed;
 	pthread_mutex_unlock(&aio_lock);
+	if (!listed) {
+		free(vec);
+		free(q);
+		return -EAGAIN;
+	}
 	r = host_syscall3(SYS_io_submit, ctx, 1, &one);
 	free(vec); /* the kernel copied the iovecs */
 	if (r == 1)
