@@ -4,7 +4,7 @@
  * none), and where that call's arguments are; carried.c turns a
  * socketcall or ipc call into the carried call, with its arguments in
  * that call's own order. The dispatch (syscall/net.c, syscall/ipc.c) and
- * the trace (trace/trace.c, which shows the carried call as strace does)
+ * the trace (trace/call_view.c, which shows the carried call as strace does)
  * both go through it.
  *
  * The sub-call numbers are the kernel headers' (<linux/net.h> SYS_<SUB>,

@@ -255,6 +255,8 @@ void trace_print_iov(const struct targ *a, uint64_t addr, uint64_t count,
 /* {tv_sec=0, tv_nsec=1000}: w the width of each field (4 or 8); NULL. */
 bool trace_print_timespec(const struct targ *a, uint64_t addr, unsigned w);
 
+/* poll's revents after its result. */
+void trace_print_poll_note(const struct targ *a);
 /* " (in [3], out [4], left {...})" after select's and pselect6's result. */
 void trace_print_select_note(const struct targ *a);
 /* time(2)'s result with its date: "= 1796429189 (2026-12-05T00:06:29+0000)" */
@@ -266,15 +268,43 @@ void trace_print_result_note(struct tline *l, const struct trace *tr,
 			     const struct sg_syscall_call *call,
 			     const struct mm *mm);
 
-/* --- trace.c, signal.c ---------------------------------------------------- */
+/* --- output.c: writing lines ---------------------------------------------- */
+/* The calling host thread's id (the guest task's). */
+int trace_tid(void);
+/* Several tasks are traced into one output: prefixes, lines left open. */
+bool trace_multi(const struct trace *tr);
 /* Write a whole line (adds the newline), closing another thread's open
  * line first. */
 void trace_emit(struct trace *tr, struct tline *l);
+/* Bytes to the output (-ff: the calling task's file), as they are. */
+void trace_write_all(struct trace *tr, const char *p, size_t left);
+/* Close the line another task than except_tid left open ("<unfinished
+ * ...>"); with the shared lock held. */
+void trace_close_open_line(struct trace *tr, int except_tid);
 /* "[pid N] " (-f with several tasks) and the -t/-tt/-ttt time. */
 void trace_print_prefix(struct trace *tr, struct tline *l);
+/* ... with several tasks as they were when the line began. */
+void trace_print_prefix_as(struct trace *tr, struct tline *l, bool several);
+
+/* --- session.c: the shared page ------------------------------------------- */
 /* The lock of the shared page (open line, task count, -c counts). */
 void trace_sh_lock(struct trace *tr);
 void trace_sh_unlock(struct trace *tr);
+
+/* --- call_view.c: how a call is shown ------------------------------------ */
+/* Is it the row named name? */
+bool trace_is_call(const struct sg_syscall_call *call, const char *name);
+/* socketcall, ipc or the old select as the call it carries: view filled
+ * and returned, or call itself. */
+const struct sg_syscall_call *trace_call_view(const struct sg_syscall_call *call,
+					      struct sg_syscall_call *view, const struct mm *mm);
+/* The argument kinds of the row shown. */
+const struct systab_sig *trace_sig_of(const struct sg_syscall_call *call);
+
+/* --- syscall_line.c ------------------------------------------------------- */
+/* A task is gone (after its last line): prefixes stop with the last but
+ * one. */
+void trace_note_task_gone(struct trace *tr);
 /* {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} */
 void trace_print_siginfo(struct tline *l, const siginfo_t *si);
 
