@@ -1,5 +1,5 @@
 /* The vDSO image for each guest ABI (the bytes are generated at build time
- * by vdso_embed from the shared objects built in this folder). */
+ * by tools/vdso_embed.c from the shared objects built in this folder). */
 #include "vdso/vdso.h"
 
 extern const struct vdso_image vdso_image_i386, vdso_image_x32,
