@@ -1,7 +1,9 @@
 /* cpu_insn_accesses: the memory operand of known encodings against
  * Capstone's operand details (address from its base, index, scale,
  * displacement and segment with the test's registers; size) and the SDM's
- * direction, over 20000 random byte strings the address and size wherever
+ * direction; the extent of explicit and string accesses against the host
+ * CPU (the instruction run natively next to unmapped pages: it must fault
+ * one byte past the reported range and not inside it), over 20000 random byte strings the address and size wherever
  * Capstone sees one explicit memory operand, and the implicit accesses
  * (stack slots, string operands, XLAT) against the SDM's descriptions of
  * PUSH, POP, CALL, RET, LEAVE, ENTER, IRET, PUSHA, MOVS, STOS, CMPS, XLAT. */
@@ -12,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <capstone/capstone.h>
 #include <cmocka.h>
 #include "cpu/cpu.h"
@@ -348,6 +353,180 @@ static void test_truncated(void **state)
 	assert_int_equal(cpu_insn_accesses(&c, (const uint8_t *)"", 0, got), -1);
 }
 
+/* ---- the host as the oracle of the extent ---- */
+
+/* mem_access_native(regs, code): rax, rcx, rdx, rsi, rdi from regs[0..4],
+ * call code; the x87, MXCSR and upper YMM state reset after. */
+void mem_access_native(const uint64_t regs[5], void *code);
+__asm__(".text\n"
+	".globl mem_access_native\n"
+	"mem_access_native:\n"
+	"push %rbx; push %rbp; push %r12; push %r13; push %r14; push %r15\n"
+	"mov %rsi,%r11\n"
+	"mov 0(%rdi),%rax; mov 8(%rdi),%rcx; mov 16(%rdi),%rdx\n"
+	"mov 24(%rdi),%rsi; mov 32(%rdi),%rdi\n"
+	"call *%r11\n"
+	"cld; fninit\n"
+	"pop %r15; pop %r14; pop %r13; pop %r12; pop %rbp; pop %rbx\n"
+	"ret\n");
+
+static sigjmp_buf native_jb;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si, (void)uc;
+	siglongjmp(native_jb, 1);
+}
+
+static uint8_t *native_code;
+
+/* Run before + insn + after + RET natively: true if it faulted. */
+static __attribute__((noinline)) bool native_faults(const char *before, const char *insn,
+						    unsigned n, const char *after,
+						    const uint64_t regs[5])
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS };
+	struct sigaction sa = { 0 }, old[2];
+	size_t at = 0;
+	volatile bool faulted = false;
+
+	memcpy(native_code + at, before, strlen(before));
+	at += strlen(before);
+	memcpy(native_code + at, insn, n);
+	at += n;
+	memcpy(native_code + at, after, strlen(after));
+	at += strlen(after);
+	native_code[at] = 0xc3;
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	for (int k = 0; k < 2; k++)
+		sigaction(sigs[k], &sa, &old[k]);
+	if (sigsetjmp(native_jb, 1) == 0)
+		mem_access_native(regs, native_code);
+	else
+		faulted = true;
+	for (int k = 0; k < 2; k++)
+		sigaction(sigs[k], &old[k], NULL);
+	__asm__ volatile("cld; fninit; vzeroupper" ::: "memory");
+	return faulted;
+}
+
+struct extent {
+	const char *b;
+	unsigned n;
+	const char *text;
+	int reg;            /* the register the access is at: R_SI or R_DI */
+	int access;         /* which of cpu_insn_accesses' results */
+	uint64_t rax, rcx, rdx;
+	bool df;            /* run with DF set (STD before it natively) */
+	const char *needs;  /* a host feature (__builtin_cpu_supports), or NULL */
+	const char *before, *after;
+};
+
+static const struct extent extents[] = {
+	{ "\x01\x0e", 2, "add [rsi],ecx", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x0f\x10\x06", 3, "movups xmm0,[rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\xf3\x0f\x10\x06", 4, "movss xmm0,[rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\xf2\x0f\x11\x06", 4, "movsd [rsi],xmm0", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x66\x0f\x3a\x14\x06\x01", 6, "pextrb [rsi],xmm0,1", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x66\x48\x0f\x3a\x22\x06\x01", 7, "pinsrq xmm0,[rsi],1", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\xf3\x48\x0f\x2a\x06", 5, "cvtsi2ss xmm0,qword [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x0f\x97\x06", 3, "seta [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x48\x87\x06", 3, "xchg [rsi],rax", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x48\x0f\xc7\x0e", 4, "cmpxchg16b [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x66\x0f\x38\x00\x06", 5, "pshufb xmm0,[rsi]", R_SI, 0, 0, 0, 0, false, "ssse3", "", "" },
+	{ "\xdd\x06", 2, "fld qword [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\xdb\x3e", 2, "fstp tbyte [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "\xd9\xe8", "" },
+	{ "\xd9\x36", 2, "fnstenv [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x66\xd9\x36", 3, "fnstenv 16-bit [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\xdd\x36", 2, "fnsave [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\xc5\xfe\x6f\x06", 4, "vmovdqu ymm0,[rsi]", R_SI, 0, 0, 0, 0, false, "avx", "", "" },
+	{ "\xc5\xf9\xd6\x06", 4, "vmovq [rsi],xmm0", R_SI, 0, 0, 0, 0, false, "avx", "", "" },
+	{ "\xc4\xe2\x79\x18\x06", 5, "vbroadcastss xmm0,[rsi]", R_SI, 0, 0, 0, 0, false, "avx", "", "" },
+	{ "\xc4\xe2\x7d\x31\x06", 5, "vpmovzxbd ymm0,[rsi]", R_SI, 0, 0, 0, 0, false, "avx2", "", "" },
+	{ "\xc4\xe2\xf9\xa9\x06", 5, "vfmadd213sd xmm0,xmm0,[rsi]", R_SI, 0, 0, 0, 0, false, "fma", "", "" },
+	{ "\xf3\xa4", 2, "rep movsb (source)", R_SI, 0, 0, 5, 0, false, NULL, "", "" },
+	{ "\xf3\xa4", 2, "rep movsb (destination)", R_DI, 1, 0, 5, 0, false, NULL, "", "" },
+	{ "\xf3\xa4", 2, "std; rep movsb (source)", R_SI, 0, 0, 5, 0, true, NULL, "\xfd", "\xfc" },
+	{ "\xf3\xa4", 2, "std; rep movsb (destination)", R_DI, 1, 0, 5, 0, true, NULL, "\xfd", "\xfc" },
+	{ "\xf3\x48\xab", 3, "rep stosq", R_DI, 0, 0, 3, 0, false, NULL, "", "" },
+	{ "\xf3\x66\xa7", 3, "repe cmpsw (destination)", R_DI, 1, 0, 4, 0, false, NULL, "", "" },
+	{ "\xac", 1, "lodsb", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+};
+
+/* The access at X + k of length L: with the register at data_end - L - k
+ * and at data_start - k the host must not fault, one byte further out on
+ * either side it must. */
+static void test_native_extents(void **state)
+{
+	(void)state;
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *guard = mmap(NULL, 6 * (size_t)pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *data = guard + pg, *spare = guard + 3 * pg; /* two RW pages each, apart */
+	unsigned checked = 0;
+
+	assert_true(guard != MAP_FAILED);
+	assert_int_equal(mprotect(data, (size_t)pg, PROT_READ | PROT_WRITE), 0);
+	assert_int_equal(mprotect(spare, 2 * (size_t)pg, PROT_READ | PROT_WRITE), 0);
+	native_code = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE | PROT_EXEC,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(native_code != MAP_FAILED);
+	__builtin_cpu_init();
+	for (size_t k = 0; k < sizeof(extents) / sizeof(extents[0]); k++) {
+		const struct extent *t = &extents[k];
+		struct cpu c;
+		struct cpu_mem_access got[CPU_MEM_ACCESSES_MAX];
+		uint64_t x0 = (uint64_t)(uintptr_t)(spare + pg), delta, len;
+		uint64_t xs[4];
+		int n;
+
+		if ((t->needs && !strcmp(t->needs, "avx") && !__builtin_cpu_supports("avx")) ||
+		    (t->needs && !strcmp(t->needs, "avx2") && !__builtin_cpu_supports("avx2")) ||
+		    (t->needs && !strcmp(t->needs, "fma") && !__builtin_cpu_supports("fma")) ||
+		    (t->needs && !strcmp(t->needs, "ssse3") && !__builtin_cpu_supports("ssse3"))) {
+			print_message("%s: the host has no %s, not run\n", t->text, t->needs);
+			continue;
+		}
+		init(&c, CPU_MODE_64);
+		c.r[R_AX] = t->rax, c.r[R_CX] = t->rcx, c.r[R_DX] = t->rdx;
+		c.r[R_SI] = c.r[R_DI] = x0;
+		cpu_set_rflags(&c, t->df ? 0x602 : 0x202);
+		n = cpu_insn_accesses(&c, (const uint8_t *)t->b, t->n, got);
+		assert_true(n > t->access);
+		delta = got[t->access].addr - x0; /* the access is at X + delta */
+		len = got[t->access].len;
+		assert_true(len > 0 && len <= (uint64_t)pg);
+		xs[0] = (uint64_t)(uintptr_t)(data + pg) - len - delta; /* ends at the guard */
+		xs[1] = xs[0] + 1;
+		xs[2] = (uint64_t)(uintptr_t)data - delta; /* starts at the guard */
+		xs[3] = xs[2] - 1;
+		for (int w = 0; w < 4; w++) {
+			/* the other string operand in the spare pages */
+			uint64_t regs[5] = { t->rax, t->rcx, t->rdx, x0, x0 };
+			bool faulted;
+
+			regs[t->reg == R_SI ? 3 : 4] = xs[w];
+			/* equal bytes: REPE CMPS runs all its elements */
+			memset(data, 0x5a, (size_t)pg);
+			memset(spare, 0x5a, 2 * (size_t)pg);
+			faulted = native_faults(t->before, t->b, t->n, t->after, regs);
+			if (faulted != (w == 1 || w == 3))
+				fail_msg("%s: [X%+lld, +%llu): natively %s with the access %s",
+					 t->text, (long long)delta, (unsigned long long)len,
+					 faulted ? "a fault" : "no fault",
+					 w == 0 ? "ending at an unmapped page"
+					 : w == 1 ? "one byte into an unmapped page"
+					 : w == 2 ? "starting after an unmapped page"
+						  : "one byte into the unmapped page before");
+		}
+		checked++;
+	}
+	print_message("%u extents checked against the host\n", checked);
+	assert_true(checked >= 20);
+	munmap(guard, 6 * (size_t)pg);
+	munmap(native_code, (size_t)pg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_implicit_accesses),
 		cmocka_unit_test(test_stack_wraps),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_native_extents),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
