@@ -452,6 +452,9 @@ static const struct extent extents[] = {
 	{ "\xf3\x48\xab", 3, "rep stosq", R_DI, 0, 0, 3, 0, false, NULL, "", "" },
 	{ "\xf3\x66\xa7", 3, "repe cmpsw (destination)", R_DI, 1, 0, 4, 0, false, NULL, "", "" },
 	{ "\xac", 1, "lodsb", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	{ "\x0f\xae\x06", 3, "fxsave [rsi]", R_SI, 0, 0, 0, 0, false, NULL, "", "" },
+	/* XSAVE with EDX:EAX = 7: the area of the guest's XCR0 (x87, SSE, AVX) */
+	{ "\x0f\xae\x26", 3, "xsave [rsi]", R_SI, 0, 7, 0, 0, false, "avx", "", "" },
 };
 
 /* The access at X + k of length L: with the register at data_end - L - k
