@@ -343,7 +343,8 @@ static void fold_memory(void)
 {
 	for (size_t k = 0; k < COUNT(op_rows); k++) {
 		const struct op_row *r = &op_rows[k];
-		bool reg_only = r->group == G_REG_ANY || (r->group >= G_REG(0) && r->group < G_MEM_ANY);
+		bool reg_only = r->group == G_REG_ANY ||
+				(r->group >= G_REG(0) && r->group < G_MEM_ANY);
 
 		if (((r->flags & F_MODRM) && !(r->flags & F_MOD3) && !reg_only) ||
 		    (r->flags & F_IMM_MASK) == F_MOFFS)
@@ -392,7 +393,8 @@ static void fold_memory(void)
 				int legacy = find_handler(r->legacy);
 
 				if (!legacy || !mem_named[legacy])
-					fail("V_ASIS row whose legacy handler has no MEM row", r->handler);
+					fail("V_ASIS row whose legacy handler has no MEM row",
+					     r->handler);
 				set_mem(r->handler, mem_of[legacy].access, mem_of[legacy].size,
 					mem_of[legacy].implicit, true);
 				continue;
@@ -400,7 +402,8 @@ static void fold_memory(void)
 			if (r->form == V_SHI)
 				set_mem(r->handler, MO_NONE, MSZ_0, IM_NONE, true);
 			else if (r->form == V_GPR)
-				set_mem(r->handler, MO_R, r->memsz == 4 ? MSZ_Y : size_code(r->memsz, r->handler),
+				set_mem(r->handler, MO_R,
+					r->memsz == 4 ? MSZ_Y : size_code(r->memsz, r->handler),
 					IM_NONE, true);
 			else if (r->form == V_CNT)
 				set_mem(r->handler, MO_R, MSZ_16, IM_NONE, true);
@@ -415,7 +418,8 @@ static void fold_memory(void)
 		}
 	for (int h = 1; h < nnames; h++)
 		if (has_mem_form[h] && !mem_named[h])
-			fail("a handler with a memory form has no MEM row (handler_mem.def)", names[h]);
+			fail("a handler with a memory form has no MEM row (handler_mem.def)",
+			     names[h]);
 }
 
 static void print_entry(FILE *f, const char *index, const struct cell *e)
@@ -474,8 +478,8 @@ static void print_data(void)
 	fprintf(f, "};\n\n/* HF_* */\nconst uint8_t op_handler_flags[%d] = {", nnames);
 	for (int k = 0; k < nnames; k++)
 		fprintf(f, "%s%u,", k % 16 ? " " : "\n\t", hflags_of[k]);
-	fprintf(f, "\n};\n\n/* { access, size, implicit } */\nconst struct op_mem op_handler_mem[%d] = {",
-		nnames);
+	fprintf(f, "\n};\n\n/* { access, size, implicit } */\n"
+		"const struct op_mem op_handler_mem[%d] = {", nnames);
 	for (int k = 0; k < nnames; k++)
 		fprintf(f, "%s{ %u, %u, %u },", k % 8 ? " " : "\n\t", mem_of[k].access,
 			mem_of[k].size, mem_of[k].implicit);

@@ -38,8 +38,9 @@ static uint64_t size_of(const struct cpu *c, const struct insn *i, unsigned code
  * 32-bit mode wraps at 4 GiB. */
 static uint64_t linear(const struct cpu *c, const struct insn *i, unsigned seg, uint64_t off)
 {
-	uint64_t a = (i->asz == 8 ? off : i->asz == 4 ? (uint32_t)off : (uint16_t)off) + c->base[seg];
+	uint64_t a = i->asz == 8 ? off : i->asz == 4 ? (uint32_t)off : (uint16_t)off;
 
+	a += c->base[seg];
 	return c->mode == CPU_MODE_32 ? (uint32_t)a : a;
 }
 
@@ -55,13 +56,16 @@ static void add(struct cpu_mem_access *out, int *n, uint64_t addr, uint64_t len,
 {
 	if (!len || *n >= CPU_MEM_ACCESSES_MAX)
 		return;
-	out[*n] = (struct cpu_mem_access){ .addr = addr, .len = len, .reads = reads, .writes = writes };
+	out[*n] = (struct cpu_mem_access){
+		.addr = addr, .len = len, .reads = reads, .writes = writes,
+	};
 	(*n)++;
 }
 
 /* The string elements at seg:reg: count of them, downwards with DF. */
-static void string_operand(const struct cpu *c, const struct insn *i, unsigned seg, unsigned reg,
-			   uint64_t count, bool reads, bool writes, struct cpu_mem_access *out, int *n)
+static void string_operand(const struct cpu *c, const struct insn *i, unsigned seg,
+			   unsigned reg, uint64_t count, bool reads, bool writes,
+			   struct cpu_mem_access *out, int *n)
 {
 	uint64_t at = linear(c, i, seg, c->r[reg]);
 

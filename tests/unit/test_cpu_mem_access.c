@@ -3,7 +3,8 @@
  * displacement and segment with the test's registers; size) and the SDM's
  * direction; the extent of explicit and string accesses against the host
  * CPU (the instruction run natively next to unmapped pages: it must fault
- * one byte past the reported range and not inside it), over 20000 random byte strings the address and size wherever
+ * one byte past the reported range and not inside it), over 20000 random
+ * byte strings the address and size wherever
  * Capstone sees one explicit memory operand, and the implicit accesses
  * (stack slots, string operands, XLAT) against the SDM's descriptions of
  * PUSH, POP, CALL, RET, LEAVE, ENTER, IRET, PUSHA, MOVS, STOS, CMPS, XLAT. */
@@ -30,7 +31,8 @@ static void init(struct cpu *c, enum cpu_mode mode)
 {
 	cpu_init(c, mode);
 	for (unsigned k = 0; k < 16; k++)
-		c->r[k] = (mode == CPU_MODE_64 ? 0x7f0000000000ull : 0) + 0x100000ull * (k + 1) + 8 * k;
+		c->r[k] = (mode == CPU_MODE_64 ? 0x7f0000000000ull : 0) + 0x100000ull * (k + 1) +
+			  8 * k;
 	c->r[R_AX] = mode == CPU_MODE_64 ? 0x1234500000010ull : 0x10;
 	c->rip = mode == CPU_MODE_64 ? RIP64 : RIP32;
 	c->base[SEG_FS] = mode == CPU_MODE_64 ? 0x7ff7000000ull : 0;
@@ -179,8 +181,10 @@ static void test_known_operands(void **state)
 				      known[k].n, &want, &len));
 		n = cpu_insn_accesses(&c, (const uint8_t *)known[k].b, known[k].n, got);
 		if (n != 1 || got[0].addr != want.addr || got[0].len != want.len ||
-		    got[0].reads != ((known[k].dir & R) != 0) || got[0].writes != ((known[k].dir & W) != 0))
-			fail_msg("%s: %d accesses, [%#llx, +%llu) r%d w%d; Capstone [%#llx, +%llu) r%d w%d",
+		    got[0].reads != ((known[k].dir & R) != 0) ||
+		    got[0].writes != ((known[k].dir & W) != 0))
+			fail_msg("%s: %d accesses, [%#llx, +%llu) r%d w%d; "
+				 "Capstone [%#llx, +%llu) r%d w%d",
 				 known[k].text, n, n > 0 ? (unsigned long long)got[0].addr : 0,
 				 n > 0 ? (unsigned long long)got[0].len : 0, n > 0 && got[0].reads,
 				 n > 0 && got[0].writes, (unsigned long long)want.addr,
@@ -208,7 +212,8 @@ static void test_random_operands(void **state)
 		bool m64 = mode == 0;
 		csh h;
 
-		assert_int_equal(cs_open(CS_ARCH_X86, m64 ? CS_MODE_64 : CS_MODE_32, &h), CS_ERR_OK);
+		assert_int_equal(cs_open(CS_ARCH_X86, m64 ? CS_MODE_64 : CS_MODE_32, &h),
+				 CS_ERR_OK);
 		cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 		for (int t = 0; t < 10000; t++) {
 			struct cpu c;
@@ -230,9 +235,10 @@ static void test_random_operands(void **state)
 			compared++;
 			if (got[0].addr != want.addr) {
 				addr_diff++;
-				print_message("address: %02x %02x %02x %02x %02x %02x: %#llx, Capstone %#llx\n",
-					      b[0], b[1], b[2], b[3], b[4], b[5],
-					      (unsigned long long)got[0].addr, (unsigned long long)want.addr);
+				print_message("address: %02x %02x %02x %02x %02x %02x: %#llx, "
+					      "Capstone %#llx\n", b[0], b[1], b[2], b[3], b[4], b[5],
+					      (unsigned long long)got[0].addr,
+					      (unsigned long long)want.addr);
 			} else if (got[0].len != want.len) {
 				size_diff++;
 			}
@@ -318,8 +324,10 @@ static void test_implicit_accesses(void **state)
 			if (!t->m64)
 				at = (uint32_t)at;
 			if (got[a].addr != at || got[a].len != t->want[a].len ||
-			    got[a].reads != t->want[a].reads || got[a].writes != t->want[a].writes)
-				fail_msg("%s: access %d [%#llx, +%llu) r%d w%d, expected [%#llx, +%llu)",
+			    got[a].reads != t->want[a].reads ||
+			    got[a].writes != t->want[a].writes)
+				fail_msg("%s: access %d [%#llx, +%llu) r%d w%d, "
+					 "expected [%#llx, +%llu)",
 					 t->text, a, (unsigned long long)got[a].addr,
 					 (unsigned long long)got[a].len, got[a].reads, got[a].writes,
 					 (unsigned long long)at, (unsigned long long)t->want[a].len);
@@ -349,7 +357,8 @@ static void test_truncated(void **state)
 	struct cpu_mem_access got[CPU_MEM_ACCESSES_MAX];
 
 	init(&c, CPU_MODE_64);
-	assert_int_equal(cpu_insn_accesses(&c, (const uint8_t *)"\x48\x8b\x05\x10\x00\x00", 6, got), -1);
+	assert_int_equal(cpu_insn_accesses(&c, (const uint8_t *)"\x48\x8b\x05\x10\x00\x00", 6,
+					   got), -1);
 	assert_int_equal(cpu_insn_accesses(&c, (const uint8_t *)"", 0, got), -1);
 }
 
