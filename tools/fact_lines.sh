@@ -91,8 +91,9 @@ p='\b(spec_of|moves_rip|ends_run|lf_hash|reg_form_slot)\(|reg_forms\['
 row "opcode properties by handler pointer" "uses of spec_of(), moves_rip(), ends_run(), lf_hash(), reg_forms[] in src/cpu" \
 	"$(count "$p" 'src/cpu/*.c')" "$(files "$p" 'src/cpu/*.c')"
 
-# the ABIs as enums
-p='enum [a-z_]+ \{[^}]*(I386|IA32)'
+# the ABIs as enums (of an ABI, a table, a layout by ABI; not the enums
+# of one struct's forms, statfs_form's STATFS_I386)
+p='enum [a-z_]*(abi|table|layout)[a-z_]* \{[^}]*(I386|IA32)'
 row "ABI enums" "enum definitions naming the ABIs" "$(count "$p" src include)" "$(files "$p" src include)"
 
 # ia32 where sysgate names the ABI (the kernel's own names aside)
@@ -100,7 +101,7 @@ p='[Ii][Aa]32'
 # the kernel's: its IA32 emulation and int $0x80 entry (and that entry's
 # numbers), its entry points and files, its constants; the trace filter's
 # accepted spelling
-k='sys_ia32|IA32[ _]?[Ee]mulation|IA32_EMULATION|ia32[ _]entry|IA32_NR_|IA32$|\(IA32|IA32_PAGE_OFFSET|check_arch_ia32|DLINFO_IA32|"ia32"'
+k='sys_ia32|ucontext_ia32|IA32[ _]?[Ee]mulation|IA32_EMULATION|ia32[ _]entry|IA32_NR_|IA32$|\(IA32|IA32_PAGE_OFFSET|check_arch_ia32|DLINFO_IA32|"ia32"'
 all=$(git grep -h -I -E "$p" "$rev" -- src include 2>/dev/null | wc -l | tr -d ' ')
 kern=$(git grep -h -I -E "$p" "$rev" -- src include 2>/dev/null | grep -c -E "$k" || true)
 row "ia32 / i386 spelling" "lines with ia32 in src/ include/ (of them naming the kernel's own things)" "$all ($kern)" "$(files "$p" src include)"
