@@ -201,6 +201,13 @@ void cpu_init(struct cpu *cpu, enum cpu_mode mode);
 /* Free what the CPU allocated (its decoded-instruction cache). */
 void cpu_release(struct cpu *cpu);
 
+/* dst becomes a copy of src's guest state (clone's new thread): registers,
+ * flags, segments and TLS entries, FPU/SSE/AVX state, the mode, the
+ * guest's mm and PR_SET_TSC; not what is src's own: dst decodes into a
+ * cache of its own (made at its first run), has no stop asked, and no
+ * owner until its owner sets one. */
+void cpu_clone(struct cpu *dst, const struct cpu *src);
+
 /* What --stats reports of the CPU module, for the whole host process (all
  * its threads). Counting is off until cpu_stats_enable: then every
  * cpu_run goes instruction by instruction through the table handlers
@@ -237,6 +244,16 @@ bool cpu_far_jump(struct cpu *cpu, uint16_t cs, uint64_t ip);
 /* Load a segment register from a selector as a MOV Sreg would (GDT TLS
  * entries, null selector, the fixed user selectors). 0 or -1 (#GP). */
 int cpu_load_segment(struct cpu *cpu, enum cpu_seg seg, uint16_t sel);
+
+/* FS or GS with the null selector and this base (arch_prctl ARCH_SET_FS/GS,
+ * a 64-bit clone's TLS), as the kernel's x86_fsbase_write_task does. */
+void cpu_set_seg_base(struct cpu *cpu, enum cpu_seg seg, uint64_t base);
+
+/* GDT TLS entry CPU_GDT_TLS_MIN + n (n < CPU_GDT_TLS_COUNT) becomes *d (a
+ * d that is not present clears it), and a data segment register holding
+ * its selector is loaded again, as the kernel's set_thread_area does: the
+ * null selector where the load faults (the entry was cleared). */
+void cpu_set_tls_entry(struct cpu *cpu, unsigned n, const struct cpu_tls_desc *d);
 
 /* Forget decoded instructions in [addr, addr+len): called when guest code
  * pages are unmapped, remapped or made writable. */

@@ -91,6 +91,15 @@ void cpu_release(struct cpu *c)
 	cache_free(c);
 }
 
+void cpu_clone(struct cpu *dst, const struct cpu *src)
+{
+	*dst = *src;
+	dst->cache = NULL; /* each thread decodes into its own cache */
+	dst->cache_epoch = 0;
+	dst->stop_requested = 0;
+	dst->owner = NULL;
+}
+
 void cpu_raise(struct cpu *c, enum cpu_vector vec)
 {
 	c->rip = c->insn_rip;

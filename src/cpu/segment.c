@@ -4,6 +4,7 @@
  * 12..14 that set_thread_area fills (cpu->tls). */
 #define _GNU_SOURCE /* sched_getcpu */
 #include <sched.h>
+#include <string.h>
 #include "cpu/cache.h"
 #include "cpu/ops.h"
 
@@ -49,6 +50,30 @@ int cpu_load_segment(struct cpu *c, enum cpu_seg seg, uint16_t sel)
 		c->base[seg] = base;
 	}
 	return 0;
+}
+
+void cpu_set_seg_base(struct cpu *c, enum cpu_seg seg, uint64_t base)
+{
+	if (seg != SEG_FS && seg != SEG_GS)
+		return; /* in 64-bit mode only FS and GS have bases */
+	c->sel[seg] = 0;
+	c->base[seg] = base;
+}
+
+void cpu_set_tls_entry(struct cpu *c, unsigned n, const struct cpu_tls_desc *d)
+{
+	static const enum cpu_seg data_segs[] = { SEG_DS, SEG_ES, SEG_FS, SEG_GS };
+	uint16_t sel = (uint16_t)((CPU_GDT_TLS_MIN + n) << 3 | 3);
+
+	if (n >= CPU_GDT_TLS_COUNT)
+		return;
+	if (d->present)
+		c->tls[n] = *d;
+	else
+		memset(&c->tls[n], 0, sizeof(c->tls[n]));
+	for (unsigned i = 0; i < sizeof(data_segs) / sizeof(data_segs[0]); i++)
+		if (c->sel[data_segs[i]] == sel && cpu_load_segment(c, data_segs[i], sel))
+			cpu_load_segment(c, data_segs[i], 0);
 }
 
 /* 06/0E/16/1E push ES/CS/SS/DS; 0F A0/A8 push FS/GS (and the pops). */
