@@ -17,6 +17,7 @@
 #include "core/channel.h"
 #include "core/embed.h"
 #include "core/outproc.h"
+#include "core/thread.h"
 #include "cpu/cpu.h"
 #include "mm/mm.h"
 #include "signal/signal.h"
@@ -71,17 +72,7 @@ static void fill_info(struct sg_syscall_info *info, const struct sg_thread *t,
  * SECCOMP_RET_KILL_PROCESS: every thread stops, sg_run reports it. */
 static void kill_guest(struct sg_thread *t)
 {
-	struct sg_process *p = t->proc;
-
-	pthread_mutex_lock(&p->lock);
-	if (!p->exited) {
-		p->exited = true;
-		p->exit.signaled = 1;
-		p->exit.signal = SIGSYS;
-		p->exit.code = 0;
-	}
-	pthread_mutex_unlock(&p->lock);
-	sig_kick_threads(p, t);
+	process_exit(t, &(const struct sg_exit){ .signaled = 1, .signal = SIGSYS });
 }
 
 static bool nr_hook_wants(const struct sg_nr_hook *h, unsigned when,

@@ -164,6 +164,7 @@ enum sg_err process_load_here(struct sg_process *p, const struct load_args *a)
 	if (!t)
 		return SG_ERR_NOMEM;
 	t->proc = p;
+	t->group = &p->group;
 	t->tid = getpid();
 	t->cpu.owner = t;
 	err = loader_load(&(const struct loader_args){
@@ -180,13 +181,18 @@ enum sg_err process_load_here(struct sg_process *p, const struct load_args *a)
 	p->abi = out.abi;
 	p->mm = out.mm;
 	p->image = out.image;
+	p->vdso = (struct sg_vdso_place){
+		.base = out.image.vdso_base,
+		.sysenter_return = out.image.sysenter_return,
+		.private_return = out.image.vdso_private_return,
+	};
 	p->exe_path = out.exe_path;
 	t->cpu.owner = t;
 	p->main_thread = t;
 	p->threads = t;
 	p->nthreads = 1;
-	sig_process_init(p);
-	sig_thread_init(t);
+	sig_process_init(&p->group);
+	sig_thread_init(&t->task);
 	p->loaded = true;
 	if (p->opts.guest_identity)
 		p->host_shows_guest =

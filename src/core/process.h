@@ -5,75 +5,38 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "sysgate.h"
 #include "cpu/cpu.h"
 #include "loader/loader.h"
-#include "signal/sigstate.h"
+#include "signal/guest_task.h"
 
-struct mm;
-struct trace;
 struct sg_thread;
 
-/* What core lends the syscall and signal layers (which cannot call core:
- * dependencies point one way). */
-struct sg_core_hooks {
-	/* Start a host thread running child (a guest thread of clone): its
-	 * host tid, or -errno. child may be freed (the thread ended) when
-	 * this returns. */
-	long (*spawn_thread)(struct sg_thread *child);
-	/* A fork child: only the calling thread goes on. */
-	void (*forked)(struct sg_thread *t);
-	/* Before a fork: wait for the host threads of ended guest threads. */
-	void (*before_fork)(struct sg_process *p);
-	/* Before the host execve that re-enters sysgate: the option that
-	 * hands an attached debugger on to the new image (into buf) and the
-	 * descriptor to leave open for it; -1: no debugger, or none
-	 * (struct sg_debugger's exec_option, core/embed.h). */
-	int (*debugger_exec_option)(struct sg_process *p, char *buf, size_t size);
-	/* A signal for t, before the guest sees it (a fault's too): an
-	 * attached debugger reports it; false: not delivered. */
-	bool (*debugger_signal)(struct sg_thread *t, const siginfo_t *si, bool fault);
-	/* In the parent after a fork (a vfork: after the child's exec or
-	 * exit), child its pid: an attached debugger reports it. */
-	void (*debugger_fork_parent)(struct sg_thread *t, long child, bool vfork);
-	/* The embedding API's signal hook (sg_hook_signal): true discards. */
-	bool (*embed_signal)(struct sg_thread *t, const siginfo_t *si);
-	/* After a fork, in the parent (pid: the child, or -errno). */
-	void (*after_fork)(struct sg_process *p, long pid);
-	/* Before the host execve that re-enters sysgate: the option that
-	 * hands the channel to the embedder on to the new image (into buf)
-	 * and its descriptor; -1: no embedder (core/guestside.c). */
-	int (*embedder_exec_option)(struct sg_process *p, char *buf, size_t size);
-};
-
 struct sg_process {
-	struct sg_options opts;
-	char *sysroot;           /* owned copy of opts.sysroot */
-	enum sg_abi abi;
-	struct mm *mm;
-	struct trace *trace;
+	/* What the syscall and signal modules see of the process: its
+	 * task group (signal/guest_task.h), core's own fields as well. */
+	union {
+		struct sg_task_group group;
+		struct {
+			SG_TASK_GROUP_MEMBERS
+		};
+	};
 	struct sg_embed *embed;   /* embedding API hooks (core/embed.c); NULL: none */
-	struct sg_image_info image;
-	char *exe_path;          /* absolute host path of the guest program (/proc/self/exe) */
+	struct sg_image_info image; /* as loaded (the vDSO's place: group.vdso) */
 	bool loaded;
 	bool start_traced;        /* the initial execve line is out (sg_run) */
-	bool host_shows_guest;   /* /proc/PID/cmdline, environ are the guest's (identity.c) */
 	bool exited;
 	struct sg_exit exit;
 	struct sg_thread *main_thread;
-	struct sg_sigaction sigactions[SG_NSIG]; /* [signo - 1] */
 
 	/* Threads (src/core/thread.c): all under lock. */
-	pthread_mutex_t lock;
 	pthread_cond_t threads_done;
 	struct sg_thread *threads;   /* list through sg_thread.next */
 	unsigned nthreads;           /* guest threads alive */
 	struct sg_thread *dead;      /* ended clone children, freed later (thread.c) */
 	unsigned finishing;          /* clone children in thread_finish, not yet dead */
-	volatile int exiting;        /* exit_group or a fatal signal: all threads stop */
-	struct sg_core_hooks hooks;
-	char *host_exe;              /* sysgate's own binary, for execve */
 	bool no_runner;              /* a fork child of a thread that is not sg_run's:
 					nobody returns from sg_run here */
 	/* SG_MODE_OWN_PROCESS: the embedder's side of the guest's process
@@ -105,27 +68,38 @@ struct sg_debug_thread {
 };
 
 struct sg_thread {
-	struct cpu cpu;          /* first: a struct cpu * is a struct sg_thread * */
+	/* What the syscall and signal modules see of the thread: its task
+	 * (signal/guest_task.h; the CPU, tid, signal state, ...), core's own
+	 * fields as well. First: the handle those modules get is the task
+	 * (sg_task(), signal.h). */
+	union {
+		struct sg_task task;
+		struct {
+			SG_TASK_MEMBERS
+		};
+	};
 	struct sg_process *proc;
-	int tid;
-	uint64_t clear_child_tid; /* set_tid_address */
-	uint64_t robust_list, robust_list_len;
-	struct sg_sigstate sig;
 	struct sg_thread *next;   /* proc->threads */
 	pthread_t host;
-	uint64_t child_tid;       /* CLONE_CHILD_SETTID: written by the child */
-	uint64_t parent_tid;      /* CLONE_PARENT_SETTID: written before it runs */
 	int *spawn_tid;           /* clone: where the child reports its tid (on
 				     the parent's stack; the child may be gone
 				     by the time the parent reads it) */
-	bool gone;                /* exit of this thread: its run loop ends */
 	struct sg_debug_thread debug;
-	int exit_code;
 };
+
+_Static_assert(offsetof(struct sg_thread, task) == 0,
+	       "sg_task(): a thread handle points at its task");
 
 static inline struct sg_thread *thread_of_cpu(struct cpu *cpu)
 {
 	return (struct sg_thread *)cpu->owner;
+}
+
+/* The thread whose task the syscall and signal modules hand back (their
+ * hooks: struct sg_core_hooks). */
+static inline struct sg_thread *thread_of_task(struct sg_task *k)
+{
+	return (struct sg_thread *)(void *)((char *)k - offsetof(struct sg_thread, task));
 }
 
 #endif

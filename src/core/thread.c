@@ -107,7 +107,7 @@ static void do_syscall(struct sg_thread *t)
 	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
 	/* not started (sig_host_call): the signal first, then the call again */
 	t->sig.restart_always = res == -SG_ERESTARTNOINTR;
-	if (!t->sig.restart_always && (res != -EINTR || !sig_deliverable(t)))
+	if (!t->sig.restart_always && (res != -EINTR || !sig_deliverable(&t->task)))
 		return;
 	/* the kernel's -ERESTARTSYS: rewind to the instruction (for SYSENTER,
 	 * the vDSO's int $0x80 just before the landing pad) */
@@ -127,24 +127,46 @@ static void do_syscall(struct sg_thread *t)
 	}
 }
 
-/* The guest dies of a fault nobody handles. */
-static void die_of_fault(struct sg_thread *t, const struct cpu_fault *f)
+/* Every thread of p but self stops at its next instruction boundary, and
+ * one in a blocking host call is interrupted (SIG_KICK). */
+static void kick_threads(struct sg_process *p, struct sg_thread *self)
+{
+	pid_t pid = getpid();
+
+	p->exiting = 1;
+	pthread_mutex_lock(&p->lock);
+	for (struct sg_thread *o = p->threads; o; o = o->next) {
+		if (o == self)
+			continue;
+		cpu_request_stop(&o->cpu);
+		if (o->tid > 0)
+			syscall(SYS_tgkill, pid, o->tid, SIG_KICK);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void process_exit(struct sg_thread *t, const struct sg_exit *status)
 {
 	struct sg_process *p = t->proc;
-	int signo = fault_signal(f);
 
-	if (sig_deliver_fault(t, f, signo))
-		return;
-	fault_report(f, signo);
 	pthread_mutex_lock(&p->lock);
 	if (!p->exited) {
 		p->exited = true;
-		p->exit.signaled = 1;
-		p->exit.signal = signo;
-		p->exit.code = 0;
+		p->exit = *status;
 	}
 	pthread_mutex_unlock(&p->lock);
-	sig_kick_threads(p, t);
+	kick_threads(p, t);
+}
+
+/* The guest dies of a fault nobody handles. */
+static void die_of_fault(struct sg_thread *t, const struct cpu_fault *f)
+{
+	int signo = fault_signal(f);
+
+	if (sig_deliver_fault(&t->task, f, signo))
+		return;
+	fault_report(f, signo);
+	process_exit(t, &(const struct sg_exit){ .signaled = 1, .signal = signo });
 }
 
 void thread_loop(struct sg_thread *t)
@@ -152,7 +174,7 @@ void thread_loop(struct sg_thread *t)
 	struct sg_process *p = t->proc;
 	struct cpu *c = &t->cpu;
 
-	sig_attach(t);
+	sig_attach(&t->task);
 	while (!p->exiting && !t->gone) {
 		const struct sg_debugger *dbg = embed_debugger(p);
 
@@ -186,7 +208,7 @@ void thread_loop(struct sg_thread *t)
 		__atomic_store_n(&t->sig.arrived, 0, __ATOMIC_SEQ_CST);
 		if (!p->exiting && !t->gone &&
 		    (t->sig.pending || t->sig.has_saved_mask || t->sig.restart_valid))
-			sig_deliver(t);
+			sig_deliver(&t->task);
 		if (t == p->main_thread && embed_stopped(p))
 			return; /* sg_stop/sg_step: back to sg_run's caller */
 	}
@@ -299,11 +321,19 @@ void thread_free_dead(struct sg_process *p)
 	}
 }
 
-static long spawn_thread(struct sg_thread *child)
+static long spawn_thread(struct sg_task *parent, const struct sg_task *state)
 {
-	struct sg_process *p = child->proc;
+	struct sg_process *p = thread_of_task(parent)->proc;
+	struct sg_thread *child = calloc(1, sizeof(*child));
 	pthread_attr_t attr;
 	int rc, tid = 0;
+
+	if (!child)
+		return -ENOMEM;
+	child->task = *state;
+	child->group = &p->group;
+	child->cpu.owner = child;
+	child->proc = p;
 
 	pthread_mutex_lock(&p->lock);
 	thread_free_dead(p);
@@ -330,9 +360,11 @@ static long spawn_thread(struct sg_thread *child)
 	}
 	pthread_mutex_unlock(&p->lock);
 	pthread_attr_destroy(&attr);
-	if (rc)
+	if (rc) {
+		free(child);
 		return -rc;
-	sig_host_thread_created(p);
+	}
+	sig_host_thread_created(&p->group);
 	while (!__atomic_load_n(&tid, __ATOMIC_ACQUIRE))
 		syscall(SYS_futex, &tid, FUTEX_WAIT, 0, NULL, NULL, 0);
 	return tid;
@@ -342,8 +374,10 @@ static long spawn_thread(struct sg_thread *child)
  * fork: its exit drains ASan's allocator cache under a lock, which the
  * child would inherit held. Natively the guest's pthread_join has
  * returned by now, so wait for those threads to be gone. */
-static void before_fork(struct sg_process *p)
+static void before_fork(struct sg_task *k)
 {
+	struct sg_process *p = thread_of_task(k)->proc;
+
 	guestside_before_fork(p); /* the new process's channel to the embedder */
 	pthread_mutex_lock(&p->lock);
 	while (p->finishing)
@@ -353,8 +387,9 @@ static void before_fork(struct sg_process *p)
 }
 
 /* After fork, in the child: the other threads do not exist here. */
-static void forked(struct sg_thread *t)
+static void forked(struct sg_task *k)
 {
+	struct sg_thread *t = thread_of_task(k);
 	struct sg_process *p = t->proc;
 
 	pthread_mutex_init(&p->lock, NULL);
@@ -403,44 +438,73 @@ static void exit_as_guest(struct sg_process *p)
 	_exit(p->exit.code);
 }
 
-static int debugger_exec_option(struct sg_process *p, char *buf, size_t size)
+static int debugger_exec_option(struct sg_task *k, char *buf, size_t size)
 {
+	struct sg_process *p = thread_of_task(k)->proc;
 	const struct sg_debugger *dbg = embed_debugger(p);
 
 	return dbg ? dbg->exec_option(p, buf, size) : -1;
 }
 
-static bool debugger_signal(struct sg_thread *t, const siginfo_t *si, bool fault)
+static int embedder_exec_option(struct sg_task *k, char *buf, size_t size)
 {
+	return guestside_exec_option(thread_of_task(k)->proc, buf, size);
+}
+
+static bool debugger_signal(struct sg_task *k, const siginfo_t *si, bool fault)
+{
+	struct sg_thread *t = thread_of_task(k);
 	const struct sg_debugger *dbg = embed_debugger(t->proc);
 
 	return !dbg || dbg->signal(t, si, fault);
 }
 
-static void debugger_fork_parent(struct sg_thread *t, long child, bool vfork)
+static void debugger_fork_parent(struct sg_task *k, long child, bool vfork)
 {
+	struct sg_thread *t = thread_of_task(k);
 	const struct sg_debugger *dbg = embed_debugger(t->proc);
 
 	if (dbg && dbg->fork_parent)
 		dbg->fork_parent(t, child, vfork);
 }
 
-static bool embed_signal(struct sg_thread *t, const siginfo_t *si)
+static bool embed_signal(struct sg_task *k, const siginfo_t *si)
 {
+	struct sg_thread *t = thread_of_task(k);
 	const struct sg_embed *em = t->proc->embed;
 
 	return em && em->signal && em->signal(t, si);
 }
 
-static void after_fork(struct sg_process *p, long pid)
+static void after_fork(struct sg_task *k, long pid)
 {
-	guestside_after_fork(p, pid);
+	guestside_after_fork(thread_of_task(k)->proc, pid);
+}
+
+static void exit_group(struct sg_task *k, const struct sg_exit *status)
+{
+	process_exit(thread_of_task(k), status);
+}
+
+static bool robust_list_of(struct sg_task *k, int tid, uint64_t *head)
+{
+	struct sg_process *p = thread_of_task(k)->proc;
+	bool found = false;
+
+	pthread_mutex_lock(&p->lock);
+	for (struct sg_thread *o = p->threads; o && !found; o = o->next)
+		if (o->tid == tid) {
+			found = true;
+			*head = o->robust_list;
+		}
+	pthread_mutex_unlock(&p->lock);
+	return found;
 }
 
 void thread_hooks_init(struct sg_process *p)
 {
 	p->hooks.after_fork = after_fork;
-	p->hooks.embedder_exec_option = guestside_exec_option;
+	p->hooks.embedder_exec_option = embedder_exec_option;
 	p->hooks.spawn_thread = spawn_thread;
 	p->hooks.forked = forked;
 	p->hooks.before_fork = before_fork;
@@ -448,6 +512,8 @@ void thread_hooks_init(struct sg_process *p)
 	p->hooks.debugger_signal = debugger_signal;
 	p->hooks.debugger_fork_parent = debugger_fork_parent;
 	p->hooks.embed_signal = embed_signal;
+	p->hooks.exit_group = exit_group;
+	p->hooks.robust_list_of = robust_list_of;
 }
 
 void process_print_run_stats(struct sg_process *p, const char *event)
@@ -475,7 +541,7 @@ void thread_wait_all(struct sg_process *p)
 			/* a thread may have entered a blocking call after
 			 * the first kick: kick again */
 			pthread_mutex_unlock(&p->lock);
-			sig_kick_threads(p, NULL);
+			kick_threads(p, NULL);
 			pthread_mutex_lock(&p->lock);
 		}
 	}

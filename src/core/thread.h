@@ -17,6 +17,10 @@ void thread_free_dead(struct sg_process *p);
 void thread_hooks_init(struct sg_process *p);
 /* What the trace reads of t, as it is now (trace/trace.h). */
 void trace_task_of(struct trace_task *task, const struct sg_thread *t);
+/* The process of t ends with status (exit_group, a signal or fault that
+ * kills, the embedding API's SG_HOOK_KILL): the first status given stays;
+ * every other thread is stopped. */
+void process_exit(struct sg_thread *t, const struct sg_exit *status);
 /* Until every thread of p has finished (kicking them while p exits). */
 void thread_wait_all(struct sg_process *p);
 /* --stats: the line of this host process's counts (trace_print_run_stats). */

@@ -14,7 +14,7 @@
 
 /* --- alternate stack ---------------------------------------------------- */
 
-static bool on_altstack(const struct sg_thread *t, uint64_t sp)
+static bool on_altstack(const struct sg_task *t, uint64_t sp)
 {
 	if (t->sig.altstack_flags & SS_AUTODISARM_BIT)
 		return false;
@@ -22,25 +22,25 @@ static bool on_altstack(const struct sg_thread *t, uint64_t sp)
 }
 
 /* __on_sig_stack: whatever SS_AUTODISARM says (the overflow check). */
-bool frame_within_altstack(const struct sg_thread *t, uint64_t sp)
+bool frame_within_altstack(const struct sg_task *t, uint64_t sp)
 {
 	return sp > t->sig.altstack_sp && sp - t->sig.altstack_sp <= t->sig.altstack_size;
 }
 
-int frame_ss_flags(const struct sg_thread *t, uint64_t sp)
+int frame_ss_flags(const struct sg_task *t, uint64_t sp)
 {
 	if (!t->sig.altstack_size)
 		return SS_DISABLE;
 	return on_altstack(t, sp) ? SS_ONSTACK : 0;
 }
 
-uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool is_i386,
+uint64_t frame_stack(struct sg_task *t, const struct sg_sigaction *ka, bool is_i386,
 		     bool *onstack_after)
 {
 	uint64_t sp = t->cpu.r[R_SP];
 	bool nested = t->sig.altstack_size && on_altstack(t, sp);
 
-	if (t->proc->abi == SG_ABI_I386 || t->cpu.mode == CPU_MODE_32)
+	if (t->group->abi == SG_ABI_I386 || t->cpu.mode == CPU_MODE_32)
 		sp = (uint32_t)sp;
 	if (!is_i386)
 		sp -= 128; /* the red zone */
@@ -52,7 +52,7 @@ uint64_t frame_stack(struct sg_thread *t, const struct sg_sigaction *ka, bool is
 	return sp;
 }
 
-void frame_save_altstack(struct sg_thread *t, uint64_t sp, uint64_t *ss_sp,
+void frame_save_altstack(struct sg_task *t, uint64_t sp, uint64_t *ss_sp,
 			 int32_t *ss_flags, uint64_t *ss_size)
 {
 	*ss_sp = t->sig.altstack_sp;
@@ -62,7 +62,7 @@ void frame_save_altstack(struct sg_thread *t, uint64_t sp, uint64_t *ss_sp,
 
 /* As sigaltstack(&uc_stack, NULL) from the frame: changing it while on it
  * is refused (-EPERM makes a bad frame). */
-int frame_restore_altstack(struct sg_thread *t, uint64_t ss_sp, int32_t flags,
+int frame_restore_altstack(struct sg_task *t, uint64_t ss_sp, int32_t flags,
 			   uint64_t size)
 {
 	uint32_t mode = (uint32_t)flags & ~SS_AUTODISARM_BIT;
@@ -86,13 +86,13 @@ int frame_restore_altstack(struct sg_thread *t, uint64_t ss_sp, int32_t flags,
 
 /* --- masks and forced signals ------------------------------------------- */
 
-void frame_set_mask(struct sg_thread *t, uint64_t mask)
+void frame_set_mask(struct sg_task *t, uint64_t mask)
 {
 	t->sig.mask = mask & ~SIG_UNBLOCKABLE;
 	sig_mask_changed(t);
 }
 
-static void queue_info(struct sg_thread *t, const siginfo_t *si)
+static void queue_info(struct sg_task *t, const siginfo_t *si)
 {
 	int sig = si->si_signo;
 
@@ -101,10 +101,10 @@ static void queue_info(struct sg_thread *t, const siginfo_t *si)
 }
 
 /* force_sig: a blocked or ignored signal is unblocked and reset first. */
-static void force_info(struct sg_thread *t, const siginfo_t *si)
+static void force_info(struct sg_task *t, const siginfo_t *si)
 {
 	int sig = si->si_signo;
-	struct sg_sigaction *ka = &t->proc->sigactions[sig - 1];
+	struct sg_sigaction *ka = &t->group->sigactions[sig - 1];
 
 	if ((t->sig.mask & SIGBIT(sig)) || ka->handler == SG_SIG_IGN) {
 		t->sig.mask &= ~SIGBIT(sig);
@@ -114,7 +114,7 @@ static void force_info(struct sg_thread *t, const siginfo_t *si)
 	queue_info(t, si);
 }
 
-void sig_force_segv(struct sg_thread *t)
+void sig_force_segv(struct sg_task *t)
 {
 	siginfo_t si;
 
@@ -136,25 +136,19 @@ static bool default_stops(int sig)
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
-/* The guest dies of sig: every thread stops, sg_run reports it. */
-static void die_of(struct sg_thread *t, int sig)
+/* The guest dies of sig: every thread stops, sg_run reports it (core,
+ * through the group's hook). */
+static void die_of(struct sg_task *t, int sig)
 {
-	struct sg_process *p = t->proc;
+	struct sg_exit status = { .signaled = 1, .signal = sig };
 
-	pthread_mutex_lock(&p->lock);
-	if (!p->exited) {
-		p->exited = true;
-		p->exit.signaled = 1;
-		p->exit.signal = sig;
-		p->exit.code = 0;
-	}
-	pthread_mutex_unlock(&p->lock);
-	sig_kick_threads(p, t);
+	if (t->group->hooks.exit_group)
+		t->group->hooks.exit_group(t, &status);
 }
 
 /* --- syscall restart ---------------------------------------------------- */
 
-static void restart_syscall(struct sg_thread *t)
+static void restart_syscall(struct sg_task *t)
 {
 	t->cpu.rip = t->sig.restart_rip;
 	t->cpu.r[R_AX] = t->sig.restart_nr;
@@ -165,11 +159,11 @@ static void restart_syscall(struct sg_thread *t)
 
 /* --- delivery ------------------------------------------------------------- */
 
-static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
+static int setup_frame(struct sg_task *t, int sig, const siginfo_t *si,
 		       const struct cpu_fault *f)
 {
-	struct sg_process *p = t->proc;
-	struct sg_sigaction ka = p->sigactions[sig - 1];
+	struct sg_task_group *g = t->group;
+	struct sg_sigaction ka = g->sigactions[sig - 1];
 	struct frame_req r;
 	uint64_t newmask;
 	int rc;
@@ -178,7 +172,7 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 	r.t = t;
 	r.sig = sig;
 	r.ka = &ka;
-	siginfo_to_guest(si, t->proc->abi, r.info);
+	siginfo_to_guest(si, t->group->abi, r.info);
 	r.old_mask = t->sig.has_saved_mask ? t->sig.saved_mask : t->sig.mask;
 	if (f) {
 		r.trapno = f->vector;
@@ -194,10 +188,10 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 		t->sig.restart_valid = false;
 		t->sig.restart_fn = SG_RESTART_NONE; /* the call gives EINTR */
 	}
-	if (p->abi == SG_ABI_I386)
+	if (g->abi == SG_ABI_I386)
 		rc = frame_setup_i386(&r);
 	else
-		rc = frame_setup_x64(&r, p->abi == SG_ABI_X32);
+		rc = frame_setup_x64(&r, g->abi == SG_ABI_X32);
 	if (rc)
 		return rc;
 	/* what the kernel's handle_signal and signal_delivered do after the
@@ -213,8 +207,8 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 		newmask |= SIGBIT(sig);
 	t->sig.has_saved_mask = false;
 	if (ka.flags & SG_SA_RESETHAND) {
-		p->sigactions[sig - 1].handler = SG_SIG_DFL;
-		sig_action_changed(p, sig);
+		g->sigactions[sig - 1].handler = SG_SIG_DFL;
+		sig_action_changed(g, sig);
 	}
 	frame_set_mask(t, newmask);
 	return 0;
@@ -222,24 +216,24 @@ static int setup_frame(struct sg_thread *t, int sig, const siginfo_t *si,
 
 /* A debugger (unless it saw the fault already) and the embedding API's
  * signal hook may swallow it; the trace shows it. */
-static bool announce(struct sg_thread *t, const siginfo_t *si, bool debugger_saw)
+static bool announce(struct sg_task *t, const siginfo_t *si, bool debugger_saw)
 {
-	struct sg_process *p = t->proc;
+	struct sg_task_group *g = t->group;
 
-	if (!debugger_saw && p->hooks.debugger_signal &&
-	    !p->hooks.debugger_signal(t, si, false))
+	if (!debugger_saw && g->hooks.debugger_signal &&
+	    !g->hooks.debugger_signal(t, si, false))
 		return false;
-	if (p->hooks.embed_signal && p->hooks.embed_signal(t, si))
+	if (g->hooks.embed_signal && g->hooks.embed_signal(t, si))
 		return false;
-	if (p->trace)
-		trace_signal(p->trace, t->tid, si);
+	if (g->trace)
+		trace_signal(g->trace, t->tid, si);
 	return true;
 }
 
 /* One signal taken from the queue: its action. false: the guest died. */
-static bool act(struct sg_thread *t, int sig, const siginfo_t *si)
+static bool act(struct sg_task *t, int sig, const siginfo_t *si)
 {
-	uint64_t handler = t->proc->sigactions[sig - 1].handler;
+	uint64_t handler = t->group->sigactions[sig - 1].handler;
 
 	if (handler == SG_SIG_IGN || !announce(t, si, false))
 		return true;
@@ -262,13 +256,13 @@ static bool act(struct sg_thread *t, int sig, const siginfo_t *si)
 	return true;
 }
 
-bool sig_deliver(struct sg_thread *t)
+bool sig_deliver(struct sg_task *t)
 {
 	siginfo_t si;
 	int sig;
 	bool alive = true;
 
-	while (alive && !t->proc->exiting && (sig = sig_dequeue(t, ~t->sig.mask, &si)))
+	while (alive && !t->group->exiting && (sig = sig_dequeue(t, ~t->sig.mask, &si)))
 		alive = act(t, sig, &si);
 	if (t->sig.restart_valid)
 		restart_syscall(t); /* no handler ran: the call goes on */
@@ -297,7 +291,7 @@ static int fpe_code(unsigned err)
 	return 0;
 }
 
-static void fault_info(const struct sg_thread *t, const struct cpu_fault *f, int signo,
+static void fault_info(const struct sg_task *t, const struct cpu_fault *f, int signo,
 		       siginfo_t *si)
 {
 	const struct cpu *c = &t->cpu;
@@ -313,7 +307,7 @@ static void fault_info(const struct sg_thread *t, const struct cpu_fault *f, int
 		}
 		/* the low 4 GiB reservation answers ACCERR for what is not
 		 * guest memory at all: the guest's VMAs decide */
-		si->si_code = f->prot && mm_access_ok(t->proc->mm, f->data_addr, 1, 0)
+		si->si_code = f->prot && mm_access_ok(t->group->mm, f->data_addr, 1, 0)
 				      ? SEGV_ACCERR : SEGV_MAPERR;
 		si->si_addr = (void *)(uintptr_t)f->data_addr;
 		break;
@@ -347,16 +341,16 @@ static void fault_info(const struct sg_thread *t, const struct cpu_fault *f, int
 	}
 }
 
-bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo)
+bool sig_deliver_fault(struct sg_task *t, const struct cpu_fault *f, int signo)
 {
-	struct sg_sigaction *ka = &t->proc->sigactions[signo - 1];
+	struct sg_sigaction *ka = &t->group->sigactions[signo - 1];
 	siginfo_t si;
 
 	fault_info(t, f, signo, &si);
 	/* a debugger sees the fault first (ptrace's signal-delivery stop);
 	 * not delivered, the faulting instruction runs again */
-	if (t->proc->hooks.debugger_signal &&
-	    !t->proc->hooks.debugger_signal(t, &si, true))
+	if (t->group->hooks.debugger_signal &&
+	    !t->group->hooks.debugger_signal(t, &si, true))
 		return true;
 	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
 	    (t->sig.mask & SIGBIT(signo))) {
@@ -364,8 +358,8 @@ bool sig_deliver_fault(struct sg_thread *t, const struct cpu_fault *f, int signo
 		 * sees the signal (strace's "--- SIGSEGV {...} ---"; a guest
 		 * tracer stops first, once: not let through, the instruction
 		 * runs again) */
-		if (t->proc->trace)
-			trace_signal(t->proc->trace, t->tid, &si);
+		if (t->group->trace)
+			trace_signal(t->group->trace, t->tid, &si);
 		if (t->sig.ptraced && !sig_ptrace_stop(t, &si, true, f->host_signal))
 			return true;
 		return false;

@@ -79,7 +79,7 @@ static uint32_t full_tags(const struct fx_area *fx)
 
 /* The xstate image at buf_fx: bytes the kernel does not write (the
  * legacy region's reserved ones XSAVE leaves) keep what the stack held. */
-static int xstate_save(struct sg_thread *t, uint64_t buf_fx, bool is_i386)
+static int xstate_save(struct sg_task *t, uint64_t buf_fx, bool is_i386)
 {
 	struct cpu *c = &t->cpu;
 	uint32_t size = cpu_xstate_size(c->xcr0), magic2 = FP_XSTATE_MAGIC2;
@@ -87,7 +87,7 @@ static int xstate_save(struct sg_thread *t, uint64_t buf_fx, bool is_i386)
 	struct _fpx_sw_bytes sw;
 	uint64_t bv;
 
-	if (copy_from_guest(t->proc->mm, img, buf_fx, size))
+	if (copy_from_guest(t->group->mm, img, buf_fx, size))
 		return -1;
 	memset(img + XSAVE_HDR, 0, XSAVE_HDR_LEN);
 	cpu_xsave_host(c, img, c->xcr0);
@@ -101,10 +101,10 @@ static int xstate_save(struct sg_thread *t, uint64_t buf_fx, bool is_i386)
 	sw.xstate_size = size;
 	memcpy(img + FX_SW_BYTES, &sw, sizeof(sw));
 	memcpy(img + size, &magic2, FP_XSTATE_MAGIC2_SIZE);
-	return copy_to_guest(t->proc->mm, buf_fx, img, size + FP_XSTATE_MAGIC2_SIZE) ? -1 : 0;
+	return copy_to_guest(t->group->mm, buf_fx, img, size + FP_XSTATE_MAGIC2_SIZE) ? -1 : 0;
 }
 
-int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool is_i386)
+int fpstate_save(struct sg_task *t, uint64_t fpstate, uint64_t buf_fx, bool is_i386)
 {
 	struct fx_area fx;
 
@@ -126,21 +126,21 @@ int fpstate_save(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool is
 			memcpy(h.st[i], fx.st[i], 10);
 		h.status = fx.fsw;
 		h.magic = FXSR_MAGIC;
-		if (copy_to_guest(t->proc->mm, fpstate, &h, sizeof(h)))
+		if (copy_to_guest(t->group->mm, fpstate, &h, sizeof(h)))
 			return -1;
 	}
 	if (t->cpu.xcr0)
 		return xstate_save(t, buf_fx, is_i386);
-	return copy_to_guest(t->proc->mm, buf_fx, &fx, sizeof(fx)) ? -1 : 0;
+	return copy_to_guest(t->group->mm, buf_fx, &fx, sizeof(fx)) ? -1 : 0;
 }
 
 /* The legacy header wins over the FXSAVE copy, as the kernel's
  * convert_to_fxsr: 0 or -1 (fault). */
-static int fold_fsave_hdr(struct sg_thread *t, uint64_t fpstate, struct fx_area *fx)
+static int fold_fsave_hdr(struct sg_task *t, uint64_t fpstate, struct fx_area *fx)
 {
 	struct fsave_hdr h;
 
-	if (copy_from_guest(t->proc->mm, &h, fpstate, sizeof(h)))
+	if (copy_from_guest(t->group->mm, &h, fpstate, sizeof(h)))
 		return -1;
 	fx->fcw = (uint16_t)h.cw;
 	fx->fsw = (uint16_t)h.sw;
@@ -158,17 +158,17 @@ static int fold_fsave_hdr(struct sg_thread *t, uint64_t fpstate, struct fx_area 
 /* The kernel's check_xstate_in_sigframe: the frame carries xstate when
  * magic1, a plausible xstate_size and magic2 after it say so; then *xfeatures
  * is what it names. 1 (xstate), 0 (FXSAVE image only), -1 (fault). */
-static int xstate_in_frame(struct sg_thread *t, uint64_t buf_fx, uint64_t *xfeatures)
+static int xstate_in_frame(struct sg_task *t, uint64_t buf_fx, uint64_t *xfeatures)
 {
 	struct _fpx_sw_bytes sw;
 	uint32_t magic2;
 
-	if (copy_from_guest(t->proc->mm, &sw, buf_fx + FX_SW_BYTES, sizeof(sw)))
+	if (copy_from_guest(t->group->mm, &sw, buf_fx + FX_SW_BYTES, sizeof(sw)))
 		return -1;
 	if (sw.magic1 != FP_XSTATE_MAGIC1 || sw.xstate_size < XSAVE_HDR + XSAVE_HDR_LEN ||
 	    sw.xstate_size > cpu_xstate_size(t->cpu.xcr0) || sw.xstate_size > sw.extended_size)
 		return 0;
-	if (copy_from_guest(t->proc->mm, &magic2, buf_fx + sw.xstate_size, 4))
+	if (copy_from_guest(t->group->mm, &magic2, buf_fx + sw.xstate_size, 4))
 		return -1;
 	*xfeatures = sw.xstate_bv;
 	return magic2 == FP_XSTATE_MAGIC2;
@@ -194,14 +194,14 @@ static void init_components(struct cpu *c, uint64_t mask)
  * (a header or MXCSR it rejects fails the sigreturn); i386 frames go
  * through the kernel's copy, which wants the standard format and zero
  * reserved header bytes, and the fsave header folded in. */
-static int xstate_restore(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx, bool is_i386,
+static int xstate_restore(struct sg_task *t, uint64_t fpstate, uint64_t buf_fx, bool is_i386,
 			  uint64_t xfeatures)
 {
 	struct cpu *c = &t->cpu;
 	uint8_t img[XSTATE_MAX] __attribute__((aligned(64)));
 	uint64_t rfbm = xfeatures & c->xcr0, bv, comp;
 
-	if (copy_from_guest(t->proc->mm, img, buf_fx, cpu_xstate_size(c->xcr0)))
+	if (copy_from_guest(t->group->mm, img, buf_fx, cpu_xstate_size(c->xcr0)))
 		return -1;
 	if (is_i386) {
 		struct fx_area fx;
@@ -226,7 +226,7 @@ static int xstate_restore(struct sg_thread *t, uint64_t fpstate, uint64_t buf_fx
 	return 0;
 }
 
-int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool is_i386)
+int fpstate_restore(struct sg_task *t, uint64_t fpstate, bool is_i386)
 {
 	struct fx_area fx;
 	uint64_t buf_fx = fpstate + (is_i386 ? FSAVE_HDR : 0), xfeatures = 0;
@@ -243,7 +243,7 @@ int fpstate_restore(struct sg_thread *t, uint64_t fpstate, bool is_i386)
 		if (x)
 			return xstate_restore(t, fpstate, buf_fx, is_i386, xfeatures);
 	}
-	if (copy_from_guest(t->proc->mm, &fx, buf_fx, sizeof(fx)))
+	if (copy_from_guest(t->group->mm, &fx, buf_fx, sizeof(fx)))
 		return -1;
 	if (is_i386 && fold_fsave_hdr(t, fpstate, &fx))
 		return -1;

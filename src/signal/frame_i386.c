@@ -71,7 +71,7 @@ static void reload_segment(struct cpu *c, enum cpu_seg seg, uint32_t sel)
 /* -1: the frame cannot be read back, or the return to user mode faults
  * (a CS other than the user code segments, an SS that cannot be loaded:
  * the kernel's IRET fails in user mode); both are SIGSEGV. */
-static int restore_sc(struct sg_thread *t, const struct sc32 *sc)
+static int restore_sc(struct sg_task *t, const struct sc32 *sc)
 {
 	struct cpu *c = &t->cpu;
 
@@ -106,10 +106,10 @@ static int restore_sc(struct sg_thread *t, const struct sc32 *sc)
 }
 
 /* What the return address is when the handler gave no restorer. */
-static uint32_t vdso_restorer(struct sg_thread *t, bool rt, uint64_t retcode)
+static uint32_t vdso_restorer(struct sg_task *t, bool rt, uint64_t retcode)
 {
 	const struct vdso_image *img = vdso_image_for(SG_ABI_I386);
-	uint64_t base = t->proc->image.vdso_base;
+	uint64_t base = t->group->vdso.base;
 	uint64_t off = img ? (rt ? img->sym_rt_sigreturn : img->sym_sigreturn) : 0;
 
 	return (uint32_t)(base && off ? base + off : retcode);
@@ -117,7 +117,7 @@ static uint32_t vdso_restorer(struct sg_thread *t, bool rt, uint64_t retcode)
 
 int frame_setup_i386(const struct frame_req *r)
 {
-	struct sg_thread *t = r->t;
+	struct sg_task *t = r->t;
 	struct cpu *c = &t->cpu;
 	bool rt = r->ka->flags & SG_SA_SIGINFO;
 	size_t size = rt ? sizeof(struct rt_frame32) : sizeof(struct sigframe32);
@@ -135,7 +135,7 @@ int frame_setup_i386(const struct frame_req *r)
 	sp = (uint32_t)(((fpstate - size + 4) & ~15ull) - 4);
 	if (onstack && !frame_within_altstack(t, sp))
 		return -1;
-	if (copy_from_guest(t->proc->mm, &u, sp, size))
+	if (copy_from_guest(t->group->mm, &u, sp, size))
 		return -1;
 	if (fpstate_save(t, fpstate, buf_fx, true))
 		return -1;
@@ -174,7 +174,7 @@ int frame_setup_i386(const struct frame_req *r)
 		f->extramask = (uint32_t)(r->old_mask >> 32);
 		memcpy(f->retcode, code, 8);
 	}
-	if (copy_to_guest(t->proc->mm, sp, &u, size))
+	if (copy_to_guest(t->group->mm, sp, &u, size))
 		return -1;
 
 	c->r[R_SP] = sp;
@@ -191,13 +191,13 @@ int frame_setup_i386(const struct frame_req *r)
 
 /* sigreturn (119): after the handler's ret and the restorer's popl, esp is
  * 8 bytes into the frame. */
-SG_SYSCALL_DEFINE(sys_sigreturn)
+static long sigreturn_i386(struct sg_task *t)
 {
 	struct sigframe32 f;
 	uint64_t frame = (uint32_t)(t->cpu.r[R_SP] - 8);
 
 	t->sig.sigreturned = true;
-	if (copy_from_guest(t->proc->mm, &f, frame, sizeof(f)))
+	if (copy_from_guest(t->group->mm, &f, frame, sizeof(f)))
 		goto bad;
 	frame_set_mask(t, f.sc.oldmask | (uint64_t)f.extramask << 32);
 	if (restore_sc(t, &f.sc))
@@ -208,19 +208,24 @@ bad:
 	return (uint32_t)t->cpu.r[R_AX];
 }
 
+SG_SYSCALL_DEFINE(sys_sigreturn)
+{
+	return sigreturn_i386(sg_task(t));
+}
+
 SG_SYSCALL_DEFINE(compat_sys_sigreturn)
 {
-	return sys_sigreturn(t, a);
+	return sigreturn_i386(sg_task(t));
 }
 
 /* rt_sigreturn (173): 4 bytes into the frame (only pretcode was popped). */
-SG_SYSCALL_DEFINE(compat_sys_rt_sigreturn)
+static long rt_sigreturn_i386(struct sg_task *t)
 {
 	struct rt_frame32 f;
 	uint64_t frame = (uint32_t)(t->cpu.r[R_SP] - 4);
 
 	t->sig.sigreturned = true;
-	if (copy_from_guest(t->proc->mm, &f, frame, sizeof(f)))
+	if (copy_from_guest(t->group->mm, &f, frame, sizeof(f)))
 		goto bad;
 	frame_set_mask(t, f.uc.sigmask[0] | (uint64_t)f.uc.sigmask[1] << 32);
 	if (restore_sc(t, &f.uc.mc))
@@ -231,4 +236,9 @@ SG_SYSCALL_DEFINE(compat_sys_rt_sigreturn)
 bad:
 	sig_force_segv(t);
 	return (uint32_t)t->cpu.r[R_AX];
+}
+
+SG_SYSCALL_DEFINE(compat_sys_rt_sigreturn)
+{
+	return rt_sigreturn_i386(sg_task(t));
 }

@@ -112,7 +112,7 @@ static void restore_regs(struct cpu *c, const struct sc64 *sc)
 
 int frame_setup_x64(const struct frame_req *r, bool x32)
 {
-	struct sg_thread *t = r->t;
+	struct sg_task *t = r->t;
 	struct cpu *c = &t->cpu;
 	size_t size = x32 ? sizeof(struct rt_frame_x32) : sizeof(struct rt_frame64);
 	union {
@@ -133,7 +133,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 		return -1;
 	if (onstack && !frame_within_altstack(t, sp))
 		return -1; /* would overflow the alternate stack */
-	if (copy_from_guest(t->proc->mm, &u, sp, size))
+	if (copy_from_guest(t->group->mm, &u, sp, size))
 		return -1;
 	if (fpstate_save(t, fpstate, buf_fx, false))
 		return -1;
@@ -175,7 +175,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 	sc->oldmask = r->old_mask & 0xffffffffu;
 	sc->cr2 = r->cr2;
 	sc->fpstate = fpstate;
-	if (copy_to_guest(t->proc->mm, sp, &u, size))
+	if (copy_to_guest(t->group->mm, sp, &u, size))
 		return -1;
 
 	c->r[R_DI] = (uint64_t)r->sig;
@@ -195,7 +195,7 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 
 /* rt_sigreturn: the frame sits where the handler's `ret` left rsp, 8 bytes
  * past its start. */
-static long rt_sigreturn64(struct sg_thread *t, bool x32)
+static long rt_sigreturn64(struct sg_task *t, bool x32)
 {
 	struct cpu *c = &t->cpu;
 	uint64_t frame = c->r[R_SP] - 8;
@@ -208,7 +208,7 @@ static long rt_sigreturn64(struct sg_thread *t, bool x32)
 	int32_t ss_flags;
 	bool bad_return;
 
-	if (copy_from_guest(t->proc->mm, &u, frame,
+	if (copy_from_guest(t->group->mm, &u, frame,
 			    x32 ? sizeof(u.fx32) : sizeof(u.f64)))
 		goto bad;
 	if (x32) {
@@ -245,10 +245,10 @@ bad:
 
 SG_SYSCALL_DEFINE(sys_rt_sigreturn)
 {
-	return rt_sigreturn64(t, false);
+	return rt_sigreturn64(sg_task(t), false);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_x32_rt_sigreturn)
 {
-	return rt_sigreturn64(t, true);
+	return rt_sigreturn64(sg_task(t), true);
 }

@@ -12,9 +12,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "signal/sigthread.h"
+#include "signal/guest_task.h"
 
-static __thread struct sg_thread *tl_thread;
+static __thread struct sg_task *tl_thread;
 
 /* Traced at start by a guest tracer (an exec of a traced guest): the
  * first thread attached, the guest's, is the traced one. */
@@ -25,7 +25,7 @@ static bool traced_at_start;
 #define HOST_NEVER_BLOCK (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIG_KICK) | \
 			  SIG_UNBLOCKABLE)
 
-void sig_attach(struct sg_thread *t)
+void sig_attach(struct sg_task *t)
 {
 	tl_thread = t;
 	if (traced_at_start) {
@@ -66,7 +66,7 @@ __asm__(".text\n"
 	"\tret\n"
 	".size sig_host_call, .-sig_host_call\n");
 
-static void note_arrival(struct sg_thread *t, ucontext_t *uc)
+static void note_arrival(struct sg_task *t, ucontext_t *uc)
 {
 	greg_t *rip = &uc->uc_mcontext.gregs[REG_RIP];
 
@@ -78,13 +78,13 @@ static void note_arrival(struct sg_thread *t, ucontext_t *uc)
 
 static void on_host_signal(int sig, siginfo_t *si, void *uctx)
 {
-	struct sg_thread *t = tl_thread;
+	struct sg_task *t = tl_thread;
 	ucontext_t *uc = uctx;
 
 	if (!t || sig < 1 || sig > SG_NSIG)
 		return;
 	note_arrival(t, uc);
-	if (t->proc->exiting) {
+	if (t->group->exiting) {
 		cpu_request_stop(&t->cpu);
 		return;
 	}
@@ -116,9 +116,9 @@ static void on_sent_fault_signal(int sig, void *si, void *uctx)
  * default would have ended sysgate before the trace saw anything. Stop
  * signals, SIGCONT and the real-time ones (glibc's own 32 and 33 among
  * them) keep the host's default. */
-static bool trace_sees(const struct sg_process *p, int sig, uint64_t handler)
+static bool trace_sees(const struct sg_task_group *g, int sig, uint64_t handler)
 {
-	if (!p->trace || handler != SG_SIG_DFL || sig >= 32)
+	if (!g->trace || handler != SG_SIG_DFL || sig >= 32)
 		return false;
 	return sig != SIGCONT && sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN &&
 	       sig != SIGTTOU && sig != SIGKILL;
@@ -150,7 +150,7 @@ __asm__(".text\n"
 	"\thlt\n"
 	".size sg_host_sigreturn, .-sg_host_sigreturn\n");
 
-static void set_host_action(const struct sg_process *p, int sig, uint64_t handler)
+static void set_host_action(const struct sg_task_group *g, int sig, uint64_t handler)
 {
 	struct host_ksigaction sa;
 
@@ -159,7 +159,7 @@ static void set_host_action(const struct sg_process *p, int sig, uint64_t handle
 		return; /* faults come through the CPU; the others cannot */
 	if (handler == SG_SIG_IGN && sig != SIG_KICK) {
 		sa.handler = (void *)SIG_IGN;
-	} else if (handler == SG_SIG_DFL && sig != SIG_KICK && !trace_sees(p, sig, handler)) {
+	} else if (handler == SG_SIG_DFL && sig != SIG_KICK && !trace_sees(g, sig, handler)) {
 		sa.handler = (void *)SIG_DFL;
 	} else {
 		/* no SA_RESTART: a blocking host call returns -EINTR and the
@@ -242,14 +242,14 @@ static bool read_status(uint64_t *ignored, uint64_t *tracer)
 	return status_field(buf, "\nSigIgn:", 16, ignored);
 }
 
-void sig_process_init(struct sg_process *p)
+void sig_process_init(struct sg_task_group *g)
 {
 	uint64_t ignored, tracer = 0;
 
 	if (read_status(&ignored, &tracer)) {
 		for (int sig = 1; sig <= SG_NSIG; sig++)
 			if (ignored & SIGBIT(sig))
-				p->sigactions[sig - 1].handler = SG_SIG_IGN;
+				g->sigactions[sig - 1].handler = SG_SIG_IGN;
 	} else {
 		for (int sig = 1; sig <= SG_NSIG; sig++) {
 			struct host_ksigaction cur;
@@ -258,13 +258,13 @@ void sig_process_init(struct sg_process *p)
 				continue;
 			if (syscall(SYS_rt_sigaction, sig, NULL, &cur, 8) == 0 &&
 			    cur.handler == (void *)SIG_IGN)
-				p->sigactions[sig - 1].handler = SG_SIG_IGN;
+				g->sigactions[sig - 1].handler = SG_SIG_IGN;
 		}
 	}
-	set_host_action(p, SIG_KICK, p->sigactions[SIG_KICK - 1].handler);
+	set_host_action(g, SIG_KICK, g->sigactions[SIG_KICK - 1].handler);
 	for (int sig = 1; sig <= SG_NSIG; sig++)
-		if (trace_sees(p, sig, p->sigactions[sig - 1].handler))
-			set_host_action(p, sig, SG_SIG_DFL);
+		if (trace_sees(g, sig, g->sigactions[sig - 1].handler))
+			set_host_action(g, sig, SG_SIG_DFL);
 	cpu_set_user_signal_handler(on_sent_fault_signal);
 	traced_at_start = tracer && runs_this_binary(tracer);
 }
@@ -279,7 +279,7 @@ static void on_probe_signal(int sig, siginfo_t *si, void *uctx)
 	tl_probe_back = sig;
 }
 
-bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal, bool seen)
+bool sig_ptrace_stop(struct sg_task *t, const siginfo_t *si, bool fatal, bool seen)
 {
 	int sig = si->si_signo;
 	uint64_t only = SIGBIT(sig), saved;
@@ -332,27 +332,27 @@ bool sig_ptrace_stop(struct sg_thread *t, const siginfo_t *si, bool fatal, bool 
 	return tl_probe_back == sig;
 }
 
-void sig_action_changed(struct sg_process *p, int sig)
+void sig_action_changed(struct sg_task_group *g, int sig)
 {
-	set_host_action(p, sig, p->sigactions[sig - 1].handler);
+	set_host_action(g, sig, g->sigactions[sig - 1].handler);
 }
 
-struct sg_sigaction sig_action(struct sg_thread *t, int sig)
+struct sg_sigaction sig_action(struct sg_task *t, int sig)
 {
-	return t->proc->sigactions[sig - 1];
+	return t->group->sigactions[sig - 1];
 }
 
-struct sg_sigaction sig_swap_action(struct sg_thread *t, int sig,
+struct sg_sigaction sig_swap_action(struct sg_task *t, int sig,
 				    const struct sg_sigaction *sa)
 {
-	struct sg_process *p = t->proc;
+	struct sg_task_group *g = t->group;
 	struct sg_sigaction old;
 
-	pthread_mutex_lock(&p->lock);
-	old = p->sigactions[sig - 1];
-	p->sigactions[sig - 1] = *sa;
-	sig_action_changed(p, sig);
-	pthread_mutex_unlock(&p->lock);
+	pthread_mutex_lock(&g->lock);
+	old = g->sigactions[sig - 1];
+	g->sigactions[sig - 1] = *sa;
+	sig_action_changed(g, sig);
+	pthread_mutex_unlock(&g->lock);
 	return old;
 }
 
@@ -360,18 +360,18 @@ struct sg_sigaction sig_swap_action(struct sg_thread *t, int sig,
 #define LIBC_SIGCANCEL 32
 #define LIBC_SIGSETXID 33
 
-void sig_host_thread_created(struct sg_process *p)
+void sig_host_thread_created(struct sg_task_group *g)
 {
 	/* glibc's first pthread_create (late_init) installs its own
 	 * SIGSETXID handler over the guest's and unblocks SIGCANCEL and
 	 * SIGSETXID in the calling thread: both go back to the guest's. */
-	sig_action_changed(p, LIBC_SIGCANCEL);
-	sig_action_changed(p, LIBC_SIGSETXID);
+	sig_action_changed(g, LIBC_SIGCANCEL);
+	sig_action_changed(g, LIBC_SIGSETXID);
 	if (tl_thread)
 		sig_mask_changed(tl_thread);
 }
 
-void sig_host_mask(const struct sg_thread *t, uint64_t guest_mask, sigset_t *out)
+void sig_host_mask(const struct sg_task *t, uint64_t guest_mask, sigset_t *out)
 {
 	/* queued signals stay blocked until the guest has them */
 	uint64_t m = (guest_mask | t->sig.pending) & ~HOST_NEVER_BLOCK;
@@ -382,7 +382,7 @@ void sig_host_mask(const struct sg_thread *t, uint64_t guest_mask, sigset_t *out
 			sigaddset(out, sig);
 }
 
-void sig_mask_changed(struct sg_thread *t)
+void sig_mask_changed(struct sg_task *t)
 {
 	sigset_t set;
 
@@ -391,12 +391,12 @@ void sig_mask_changed(struct sg_thread *t)
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &set, NULL, 8);
 }
 
-uint64_t sig_queued(const struct sg_thread *t)
+uint64_t sig_queued(const struct sg_task *t)
 {
 	return t->sig.pending;
 }
 
-int sig_dequeue(struct sg_thread *t, uint64_t set, siginfo_t *info)
+int sig_dequeue(struct sg_task *t, uint64_t set, siginfo_t *info)
 {
 	uint64_t ready = t->sig.pending & set;
 	int sig;
@@ -410,23 +410,7 @@ int sig_dequeue(struct sg_thread *t, uint64_t set, siginfo_t *info)
 	return sig;
 }
 
-void sig_kick_threads(struct sg_process *p, struct sg_thread *self)
-{
-	pid_t pid = getpid();
-
-	p->exiting = 1;
-	pthread_mutex_lock(&p->lock);
-	for (struct sg_thread *o = p->threads; o; o = o->next) {
-		if (o == self)
-			continue;
-		cpu_request_stop(&o->cpu);
-		if (o->tid > 0)
-			syscall(SYS_tgkill, pid, o->tid, SIG_KICK);
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
-void sig_thread_init(struct sg_thread *t)
+void sig_thread_init(struct sg_task *t)
 {
 	uint64_t host = 0;
 
@@ -434,7 +418,7 @@ void sig_thread_init(struct sg_thread *t)
 	t->sig.mask = host & ~SIG_UNBLOCKABLE;
 }
 
-bool sig_deliverable(const struct sg_thread *t)
+bool sig_deliverable(const struct sg_task *t)
 {
 	return (t->sig.pending & ~t->sig.mask) != 0;
 }

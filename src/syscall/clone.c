@@ -1,8 +1,9 @@
 /* clone, clone3, fork, vfork (DESIGN.md, Processes, threads, signals).
  *
  * CLONE_VM|CLONE_THREAD makes a guest thread: a host thread of our own
- * (src/core through proc->hooks) with a copy of the parent's CPU, its own
- * decoded-code cache, the stack and TLS the guest gave. Anything else is a
+ * (src/core through the group's hooks) with a copy of the parent's CPU
+ * (cpu_clone: its own decoded-code cache), the stack and TLS the guest
+ * gave. Anything else is a
  * new process: a host fork, the child going on with the same guest state.
  * CLONE_VM|CLONE_VFORK (posix_spawn, vfork) is done as a fork whose parent
  * waits, as vfork's does, until the child has exec'd or exited.
@@ -15,11 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "signal/signal.h"
 #include "hostfd/hostfd.h"
 #include "syscall/internal.h"
-
-long sys_set_thread_area(struct sg_thread *t, const uint64_t *a);
 
 #define CSIGNAL_MASK 0xffu
 
@@ -30,57 +28,46 @@ struct clone_req {
 	uint64_t ptid, ctid, tls;
 };
 
-static long set_tls(struct sg_thread *t, uint64_t tls)
+static long set_tls(struct sg_task *t, uint64_t tls)
 {
 	if (t->cpu.mode == CPU_MODE_64) {
-		t->cpu.sel[SEG_FS] = 0;
-		t->cpu.base[SEG_FS] = tls;
+		cpu_set_seg_base(&t->cpu, SEG_FS, tls);
 		return 0;
-	} else {
-		uint64_t args[6] = { tls };
-
-		return sys_set_thread_area(t, args); /* struct user_desc * */
 	}
+	return sc_set_thread_area(t, tls); /* struct user_desc * */
 }
 
-static long new_thread(struct sg_thread *t, const struct clone_req *r)
+static long new_thread(struct sg_task *t, const struct clone_req *r)
 {
-	struct sg_thread *child = calloc(1, sizeof(*child));
+	/* the child's state, for core to make the thread from (8 KiB of
+	 * signal queue among it: not on a thread's stack) */
+	struct sg_task *child = calloc(1, sizeof(*child));
 	long rc;
 
 	if (!child)
 		return -ENOMEM;
-	if (!t->proc->hooks.spawn_thread) {
+	if (!t->group->hooks.spawn_thread) {
 		free(child);
 		return -ENOSYS;
 	}
-	child->cpu = t->cpu;
-	child->cpu.cache = NULL; /* each thread decodes into its own cache */
-	child->cpu.cache_epoch = 0;
-	child->cpu.stop_requested = 0;
-	child->cpu.owner = child;
-	child->proc = t->proc;
+	cpu_clone(&child->cpu, &t->cpu);
+	child->group = t->group;
 	child->sig.mask = t->sig.mask;
 	child->cpu.r[R_AX] = 0;
 	if (r->sp)
 		child->cpu.r[R_SP] = r->sp;
-	if (r->flags & CLONE_SETTLS) {
-		rc = set_tls(child, r->tls);
-		if (rc) {
-			free(child);
-			return rc;
-		}
+	rc = r->flags & CLONE_SETTLS ? set_tls(child, r->tls) : 0;
+	if (!rc) {
+		if (r->flags & CLONE_CHILD_SETTID)
+			child->child_tid = r->ctid;
+		if (r->flags & CLONE_CHILD_CLEARTID)
+			child->clear_child_tid = r->ctid;
+		if (r->flags & CLONE_PARENT_SETTID)
+			child->parent_tid = r->ptid;
+		rc = t->group->hooks.spawn_thread(t, child);
 	}
-	if (r->flags & CLONE_CHILD_SETTID)
-		child->child_tid = r->ctid;
-	if (r->flags & CLONE_CHILD_CLEARTID)
-		child->clear_child_tid = r->ctid;
-	if (r->flags & CLONE_PARENT_SETTID)
-		child->parent_tid = r->ptid;
-	rc = t->proc->hooks.spawn_thread(child);
-	if (rc < 0)
-		free(child);
-	return rc; /* the tid; child itself may be gone by now */
+	free(child);
+	return rc; /* the tid; the thread itself may be gone by now */
 }
 
 /* A vfork parent waits for this pipe to close: the child's exec (close on
@@ -102,7 +89,7 @@ static void vfork_pipe(int fds[2])
 	close(p[1]);
 }
 
-static long new_process(struct sg_thread *t, const struct clone_req *r)
+static long new_process(struct sg_task *t, const struct clone_req *r)
 {
 	bool vfork = r->flags & CLONE_VFORK;
 	int vp[2] = { -1, -1 };
@@ -110,16 +97,16 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 
 	if (vfork)
 		vfork_pipe(vp);
-	if (t->proc->hooks.before_fork)
-		t->proc->hooks.before_fork(t->proc);
+	if (t->group->hooks.before_fork)
+		t->group->hooks.before_fork(t);
 	if (r->exit_signal == SIGCHLD)
 		pid = fork();
 	else
 		pid = host_syscall2(SYS_clone, (long)r->exit_signal, 0);
 	if (pid < 0) {
 		pid = r->exit_signal == SIGCHLD ? -errno : pid;
-		if (t->proc->hooks.after_fork)
-			t->proc->hooks.after_fork(t->proc, pid);
+		if (t->group->hooks.after_fork)
+			t->group->hooks.after_fork(t, pid);
 		goto out;
 	}
 	if (pid == 0) {
@@ -128,24 +115,24 @@ static long new_process(struct sg_thread *t, const struct clone_req *r)
 		hostfd_close(vp[0]);
 		hostfd_hold(vp[1], NULL); /* vp is the parent's frame */
 		t->sig.ptraced = false; /* a host fork child is not traced */
-		t->proc->hooks.forked(t);
+		t->group->hooks.forked(t);
 		tid = (uint32_t)t->tid;
 		if (r->sp)
 			t->cpu.r[R_SP] = r->sp;
 		if (r->flags & CLONE_SETTLS)
 			set_tls(t, r->tls);
 		if (r->flags & CLONE_CHILD_SETTID)
-			copy_to_guest(sc_mm(t), r->ctid, &tid, sizeof(tid));
+			copy_to_guest(t->group->mm, r->ctid, &tid, sizeof(tid));
 		if (r->flags & CLONE_CHILD_CLEARTID)
 			t->clear_child_tid = r->ctid;
 		return 0;
 	}
-	if (t->proc->hooks.after_fork)
-		t->proc->hooks.after_fork(t->proc, pid);
+	if (t->group->hooks.after_fork)
+		t->group->hooks.after_fork(t, pid);
 	if (r->flags & CLONE_PARENT_SETTID) {
 		uint32_t v = (uint32_t)pid;
 
-		copy_to_guest(sc_mm(t), r->ptid, &v, sizeof(v));
+		copy_to_guest(t->group->mm, r->ptid, &v, sizeof(v));
 	}
 out:
 	hostfd_close(vp[1]);
@@ -157,12 +144,12 @@ out:
 				;
 		hostfd_close(vp[0]);
 	}
-	if (pid > 0 && t->proc->hooks.debugger_fork_parent)
-		t->proc->hooks.debugger_fork_parent(t, pid, vfork);
+	if (pid > 0 && t->group->hooks.debugger_fork_parent)
+		t->group->hooks.debugger_fork_parent(t, pid, vfork);
 	return pid;
 }
 
-static long do_clone(struct sg_thread *t, const struct clone_req *r)
+static long do_clone(struct sg_task *t, const struct clone_req *r)
 {
 	uint64_t f = r->flags;
 
@@ -187,7 +174,7 @@ SG_SYSCALL_DEFINE(sys_clone)
 		.sp = a[1], .ptid = a[2], .ctid = a[3], .tls = a[4],
 	};
 
-	return do_clone(t, &r);
+	return do_clone(sg_task(t), &r);
 }
 
 /* i386: clone(flags, newsp, parent_tid, tls, child_tid) */
@@ -199,7 +186,7 @@ SG_SYSCALL_DEFINE(compat_sys_ia32_clone)
 		.sp = (uint32_t)a[1], .ptid = a[2], .tls = a[3], .ctid = a[4],
 	};
 
-	return do_clone(t, &r);
+	return do_clone(sg_task(t), &r);
 }
 
 /* clone3(struct clone_args *, size): the same 64-bit fields in every ABI */
@@ -226,19 +213,19 @@ SG_SYSCALL_DEFINE(sys_clone3)
 	r.ptid = ca.parent_tid;
 	r.ctid = ca.child_tid;
 	r.tls = ca.tls;
-	return do_clone(t, &r);
+	return do_clone(sg_task(t), &r);
 }
 
 SG_SYSCALL_DEFINE(sys_fork)
 {
 	struct clone_req r = { .exit_signal = SIGCHLD };
 
-	return new_process(t, &r);
+	return new_process(sg_task(t), &r);
 }
 
 SG_SYSCALL_DEFINE(sys_vfork)
 {
 	struct clone_req r = { .flags = CLONE_VFORK | CLONE_VM, .exit_signal = SIGCHLD };
 
-	return new_process(t, &r);
+	return new_process(sg_task(t), &r);
 }

@@ -108,11 +108,12 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 		sc_buf_release(t, mark);
 		sc_current = outer;
 	} else {
+		const struct sg_task_group *g = sg_task(t)->group;
 		long err = syscall_unsupported_errno(call->row);
 
 		/* deliberately unsupported rows answer quietly; missing ones
 		 * say so once per name under -v or --trace */
-		if (call->row && !err && (t->proc->opts.verbose || t->proc->trace))
+		if (call->row && !err && (g->opts.verbose || g->trace))
 			warn_unimplemented(call);
 		call->result = err ? err : -ENOSYS;
 	}
@@ -120,7 +121,8 @@ static void dispatch(struct sg_thread *t, struct sg_syscall_call *call)
 
 void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
 {
-	bool traced = t->sig.ptraced;
+	struct sg_task *k = sg_task(t);
+	bool traced = k->sig.ptraced;
 
 	if (call->vdso_fn) { /* no system call natively either */
 		call->result = guarded(t, call, NULL);
@@ -131,7 +133,7 @@ void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
 	if (traced)
 		host_syscall0(SG_PTRACE_MARK_ENTER);
 	dispatch(t, call);
-	if (traced && t->sig.ptraced && !t->proc->exiting && !t->gone)
+	if (traced && k->sig.ptraced && !k->group->exiting && !k->gone)
 		host_syscall0(SG_PTRACE_MARK_EXIT);
 }
 
@@ -139,7 +141,8 @@ void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
 static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 			    syscall_run_fn run)
 {
-	struct cpu *cpu = &t->cpu;
+	struct sg_task *k = sg_task(t);
+	struct cpu *cpu = &k->cpu;
 	uint64_t landing;
 	bool sysenter = call->mech == CPU_MECH_SYSENTER;
 	uint32_t sp = (uint32_t)(sysenter ? cpu->r[R_BP] : cpu->r[R_SP]);
@@ -151,7 +154,7 @@ static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 	call->args[3] = (uint32_t)cpu->r[R_SI];
 	call->args[4] = (uint32_t)cpu->r[R_DI];
 
-	if (!t->proc->image.sysenter_return) {
+	if (!k->group->vdso.sysenter_return) {
 		/* No vDSO, no landing pad: a real kernel would return to a
 		 * garbage address. We refuse the call instead and resume
 		 * after the instruction with the registers untouched. */
@@ -170,7 +173,7 @@ static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 		cpu->r[R_SP] = sp;
 	/* read after the call: an mremap of the vDSO moved the landing pad
 	 * (the kernel's vdso_fix_landing) */
-	landing = t->proc->image.sysenter_return;
+	landing = k->group->vdso.sysenter_return;
 	cpu->rip = landing;
 	if (sysenter && cpu->mode == CPU_MODE_64) {
 		/* SYSENTER from 64-bit code (Intel; AMD: #UD): the kernel
@@ -189,7 +192,8 @@ static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 
 void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 {
-	struct cpu *cpu = &t->cpu;
+	struct sg_task *k = sg_task(t);
+	struct cpu *cpu = &k->cpu;
 	struct sg_syscall_call call;
 	enum cpu_syscall_mech mech = cpu->mech;
 
@@ -199,8 +203,8 @@ void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 	call.mech = mech;
 	/* the vDSO's time functions call in through one instruction of
 	 * their own (docs/loader.md, vDSO) */
-	call.vdso_fn = t->proc->image.vdso_private_return &&
-		       cpu->rip == t->proc->image.vdso_private_return &&
+	call.vdso_fn = k->group->vdso.private_return &&
+		       cpu->rip == k->group->vdso.private_return &&
 		       mech != CPU_MECH_SYSENTER;
 
 	if (mech == CPU_MECH_SYSCALL && cpu->mode == CPU_MODE_64) {

@@ -1,6 +1,6 @@
 /* execve, execveat: an x86 program (ELF of any of the three ABIs, or a #!
  * script) re-enters sysgate: the host execs sysgate's own binary (recorded
- * at start-up, proc->host_exe) with the same sysroot and trace options,
+ * at start-up, the group's host_exe) with the same sysroot and trace options,
  * the guest's argv[0] (--argv0) and its environment. The host kernel then
  * does what an exec does to the process: other threads end, fds with
  * FD_CLOEXEC close, handled signals go back to the default, the mask and
@@ -57,7 +57,7 @@ static void strv_free(struct strv *s, size_t from)
  * or for a longer one a scratch buffer of the kernel's limit (allocated
  * once: a buffer that size is an mmap and a page fault, and one per
  * string was dozens per exec). */
-static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct strv *s)
+static long read_strings(struct sg_task *t, uint64_t arr, bool compat, struct strv *s)
 {
 	size_t width = compat ? 4 : 8;
 	char small[4096], *big = NULL;
@@ -75,20 +75,20 @@ static long read_strings(struct sg_thread *t, uint64_t arr, bool compat, struct 
 			r = -E2BIG;
 			break;
 		}
-		if (copy_from_guest(sc_mm(t), &p, arr + i * width, width)) {
+		if (copy_from_guest(t->group->mm, &p, arr + i * width, width)) {
 			r = -EFAULT;
 			break;
 		}
 		if (!p)
 			break;
-		len = strncpy_from_guest(sc_mm(t), small, p, sizeof(small));
+		len = strncpy_from_guest(t->group->mm, small, p, sizeof(small));
 		if (len == -ENAMETOOLONG) {
 			if (!big && !(big = malloc(EXEC_STRLEN_MAX))) {
 				r = -ENOMEM;
 				break;
 			}
 			src = big;
-			len = strncpy_from_guest(sc_mm(t), big, p, EXEC_STRLEN_MAX);
+			len = strncpy_from_guest(t->group->mm, big, p, EXEC_STRLEN_MAX);
 		}
 		if (len < 0 || (s->bytes += (size_t)len + 1) > EXEC_ARGS_MAX) {
 			r = len == -EFAULT ? -EFAULT : -E2BIG;
@@ -171,23 +171,27 @@ static long add_trace_options(struct trace *tr, int fd, struct strv *s)
 /* sysgate's own arguments for the new image; close_fd >= 0: the guest's
  * close-on-exec descriptor that names the program, for the new image to
  * close once it has loaded it. */
-/* An attached debugger's exec option (core lends it: process.h hooks). */
-static int debugger_exec_option(struct sg_process *p, char *buf, size_t size)
+/* An attached debugger's exec option (core lends it: the group's hooks). */
+static int debugger_exec_option(struct sg_task *t, char *buf, size_t size)
 {
-	return p->hooks.debugger_exec_option ? p->hooks.debugger_exec_option(p, buf, size) : -1;
+	const struct sg_core_hooks *h = &t->group->hooks;
+
+	return h->debugger_exec_option ? h->debugger_exec_option(t, buf, size) : -1;
 }
 
 /* The channel to an embedder (a guest in a process of its own), which the
  * new image keeps: its hooks hold over the exec. */
-static int embedder_exec_option(struct sg_process *p, char *buf, size_t size)
+static int embedder_exec_option(struct sg_task *t, char *buf, size_t size)
 {
-	return p->hooks.embedder_exec_option ? p->hooks.embedder_exec_option(p, buf, size) : -1;
+	const struct sg_core_hooks *h = &t->group->hooks;
+
+	return h->embedder_exec_option ? h->embedder_exec_option(t, buf, size) : -1;
 }
 
-static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
+static long add_options(struct sg_task *t, struct strv *s, const char *argv0,
 			int close_fd, const char *exec_name)
 {
-	const struct sg_process *p = t->proc;
+	const struct sg_task_group *p = t->group;
 	long r = strv_add(s, strdup(p->host_exe));
 
 	if (!r && p->sysroot) {
@@ -215,9 +219,9 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 	if (!r) {
 		char buf[128]; /* --gdb-fd=N and the session flags */
 
-		if (debugger_exec_option(t->proc, buf, sizeof(buf)) >= 0)
+		if (debugger_exec_option(t, buf, sizeof(buf)) >= 0)
 			r = strv_add(s, strdup(buf));
-		if (!r && embedder_exec_option(t->proc, buf, sizeof(buf)) >= 0)
+		if (!r && embedder_exec_option(t, buf, sizeof(buf)) >= 0)
 			r = strv_add(s, strdup(buf));
 	}
 	if (!r && close_fd >= 0) {
@@ -234,9 +238,10 @@ static long add_options(struct sg_thread *t, struct strv *s, const char *argv0,
 	return r;
 }
 
-static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64_t argv,
+static long do_execve(struct sg_thread *th, int dirfd, uint64_t path_addr, uint64_t argv,
 		      uint64_t envp, int flags, bool compat)
 {
+	struct sg_task *t = sg_task(th);
 	char path[PATH_MAX], full[PATH_MAX + 64], given[PATH_MAX];
 	struct strv args = { 0 }, env = { 0 }, host = { 0 };
 	bool script = false, cloexec_dir = false;
@@ -244,13 +249,13 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 
 	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
-	r = sc_path(t, path_addr, path, true);
+	r = sc_path(th, path_addr, path, true);
 	if (r)
 		return r;
 	/* /proc/self/exe names the guest's program, found by another name:
 	 * the new image still shows the name given (AT_EXECFN, comm) */
 	given[0] = 0;
-	if (strncpy_from_guest(sc_mm(t), given, path_addr, sizeof(given)) < 0 ||
+	if (strncpy_from_guest(t->group->mm, given, path_addr, sizeof(given)) < 0 ||
 	    !sc_is_proc_exe(given))
 		given[0] = 0;
 	if (!path[0] && !(flags & AT_EMPTY_PATH))
@@ -281,7 +286,7 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 		if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode))
 			return -ELOOP;
 	}
-	if (!t->proc->host_exe)
+	if (!t->group->host_exe)
 		return -ENOEXEC;
 	r = read_strings(t, argv, compat, &args);
 	if (!r)
@@ -299,10 +304,10 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 	for (size_t i = 1; !r && i < args.n; i++)
 		r = strv_add(&host, args.v[i]);
 	if (!r) {
-		int tfd = t->proc->trace ? trace_output_fd(t->proc->trace) : -1;
+		int tfd = t->group->trace ? trace_output_fd(t->group->trace) : -1;
 		char dbgopt[128];
-		int gfd = debugger_exec_option(t->proc, dbgopt, sizeof(dbgopt));
-		int efd = embedder_exec_option(t->proc, dbgopt, sizeof(dbgopt));
+		int gfd = debugger_exec_option(t, dbgopt, sizeof(dbgopt));
+		int efd = embedder_exec_option(t, dbgopt, sizeof(dbgopt));
 
 		if (tfd >= 0)
 			fcntl(tfd, F_SETFD, 0); /* the new sysgate writes on */
@@ -310,20 +315,20 @@ static long do_execve(struct sg_thread *t, int dirfd, uint64_t path_addr, uint64
 			fcntl(gfd, F_SETFD, 0); /* and serves gdb on */
 		if (efd >= 0)
 			fcntl(efd, F_SETFD, 0); /* and keeps the embedder's hooks */
-		if (t->proc->trace && sc_current)
-			trace_syscall_exec(t->proc->trace, sc_current);
-		if (t->proc->opts.stats) { /* this image's counts end here */
+		if (t->group->trace && sc_current)
+			trace_syscall_exec(t->group->trace, sc_current);
+		if (t->group->opts.stats) { /* this image's counts end here */
 			struct cpu_stats st;
 
 			cpu_stats_get(&st);
-			trace_print_run_stats(t->proc->trace, "execve", &st);
+			trace_print_run_stats(t->group->trace, "execve", &st);
 		}
 		if (!env.v)
 			strv_add(&env, NULL);
 		hostfd_exec_begin(); /* the new image reads the guest's limit */
 		if (cloexec_dir)
 			fcntl(dirfd, F_SETFD, 0);
-		execve(t->proc->host_exe, host.v, env.v);
+		execve(t->group->host_exe, host.v, env.v);
 		r = -errno;
 		if (cloexec_dir)
 			fcntl(dirfd, F_SETFD, FD_CLOEXEC);

@@ -2,8 +2,9 @@
  * use. The thread a handler gets is an opaque handle here (struct
  * sg_thread is core's): the guest memory and the per-call state are
  * reached through the functions below, never its fields. internal.h adds
- * core/process.h for the files not moved to this view yet
- * (docs/syscalls.md, Handler context).
+ * the guest task (signal/guest_task.h) for the few files that keep a
+ * thread's state: clone, entry, execve, task (docs/syscalls.md, Handler
+ * context).
  *
  * Handlers see the guest's arguments already zero-extended to 64 bits
  * (a[0]..a[5]); guest pointers are checked through src/mm before the host
@@ -26,7 +27,6 @@
 #include "signal/sigstate.h" /* sig_host_call, SG_ERESTARTNOINTR */
 #include "syscall/syscall.h"
 
-struct sg_process;
 struct sg_thread;
 
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))

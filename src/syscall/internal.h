@@ -1,14 +1,17 @@
-/* The syscall module's files that still read core's thread and process
- * (struct sg_thread, struct sg_process) directly: handler.h plus
- * core/process.h and the signal module's header. A file that needs only
- * the handlers' narrow view includes syscall/handler.h instead (issue 21:
- * this header goes when no file includes it).
+/* The syscall module's files that read the guest task (clone, entry,
+ * execve, task and the accessors in handler.c): handler.h plus the task
+ * and its group (signal/guest_task.h), never core's thread or process. The
+ * other handler files include handler.h alone, where the thread is a
+ * handle (docs/syscalls.md, Handler context).
  */
 #ifndef SG_SYSCALL_INTERNAL_H
 #define SG_SYSCALL_INTERNAL_H
 
-#include "core/process.h"
-#include "signal/signal.h"
+#include "signal/guest_task.h"
 #include "syscall/handler.h"
+
+/* task.c: set_thread_area(u_info) for t (clone's CLONE_SETTLS gives the
+ * new thread's): 0 or -errno. */
+long sc_set_thread_area(struct sg_task *t, uint64_t u_info);
 
 #endif

@@ -89,7 +89,7 @@ static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
 	if (sig < 1 || sig > SG_NSIG ||
 	    (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
-	old = a[1] ? sig_swap_action(t, sig, &nsa) : sig_action(t, sig);
+	old = a[1] ? sig_swap_action(sg_task(t), sig, &nsa) : sig_action(sg_task(t), sig);
 	if (a[2])
 		return put_sigaction(t, a[2], compat, &old);
 	return 0;
@@ -128,9 +128,9 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 			.mask = o.mask & ~UNBLOCKABLE,
 		};
 
-		cur = sig_swap_action(t, sig, &sa);
+		cur = sig_swap_action(sg_task(t), sig, &sa);
 	} else {
-		cur = sig_action(t, sig);
+		cur = sig_action(sg_task(t), sig);
 	}
 	old = (struct compat_old_sigaction){
 		.handler = (uint32_t)cur.handler,
@@ -154,7 +154,7 @@ SG_SYSCALL_DEFINE(sys_signal)
 
 	if (sig < 1 || sig > SG_NSIG || sig == SIGKILL || sig == SIGSTOP)
 		return -EINVAL;
-	return (long)sig_swap_action(t, sig, &sa).handler;
+	return (long)sig_swap_action(sg_task(t), sig, &sa).handler;
 }
 
 static long set_mask(struct sg_thread *t, int how, uint64_t set)
@@ -175,8 +175,8 @@ static long set_mask(struct sg_thread *t, int how, uint64_t set)
 	default:
 		return -EINVAL;
 	}
-	sig_mask_changed(t);
-	if (sig_deliverable(t))
+	sig_mask_changed(sg_task(t));
+	if (sig_deliverable(sg_task(t)))
 		sc_request_stop(t); /* delivered before the next insn */
 	return 0;
 }
@@ -243,7 +243,7 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 	uint32_t old_flags = s->altstack_flags;
 
 	if (a[0]) {
-		if (frame_ss_flags(t, sc_stack_pointer(t)) == SS_ONSTACK)
+		if (frame_ss_flags(sg_task(t), sc_stack_pointer(t)) == SS_ONSTACK)
 			return -EPERM; /* not while running on it */
 		if (compat) {
 			struct compat_stack c;
@@ -286,7 +286,7 @@ old_stack:
 		int32_t oflags = (int32_t)old_flags |
 				 (old_size ? 0 : SC_SS_DISABLE);
 
-		if (old_size && frame_ss_flags(t, sc_stack_pointer(t)) == SS_ONSTACK)
+		if (old_size && frame_ss_flags(sg_task(t), sc_stack_pointer(t)) == SS_ONSTACK)
 			oflags |= SC_SS_ONSTACK;
 		long r;
 

@@ -25,7 +25,7 @@ static uint64_t pending_now(struct sg_thread *t)
 	uint64_t host = 0;
 
 	host_syscall2(SYS_rt_sigpending, &host, sizeof(host));
-	return (host | sig_queued(t)) & sc_sigstate(t)->mask;
+	return (host | sig_queued(sg_task(t))) & sc_sigstate(t)->mask;
 }
 
 static long rt_sigpending(struct sg_thread *t, const uint64_t *a)
@@ -66,10 +66,10 @@ static long suspend(struct sg_thread *t, uint64_t mask)
 	uint64_t old = s->mask;
 
 	s->mask = mask & ~SIG_UNBLOCKABLE;
-	if (!sig_deliverable(t)) {
+	if (!sig_deliverable(sg_task(t))) {
 		sigset_t host;
 
-		sig_host_mask(t, s->mask, &host);
+		sig_host_mask(sg_task(t), s->mask, &host);
 		if (host_blocking2(t, SYS_rt_sigsuspend, &host, sizeof(uint64_t)) ==
 		    -SG_ERESTARTNOINTR) {
 			/* the signal came before the call: natively the guest
@@ -120,7 +120,7 @@ static long timedwait(struct sg_thread *t, const uint64_t *a, const struct times
 		return -EFAULT;
 	set &= ~SIG_UNBLOCKABLE;
 	memset(&si, 0, sizeof(si));
-	sig = sig_dequeue(t, set, &si);
+	sig = sig_dequeue(sg_task(t), set, &si);
 	if (!sig) {
 		sig = host_blocking4(t, SYS_rt_sigtimedwait, &set, &si, ts, sizeof(set));
 		if (sig < 0)

@@ -20,17 +20,11 @@
  * returns the status. */
 SG_SYSCALL_DEFINE(sys_exit_group)
 {
-	struct sg_process *p = t->proc;
+	struct sg_task *k = sg_task(t);
+	struct sg_exit status = { .code = (int)(a[0] & 0xff) };
 
-	pthread_mutex_lock(&p->lock);
-	if (!p->exited) {
-		p->exited = true;
-		p->exit.signaled = 0;
-		p->exit.signal = 0;
-		p->exit.code = (int)(a[0] & 0xff);
-	}
-	pthread_mutex_unlock(&p->lock);
-	sig_kick_threads(p, t);
+	if (k->group->hooks.exit_group)
+		k->group->hooks.exit_group(k, &status);
 	return 0;
 }
 
@@ -38,8 +32,10 @@ SG_SYSCALL_DEFINE(sys_exit_group)
  * the last one out ends the process with the leader's code. */
 SG_SYSCALL_DEFINE(sys_exit)
 {
-	t->exit_code = (int)(a[0] & 0xff);
-	t->gone = true;
+	struct sg_task *k = sg_task(t);
+
+	k->exit_code = (int)(a[0] & 0xff);
+	k->gone = true;
 	return 0;
 }
 
@@ -47,19 +43,23 @@ SG_SYSCALL_DEFINE(sys_exit)
 
 SG_SYSCALL_DEFINE(sys_set_tid_address)
 {
-	t->clear_child_tid = a[0];
-	if (!t->tid)
-		t->tid = (int)host_syscall0(SYS_gettid);
-	return t->tid;
+	struct sg_task *k = sg_task(t);
+
+	k->clear_child_tid = a[0];
+	if (!k->tid)
+		k->tid = (int)host_syscall0(SYS_gettid);
+	return k->tid;
 }
 
 static long set_robust_list(struct sg_thread *t, const uint64_t *a,
 			    uint64_t head_size)
 {
+	struct sg_task *k = sg_task(t);
+
 	if (a[1] != head_size)
 		return -EINVAL;
-	t->robust_list = a[0];
-	t->robust_list_len = a[1];
+	k->robust_list = a[0];
+	k->robust_list_len = a[1];
 	return 0;
 }
 
@@ -82,22 +82,15 @@ SG_SYSCALL_DEFINE(compat_sys_set_robust_list)
 static long get_robust_list(struct sg_thread *t, const uint64_t *a,
 			    size_t word)
 {
-	struct sg_process *p = t->proc;
+	struct sg_task *k = sg_task(t);
 	int pid = (int)a[0];
 	uint64_t head = 0, len = 3 * word;
 	bool found = pid == 0;
 
-	if (found) {
-		head = t->robust_list;
-	} else {
-		pthread_mutex_lock(&p->lock);
-		for (struct sg_thread *o = p->threads; o && !found; o = o->next)
-			if (o->tid == pid) {
-				found = true;
-				head = o->robust_list;
-			}
-		pthread_mutex_unlock(&p->lock);
-	}
+	if (found)
+		head = k->robust_list;
+	else if (k->group->hooks.robust_list_of)
+		found = k->group->hooks.robust_list_of(k, pid, &head);
 	if (!found) {
 		void *host_head;
 		size_t host_len;
@@ -136,7 +129,7 @@ SG_SYSCALL_DEFINE(sys_rseq)
 
 SG_SYSCALL_DEFINE(sys_arch_prctl)
 {
-	struct cpu *cpu = &t->cpu;
+	struct cpu *cpu = &sg_task(t)->cpu;
 	uint64_t addr = a[1];
 	uint64_t val;
 
@@ -146,13 +139,7 @@ SG_SYSCALL_DEFINE(sys_arch_prctl)
 		/* the kernel refuses bases outside the user address space */
 		if (addr >= 0x00007ffffffff000ull)
 			return -EPERM;
-		if ((int)a[0] == ARCH_SET_FS) {
-			cpu->sel[SEG_FS] = 0;
-			cpu->base[SEG_FS] = addr;
-		} else {
-			cpu->sel[SEG_GS] = 0;
-			cpu->base[SEG_GS] = addr;
-		}
+		cpu_set_seg_base(cpu, (int)a[0] == ARCH_SET_FS ? SEG_FS : SEG_GS, addr);
 		return 0;
 	case ARCH_GET_FS:
 	case ARCH_GET_GS:
@@ -216,16 +203,15 @@ static bool desc_okay(const struct sc_user_desc *u)
 	return true;
 }
 
-SG_SYSCALL_DEFINE(sys_set_thread_area)
+/* set_thread_area for t (clone's CLONE_SETTLS too: the new thread's). */
+long sc_set_thread_area(struct sg_task *t, uint64_t u_info)
 {
-	static const enum cpu_seg segs[] = { SEG_DS, SEG_ES, SEG_FS, SEG_GS };
 	struct cpu *cpu = &t->cpu;
 	struct sc_user_desc u;
-	struct cpu_tls_desc *d;
+	struct cpu_tls_desc d = { 0 };
 	uint32_t idx;
-	uint16_t sel;
 
-	if (copy_from_guest(sc_mm(t), &u, a[0], sizeof(u)))
+	if (copy_from_guest(t->group->mm, &u, u_info, sizeof(u)))
 		return -EFAULT;
 	if (!desc_okay(&u))
 		return -EINVAL;
@@ -237,29 +223,24 @@ SG_SYSCALL_DEFINE(sys_set_thread_area)
 		if (idx == CPU_GDT_TLS_COUNT)
 			return -ESRCH;
 		idx += CPU_GDT_TLS_MIN;
-		if (copy_to_guest(sc_mm(t), a[0], &idx, sizeof(idx)))
+		if (copy_to_guest(t->group->mm, u_info, &idx, sizeof(idx)))
 			return -EFAULT;
 	}
 	if (idx < CPU_GDT_TLS_MIN || idx >= CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT)
 		return -EINVAL;
-
-	d = &cpu->tls[idx - CPU_GDT_TLS_MIN];
-	if (desc_is_clear(&u)) {
-		memset(d, 0, sizeof(*d));
-	} else {
-		d->base = u.base_addr;
-		d->limit = u.limit & 0xfffff;
-		d->flags = u.flags & UD_FLAGS_MASK;
-		d->present = true;
+	if (!desc_is_clear(&u)) {
+		d.base = u.base_addr;
+		d.limit = u.limit & 0xfffff;
+		d.flags = u.flags & UD_FLAGS_MASK;
+		d.present = true;
 	}
-	/* a segment register holding this selector is reloaded; when that
-	 * faults (the entry was cleared) the kernel's loadsegment loads the
-	 * null selector instead */
-	sel = (uint16_t)(idx << 3 | 3);
-	for (unsigned i = 0; i < ARRAY_SIZE(segs); i++)
-		if (cpu->sel[segs[i]] == sel && cpu_load_segment(cpu, segs[i], sel))
-			cpu_load_segment(cpu, segs[i], 0);
+	cpu_set_tls_entry(cpu, idx - CPU_GDT_TLS_MIN, &d);
 	return 0;
+}
+
+SG_SYSCALL_DEFINE(sys_set_thread_area)
+{
+	return sc_set_thread_area(sg_task(t), a[0]);
 }
 
 SG_SYSCALL_DEFINE(sys_get_thread_area)
@@ -272,7 +253,7 @@ SG_SYSCALL_DEFINE(sys_get_thread_area)
 		return -EFAULT;
 	if (idx < CPU_GDT_TLS_MIN || idx >= CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT)
 		return -EINVAL;
-	d = &t->cpu.tls[idx - CPU_GDT_TLS_MIN];
+	d = &sg_task(t)->cpu.tls[idx - CPU_GDT_TLS_MIN];
 	u.entry_number = idx;
 	if (d->present) {
 		u.base_addr = d->base;

@@ -205,8 +205,8 @@ static void test_siginfo_sigsys(void **state)
 /* --- frames ----------------------------------------------------------------- */
 
 struct fixture {
-	struct sg_process p;
-	struct sg_thread t;
+	struct sg_task_group p;
+	struct sg_task t;
 	uint64_t stack_top;
 };
 
@@ -219,8 +219,7 @@ static struct fixture *make(enum sg_abi abi)
 	f->p.mm = mm_create(abi != SG_ABI_X64);
 	assert_non_null(f->p.mm);
 	pthread_mutex_init(&f->p.lock, NULL);
-	f->t.proc = &f->p;
-	f->t.cpu.owner = &f->t;
+	f->t.group = &f->p;
 	cpu_init(&f->t.cpu, abi == SG_ABI_I386 ? CPU_MODE_32 : CPU_MODE_64);
 	base = mm_mmap(f->p.mm, 0, 1 << 16, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -253,6 +252,8 @@ static void frame_round_trip(enum sg_abi abi, bool siginfo)
 		.restorer = 0x403000,
 	};
 	struct frame_req r = { .t = &f->t, .sig = SIGUSR1, .ka = &ka };
+	/* the handle a handler gets points at the thread's task (signal.h, sg_task) */
+	struct sg_thread *handle = (struct sg_thread *)(void *)&f->t;
 	uint64_t sp, word = 0;
 	int rc;
 
@@ -287,13 +288,13 @@ static void frame_round_trip(enum sg_abi abi, bool siginfo)
 	f->t.cpu.r[R_SP] = sp + (abi == SG_ABI_I386 ? 4 : 8);
 	if (abi == SG_ABI_I386 && !siginfo) {
 		f->t.cpu.r[R_SP] += 4; /* __kernel_sigreturn's popl */
-		sys_sigreturn(&f->t, NULL);
+		sys_sigreturn(handle, NULL);
 	} else if (abi == SG_ABI_I386) {
-		compat_sys_rt_sigreturn(&f->t, NULL);
+		compat_sys_rt_sigreturn(handle, NULL);
 	} else if (abi == SG_ABI_X32) {
-		compat_sys_x32_rt_sigreturn(&f->t, NULL);
+		compat_sys_x32_rt_sigreturn(handle, NULL);
 	} else {
-		sys_rt_sigreturn(&f->t, NULL);
+		sys_rt_sigreturn(handle, NULL);
 	}
 	assert_false(f->t.sig.pending & SIGBIT(SIGSEGV));
 	assert_int_equal(f->t.cpu.rip, saved.rip);

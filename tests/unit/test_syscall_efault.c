@@ -25,7 +25,7 @@
 #include <linux/net.h>
 #include <cmocka.h>
 
-#include "core/process.h"
+#include "signal/guest_task.h"
 #include "mm/mm.h"
 #include "syscall/syscall.h"
 
@@ -44,12 +44,19 @@
 enum abi { I386, X32, X64 };
 
 struct fx {
-	struct sg_process proc;
-	struct sg_thread t;
+	struct sg_task_group proc;
+	struct sg_task t;
 	uint64_t guest;
 	enum abi abi;
 	int file, dir, sock[2];
 };
+
+/* The handle the syscall module gets for the fixture's thread: core's
+ * thread begins with its task (signal.h, sg_task). */
+static struct sg_thread *handle(struct fx *f)
+{
+	return (struct sg_thread *)(void *)&f->t;
+}
 
 static char sysgate_own[64]; /* host memory that is not the guest's */
 
@@ -67,10 +74,8 @@ static int setup(void **state, enum abi abi)
 	assert_true(r > 0);
 	f->guest = (uint64_t)r;
 	strcpy(g2h(f->guest), "/");
-	f->proc.main_thread = &f->t;
-	f->t.proc = &f->proc;
+	f->t.group = &f->proc;
 	f->t.tid = (int)getpid();
-	f->t.cpu.owner = &f->t;
 	cpu_init(&f->t.cpu, abi == I386 ? CPU_MODE_32 : CPU_MODE_64);
 	f->file = mkstemp(tmpl);
 	assert_true(f->file >= 0);
@@ -169,7 +174,7 @@ static long call(struct fx *f, const char *name, const uint64_t *args,
 		cpu->r[R_SI] = a[3];
 		cpu->r[R_DI] = a[4];
 		cpu->r[R_BP] = a[5];
-		syscall_entry(&f->t, NULL);
+		syscall_entry(handle(f), NULL);
 		return (int32_t)cpu->r[R_AX];
 	}
 	cpu->mode = CPU_MODE_64;
@@ -181,7 +186,7 @@ static long call(struct fx *f, const char *name, const uint64_t *args,
 	cpu->r[R_R10] = a[3];
 	cpu->r[R_R8] = a[4];
 	cpu->r[R_R9] = a[5];
-	syscall_entry(&f->t, NULL);
+	syscall_entry(handle(f), NULL);
 	return (long)cpu->r[R_AX];
 }
 
