@@ -210,9 +210,8 @@ void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 	if (mech == CPU_MECH_SYSCALL && cpu->mode == CPU_MODE_64) {
 		uint32_t nr = (uint32_t)cpu->r[R_AX];
 
-		/* what the SYSCALL instruction itself leaves */
-		cpu->r[R_CX] = cpu->rip;
-		cpu->r[R_R11] = cpu_get_rflags(cpu) & ~RFLAGS_RF;
+		/* RCX and R11 hold what the SYSCALL instruction left there
+		 * (the CPU's op_syscall), which the kernel's SYSRET returns */
 		call.nr = nr;
 		pick(&call, false, nr);
 		call.args[0] = cpu->r[R_DI];

@@ -111,9 +111,15 @@ static void *gp(struct fx *f, uint64_t off)
 	return g2h(f->guest + off);
 }
 
-/* Run one call as the mechanism leaves the registers. */
+/* Run one call as the mechanism leaves the registers (64-bit SYSCALL:
+ * RCX = the next rip, R11 = RFLAGS, as test_cpu_fault checks the CPU's
+ * instruction leaves them). */
 static void enter(struct fx *f, enum cpu_mode mode, enum cpu_syscall_mech mech)
 {
+	if (mode == CPU_MODE_64 && mech == CPU_MECH_SYSCALL) {
+		f->t.cpu.r[R_CX] = f->t.cpu.rip;
+		f->t.cpu.r[R_R11] = cpu_get_rflags(&f->t.cpu);
+	}
 	f->t.cpu.mode = mode;
 	f->t.cpu.mech = mech;
 	f->t.cpu.stop = CPU_STOP_SYSCALL;
@@ -204,8 +210,9 @@ static void syscall_x64(void **state)
 	/* SYSCALL looks at eax only (native: getpid) */
 	assert_int_equal(syscall64(f, 0xffffffff00000000ull | X_GETPID, 0, 0,
 				   0, 0), getpid());
-	/* rcx/r11 as the instruction leaves them */
+	/* rcx/r11 as the instruction left them: the kernel's SYSRET returns them */
 	assert_true(f->t.cpu.r[R_CX] == f->t.cpu.rip);
+	assert_true(f->t.cpu.r[R_R11] == cpu_get_rflags(&f->t.cpu));
 	/* x32-only rows without the bit, unknown and negative numbers */
 	assert_true(syscall64(f, X32_RT_SIGACTION, 0, 0, 0, 0) ==
 		    (uint64_t)(int64_t)-ENOSYS);
