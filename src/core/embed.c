@@ -1105,7 +1105,6 @@ SG_API enum sg_err sg_mem_map(sg_process *p, uint64_t *addr, uint64_t size, int 
 		mm_munmap(p->mm, (uint64_t)r, size);
 		return SG_ERR_EXIST;
 	}
-	cpu_invalidate_code((uint64_t)r, size); /* old code there, if any */
 	*addr = (uint64_t)r;
 	return SG_OK;
 }
@@ -1123,8 +1122,7 @@ SG_API enum sg_err sg_mem_unmap(sg_process *p, uint64_t addr, uint64_t size)
 	r = mm_munmap(p->mm, addr, MM_PAGE_ALIGN_UP(size));
 	if (r < 0)
 		return err_of_mm(r);
-	cpu_invalidate_code(addr, size);
-	return SG_OK;
+	return SG_OK; /* decoded code there goes: mm tells the CPU */
 }
 
 SG_API enum sg_err sg_mem_protect(sg_process *p, uint64_t addr, uint64_t size,
@@ -1141,6 +1139,5 @@ SG_API enum sg_err sg_mem_protect(sg_process *p, uint64_t addr, uint64_t size,
 	r = mm_mprotect(p->mm, addr, MM_PAGE_ALIGN_UP(size), prot);
 	if (r < 0)
 		return err_of_mm(r);
-	cpu_invalidate_code(addr, size);
 	return SG_OK;
 }

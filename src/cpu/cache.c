@@ -475,6 +475,8 @@ static void code_range_written(uint64_t addr, uint64_t len)
 void cache_install_write_hook(void)
 {
 	mm_set_write_hook(code_range_written);
+	/* munmap, mprotect, MAP_FIXED mmap, mremap, brk: mm announces them */
+	mm_set_map_hook(cpu_invalidate_code);
 }
 
 /* The stub after the last decoded instruction (cache.h): its fall-through,

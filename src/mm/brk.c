@@ -62,7 +62,7 @@ static bool brk_grow(struct mm *mm, uint64_t old_top, uint64_t new_top)
 
 uint64_t mm_brk(struct mm *mm, uint64_t new_brk)
 {
-	uint64_t old_top, new_top, r;
+	uint64_t old_top, new_top, r, unmapped = 0, unmapped_len = 0;
 
 	mm_wrlock(mm);
 	/* past the task size nothing can be mapped; it also keeps the page
@@ -72,13 +72,17 @@ uint64_t mm_brk(struct mm *mm, uint64_t new_brk)
 		goto out;
 	old_top = MM_PAGE_ALIGN_UP(mm->brk_cur);
 	new_top = MM_PAGE_ALIGN_UP(new_brk);
-	if (new_top < old_top)
+	if (new_top < old_top) {
 		mm_unmap_locked(mm, new_top, old_top);
+		unmapped = new_top;
+		unmapped_len = old_top - new_top;
+	}
 	else if (new_top > old_top && !brk_grow(mm, old_top, new_top))
 		goto out;
 	mm->brk_cur = new_brk;
 out:
 	r = mm->brk_cur;
 	mm_unlock(mm);
+	mm_mapping_changed(unmapped, unmapped_len);
 	return r;
 }

@@ -81,6 +81,13 @@ uint64_t mm_next_mapped(const struct mm *mm, uint64_t addr);
  * a buffer...), so the CPU drops decoded code on those pages. */
 void mm_set_write_hook(void (*hook)(uint64_t addr, uint64_t len));
 
+/* Called after the guest's mappings changed over [addr, addr+len): a
+ * MAP_FIXED mmap over what was there, munmap, mprotect (the part that
+ * changed), mremap's old and new ranges, a brk that shrinks. The CPU
+ * subscribes (cpu_init) and drops decoded code there: new contents, or
+ * no longer executable. One subscriber. */
+void mm_set_map_hook(void (*hook)(uint64_t addr, uint64_t len));
+
 /* The guest page map (page_map.c, docs/isolation.md): a byte per 4 KiB
  * page of the 47-bit space, one table of MM_PAGE_MAP_PAGES bytes per GiB
  * (NULL: none yet). mm sets MM_PAGE_GUEST on the pages of every guest

@@ -96,6 +96,9 @@ bool mm_access_ok_locked(const struct mm *mm, uint64_t addr, uint64_t len,
 
 /* mmap.c: munmap with the lock held (brk shrinks through it). */
 void mm_unmap_locked(struct mm *mm, uint64_t start, uint64_t end);
+/* Tell the map hook's subscriber (mm_set_map_hook) that [addr, addr+len)
+ * changed; after the change, outside the lock. */
+void mm_mapping_changed(uint64_t addr, uint64_t len);
 
 static inline void mm_rdlock(const struct mm *mm)
 {

@@ -190,6 +190,19 @@ static long mmap_x64(struct mm *mm, uint64_t addr, uint64_t len, int prot,
 	return (long)h2g(p);
 }
 
+static void (*map_hook)(uint64_t addr, uint64_t len);
+
+void mm_set_map_hook(void (*hook)(uint64_t addr, uint64_t len))
+{
+	map_hook = hook;
+}
+
+void mm_mapping_changed(uint64_t addr, uint64_t len)
+{
+	if (map_hook && len)
+		map_hook(addr, len);
+}
+
 long mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
 	     int fd, off_t off)
 {
@@ -221,6 +234,8 @@ long mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
 			r = -ENOMEM; /* the list is now wrong; nothing better to do */
 	}
 	mm_unlock(mm);
+	if (r >= 0 && (flags & MAP_FIXED))
+		mm_mapping_changed((uint64_t)r, len); /* over what was there */
 	return r;
 }
 
@@ -256,6 +271,7 @@ long mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
 	mm_wrlock(mm);
 	mm_unmap_locked(mm, addr, end);
 	mm_unlock(mm);
+	mm_mapping_changed(addr, len);
 	return 0;
 }
 
@@ -308,12 +324,15 @@ long mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 		covered = (cur > end ? end : cur) - addr;
 		if (covered < end - addr)
 			r = -ENOMEM;
-		if (covered && mprotect(g2h(addr), covered, prot) < 0)
+		if (covered && mprotect(g2h(addr), covered, prot) < 0) {
 			r = -errno;
-		else if (covered && vma_set_prot(mm, addr, addr + covered, prot) < 0)
+			covered = 0;
+		} else if (covered && vma_set_prot(mm, addr, addr + covered, prot) < 0) {
 			r = -ENOMEM;
+		}
 	}
 	mm_unlock(mm);
+	mm_mapping_changed(addr, covered);
 	return r;
 }
 

@@ -171,5 +171,9 @@ long mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
 	mm_wrlock(mm);
 	r = do_mremap(mm, old, old_len, new_len, flags, new_addr);
 	mm_unlock(mm);
+	if (r >= 0) {
+		mm_mapping_changed(old, old_len);
+		mm_mapping_changed((uint64_t)r, new_len);
+	}
 	return r;
 }

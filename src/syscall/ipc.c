@@ -18,7 +18,6 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 
-#include "cpu/cpu.h"
 #include "syscall/carried.h"
 #include "syscall/compat/compat.h"
 #include "syscall/handler.h"
@@ -438,7 +437,6 @@ static long do_shmat(struct sg_thread *t, uint64_t id, uint64_t addr, int flg)
 		return r;
 	}
 	mm_mprotect(sc_mm(t), (uint64_t)at, size, prot);
-	cpu_invalidate_code((uint64_t)at, size);
 	remember((uint64_t)at, size);
 	return at;
 }
@@ -463,7 +461,6 @@ SG_SYSCALL_DEFINE(sys_shmdt)
 	size = forget(a[0]);
 	if (size) {
 		mm_munmap(sc_mm(t), a[0], size);
-		cpu_invalidate_code(a[0], size);
 	}
 	return 0;
 }

@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 
-#include "cpu/cpu.h"
 #include "syscall/compat/compat.h"
 #include "syscall/handler.h"
 #include "vdso/vdso.h"
@@ -64,11 +63,8 @@ static long do_mmap(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
 
 	if (r)
 		return r;
-	r = mm_mmap(sc_mm(t), addr, len, prot, flags, fd, (off_t)off);
-
-	if (!is_err(r) && (flags & MAP_FIXED))
-		cpu_invalidate_code((uint64_t)r, len);
-	return r;
+	/* decoded code under a MAP_FIXED mapping goes: mm tells the CPU */
+	return mm_mmap(sc_mm(t), addr, len, prot, flags, fd, (off_t)off);
 }
 
 /* x86_64 and x32: offset in bytes, must be page aligned */
@@ -108,11 +104,7 @@ SG_SYSCALL_DEFINE(sys_old_mmap)
 
 SG_SYSCALL_DEFINE(sys_munmap)
 {
-	long r = mm_munmap(sc_mm(t), a[0], a[1]);
-
-	if (r == 0)
-		cpu_invalidate_code(a[0], a[1]);
-	return r;
+	return mm_munmap(sc_mm(t), a[0], a[1]);
 }
 
 SG_SYSCALL_DEFINE(sys_mprotect)
@@ -120,11 +112,7 @@ SG_SYSCALL_DEFINE(sys_mprotect)
 	/* prot is an unsigned long for x86_64 and x32: bits above 31 are
 	 * unknown bits (EINVAL at that check), 0x40000000 stands for them */
 	int prot = (int)a[2] | (!sc_i386() && (a[2] >> 32) ? 0x40000000 : 0);
-	long r = mm_mprotect(sc_mm(t), a[0], a[1], prot);
-
-	if (r == 0)
-		cpu_invalidate_code(a[0], a[1]);
-	return r;
+	return mm_mprotect(sc_mm(t), a[0], a[1], prot);
 }
 
 SG_SYSCALL_DEFINE(sys_mremap)
@@ -143,11 +131,8 @@ SG_SYSCALL_DEFINE(sys_mremap)
 		return -EINVAL;
 	r = mm_mremap(sc_mm(t), a[0], a[1], a[2], flags, a[4]);
 
-	if (!is_err(r)) {
-		cpu_invalidate_code(a[0], a[1]);
-		cpu_invalidate_code((uint64_t)r, a[2]);
+	if (!is_err(r))
 		sc_vdso_moved(t, a[0], (uint64_t)r);
-	}
 	return r;
 }
 
