@@ -101,7 +101,7 @@ static void do_syscall(struct sg_thread *t)
 	t->sig.sigreturned = false;
 	t->sig.restart_armed = false;
 	t->sig.restart_always = false;
-	syscall_entry(t, run_syscall);
+	slot = syscall_entry(t, run_syscall);
 	if (t->sig.sigreturned || t->gone)
 		return;
 	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
@@ -115,8 +115,6 @@ static void do_syscall(struct sg_thread *t)
 	t->sig.restart_nr = nr;
 	t->sig.restart_rip = (mech == CPU_MECH_SYSENTER ? c->rip : after) - 2;
 	t->sig.restart_rcx = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ? c->r[R_CX] : rcx;
-	/* the table the entry code picked for this call */
-	slot = systab_pick(!(mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64), (uint32_t)nr);
 	t->sig.restartable = restartable(slot.row);
 	if (t->sig.restart_armed) {
 		/* -ERESTART_RESTARTBLOCK: a handler gives EINTR whatever

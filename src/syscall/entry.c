@@ -190,7 +190,7 @@ static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 	}
 }
 
-void syscall_entry(struct sg_thread *t, syscall_run_fn run)
+struct systab_slot syscall_entry(struct sg_thread *t, syscall_run_fn run)
 {
 	struct sg_task *k = sg_task(t);
 	struct cpu *cpu = &k->cpu;
@@ -246,4 +246,6 @@ void syscall_entry(struct sg_thread *t, syscall_run_fn run)
 		cpu->r[R_AX] = (uint64_t)call.result;
 	else
 		cpu->r[R_AX] = (uint32_t)call.result;
+	return (struct systab_slot){ .table = call.table, .index = (unsigned)call.index,
+				     .row = call.row };
 }

@@ -22,8 +22,9 @@ typedef void (*syscall_run_fn)(struct sg_thread *t, struct sg_syscall_call *call
  * does, read the arguments, run it (run; NULL: syscall_handle alone),
  * write the result, and set the resume rip (SYSENTER: the vDSO landing
  * pad). A SYSENTER the kernel refuses before its entry work (no landing
- * pad, an unreadable sixth argument) is not run. */
-void syscall_entry(struct sg_thread *t, syscall_run_fn run);
+ * pad, an unreadable sixth argument) is not run. Returns the table and
+ * row the call went to (the run loop's restart needs them). */
+struct systab_slot syscall_entry(struct sg_thread *t, syscall_run_fn run);
 
 /* coverage.c: one line per row of table (implemented, missing, or
  * unsupported with the reason from tables/syscall_unsupported.in), then
