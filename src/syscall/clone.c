@@ -3,8 +3,8 @@
  * CLONE_VM|CLONE_THREAD makes a guest thread: a host thread of our own
  * (src/core through the group's hooks) with a copy of the parent's CPU
  * (cpu_clone: its own decoded-code cache), the stack and TLS the guest
- * gave. Anything else is a
- * new process: a host fork, the child going on with the same guest state.
+ * gave. Anything else is a new process: a host fork, the child going on
+ * with the same guest state.
  * CLONE_VM|CLONE_VFORK (posix_spawn, vfork) is done as a fork whose parent
  * waits, as vfork's does, until the child has exec'd or exited.
  */
