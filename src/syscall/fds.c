@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/close_range.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +163,9 @@ SG_SYSCALL_DEFINE(sys_close_range)
 	unsigned from = first;
 	long r;
 
-	if (first > last)
+	/* the kernel's checks come first: no gap is closed for a call it
+	 * refuses */
+	if (first > last || (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)))
 		return host_syscall3(SYS_close_range, first, last, flags); /* -EINVAL */
 	for (int i = 0; i < n; i++) {
 		unsigned fd = (unsigned)own[i];

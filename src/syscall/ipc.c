@@ -304,6 +304,9 @@ static long do_shmctl(struct sg_thread *t, uint64_t id, int cmd, uint64_t buf,
 	long err = 0, r;
 	void *p;
 
+	/* the kernel's first check, before it reads or writes buf */
+	if (cmd < 0 || (int)id < 0)
+		return -EINVAL;
 	switch (cmd) {
 	case IPC_STAT:
 	case SHM_STAT:
