@@ -318,7 +318,9 @@ long sc_sock_fd(uint64_t fd);
 
 /* --- generic pass-through ---------------------------------------------- */
 
-/* How one argument of a pass-through call is handed to the host. */
+/* How one argument of a pass-through call is handed to the host: the
+ * shapes of tables/syscall_args.in, which tools/systab_gen.sh turns into
+ * one PA() list per entry point, SG_ARGS_<entry> (syscall_shapes.h). */
 enum sc_arg_kind {
 	PA_VAL,   /* the value as is */
 	PA_S32,   /* compat long/off_t: sign-extend the low 32 bits */
@@ -336,20 +338,60 @@ enum sc_arg_kind {
 /* Array argument: count in argument idx, elements of size bytes. */
 #define PA_ELEM(idx, size) ((idx) | ((size) << 3))
 
-#define PA(kind, p) ((uint16_t)((kind) | ((p) << 4)))
+#define PA(kind, p) ((uint32_t)((kind) | ((p) << 4)))
 #define PA_KIND(s) ((enum sc_arg_kind)((s) & 0xf))
 #define PA_PARAM(s) ((unsigned)((s) >> 4))
 
 long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
-		    const uint16_t *spec, unsigned nargs);
+		    const uint32_t *spec, unsigned nargs);
 
-/* Define handler `entry` as the host call nr with arguments described by
- * the PA() list (none for a call without arguments). */
-#define SG_PASSTHROUGH(entry, nr, ...)                                      \
+/* The generated per-entry-point argument descriptions: SG_ARGS_<entry>,
+ * SG_PARAMS_<entry>, SG_ARGV_<entry> (tools/systab_gen.sh). */
+#include "syscall_shapes.h"
+
+/* Define handler `entry` as the host call nr, its arguments handed over
+ * as tables/syscall_args.in describes them (SG_ARGS_<entry>; none: the
+ * call has an argument without a shape there, or rows that disagree). */
+#define SG_PASSTHROUGH(entry, nr)                                           \
 	SG_SYSCALL_DEFINE(entry)                                            \
 	{                                                                   \
-		static const uint16_t spec[] = { __VA_ARGS__ };             \
+		static const uint32_t spec[] = { SG_ARGS_##entry };         \
 		return sc_passthrough(t, a, nr, spec, ARRAY_SIZE(spec));    \
 	}
+
+/* In a typed handler (below) that does more around it: the call's own
+ * arguments passed through as host call nr. */
+#define SC_PASSTHROUGH(t, entry, nr)                                        \
+	({                                                                  \
+		static const uint32_t spec_##entry[] = { SG_ARGS_##entry }; \
+		sc_passthrough(t, sc_call_regs, nr, spec_##entry,           \
+			       ARRAY_SIZE(spec_##entry));                   \
+	})
+
+/* A typed handler (the kernel's SYSCALL_DEFINEn): the arguments arrive
+ * as the C parameters name0.. with the types tables/syscall_args.in's
+ * kinds give them, converted once (SG_PARAMS_<entry>, SG_ARGV_<entry>:
+ * int kinds truncated, long sign-extended in compat_ entry points, an
+ * i386 off64 joined from its two registers). The body is the handler's;
+ * the table's entry point converts and calls it. A count of names that
+ * is not the row's is a build error. The registers themselves stay
+ * reachable only for SC_PASSTHROUGH (sc_call_regs). */
+#define SG_SYSCALL_DEFINEN_(entry, ...)                                     \
+	static long entry##_typed(struct sg_thread *t, const uint64_t *sc_call_regs, \
+				  SG_PARAMS_##entry(__VA_ARGS__));          \
+	SG_SYSCALL_DEFINE(entry)                                            \
+	{                                                                   \
+		return entry##_typed(t, a, SG_ARGV_##entry);                \
+	}                                                                   \
+	static long entry##_typed(struct sg_thread *t, const uint64_t *sc_call_regs, \
+				  SG_PARAMS_##entry(__VA_ARGS__))
+#define SG_SYSCALL_DEFINE1(entry, n0) SG_SYSCALL_DEFINEN_(entry, n0)
+#define SG_SYSCALL_DEFINE2(entry, n0, n1) SG_SYSCALL_DEFINEN_(entry, n0, n1)
+#define SG_SYSCALL_DEFINE3(entry, n0, n1, n2) SG_SYSCALL_DEFINEN_(entry, n0, n1, n2)
+#define SG_SYSCALL_DEFINE4(entry, n0, n1, n2, n3) SG_SYSCALL_DEFINEN_(entry, n0, n1, n2, n3)
+#define SG_SYSCALL_DEFINE5(entry, n0, n1, n2, n3, n4) \
+	SG_SYSCALL_DEFINEN_(entry, n0, n1, n2, n3, n4)
+#define SG_SYSCALL_DEFINE6(entry, n0, n1, n2, n3, n4, n5) \
+	SG_SYSCALL_DEFINEN_(entry, n0, n1, n2, n3, n4, n5)
 
 #endif

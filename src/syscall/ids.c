@@ -14,20 +14,15 @@
 #include "syscall/handler.h"
 
 /* --- i386 16-bit ids: -1 (0xffff) stays "unchanged" (low2highuid) -------- */
-SG_PASSTHROUGH(sys_setuid16, SYS_setuid, PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_setgid16, SYS_setgid, PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_setreuid16, SYS_setreuid, PA(PA_ID16, 0), PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_setregid16, SYS_setregid, PA(PA_ID16, 0), PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_setresuid16, SYS_setresuid, PA(PA_ID16, 0),
-	       PA(PA_ID16, 0), PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_setresgid16, SYS_setresgid, PA(PA_ID16, 0),
-	       PA(PA_ID16, 0), PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_chown16, SYS_chown, PA(PA_PATH, 0), PA(PA_ID16, 0),
-	       PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_lchown16, SYS_lchown, PA(PA_PATH, 0), PA(PA_ID16, 0),
-	       PA(PA_ID16, 0))
-SG_PASSTHROUGH(sys_fchown16, SYS_fchown, PA(PA_VAL, 0), PA(PA_ID16, 0),
-	       PA(PA_ID16, 0))
+SG_PASSTHROUGH(sys_setuid16, SYS_setuid)
+SG_PASSTHROUGH(sys_setgid16, SYS_setgid)
+SG_PASSTHROUGH(sys_setreuid16, SYS_setreuid)
+SG_PASSTHROUGH(sys_setregid16, SYS_setregid)
+SG_PASSTHROUGH(sys_setresuid16, SYS_setresuid)
+SG_PASSTHROUGH(sys_setresgid16, SYS_setresgid)
+SG_PASSTHROUGH(sys_chown16, SYS_chown)
+SG_PASSTHROUGH(sys_lchown16, SYS_lchown)
+SG_PASSTHROUGH(sys_fchown16, SYS_fchown)
 
 /* setfsuid answers the previous fsuid, narrowed as well */
 SG_SYSCALL_DEFINE(sys_setfsuid16)

@@ -26,16 +26,11 @@
 
 /* --- semaphores ------------------------------------------------------------- */
 
-SG_PASSTHROUGH(sys_semget, SYS_semget, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_semop, SYS_semop, PA(PA_VAL, 0),
-	       PA(PA_INE, PA_ELEM(2, sizeof(struct sembuf))), PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_semtimedop, SYS_semtimedop, PA(PA_VAL, 0),
-	       PA(PA_INE, PA_ELEM(2, sizeof(struct sembuf))), PA(PA_VAL, 0),
-	       PA(PA_INN, 16))
-SG_PASSTHROUGH(sys_shmget, SYS_shmget, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_msgget, SYS_msgget, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_semget, SYS_semget)
+SG_PASSTHROUGH(sys_semop, SYS_semop)
+SG_PASSTHROUGH(sys_semtimedop, SYS_semtimedop)
+SG_PASSTHROUGH(sys_shmget, SYS_shmget)
+SG_PASSTHROUGH(sys_msgget, SYS_msgget)
 
 /* i386 semtimedop with an old_timespec32 (only through `ipc`) */
 static long semtimedop32(struct sg_thread *t, uint64_t id, uint64_t sops,

@@ -51,12 +51,10 @@ static long addr_out(struct sg_thread *t, uint64_t addr, uint64_t lenp,
 	return err;
 }
 
-SG_PASSTHROUGH(sys_socket, SYS_socket, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_socketpair, SYS_socketpair, PA(PA_VAL, 0), PA(PA_VAL, 0),
-	       PA(PA_VAL, 0), PA(PA_OUTN, 2 * sizeof(int)))
-SG_PASSTHROUGH(sys_listen, SYS_listen, PA(PA_VAL, 0), PA(PA_VAL, 0))
-SG_PASSTHROUGH(sys_shutdown, SYS_shutdown, PA(PA_VAL, 0), PA(PA_VAL, 0))
+SG_PASSTHROUGH(sys_socket, SYS_socket)
+SG_PASSTHROUGH(sys_socketpair, SYS_socketpair)
+SG_PASSTHROUGH(sys_listen, SYS_listen)
+SG_PASSTHROUGH(sys_shutdown, SYS_shutdown)
 
 /* bind/connect: a sockaddr of at most sockaddr_storage (else -EINVAL) */
 static long addr_in_call(struct sg_thread *t, const uint64_t *a, long nr)

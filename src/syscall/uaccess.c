@@ -188,7 +188,7 @@ const char *sc_path_fault(struct sg_thread *t, uint64_t addr, long err)
 /* sc_path and sc_is_proc_exe: path.c */
 
 long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
-		    const uint16_t *spec, unsigned nargs)
+		    const uint32_t *spec, unsigned nargs)
 {
 	char paths[3][PATH_MAX]; /* mount: source, target, type */
 	unsigned npaths = 0;

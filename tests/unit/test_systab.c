@@ -321,7 +321,7 @@ static void test_argument_kinds(void **state)
 	expect_sig(SG_TABLE_X64, 231, SYSTAB_RET_NONE, 1, one_int);
 	expect_sig(SG_TABLE_I386, 252, SYSTAB_RET_NONE, 1, one_int);
 	/* not in syscall_args.in: six hex arguments */
-	expect_sig(SG_TABLE_X64, 163, SYSTAB_RET_DEC, 6, six_hex); /* acct */
+	expect_sig(SG_TABLE_X64, 169, SYSTAB_RET_DEC, 6, six_hex); /* reboot */
 }
 
 static void test_lookup_abi(void **state)
