@@ -25,23 +25,24 @@ SG_PASSTHROUGH(sys_lchown16, SYS_lchown)
 SG_PASSTHROUGH(sys_fchown16, SYS_fchown)
 
 /* setfsuid answers the previous fsuid, narrowed as well */
-SG_SYSCALL_DEFINE(sys_setfsuid16)
+SG_SYSCALL_DEFINE1(sys_setfsuid16, uid)
 {
-	uint16_t id = (uint16_t)a[0];
+	uint16_t id = (uint16_t)uid;
 
 	return compat_high2low_id((uint32_t)host_syscall1(
 		SYS_setfsuid, id == 0xffff ? -1L : (long)id));
 }
 
-SG_SYSCALL_DEFINE(sys_setfsgid16)
+SG_SYSCALL_DEFINE1(sys_setfsgid16, gid)
 {
-	uint16_t id = (uint16_t)a[0];
+	uint16_t id = (uint16_t)gid;
 
 	return compat_high2low_id((uint32_t)host_syscall1(
 		SYS_setfsgid, id == 0xffff ? -1L : (long)id));
 }
 
-static long getres16(struct sg_thread *t, const uint64_t *a, long nr)
+/* the three ids of host call nr, narrowed, to the guest's addresses */
+static long getres16(struct sg_thread *t, long nr, const uint64_t addr[3])
 {
 	uint32_t id[3];
 	long r = host_syscall3(nr, &id[0], &id[1], &id[2]);
@@ -49,27 +50,27 @@ static long getres16(struct sg_thread *t, const uint64_t *a, long nr)
 	for (int i = 0; i < 3 && r == 0; i++) {
 		uint16_t v = compat_high2low_id(id[i]);
 
-		if (copy_to_guest(sc_mm(t), a[i], &v, sizeof(v)))
+		if (copy_to_guest(sc_mm(t), addr[i], &v, sizeof(v)))
 			r = -EFAULT;
 	}
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_getresuid16)
+SG_SYSCALL_DEFINE3(sys_getresuid16, ruid, euid, suid)
 {
-	return getres16(t, a, SYS_getresuid);
+	return getres16(t, SYS_getresuid, (const uint64_t[3]){ ruid, euid, suid });
 }
 
-SG_SYSCALL_DEFINE(sys_getresgid16)
+SG_SYSCALL_DEFINE3(sys_getresgid16, rgid, egid, sgid)
 {
-	return getres16(t, a, SYS_getresgid);
+	return getres16(t, SYS_getresgid, (const uint64_t[3]){ rgid, egid, sgid });
 }
 
 #define SC_NGROUPS_MAX 65536
 
-SG_SYSCALL_DEFINE(sys_getgroups16)
+SG_SYSCALL_DEFINE2(sys_getgroups16, gidsetsize, grouplist)
 {
-	int size = (int)a[0];
+	int size = gidsetsize;
 	uint32_t *groups;
 	uint16_t *out;
 	long n;
@@ -88,15 +89,15 @@ SG_SYSCALL_DEFINE(sys_getgroups16)
 	n = host_syscall2(SYS_getgroups, n, groups);
 	for (long i = 0; i < n; i++)
 		out[i] = compat_high2low_id(groups[i]);
-	if (n > 0 && copy_to_guest(sc_mm(t), a[1], out, (size_t)n * 2))
+	if (n > 0 && copy_to_guest(sc_mm(t), grouplist, out, (size_t)n * 2))
 		n = -EFAULT;
 	free(groups);
 	return n;
 }
 
-SG_SYSCALL_DEFINE(sys_setgroups16)
+SG_SYSCALL_DEFINE2(sys_setgroups16, gidsetsize, grouplist)
 {
-	uint32_t n = (uint32_t)a[0];
+	uint32_t n = (uint32_t)gidsetsize;
 	uint32_t *groups;
 	uint16_t *in;
 	long r;
@@ -112,7 +113,7 @@ SG_SYSCALL_DEFINE(sys_setgroups16)
 	if (!groups)
 		return -ENOMEM;
 	in = (uint16_t *)(groups + n);
-	r = n && copy_from_guest(sc_mm(t), in, a[1], (size_t)n * 2) ? -EFAULT : 0;
+	r = n && copy_from_guest(sc_mm(t), in, grouplist, (size_t)n * 2) ? -EFAULT : 0;
 	for (uint32_t i = 0; i < n && !r; i++)
 		groups[i] = in[i] == 0xffff ? 0xffffffffu : in[i];
 	if (!r)
@@ -122,9 +123,9 @@ SG_SYSCALL_DEFINE(sys_setgroups16)
 }
 
 /* --- nice: i386 only; the x86_64 host has no such call ------------------- */
-SG_SYSCALL_DEFINE(sys_nice)
+SG_SYSCALL_DEFINE1(sys_nice, increment)
 {
-	long inc = sc_s32(a[0]);
+	long inc = increment;
 	long prio = host_syscall2(SYS_getpriority, PRIO_PROCESS, 0);
 	long nice, r;
 
@@ -163,31 +164,31 @@ static long old_uname(struct sg_thread *t, uint64_t buf, size_t field)
 	return copy_to_guest(sc_mm(t), buf, out, 5 * field);
 }
 
-SG_SYSCALL_DEFINE(sys_olduname)
+SG_SYSCALL_DEFINE1(sys_olduname, name)
 {
-	return a[0] ? old_uname(t, a[0], 9) : -EFAULT;
+	return name ? old_uname(t, name, 9) : -EFAULT;
 }
 
-SG_SYSCALL_DEFINE(sys_uname)
+SG_SYSCALL_DEFINE1(sys_uname, name)
 {
-	return a[0] ? old_uname(t, a[0], 65) : -EFAULT;
+	return name ? old_uname(t, name, 65) : -EFAULT;
 }
 
 /* --- i386 resource and system information layouts ------------------------ */
 
-SG_SYSCALL_DEFINE(compat_sys_getrusage)
+SG_SYSCALL_DEFINE2(compat_sys_getrusage, who, ru)
 {
 	struct compat_rusage c;
 	struct rusage r;
-	long ret = host_syscall2(SYS_getrusage, (int)a[0], &r);
+	long ret = host_syscall2(SYS_getrusage, (int)who, &r);
 
 	if (ret)
 		return ret;
 	put_compat_rusage(&c, &r);
-	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), ru, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(compat_sys_sysinfo)
+SG_SYSCALL_DEFINE1(compat_sys_sysinfo, info)
 {
 	struct compat_sysinfo c;
 	struct sysinfo s;
@@ -196,18 +197,18 @@ SG_SYSCALL_DEFINE(compat_sys_sysinfo)
 	if (r)
 		return r;
 	put_compat_sysinfo(&c, &s);
-	return copy_to_guest(sc_mm(t), a[0], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), info, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(compat_sys_times)
+SG_SYSCALL_DEFINE1(compat_sys_times, tbuf)
 {
 	struct compat_tms c;
 	struct tms h;
 	long r = host_syscall1(SYS_times, &h);
 
-	if (a[0]) {
+	if (tbuf) {
 		put_compat_tms(&c, &h);
-		if (copy_to_guest(sc_mm(t), a[0], &c, sizeof(c)))
+		if (copy_to_guest(sc_mm(t), tbuf, &c, sizeof(c)))
 			return -EFAULT;
 	}
 	return (long)(int32_t)r; /* compat_clock_t */
@@ -215,10 +216,10 @@ SG_SYSCALL_DEFINE(compat_sys_times)
 
 /* --- scheduling with 32-bit guest longs --------------------------------- */
 
-SG_SYSCALL_DEFINE(compat_sys_sched_setaffinity)
+SG_SYSCALL_DEFINE3(compat_sys_sched_setaffinity, pid, size, user_mask_ptr)
 {
 	uint8_t mask[1024] = { 0 };
-	uint32_t len = (uint32_t)a[1];
+	uint32_t len = (uint32_t)size;
 	/* the kernel reads at most its cpumask size (what the host's
 	 * sched_getaffinity answers for a large buffer) */
 	long host_size = host_syscall3(SYS_sched_getaffinity, 0, sizeof(mask), mask);
@@ -227,21 +228,21 @@ SG_SYSCALL_DEFINE(compat_sys_sched_setaffinity)
 	if (host_size > 0 && n > (uint64_t)host_size)
 		n = (uint32_t)host_size;
 	memset(mask, 0, sizeof(mask));
-	if (copy_from_guest(sc_mm(t), mask, a[2], n))
+	if (copy_from_guest(sc_mm(t), mask, user_mask_ptr, n))
 		return -EFAULT;
-	return host_syscall3(SYS_sched_setaffinity, a[0], sizeof(mask), mask);
+	return host_syscall3(SYS_sched_setaffinity, pid, sizeof(mask), mask);
 }
 
-SG_SYSCALL_DEFINE(sys_sched_rr_get_interval_time32)
+SG_SYSCALL_DEFINE2(sys_sched_rr_get_interval_time32, pid, interval)
 {
 	struct compat_timespec c;
 	struct timespec ts;
-	long r = host_syscall2(SYS_sched_rr_get_interval, a[0], &ts);
+	long r = host_syscall2(SYS_sched_rr_get_interval, pid, &ts);
 
 	if (r)
 		return r;
 	put_compat_timespec(&c, &ts);
-	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), interval, &c, sizeof(c));
 }
 
 /* --- prctl: pointer arguments by option ------------------------------------ */
@@ -267,9 +268,9 @@ static long tsc_mode(struct sg_thread *t, int opt, uint64_t arg)
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_prctl)
+SG_SYSCALL_DEFINE5(sys_prctl, option, arg2, arg3, arg4, arg5)
 {
-	int opt = (int)a[0];
+	int opt = (int)option;
 	long err = 0;
 	void *p;
 
@@ -277,7 +278,7 @@ SG_SYSCALL_DEFINE(sys_prctl)
 	case PR_SET_NAME:
 	case PR_GET_NAME:
 		/* TASK_COMM_LEN bytes */
-		p = sc_buf(t, a[1], 16, opt == PR_SET_NAME ? PROT_READ : PROT_WRITE,
+		p = sc_buf(t, arg2, 16, opt == PR_SET_NAME ? PROT_READ : PROT_WRITE,
 			   &err);
 		if (err || !p)
 			return -EFAULT;
@@ -287,13 +288,13 @@ SG_SYSCALL_DEFINE(sys_prctl)
 	case PR_GET_FPEMU:
 	case PR_GET_FPEXC:
 	case PR_GET_CHILD_SUBREAPER:
-		p = sc_buf(t, a[1], sizeof(int), PROT_WRITE, &err);
+		p = sc_buf(t, arg2, sizeof(int), PROT_WRITE, &err);
 		if (err)
 			return err;
 		return host_syscall2(SYS_prctl, opt, p);
 	case PR_SET_TSC:
 	case PR_GET_TSC:
-		return tsc_mode(t, opt, a[1]);
+		return tsc_mode(t, opt, arg2);
 	case PR_GET_TID_ADDRESS:
 	case PR_SET_MM:
 	case PR_SET_SECCOMP:
@@ -306,8 +307,8 @@ SG_SYSCALL_DEFINE(sys_prctl)
 		return -EINVAL;
 	default:
 		/* the remaining options take values only */
-		return host_syscall6(SYS_prctl, opt, (long)a[1], (long)a[2],
-				     (long)a[3], (long)a[4], 0);
+		return host_syscall6(SYS_prctl, opt, (long)arg2, (long)arg3,
+				     (long)arg4, (long)arg5, 0);
 	}
 }
 
@@ -322,37 +323,37 @@ enum {
 	KC_GET_PERSISTENT,
 };
 
-static long do_keyctl(struct sg_thread *t, const uint64_t *a)
+static long do_keyctl(struct sg_thread *t, int op, uint64_t arg2, uint64_t arg3,
+		      uint64_t arg4, uint64_t arg5)
 {
 	char s1[PATH_MAX], s2[PATH_MAX];
-	int op = (int)a[0];
 	long err = 0, r;
 	void *p;
 
 	switch (op) {
 	case KC_JOIN_SESSION_KEYRING:
-		if (!a[1])
+		if (!arg2)
 			return host_syscall2(SYS_keyctl, op, NULL);
-		r = strncpy_from_guest(sc_mm(t), s1, a[1], sizeof(s1));
+		r = strncpy_from_guest(sc_mm(t), s1, arg2, sizeof(s1));
 		return r < 0 ? r : host_syscall2(SYS_keyctl, op, s1);
 	case KC_UPDATE:
 	case KC_INSTANTIATE:
-		p = sc_buf(t, a[2], (uint32_t)a[3], PROT_READ, &err);
+		p = sc_buf(t, arg3, (uint32_t)arg4, PROT_READ, &err);
 		return err ? err
-			   : host_syscall5(SYS_keyctl, op, a[1], p,
-					   (uint32_t)a[3], a[4]);
+			   : host_syscall5(SYS_keyctl, op, arg2, p,
+					   (uint32_t)arg4, arg5);
 	case KC_DESCRIBE:
 	case KC_READ:
 	case KC_GET_SECURITY:
-		p = sc_buf(t, a[2], (uint32_t)a[3], PROT_WRITE, &err);
+		p = sc_buf(t, arg3, (uint32_t)arg4, PROT_WRITE, &err);
 		return err ? err
-			   : host_syscall4(SYS_keyctl, op, a[1], p, (uint32_t)a[3]);
+			   : host_syscall4(SYS_keyctl, op, arg2, p, (uint32_t)arg4);
 	case KC_SEARCH:
-		r = strncpy_from_guest(sc_mm(t), s1, a[2], sizeof(s1));
+		r = strncpy_from_guest(sc_mm(t), s1, arg3, sizeof(s1));
 		if (r >= 0)
-			r = strncpy_from_guest(sc_mm(t), s2, a[3], sizeof(s2));
+			r = strncpy_from_guest(sc_mm(t), s2, arg4, sizeof(s2));
 		return r < 0 ? r
-			     : host_syscall5(SYS_keyctl, op, a[1], s1, s2, a[4]);
+			     : host_syscall5(SYS_keyctl, op, arg2, s1, s2, arg5);
 	case KC_GET_KEYRING_ID:
 	case KC_REVOKE:
 	case KC_CHOWN:
@@ -368,8 +369,8 @@ static long do_keyctl(struct sg_thread *t, const uint64_t *a)
 	case KC_REJECT:
 	case KC_INVALIDATE:
 	case KC_GET_PERSISTENT:
-		return host_syscall5(SYS_keyctl, op, sc_s32(a[1]), sc_s32(a[2]),
-				     sc_s32(a[3]), sc_s32(a[4]));
+		return host_syscall5(SYS_keyctl, op, sc_s32(arg2), sc_s32(arg3),
+				     sc_s32(arg4), sc_s32(arg5));
 	default:
 		/* INSTANTIATE_IOV, DH_COMPUTE, PKEY_*, RESTRICT_KEYRING,
 		 * MOVE, CAPABILITIES, WATCH_KEY: not translated */
@@ -377,12 +378,12 @@ static long do_keyctl(struct sg_thread *t, const uint64_t *a)
 	}
 }
 
-SG_SYSCALL_DEFINE(sys_keyctl)
+SG_SYSCALL_DEFINE5(sys_keyctl, option, arg2, arg3, arg4, arg5)
 {
-	return do_keyctl(t, a);
+	return do_keyctl(t, option, arg2, arg3, arg4, arg5);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_keyctl)
+SG_SYSCALL_DEFINE5(compat_sys_keyctl, option, arg2, arg3, arg4, arg5)
 {
-	return do_keyctl(t, a);
+	return do_keyctl(t, option, arg2, arg3, arg4, arg5);
 }
