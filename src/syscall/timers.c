@@ -10,87 +10,89 @@
 
 /* --- setitimer / getitimer with struct compat_itimerval ----------------- */
 
-SG_SYSCALL_DEFINE(compat_sys_getitimer)
+SG_SYSCALL_DEFINE2(compat_sys_getitimer, which, it)
 {
 	struct compat_itimerval c;
 	struct itimerval h;
-	long r = host_syscall2(SYS_getitimer, a[0], &h);
+	long r = host_syscall2(SYS_getitimer, which, &h);
 
 	if (r)
 		return r;
 	put_compat_itimerval(&c, &h);
-	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), it, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(compat_sys_setitimer)
+SG_SYSCALL_DEFINE3(compat_sys_setitimer, which, value, ovalue)
 {
 	struct compat_itimerval c;
 	struct itimerval in, out;
 	long r;
 
-	if (a[1]) {
-		if (copy_from_guest(sc_mm(t), &c, a[1], sizeof(c)))
+	if (value) {
+		if (copy_from_guest(sc_mm(t), &c, value, sizeof(c)))
 			return -EFAULT;
 		get_compat_itimerval(&in, &c);
 	}
-	r = host_syscall3(SYS_setitimer, a[0], a[1] ? &in : NULL, &out);
-	if (r || !a[2])
+	r = host_syscall3(SYS_setitimer, which, value ? &in : NULL, &out);
+	if (r || !ovalue)
 		return r;
 	put_compat_itimerval(&c, &out);
-	return copy_to_guest(sc_mm(t), a[2], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), ovalue, &c, sizeof(c));
 }
 
 /* --- timer_settime / timerfd_settime with old_itimerspec32 --------------- */
 
-static long settime32(struct sg_thread *t, long nr, const uint64_t *a)
+/* host call nr on timer (or timerfd) id */
+static long settime32(struct sg_thread *t, long nr, int id, uint64_t flags, uint64_t new_value,
+		      uint64_t old_value)
 {
 	struct compat_itimerspec c;
 	struct itimerspec in, out;
 	long r;
 
 	/* timer_settime: no new value is EINVAL before any read */
-	if (nr == SYS_timer_settime && !a[2])
+	if (nr == SYS_timer_settime && !new_value)
 		return -EINVAL;
-	if (copy_from_guest(sc_mm(t), &c, a[2], sizeof(c)))
+	if (copy_from_guest(sc_mm(t), &c, new_value, sizeof(c)))
 		return -EFAULT;
 	get_compat_itimerspec(&in, &c);
-	r = host_syscall4(nr, a[0], a[1], &in, a[3] ? &out : NULL);
-	if (r || !a[3])
+	r = host_syscall4(nr, id, flags, &in, old_value ? &out : NULL);
+	if (r || !old_value)
 		return r;
 	put_compat_itimerspec(&c, &out);
-	return copy_to_guest(sc_mm(t), a[3], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), old_value, &c, sizeof(c));
 }
 
-static long gettime32(struct sg_thread *t, long nr, const uint64_t *a)
+static long gettime32(struct sg_thread *t, long nr, int id, uint64_t value)
 {
 	struct compat_itimerspec c;
 	struct itimerspec h;
-	long r = host_syscall2(nr, a[0], &h);
+	long r = host_syscall2(nr, id, &h);
 
 	if (r)
 		return r;
 	put_compat_itimerspec(&c, &h);
-	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), value, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(sys_timer_settime32)
+SG_SYSCALL_DEFINE4(sys_timer_settime32, timer_id, flags, new_setting, old_setting)
 {
-	return settime32(t, SYS_timer_settime, a);
+	return settime32(t, SYS_timer_settime, timer_id, flags, new_setting, old_setting);
 }
 
-SG_SYSCALL_DEFINE(sys_timerfd_settime32)
+SG_SYSCALL_DEFINE4(sys_timerfd_settime32, ufd, flags, utmr, otmr)
 {
-	return settime32(t, SYS_timerfd_settime, a);
+	return settime32(t, SYS_timerfd_settime, ufd, flags, utmr, otmr);
 }
 
-SG_SYSCALL_DEFINE(sys_timer_gettime32)
+SG_SYSCALL_DEFINE2(sys_timer_gettime32, timer_id, setting)
 {
-	return gettime32(t, SYS_timer_gettime, a);
+	return gettime32(t, SYS_timer_gettime, timer_id, setting);
 }
 
-SG_SYSCALL_DEFINE(sys_timerfd_gettime32)
+SG_SYSCALL_DEFINE2(sys_timerfd_gettime32, ufd, otmr)
 {
-	return gettime32(t, SYS_timerfd_gettime, a);
+	return gettime32(t, SYS_timerfd_gettime, ufd, otmr);
 }
 
 /* --- compat sigevent: timer_create and mq_notify (i386 and x32) ---------- */
@@ -106,102 +108,105 @@ static long get_sigevent(struct sg_thread *t, uint64_t addr,
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(compat_sys_timer_create)
+SG_SYSCALL_DEFINE3(compat_sys_timer_create, which_clock, timer_event_spec, created_timer_id)
 {
 	struct sc_sigevent64 ev;
 	int32_t id;
-	long r = a[1] ? get_sigevent(t, a[1], &ev) : 0;
+	long r = timer_event_spec ? get_sigevent(t, timer_event_spec, &ev) : 0;
 
 	if (r)
 		return r;
 	/* the id is written after the clock is checked and the timer made;
 	 * the kernel drops the timer when that write faults */
-	r = host_syscall3(SYS_timer_create, a[0], a[1] ? &ev : NULL, &id);
+	r = host_syscall3(SYS_timer_create, which_clock, timer_event_spec ? &ev : NULL, &id);
 	if (r)
 		return r;
-	if (copy_to_guest(sc_mm(t), a[2], &id, sizeof(id))) {
+	if (copy_to_guest(sc_mm(t), created_timer_id, &id, sizeof(id))) {
 		host_syscall1(SYS_timer_delete, id);
 		return -EFAULT;
 	}
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(compat_sys_mq_notify)
+SG_SYSCALL_DEFINE2(compat_sys_mq_notify, mqdes, u_notification)
 {
 	struct sc_sigevent64 ev;
-	long r = a[1] ? get_sigevent(t, a[1], &ev) : 0;
+	long r = u_notification ? get_sigevent(t, u_notification, &ev) : 0;
 
-	return r ? r : host_syscall2(SYS_mq_notify, a[0], a[1] ? &ev : NULL);
+	return r ? r : host_syscall2(SYS_mq_notify, mqdes, u_notification ? &ev : NULL);
 }
 
 /* --- i386 message queues: compat mq_attr, time32 timeouts -------------------- */
 
-SG_SYSCALL_DEFINE(compat_sys_mq_open)
+SG_SYSCALL_DEFINE4(compat_sys_mq_open, u_name, oflag, mode, u_attr)
 {
 	struct compat_mq_attr c;
 	struct sc_mq_attr64 h;
 	char name[PATH_MAX];
-	long r = strncpy_from_guest(sc_mm(t), name, a[0], sizeof(name));
+	long r = strncpy_from_guest(sc_mm(t), name, u_name, sizeof(name));
 
 	if (r < 0)
 		return r;
-	if (a[3]) {
-		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+	if (u_attr) {
+		if (copy_from_guest(sc_mm(t), &c, u_attr, sizeof(c)))
 			return -EFAULT;
 		get_compat_mq_attr(&h, &c);
 	}
-	return host_syscall4(SYS_mq_open, name, a[1], a[2], a[3] ? &h : NULL);
+	return host_syscall4(SYS_mq_open, name, oflag, mode, u_attr ? &h : NULL);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_mq_getsetattr)
+SG_SYSCALL_DEFINE3(compat_sys_mq_getsetattr, mqdes, u_mqstat, u_omqstat)
 {
 	struct compat_mq_attr c;
 	struct sc_mq_attr64 in, out;
 	long r;
 
-	if (a[1]) {
-		if (copy_from_guest(sc_mm(t), &c, a[1], sizeof(c)))
+	if (u_mqstat) {
+		if (copy_from_guest(sc_mm(t), &c, u_mqstat, sizeof(c)))
 			return -EFAULT;
 		get_compat_mq_attr(&in, &c);
 	}
-	r = host_syscall3(SYS_mq_getsetattr, a[0], a[1] ? &in : NULL, &out);
-	if (r || !a[2])
+	r = host_syscall3(SYS_mq_getsetattr, mqdes, u_mqstat ? &in : NULL, &out);
+	if (r || !u_omqstat)
 		return r;
 	put_compat_mq_attr(&c, &out);
-	return copy_to_guest(sc_mm(t), a[2], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), u_omqstat, &c, sizeof(c));
 }
 
-static long mq_timed32(struct sg_thread *t, const uint64_t *a, bool send)
+/* prio: send, the priority; receive, where it goes */
+static long mq_timed32(struct sg_thread *t, bool send, int mqdes, uint64_t msg_ptr,
+		       uint64_t msg_len, uint64_t prio, uint64_t abs_timeout)
 {
 	struct compat_timespec c;
 	struct timespec ts;
 	long err = 0;
-	void *buf = sc_buf(t, a[1], (uint32_t)a[2],
+	void *buf = sc_buf(t, msg_ptr, (uint32_t)msg_len,
 			   send ? PROT_READ : PROT_WRITE, &err);
-	void *prio = send ? NULL : sc_buf(t, a[3], 4, PROT_WRITE, &err);
+	void *prio_p = send ? NULL : sc_buf(t, prio, 4, PROT_WRITE, &err);
 
 	if (err)
 		return err;
-	if (a[4]) {
-		if (copy_from_guest(sc_mm(t), &c, a[4], sizeof(c)))
+	if (abs_timeout) {
+		if (copy_from_guest(sc_mm(t), &c, abs_timeout, sizeof(c)))
 			return -EFAULT;
 		get_compat_timespec(&ts, &c);
 	}
 	if (send)
-		return host_blocking6(t, SYS_mq_timedsend, (long)a[0], (long)buf,
-				     (long)(uint32_t)a[2], (long)(uint32_t)a[3],
-				     a[4] ? (long)&ts : 0, 0);
-	return host_blocking6(t, SYS_mq_timedreceive, (long)a[0], (long)buf,
-			     (long)(uint32_t)a[2], (long)prio,
-			     a[4] ? (long)&ts : 0, 0);
+		return host_blocking6(t, SYS_mq_timedsend, mqdes, (long)buf,
+				     (long)(uint32_t)msg_len, (long)(uint32_t)prio,
+				     abs_timeout ? (long)&ts : 0, 0);
+	return host_blocking6(t, SYS_mq_timedreceive, mqdes, (long)buf,
+			     (long)(uint32_t)msg_len, (long)prio_p,
+			     abs_timeout ? (long)&ts : 0, 0);
 }
 
-SG_SYSCALL_DEFINE(sys_mq_timedsend_time32)
+SG_SYSCALL_DEFINE5(sys_mq_timedsend_time32, mqdes, msg_ptr, msg_len, msg_prio, abs_timeout)
 {
-	return mq_timed32(t, a, true);
+	return mq_timed32(t, true, mqdes, msg_ptr, msg_len, (uint32_t)msg_prio, abs_timeout);
 }
 
-SG_SYSCALL_DEFINE(sys_mq_timedreceive_time32)
+SG_SYSCALL_DEFINE5(sys_mq_timedreceive_time32, mqdes, msg_ptr, msg_len, msg_prio,
+		   abs_timeout)
 {
-	return mq_timed32(t, a, false);
+	return mq_timed32(t, false, mqdes, msg_ptr, msg_len, msg_prio, abs_timeout);
 }
