@@ -666,6 +666,17 @@ static void one_call(unsigned k, const struct row *r, int timeout_ms)
 		a[3] &= ~(u64)0xa000;
 		v[3].v = a[3];
 	}
+	/* RLIMIT_CPU (resource 0) with a hard limit of 0 kills the child at
+	 * its next scheduler tick, natively too: whether before or after
+	 * its report is timing, so the resource is RLIMIT_FSIZE (1) instead
+	 * (prlimit64's resource is its second argument) */
+	if ((!strcmp(r->name, "setrlimit") && (uint32_t)a[0] == 0) ||
+	    (!strcmp(r->name, "prlimit64") && (uint32_t)a[1] == 0)) {
+		int i = r->name[0] == 's' ? 0 : 1;
+
+		a[i] = 1;
+		v[i].v = a[i];
+	}
 	make_dir(k, dir, sizeof(dir));
 	if (pipe(res) || pipe(safe)) {
 		perror("pipe");
