@@ -57,98 +57,97 @@ SG_PASSTHROUGH(sys_listen, SYS_listen)
 SG_PASSTHROUGH(sys_shutdown, SYS_shutdown)
 
 /* bind/connect: a sockaddr of at most sockaddr_storage (else -EINVAL) */
-static long addr_in_call(struct sg_thread *t, const uint64_t *a, long nr)
+static long addr_in_call(struct sg_thread *t, long nr, int fd, uint64_t uaddr, int addrlen)
 {
-	uint32_t len = (uint32_t)a[2];
+	uint32_t len = (uint32_t)addrlen;
 	long err = 0;
 	void *addr = NULL;
 
 	/* a bad length is the host's EINVAL, after its descriptor checks */
-	if (a[1] && ((int32_t)len < 0 || len > SC_SOCKADDR_MAX))
-		addr = sc_fault_ptr(t, a[1]);
-	else if (a[1])
-		addr = sc_buf(t, a[1], len, PROT_READ, &err);
-	return err ? err : host_blocking3(t, nr, a[0], addr, len);
+	if (uaddr && ((int32_t)len < 0 || len > SC_SOCKADDR_MAX))
+		addr = sc_fault_ptr(t, uaddr);
+	else if (uaddr)
+		addr = sc_buf(t, uaddr, len, PROT_READ, &err);
+	return err ? err : host_blocking3(t, nr, fd, addr, len);
 }
 
-SG_SYSCALL_DEFINE(sys_bind)
+SG_SYSCALL_DEFINE3(sys_bind, fd, umyaddr, addrlen)
 {
-	return addr_in_call(t, a, SYS_bind);
+	return addr_in_call(t, SYS_bind, fd, umyaddr, addrlen);
 }
 
-SG_SYSCALL_DEFINE(sys_connect)
+SG_SYSCALL_DEFINE3(sys_connect, fd, uservaddr, addrlen)
 {
-	return addr_in_call(t, a, SYS_connect);
+	return addr_in_call(t, SYS_connect, fd, uservaddr, addrlen);
 }
 
-static long addr_out_call(struct sg_thread *t, const uint64_t *a, long nr,
-			  long flags)
+static long addr_out_call(struct sg_thread *t, long nr, int fd, uint64_t upeer,
+			  uint64_t upeer_len, long flags)
 {
 	void *addr, *len;
-	long r = addr_out(t, a[1], a[2], &addr, &len);
+	long r = addr_out(t, upeer, upeer_len, &addr, &len);
 
 	if (r)
 		return r;
 	if (nr == SYS_accept4)
-		return host_blocking4(t, nr, a[0], addr, len, flags);
-	return host_blocking3(t, nr, a[0], addr, len);
+		return host_blocking4(t, nr, fd, addr, len, flags);
+	return host_blocking3(t, nr, fd, addr, len);
 }
 
-SG_SYSCALL_DEFINE(sys_accept)
+SG_SYSCALL_DEFINE3(sys_accept, fd, upeer_sockaddr, upeer_addrlen)
 {
-	return addr_out_call(t, a, SYS_accept, 0);
+	return addr_out_call(t, SYS_accept, fd, upeer_sockaddr, upeer_addrlen, 0);
 }
 
-SG_SYSCALL_DEFINE(sys_accept4)
+SG_SYSCALL_DEFINE4(sys_accept4, fd, upeer_sockaddr, upeer_addrlen, flags)
 {
-	return addr_out_call(t, a, SYS_accept4, (long)(int)a[3]);
+	return addr_out_call(t, SYS_accept4, fd, upeer_sockaddr, upeer_addrlen,
+			     (long)(int)flags);
 }
 
-SG_SYSCALL_DEFINE(sys_getsockname)
+SG_SYSCALL_DEFINE3(sys_getsockname, fd, usockaddr, usockaddr_len)
 {
-	return addr_out_call(t, a, SYS_getsockname, 0);
+	return addr_out_call(t, SYS_getsockname, fd, usockaddr, usockaddr_len, 0);
 }
 
-SG_SYSCALL_DEFINE(sys_getpeername)
+SG_SYSCALL_DEFINE3(sys_getpeername, fd, usockaddr, usockaddr_len)
 {
-	return addr_out_call(t, a, SYS_getpeername, 0);
+	return addr_out_call(t, SYS_getpeername, fd, usockaddr, usockaddr_len, 0);
 }
 
-/* sendto(fd, buf, len, flags, addr, addrlen) */
-SG_SYSCALL_DEFINE(sys_sendto)
+SG_SYSCALL_DEFINE6(sys_sendto, fd, buff, len, flags, uaddr, addr_len)
 {
-	uint32_t alen = (uint32_t)a[5];
+	uint32_t alen = (uint32_t)addr_len;
 	long err = 0;
-	void *buf = sc_buf(t, a[1], sc_compat() ? (uint32_t)a[2] : a[2],
+	void *buf = sc_buf(t, buff, sc_compat() ? (uint32_t)len : len,
 			   PROT_READ, &err);
 	void *addr = NULL;
 
-	if (a[4] && ((int32_t)alen < 0 || alen > SC_SOCKADDR_MAX))
-		addr = sc_fault_ptr(t, a[4]); /* the host's EINVAL, in order */
-	else if (a[4])
-		addr = sc_buf(t, a[4], alen, PROT_READ, &err);
+	if (uaddr && ((int32_t)alen < 0 || alen > SC_SOCKADDR_MAX))
+		addr = sc_fault_ptr(t, uaddr); /* the host's EINVAL, in order */
+	else if (uaddr)
+		addr = sc_buf(t, uaddr, alen, PROT_READ, &err);
 	if (err)
 		return err;
-	return host_blocking6(t, SYS_sendto, (long)a[0], (long)buf,
-			     sc_compat() ? (long)(uint32_t)a[2] : (long)a[2],
-			     (long)(uint32_t)a[3], (long)addr, (long)alen);
+	return host_blocking6(t, SYS_sendto, fd, (long)buf,
+			     sc_compat() ? (long)(uint32_t)len : (long)len,
+			     (long)(uint32_t)flags, (long)addr, (long)alen);
 }
 
-/* recvfrom(fd, buf, len, flags, addr, addrlen*) */
-SG_SYSCALL_DEFINE(sys_recvfrom)
+SG_SYSCALL_DEFINE6(sys_recvfrom, fd, ubuf, size, flags, uaddr, addr_len)
 {
-	uint64_t len = sc_compat() ? (uint32_t)a[2] : a[2];
+	uint64_t len = sc_compat() ? (uint32_t)size : size;
 	void *addr, *alen, *buf;
 	long err = 0;
 
-	buf = sc_buf(t, a[1], len, PROT_WRITE, &err);
+	buf = sc_buf(t, ubuf, len, PROT_WRITE, &err);
 	if (err)
 		return err;
-	err = addr_out(t, a[4], a[5], &addr, &alen);
+	err = addr_out(t, uaddr, addr_len, &addr, &alen);
 	if (err)
 		return err;
-	return host_blocking6(t, SYS_recvfrom, (long)a[0], (long)buf, (long)len,
-			     (long)(uint32_t)a[3], (long)addr, (long)alen);
+	return host_blocking6(t, SYS_recvfrom, fd, (long)buf, (long)len,
+			     (long)(uint32_t)flags, (long)addr, (long)alen);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_recvfrom)
@@ -189,11 +188,11 @@ static bool is_group_source_req(int level, int name)
 
 /* setsockopt(fd, level, name, val, len): i386 gives a 32-bit timeval for
  * the old timeouts; i386 and x32 give compat sock_fprog and group_req. */
-SG_SYSCALL_DEFINE(sys_setsockopt)
+SG_SYSCALL_DEFINE5(sys_setsockopt, fd, optlevel, optname, optval, optlen)
 {
-	int level = (int)a[1], name = (int)a[2];
-	uint32_t len = (uint32_t)a[4];
-	long err = sc_sock_fd(a[0]); /* the kernel looks at the socket first */
+	int level = (int)optlevel, name = (int)optname;
+	uint32_t len = (uint32_t)optlen;
+	long err = sc_sock_fd(fd); /* the kernel looks at the socket first */
 	void *val;
 
 	if (err)
@@ -206,10 +205,10 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 
 		if (len < sizeof(c))
 			return -EINVAL;
-		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+		if (copy_from_guest(sc_mm(t), &c, optval, sizeof(c)))
 			return -EFAULT;
 		get_compat_timeval(&tv, &c);
-		return host_syscall5(SYS_setsockopt, a[0], level, name, &tv,
+		return host_syscall5(SYS_setsockopt, fd, level, name, &tv,
 				     sizeof(tv));
 	}
 	if (sc_compat() && is_fprog(level, name)) {
@@ -218,7 +217,7 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 
 		if (len < sizeof(c))
 			return -EINVAL;
-		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+		if (copy_from_guest(sc_mm(t), &c, optval, sizeof(c)))
 			return -EFAULT;
 		h.len = c.len;
 		h.filter = sc_buf(t, c.filter,
@@ -226,7 +225,7 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 				  PROT_READ, &err);
 		if (err)
 			return err;
-		return host_syscall5(SYS_setsockopt, a[0], level, name, &h,
+		return host_syscall5(SYS_setsockopt, fd, level, name, &h,
 				     sizeof(h));
 	}
 	if (sc_compat() && is_group_req(level, name)) {
@@ -235,12 +234,12 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 
 		if (len < sizeof(c))
 			return -EINVAL;
-		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+		if (copy_from_guest(sc_mm(t), &c, optval, sizeof(c)))
 			return -EFAULT;
 		memset(&h, 0, sizeof(h));
 		h.gr_interface = c.gr_interface;
 		memcpy(&h.gr_group, c.gr_group, sizeof(c.gr_group));
-		return host_syscall5(SYS_setsockopt, a[0], level, name, &h,
+		return host_syscall5(SYS_setsockopt, fd, level, name, &h,
 				     sizeof(h));
 	}
 	if (sc_compat() && is_group_source_req(level, name)) {
@@ -249,24 +248,24 @@ SG_SYSCALL_DEFINE(sys_setsockopt)
 
 		if (len < sizeof(c))
 			return -EINVAL;
-		if (copy_from_guest(sc_mm(t), &c, a[3], sizeof(c)))
+		if (copy_from_guest(sc_mm(t), &c, optval, sizeof(c)))
 			return -EFAULT;
 		memset(&h, 0, sizeof(h));
 		h.gsr_interface = c.gsr_interface;
 		memcpy(&h.gsr_group, c.gsr_group, sizeof(c.gsr_group));
 		memcpy(&h.gsr_source, c.gsr_source, sizeof(c.gsr_source));
-		return host_syscall5(SYS_setsockopt, a[0], level, name, &h,
+		return host_syscall5(SYS_setsockopt, fd, level, name, &h,
 				     sizeof(h));
 	}
-	val = sc_buf(t, a[3], len, PROT_READ, &err);
-	return err ? err : host_syscall5(SYS_setsockopt, a[0], level, name, val,
+	val = sc_buf(t, optval, len, PROT_READ, &err);
+	return err ? err : host_syscall5(SYS_setsockopt, fd, level, name, val,
 					 len);
 }
 
 /* getsockopt(fd, level, name, val, int *len) */
-SG_SYSCALL_DEFINE(sys_getsockopt)
+SG_SYSCALL_DEFINE5(sys_getsockopt, fd, optlevel, optname, optval, optlen)
 {
-	int level = (int)a[1], name = (int)a[2];
+	int level = (int)optlevel, name = (int)optname;
 	int32_t len = -1;
 	long err = 0, r;
 	void *val, *lenp;
@@ -277,30 +276,30 @@ SG_SYSCALL_DEFINE(sys_getsockopt)
 		socklen_t hl = sizeof(tv);
 
 		/* the socket first, then the length, as the kernel */
-		r = host_syscall5(SYS_getsockopt, a[0], level, name, &tv, &hl);
+		r = host_syscall5(SYS_getsockopt, fd, level, name, &tv, &hl);
 		if (r)
 			return r;
-		if (copy_from_guest(sc_mm(t), &len, a[4], sizeof(len)))
+		if (copy_from_guest(sc_mm(t), &len, optlen, sizeof(len)))
 			return -EFAULT;
 		if (len < 0 || (size_t)len < sizeof(c))
 			return -EINVAL;
 		put_compat_timeval(&c, &tv);
 		len = sizeof(c);
-		if (copy_to_guest(sc_mm(t), a[3], &c, sizeof(c)) ||
-		    copy_to_guest(sc_mm(t), a[4], &len, sizeof(len)))
+		if (copy_to_guest(sc_mm(t), optval, &c, sizeof(c)) ||
+		    copy_to_guest(sc_mm(t), optlen, &len, sizeof(len)))
 			return -EFAULT;
 		return 0;
 	}
 	/* the host reads the length after its socket checks: an unreadable
 	 * or negative one leaves the value a pointer it faults on */
-	lenp = sc_buf(t, a[4], sizeof(len), PROT_WRITE, &err);
-	if (copy_from_guest(sc_mm(t), &len, a[4], sizeof(len)) || len < 0)
-		val = a[3] ? sc_fault_ptr(t, a[3]) : NULL;
+	lenp = sc_buf(t, optlen, sizeof(len), PROT_WRITE, &err);
+	if (copy_from_guest(sc_mm(t), &len, optlen, sizeof(len)) || len < 0)
+		val = optval ? sc_fault_ptr(t, optval) : NULL;
 	else
-		val = sc_buf(t, a[3], (uint32_t)len, PROT_WRITE, &err);
+		val = sc_buf(t, optval, (uint32_t)len, PROT_WRITE, &err);
 	if (err)
 		return err;
-	return host_syscall5(SYS_getsockopt, a[0], level, name, val, lenp);
+	return host_syscall5(SYS_getsockopt, fd, level, name, val, lenp);
 }
 
 /* --- i386 socketcall(call, unsigned long args[]) -------------------------------- */
