@@ -29,17 +29,17 @@ static long put_ts32(struct sg_thread *t, uint64_t addr,
 	return copy_to_guest(sc_mm(t), addr, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(sys_time32)
+SG_SYSCALL_DEFINE1(sys_time32, tloc)
 {
 	long now = host_syscall1(SYS_time, 0);
 	int32_t now32 = (int32_t)now;
 
-	if (a[0] && copy_to_guest(sc_mm(t), a[0], &now32, sizeof(now32)))
+	if (tloc && copy_to_guest(sc_mm(t), tloc, &now32, sizeof(now32)))
 		return -EFAULT;
 	return now32;
 }
 
-SG_SYSCALL_DEFINE(compat_sys_gettimeofday)
+SG_SYSCALL_DEFINE2(compat_sys_gettimeofday, utv, utz)
 {
 	struct timeval tv;
 	struct timezone tz;
@@ -47,34 +47,34 @@ SG_SYSCALL_DEFINE(compat_sys_gettimeofday)
 
 	if (r)
 		return r;
-	if (a[0]) {
+	if (utv) {
 		struct compat_timeval c;
 
 		put_compat_timeval(&c, &tv);
-		if (copy_to_guest(sc_mm(t), a[0], &c, sizeof(c)))
+		if (copy_to_guest(sc_mm(t), utv, &c, sizeof(c)))
 			return -EFAULT;
 	}
-	if (a[1] && copy_to_guest(sc_mm(t), a[1], &tz, sizeof(tz)))
+	if (utz && copy_to_guest(sc_mm(t), utz, &tz, sizeof(tz)))
 		return -EFAULT;
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_clock_gettime32)
+SG_SYSCALL_DEFINE2(sys_clock_gettime32, which_clock, tp)
 {
 	struct timespec ts;
-	long r = host_syscall2(SYS_clock_gettime, a[0], &ts);
+	long r = host_syscall2(SYS_clock_gettime, which_clock, &ts);
 
-	return r ? r : put_ts32(t, a[1], &ts);
+	return r ? r : put_ts32(t, tp, &ts);
 }
 
-SG_SYSCALL_DEFINE(sys_clock_getres_time32)
+SG_SYSCALL_DEFINE2(sys_clock_getres_time32, which_clock, tp)
 {
 	struct timespec ts;
-	long r = host_syscall2(SYS_clock_getres, a[0], &ts);
+	long r = host_syscall2(SYS_clock_getres, which_clock, &ts);
 
-	if (r || !a[1])
+	if (r || !tp)
 		return r;
-	return put_ts32(t, a[1], &ts);
+	return put_ts32(t, tp, &ts);
 }
 
 /* --- the restart block ---------------------------------------------------- */
@@ -156,14 +156,14 @@ static long get_ts64(struct sg_thread *t, uint64_t addr, struct timespec *ts)
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_clock_settime)
+SG_SYSCALL_DEFINE2(sys_clock_settime, which_clock, tp)
 {
-	return clock_settime_host(t, (int)a[0], a[1], get_ts64);
+	return clock_settime_host(t, (int)which_clock, tp, get_ts64);
 }
 
-SG_SYSCALL_DEFINE(sys_clock_settime32)
+SG_SYSCALL_DEFINE2(sys_clock_settime32, which_clock, tp)
 {
-	return clock_settime_host(t, (int)a[0], a[1], get_ts32);
+	return clock_settime_host(t, (int)which_clock, tp, get_ts32);
 }
 
 /* --- nanosleep, clock_nanosleep ------------------------------------------ */
@@ -228,24 +228,24 @@ static long sleep_restart(struct sg_thread *t)
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_nanosleep)
+SG_SYSCALL_DEFINE2(sys_nanosleep, rqtp, rmtp)
 {
-	return do_sleep(t, 0, 0, a[0], a[1], false, false);
+	return do_sleep(t, 0, 0, rqtp, rmtp, false, false);
 }
 
-SG_SYSCALL_DEFINE(sys_clock_nanosleep)
+SG_SYSCALL_DEFINE4(sys_clock_nanosleep, which_clock, flags, rqtp, rmtp)
 {
-	return do_sleep(t, (int)a[0], (int)a[1], a[2], a[3], true, false);
+	return do_sleep(t, (int)which_clock, (int)flags, rqtp, rmtp, true, false);
 }
 
-SG_SYSCALL_DEFINE(sys_nanosleep_time32)
+SG_SYSCALL_DEFINE2(sys_nanosleep_time32, rqtp, rmtp)
 {
-	return do_sleep(t, 0, 0, a[0], a[1], false, true);
+	return do_sleep(t, 0, 0, rqtp, rmtp, false, true);
 }
 
-SG_SYSCALL_DEFINE(sys_clock_nanosleep_time32)
+SG_SYSCALL_DEFINE4(sys_clock_nanosleep_time32, which_clock, flags, rqtp, rmtp)
 {
-	return do_sleep(t, (int)a[0], (int)a[1], a[2], a[3], true, true);
+	return do_sleep(t, (int)which_clock, (int)flags, rqtp, rmtp, true, true);
 }
 
 static long futex_restart(struct sg_thread *t);
@@ -375,28 +375,28 @@ SG_SYSCALL_DEFINE(sys_futex_time32)
 	return do_futex(t, a, true);
 }
 
-/* futex_waitv(waiters, nr, flags, timeout, clockid): struct futex_waitv
- * is { u64 val; u64 uaddr; u32 flags; u32 reserved } in every ABI; each
- * futex address is checked before the host waits on it */
-SG_SYSCALL_DEFINE(sys_futex_waitv)
+/* struct futex_waitv is { u64 val; u64 uaddr; u32 flags; u32 reserved }
+ * in every ABI; each futex address is checked before the host waits on
+ * it */
+SG_SYSCALL_DEFINE5(sys_futex_waitv, waiters, nr_futexes, waitv_flags, timeout, clockid)
 {
 	struct {
 		uint64_t val, uaddr;
 		uint32_t flags, reserved;
 	} w[128];
-	uint32_t nr = (uint32_t)a[1];
+	uint32_t nr = (uint32_t)nr_futexes;
 	long err = 0;
 	void *tmo;
 
 	if (nr == 0 || nr > ARRAY_SIZE(w))
 		return -EINVAL;
-	if (copy_from_guest(sc_mm(t), w, a[0], nr * sizeof(w[0])))
+	if (copy_from_guest(sc_mm(t), w, waiters, nr * sizeof(w[0])))
 		return -EFAULT;
 	for (uint32_t i = 0; i < nr; i++)
 		if (!sc_ok(t, w[i].uaddr, 4, PROT_READ))
 			return -EFAULT;
-	tmo = sc_buf(t, a[3], 16, PROT_READ, &err);
+	tmo = sc_buf(t, timeout, 16, PROT_READ, &err);
 	if (err)
 		return err;
-	return host_syscall5(SYS_futex_waitv, w, nr, a[2], tmo, a[4]);
+	return host_syscall5(SYS_futex_waitv, w, nr, waitv_flags, tmo, clockid);
 }
