@@ -15,9 +15,9 @@ static bool is_err(long r)
 	return r < 0 && r >= -4095;
 }
 
-SG_SYSCALL_DEFINE(sys_brk)
+SG_SYSCALL_DEFINE1(sys_brk, brk)
 {
-	return (long)mm_brk(sc_mm(t), a[0]);
+	return (long)mm_brk(sc_mm(t), brk);
 }
 
 #define SC_HUGETLBFS_MAGIC 0x958458f6
@@ -68,26 +68,26 @@ static long do_mmap(struct sg_thread *t, uint64_t addr, uint64_t len, int prot,
 }
 
 /* x86_64 and x32: offset in bytes, must be page aligned */
-SG_SYSCALL_DEFINE(sys_mmap)
+SG_SYSCALL_DEFINE6(sys_mmap, addr, len, prot, flags, fd, off)
 {
-	if (a[5] & (MM_PAGE_SIZE - 1))
+	if (off & (MM_PAGE_SIZE - 1))
 		return -EINVAL;
-	return do_mmap(t, a[0], a[1], (int)a[2], (int)a[3], (int)a[4], a[5]);
+	return do_mmap(t, addr, len, (int)prot, (int)flags, fd, off);
 }
 
 /* i386 mmap2: offset in 4096-byte pages */
-SG_SYSCALL_DEFINE(sys_mmap_pgoff)
+SG_SYSCALL_DEFINE6(sys_mmap_pgoff, addr, len, prot, flags, fd, pgoff)
 {
-	return do_mmap(t, a[0], a[1], (int)a[2], (int)a[3], (int)a[4],
-		       (uint64_t)(uint32_t)a[5] * MM_PAGE_SIZE);
+	return do_mmap(t, addr, len, (int)prot, (int)flags, fd,
+		       (uint64_t)(uint32_t)pgoff * MM_PAGE_SIZE);
 }
 
 /* i386 old mmap (90): the arguments in a struct in guest memory */
-SG_SYSCALL_DEFINE(compat_sys_ia32_mmap)
+SG_SYSCALL_DEFINE1(compat_sys_ia32_mmap, arg)
 {
 	struct compat_mmap_arg m;
 
-	if (copy_from_guest(sc_mm(t), &m, a[0], sizeof(m)))
+	if (copy_from_guest(sc_mm(t), &m, arg, sizeof(m)))
 		return -EFAULT;
 	if (m.offset & (MM_PAGE_SIZE - 1))
 		return -EINVAL;
@@ -102,37 +102,37 @@ SG_SYSCALL_DEFINE(sys_old_mmap)
 	return compat_sys_ia32_mmap(t, a);
 }
 
-SG_SYSCALL_DEFINE(sys_munmap)
+SG_SYSCALL_DEFINE2(sys_munmap, addr, len)
 {
-	return mm_munmap(sc_mm(t), a[0], a[1]);
+	return mm_munmap(sc_mm(t), addr, len);
 }
 
-SG_SYSCALL_DEFINE(sys_mprotect)
+SG_SYSCALL_DEFINE3(sys_mprotect, start, len, prot_arg)
 {
 	/* prot is an unsigned long for x86_64 and x32: bits above 31 are
 	 * unknown bits (EINVAL at that check), 0x40000000 stands for them */
-	int prot = (int)a[2] | (!sc_i386() && (a[2] >> 32) ? 0x40000000 : 0);
-	return mm_mprotect(sc_mm(t), a[0], a[1], prot);
+	int prot = (int)prot_arg | (!sc_i386() && (prot_arg >> 32) ? 0x40000000 : 0);
+	return mm_mprotect(sc_mm(t), start, len, prot);
 }
 
-SG_SYSCALL_DEFINE(sys_mremap)
+SG_SYSCALL_DEFINE5(sys_mremap, addr, old_len, new_len, flags_arg, new_addr)
 {
 	uint64_t vdso_base = sc_vdso_base(t);
 	const struct vdso_image *vdso = vdso_image_for(sc_abi(t));
 	/* flags is a long for x86_64 and x32: high bits are unknown flags */
-	int flags = (int)a[3] | (!sc_i386() && (a[3] >> 32) ? 0x40000000 : 0);
+	int flags = (int)flags_arg | (!sc_i386() && (flags_arg >> 32) ? 0x40000000 : 0);
 	long r;
 
 	/* the kernel's vDSO is a special mapping that may not be split: only
 	 * all of it moves (the selftest test_mremap_vdso grows its try) */
-	if (vdso_base && vdso && a[0] >= vdso_base &&
-	    a[0] < vdso_base + vdso->size &&
-	    (a[0] != vdso_base || MM_PAGE_ALIGN_UP(a[1]) != vdso->size))
+	if (vdso_base && vdso && addr >= vdso_base &&
+	    addr < vdso_base + vdso->size &&
+	    (addr != vdso_base || MM_PAGE_ALIGN_UP(old_len) != vdso->size))
 		return -EINVAL;
-	r = mm_mremap(sc_mm(t), a[0], a[1], a[2], flags, a[4]);
+	r = mm_mremap(sc_mm(t), addr, old_len, new_len, flags, new_addr);
 
 	if (!is_err(r))
-		sc_vdso_moved(t, a[0], (uint64_t)r);
+		sc_vdso_moved(t, addr, (uint64_t)r);
 	return r;
 }
 
@@ -181,57 +181,57 @@ static long guest_pieces(struct sg_thread *t, long nr, uint64_t addr,
 	return hole ? -ENOMEM : r;
 }
 
-SG_SYSCALL_DEFINE(sys_msync)
+SG_SYSCALL_DEFINE3(sys_msync, start, len, flags)
 {
-	return guest_pieces(t, SYS_msync, a[0], a[1], (int)a[2], false);
+	return guest_pieces(t, SYS_msync, start, len, (int)flags, false);
 }
 
-SG_SYSCALL_DEFINE(sys_mlock)
+SG_SYSCALL_DEFINE2(sys_mlock, start, len)
 {
-	return guest_pieces(t, SYS_mlock, a[0], a[1], 0, true);
+	return guest_pieces(t, SYS_mlock, start, len, 0, true);
 }
 
-SG_SYSCALL_DEFINE(sys_mlock2)
+SG_SYSCALL_DEFINE3(sys_mlock2, start, len, flags)
 {
-	return guest_pieces(t, SYS_mlock2, a[0], a[1], (int)a[2], true);
+	return guest_pieces(t, SYS_mlock2, start, len, (int)flags, true);
 }
 
-SG_SYSCALL_DEFINE(sys_munlock)
+SG_SYSCALL_DEFINE2(sys_munlock, start, len)
 {
-	return guest_pieces(t, SYS_munlock, a[0], a[1], 0, true);
+	return guest_pieces(t, SYS_munlock, start, len, 0, true);
 }
 
-SG_SYSCALL_DEFINE(sys_madvise)
+SG_SYSCALL_DEFINE3(sys_madvise, start, len_in, behavior)
 {
-	return guest_pieces(t, SYS_madvise, a[0], a[1], (int)a[2], false);
+	return guest_pieces(t, SYS_madvise, start, len_in, (int)behavior, false);
 }
 
 /* mincore(addr, len, vec): one byte per page of a guest range; the
  * kernel checks both ranges against the user address space, then walks
  * the pages, filling vec, up to the first unmapped one (ENOMEM) */
-SG_SYSCALL_DEFINE(sys_mincore)
+SG_SYSCALL_DEFINE3(sys_mincore, start, len, vec_addr)
 {
 	struct mm *mm = sc_mm(t);
-	uint64_t pages = MM_PAGE_ALIGN_UP(a[1]) / MM_PAGE_SIZE;
+	uint64_t pages = MM_PAGE_ALIGN_UP(len) / MM_PAGE_SIZE;
 	uint64_t user_end = mm_is_low4g(mm) ? UINT64_MAX : mm_task_size(mm);
 	uint64_t part;
 	long err = 0;
 	void *vec;
 
-	if (a[0] & (MM_PAGE_SIZE - 1))
+	if (start & (MM_PAGE_SIZE - 1))
 		return -EINVAL;
-	if (a[0] + a[1] < a[0] || a[0] + a[1] > user_end)
+	if (start + len < start || start + len > user_end)
 		return -ENOMEM;
-	if (a[2] + pages < a[2] || a[2] + pages > user_end)
+	if (vec_addr + pages < vec_addr || vec_addr + pages > user_end)
 		return -EFAULT;
-	vec = sc_buf(t, a[2], pages, PROT_WRITE, &err);
+	vec = sc_buf(t, vec_addr, pages, PROT_WRITE, &err);
 	if (err)
 		return err;
-	part = mm_access_prefix(mm, a[0], pages * MM_PAGE_SIZE, 0);
+	part = mm_access_prefix(mm, start, pages * MM_PAGE_SIZE, 0);
 	if (part >= pages * MM_PAGE_SIZE)
-		return host_syscall3(SYS_mincore, a[0], a[1], vec);
+		return host_syscall3(SYS_mincore, start, len, vec);
 	if (part) {
-		long r = host_syscall3(SYS_mincore, a[0], part, vec);
+		long r = host_syscall3(SYS_mincore, start, part, vec);
 
 		if (r)
 			return r;
