@@ -99,178 +99,173 @@ const struct iovec *sc_iovec_for_host(struct sg_thread *t, uint64_t uvec,
 	return iov;
 }
 
-static long do_rw_vec(struct sg_thread *t, const uint64_t *a, bool compat,
-		      long host_nr, int prot)
+static long do_rw_vec(struct sg_thread *t, long host_nr, int prot, int fd, uint64_t vec,
+		      int vlen)
 {
 	struct iovec iov[SC_UIO_MAXIOV];
-	uint64_t cnt = (uint32_t)a[2];
+	uint64_t cnt = (uint32_t)vlen;
 	long err = 0;
-	const struct iovec *v = sc_iovec_for_host(t, a[1], cnt, compat, prot,
-						  iov, &err);
+	const struct iovec *v = sc_iovec_for_host(t, vec, cnt, sc_compat(), prot, iov, &err);
 
 	if (!v)
 		return err;
-	return host_blocking3(t, host_nr, a[0], v, cnt);
+	return host_blocking3(t, host_nr, fd, v, cnt);
 }
 
 /* sys_readv/sys_writev serve x86_64, x32 (515/516) and i386: the guest's
  * iovec layout is that of the ABI of the call, as in_compat_syscall(). */
-SG_SYSCALL_DEFINE(sys_readv)
+SG_SYSCALL_DEFINE3(sys_readv, fd, vec, vlen)
 {
-	return do_rw_vec(t, a, sc_compat(), SYS_readv, PROT_WRITE);
+	return do_rw_vec(t, SYS_readv, PROT_WRITE, fd, vec, vlen);
 }
 
-SG_SYSCALL_DEFINE(sys_writev)
+SG_SYSCALL_DEFINE3(sys_writev, fd, vec, vlen)
 {
-	return do_rw_vec(t, a, sc_compat(), SYS_writev, PROT_READ);
+	return do_rw_vec(t, SYS_writev, PROT_READ, fd, vec, vlen);
 }
 
-/* i386 pread64/pwrite64(fd, buf, count, pos_lo, pos_hi) */
-static long i386_prw(struct sg_thread *t, const uint64_t *a, long nr, int prot)
+/* i386 pread64/pwrite64: the position in two registers (SG_ARGV) */
+static long i386_prw(struct sg_thread *t, long nr, int prot, int fd, uint64_t ubuf,
+		     uint64_t count, int64_t pos)
 {
-	uint64_t pos = (uint32_t)a[3] | (a[4] << 32);
 	long err = 0;
-	void *buf = sc_buf(t, a[1], (uint32_t)a[2], prot, &err);
+	void *buf = sc_buf(t, ubuf, (uint32_t)count, prot, &err);
 
 	if (err)
 		return err;
-	return host_blocking4(t, nr, a[0], buf, (uint32_t)a[2], pos);
+	return host_blocking4(t, nr, fd, buf, (uint32_t)count, pos);
 }
 
-SG_SYSCALL_DEFINE(sys_ia32_pread64)
+SG_SYSCALL_DEFINE4(sys_ia32_pread64, fd, ubuf, count, pos)
 {
-	return i386_prw(t, a, SYS_pread64, PROT_WRITE);
+	return i386_prw(t, SYS_pread64, PROT_WRITE, fd, ubuf, count, pos);
 }
 
-SG_SYSCALL_DEFINE(sys_ia32_pwrite64)
+SG_SYSCALL_DEFINE4(sys_ia32_pwrite64, fd, ubuf, count, pos)
 {
-	return i386_prw(t, a, SYS_pwrite64, PROT_READ);
+	return i386_prw(t, SYS_pwrite64, PROT_READ, fd, ubuf, count, pos);
 }
 
 /* poll: select.c (restart block) */
 
-/* --- positioned vectors: preadv/pwritev(2) in each ABI's argument form ---- */
+/* --- positioned vectors: preadv/pwritev(2) in each ABI's argument form ----
+ * x86_64: (fd, vec, vlen, pos_l, pos_h[, flags]), pos_h ignored by a
+ * 64-bit kernel; i386: the position in two 32-bit halves; x32: in one
+ * 64-bit register, compat iovecs. SG_ARGV gives each its 64-bit pos. */
 
 /* pos < 0 with v2 means "the current position", as the host reads it. */
-static long do_prw_vec(struct sg_thread *t, const uint64_t *a, int64_t pos,
-		       long flags, bool v2, bool write)
+static long do_prw_vec(struct sg_thread *t, bool v2, bool write, int fd, uint64_t vec,
+		       int vlen, int64_t pos, long flags)
 {
 	struct iovec iov[SC_UIO_MAXIOV];
-	uint64_t cnt = (uint32_t)a[2];
+	uint64_t cnt = (uint32_t)vlen;
 	long err = 0;
 	const struct iovec *v;
 
 	if (!v2 && pos < 0)
 		return -EINVAL;
-	v = sc_iovec_for_host(t, a[1], cnt, sc_compat(),
+	v = sc_iovec_for_host(t, vec, cnt, sc_compat(),
 			      write ? PROT_READ : PROT_WRITE, iov, &err);
 	if (!v)
 		return err;
 	if (v2)
 		return host_blocking6(t, write ? SYS_pwritev2 : SYS_preadv2,
-				     (long)a[0], (long)v, (long)cnt, pos, 0,
-				     flags);
-	return host_blocking6(t, write ? SYS_pwritev : SYS_preadv, (long)a[0],
+				     fd, (long)v, (long)cnt, pos, 0, flags);
+	return host_blocking6(t, write ? SYS_pwritev : SYS_preadv, fd,
 			     (long)v, (long)cnt, pos, 0, 0);
 }
 
-/* x86_64: (fd, vec, vlen, pos_l, pos_h[, flags]); pos_h is ignored by a
- * 64-bit kernel (the halves are combined in 64 bits) */
-SG_SYSCALL_DEFINE(sys_preadv)
+SG_SYSCALL_DEFINE4(sys_preadv, fd, vec, vlen, pos)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], 0, false, false);
+	return do_prw_vec(t, false, false, fd, vec, vlen, pos, 0);
 }
 
-SG_SYSCALL_DEFINE(sys_pwritev)
+SG_SYSCALL_DEFINE4(sys_pwritev, fd, vec, vlen, pos)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], 0, false, true);
+	return do_prw_vec(t, false, true, fd, vec, vlen, pos, 0);
 }
 
-SG_SYSCALL_DEFINE(sys_preadv2)
+SG_SYSCALL_DEFINE6(sys_preadv2, fd, vec, vlen, pos, pos_h, flags)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], (long)a[5], true, false);
+	return do_prw_vec(t, true, false, fd, vec, vlen, pos, (long)flags);
 }
 
-SG_SYSCALL_DEFINE(sys_pwritev2)
+SG_SYSCALL_DEFINE6(sys_pwritev2, fd, vec, vlen, pos, pos_h, flags)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], (long)a[5], true, true);
+	return do_prw_vec(t, true, true, fd, vec, vlen, pos, (long)flags);
 }
 
-/* i386: the position in two 32-bit halves */
-#define I386_POS(a) ((int64_t)((uint32_t)(a)[3] | ((a)[4] << 32)))
-
-SG_SYSCALL_DEFINE(compat_sys_preadv)
+SG_SYSCALL_DEFINE4(compat_sys_preadv, fd, vec, vlen, pos)
 {
-	return do_prw_vec(t, a, I386_POS(a), 0, false, false);
+	return do_prw_vec(t, false, false, fd, vec, vlen, pos, 0);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_pwritev)
+SG_SYSCALL_DEFINE4(compat_sys_pwritev, fd, vec, vlen, pos)
 {
-	return do_prw_vec(t, a, I386_POS(a), 0, false, true);
+	return do_prw_vec(t, false, true, fd, vec, vlen, pos, 0);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_preadv2)
+SG_SYSCALL_DEFINE5(compat_sys_preadv2, fd, vec, vlen, pos, flags)
 {
-	return do_prw_vec(t, a, I386_POS(a), (long)(uint32_t)a[5], true, false);
+	return do_prw_vec(t, true, false, fd, vec, vlen, pos, (long)(uint32_t)flags);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_pwritev2)
+SG_SYSCALL_DEFINE5(compat_sys_pwritev2, fd, vec, vlen, pos, flags)
 {
-	return do_prw_vec(t, a, I386_POS(a), (long)(uint32_t)a[5], true, true);
+	return do_prw_vec(t, true, true, fd, vec, vlen, pos, (long)(uint32_t)flags);
 }
 
-/* x32: the position in one 64-bit register, compat iovecs */
-SG_SYSCALL_DEFINE(compat_sys_preadv64)
+SG_SYSCALL_DEFINE4(compat_sys_preadv64, fd, vec, vlen, pos)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], 0, false, false);
+	return do_prw_vec(t, false, false, fd, vec, vlen, pos, 0);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_pwritev64)
+SG_SYSCALL_DEFINE4(compat_sys_pwritev64, fd, vec, vlen, pos)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], 0, false, true);
+	return do_prw_vec(t, false, true, fd, vec, vlen, pos, 0);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_preadv64v2)
+SG_SYSCALL_DEFINE5(compat_sys_preadv64v2, fd, vec, vlen, pos, flags)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], (long)(uint32_t)a[4], true, false);
+	return do_prw_vec(t, true, false, fd, vec, vlen, pos, (long)(uint32_t)flags);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_pwritev64v2)
+SG_SYSCALL_DEFINE5(compat_sys_pwritev64v2, fd, vec, vlen, pos, flags)
 {
-	return do_prw_vec(t, a, (int64_t)a[3], (long)(uint32_t)a[4], true, true);
+	return do_prw_vec(t, true, true, fd, vec, vlen, pos, (long)(uint32_t)flags);
 }
 
-/* vmsplice(fd, iov, nr_segs, flags): guest pages into a pipe (or out) */
-SG_SYSCALL_DEFINE(sys_vmsplice)
+/* guest pages into a pipe (or out) */
+SG_SYSCALL_DEFINE4(sys_vmsplice, fd, uiov, nr_segs, flags)
 {
 	struct iovec iov[SC_UIO_MAXIOV];
-	uint64_t cnt = (uint32_t)a[2];
+	uint64_t cnt = (uint32_t)nr_segs;
 	long err = 0;
-	const struct iovec *v = sc_iovec_for_host(t, a[1], cnt, sc_compat(),
+	const struct iovec *v = sc_iovec_for_host(t, uiov, cnt, sc_compat(),
 						  PROT_READ, iov, &err);
 
-	return v ? host_blocking4(t, SYS_vmsplice, a[0], v, cnt, a[3]) : err;
+	return v ? host_blocking4(t, SYS_vmsplice, fd, v, cnt, flags) : err;
 }
 
-/* process_vm_readv/writev(pid, local iov, n, remote iov, n, flags): the
- * local buffers are the guest's (checked); the remote ones are addresses
- * in the other process, widened from the guest's iovec form only. */
-static long process_vm(struct sg_thread *t, const uint64_t *a, long nr,
-		       int local_prot)
+/* process_vm_readv/writev: the local buffers are the guest's (checked);
+ * the remote ones are addresses in the other process, widened from the
+ * guest's iovec form only. */
+static long process_vm(struct sg_thread *t, long nr, int local_prot, int pid, uint64_t lvec,
+		       uint64_t liovcnt, uint64_t rvec, uint64_t riovcnt, uint64_t flags)
 {
 	struct iovec local[SC_UIO_MAXIOV], remote[SC_UIO_MAXIOV]; /* 32 KiB of stack */
-	uint64_t nl = (uint32_t)a[2], nrem = (uint32_t)a[4], total = 0;
+	uint64_t nl = (uint32_t)liovcnt, nrem = (uint32_t)riovcnt, total = 0;
 	const struct iovec *lv, *rv = remote;
 	/* the other process is sysgate itself: its addresses are guest
 	 * addresses, and only the guest's memory may be read or written */
-	bool self = (pid_t)a[0] == (pid_t)host_syscall0(SYS_getpid);
+	bool self = (pid_t)pid == (pid_t)host_syscall0(SYS_getpid);
 	long err = 0;
 
 	/* the kernel's order: flags, the local vector (an empty one ends
 	 * the call), the remote one, then the process */
-	if (a[5])
+	if (flags)
 		return -EINVAL;
-	lv = sc_iovec_for_host(t, a[1], nl, sc_compat(), local_prot, local, &err);
+	lv = sc_iovec_for_host(t, lvec, nl, sc_compat(), local_prot, local, &err);
 	if (!lv)
 		return err;
 	if (lv == local) {
@@ -280,22 +275,22 @@ static long process_vm(struct sg_thread *t, const uint64_t *a, long nr,
 			return 0;
 	}
 	if (nrem > SC_UIO_MAXIOV)
-		rv = sc_fault_ptr(t, a[3]);
+		rv = sc_fault_ptr(t, rvec);
 	for (uint64_t i = 0; rv == remote && i < nrem; i++) {
 		if (sc_compat()) {
 			struct compat_iovec c;
 
-			if (copy_from_guest(sc_mm(t), &c, a[3] + i * sizeof(c),
+			if (copy_from_guest(sc_mm(t), &c, rvec + i * sizeof(c),
 					    sizeof(c))) {
-				rv = sc_fault_ptr(t, a[3]);
+				rv = sc_fault_ptr(t, rvec);
 				break;
 			}
 			remote[i].iov_base = (void *)(uintptr_t)c.iov_base;
 			remote[i].iov_len = (size_t)(int32_t)c.iov_len;
 		} else if (copy_from_guest(sc_mm(t), &remote[i],
-					   a[3] + i * sizeof(remote[i]),
+					   rvec + i * sizeof(remote[i]),
 					   sizeof(remote[i]))) {
-			rv = sc_fault_ptr(t, a[3]);
+			rv = sc_fault_ptr(t, rvec);
 			break;
 		}
 		if (self && (ssize_t)remote[i].iov_len > 0) {
@@ -308,16 +303,17 @@ static long process_vm(struct sg_thread *t, const uint64_t *a, long nr,
 				return err;
 		}
 	}
-	return host_syscall6(nr, (long)a[0], (long)lv, (long)nl, (long)rv,
-			     (long)nrem, (long)a[5]);
+	return host_syscall6(nr, pid, (long)lv, (long)nl, (long)rv, (long)nrem, (long)flags);
 }
 
-SG_SYSCALL_DEFINE(sys_process_vm_readv)
+SG_SYSCALL_DEFINE6(sys_process_vm_readv, pid, lvec, liovcnt, rvec, riovcnt, flags)
 {
-	return process_vm(t, a, SYS_process_vm_readv, PROT_WRITE);
+	return process_vm(t, SYS_process_vm_readv, PROT_WRITE, pid, lvec, liovcnt, rvec,
+			  riovcnt, flags);
 }
 
-SG_SYSCALL_DEFINE(sys_process_vm_writev)
+SG_SYSCALL_DEFINE6(sys_process_vm_writev, pid, lvec, liovcnt, rvec, riovcnt, flags)
 {
-	return process_vm(t, a, SYS_process_vm_writev, PROT_READ);
+	return process_vm(t, SYS_process_vm_writev, PROT_READ, pid, lvec, liovcnt, rvec,
+			  riovcnt, flags);
 }
