@@ -79,41 +79,41 @@ static long compat_stat(struct sg_thread *t, int dfd, uint64_t path_addr,
 	return r ? r : put_stat(t, buf, form, &st);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_newstat)
+SG_SYSCALL_DEFINE2(compat_sys_newstat, filename, statbuf)
 {
-	return compat_stat(t, AT_FDCWD, a[0], 0, false, a[1], FORM_STAT);
+	return compat_stat(t, AT_FDCWD, filename, 0, false, statbuf, FORM_STAT);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_newlstat)
+SG_SYSCALL_DEFINE2(compat_sys_newlstat, filename, statbuf)
 {
-	return compat_stat(t, AT_FDCWD, a[0], AT_SYMLINK_NOFOLLOW, false, a[1],
+	return compat_stat(t, AT_FDCWD, filename, AT_SYMLINK_NOFOLLOW, false, statbuf,
 			   FORM_STAT);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_newfstat)
+SG_SYSCALL_DEFINE2(compat_sys_newfstat, fd, statbuf)
 {
-	return compat_stat(t, (int)a[0], 0, 0, true, a[1], FORM_STAT);
+	return compat_stat(t, (int)fd, 0, 0, true, statbuf, FORM_STAT);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_ia32_stat64)
+SG_SYSCALL_DEFINE2(compat_sys_ia32_stat64, filename, statbuf)
 {
-	return compat_stat(t, AT_FDCWD, a[0], 0, false, a[1], FORM_STAT64);
+	return compat_stat(t, AT_FDCWD, filename, 0, false, statbuf, FORM_STAT64);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_ia32_lstat64)
+SG_SYSCALL_DEFINE2(compat_sys_ia32_lstat64, filename, statbuf)
 {
-	return compat_stat(t, AT_FDCWD, a[0], AT_SYMLINK_NOFOLLOW, false, a[1],
+	return compat_stat(t, AT_FDCWD, filename, AT_SYMLINK_NOFOLLOW, false, statbuf,
 			   FORM_STAT64);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_ia32_fstat64)
+SG_SYSCALL_DEFINE2(compat_sys_ia32_fstat64, fd, statbuf)
 {
-	return compat_stat(t, (int)a[0], 0, 0, true, a[1], FORM_STAT64);
+	return compat_stat(t, (int)fd, 0, 0, true, statbuf, FORM_STAT64);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_ia32_fstatat64)
+SG_SYSCALL_DEFINE4(compat_sys_ia32_fstatat64, dfd, filename, statbuf, flag)
 {
-	return compat_stat(t, (int)a[0], a[1], (int)a[3], false, a[2],
+	return compat_stat(t, (int)dfd, filename, (int)flag, false, statbuf,
 			   FORM_STAT64);
 }
 
@@ -133,24 +133,24 @@ static long do_openat(struct sg_thread *t, int dfd, uint64_t path_addr,
 			    (int)flags);
 }
 
-SG_SYSCALL_DEFINE(sys_open)
+SG_SYSCALL_DEFINE3(sys_open, filename, flags, mode)
 {
-	return do_openat(t, AT_FDCWD, a[0], a[1], a[2]);
+	return do_openat(t, AT_FDCWD, filename, flags, mode);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_open)
+SG_SYSCALL_DEFINE3(compat_sys_open, filename, flags, mode)
 {
-	return do_openat(t, AT_FDCWD, a[0], a[1], a[2]);
+	return do_openat(t, AT_FDCWD, filename, flags, mode);
 }
 
-SG_SYSCALL_DEFINE(sys_openat)
+SG_SYSCALL_DEFINE4(sys_openat, dfd, filename, flags, mode)
 {
-	return do_openat(t, (int)a[0], a[1], a[2], a[3]);
+	return do_openat(t, (int)dfd, filename, flags, mode);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_openat)
+SG_SYSCALL_DEFINE4(compat_sys_openat, dfd, filename, flags, mode)
 {
-	return do_openat(t, (int)a[0], a[1], a[2], a[3]);
+	return do_openat(t, (int)dfd, filename, flags, mode);
 }
 
 /* --- readlink ------------------------------------------------------------ */
@@ -227,14 +227,14 @@ static long do_readlinkat(struct sg_thread *t, int dfd, uint64_t path_addr,
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_readlink)
+SG_SYSCALL_DEFINE3(sys_readlink, path, buf, bufsiz)
 {
-	return do_readlinkat(t, AT_FDCWD, a[0], a[1], a[2]);
+	return do_readlinkat(t, AT_FDCWD, path, buf, bufsiz);
 }
 
-SG_SYSCALL_DEFINE(sys_readlinkat)
+SG_SYSCALL_DEFINE4(sys_readlinkat, dfd, pathname, buf, bufsiz)
 {
-	return do_readlinkat(t, (int)a[0], a[1], a[2], a[3]);
+	return do_readlinkat(t, (int)dfd, pathname, buf, bufsiz);
 }
 
 /* --- i386 fcntl / fcntl64 ------------------------------------------------ */
@@ -284,61 +284,60 @@ static long fcntl_lock(struct sg_thread *t, int fd, int host_cmd,
 	}
 }
 
-SG_SYSCALL_DEFINE(compat_sys_fcntl64)
+SG_SYSCALL_DEFINE3(compat_sys_fcntl64, fd, command, arg)
 {
-	int fd = (int)a[0];
-	unsigned cmd = (unsigned)a[1];
+	unsigned cmd = (unsigned)command;
 
 	switch (cmd) {
 	case F_GETLK:
 	case F_SETLK:
 	case F_SETLKW:
-		return fcntl_lock(t, fd, (int)cmd, a[2], false);
+		return fcntl_lock(t, fd, (int)cmd, arg, false);
 	case COMPAT_F_GETLK64:
 	case COMPAT_F_SETLK64:
 	case COMPAT_F_SETLKW64:
 		return fcntl_lock(t, fd, F_GETLK + (int)(cmd - COMPAT_F_GETLK64),
-				  a[2], true);
+				  arg, true);
 	case SC_F_OFD_GETLK:
 	case SC_F_OFD_SETLK:
 	case SC_F_OFD_SETLKW:
-		return fcntl_lock(t, fd, (int)cmd, a[2], true);
+		return fcntl_lock(t, fd, (int)cmd, arg, true);
 	default:
-		return host_syscall3(SYS_fcntl, fd, cmd, a[2]);
+		return host_syscall3(SYS_fcntl, fd, cmd, arg);
 	}
 }
 
-/* openat2(dfd, path, struct open_how *, size): open_how is three u64s in
- * every ABI; the guest's /proc/self files as for openat */
-SG_SYSCALL_DEFINE(sys_openat2)
+/* open_how is three u64s in every ABI; the guest's /proc/self files as
+ * for openat */
+SG_SYSCALL_DEFINE4(sys_openat2, dfd, filename, uhow, usize)
 {
 	uint64_t how[3] = { 0 };
 	char path[PATH_MAX];
-	uint64_t size = a[3];
+	uint64_t size = usize;
 	long r;
 
 	if (size < sizeof(how) || size > 4096)
 		return size < sizeof(how) ? -EINVAL : -E2BIG;
-	if (copy_from_guest(sc_mm(t), how, a[2], sizeof(how)))
+	if (copy_from_guest(sc_mm(t), how, uhow, sizeof(how)))
 		return -EFAULT;
-	r = sc_path(t, a[1], path, true);
+	r = sc_path(t, filename, path, true);
 	if (r)
 		return r;
 	/* fields beyond the ones known here must be zero: the host checks
 	 * the guest's own copy */
-	if (size > sizeof(how) && !sc_ok(t, a[2], size, PROT_READ))
+	if (size > sizeof(how) && !sc_ok(t, uhow, size, PROT_READ))
 		return -EFAULT;
-	return sc_proc_view(t, host_blocking4(t, SYS_openat2, a[0], path,
-					     size > sizeof(how) ? g2h(a[2]) : (void *)how,
+	return sc_proc_view(t, host_blocking4(t, SYS_openat2, dfd, path,
+					     size > sizeof(how) ? g2h(uhow) : (void *)how,
 					     size),
 			    (int)how[0]);
 }
 
 /* x86_64 and x32 fcntl: the commands whose argument points somewhere get
  * it checked (struct flock is the 64-bit one for both) */
-SG_SYSCALL_DEFINE(sys_fcntl)
+SG_SYSCALL_DEFINE3(sys_fcntl, fd, command, arg)
 {
-	unsigned cmd = (unsigned)a[1];
+	unsigned cmd = (unsigned)command;
 	uint64_t size = 0;
 	int prot = PROT_READ;
 	long err = 0;
@@ -370,12 +369,12 @@ SG_SYSCALL_DEFINE(sys_fcntl)
 		size = 8;
 		break;
 	default:
-		return host_syscall3(SYS_fcntl, a[0], cmd, a[2]);
+		return host_syscall3(SYS_fcntl, fd, cmd, arg);
 	}
-	p = sc_buf(t, a[2], size, prot, &err);
+	p = sc_buf(t, arg, size, prot, &err);
 	if (err)
 		return err;
-	return host_blocking3(t, SYS_fcntl, a[0], cmd, p); /* F_SETLKW waits */
+	return host_blocking3(t, SYS_fcntl, fd, cmd, p); /* F_SETLKW waits */
 }
 
 /* --- quotactl, quotactl_fd ---------------------------------------------------
@@ -393,33 +392,34 @@ static long quota_call(long fd_or_cmd, long cmd_or_special, long id, void *p,
 	return host_syscall4(SYS_quotactl, fd_or_cmd, cmd_or_special, id, p);
 }
 
-/* a: quotactl's (cmd, special, id, addr) or quotactl_fd's (fd, cmd, id, addr) */
-static long do_quotactl(struct sg_thread *t, const uint64_t *a, bool by_fd)
+/* arg0, arg1: quotactl's cmd and special, or quotactl_fd's fd and cmd */
+static long do_quotactl(struct sg_thread *t, bool by_fd, uint64_t arg0, uint64_t arg1,
+			uint64_t id, uint64_t addr_arg)
 {
-	unsigned cmd = (unsigned)(by_fd ? a[1] : a[0]);
-	long first = (long)a[0], second = (long)(unsigned)a[1];
+	unsigned cmd = (unsigned)(by_fd ? arg1 : arg0);
+	long first = (long)arg0, second = (long)(unsigned)arg1;
 	char special[PATH_MAX], file[PATH_MAX];
 	const char *host_special = NULL, *host_file;
-	uint64_t addr = a[3];
+	uint64_t addr = addr_arg;
 	uint64_t size = 0;
 	int prot = PROT_WRITE;
 	void *p = NULL;
 	long r, err = 0;
 
-	if (!by_fd && a[1]) {
-		r = sc_path_host(t, a[1], special, true, &host_special);
+	if (!by_fd && arg1) {
+		r = sc_path_host(t, arg1, special, true, &host_special);
 		if (r)
 			return r;
 		second = (long)host_special;
 	}
 	if (by_fd)
-		first = (long)(unsigned)a[0];
+		first = (long)(unsigned)arg0;
 	switch (cmd >> 8) {
 	case Q_QUOTAON: /* addr: the quota file */
 		r = sc_path_host(t, addr, file, true, &host_file);
 		if (r)
 			return r;
-		return quota_call(first, second, (long)(uint32_t)a[2],
+		return quota_call(first, second, (long)(uint32_t)id,
 				  (void *)host_file, by_fd);
 	case Q_GETFMT:
 		size = 4;
@@ -443,9 +443,9 @@ static long do_quotactl(struct sg_thread *t, const uint64_t *a, bool by_fd)
 					    ? sc_fault_ptr(t, addr)
 					    : &dq;
 				return quota_call(first, second,
-						  (long)(uint32_t)a[2], p, by_fd);
+						  (long)(uint32_t)id, p, by_fd);
 			}
-			r = quota_call(first, second, (long)(uint32_t)a[2], &dq,
+			r = quota_call(first, second, (long)(uint32_t)id, &dq,
 				       by_fd);
 			if (r == 0 && copy_to_guest(sc_mm(t), addr, &dq,
 						    COMPAT_IF_DQBLK_SIZE))
@@ -481,7 +481,7 @@ static long do_quotactl(struct sg_thread *t, const uint64_t *a, bool by_fd)
 			struct fs_quota_stat st = { 0 };
 			struct compat_fs_quota_stat c;
 
-			r = quota_call(first, second, (long)(uint32_t)a[2],
+			r = quota_call(first, second, (long)(uint32_t)id,
 				       &st, by_fd);
 			if (r)
 				return r;
@@ -499,15 +499,15 @@ static long do_quotactl(struct sg_thread *t, const uint64_t *a, bool by_fd)
 		if (err)
 			return err;
 	}
-	return quota_call(first, second, (long)(uint32_t)a[2], p, by_fd);
+	return quota_call(first, second, (long)(uint32_t)id, p, by_fd);
 }
 
-SG_SYSCALL_DEFINE(sys_quotactl)
+SG_SYSCALL_DEFINE4(sys_quotactl, cmd, special, id, addr)
 {
-	return do_quotactl(t, a, false);
+	return do_quotactl(t, false, cmd, special, id, addr);
 }
 
-SG_SYSCALL_DEFINE(sys_quotactl_fd)
+SG_SYSCALL_DEFINE4(sys_quotactl_fd, fd, cmd, id, addr)
 {
-	return do_quotactl(t, a, true);
+	return do_quotactl(t, true, fd, cmd, id, addr);
 }
