@@ -191,40 +191,40 @@ static long cmsg_compat_flag(uint64_t flags)
 	return !sc_compat() && ((uint32_t)flags & SC_MSG_CMSG_COMPAT) ? -EINVAL : 0;
 }
 
-static long do_sendmsg(struct sg_thread *t, const uint64_t *a)
+static long do_sendmsg(struct sg_thread *t, int fd, uint64_t msg, uint64_t flags)
 {
 	struct msg_conv m;
-	long r = cmsg_compat_flag(a[2]);
+	long r = cmsg_compat_flag(flags);
 
 	if (!r)
-		r = sc_sock_fd(a[0]);
+		r = sc_sock_fd(fd);
 
 	if (r)
 		return r;
-	r = get_msg(t, a[1], false, &m);
+	r = get_msg(t, msg, false, &m);
 
 	if (!r)
-		r = host_blocking3(t, SYS_sendmsg, a[0], &m.h,
-				  (uint32_t)a[2] & ~SC_MSG_CMSG_COMPAT);
+		r = host_blocking3(t, SYS_sendmsg, fd, &m.h,
+				  (uint32_t)flags & ~SC_MSG_CMSG_COMPAT);
 	msg_free(&m);
 	return r;
 }
 
-static long do_recvmsg(struct sg_thread *t, const uint64_t *a)
+static long do_recvmsg(struct sg_thread *t, int fd, uint64_t msg, uint64_t flags)
 {
 	struct msg_conv m;
-	long r = cmsg_compat_flag(a[2]);
+	long r = cmsg_compat_flag(flags);
 
 	if (!r)
-		r = sc_sock_fd(a[0]);
+		r = sc_sock_fd(fd);
 
 	if (r)
 		return r;
-	r = get_msg(t, a[1], true, &m);
+	r = get_msg(t, msg, true, &m);
 
 	if (!r)
-		r = host_blocking3(t, SYS_recvmsg, a[0], &m.h,
-				  (uint32_t)a[2] & ~SC_MSG_CMSG_COMPAT);
+		r = host_blocking3(t, SYS_recvmsg, fd, &m.h,
+				  (uint32_t)flags & ~SC_MSG_CMSG_COMPAT);
 	if (r >= 0) {
 		long p = put_msg(t, &m);
 
@@ -235,45 +235,45 @@ static long do_recvmsg(struct sg_thread *t, const uint64_t *a)
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_sendmsg)
+SG_SYSCALL_DEFINE3(sys_sendmsg, fd, msg, flags)
 {
-	return do_sendmsg(t, a);
+	return do_sendmsg(t, fd, msg, flags);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_sendmsg)
+SG_SYSCALL_DEFINE3(compat_sys_sendmsg, fd, msg, flags)
 {
-	return do_sendmsg(t, a);
+	return do_sendmsg(t, fd, msg, flags);
 }
 
-SG_SYSCALL_DEFINE(sys_recvmsg)
+SG_SYSCALL_DEFINE3(sys_recvmsg, fd, msg, flags)
 {
-	return do_recvmsg(t, a);
+	return do_recvmsg(t, fd, msg, flags);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_recvmsg)
+SG_SYSCALL_DEFINE3(compat_sys_recvmsg, fd, msg, flags)
 {
-	return do_recvmsg(t, a);
+	return do_recvmsg(t, fd, msg, flags);
 }
 
 /* --- vectors of messages --------------------------------------------------- */
 
 enum mmsg_tmo { MMSG_TS, MMSG_TS32 };
 
-/* fd, guest vector, vlen, flags; recv: the timeout (NULL or host form) */
-static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
-		    struct timespec *tmo)
+/* recv: the timeout (NULL or host form) */
+static long do_mmsg(struct sg_thread *t, bool recv, struct timespec *tmo, int fd, uint64_t mmsg,
+		    int vlen_arg, uint64_t flags)
 {
 	size_t entry = sc_compat() ? sizeof(struct compat_mmsghdr)
 				   : sizeof(struct mmsghdr);
-	uint32_t vlen = (uint32_t)a[2];
+	uint32_t vlen = (uint32_t)vlen_arg;
 	struct mmsghdr *hv;
 	struct msg_conv *mv;
 	uint32_t n = 0;
 	long r = 0;
 
-	r = cmsg_compat_flag(a[3]);
+	r = cmsg_compat_flag(flags);
 	if (!r)
-		r = sc_sock_fd(a[0]);
+		r = sc_sock_fd(fd);
 	if (r)
 		return r;
 	if (vlen > SC_UIO_MAXIOV)
@@ -283,7 +283,7 @@ static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
 		return -ENOMEM;
 	mv = (struct msg_conv *)(hv + (vlen ? vlen : 1));
 	for (; n < vlen; n++) {
-		r = get_msg(t, a[1] + n * entry, recv, &mv[n]);
+		r = get_msg(t, mmsg + n * entry, recv, &mv[n]);
 		if (r) {
 			msg_free(&mv[n]);
 			break;
@@ -291,13 +291,13 @@ static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
 		hv[n].msg_hdr = mv[n].h;
 	}
 	if (n)
-		r = host_blocking5(t, recv ? SYS_recvmmsg : SYS_sendmmsg, a[0], hv, n,
-				  (uint32_t)a[3] & ~SC_MSG_CMSG_COMPAT,
+		r = host_blocking5(t, recv ? SYS_recvmmsg : SYS_sendmmsg, fd, hv, n,
+				  (uint32_t)flags & ~SC_MSG_CMSG_COMPAT,
 				  recv ? tmo : NULL);
 	/* the kernel stops at a bad entry after the first: that many sent */
 	for (uint32_t i = 0; r > 0 && i < (uint32_t)r; i++) {
 		uint32_t len = hv[i].msg_len;
-		uint64_t at = a[1] + i * entry +
+		uint64_t at = mmsg + i * entry +
 			      (sc_compat() ? offsetof(struct compat_mmsghdr, msg_len)
 					   : offsetof(struct mmsghdr, msg_len));
 
@@ -312,64 +312,64 @@ static long do_mmsg(struct sg_thread *t, const uint64_t *a, bool recv,
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_sendmmsg)
+SG_SYSCALL_DEFINE4(sys_sendmmsg, fd, mmsg, vlen, flags)
 {
-	return do_mmsg(t, a, false, NULL);
+	return do_mmsg(t, false, NULL, fd, mmsg, vlen, flags);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_sendmmsg)
+SG_SYSCALL_DEFINE4(compat_sys_sendmmsg, fd, mmsg, vlen, flags)
 {
-	return do_mmsg(t, a, false, NULL);
+	return do_mmsg(t, false, NULL, fd, mmsg, vlen, flags);
 }
 
-static long recvmmsg_tmo(struct sg_thread *t, const uint64_t *a,
-			 enum mmsg_tmo form)
+static long recvmmsg_tmo(struct sg_thread *t, enum mmsg_tmo form, int fd, uint64_t mmsg,
+			 int vlen, uint64_t flags, uint64_t timeout)
 {
 	struct timespec ts;
 	long r;
 
-	if (cmsg_compat_flag(a[3]))
+	if (cmsg_compat_flag(flags))
 		return -EINVAL;
-	if (!a[4])
-		return do_mmsg(t, a, true, NULL);
+	if (!timeout)
+		return do_mmsg(t, true, NULL, fd, mmsg, vlen, flags);
 	if (form == MMSG_TS32) {
 		struct compat_timespec c;
 
-		if (copy_from_guest(sc_mm(t), &c, a[4], sizeof(c)))
+		if (copy_from_guest(sc_mm(t), &c, timeout, sizeof(c)))
 			return -EFAULT;
 		get_compat_timespec(&ts, &c);
-	} else if (copy_from_guest(sc_mm(t), &ts, a[4], sizeof(ts))) {
+	} else if (copy_from_guest(sc_mm(t), &ts, timeout, sizeof(ts))) {
 		return -EFAULT;
 	}
 	/* an invalid timeout before the socket, as the kernel */
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
 		return -EINVAL;
-	r = do_mmsg(t, a, true, &ts);
+	r = do_mmsg(t, true, &ts, fd, mmsg, vlen, flags);
 	/* the remaining time goes back, as the kernel writes it */
 	if (r >= 0) {
 		if (form == MMSG_TS32) {
 			struct compat_timespec c;
 
 			put_compat_timespec(&c, &ts);
-			copy_to_guest(sc_mm(t), a[4], &c, sizeof(c));
+			copy_to_guest(sc_mm(t), timeout, &c, sizeof(c));
 		} else {
-			copy_to_guest(sc_mm(t), a[4], &ts, sizeof(ts));
+			copy_to_guest(sc_mm(t), timeout, &ts, sizeof(ts));
 		}
 	}
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_recvmmsg)
+SG_SYSCALL_DEFINE5(sys_recvmmsg, fd, mmsg, vlen, flags, timeout)
 {
-	return recvmmsg_tmo(t, a, MMSG_TS);
+	return recvmmsg_tmo(t, MMSG_TS, fd, mmsg, vlen, flags, timeout);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_recvmmsg_time64)
+SG_SYSCALL_DEFINE5(compat_sys_recvmmsg_time64, fd, mmsg, vlen, flags, timeout)
 {
-	return recvmmsg_tmo(t, a, MMSG_TS);
+	return recvmmsg_tmo(t, MMSG_TS, fd, mmsg, vlen, flags, timeout);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_recvmmsg_time32)
+SG_SYSCALL_DEFINE5(compat_sys_recvmmsg_time32, fd, mmsg, vlen, flags, timeout)
 {
-	return recvmmsg_tmo(t, a, MMSG_TS32);
+	return recvmmsg_tmo(t, MMSG_TS32, fd, mmsg, vlen, flags, timeout);
 }
