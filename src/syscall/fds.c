@@ -155,9 +155,9 @@ int sc_guest_fd_table_size(void)
 /* --- close_range ----------------------------------------------------------- */
 
 /* The guest's range less sysgate's descriptors: one host call per gap. */
-SG_SYSCALL_DEFINE(sys_close_range)
+SG_SYSCALL_DEFINE3(sys_close_range, fd, max_fd, flags_arg)
 {
-	unsigned first = (unsigned)a[0], last = (unsigned)a[1], flags = (unsigned)a[2];
+	unsigned first = (unsigned)fd, last = (unsigned)max_fd, flags = (unsigned)flags_arg;
 	int own[HOSTFD_MAX];
 	int n = hostfd_list(own, HOSTFD_MAX);
 	unsigned from = first;
@@ -455,17 +455,17 @@ long sc_getdents_hide(struct sg_thread *t, int fd, uint64_t buf, long n,
 }
 
 /* x86_64 and x32 getdents (kernel longs in struct linux_dirent). */
-SG_SYSCALL_DEFINE(sys_getdents)
+SG_SYSCALL_DEFINE3(sys_getdents, fd, dirent, count)
 {
 	long err = 0, n;
 	bool again;
-	void *buf = sc_buf(t, a[1], (uint32_t)a[2], PROT_WRITE, &err);
+	void *buf = sc_buf(t, dirent, (uint32_t)count, PROT_WRITE, &err);
 
 	if (err)
 		return err;
 	do {
-		n = host_syscall3(SYS_getdents, a[0], buf, (uint32_t)a[2]);
-		n = sc_getdents_hide(t, (int)a[0], a[1], n, SC_DIRENT_LONG, &again);
+		n = host_syscall3(SYS_getdents, fd, buf, (uint32_t)count);
+		n = sc_getdents_hide(t, fd, dirent, n, SC_DIRENT_LONG, &again);
 	} while (again);
 	return n;
 }
@@ -491,51 +491,51 @@ long sc_host_setrlimit(int resource, const struct rlimit *r)
 	return hostfd_nofile_set(r->rlim_cur, r->rlim_max);
 }
 
-SG_SYSCALL_DEFINE(sys_getrlimit)
+SG_SYSCALL_DEFINE2(sys_getrlimit, resource, rlim)
 {
 	struct rlimit r;
-	long ret = sc_host_getrlimit((int)a[0], &r);
+	long ret = sc_host_getrlimit((int)resource, &r);
 
 	if (ret)
 		return ret;
-	return copy_to_guest(sc_mm(t), a[1], &r, sizeof(r)) ? -EFAULT : 0;
+	return copy_to_guest(sc_mm(t), rlim, &r, sizeof(r)) ? -EFAULT : 0;
 }
 
-SG_SYSCALL_DEFINE(sys_setrlimit)
+SG_SYSCALL_DEFINE2(sys_setrlimit, resource, rlim)
 {
 	struct rlimit r;
 
-	if (copy_from_guest(sc_mm(t), &r, a[1], sizeof(r)))
+	if (copy_from_guest(sc_mm(t), &r, rlim, sizeof(r)))
 		return -EFAULT;
-	return sc_host_setrlimit((int)a[0], &r);
+	return sc_host_setrlimit((int)resource, &r);
 }
 
 /* The guest's own RLIMIT_NOFILE as sc_host_*; anything else passes. */
-SG_SYSCALL_DEFINE(sys_prlimit64)
+SG_SYSCALL_DEFINE4(sys_prlimit64, upid, resource_arg, new_rlim, old_rlim)
 {
-	int pid = (int)a[0], resource = (int)a[1];
+	int pid = upid, resource = (int)resource_arg;
 	struct rlimit newr, oldr;
 	long ret;
 
 	if (resource != RLIMIT_NOFILE ||
 	    (pid != 0 && pid != host_syscall0(SYS_getpid))) {
 		long err = 0;
-		void *in = sc_buf(t, a[2], sizeof(newr), PROT_READ, &err);
-		void *out = err ? NULL : sc_buf(t, a[3], sizeof(oldr), PROT_WRITE, &err);
+		void *in = sc_buf(t, new_rlim, sizeof(newr), PROT_READ, &err);
+		void *out = err ? NULL : sc_buf(t, old_rlim, sizeof(oldr), PROT_WRITE, &err);
 
 		return err ? err : host_syscall4(SYS_prlimit64, pid, resource, in, out);
 	}
-	if (a[2] && copy_from_guest(sc_mm(t), &newr, a[2], sizeof(newr)))
+	if (new_rlim && copy_from_guest(sc_mm(t), &newr, new_rlim, sizeof(newr)))
 		return -EFAULT;
-	if (a[2] && newr.rlim_cur > newr.rlim_max)
+	if (new_rlim && newr.rlim_cur > newr.rlim_max)
 		return -EINVAL;
 	sc_host_getrlimit(resource, &oldr);
-	if (a[2]) {
+	if (new_rlim) {
 		ret = sc_host_setrlimit(resource, &newr);
 		if (ret)
 			return ret;
 	}
-	if (a[3] && copy_to_guest(sc_mm(t), a[3], &oldr, sizeof(oldr)))
+	if (old_rlim && copy_to_guest(sc_mm(t), old_rlim, &oldr, sizeof(oldr)))
 		return -EFAULT;
 	return 0;
 }

@@ -180,23 +180,23 @@ static long do_select(struct sg_thread *t, int n, const uint64_t *sets,
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_select)
+SG_SYSCALL_DEFINE5(sys_select, n, inp, outp, exp, tvp)
 {
-	return do_select(t, (int)a[0], &a[1], a[4], TMO_TIMEVAL, NULL);
+	return do_select(t, n, (const uint64_t[3]){ inp, outp, exp }, tvp, TMO_TIMEVAL, NULL);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_select)
+SG_SYSCALL_DEFINE5(compat_sys_select, n, inp, outp, exp, tvp)
 {
-	return do_select(t, (int)a[0], &a[1], a[4], TMO_TIMEVAL32, NULL);
+	return do_select(t, n, (const uint64_t[3]){ inp, outp, exp }, tvp, TMO_TIMEVAL32, NULL);
 }
 
 /* i386 old select (82): the five arguments in a struct in guest memory */
-SG_SYSCALL_DEFINE(compat_sys_old_select)
+SG_SYSCALL_DEFINE1(compat_sys_old_select, arg)
 {
 	struct compat_sel_arg_struct s;
 	uint64_t sets[3];
 
-	if (copy_from_guest(sc_mm(t), &s, a[0], sizeof(s)))
+	if (copy_from_guest(sc_mm(t), &s, arg, sizeof(s)))
 		return -EFAULT;
 	sets[0] = s.inp;
 	sets[1] = s.outp;
@@ -233,31 +233,33 @@ static long get_sigpack(struct sg_thread *t, uint64_t addr, struct sigpack *p)
 	return 0;
 }
 
-static long do_pselect(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
+static long do_pselect(struct sg_thread *t, enum tmo_form f, int n, uint64_t inp, uint64_t outp,
+		       uint64_t exp, uint64_t tsp, uint64_t sig)
 {
 	struct sigpack pack;
-	long r = a[5] ? get_sigpack(t, a[5], &pack) : 0;
+	long r = sig ? get_sigpack(t, sig, &pack) : 0;
 
 	if (r)
 		return r;
-	return do_select(t, (int)a[0], &a[1], a[4], f, a[5] ? &pack : NULL);
+	return do_select(t, n, (const uint64_t[3]){ inp, outp, exp }, tsp, f,
+			 sig ? &pack : NULL);
 }
 
-SG_SYSCALL_DEFINE(sys_pselect6)
+SG_SYSCALL_DEFINE6(sys_pselect6, n, inp, outp, exp, tsp, sig)
 {
 	/* x32 reaches this too: its pack has 64-bit members (glibc passes
 	 * __syscall_ulong_t), so only i386 uses the compat pack */
-	return do_pselect(t, a, TMO_TS);
+	return do_pselect(t, TMO_TS, n, inp, outp, exp, tsp, sig);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_pselect6_time32)
+SG_SYSCALL_DEFINE6(compat_sys_pselect6_time32, n, inp, outp, exp, tsp, sig)
 {
-	return do_pselect(t, a, TMO_TS32);
+	return do_pselect(t, TMO_TS32, n, inp, outp, exp, tsp, sig);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_pselect6_time64)
+SG_SYSCALL_DEFINE6(compat_sys_pselect6_time64, n, inp, outp, exp, tsp, sig)
 {
-	return do_pselect(t, a, TMO_TS);
+	return do_pselect(t, TMO_TS, n, inp, outp, exp, tsp, sig);
 }
 
 /* --- poll ----------------------------------------------------------------- */
@@ -265,10 +267,10 @@ SG_SYSCALL_DEFINE(compat_sys_pselect6_time64)
 /* poll(fds, nfds, timeout): struct pollfd is the same in every ABI. A
  * timeout interrupted by a signal keeps its deadline in the restart block
  * (the kernel's -ERESTART_RESTARTBLOCK); an infinite one is entered again. */
-SG_SYSCALL_DEFINE(sys_poll)
+SG_SYSCALL_DEFINE3(sys_poll, ufds, nfds_arg, timeout_msecs)
 {
-	uint64_t nfds = (uint32_t)a[1];
-	int tmo = (int)a[2];
+	uint64_t nfds = (uint32_t)nfds_arg;
+	int tmo = timeout_msecs;
 	struct sc_poll_saved saved;
 	int64_t start;
 	long err = 0, r;
@@ -276,7 +278,7 @@ SG_SYSCALL_DEFINE(sys_poll)
 
 	if (nfds > (1u << 20))
 		return -EINVAL;
-	fds = sc_buf(t, a[0], nfds * 8, PROT_READ | PROT_WRITE, &err);
+	fds = sc_buf(t, ufds, nfds * 8, PROT_READ | PROT_WRITE, &err);
 	if (err)
 		return err;
 	start = tmo >= 0 ? sc_clock_ns(CLOCK_MONOTONIC) : 0;
@@ -285,7 +287,7 @@ SG_SYSCALL_DEFINE(sys_poll)
 	sc_poll_unhide(fds, &saved);
 	if (r == -EINTR && tmo >= 0)
 		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC,
-			       start + tmo * 1000000ll, a[0], nfds, 0);
+			       start + tmo * 1000000ll, ufds, nfds, 0);
 	return r;
 }
 
@@ -315,9 +317,10 @@ long sc_poll_restart(struct sg_thread *t)
 
 /* --- ppoll ---------------------------------------------------------------- */
 
-static long do_ppoll(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
+static long do_ppoll(struct sg_thread *t, enum tmo_form f, uint64_t ufds, int nfds_arg,
+		     uint64_t tsp, uint64_t sigmask, uint64_t sigsetsize)
 {
-	uint64_t nfds = (uint32_t)a[1];
+	uint64_t nfds = (uint32_t)nfds_arg;
 	struct sc_poll_saved saved;
 	struct timespec ts;
 	long err = 0, r;
@@ -325,35 +328,35 @@ static long do_ppoll(struct sg_thread *t, const uint64_t *a, enum tmo_form f)
 
 	if (nfds > (1u << 20))
 		return -EINVAL;
-	fds = sc_buf(t, a[0], nfds * sizeof(struct pollfd),
+	fds = sc_buf(t, ufds, nfds * sizeof(struct pollfd),
 		     PROT_READ | PROT_WRITE, &err);
-	mask = sc_buf(t, a[3], 8, PROT_READ, &err);
+	mask = sc_buf(t, sigmask, 8, PROT_READ, &err);
 	if (err)
 		return err;
-	if (a[2]) {
-		r = get_tmo(t, a[2], f, &ts);
+	if (tsp) {
+		r = get_tmo(t, tsp, f, &ts);
 		if (r)
 			return r;
 	}
 	sc_poll_hide(fds, nfds, &saved);
-	r = host_blocking5(t, SYS_ppoll, fds, nfds, a[2] ? &ts : NULL, mask, a[4]);
+	r = host_blocking5(t, SYS_ppoll, fds, nfds, tsp ? &ts : NULL, mask, sigsetsize);
 	sc_poll_unhide(fds, &saved);
-	if (a[2] && (r >= 0 || r == -EINTR))
-		put_tmo(t, a[2], f, &ts);
+	if (tsp && (r >= 0 || r == -EINTR))
+		put_tmo(t, tsp, f, &ts);
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_ppoll)
+SG_SYSCALL_DEFINE5(sys_ppoll, ufds, nfds, tsp, sigmask, sigsetsize)
 {
-	return do_ppoll(t, a, TMO_TS);
+	return do_ppoll(t, TMO_TS, ufds, nfds, tsp, sigmask, sigsetsize);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_ppoll_time32)
+SG_SYSCALL_DEFINE5(compat_sys_ppoll_time32, ufds, nfds, tsp, sigmask, sigsetsize)
 {
-	return do_ppoll(t, a, TMO_TS32);
+	return do_ppoll(t, TMO_TS32, ufds, nfds, tsp, sigmask, sigsetsize);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_ppoll_time64)
+SG_SYSCALL_DEFINE5(compat_sys_ppoll_time64, ufds, nfds, tsp, sigmask, sigsetsize)
 {
-	return do_ppoll(t, a, TMO_TS);
+	return do_ppoll(t, TMO_TS, ufds, nfds, tsp, sigmask, sigsetsize);
 }

@@ -40,36 +40,36 @@ static long wait4_common(struct sg_thread *t, uint64_t pid, uint64_t status_addr
 }
 
 /* x86_64 and x32 wait4 (x32 shares the 64-bit rusage) */
-SG_SYSCALL_DEFINE(sys_wait4)
+SG_SYSCALL_DEFINE4(sys_wait4, upid, stat_addr, options, ru)
 {
-	return wait4_common(t, a[0], a[1], a[2], a[3], false);
+	return wait4_common(t, upid, stat_addr, options, ru, false);
 }
 
 /* i386 wait4 (114) */
-SG_SYSCALL_DEFINE(compat_sys_wait4)
+SG_SYSCALL_DEFINE4(compat_sys_wait4, pid, stat_addr, options, ru)
 {
-	return wait4_common(t, a[0], a[1], a[2], a[3], true);
+	return wait4_common(t, pid, stat_addr, options, ru, true);
 }
 
 /* i386 waitpid (7) = wait4 without rusage */
-SG_SYSCALL_DEFINE(sys_waitpid)
+SG_SYSCALL_DEFINE3(sys_waitpid, pid, stat_addr, options)
 {
-	return wait4_common(t, a[0], a[1], a[2], 0, true);
+	return wait4_common(t, pid, stat_addr, options, 0, true);
 }
 
-/* waitid(which, id, infop, options, rusage) */
-/* waitid(which, id, infop, options, rusage): as the kernel, the rusage
+/* waitid: as the kernel, the rusage
  * only for a child found, then, whatever the result (an error too), the
  * six fields of infop it writes one by one: signo, errno, code, pid, uid,
  * status (the rest of the guest's siginfo is left as it was). */
-static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
+static long do_waitid(struct sg_thread *t, bool compat, int which, int upid, uint64_t infop,
+		      uint64_t options, uint64_t ru)
 {
 	size_t ru_size = compat ? sizeof(struct compat_rusage) : sizeof(struct rusage);
 	/* offsets of pid, uid, status: the union starts at 12 in the compat
 	 * siginfo, at 16 in the 64-bit one */
 	const unsigned at = compat ? 12 : 16;
 	siginfo_t si;
-	struct rusage ru;
+	struct rusage rusage;
 	int32_t field[6];
 	long r;
 
@@ -77,8 +77,8 @@ static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
 		int status;
 
 		memset(&si, 0, sizeof(si));
-		r = host_blocking6(t, SYS_waitid, (int)a[0], compat ? sc_s32(a[1]) : (long)a[1],
-				   (long)&si, (int)a[3], (long)(a[4] ? &ru : NULL), 0);
+		r = host_blocking6(t, SYS_waitid, which, upid, (long)&si, (int)options,
+				   (long)(ru ? &rusage : NULL), 0);
 		if (r == -SG_ERESTARTNOINTR)
 			return r; /* not started: nothing to write */
 		if (r != 0 || si.si_code != CLD_TRAPPED)
@@ -90,17 +90,17 @@ static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
 			break;
 		}
 	}
-	if (r == 0 && si.si_signo && a[4]) {
+	if (r == 0 && si.si_signo && ru) {
 		struct compat_rusage c;
 
-		put_compat_rusage(&c, &ru);
-		if (copy_to_guest(sc_mm(t), a[4], compat ? (void *)&c : (void *)&ru, ru_size))
+		put_compat_rusage(&c, &rusage);
+		if (copy_to_guest(sc_mm(t), ru, compat ? (void *)&c : (void *)&rusage, ru_size))
 			return -EFAULT;
 	}
-	if (!a[2])
+	if (!infop)
 		return r;
-	if (a[2] + 128 < a[2] ||
-	    (!mm_is_low4g(sc_mm(t)) && a[2] + 128 > mm_task_size(sc_mm(t))))
+	if (infop + 128 < infop ||
+	    (!mm_is_low4g(sc_mm(t)) && infop + 128 > mm_task_size(sc_mm(t))))
 		return -EFAULT; /* user_write_access_begin */
 	field[0] = si.si_signo;
 	field[1] = 0;
@@ -111,18 +111,18 @@ static long do_waitid(struct sg_thread *t, const uint64_t *a, bool compat)
 	for (unsigned i = 0; i < 6; i++) {
 		uint64_t off = i < 3 ? i * 4 : at + (i - 3) * 4;
 
-		if (copy_to_guest(sc_mm(t), a[2] + off, &field[i], 4))
+		if (copy_to_guest(sc_mm(t), infop + off, &field[i], 4))
 			return -EFAULT;
 	}
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_waitid)
+SG_SYSCALL_DEFINE5(sys_waitid, which, upid, infop, options, ru)
 {
-	return do_waitid(t, a, sc_compat());
+	return do_waitid(t, sc_compat(), which, upid, infop, options, ru);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_waitid)
+SG_SYSCALL_DEFINE5(compat_sys_waitid, which, pid, infop, options, ru)
 {
-	return do_waitid(t, a, true);
+	return do_waitid(t, true, which, pid, infop, options, ru);
 }
