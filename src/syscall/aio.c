@@ -118,14 +118,14 @@ static long aio_setup(struct sg_thread *t, uint64_t nr, uint64_t ctxp)
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_io_setup)
+SG_SYSCALL_DEFINE2(sys_io_setup, nr_events, ctxp)
 {
-	return aio_setup(t, a[0], a[1]);
+	return aio_setup(t, nr_events, ctxp);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_io_setup)
+SG_SYSCALL_DEFINE2(compat_sys_io_setup, nr_events, ctxp)
 {
-	return aio_setup(t, a[0], a[1]);
+	return aio_setup(t, nr_events, ctxp);
 }
 
 /* The length of the ring at id (its header's event count), from guest
@@ -147,9 +147,9 @@ static uint64_t ring_len_at(struct sg_thread *t, uint64_t id)
  * Otherwise the answer is the kernel's for a ring that is not there
  * (EINVAL; the context lives on, as natively). A ring the guest moved
  * (mremap) is measured by its header. */
-SG_SYSCALL_DEFINE(sys_io_destroy)
+SG_SYSCALL_DEFINE1(sys_io_destroy, ctx)
 {
-	uint64_t id = sc_i386() ? (uint32_t)a[0] : a[0];
+	uint64_t id = sc_i386() ? (uint32_t)ctx : ctx;
 	struct aio_ctx **pc, *c = NULL;
 	uint64_t len;
 	long r = 0;
@@ -330,10 +330,10 @@ static long aio_submit_one(struct sg_thread *t, uint64_t ctx, uint64_t g)
 	return r ? r : -EAGAIN;
 }
 
-static long aio_submit(struct sg_thread *t, const uint64_t *a)
+static long aio_submit(struct sg_thread *t, uint64_t ctx_id, long nr_arg, uint64_t iocbpp)
 {
-	uint64_t ctx = sc_compat() ? (uint32_t)a[0] : a[0];
-	long nr = sc_compat() ? sc_s32(a[1]) : (long)a[1];
+	uint64_t ctx = sc_compat() ? (uint32_t)ctx_id : ctx_id;
+	long nr = sc_compat() ? sc_s32((uint64_t)nr_arg) : nr_arg;
 	unsigned psize = sc_compat() ? 4 : 8;
 	long i, r = 0;
 
@@ -346,7 +346,7 @@ static long aio_submit(struct sg_thread *t, const uint64_t *a)
 	for (i = 0; i < nr; i++) {
 		uint64_t g = 0;
 
-		if (copy_from_guest(sc_mm(t), &g, a[2] + (uint64_t)i * psize,
+		if (copy_from_guest(sc_mm(t), &g, iocbpp + (uint64_t)i * psize,
 				    psize)) {
 			r = -EFAULT;
 			break;
@@ -358,22 +358,22 @@ static long aio_submit(struct sg_thread *t, const uint64_t *a)
 	return i ? i : r;
 }
 
-SG_SYSCALL_DEFINE(sys_io_submit)
+SG_SYSCALL_DEFINE3(sys_io_submit, ctx_id, nr, iocbpp)
 {
-	return aio_submit(t, a);
+	return aio_submit(t, ctx_id, nr, iocbpp);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_io_submit)
+SG_SYSCALL_DEFINE3(compat_sys_io_submit, ctx_id, nr, iocbpp)
 {
-	return aio_submit(t, a);
+	return aio_submit(t, ctx_id, nr, iocbpp);
 }
 
 /* --- io_cancel ---------------------------------------------------------------- */
 
-SG_SYSCALL_DEFINE(sys_io_cancel)
+SG_SYSCALL_DEFINE3(sys_io_cancel, ctx_id, iocb, result)
 {
-	uint64_t ctx = sc_i386() ? (uint32_t)a[0] : a[0];
-	uint64_t g = sc_i386() ? (uint32_t)a[1] : a[1];
+	uint64_t ctx = sc_i386() ? (uint32_t)ctx_id : ctx_id;
+	uint64_t g = sc_i386() ? (uint32_t)iocb : iocb;
 	struct iocb probe = { 0 };
 	struct iocb *host = &probe;
 	uint32_t key;
@@ -398,26 +398,29 @@ SG_SYSCALL_DEFINE(sys_io_cancel)
 
 enum aio_tmo { AIO_TS, AIO_TS32 };
 
-/* usig: NULL, or the host's struct __aio_sigset already checked */
-static long aio_getevents(struct sg_thread *t, const uint64_t *a,
-			  enum aio_tmo form, const void *usig)
+/* usig: NULL, or the host's struct __aio_sigset already checked. i386's
+ * counts are 32-bit signed whichever entry point (io_getevents_time32 and
+ * io_pgetevents_time64 are sys_ ones). */
+static long aio_getevents(struct sg_thread *t, enum aio_tmo form, const void *usig,
+			  uint64_t ctx_id, long min_nr_arg, long nr_arg, uint64_t events,
+			  uint64_t timeout)
 {
-	uint64_t ctx = sc_i386() ? (uint32_t)a[0] : a[0];
-	long min_nr = sc_i386() ? sc_s32(a[1]) : (long)a[1];
-	long nr = sc_i386() ? sc_s32(a[2]) : (long)a[2];
+	uint64_t ctx = sc_i386() ? (uint32_t)ctx_id : ctx_id;
+	long min_nr = sc_i386() ? sc_s32((uint64_t)min_nr_arg) : min_nr_arg;
+	long nr = sc_i386() ? sc_s32((uint64_t)nr_arg) : nr_arg;
 	struct timespec ts;
 	struct io_event *ev;
 	long r;
 
-	if (a[4]) {
+	if (timeout) {
 		if (form == AIO_TS32) {
 			struct compat_timespec c;
 
-			if (copy_from_guest(sc_mm(t), &c, a[4], sizeof(c)))
+			if (copy_from_guest(sc_mm(t), &c, timeout, sizeof(c)))
 				return -EFAULT;
 			get_compat_timespec(&ts, &c);
 		} else {
-			if (copy_from_guest(sc_mm(t), &ts, a[4], sizeof(ts)))
+			if (copy_from_guest(sc_mm(t), &ts, timeout, sizeof(ts)))
 				return -EFAULT;
 			if (sc_compat())
 				ts.tv_nsec = (long)(uint32_t)ts.tv_nsec;
@@ -433,11 +436,11 @@ static long aio_getevents(struct sg_thread *t, const uint64_t *a,
 		return -ENOMEM;
 	if (usig)
 		r = host_blocking6(t, SYS_io_pgetevents, (long)ctx, min_nr, nr,
-				  (long)ev, (long)(a[4] ? &ts : NULL),
+				  (long)ev, (long)(timeout ? &ts : NULL),
 				  (long)usig);
 	else
 		r = host_blocking5(t, SYS_io_getevents, ctx, min_nr, nr, ev,
-				  a[4] ? &ts : NULL);
+				  timeout ? &ts : NULL);
 	if (r > 0) {
 		pthread_mutex_lock(&aio_lock);
 		for (long i = 0; i < r; i++) {
@@ -451,28 +454,29 @@ static long aio_getevents(struct sg_thread *t, const uint64_t *a,
 			}
 		}
 		pthread_mutex_unlock(&aio_lock);
-		if (copy_to_guest(sc_mm(t), a[3], ev, (size_t)r * sizeof(*ev)))
+		if (copy_to_guest(sc_mm(t), events, ev, (size_t)r * sizeof(*ev)))
 			r = -EFAULT;
 	}
 	free(ev);
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_io_getevents)
+SG_SYSCALL_DEFINE5(sys_io_getevents, ctx_id, min_nr, nr, events, timeout)
 {
-	return aio_getevents(t, a, AIO_TS, NULL);
+	return aio_getevents(t, AIO_TS, NULL, ctx_id, min_nr, nr, events, timeout);
 }
 
-SG_SYSCALL_DEFINE(sys_io_getevents_time32)
+SG_SYSCALL_DEFINE5(sys_io_getevents_time32, ctx_id, min_nr, nr, events, timeout)
 {
-	return aio_getevents(t, a, AIO_TS32, NULL);
+	return aio_getevents(t, AIO_TS32, NULL, ctx_id, min_nr, nr, events, timeout);
 }
 
 /* io_pgetevents' sixth argument: { const sigset_t *sigmask; size_t
  * sigsetsize }, two u32 for i386 and two u64 for x32, which shares
  * x86_64's entry; the mask itself goes to the host as ppoll's does. */
-static long aio_pgetevents(struct sg_thread *t, const uint64_t *a,
-			   enum aio_tmo form)
+static long aio_pgetevents(struct sg_thread *t, enum aio_tmo form, uint64_t ctx_id,
+			   long min_nr, long nr, uint64_t events, uint64_t timeout,
+			   uint64_t usig)
 {
 	struct {
 		const void *sigmask;
@@ -481,19 +485,19 @@ static long aio_pgetevents(struct sg_thread *t, const uint64_t *a,
 	uint64_t mask = 0, size = 0;
 	long err = 0;
 
-	if (!a[5])
-		return aio_getevents(t, a, form, NULL);
+	if (!usig)
+		return aio_getevents(t, form, NULL, ctx_id, min_nr, nr, events, timeout);
 	if (sc_i386()) {
 		uint32_t w[2];
 
-		if (copy_from_guest(sc_mm(t), w, a[5], sizeof(w)))
+		if (copy_from_guest(sc_mm(t), w, usig, sizeof(w)))
 			return -EFAULT;
 		mask = w[0];
 		size = w[1];
 	} else {
 		uint64_t w[2];
 
-		if (copy_from_guest(sc_mm(t), w, a[5], sizeof(w)))
+		if (copy_from_guest(sc_mm(t), w, usig, sizeof(w)))
 			return -EFAULT;
 		mask = w[0];
 		size = w[1];
@@ -504,20 +508,21 @@ static long aio_pgetevents(struct sg_thread *t, const uint64_t *a,
 			return err;
 	}
 	host_sig.sigsetsize = size;
-	return aio_getevents(t, a, form, &host_sig);
+	return aio_getevents(t, form, &host_sig, ctx_id, min_nr, nr, events, timeout);
 }
 
-SG_SYSCALL_DEFINE(sys_io_pgetevents)
+SG_SYSCALL_DEFINE6(sys_io_pgetevents, ctx_id, min_nr, nr, events, timeout, usig)
 {
-	return aio_pgetevents(t, a, AIO_TS);
+	return aio_pgetevents(t, AIO_TS, ctx_id, min_nr, nr, events, timeout, usig);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_io_pgetevents)
+SG_SYSCALL_DEFINE6(compat_sys_io_pgetevents, ctx_id, min_nr, nr, events, timeout, usig)
 {
-	return aio_pgetevents(t, a, AIO_TS32);
+	return aio_pgetevents(t, AIO_TS32, ctx_id, min_nr, nr, events, timeout, usig);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_io_pgetevents_time64)
+SG_SYSCALL_DEFINE6(compat_sys_io_pgetevents_time64, ctx_id, min_nr, nr, events, timeout,
+		   usig)
 {
-	return aio_pgetevents(t, a, AIO_TS);
+	return aio_pgetevents(t, AIO_TS, ctx_id, min_nr, nr, events, timeout, usig);
 }
