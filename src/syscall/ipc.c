@@ -108,9 +108,9 @@ static long do_semctl(struct sg_thread *t, uint64_t id, uint64_t num, int cmd,
 	}
 }
 
-SG_SYSCALL_DEFINE(sys_semctl)
+SG_SYSCALL_DEFINE4(sys_semctl, semid, semnum, cmd, arg)
 {
-	return do_semctl(t, a[0], a[1], (int)a[2] & ~COMPAT_IPC_64, a[3], false);
+	return do_semctl(t, semid, semnum, (int)cmd & ~COMPAT_IPC_64, arg, false);
 }
 
 static bool compat_version_ok(int cmd)
@@ -125,11 +125,11 @@ static bool compat_version_ok(int cmd)
 				     c != SHM_STAT_ANY && c != MSG_STAT_ANY);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_semctl)
+SG_SYSCALL_DEFINE4(compat_sys_semctl, semid, semnum, cmd, arg)
 {
-	if (!compat_version_ok((int)a[2]))
+	if (!compat_version_ok((int)cmd))
 		return -EINVAL;
-	return do_semctl(t, a[0], a[1], (int)a[2] & ~COMPAT_IPC_64, (uint32_t)a[3],
+	return do_semctl(t, semid, semnum, (int)cmd & ~COMPAT_IPC_64, (uint32_t)arg,
 			 true);
 }
 
@@ -176,41 +176,41 @@ static long do_msgctl(struct sg_thread *t, uint64_t id, int cmd, uint64_t buf,
 	}
 }
 
-SG_SYSCALL_DEFINE(sys_msgctl)
+SG_SYSCALL_DEFINE3(sys_msgctl, msqid, cmd, buf)
 {
-	return do_msgctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], false);
+	return do_msgctl(t, msqid, (int)cmd & ~COMPAT_IPC_64, buf, false);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_msgctl)
+SG_SYSCALL_DEFINE3(compat_sys_msgctl, msqid, cmd, buf)
 {
-	if (!compat_version_ok((int)a[1]))
+	if (!compat_version_ok((int)cmd))
 		return -EINVAL;
-	return do_msgctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], true);
+	return do_msgctl(t, msqid, (int)cmd & ~COMPAT_IPC_64, buf, true);
 }
 
 /* x86_64/x32: struct msgbuf starts with an 8-byte mtype */
-SG_SYSCALL_DEFINE(sys_msgsnd)
+SG_SYSCALL_DEFINE4(sys_msgsnd, msqid, msgp, msgsz, msgflg)
 {
 	long err = 0;
 	/* the kernel reads mtype first (EFAULT), then checks the size
 	 * (EINVAL) before it reads the text: no more than 1 MiB of it is
 	 * looked at here (a larger size is above any msgmax the host has) */
-	uint64_t n = (int64_t)a[2] < 0 ? 8 : 8 + (a[2] < (1u << 20) ? a[2] : 1u << 20);
-	void *p = sc_buf(t, a[1], n, PROT_READ, &err);
+	uint64_t n = (int64_t)msgsz < 0 ? 8 : 8 + (msgsz < (1u << 20) ? msgsz : 1u << 20);
+	void *p = sc_buf(t, msgp, n, PROT_READ, &err);
 
-	return err ? err : host_blocking4(t, SYS_msgsnd, a[0], p, a[2], a[3]);
+	return err ? err : host_blocking4(t, SYS_msgsnd, msqid, p, msgsz, msgflg);
 }
 
-SG_SYSCALL_DEFINE(sys_msgrcv)
+SG_SYSCALL_DEFINE5(sys_msgrcv, msqid, msgp, msgsz, msgtyp, msgflg)
 {
 	long err = 0;
 	void *p;
 
-	if ((int64_t)a[2] < 0)
+	if ((int64_t)msgsz < 0)
 		return -EINVAL;
-	p = sc_buf(t, a[1], 8 + a[2], PROT_WRITE, &err);
+	p = sc_buf(t, msgp, 8 + msgsz, PROT_WRITE, &err);
 	return err ? err
-		   : host_blocking5(t, SYS_msgrcv, a[0], p, a[2], a[3], a[4]);
+		   : host_blocking5(t, SYS_msgrcv, msqid, p, msgsz, msgtyp, msgflg);
 }
 
 /* The host's kernel.msgmax (the largest message; 8192 unless set):
@@ -280,14 +280,14 @@ static long msgrcv32(struct sg_thread *t, uint64_t id, uint64_t msgp,
 	return r;
 }
 
-SG_SYSCALL_DEFINE(compat_sys_msgsnd)
+SG_SYSCALL_DEFINE4(compat_sys_msgsnd, msqid, msgp, msgsz, msgflg)
 {
-	return msgsnd32(t, a[0], a[1], a[2], a[3]);
+	return msgsnd32(t, msqid, msgp, msgsz, msgflg);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_msgrcv)
+SG_SYSCALL_DEFINE5(compat_sys_msgrcv, msqid, msgp, msgsz, msgtyp, msgflg)
 {
-	return msgrcv32(t, a[0], a[1], a[2], sc_s32(a[3]), a[4]);
+	return msgrcv32(t, msqid, msgp, msgsz, msgtyp, msgflg);
 }
 
 /* --- shared memory ---------------------------------------------------------------- */
@@ -359,16 +359,16 @@ static long do_shmctl(struct sg_thread *t, uint64_t id, int cmd, uint64_t buf,
 	}
 }
 
-SG_SYSCALL_DEFINE(sys_shmctl)
+SG_SYSCALL_DEFINE3(sys_shmctl, shmid, cmd, buf)
 {
-	return do_shmctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], false);
+	return do_shmctl(t, shmid, (int)cmd & ~COMPAT_IPC_64, buf, false);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_shmctl)
+SG_SYSCALL_DEFINE3(compat_sys_shmctl, shmid, cmd, buf)
 {
-	if (!compat_version_ok((int)a[1]))
+	if (!compat_version_ok((int)cmd))
 		return -EINVAL;
-	return do_shmctl(t, a[0], (int)a[1] & ~COMPAT_IPC_64, a[2], true);
+	return do_shmctl(t, shmid, (int)cmd & ~COMPAT_IPC_64, buf, true);
 }
 
 /* Attached segments: address and size, for shmdt. */
@@ -439,26 +439,26 @@ static long do_shmat(struct sg_thread *t, uint64_t id, uint64_t addr, int flg)
 	return at;
 }
 
-SG_SYSCALL_DEFINE(sys_shmat)
+SG_SYSCALL_DEFINE3(sys_shmat, shmid, shmaddr, shmflg)
 {
-	return do_shmat(t, a[0], a[1], (int)a[2]);
+	return do_shmat(t, shmid, shmaddr, (int)shmflg);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_shmat)
+SG_SYSCALL_DEFINE3(compat_sys_shmat, shmid, shmaddr, shmflg)
 {
-	return do_shmat(t, a[0], a[1], (int)a[2]);
+	return do_shmat(t, shmid, shmaddr, (int)shmflg);
 }
 
-SG_SYSCALL_DEFINE(sys_shmdt)
+SG_SYSCALL_DEFINE1(sys_shmdt, shmaddr)
 {
 	uint64_t size;
-	long r = host_syscall1(SYS_shmdt, a[0]);
+	long r = host_syscall1(SYS_shmdt, shmaddr);
 
 	if (r)
 		return r;
-	size = forget(a[0]);
+	size = forget(shmaddr);
 	if (size) {
-		mm_munmap(sc_mm(t), a[0], size);
+		mm_munmap(sc_mm(t), shmaddr, size);
 	}
 	return 0;
 }
