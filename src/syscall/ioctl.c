@@ -271,12 +271,12 @@ static long do_ioctl(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	return host_syscall3(SYS_ioctl, fd, cmd, old_style_arg(t, arg));
 }
 
-SG_SYSCALL_DEFINE(sys_ioctl)
+SG_SYSCALL_DEFINE3(sys_ioctl, fd, cmd, arg)
 {
-	return do_ioctl(t, a[0], (uint32_t)a[1], a[2]);
+	return do_ioctl(t, fd, (uint32_t)cmd, arg);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_ioctl)
+SG_SYSCALL_DEFINE3(compat_sys_ioctl, fd, cmd, arg)
 {
-	return do_ioctl(t, a[0], (uint32_t)a[1], a[2]);
+	return do_ioctl(t, fd, (uint32_t)cmd, arg);
 }

@@ -146,9 +146,9 @@ static long do_getcwd(struct sg_thread *t, uint64_t buf, uint64_t size)
 	return copy_to_guest(sc_mm(t), buf, cwd, len) ? -EFAULT : (long)len;
 }
 
-SG_SYSCALL_DEFINE(sys_getcwd)
+SG_SYSCALL_DEFINE2(sys_getcwd, buf, size)
 {
-	return do_getcwd(t, a[0], a[1]);
+	return do_getcwd(t, buf, size);
 }
 
 long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias)

@@ -270,13 +270,13 @@ static long do_ptrace(struct sg_thread *t, long request, long pid, uint64_t addr
 }
 
 /* x86_64 */
-SG_SYSCALL_DEFINE(sys_ptrace)
+SG_SYSCALL_DEFINE4(sys_ptrace, request, pid, addr, data)
 {
-	return do_ptrace(t, (long)a[0], (long)a[1], a[2], a[3], false);
+	return do_ptrace(t, request, pid, addr, data, false);
 }
 
 /* i386 and x32: compat_long_t request and pid, compat_ulong_t addr, data */
-SG_SYSCALL_DEFINE(compat_sys_ptrace)
+SG_SYSCALL_DEFINE4(compat_sys_ptrace, request, pid, addr, data)
 {
-	return do_ptrace(t, sc_s32(a[0]), sc_s32(a[1]), (uint32_t)a[2], (uint32_t)a[3], true);
+	return do_ptrace(t, request, pid, (uint32_t)addr, (uint32_t)data, true);
 }

@@ -28,32 +28,32 @@ static uint64_t pending_now(struct sg_thread *t)
 	return (host | sig_queued(sg_task(t))) & sc_sigstate(t)->mask;
 }
 
-static long rt_sigpending(struct sg_thread *t, const uint64_t *a)
+static long rt_sigpending(struct sg_thread *t, uint64_t uset, uint64_t sigsetsize)
 {
 	uint64_t set;
 
-	if (a[1] > sizeof(set))
+	if (sigsetsize > sizeof(set))
 		return -EINVAL;
 	set = pending_now(t);
-	return copy_to_guest(sc_mm(t), a[0], &set, (size_t)a[1]);
+	return copy_to_guest(sc_mm(t), uset, &set, (size_t)sigsetsize);
 }
 
-SG_SYSCALL_DEFINE(sys_rt_sigpending)
+SG_SYSCALL_DEFINE2(sys_rt_sigpending, uset, sigsetsize)
 {
-	return rt_sigpending(t, a);
+	return rt_sigpending(t, uset, sigsetsize);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_rt_sigpending)
+SG_SYSCALL_DEFINE2(compat_sys_rt_sigpending, uset, sigsetsize)
 {
-	return rt_sigpending(t, a);
+	return rt_sigpending(t, uset, sigsetsize);
 }
 
 /* i386 sigpending (73): old_sigset_t, the first 32 signals */
-SG_SYSCALL_DEFINE(compat_sys_sigpending)
+SG_SYSCALL_DEFINE1(compat_sys_sigpending, uset)
 {
 	uint32_t set = (uint32_t)pending_now(t);
 
-	return copy_to_guest(sc_mm(t), a[0], &set, sizeof(set));
+	return copy_to_guest(sc_mm(t), uset, &set, sizeof(set));
 }
 
 /* --- sigsuspend --------------------------------------------------------------- */
@@ -83,13 +83,13 @@ static long suspend(struct sg_thread *t, uint64_t mask)
 	return -EINTR;
 }
 
-SG_SYSCALL_DEFINE(sys_rt_sigsuspend)
+SG_SYSCALL_DEFINE2(sys_rt_sigsuspend, unewset, sigsetsize)
 {
 	uint64_t mask;
 
-	if (a[1] != sizeof(mask))
+	if (sigsetsize != sizeof(mask))
 		return -EINVAL;
-	if (copy_from_guest(sc_mm(t), &mask, a[0], sizeof(mask)))
+	if (copy_from_guest(sc_mm(t), &mask, unewset, sizeof(mask)))
 		return -EFAULT;
 	return suspend(t, mask);
 }
@@ -99,24 +99,25 @@ SG_SYSCALL_DEFINE(compat_sys_rt_sigsuspend)
 	return sys_rt_sigsuspend(t, a);
 }
 
-/* i386 sigsuspend (72): (unused, unused, old_sigset_t mask) */
-SG_SYSCALL_DEFINE(sys_sigsuspend)
+/* i386 sigsuspend (72): old_sigset_t, the first 32 signals */
+SG_SYSCALL_DEFINE3(sys_sigsuspend, unused1, unused2, mask)
 {
-	return suspend(t, (sc_sigstate(t)->mask & ~0xffffffffull) | (uint32_t)a[2]);
+	return suspend(t, (sc_sigstate(t)->mask & ~0xffffffffull) | (uint32_t)mask);
 }
 
 /* --- sigtimedwait ------------------------------------------------------------- */
 
-static long timedwait(struct sg_thread *t, const uint64_t *a, const struct timespec *ts)
+static long timedwait(struct sg_thread *t, uint64_t uthese, uint64_t uinfo,
+		      const struct timespec *ts, uint64_t sigsetsize)
 {
 	uint64_t set;
 	siginfo_t si;
 	uint8_t out[128];
 	long sig;
 
-	if (a[3] != sizeof(set))
+	if (sigsetsize != sizeof(set))
 		return -EINVAL;
-	if (copy_from_guest(sc_mm(t), &set, a[0], sizeof(set)))
+	if (copy_from_guest(sc_mm(t), &set, uthese, sizeof(set)))
 		return -EFAULT;
 	set &= ~SIG_UNBLOCKABLE;
 	memset(&si, 0, sizeof(si));
@@ -126,46 +127,47 @@ static long timedwait(struct sg_thread *t, const uint64_t *a, const struct times
 		if (sig < 0)
 			return sig;
 	}
-	if (a[1]) {
+	if (uinfo) {
 		siginfo_to_guest(&si, guest_layout(), out);
-		if (copy_to_guest(sc_mm(t), a[1], out, sizeof(out)))
+		if (copy_to_guest(sc_mm(t), uinfo, out, sizeof(out)))
 			return -EFAULT;
 	}
 	return sig;
 }
 
 /* x86_64 (128); i386 time64 (421) and x32 (523): struct __kernel_timespec */
-static long timedwait64(struct sg_thread *t, const uint64_t *a)
+static long timedwait64(struct sg_thread *t, uint64_t uthese, uint64_t uinfo, uint64_t uts,
+			uint64_t sigsetsize)
 {
 	struct timespec ts;
 
-	if (a[2] && copy_from_guest(sc_mm(t), &ts, a[2], sizeof(ts)))
+	if (uts && copy_from_guest(sc_mm(t), &ts, uts, sizeof(ts)))
 		return -EFAULT;
-	return timedwait(t, a, a[2] ? &ts : NULL);
+	return timedwait(t, uthese, uinfo, uts ? &ts : NULL, sigsetsize);
 }
 
-SG_SYSCALL_DEFINE(sys_rt_sigtimedwait)
+SG_SYSCALL_DEFINE4(sys_rt_sigtimedwait, uthese, uinfo, uts, sigsetsize)
 {
-	return timedwait64(t, a);
+	return timedwait64(t, uthese, uinfo, uts, sigsetsize);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_rt_sigtimedwait_time64)
+SG_SYSCALL_DEFINE4(compat_sys_rt_sigtimedwait_time64, uthese, uinfo, uts, sigsetsize)
 {
-	return timedwait64(t, a);
+	return timedwait64(t, uthese, uinfo, uts, sigsetsize);
 }
 
 /* i386 (177): old_timespec32 */
-SG_SYSCALL_DEFINE(compat_sys_rt_sigtimedwait_time32)
+SG_SYSCALL_DEFINE4(compat_sys_rt_sigtimedwait_time32, uthese, uinfo, uts, sigsetsize)
 {
 	struct compat_timespec c;
 	struct timespec ts;
 
-	if (a[2]) {
-		if (copy_from_guest(sc_mm(t), &c, a[2], sizeof(c)))
+	if (uts) {
+		if (copy_from_guest(sc_mm(t), &c, uts, sizeof(c)))
 			return -EFAULT;
 		get_compat_timespec(&ts, &c);
 	}
-	return timedwait(t, a, a[2] ? &ts : NULL);
+	return timedwait(t, uthese, uinfo, uts ? &ts : NULL, sigsetsize);
 }
 
 /* --- sigqueueinfo ------------------------------------------------------------- */
@@ -180,15 +182,14 @@ static long get_info(struct sg_thread *t, uint64_t addr, siginfo_t *si)
 	return 0;
 }
 
-/* rt_sigqueueinfo(pid, sig, info) */
-SG_SYSCALL_DEFINE(sys_rt_sigqueueinfo)
+SG_SYSCALL_DEFINE3(sys_rt_sigqueueinfo, pid, sig, uinfo)
 {
 	siginfo_t si;
-	long r = get_info(t, a[2], &si);
+	long r = get_info(t, uinfo, &si);
 
 	if (r)
 		return r;
-	return host_syscall3(SYS_rt_sigqueueinfo, (int)a[0], (int)a[1], &si);
+	return host_syscall3(SYS_rt_sigqueueinfo, pid, (int)sig, &si);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_rt_sigqueueinfo)
@@ -196,15 +197,14 @@ SG_SYSCALL_DEFINE(compat_sys_rt_sigqueueinfo)
 	return sys_rt_sigqueueinfo(t, a);
 }
 
-/* rt_tgsigqueueinfo(tgid, tid, sig, info) */
-SG_SYSCALL_DEFINE(sys_rt_tgsigqueueinfo)
+SG_SYSCALL_DEFINE4(sys_rt_tgsigqueueinfo, tgid, pid, sig, uinfo)
 {
 	siginfo_t si;
-	long r = get_info(t, a[3], &si);
+	long r = get_info(t, uinfo, &si);
 
 	if (r)
 		return r;
-	return host_syscall4(SYS_rt_tgsigqueueinfo, (int)a[0], (int)a[1], (int)a[2], &si);
+	return host_syscall4(SYS_rt_tgsigqueueinfo, tgid, pid, (int)sig, &si);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_rt_tgsigqueueinfo)
@@ -212,18 +212,18 @@ SG_SYSCALL_DEFINE(compat_sys_rt_tgsigqueueinfo)
 	return sys_rt_tgsigqueueinfo(t, a);
 }
 
-/* pidfd_send_signal(pidfd, sig, info, flags): info in the guest's layout,
- * widened as for rt_sigqueueinfo; NULL is the kernel's SI_USER from us. */
-SG_SYSCALL_DEFINE(sys_pidfd_send_signal)
+/* info in the guest's layout, widened as for rt_sigqueueinfo; NULL is
+ * the kernel's SI_USER from us. */
+SG_SYSCALL_DEFINE4(sys_pidfd_send_signal, pidfd, sig, uinfo, flags)
 {
 	siginfo_t si;
 
-	if (a[2]) {
-		long r = get_info(t, a[2], &si);
+	if (uinfo) {
+		long r = get_info(t, uinfo, &si);
 
 		if (r)
 			return r;
 	}
-	return host_syscall4(SYS_pidfd_send_signal, (int)a[0], (int)a[1],
-			     a[2] ? &si : NULL, (unsigned)a[3]);
+	return host_syscall4(SYS_pidfd_send_signal, pidfd, (int)sig, uinfo ? &si : NULL,
+			     (unsigned)flags);
 }
