@@ -21,7 +21,7 @@ struct host_dirent64 {
 	char d_name[];
 };
 
-static long getdents_convert(struct sg_thread *t, const uint64_t *a);
+static long getdents_convert(struct sg_thread *t, int fd, uint64_t dirent, uint64_t count_arg);
 
 /* i386 numbers of the host's own ia32 entry */
 #define IA32_NR_LSEEK 19
@@ -166,41 +166,42 @@ static long int80_buffer(struct sg_thread *t, uint64_t buf, uint64_t *len)
  * there, as the kernel's EFAULT does after the entries before it; when
  * not even the first fits, the kernel's answer is EFAULT, not the
  * host's EINVAL for a short buffer. */
-static long int80_getdents(struct sg_thread *t, long nr, const uint64_t *a)
+static long int80_getdents(struct sg_thread *t, long nr, int fd, uint64_t dirent,
+			  uint64_t count_arg)
 {
-	uint64_t len = (uint32_t)a[2];
-	long buf = int80_buffer(t, a[1], &len);
-	long r = host_int80(nr, (long)a[0], buf, (long)len, 0, 0);
+	uint64_t len = (uint32_t)count_arg;
+	long buf = int80_buffer(t, dirent, &len);
+	long r = host_int80(nr, (long)fd, buf, (long)len, 0, 0);
 
-	return r == -EINVAL && len < (uint32_t)a[2] ? -EFAULT : r;
+	return r == -EINVAL && len < (uint32_t)count_arg ? -EFAULT : r;
 }
 
-static long compat_getdents_once(struct sg_thread *t, const uint64_t *a)
+static long compat_getdents_once(struct sg_thread *t, int fd, uint64_t dirent, uint64_t count_arg)
 {
-	long r = int80_getdents(t, IA32_NR_GETDENTS, a);
+	long r = int80_getdents(t, IA32_NR_GETDENTS, fd, dirent, count_arg);
 
-	return r == -ENOSYS ? getdents_convert(t, a) : r;
+	return r == -ENOSYS ? getdents_convert(t, fd, dirent, count_arg) : r;
 }
 
-static long getdents64_once(struct sg_thread *t, const uint64_t *a)
+static long getdents64_once(struct sg_thread *t, int fd, uint64_t dirent, uint64_t count_arg)
 {
 	long err = 0;
 	void *buf;
 
 	/* the host's int $0x80 keeps a pointer's low 32 bits: an x32 buffer
 	 * at or above 4 GiB would be written there (the kernel: -EFAULT) */
-	if (sc_compat() && a[1] <= UINT32_MAX) {
-		long r = int80_getdents(t, IA32_NR_GETDENTS64, a);
+	if (sc_compat() && dirent <= UINT32_MAX) {
+		long r = int80_getdents(t, IA32_NR_GETDENTS64, fd, dirent, count_arg);
 
 		if (r != -ENOSYS)
 			return r;
 	}
-	buf = sc_buf(t, a[1], (uint32_t)a[2], PROT_WRITE, &err);
+	buf = sc_buf(t, dirent, (uint32_t)count_arg, PROT_WRITE, &err);
 	if (err)
 		return err;
-	long n = host_syscall3(SYS_getdents64, a[0], buf, (uint32_t)a[2]);
+	long n = host_syscall3(SYS_getdents64, fd, buf, (uint32_t)count_arg);
 
-	if (n > 0 && sc_compat() && dir_positions_hashed((long)a[0]))
+	if (n > 0 && sc_compat() && dir_positions_hashed((long)fd))
 		for (long pos = 0; pos < n;) {
 			/* the guest's buffer may be only 4-byte aligned */
 			char *d = (char *)buf + pos;
@@ -222,41 +223,41 @@ static long getdents64_once(struct sg_thread *t, const uint64_t *a)
 
 /* Both getdents: a listing of our own /proc/<pid>/fd without sysgate's
  * descriptors (fds.c). */
-SG_SYSCALL_DEFINE(compat_sys_getdents)
+SG_SYSCALL_DEFINE3(compat_sys_getdents, fd, dirent, count)
 {
 	bool again;
 	long n;
 
 	do {
-		n = compat_getdents_once(t, a);
-		n = sc_getdents_hide(t, (int)a[0], a[1], n, SC_DIRENT_COMPAT, &again);
+		n = compat_getdents_once(t, fd, dirent, count);
+		n = sc_getdents_hide(t, fd, dirent, n, SC_DIRENT_COMPAT, &again);
 	} while (again);
 	return n;
 }
 
-SG_SYSCALL_DEFINE(sys_getdents64)
+SG_SYSCALL_DEFINE3(sys_getdents64, fd, dirent, count)
 {
 	bool again;
 	long n;
 
 	do {
-		n = getdents64_once(t, a);
-		n = sc_getdents_hide(t, (int)a[0], a[1], n, SC_DIRENT64, &again);
+		n = getdents64_once(t, fd, dirent, count);
+		n = sc_getdents_hide(t, fd, dirent, n, SC_DIRENT64, &again);
 	} while (again);
 	return n;
 }
 
 /* i386 lseek(fd, compat off_t, whence) */
-SG_SYSCALL_DEFINE(compat_sys_lseek)
+SG_SYSCALL_DEFINE3(compat_sys_lseek, fd, offset, whence)
 {
-	long r = host_int80(IA32_NR_LSEEK, (long)a[0], (long)a[1], (long)a[2],
+	long r = host_int80(IA32_NR_LSEEK, (long)fd, (long)offset, (long)whence,
 			    0, 0);
 
 	if (r != -ENOSYS)
 		return r;
-	if (dir_positions_hashed((long)a[0]))
-		return dir_lseek_compat((long)a[0], sc_s32(a[1]), (int)a[2]);
-	return host_syscall3(SYS_lseek, a[0], sc_s32(a[1]), a[2]);
+	if (dir_positions_hashed((long)fd))
+		return dir_lseek_compat((long)fd, sc_s32(offset), (int)whence);
+	return host_syscall3(SYS_lseek, fd, sc_s32(offset), whence);
 }
 
 static bool is_directory(long fd)
@@ -271,65 +272,65 @@ static bool is_directory(long fd)
  * a compat caller's. Anything else as x86_64: x32's lseek is the 64-bit
  * call, whose result the ia32 entry would cut to 32 bits (a file's end
  * past 4 GiB). */
-SG_SYSCALL_DEFINE(sys_lseek)
+SG_SYSCALL_DEFINE3(sys_lseek, fd, offset, whence)
 {
-	if (sc_compat() && (int64_t)a[1] == (int32_t)a[1] &&
-	    is_directory((long)a[0])) {
-		long r = host_int80(IA32_NR_LSEEK, (long)a[0], (long)a[1],
-				    (long)a[2], 0, 0);
+	if (sc_compat() && (int64_t)offset == (int32_t)offset &&
+	    is_directory((long)fd)) {
+		long r = host_int80(IA32_NR_LSEEK, (long)fd, (long)offset,
+				    (long)whence, 0, 0);
 
 		if (r != -ENOSYS && r != -EOVERFLOW)
 			return r;
-		if (r == -ENOSYS && dir_positions_hashed((long)a[0]))
-			return dir_lseek_compat((long)a[0], (int64_t)a[1],
-						(int)a[2]);
+		if (r == -ENOSYS && dir_positions_hashed((long)fd))
+			return dir_lseek_compat((long)fd, (int64_t)offset,
+						(int)whence);
 	}
-	return host_syscall3(SYS_lseek, a[0], a[1], a[2]);
+	return host_syscall3(SYS_lseek, fd, offset, whence);
 }
 
 /* i386 _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
-SG_SYSCALL_DEFINE(sys_llseek)
+SG_SYSCALL_DEFINE5(sys_llseek, fd, offset_high, offset_low, uresult, whence)
 {
-	uint64_t off = (a[1] << 32) | (uint32_t)a[2];
+	uint64_t off = (offset_high << 32) | (uint32_t)offset_low;
 	int64_t pos;
 	/* the result only into guest memory (int80_buffer) */
-	long r = host_int80(IA32_NR_LLSEEK, (long)a[0], (long)a[1], (long)a[2],
-			    sc_ok(t, a[3], sizeof(pos), 0) ? (long)a[3] : int80_fault_ptr(t, a[3]),
-			    (long)a[4]);
+	long r = host_int80(IA32_NR_LLSEEK, (long)fd, (long)offset_high, (long)offset_low,
+			    sc_ok(t, uresult, sizeof(pos), 0) ? (long)uresult : int80_fault_ptr(t, uresult),
+			    (long)whence);
 
 	if (r != -ENOSYS)
 		return r;
-	if (dir_positions_hashed((long)a[0]))
-		r = dir_lseek_compat((long)a[0], (int64_t)off, (int)a[4]);
+	if (dir_positions_hashed((long)fd))
+		r = dir_lseek_compat((long)fd, (int64_t)off, (int)whence);
 	else
-		r = host_syscall3(SYS_lseek, a[0], off, a[4]);
+		r = host_syscall3(SYS_lseek, fd, off, whence);
 	if (r < 0)
 		return r;
 	pos = r;
-	return copy_to_guest(sc_mm(t), a[3], &pos, sizeof(pos)) ? -EFAULT : 0;
+	return copy_to_guest(sc_mm(t), uresult, &pos, sizeof(pos)) ? -EFAULT : 0;
 }
 
 /* compat getdents without the host's ia32 entry: read linux_dirent64
  * records into a bounce buffer, re-pack as the i386 struct linux_dirent.
  * Records that do not fit are given back with lseek to the last one
  * copied. -EOVERFLOW for an inode or offset over 32 bits. */
-static long getdents_convert(struct sg_thread *t, const uint64_t *a)
+static long getdents_convert(struct sg_thread *t, int fd, uint64_t dirent, uint64_t count_arg)
 {
-	uint32_t count = (uint32_t)a[2];
+	uint32_t count = (uint32_t)count_arg;
 	char in[8192], out[8192];
 	size_t used = 0, pos = 0;
 	int64_t last_off = -1;
 	bool hashed;
 	long n;
 
-	if (!sc_ok(t, a[1], count, PROT_WRITE))
+	if (!sc_ok(t, dirent, count, PROT_WRITE))
 		return -EFAULT;
 	/* host records are at least as large: ask for no more than fits */
-	n = host_syscall3(SYS_getdents64, a[0], in,
+	n = host_syscall3(SYS_getdents64, fd, in,
 			  count < sizeof(in) ? count : sizeof(in));
 	if (n <= 0)
 		return n;
-	hashed = dir_positions_hashed((long)a[0]);
+	hashed = dir_positions_hashed((long)fd);
 	while (pos < (size_t)n) {
 		const struct host_dirent64 *d = (const void *)(in + pos);
 		size_t namelen = strlen(d->d_name);
@@ -358,20 +359,20 @@ static long getdents_convert(struct sg_thread *t, const uint64_t *a)
 	if (!used)
 		return -EINVAL; /* the buffer cannot hold one entry */
 	if (pos < (size_t)n)
-		host_syscall3(SYS_lseek, a[0], last_off, SEEK_SET);
-	if (copy_to_guest(sc_mm(t), a[1], out, used))
+		host_syscall3(SYS_lseek, fd, last_off, SEEK_SET);
+	if (copy_to_guest(sc_mm(t), dirent, out, used))
 		return -EFAULT;
 	return (long)used;
 }
 
-/* readdir(fd, old_linux_dirent *, count): one entry, 1 or 0 at the end */
-SG_SYSCALL_DEFINE(compat_sys_old_readdir)
+/* readdir: one old_linux_dirent, 1 or 0 at the end */
+SG_SYSCALL_DEFINE3(compat_sys_old_readdir, fd, dirent, count)
 {
 	/* the entry (a name of at most 255 bytes) only into guest memory */
-	long r80 = host_int80(IA32_NR_READDIR, (long)a[0],
-			      sc_ok(t, a[1], sizeof(struct compat_old_linux_dirent) + 256, 0)
-				      ? (long)a[1] : int80_fault_ptr(t, a[1]),
-			      (long)a[2], 0, 0);
+	long r80 = host_int80(IA32_NR_READDIR, (long)fd,
+			      sc_ok(t, dirent, sizeof(struct compat_old_linux_dirent) + 256, 0)
+				      ? (long)dirent : int80_fault_ptr(t, dirent),
+			      (long)count, 0, 0);
 
 	if (r80 != -ENOSYS)
 		return r80;
@@ -379,14 +380,14 @@ SG_SYSCALL_DEFINE(compat_sys_old_readdir)
 	const struct host_dirent64 *d = (const void *)in;
 	struct compat_old_linux_dirent c;
 	size_t namelen;
-	long n = host_syscall3(SYS_getdents64, a[0], in, sizeof(in));
+	long n = host_syscall3(SYS_getdents64, fd, in, sizeof(in));
 
 	if (n <= 0)
 		return n;
 	if (d->d_reclen < (size_t)n)
-		host_syscall3(SYS_lseek, a[0], d->d_off, SEEK_SET);
+		host_syscall3(SYS_lseek, fd, d->d_off, SEEK_SET);
 	namelen = strlen(d->d_name);
-	int64_t off = dir_positions_hashed((long)a[0]) ? dirpos_to_compat(d->d_off)
+	int64_t off = dir_positions_hashed((long)fd) ? dirpos_to_compat(d->d_off)
 						       : d->d_off;
 
 	if ((d->d_ino >> 32) || ((uint64_t)off >> 32))
@@ -394,8 +395,8 @@ SG_SYSCALL_DEFINE(compat_sys_old_readdir)
 	c.d_ino = (uint32_t)d->d_ino;
 	c.d_offset = (uint32_t)off;
 	c.d_namlen = (uint16_t)namelen;
-	if (copy_to_guest(sc_mm(t), a[1], &c, sizeof(c)) ||
-	    copy_to_guest(sc_mm(t), a[1] + offsetof(typeof(c), d_name),
+	if (copy_to_guest(sc_mm(t), dirent, &c, sizeof(c)) ||
+	    copy_to_guest(sc_mm(t), dirent + offsetof(typeof(c), d_name),
 			  d->d_name, namelen + 1))
 		return -EFAULT;
 	return 1;
