@@ -10,58 +10,49 @@
 #include "syscall/compat/compat.h"
 #include "syscall/handler.h"
 
-static inline uint64_t lohi(uint64_t lo, uint64_t hi)
-{
-	return (uint32_t)lo | (hi << 32);
-}
+/* --- lo/hi halves (arch/x86/kernel/sys_ia32.c order): each 64-bit
+ * offset or length arrives joined from its two registers (SG_ARGV) ------ */
 
-/* --- lo/hi halves (arch/x86/kernel/sys_ia32.c order) ---------------------- */
-
-SG_SYSCALL_DEFINE(sys_ia32_truncate64)
+SG_SYSCALL_DEFINE2(sys_ia32_truncate64, filename, length)
 {
 	char path[PATH_MAX];
 	long r;
 
-	if ((int64_t)lohi(a[1], a[2]) < 0)
+	if (length < 0)
 		return -EINVAL; /* before the path, as the kernel */
-	r = sc_path(t, a[0], path, true);
-	return r ? r : host_syscall2(SYS_truncate, path, lohi(a[1], a[2]));
+	r = sc_path(t, filename, path, true);
+	return r ? r : host_syscall2(SYS_truncate, path, length);
 }
 
-SG_SYSCALL_DEFINE(sys_ia32_ftruncate64)
+SG_SYSCALL_DEFINE2(sys_ia32_ftruncate64, fd, length)
 {
-	return host_syscall2(SYS_ftruncate, a[0], lohi(a[1], a[2]));
+	return host_syscall2(SYS_ftruncate, fd, length);
 }
 
-/* fadvise64(fd, off_lo, off_hi, len, advice): len is a 32-bit size_t */
-SG_SYSCALL_DEFINE(sys_ia32_fadvise64)
+/* len is a 32-bit size_t */
+SG_SYSCALL_DEFINE4(sys_ia32_fadvise64, fd, offset, len, advice)
 {
-	return host_syscall4(SYS_fadvise64, a[0], lohi(a[1], a[2]),
-			     (uint32_t)a[3], a[4]);
+	return host_syscall4(SYS_fadvise64, fd, offset, (uint32_t)len, advice);
 }
 
-SG_SYSCALL_DEFINE(sys_ia32_fadvise64_64)
+SG_SYSCALL_DEFINE4(sys_ia32_fadvise64_64, fd, offset, len, advice)
 {
-	return host_syscall4(SYS_fadvise64, a[0], lohi(a[1], a[2]),
-			     lohi(a[3], a[4]), a[5]);
+	return host_syscall4(SYS_fadvise64, fd, offset, len, advice);
 }
 
-SG_SYSCALL_DEFINE(sys_ia32_fallocate)
+SG_SYSCALL_DEFINE4(sys_ia32_fallocate, fd, mode, offset, len)
 {
-	return host_syscall4(SYS_fallocate, a[0], a[1], lohi(a[2], a[3]),
-			     lohi(a[4], a[5]));
+	return host_syscall4(SYS_fallocate, fd, mode, offset, len);
 }
 
-SG_SYSCALL_DEFINE(sys_ia32_readahead)
+SG_SYSCALL_DEFINE3(sys_ia32_readahead, fd, offset, count)
 {
-	return host_syscall3(SYS_readahead, a[0], lohi(a[1], a[2]),
-			     (uint32_t)a[3]);
+	return host_syscall3(SYS_readahead, fd, offset, (uint32_t)count);
 }
 
-SG_SYSCALL_DEFINE(sys_ia32_sync_file_range)
+SG_SYSCALL_DEFINE4(sys_ia32_sync_file_range, fd, offset, nbytes, flags)
 {
-	return host_syscall4(SYS_sync_file_range, a[0], lohi(a[1], a[2]),
-			     lohi(a[3], a[4]), a[5]);
+	return host_syscall4(SYS_sync_file_range, fd, offset, nbytes, flags);
 }
 
 /* --- the old stat (18, 28, 84) ------------------------------------------------ */
@@ -94,19 +85,19 @@ static long old_stat(struct sg_thread *t, int fd, uint64_t path_addr,
 	return r ? r : copy_to_guest(sc_mm(t), buf, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(sys_stat)
+SG_SYSCALL_DEFINE2(sys_stat, filename, statbuf)
 {
-	return old_stat(t, AT_FDCWD, a[0], 0, a[1]);
+	return old_stat(t, AT_FDCWD, filename, 0, statbuf);
 }
 
-SG_SYSCALL_DEFINE(sys_lstat)
+SG_SYSCALL_DEFINE2(sys_lstat, filename, statbuf)
 {
-	return old_stat(t, AT_FDCWD, a[0], AT_SYMLINK_NOFOLLOW, a[1]);
+	return old_stat(t, AT_FDCWD, filename, AT_SYMLINK_NOFOLLOW, statbuf);
 }
 
-SG_SYSCALL_DEFINE(sys_fstat)
+SG_SYSCALL_DEFINE2(sys_fstat, fd, statbuf)
 {
-	return old_stat(t, (int)a[0] == AT_FDCWD ? -1 : (int)a[0], 0, 0, a[1]);
+	return old_stat(t, fd == AT_FDCWD ? -1 : fd, 0, 0, statbuf);
 }
 
 /* --- statfs ---------------------------------------------------------------- */
@@ -155,27 +146,27 @@ static long statfs64(struct sg_thread *t, uint64_t path_addr, int fd,
 	return copy_to_guest(sc_mm(t), buf, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(compat_sys_statfs)
+SG_SYSCALL_DEFINE2(compat_sys_statfs, pathname, buf)
 {
-	return a[0] ? statfs32(t, a[0], 0, a[1]) : -EFAULT;
+	return pathname ? statfs32(t, pathname, 0, buf) : -EFAULT;
 }
 
-SG_SYSCALL_DEFINE(compat_sys_fstatfs)
+SG_SYSCALL_DEFINE2(compat_sys_fstatfs, fd, buf)
 {
-	return statfs32(t, 0, (int)a[0], a[1]);
+	return statfs32(t, 0, (int)fd, buf);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_statfs64)
+SG_SYSCALL_DEFINE3(compat_sys_statfs64, pathname, sz, buf)
 {
 	/* the size is checked before the path */
-	if ((uint32_t)a[1] != sizeof(struct compat_statfs64))
+	if ((uint32_t)sz != sizeof(struct compat_statfs64))
 		return -EINVAL;
-	return a[0] ? statfs64(t, a[0], 0, a[1], a[2]) : -EFAULT;
+	return pathname ? statfs64(t, pathname, 0, sz, buf) : -EFAULT;
 }
 
-SG_SYSCALL_DEFINE(compat_sys_fstatfs64)
+SG_SYSCALL_DEFINE3(compat_sys_fstatfs64, fd, sz, buf)
 {
-	return statfs64(t, 0, (int)a[0], a[1], a[2]);
+	return statfs64(t, 0, (int)fd, sz, buf);
 }
 
 /* --- timestamps with 32-bit seconds ---------------------------------------- */
@@ -195,17 +186,17 @@ static long set_times(struct sg_thread *t, int dfd, uint64_t path_addr,
 	return r ? r : host_syscall4(SYS_utimensat, dfd, hp, ts, flags);
 }
 
-SG_SYSCALL_DEFINE(sys_utime32)
+SG_SYSCALL_DEFINE2(sys_utime32, filename, times)
 {
 	struct compat_utimbuf c;
 	struct timespec ts[2];
 
-	if (!a[1])
-		return set_times(t, AT_FDCWD, a[0], NULL, 0);
-	if (copy_from_guest(sc_mm(t), &c, a[1], sizeof(c)))
+	if (!times)
+		return set_times(t, AT_FDCWD, filename, NULL, 0);
+	if (copy_from_guest(sc_mm(t), &c, times, sizeof(c)))
 		return -EFAULT;
 	get_compat_utimbuf(ts, &c);
-	return set_times(t, AT_FDCWD, a[0], ts, 0);
+	return set_times(t, AT_FDCWD, filename, ts, 0);
 }
 
 /* utimes/futimesat: timeval[2]; microseconds must be below 10^6 */
@@ -235,49 +226,49 @@ static long utimes32(struct sg_thread *t, int dfd, uint64_t path_addr,
 	return set_times(t, dfd, path_addr, ts, 0);
 }
 
-SG_SYSCALL_DEFINE(sys_utimes_time32)
+SG_SYSCALL_DEFINE2(sys_utimes_time32, filename, utimes)
 {
-	return a[0] ? utimes32(t, AT_FDCWD, a[0], a[1]) : -EFAULT;
+	return filename ? utimes32(t, AT_FDCWD, filename, utimes) : -EFAULT;
 }
 
-SG_SYSCALL_DEFINE(sys_futimesat_time32)
+SG_SYSCALL_DEFINE3(sys_futimesat_time32, dfd, filename, utimes)
 {
-	return utimes32(t, (int)a[0], a[1], a[2]);
+	return utimes32(t, (int)dfd, filename, utimes);
 }
 
 /* utimensat_time32: UTIME_NOW / UTIME_OMIT travel in tv_nsec unchanged */
-SG_SYSCALL_DEFINE(sys_utimensat_time32)
+SG_SYSCALL_DEFINE4(sys_utimensat_time32, dfd, filename, utimes, flags)
 {
 	struct compat_timespec c[2];
 	struct timespec ts[2];
 
-	if (!a[2])
-		return set_times(t, (int)a[0], a[1], NULL, (int)a[3]);
-	if (copy_from_guest(sc_mm(t), c, a[2], sizeof(c)))
+	if (!utimes)
+		return set_times(t, (int)dfd, filename, NULL, (int)flags);
+	if (copy_from_guest(sc_mm(t), c, utimes, sizeof(c)))
 		return -EFAULT;
 	get_compat_timespec(&ts[0], &c[0]);
 	get_compat_timespec(&ts[1], &c[1]);
-	return set_times(t, (int)a[0], a[1], ts, (int)a[3]);
+	return set_times(t, (int)dfd, filename, ts, (int)flags);
 }
 
 /* --- sendfile with a compat off_t ------------------------------------------ */
 
-SG_SYSCALL_DEFINE(compat_sys_sendfile)
+SG_SYSCALL_DEFINE4(compat_sys_sendfile, out_fd, in_fd, uoffset, count)
 {
 	int32_t off32;
 	int64_t off;
 	long r;
 
-	if (!a[2])
-		return host_blocking4(t, SYS_sendfile, a[0], a[1], NULL,
-				     (uint32_t)a[3]);
-	if (copy_from_guest(sc_mm(t), &off32, a[2], sizeof(off32)))
+	if (!uoffset)
+		return host_blocking4(t, SYS_sendfile, out_fd, in_fd, NULL,
+				     (uint32_t)count);
+	if (copy_from_guest(sc_mm(t), &off32, uoffset, sizeof(off32)))
 		return -EFAULT;
 	off = off32;
-	r = host_blocking4(t, SYS_sendfile, a[0], a[1], &off, (uint32_t)a[3]);
+	r = host_blocking4(t, SYS_sendfile, out_fd, in_fd, &off, (uint32_t)count);
 	off32 = (int32_t)off;
 	/* the kernel writes the offset back whatever the result */
-	if (copy_to_guest(sc_mm(t), a[2], &off32, sizeof(off32)))
+	if (copy_to_guest(sc_mm(t), uoffset, &off32, sizeof(off32)))
 		return -EFAULT;
 	return r;
 }
