@@ -305,44 +305,45 @@ static bool futex_has_uaddr2(int cmd)
 /* Guest threads are host threads and guest addresses host addresses, so
  * the host futex is the guest's; only the pointers are checked (and the
  * i386 time32 timeout widened). */
-static long do_futex(struct sg_thread *t, const uint64_t *a, bool time32)
+static long do_futex(struct sg_thread *t, bool time32, uint64_t uaddr_arg, uint64_t op,
+		     uint64_t val, uint64_t utime, uint64_t uaddr2_arg, uint64_t val3)
 {
-	int cmd = (int)a[1] & FUTEX_CMD_MASK;
-	long arg4 = (long)a[3];
+	int cmd = (int)op & FUTEX_CMD_MASK;
+	long arg4 = (long)utime;
 	struct timespec ts;
-	int clk = (int)a[1] & FUTEX_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC;
+	int clk = (int)op & FUTEX_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC;
 	int64_t start = 0;
 	long r;
 
 	/* addresses that are not the guest's fault on the host, which
 	 * checks the operation, alignment and timeout in its own order */
-	void *uaddr = sc_ok(t, a[0], 4, PROT_READ) ? g2h(a[0])
-						    : sc_fault_ptr(t, a[0]);
-	void *uaddr2 = (void *)(uintptr_t)a[4];
+	void *uaddr = sc_ok(t, uaddr_arg, 4, PROT_READ) ? g2h(uaddr_arg)
+						    : sc_fault_ptr(t, uaddr_arg);
+	void *uaddr2 = (void *)(uintptr_t)uaddr2_arg;
 
-	if (futex_has_uaddr2(cmd) && !sc_ok(t, a[4], 4, PROT_READ))
-		uaddr2 = sc_fault_ptr(t, a[4]);
-	if (futex_has_timeout(cmd) && a[3]) {
+	if (futex_has_uaddr2(cmd) && !sc_ok(t, uaddr2_arg, 4, PROT_READ))
+		uaddr2 = sc_fault_ptr(t, uaddr2_arg);
+	if (futex_has_timeout(cmd) && utime) {
 		if (time32) {
-			if (get_ts32(t, a[3], &ts))
-				arg4 = (long)sc_fault_ptr(t, a[3]);
+			if (get_ts32(t, utime, &ts))
+				arg4 = (long)sc_fault_ptr(t, utime);
 			else
 				arg4 = (long)&ts;
-		} else if (copy_from_guest(sc_mm(t), &ts, a[3], sizeof(ts))) {
-			arg4 = (long)sc_fault_ptr(t, a[3]);
+		} else if (copy_from_guest(sc_mm(t), &ts, utime, sizeof(ts))) {
+			arg4 = (long)sc_fault_ptr(t, utime);
 		} else {
 			arg4 = (long)&ts;
 		}
 	}
-	if (cmd == FUTEX_WAIT && a[3])
+	if (cmd == FUTEX_WAIT && utime)
 		start = sc_clock_ns(clk);
-	r = host_blocking6(t, SYS_futex, (long)uaddr, (long)a[1], (long)a[2],
-			  arg4, (long)uaddr2, (long)a[5]);
+	r = host_blocking6(t, SYS_futex, (long)uaddr, (long)op, (long)val,
+			  arg4, (long)uaddr2, (long)val3);
 	/* a relative FUTEX_WAIT goes on to its deadline (the absolute
 	 * timeouts of the other waits are entered again as they are) */
-	if (r == -EINTR && cmd == FUTEX_WAIT && a[3])
-		sc_restart_arm(t, SG_RESTART_FUTEX, clk, deadline_of(start, &ts), a[0],
-			       a[1], a[2]);
+	if (r == -EINTR && cmd == FUTEX_WAIT && utime)
+		sc_restart_arm(t, SG_RESTART_FUTEX, clk, deadline_of(start, &ts), uaddr_arg,
+			       op, val);
 	return r;
 }
 
@@ -365,14 +366,14 @@ static long futex_restart(struct sg_thread *t)
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_futex)
+SG_SYSCALL_DEFINE6(sys_futex, uaddr, op, val, utime, uaddr2, val3)
 {
-	return do_futex(t, a, false);
+	return do_futex(t, false, uaddr, op, val, utime, uaddr2, val3);
 }
 
-SG_SYSCALL_DEFINE(sys_futex_time32)
+SG_SYSCALL_DEFINE6(sys_futex_time32, uaddr, op, val, utime, uaddr2, val3)
 {
-	return do_futex(t, a, true);
+	return do_futex(t, true, uaddr, op, val, utime, uaddr2, val3);
 }
 
 /* struct futex_waitv is { u64 val; u64 uaddr; u32 flags; u32 reserved }
