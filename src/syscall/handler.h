@@ -6,9 +6,13 @@
  * thread's state: clone, entry, execve, task (docs/syscalls.md, Handler
  * context).
  *
- * Handlers see the guest's arguments already zero-extended to 64 bits
- * (a[0]..a[5]); guest pointers are checked through src/mm before the host
- * touches them. Host calls are made with raw `syscall` instructions so the
+ * A handler is defined with its arguments' names (SG_SYSCALL_DEFINEn,
+ * below): their types and conversions come from tables/syscall_args.in
+ * (docs/syscalls.md, "The argument description"). The few that read the
+ * registers themselves (SG_SYSCALL_DEFINE, a[0]..a[5]: zero-extended to
+ * 64 bits from the ABI's registers) are the multiplexers and the entry
+ * points whose rows disagree. Guest pointers are checked through src/mm
+ * before the host touches them. Host calls are made with raw `syscall` instructions so the
  * result is the kernel's own value or -errno, and errno is left alone.
  */
 #ifndef SG_SYSCALL_HANDLER_H
