@@ -312,6 +312,23 @@ static struct code_page *page_alloc(struct cpu_code_cache *cc)
 	return pg;
 }
 
+/* A dead entry (or insn_no_target) runs only when a kept pointer's check
+ * matched it, that is for a branch to INSN_ADDR_DEAD itself (a 64-bit
+ * guest may jump there): the lookup faults as the fetch does natively. */
+static const struct insn *exec_dead(struct cpu *c, const struct insn *i)
+{
+	(void)i;
+	return exec_at(c, INSN_ADDR_DEAD);
+}
+
+const struct insn insn_no_target = { .exec = exec_dead, .addr = INSN_ADDR_DEAD };
+
+static void mark_dead(struct insn *e)
+{
+	e->addr = INSN_ADDR_DEAD;
+	e->exec = exec_dead;
+}
+
 /* Back to the cache's free list, as page_alloc hands out: slots zero,
  * entries (stubs too) dead for pointers kept elsewhere. The segments left
  * behind were full to their last two places (pool_place); the one in
@@ -324,11 +341,11 @@ static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 		for (uint32_t k = pg->segs[j].start; k < end; k++) {
 			if (code_slot(pg, pg->pool[k].off))
 				slot_set(pg, pg->pool[k].off, 0);
-			pg->pool[k].addr = INSN_ADDR_DEAD;
+			mark_dead(&pg->pool[k]);
 		}
 	}
 	if (pg->n && !pg->pool[pg->n - 1].ends_run)
-		pg->pool[pg->n].addr = INSN_ADDR_DEAD; /* the trailing stub */
+		mark_dead(&pg->pool[pg->n]); /* the trailing stub */
 	pg->addr = 0;
 	pg->n = 0;
 	pg->cur = 0;
@@ -639,4 +656,22 @@ void cache_free(struct cpu *c)
 	pthread_mutex_unlock(&page_lock);
 	free(cc);
 	c->cache = NULL;
+}
+
+/* An indirect branch whose kept target (insn.imm) is not this one (cache.h,
+ * exec_indirect). A new target replaces a live one only at every 16th
+ * miss (this CPU's count): a site with many (a shared RET) would write on
+ * every miss, and after a fork each write copies a page. */
+const struct insn *exec_indirect_miss(struct cpu *c, const struct insn *i, uint64_t target)
+{
+	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm, *t = exec_at(c, target);
+
+	if (kept->addr == INSN_ADDR_DEAD || (++c->target_misses & 15) == 0)
+		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+	return exec_branch(c, t);
+}
+
+const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i)
+{
+	return exec_branch(c, exec_chain(c, i));
 }

@@ -187,9 +187,9 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
 /* Straight-line code dispatches from handler to handler: exec_next calls
  * the next pool entry's exec itself (a tail call the optimiser turns into
  * an indirect jump per handler, each predicted on its own) instead of
- * returning it to the run loop, unless something is pending. Only
- * fall-through does this, never a branch, so even a compiler that keeps
- * the frames (-O1) nests at most one straight run of a page. -O0 and the
+ * returning it to the run loop; the fast branch forms do the same when
+ * nothing is pending (exec_branch). The module is built with
+ * -foptimize-sibling-calls, so these are jumps at -O1 too; -O0 and the
  * sanitizer builds return to the loop every time. */
 #if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
 #define EXEC_TAIL_DISPATCH 1
@@ -236,37 +236,66 @@ static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
 			return exec_generic(c, i);               \
 	} while (0)
 
+/* A branch's next instruction t: straight on to it (a jump through its
+ * exec, as exec_next does) unless something is pending, when the run loop
+ * takes t. Each branch form then has its own host indirect jump, predicted
+ * on its own, instead of all of them returning to the one call in the run
+ * loop; the pending test is the loop's, so a guest loop still stops at its
+ * next branch. Unbounded without sibling calls (a guest loop would nest
+ * frames): only where EXEC_TAIL_DISPATCH holds, whose builds turn these
+ * calls into jumps (unit.cpu_tail_dispatch checks). */
+static inline const struct insn *exec_branch(struct cpu *c, const struct insn *t)
+{
+	if (EXEC_TAIL_DISPATCH && __builtin_expect(c->pending == 0, 1)) {
+		__asm__("" : "+r"(t)); /* jmp *(reg), as exec_next */
+		return t->exec(c, t);
+	}
+	return t;
+}
+
 /* The target of a relative branch, once found: a direct branch within
  * its page keeps a pointer to its target's decoded instruction in disp
  * (unused by these forms), valid as long as the page: pages are dropped
- * whole and pools never move. */
+ * whole and pools never move. One on another page is tagged with bit 0
+ * and checked here (its entry still has the target's address: not
+ * dropped); the fast forms have the mode's operand size, so the target
+ * wraps as the mode's addresses do (amask). */
 const struct insn *exec_chain(struct cpu *c, const struct insn *i);
+/* exec_branch(exec_chain(...)) out of line (cache.c): the slow paths are
+ * tail calls, so the forms need no frame. */
+const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i);
 
 static inline const struct insn *exec_rel_target(struct cpu *c, const struct insn *i)
 {
 	uintptr_t t = (uintptr_t)i->disp;
 
-	/* bit 0: a target on another page, checked by exec_chain */
 	if (__builtin_expect(t != 0 && !(t & 1), 1))
-		return (const struct insn *)t;
-	return exec_chain(c, i);
+		return exec_branch(c, (const struct insn *)t);
+	if (t != 0) {
+		const struct insn *kept = (const struct insn *)(t - 1);
+
+		if (__builtin_expect(kept->addr == ((i->addr + i->len + i->imm) & c->amask), 1))
+			return exec_branch(c, kept);
+	}
+	return exec_chain_branch(c, i);
 }
 
 /* An indirect branch's target, kept in imm (unused by these forms) and
- * checked, else a lookup. */
+ * checked, else a lookup (out of line, its exec_branch too: the hit needs
+ * no frame). */
+const struct insn *exec_indirect_miss(struct cpu *c, const struct insn *i, uint64_t target);
+/* What an indirect branch keeps before its first run (control_specialise
+ * sets imm to it): an entry no target matches, so the hit test needs no
+ * NULL test. */
+extern const struct insn insn_no_target;
+
 static inline const struct insn *exec_indirect(struct cpu *c, const struct insn *i, uint64_t target)
 {
-	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm, *t;
+	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm;
 
-	if (__builtin_expect(kept != NULL && kept->addr == target, 1))
-		return kept;
-	t = exec_at(c, target);
-	/* a new target replaces a live one only at every 16th miss (this
-	 * CPU's count): a site with many (a shared RET) would write on every
-	 * miss, and after a fork each write copies a page */
-	if (kept == NULL || kept->addr == INSN_ADDR_DEAD || (++c->target_misses & 15) == 0)
-		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
-	return t;
+	if (__builtin_expect(kept->addr == target, 1))
+		return exec_branch(c, kept);
+	return exec_indirect_miss(c, i, target);
 }
 
 #endif

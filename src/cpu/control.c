@@ -475,4 +475,8 @@ void control_specialise(struct insn *i, bool m64)
 		i->exec = m64 ? fast_jmp_ind64 : fast_jmp_ind32;
 	else if (i->fn == op_call_Ev)
 		i->exec = m64 ? fast_call_ind64 : fast_call_ind32;
+	else
+		return;
+	if (i->exec != fast_jmp_rel && i->fn != op_call_Jz) /* the indirect ones and RET */
+		i->imm = (uint64_t)(uintptr_t)&insn_no_target;
 }
