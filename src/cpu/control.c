@@ -391,7 +391,8 @@ static const struct insn *fast_call_rel64(struct cpu *c, const struct insn *i)
 	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t sp = c->r[R_SP] - 8;
 
-	mem_write(sp, 8, i->addr + i->len);
+	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
+	mem_write_nocheck(sp, 8, i->addr + i->len);
 	c->r[R_SP] = sp;
 	return exec_rel_target(c, i);
 }
@@ -401,7 +402,8 @@ static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
 	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
-	mem_write(sp, 4, (uint32_t)(i->addr + i->len));
+	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
+	mem_write_nocheck(sp, 4, (uint32_t)(i->addr + i->len));
 	c->r[R_SP] = sp;
 	return exec_rel_target(c, i);
 }
@@ -445,7 +447,8 @@ static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
 	c->cur = i; /* before it can fault (insn_ea_fast) */
 	uint64_t target = indirect_target(c, i, 8), sp = c->r[R_SP] - 8;
 
-	mem_write(sp, 8, i->addr + i->len);
+	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
+	mem_write_nocheck(sp, 8, i->addr + i->len);
 	c->r[R_SP] = sp;
 	return exec_indirect(c, i, target);
 }
@@ -456,7 +459,8 @@ static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
 	uint64_t target = indirect_target(c, i, 4);
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
-	mem_write(sp, 4, (uint32_t)(i->addr + i->len));
+	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
+	mem_write_nocheck(sp, 4, (uint32_t)(i->addr + i->len));
 	c->r[R_SP] = sp;
 	return exec_indirect(c, i, target);
 }
