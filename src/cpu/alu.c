@@ -430,7 +430,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 #define FAST_ALU_MEM_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                \
 	static const struct insn *fast_##NAME##_rm##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
-		T a = (T)c->r[i->reg], b = (T)mem_read(EA(c, i), SZ);              \
+		T a = (T)c->r[i->reg], b = (T)mem_read_fast(EA(c, i), SZ);              \
 		T r = (T)(EXPR);                                                       \
 		if (WRITES)                                                            \
 			REG_PUT##BITS(c->r[i->reg], r);                                \
@@ -440,7 +440,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	static const struct insn *fast_##NAME##_mr##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = EA(c, i);                                           \
-		T a = (T)mem_read(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
+		T a = (T)mem_read_fast(ea, SZ), b = (T)c->r[i->reg], r = (T)(EXPR);          \
 		if (WRITES) {                                                          \
 			EXEC_STORE_OR_GENERIC(c, i, ea, SZ);                                   \
 			mem_write_nocheck(ea, SZ, r);                                          \
@@ -451,7 +451,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	static const struct insn *fast_##NAME##_mi##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = EA(c, i);                                           \
-		T a = (T)mem_read(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
+		T a = (T)mem_read_fast(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
 		if (WRITES) {                                                          \
 			EXEC_STORE_OR_GENERIC(c, i, ea, SZ);                                   \
 			mem_write_nocheck(ea, SZ, r);                                          \
@@ -538,7 +538,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 	static const struct insn *fast_##NAME##_rm8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1);                              \
-		uint8_t b = (uint8_t)mem_read(EA(c, i), 1), r = (uint8_t)(EXPR);     \
+		uint8_t b = (uint8_t)mem_read_fast(EA(c, i), 1), r = (uint8_t)(EXPR);     \
 		if (WRITES)                                                              \
 			reg_set(c, i->reg8, 1, r);                                       \
 		flags_record(c, KIND, 1, r, a, b);                                             \
@@ -547,7 +547,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 	static const struct insn *fast_##NAME##_mr8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = EA(c, i);                                             \
-		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
+		uint8_t a = (uint8_t)mem_read_fast(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES) {                                                            \
 			EXEC_STORE_OR_GENERIC(c, i, ea, 1);                                      \
@@ -559,7 +559,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 	static const struct insn *fast_##NAME##_mi8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = EA(c, i);                                             \
-		uint8_t a = (uint8_t)mem_read(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
+		uint8_t a = (uint8_t)mem_read_fast(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
 		if (WRITES) {                                                            \
 			EXEC_STORE_OR_GENERIC(c, i, ea, 1);                                      \
 			mem_write_nocheck(ea, 1, r);                                             \

@@ -358,6 +358,9 @@ static struct cpu_code_cache *cache_get(struct cpu *c)
 {
 	if (!c->cache) {
 		c->cache = xcalloc(1, sizeof(*c->cache));
+		for (unsigned k = 0; k < TARGET_CACHE; k++)
+			c->cache->targets[k] = &insn_no_target;
+		c->cache->decoded_ac = (c->lf.rf & FL_AC) != 0;
 		c->cache_epoch = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
 	}
 	return c->cache;
@@ -604,7 +607,12 @@ void cache_sync(struct cpu *c)
 {
 	struct cpu_code_cache *cc = cache_get(c);
 	uint64_t now = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
+	bool ac = (c->lf.rf & FL_AC) != 0;
 
+	if (cc->decoded_ac != ac) {
+		drop_range(cc, 0, ~0ull); /* fast forms (AC clear) or none (set) */
+		cc->decoded_ac = ac;
+	}
 	if (now == c->cache_epoch)
 		return;
 	pthread_mutex_lock(&inval_lock);
@@ -659,15 +667,40 @@ void cache_free(struct cpu *c)
 }
 
 /* An indirect branch whose kept target (insn.imm) is not this one (cache.h,
- * exec_indirect). A new target replaces a live one only at every 16th
- * miss (this CPU's count): a site with many (a shared RET) would write on
- * every miss, and after a fork each write copies a page. */
-const struct insn *exec_indirect_miss(struct cpu *c, const struct insn *i, uint64_t target)
+ * exec_indirect): the cache's target table, else a lookup. A new target
+ * replaces a live kept one only at every 16th miss (this CPU's count): a
+ * site with many (a shared RET) would write on every miss, and after a
+ * fork each write copies a page. */
+static unsigned target_slot(uint64_t target)
 {
-	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm, *t = exec_at(c, target);
+	return (unsigned)(target ^ (target >> 10)) & (TARGET_CACHE - 1);
+}
+
+static void keep_target(struct cpu *c, const struct insn *i, const struct insn *t)
+{
+	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm;
 
 	if (kept->addr == INSN_ADDR_DEAD || (++c->target_misses & 15) == 0)
 		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+}
+
+static __attribute__((noinline)) const struct insn *
+exec_indirect_lookup(struct cpu *c, const struct insn *i, uint64_t target)
+{
+	const struct insn *t = exec_at(c, target);
+
+	c->cache->targets[target_slot(target)] = t;
+	keep_target(c, i, t);
+	return exec_branch(c, t);
+}
+
+const struct insn *exec_indirect_miss(struct cpu *c, const struct insn *i, uint64_t target)
+{
+	const struct insn *t = c->cache->targets[target_slot(target)];
+
+	if (__builtin_expect(t->addr != target, 0))
+		return exec_indirect_lookup(c, i, target);
+	keep_target(c, i, t);
 	return exec_branch(c, t);
 }
 

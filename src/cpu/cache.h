@@ -74,6 +74,7 @@ static inline unsigned code_slot(const struct code_page *pg, unsigned off)
 }
 
 #define RECENT_PAGES 256 /* direct-mapped: calls and returns between pages */
+#define TARGET_CACHE 1024 /* direct-mapped indirect branch targets (a power of two) */
 
 struct cpu_code_cache {
 	struct code_page *pages; /* uthash, by addr; recent[] in front */
@@ -82,6 +83,16 @@ struct cpu_code_cache {
 	 * pointer kept across pages (exec_chain, indirect branches) may
 	 * point into one, and must find its own thread's decodes there. */
 	struct code_page *free_pages;
+	/* Indirect branch targets by address (exec_indirect_miss): where a
+	 * site's kept target misses (a shared RET, Perl's op dispatch
+	 * `call *op_ppaddr`, CPython's computed gotos), a target seen
+	 * before is found here, checked as a kept target is (its entry's
+	 * address), instead of through the page and slot lookup. Entries
+	 * of this cache's pools only, insn_no_target when empty. */
+	const struct insn *targets[TARGET_CACHE];
+	/* EFLAGS.AC when this code was decoded: with AC set there are no fast
+	 * forms (insn.h, mem_read_fast); cache_sync drops all on a change. */
+	bool decoded_ac;
 };
 
 /* The CPU the calling thread is interpreting (set by cpu_run). */

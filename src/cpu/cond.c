@@ -75,13 +75,13 @@ static const insn_exec fast_jcc[16] = {
 	}                                                                            \
 	static const struct insn *fast_cmov32_##cc(struct cpu *c, const struct insn *i)            \
 	{                                                                            \
-		uint32_t v = (uint32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea_fast(c, i), 4)); \
+		uint32_t v = (uint32_t)(i->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 4)); \
 		c->r[i->reg] = flags_test(c, cc) ? v : (uint32_t)c->r[i->reg];       \
 		return exec_next(c, i); \
 	}                                                                            \
 	static const struct insn *fast_cmov64_##cc(struct cpu *c, const struct insn *i)            \
 	{                                                                            \
-		uint64_t v = i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea_fast(c, i), 8);  \
+		uint64_t v = i->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 8);  \
 		if (flags_test(c, cc))                                               \
 			c->r[i->reg] = v;                                            \
 		return exec_next(c, i); \

@@ -411,7 +411,7 @@ static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
 static const struct insn *fast_ret64(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint64_t target = mem_read(c->r[R_SP], 8);
+	uint64_t target = mem_read_fast(c->r[R_SP], 8);
 
 	c->r[R_SP] += 8;
 	return exec_indirect(c, i, target);
@@ -420,7 +420,7 @@ static const struct insn *fast_ret64(struct cpu *c, const struct insn *i)
 static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint32_t target = (uint32_t)mem_read((uint32_t)c->r[R_SP], 4);
+	uint32_t target = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
 
 	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
 	return exec_indirect(c, i, target);
@@ -429,7 +429,7 @@ static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 /* Indirect CALL/JMP through a register or memory. */
 static uint64_t indirect_target(struct cpu *c, const struct insn *i, unsigned sz)
 {
-	return i->mod == 3 ? c->r[i->rm] & size_mask(sz) : mem_read(insn_ea_fast(c, i), sz);
+	return i->mod == 3 ? c->r[i->rm] & size_mask(sz) : mem_read_fast(insn_ea_fast(c, i), sz);
 }
 
 static const struct insn *fast_jmp_ind64(struct cpu *c, const struct insn *i)

@@ -331,6 +331,8 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
 		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
 	i->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;
+	if (c->lf.rf & FL_AC)
+		return; /* no fast forms: they skip the #AC test (insn.h, mem_read_fast) */
 	switch (e->spec) {
 	case SPEC_ALU: alu_specialise(i); break;
 	case SPEC_MOVE: move_specialise(i, m64); break;

@@ -52,9 +52,9 @@ static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t 
 #define OPND_rr(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = W == 8 ? REG8(reg) : c->r[i->reg]
 #define OPND_gr(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = W == 8 ? REG8(rm) : c->r[i->rm]
 #define OPND_ri(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = i->imm
-#define OPND_rm(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = mem_read(insn_ea_fast(c, i), W / 8)
-#define OPND_mr(W) a = mem_read(insn_ea_fast(c, i), W / 8), b = W == 8 ? REG8(reg) : c->r[i->reg]
-#define OPND_mi(W) a = mem_read(insn_ea_fast(c, i), W / 8), b = i->imm
+#define OPND_rm(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = mem_read_fast(insn_ea_fast(c, i), W / 8)
+#define OPND_mr(W) a = mem_read_fast(insn_ea_fast(c, i), W / 8), b = W == 8 ? REG8(reg) : c->r[i->reg]
+#define OPND_mi(W) a = mem_read_fast(insn_ea_fast(c, i), W / 8), b = i->imm
 
 #define FUSED_ONE(FORM, W, T, cc)                                                            \
 	static const struct insn *fused_cmp_##FORM##W##_##cc(struct cpu *c, const struct insn *i) \

@@ -461,11 +461,19 @@ static inline void mem_write(uint64_t addr, unsigned sz, uint64_t v)
 	mem_store(addr, sz, v);
 }
 
-/* mem_write for the fast forms, after store_plain (cache.h,
- * EXEC_STORE_OR_GENERIC). */
+/* The fast forms' accesses: no #AC test. They are chosen only while the
+ * CPU's EFLAGS.AC is clear (decode.c), and the cache drops all its code
+ * when AC changes (cache_sync; POPF and IRET mark the cache dirty), so
+ * with AC set every access goes through the table handlers' mem_read and
+ * mem_write: a test and a branch less per access on the common path. */
+static inline uint64_t mem_read_fast(uint64_t addr, unsigned sz)
+{
+	return mem_load(addr, sz);
+}
+
+/* ... and the store, after store_plain (cache.h, EXEC_STORE_OR_GENERIC). */
 static inline void mem_write_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 {
-	ac_check(addr, sz);
 	mem_store_nocheck(addr, sz, v);
 }
 

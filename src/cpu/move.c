@@ -191,6 +191,10 @@ void flags_load_user(struct cpu *c, uint64_t v, unsigned osz)
 	c->lf.rf = (rf & ~mask) | (v & mask) | 2;
 	c->lf.op = FL_NONE;
 	cpu_tl_ac = (c->lf.rf & FL_AC) != 0; /* checked from the next access */
+	/* the decoded code has fast forms only while AC is clear: the run
+	 * loop drops it before the next instruction (cache_sync) */
+	if ((c->lf.rf ^ rf) & FL_AC)
+		c->code_dirty = 1;
 	/* TF set: the run ends here, so the next instruction is stepped
 	 * (run_loop) and traps after it */
 	if (c->lf.rf & ~rf & FL_TF)
@@ -298,21 +302,21 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 		return exec_next(c, i);                                             \
 	}
 #define MOVE_MEM_FORMS(_, SH, EA)                                                                 \
-	MEM_LOAD(load32, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 4))                           \
-	MEM_LOAD(load64, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 8))                           \
-	MEM_LOAD(movzx_b_load, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 1))                     \
-	MEM_LOAD(movzx_w_load, SH, EA, c->r[i->reg] = mem_read(EA(c, i), 2))                     \
+	MEM_LOAD(load32, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 4))                           \
+	MEM_LOAD(load64, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 8))                           \
+	MEM_LOAD(movzx_b_load, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 1))                     \
+	MEM_LOAD(movzx_w_load, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 2))                     \
 	MEM_LOAD(load16, SH, EA,                                                                 \
-		 c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read(EA(c, i), 2))             \
-	MEM_LOAD(mov_load8, SH, EA, reg_set(c, i->reg8, 1, mem_read(EA(c, i), 1)))               \
+		 c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read_fast(EA(c, i), 2))             \
+	MEM_LOAD(mov_load8, SH, EA, reg_set(c, i->reg8, 1, mem_read_fast(EA(c, i), 1)))               \
 	MEM_STORE(store32, SH, EA, 4, (uint32_t)c->r[i->reg])                                    \
 	MEM_STORE(store64, SH, EA, 8, c->r[i->reg])                                              \
 	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
 	MEM_STORE(storei64, SH, EA, 8, i->imm)                                                   \
 	MEM_STORE(store16, SH, EA, 2, (uint16_t)c->r[i->reg])                                    \
 	MEM_STORE(mov_store8, SH, EA, 1, reg_get(c, i->reg8, 1))                                 \
-	MEM_LOAD(movbe_load32, SH, EA, c->r[i->reg] = byte_swap(mem_read(EA(c, i), 4), 4))       \
-	MEM_LOAD(movbe_load64, SH, EA, c->r[i->reg] = byte_swap(mem_read(EA(c, i), 8), 8))       \
+	MEM_LOAD(movbe_load32, SH, EA, c->r[i->reg] = byte_swap(mem_read_fast(EA(c, i), 4), 4))       \
+	MEM_LOAD(movbe_load64, SH, EA, c->r[i->reg] = byte_swap(mem_read_fast(EA(c, i), 8), 8))       \
 	MEM_STORE(movbe_store32, SH, EA, 4, byte_swap(c->r[i->reg], 4))                          \
 	MEM_STORE(movbe_store64, SH, EA, 8, byte_swap(c->r[i->reg], 8))
 
@@ -357,7 +361,7 @@ static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
 static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint64_t v = mem_read(c->r[R_SP], 8);
+	uint64_t v = mem_read_fast(c->r[R_SP], 8);
 
 	c->r[R_SP] += 8;
 	c->r[i->rm] = v;
@@ -379,7 +383,7 @@ static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint32_t v = (uint32_t)mem_read((uint32_t)c->r[R_SP], 4);
+	uint32_t v = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
 
 	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
 	c->r[i->rm] = v;
@@ -390,7 +394,7 @@ static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
 static const struct insn *fast_movsxd(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
-	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea_fast(c, i), 4));
+	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 4));
 	return exec_next(c, i);
 }
 

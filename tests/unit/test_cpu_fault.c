@@ -768,6 +768,13 @@ static const struct ac_case {
 	C("fnstcw [rdi] +1", "\xd9\x3f", 1, true),
 	C("fnstenv [rdi] +2", "\xd9\x37", 2, true),
 	C("fnstenv [rdi] +4", "\xd9\x37", 4, true),
+	/* the same loads run first with AC clear, then again after POPF set
+	 * it: the decoded code (fast forms, which skip the #AC test) must not
+	 * outlive the change. xor ecx,ecx; L: load; test ecx,ecx; jnz out;
+	 * inc ecx; AC_SET; jmp L; out: */
+	C("mov eax,[rdi] +1, then AC", "\x31\xc9\x8b\x07\x85\xc9\x75\x0d\xff\xc1" AC_SET "\xeb\xed", 1, false),
+	C("add eax,[rdi] +2, then AC", "\x31\xc9\x03\x07\x85\xc9\x75\x0d\xff\xc1" AC_SET "\xeb\xed", 2, false),
+	C("cmp [rdi],eax; jne +2, then AC", "\x31\xc9\x39\x07\x75\x00\x85\xc9\x75\x0d\xff\xc1" AC_SET "\xeb\xeb", 2, false),
 #undef C
 };
 
