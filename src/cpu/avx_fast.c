@@ -299,6 +299,35 @@ FAST_LANE_FN(punpcklqdq, unpacklqdq_lane)
 FAST_LANE_FN(punpckhqdq, unpackhqdq_lane)
 #undef FAST_LANE_FN
 
+/* ---- VPMOVMSKB r32/r64, xmm/ymm (glibc's AVX2 string functions) ----
+ * The bytes' sign bits into the low 16 or 32 bits, the rest of the GPR
+ * zero; register source only (G_REG_ANY). 8 bytes at a time: each sign
+ * bit moved to its byte's bit 0, then one multiply gathers the 8 into the
+ * top byte (byte k's bit lands on bit 56 + k). */
+static inline uint32_t sign_bits8(uint64_t q)
+{
+	return (uint32_t)((((q >> 7) & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56);
+}
+
+static inline uint32_t sign_bits16(const cpu_xmm *v)
+{
+	return sign_bits8(v->q[0]) | sign_bits8(v->q[1]) << 8;
+}
+
+static const struct insn *fast_vpmovmskb_x(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = sign_bits16(xr(c, i, XR_RM));
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_vpmovmskb_y(struct cpu *c, const struct insn *i)
+{
+	const cpu_xmm *s = xr(c, i, XR_RM);
+
+	c->r[i->reg] = sign_bits16(s) | sign_bits16(s + 16) << 16; /* s + 16: ymm_hi */
+	return exec_next(c, i);
+}
+
 /* ---- loads, stores and register moves ---- */
 
 /* VMOVDQU/VMOVUPS/VMOVUPD xmm|ymm, m (aligned: VMOVDQA/APS/APD, a
@@ -818,7 +847,9 @@ static void pick_form(struct insn *i)
 	}
 	if (VEX_V(i)) /* vvvv must be 1111b for the moves: #UD, the table handler's */
 		return;
-	if (fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd)
+	if (fn == op_v_pmovmskb) /* registers only (G_REG_ANY) */
+		i->exec = l256 ? fast_vpmovmskb_y : fast_vpmovmskb_x;
+	else if (fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd)
 		i->exec = mem ? (l256 ? EA_PICK(i, fast_vload_my) : EA_PICK(i, fast_vload_mx))
 			      : (l256 ? fast_vload_ry : fast_vload_rx);
 	else if (fn == op_v_movdqa || fn == op_v_movaps || fn == op_v_movapd)
