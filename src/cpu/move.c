@@ -314,6 +314,8 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
 	MEM_STORE(storei64, SH, EA, 8, i->imm)                                                   \
 	MEM_STORE(store16, SH, EA, 2, (uint16_t)c->r[i->reg])                                    \
+	MEM_STORE(storei16, SH, EA, 2, (uint16_t)i->imm)                                         \
+	MEM_STORE(storei8, SH, EA, 1, (uint8_t)i->imm)                                           \
 	MEM_STORE(mov_store8, SH, EA, 1, reg_get(c, i->reg8, 1))                                 \
 	MEM_LOAD(movbe_load32, SH, EA, c->r[i->reg] = byte_swap(mem_read_fast(EA(c, i), 4), 4))       \
 	MEM_LOAD(movbe_load64, SH, EA, c->r[i->reg] = byte_swap(mem_read_fast(EA(c, i), 8), 8))       \
@@ -366,6 +368,66 @@ static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 	c->r[R_SP] += 8;
 	c->r[i->rm] = v;
 	return exec_next(c, i);
+}
+
+/* A run of N PUSH r64 decoded one after another (a prologue saving the
+ * callee-saved registers), from its first (push_run_decoded): one store
+ * check for all when they stay on one page, one dispatch, N fixed per
+ * form so the stores unroll. The stores are the pushes' own, in order; one
+ * page, so a fault (a read-only page passes store_plain) comes at the
+ * first, with cur naming it and nothing changed. Else the first push
+ * alone, and the rest one by one (each is still a fast_push64). A jump
+ * into the run lands on a plain member. */
+static inline __attribute__((always_inline)) const struct insn *
+push64_run(struct cpu *c, const struct insn *i, unsigned n)
+{
+	uint64_t sp = c->r[R_SP], low = sp - 8 * n;
+
+	c->cur = i;
+	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, 8), 0))
+		return fast_push64(c, i);
+	for (unsigned k = 0; k < n; k++)
+		mem_store_nocheck(sp - 8 * (k + 1), 8, c->r[i[k].rm]);
+	c->r[R_SP] = low;
+	return exec_next(c, i + n - 1);
+}
+
+#define PUSH_RUN(N) \
+	static const struct insn *fast_push64_run##N(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		return push64_run(c, i, N);                                              \
+	}
+PUSH_RUN(2) PUSH_RUN(3) PUSH_RUN(4) PUSH_RUN(5) PUSH_RUN(6) PUSH_RUN(7) PUSH_RUN(8)
+#undef PUSH_RUN
+static const insn_exec push64_runs[] = {
+	NULL, NULL, fast_push64_run2, fast_push64_run3, fast_push64_run4,
+	fast_push64_run5, fast_push64_run6, fast_push64_run7, fast_push64_run8,
+};
+#define PUSH_RUN_MAX (sizeof(push64_runs) / sizeof(push64_runs[0]) - 1)
+
+static bool push_run_member(const struct insn *e)
+{
+	if (e->rm == R_SP)
+		return false; /* pushes the old RSP: not the run's */
+	if (e->exec == fast_push64)
+		return true;
+	for (unsigned k = 2; k <= PUSH_RUN_MAX; k++)
+		if (e->exec == push64_runs[k])
+			return true;
+	return false;
+}
+
+void push_run_decoded(struct insn *pool, uint32_t n)
+{
+	uint32_t head = n - 1;
+
+	if (n < 2 || !push_run_member(&pool[n - 1]))
+		return;
+	while (head > 0 && pool[head - 1].seq && push_run_member(&pool[head - 1]) &&
+	       n - head < PUSH_RUN_MAX)
+		head--;
+	if (head < n - 1)
+		pool[head].exec = push64_runs[n - head];
 }
 
 /* PUSH/POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
@@ -461,6 +523,10 @@ void move_specialise(struct insn *i, bool m64)
 	}
 	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x88) {
 		i->exec = EA_PICK(i, fast_mov_store8);
+		return;
+	}
+	if (i->osz <= 2 && i->mod != 3 && i->fn == op_mov_EvIz) { /* C6 /0 ib, 66 C7 /0 iw */
+		i->exec = i->osz == 1 ? EA_PICK(i, fast_storei8) : EA_PICK(i, fast_storei16);
 		return;
 	}
 	bool w = i->osz == 8;

@@ -54,6 +54,9 @@ static inline unsigned fast_width(unsigned osz)
 /* After pool[n - 1] was decoded: a CMP or TEST right before a Jcc becomes
  * one handler for both (fused.c). */
 void fuse_decoded(struct insn *pool, uint32_t n);
+/* After pool[n - 1] was decoded: a run of PUSH r64 it ends runs from its
+ * first in one handler (move.c). */
+void push_run_decoded(struct insn *pool, uint32_t n);
 
 /* Decode time: replace i->fn by a form specialised for the operand kinds
  * (sizes 4/8, register/immediate/memory, condition), when there is one. */

@@ -221,6 +221,13 @@ static const struct snippet cases64[] = {
 	  "\x48\x89\xf7\x48\x83\xc7\x40\x48\x0f\xc7\x0e\x48\x8b\x06\x48\x8b\x56\x08\x48\x0f\xc7\x0e", 22, MASK_ZF },
 	{ "MEM: push %rax; push %rbx; pushfq; pop %rcx; pop %rdx; pop %r8",
 	  "\x50\x53\x9c\x59\x5a\x41\x58", 7, MASK_ALL },
+	/* nine pushes in a row (decoded as a run of eight from the first, the
+	 * ninth alone; without a page map, as here, a run falls back to its
+	 * pushes one by one: the e2e runs store through it), PUSH %rsp (not a
+	 * run's), PUSH %r11 */
+	{ "MEM: push %rax; push %rbx; push %rcx; push %rdx; push %rsi; push %rbp; push %r8; push %r9; push %r10; push %rsp; push %r11; pop %rax; pop %rbx; sub %rsp,%rbx; pop %r12; pop %r13; pop %r14; pop %r15; pop %r8; pop %r9; pop %r10; pop %r11; pop %rbp",
+	  "\x50\x53\x51\x52\x56\x55\x41\x50\x41\x51\x41\x52\x54\x41\x53"
+	  "\x58\x5b\x48\x29\xe3\x41\x5c\x41\x5d\x41\x5e\x41\x5f\x41\x58\x41\x59\x41\x5a\x41\x5b\x5d", 37, MASK_ALL },
 	{ "MEM: movsbq %bl,%rbx; bt %rbx,(%rsi); setc %al; and $511,%rcx; btc %rcx,(%rsi); setc %dl",
 	  "\x48\x0f\xbe\xdb\x48\x0f\xa3\x1e\x0f\x92\xc0\x48\x81\xe1\xff\x01\x00\x00\x48\x0f\xbb\x0e\x0f\x92\xc2", 25, MASK_CF },
 	{ "MEM: xchg %rax,(%rsi); xchg 8(%rsi),%bl",
