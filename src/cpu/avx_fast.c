@@ -755,6 +755,7 @@ static bool legacy_has_fast_form(insn_fn fn)
 {
 #define LEGACY_BINARY_IS(name, ...) fn == op_##name##_VxWx ||
 	return PACKED_OPS(LEGACY_BINARY_IS) fn == op_mova_VxWx || fn == op_movu_VxWx ||
+	       fn == op_mova_WxVx || fn == op_movu_WxVx ||
 	       fn == op_pshufd_VxWxIb || fn == op_simd_palignr || fn == op_simd_pshufb ||
 	       LEGACY_CRYPTO_HANDLERS(fn);
 #undef LEGACY_BINARY_IS
@@ -769,6 +770,14 @@ static insn_exec legacy_form(const struct insn *i)
 		return i->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m_a);
 	if (fn == op_movu_VxWx)
 		return i->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m);
+	/* MOVUPS/MOVUPD/MOVDQU/MOVAPS/MOVAPD/MOVDQA/MOVNTPS/MOVNTPD m128, xmm
+	 * (memcpy, memset): the VEX.128 stores' forms, a store writing no
+	 * register; the register forms keep their exec forms (sse_move.c) */
+	if (fn == op_movu_WxVx || fn == op_mova_WxVx) {
+		if (i->mod == 3)
+			return NULL;
+		return fn == op_mova_WxVx ? EA_PICK(i, fast_vstore_mx_a) : EA_PICK(i, fast_vstore_mx);
+	}
 	if (i->mod != 3)
 		return NULL;
 #define LEGACY_BINARY_PICK(name, ...)                                                           \
