@@ -1,8 +1,7 @@
 /* Integer arithmetic and logic: ADD..CMP, TEST, NOT, NEG, INC, DEC, the
  * multiplies and divides, CMPXCHG/XADD, and the flag instructions.
  * Read-modify-write forms with LOCK run as a host compare-and-swap loop. */
-#include "cpu/cache.h"
-#include "cpu/ops.h"
+#include "cpu/units.h"
 
 
 static uint64_t alu_calc(unsigned op, uint64_t a, uint64_t b, bool cin)
@@ -400,43 +399,9 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
  * 8-, 16-, 32- and 64-bit operands without LOCK: no switch on size or
  * operation, no masks; operand forms FORM_* (ops.h). */
 
-#define FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)                            \
-	static const struct insn *fast_##NAME##_rr##BITS(struct cpu *c, const struct insn *i)        \
-	{                                                                              \
-		T a = (T)c->r[i->rm], b = (T)c->r[i->reg], r = (T)(EXPR);               \
-		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->rm], r);                                 \
-		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return exec_next(c, i); \
-	}                                                                              \
-	static const struct insn *fast_##NAME##_gr##BITS(struct cpu *c, const struct insn *i)        \
-	{                                                                              \
-		T a = (T)c->r[i->reg], b = (T)c->r[i->rm], r = (T)(EXPR);               \
-		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->reg], r);                                \
-		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return exec_next(c, i); \
-	}                                                                              \
-	static const struct insn *fast_##NAME##_ri##BITS(struct cpu *c, const struct insn *i)        \
-	{                                                                              \
-		T a = (T)c->r[i->rm], b = (T)i->imm, r = (T)(EXPR);                     \
-		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->rm], r);                                 \
-		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return exec_next(c, i); \
-	}
-
 /* Memory operands, in both address shapes (insn.h, EA_SHAPES). */
 #define FAST_ALU_MEM_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                \
-	static const struct insn *fast_##NAME##_rm##BITS##SH(struct cpu *c, const struct insn *i)        \
-	{                                                                              \
-		T a = (T)c->r[i->reg], b = (T)mem_read_fast(EA(c, i), SZ);              \
-		T r = (T)(EXPR);                                                       \
-		if (WRITES)                                                            \
-			REG_PUT##BITS(c->r[i->reg], r);                                \
-		flags_record(c, KIND, SZ, r, a, b);                                          \
-		return exec_next(c, i); \
-	}                                                                              \
+	UNIT_ALU_RM(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                         \
 	static const struct insn *fast_##NAME##_mr##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = EA(c, i);                                           \
@@ -460,49 +425,17 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 		return exec_next(c, i); \
 	}
 
-/* Flag-free twins of the register forms (lflive.c: used where the next
- * flag writer comes before any reader); CMP and TEST become no-ops. */
-#define FAST_ALU_NF_SZ(NAME, EXPR, WRITES, BITS, T)                                       \
-	static const struct insn *fast_##NAME##_rr##BITS##_nf(struct cpu *c, const struct insn *i) \
-	{                                                                                  \
-		T a = (T)c->r[i->rm], b = (T)c->r[i->reg];                                  \
-		if (WRITES)                                                                \
-			REG_PUT##BITS(c->r[i->rm], EXPR);                                  \
-		return exec_next(c, i);                                                    \
-	}                                                                                  \
-	static const struct insn *fast_##NAME##_gr##BITS##_nf(struct cpu *c, const struct insn *i) \
-	{                                                                                  \
-		T a = (T)c->r[i->reg], b = (T)c->r[i->rm];                                  \
-		if (WRITES)                                                                \
-			REG_PUT##BITS(c->r[i->reg], EXPR);                                 \
-		return exec_next(c, i);                                                    \
-	}                                                                                  \
-	static const struct insn *fast_##NAME##_ri##BITS##_nf(struct cpu *c, const struct insn *i) \
-	{                                                                                  \
-		T a = (T)c->r[i->rm], b = (T)i->imm;                                        \
-		if (WRITES)                                                                \
-			REG_PUT##BITS(c->r[i->rm], EXPR);                                  \
-		return exec_next(c, i);                                                    \
-	}
-
+/* The register forms with their flag-free twins (units.h), the memory
+ * forms in every address shape. */
 #define FAST_ALU(NAME, KIND, EXPR, WRITES)                                                \
-	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 16, uint16_t, 2)                           \
-	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)                           \
-	FAST_ALU_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)                           \
+	UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, 16, uint16_t, 2)                       \
+	UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)                       \
+	UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)                       \
 	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 16, uint16_t, 2)            \
 	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)            \
-	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)            \
-	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 16, uint16_t)       \
-	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 32, uint32_t)       \
-	FAST_ALU_NF_SZ(NAME, EXPR, WRITES, 64, uint64_t)
+	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)
 
-FAST_ALU(add, FL_ADD, a + b, 1)
-FAST_ALU(or, FL_LOGIC, a | b, 1)
-FAST_ALU(and, FL_LOGIC, a & b, 1)
-FAST_ALU(sub, FL_SUB, a - b, 1)
-FAST_ALU(xor, FL_LOGIC, a ^ b, 1)
-FAST_ALU(cmp, FL_SUB, a - b, 0)
-FAST_ALU(test, FL_LOGIC, a & b, 0)
+ALU_FAST_OPS(FAST_ALU)
 
 /* Byte operands: registers through reg_get/reg_set (AH..BH). */
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
@@ -596,13 +529,7 @@ FAST_ALU(test, FL_LOGIC, a & b, 0)
 	EA_SHAPES(FAST_ALU8_MEM, NAME, KIND, EXPR, WRITES)      \
 	FAST_ALU8_NF(NAME, EXPR, WRITES)
 
-FAST_ALU8_BOTH(add, FL_ADD, a + b, 1)
-FAST_ALU8_BOTH(or, FL_LOGIC, a | b, 1)
-FAST_ALU8_BOTH(and, FL_LOGIC, a & b, 1)
-FAST_ALU8_BOTH(sub, FL_SUB, a - b, 1)
-FAST_ALU8_BOTH(xor, FL_LOGIC, a ^ b, 1)
-FAST_ALU8_BOTH(cmp, FL_SUB, a - b, 0)
-FAST_ALU8_BOTH(test, FL_LOGIC, a & b, 0)
+ALU_FAST_OPS(FAST_ALU8_BOTH)
 
 
 /* ADC and SBB in register and immediate forms: CF read first, kept in
@@ -713,17 +640,8 @@ static const insn_exec fast_alu_nf[ALU_ROWS][3][FAST_WIDTHS] = {
 };
 
 /* NOT of a 32/64-bit register: no flags, no fault (lflive: neutral). */
-static const struct insn *fast_not32(struct cpu *c, const struct insn *i)
-{
-	c->r[i->rm] = (uint32_t)~c->r[i->rm];
-	return exec_next(c, i);
-}
-
-static const struct insn *fast_not64(struct cpu *c, const struct insn *i)
-{
-	c->r[i->rm] = ~c->r[i->rm];
-	return exec_next(c, i);
-}
+UNIT_NOT(32)
+UNIT_NOT(64)
 
 /* NEG of a register: flags as SUB 0 - a (unary_flags). */
 #define FAST_NEG(BITS, T, SZ)                                                        \

@@ -1,8 +1,7 @@
 /* Data movement: MOV forms, MOVZX/MOVSX/MOVSXD, LEA, XCHG, PUSH/POP of
  * GPRs and immediates, PUSHA/POPA, PUSHF/POPF, LAHF/SAHF, XLAT, CBW/CWD
  * families. */
-#include "cpu/cache.h"
-#include "cpu/ops.h"
+#include "cpu/units.h"
 
 void op_mov_EvGv(struct cpu *c, const struct insn *i)
 {
@@ -276,8 +275,8 @@ void op_salc(struct cpu *c, const struct insn *i)
 /* ---- fast forms, chosen at decode time (move_specialise) ----
  * 32- and 64-bit operands: a 32-bit write zero-extends (64-bit mode rule,
  * harmless in 32-bit mode), so both are one store to c->r. */
-static const struct insn *fast_mov_rr32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)c->r[i->reg]; return exec_next(c, i); }
-static const struct insn *fast_mov_rr64(struct cpu *c, const struct insn *i) { c->r[i->rm] = c->r[i->reg]; return exec_next(c, i); }
+UNIT_MOV_RR(32)
+UNIT_MOV_RR(64)
 static const struct insn *fast_mov_gr32(struct cpu *c, const struct insn *i) { c->r[i->reg] = (uint32_t)c->r[i->rm]; return exec_next(c, i); }
 static const struct insn *fast_mov_gr64(struct cpu *c, const struct insn *i) { c->r[i->reg] = c->r[i->rm]; return exec_next(c, i); }
 static const struct insn *fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)i->imm; return exec_next(c, i); }
@@ -302,15 +301,15 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 		return exec_next(c, i);                                             \
 	}
 #define MOVE_MEM_FORMS(_, SH, EA)                                                                 \
-	MEM_LOAD(load32, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 4))                           \
-	MEM_LOAD(load64, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 8))                           \
+	UNIT_LOAD(load32, 4, SH, EA)                                                             \
+	UNIT_LOAD(load64, 8, SH, EA)                                                             \
 	MEM_LOAD(movzx_b_load, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 1))                     \
 	MEM_LOAD(movzx_w_load, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 2))                     \
 	MEM_LOAD(load16, SH, EA,                                                                 \
 		 c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read_fast(EA(c, i), 2))             \
 	MEM_LOAD(mov_load8, SH, EA, reg_set(c, i->reg8, 1, mem_read_fast(EA(c, i), 1)))               \
-	MEM_STORE(store32, SH, EA, 4, (uint32_t)c->r[i->reg])                                    \
-	MEM_STORE(store64, SH, EA, 8, c->r[i->reg])                                              \
+	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])                                   \
+	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                                             \
 	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
 	MEM_STORE(storei64, SH, EA, 8, i->imm)                                                   \
 	MEM_STORE(store16, SH, EA, 2, (uint16_t)c->r[i->reg])                                    \
@@ -336,17 +335,8 @@ static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-static const struct insn *fast_lea32(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = (uint32_t)insn_offset_fast(c, i);
-	return exec_next(c, i);
-}
-
-static const struct insn *fast_lea64(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = insn_offset_fast(c, i);
-	return exec_next(c, i);
-}
+UNIT_LEA(32)
+UNIT_LEA(64)
 
 /* PUSH/POP of a 64-bit register in 64-bit mode. */
 static const struct insn *fast_push64(struct cpu *c, const struct insn *i)

@@ -1,8 +1,7 @@
 /* Shifts and rotates: ROL ROR RCL RCR SHL SHR SAL SAR (group 2), SHLD,
  * SHRD. Counts are masked to 5 bits (6 with 64-bit operands); a masked
  * count of 0 changes nothing, flags included. */
-#include "cpu/cache.h"
-#include "cpu/ops.h"
+#include "cpu/units.h"
 
 enum { SH_ROL, SH_ROR, SH_RCL, SH_RCR, SH_SHL, SH_SHR, SH_SAL, SH_SAR };
 
@@ -203,37 +202,8 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 		return exec_next(c, i); \
 	}
 
-/* Flag-free twins (lflive.c). */
-#define FAST_SHIFTS_NF(BITS, T, ST)                                                         \
-	static const struct insn *fast_rol##BITS##_nf(struct cpu *c, const struct insn *i)  \
-	{                                                                                   \
-		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
-		T v = (T)c->r[i->rm];                                                       \
-		REG_PUT##BITS(c->r[i->rm], (T)((v << n) | (v >> (BITS - n))));              \
-		return exec_next(c, i);                                                     \
-	}                                                                                   \
-	static const struct insn *fast_ror##BITS##_nf(struct cpu *c, const struct insn *i)  \
-	{                                                                                   \
-		unsigned n = (unsigned)i->imm & (BITS - 1);                                 \
-		T v = (T)c->r[i->rm];                                                       \
-		REG_PUT##BITS(c->r[i->rm], (T)((v >> n) | (v << (BITS - n))));              \
-		return exec_next(c, i);                                                     \
-	}                                                                                   \
-	static const struct insn *fast_shl##BITS##_nf(struct cpu *c, const struct insn *i)  \
-	{                                                                                   \
-		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] << ((unsigned)i->imm & (BITS - 1)))); \
-		return exec_next(c, i);                                                     \
-	}                                                                                   \
-	static const struct insn *fast_shr##BITS##_nf(struct cpu *c, const struct insn *i)  \
-	{                                                                                   \
-		REG_PUT##BITS(c->r[i->rm], (T)((T)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)))); \
-		return exec_next(c, i);                                                     \
-	}                                                                                   \
-	static const struct insn *fast_sar##BITS##_nf(struct cpu *c, const struct insn *i)  \
-	{                                                                                   \
-		REG_PUT##BITS(c->r[i->rm], (T)((ST)c->r[i->rm] >> ((unsigned)i->imm & (BITS - 1)))); \
-		return exec_next(c, i);                                                     \
-	}
+/* Flag-free twins (lflive.c), units of the pairs (units.h). */
+#define FAST_SHIFTS_NF(BITS, T, ST) SHIFT_NF_OPS(UNIT_SHIFT_NF, BITS, T, ST)
 
 FAST_SHIFTS(, i->imm, 16, uint16_t, int16_t, 2)
 FAST_SHIFTS(, i->imm, 32, uint32_t, int32_t, 4)

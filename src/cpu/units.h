@@ -1,0 +1,123 @@
+/* The bodies of the hot fast forms, each written once: a unit is an
+ * always-inline function that does one instruction's work without
+ * dispatching. The single forms (alu.c, shift.c, move.c) run one unit and
+ * dispatch the next instruction (UNIT_FORM); the pairs (pairs.c) run two
+ * and dispatch once. Private to src/cpu.
+ *
+ * A unit returns true when done. One that cannot finish on the fast path
+ * (a store that is not plain: EXEC_STORE_OR_GENERIC's case) has changed
+ * nothing; it runs its instruction through exec_generic, puts what that
+ * returned in *out and returns false, and its caller returns *out at
+ * once (the instruction after it, if any, runs from there). */
+#ifndef SG_CPU_UNITS_H
+#define SG_CPU_UNITS_H
+
+#include "cpu/cache.h"
+#include "cpu/ops.h"
+
+#define UNIT_FN(NAME)                                                                       \
+	static inline __attribute__((always_inline, unused)) bool unit_##NAME(                \
+		struct cpu *c, const struct insn *i, const struct insn **out)
+
+/* The single form of a unit: fast_NAME. */
+#define UNIT_FORM(NAME)                                                                    \
+	static const struct insn *fast_##NAME(struct cpu *c, const struct insn *i)          \
+	{                                                                                  \
+		const struct insn *left;                                                   \
+		if (__builtin_expect(!unit_##NAME(c, i, &left), 0))                        \
+			return left;                                                       \
+		return exec_next(c, i);                                                    \
+	}
+
+/* The unit and its single form. */
+#define UNIT_AND_FORM(NAME, BODY)                                                          \
+	UNIT_FN(NAME)                                                                      \
+	{                                                                                  \
+		(void)out;                                                                 \
+		BODY;                                                                      \
+		return true;                                                               \
+	}                                                                                  \
+	UNIT_FORM(NAME)
+
+/* A store about to write sz bytes at addr: one that is not plain runs the
+ * instruction through its table handler instead (cache.h,
+ * EXEC_STORE_OR_GENERIC). */
+#define UNIT_STORE_OR_LEAVE(addr, sz)                                 \
+	do {                                                          \
+		if (__builtin_expect(!store_plain(addr, sz), 0)) {    \
+			*out = exec_generic(c, i);                    \
+			return false;                                 \
+		}                                                     \
+	} while (0)
+
+/* The integer operations of the fast ALU forms: name, lazy-flag kind,
+ * result of a (destination) and b (source), whether the result is written
+ * (CMP and TEST only set flags). */
+#define ALU_FAST_OPS(X)                                                             \
+	X(add, FL_ADD, a + b, 1) X(or, FL_LOGIC, a | b, 1) X(and, FL_LOGIC, a & b, 1) \
+	X(sub, FL_SUB, a - b, 1) X(xor, FL_LOGIC, a ^ b, 1) X(cmp, FL_SUB, a - b, 0)  \
+	X(test, FL_LOGIC, a & b, 0)
+
+/* The register operand forms (ops.h, FORM_*): the destination's insn
+ * field and the source. */
+#define UNIT_DST_rr rm
+#define UNIT_SRC_rr c->r[i->reg]
+#define UNIT_DST_gr reg
+#define UNIT_SRC_gr c->r[i->rm]
+#define UNIT_DST_ri rm
+#define UNIT_SRC_ri i->imm
+
+/* ALU on registers (or an immediate), 16/32/64 bits: with the flags and
+ * flag-free (lflive.c's twins: CMP and TEST become no-ops). */
+#define UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, FORM, BITS, T, SZ)                                  \
+	UNIT_AND_FORM(NAME##_##FORM##BITS, T a = (T)c->r[i->UNIT_DST_##FORM];                     \
+		      T b = (T)(UNIT_SRC_##FORM); T r = (T)(EXPR);                                 \
+		      if (WRITES) REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], r);                      \
+		      flags_record(c, KIND, SZ, r, a, b))                                          \
+	UNIT_AND_FORM(NAME##_##FORM##BITS##_nf, T a = (T)c->r[i->UNIT_DST_##FORM];                \
+		      T b = (T)(UNIT_SRC_##FORM);                                                  \
+		      if (WRITES) REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], (T)(EXPR)))
+
+#define UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)   \
+	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, rr, BITS, T, SZ) \
+	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, gr, BITS, T, SZ) \
+	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, ri, BITS, T, SZ)
+
+/* reg op= memory, in the address shapes (insn.h, EA_SHAPES). */
+#define UNIT_ALU_RM(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                               \
+	UNIT_AND_FORM(NAME##_rm##BITS##SH, T a = (T)c->r[i->reg];                                \
+		      T b = (T)mem_read_fast(EA(c, i), SZ); T r = (T)(EXPR);                          \
+		      if (WRITES) REG_PUT##BITS(c->r[i->reg], r);                                \
+		      flags_record(c, KIND, SZ, r, a, b))
+
+/* Flag-free shifts and rotates of a register by an immediate n (decode
+ * time: 0 < n < BITS), v the register's value. */
+#define SHIFT_NF_OPS(X, BITS, T, ST)                               \
+	X(rol, BITS, T, (v << n) | (v >> (BITS - n)))              \
+	X(ror, BITS, T, (v >> n) | (v << (BITS - n)))              \
+	X(shl, BITS, T, v << n) X(shr, BITS, T, v >> n)            \
+	X(sar, BITS, T, (ST)v >> n)
+#define UNIT_SHIFT_NF(NAME, BITS, T, EXPR)                                        \
+	UNIT_AND_FORM(NAME##BITS##_nf, unsigned n = (unsigned)i->imm & (BITS - 1); \
+		      T v = (T)c->r[i->rm]; REG_PUT##BITS(c->r[i->rm], (T)(EXPR)))
+
+/* MOV r/m, r and NOT of registers, LEA (no memory access), MOV loads and
+ * stores of 32/64 bits (a 32-bit write zero-extends: 64-bit mode's rule,
+ * harmless in 32-bit mode). */
+#define UNIT_MOV_RR(BITS) UNIT_AND_FORM(mov_rr##BITS, REG_PUT##BITS(c->r[i->rm], c->r[i->reg]))
+#define UNIT_NOT(BITS) UNIT_AND_FORM(not##BITS, REG_PUT##BITS(c->r[i->rm], ~c->r[i->rm]))
+#define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[i->reg], insn_offset_fast(c, i)))
+
+#define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[i->reg] = mem_read_fast(EA(c, i), SZ))
+
+#define UNIT_STORE(NAME, SZ, SH, EA, VAL)                    \
+	UNIT_FN(NAME##SH)                                    \
+	{                                                    \
+		uint64_t ea = EA(c, i);                      \
+		UNIT_STORE_OR_LEAVE(ea, SZ);                 \
+		mem_write_nocheck(ea, SZ, VAL);              \
+		return true;                                 \
+	}                                                    \
+	UNIT_FORM(NAME##SH)
+
+#endif
