@@ -573,6 +573,7 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	fuse_decoded(pg->pool, pg->n);
 	push_run_decoded(pg->pool, pg->n);
 	avx_fuse_decoded(pg->pool, pg->n);
+	pairs_decoded(pg->pool, pg->n);
 	if (cpu_stats_on) {
 		/* pool entries newly in use, stubs included: the stub at n
 		 * was counted when it was written */

@@ -320,12 +320,9 @@ table:
 	return e;
 }
 
-void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
+/* The fast form for the decoded row e (decode time). */
+static void specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m64)
 {
-	bool m64 = c->mode == CPU_MODE_64;
-	struct fetch f = { .addr = addr };
-	const struct op_entry *e = decode_row(i, &f, m64, addr);
-
 	if (!e || e == &x87_row)
 		return;
 	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
@@ -341,6 +338,26 @@ void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 	case SPEC_CONTROL: control_specialise(i, m64); break;
 	case SPEC_AVX: avx_specialise(c, i); break;
 	}
+}
+
+void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
+{
+	bool m64 = c->mode == CPU_MODE_64;
+	struct fetch f = { .addr = addr };
+
+	specialise(i, c, decode_row(i, &f, m64, addr), m64);
+}
+
+bool insn_decode_canned(struct insn *i, const struct cpu *c, const uint8_t *bytes, unsigned n)
+{
+	bool m64 = c->mode == CPU_MODE_64;
+	struct fetch f = { .bytes = bytes, .avail = n > MAX_INSN_LEN ? MAX_INSN_LEN : n };
+	const struct op_entry *e = decode_row(i, &f, m64, 0);
+
+	if (f.truncated || i->len != n)
+		return false;
+	specialise(i, c, e, m64);
+	return true;
 }
 
 int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n)

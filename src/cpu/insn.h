@@ -109,6 +109,10 @@ enum lf_class {
 /* After a flag-free form, up to the writer that made it so: a stop here
  * runs on to the writer first (exec.c). */
 #define LF_STALE 0x80
+/* Not flag liveness: pairs.c made this entry run the next one too (its
+ * exec a pair form, returning i + 2 when it falls through); the run loop's
+ * stale stretch runs on through it (exec.c). */
+#define LF_PAIR_HEAD 0x20
 /* After pool[n - 1] was decoded: give the flag-free form to the writers
  * whose flags it overwrites before anything can read them. */
 void lf_decoded(struct insn *pool, uint32_t n);
@@ -157,6 +161,10 @@ void insn_decode(struct insn *i, struct cpu *cpu, uint64_t addr);
  * handler's index (optable.h), 0 for an encoding that faults whatever the
  * state, -1 when the bytes end before the instruction does. */
 int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n);
+/* Decode n bytes (all of one instruction, else false), fast form
+ * included, as the CPU c would decode them (its mode, its segment bases):
+ * pairs.c names the forms it combines by canned instructions. */
+bool insn_decode_canned(struct insn *i, const struct cpu *cpu, const uint8_t *bytes, unsigned n);
 
 /* ---- faults ---- */
 

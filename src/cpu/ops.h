@@ -69,6 +69,9 @@ void control_specialise(struct insn *i, bool m64);
  * and the legacy SSE forms of the same and of SHA-NI code; the handlers
  * it may replace are SPEC_AVX in handler_props.def. */
 void avx_specialise(const struct cpu *c, struct insn *i);
+/* After pool[n - 1] was decoded and the passes above ran: pair the hot
+ * register and memory forms before it whose forms are final (pairs.c). */
+void pairs_decoded(struct insn *pool, uint32_t n);
 /* After pool[n - 1] was decoded: pair it with the VEX form before it
  * (avx_fast.c, the AES-GCM register forms). */
 void avx_fuse_decoded(struct insn *pool, uint32_t n);

@@ -107,6 +107,12 @@ static const struct snippet cases64[] = {
 	  "\x48\x39\xd8\x8b\x0e\x01\xca\x19\xc0", 9, MASK_ARITH },
 	{ "LF: add %bl,%ah; sub %ch,%dl; xor %al,%al; cmp $3,%cl; or %bh,%dh",
 	  "\x00\xdc\x28\xea\x30\xc0\x80\xf9\x03\x08\xfe", 11, MASK_ARITH_NOAF },
+	/* Pairs (pairs.c): a SHA-256 round's moves, rotates, ALU forms with
+	 * and without flags, LEA, loads and stores run two per dispatch on
+	 * the warm run (the stores leave through the table handler: the unit
+	 * tests have no page map). */
+	{ "PAIRS: mov %esi,%ecx; mov %esi,%edx; ror $6,%ecx; ror $11,%edx; xor %ecx,%edx; mov %esi,%ecx; rol $7,%ecx; xor %ecx,%edx; not %ecx; shr $3,%r9d; and %ebx,%ecx; and $0xf,%eax; add (%rsi,%rax,4),%edx; add 4(%rsi),%edx; lea (%rdx,%r13),%r15d; mov 8(%rdi),%r8; mov 12(%rsi),%r10d; mov %edx,16(%rdi); add $8,%r11; mov %r8,%r12; add %ecx,%edx; xor %ebx,%r10d; mov %r10d,%ebx; and %edx,%ebx; add %ebx,%ecx; mov %ecx,20(%rdi); mov %ecx,24(%rdi); mov 20(%rdi),%r14; add %edx,%ecx",
+	  "\x89\xf1\x89\xf2\xc1\xc9\x06\xc1\xca\x0b\x31\xca\x89\xf1\xc1\xc1\x07\x31\xca\xf7\xd1\x41\xc1\xe9\x03\x21\xd9\x83\xe0\x0f\x03\x14\x86\x03\x56\x04\x46\x8d\x3c\x2a\x4c\x8b\x47\x08\x44\x8b\x56\x0c\x89\x57\x10\x49\x83\xc3\x08\x4d\x89\xc4\x01\xca\x41\x31\xda\x44\x89\xd3\x21\xd3\x01\xd9\x89\x4f\x14\x89\x4f\x18\x4c\x8b\x77\x14\x01\xd1", 82, MASK_ARITH },
 	{ "ALU: add %rbx,%rax; adc %rcx,%rdx; sub %r8,%r9; sbb %r10,%r11",
 	  "\x48\x01\xd8\x48\x11\xca\x4d\x29\xc1\x4d\x19\xd3", 12, MASK_ARITH },
 	{ "ALU: add %ebx,%eax; adc %ecx,%edx; sub %r8d,%r9d; sbb %r10d,%r11d",
@@ -277,6 +283,10 @@ static const struct snippet cases32[] = {
 	  "\x83\xc0\x01\x83\xeb\x01\xf7\xd9\x0f\xaf\xf2\x0f\xa4\xc3\x05\x0f\xbd\xf9", 18, MASK_ZF },
 	{ "ALU32: mov $9,%ecx; xor %edx,%edx; div %ecx; cmpxchg %ebx,%ecx; cmovz %esi,%edi",
 	  "\xb9\x09\x00\x00\x00\x31\xd2\xf7\xf1\x0f\xb1\xd9\x0f\x44\xfe", 15, MASK_ZF },
+	/* Pairs (pairs.c): i386 spill code, flat loads and stores between
+	 * register ALU forms and rotates. */
+	{ "PAIRS: mov 4(%esi),%eax; mov 8(%esi),%ebx; mov %eax,12(%edi); mov %ebx,16(%edi); mov %eax,%ecx; ror $6,%ecx; xor %ebx,%ecx; mov 20(%esi),%edx; add %ecx,%edx; mov %edx,20(%edi); mov 20(%edi),%ebp; and %ebp,%eax; mov %eax,24(%edi); mov %ebx,%ecx; rol $3,%ecx; add 4(%esi),%ecx; xor %eax,%ecx; mov %ecx,(%edi); mov (%edi),%edx; add %edx,%eax",
+	  "\x8b\x46\x04\x8b\x5e\x08\x89\x47\x0c\x89\x5f\x10\x89\xc1\xc1\xc9\x06\x31\xd9\x8b\x56\x14\x01\xca\x89\x57\x14\x8b\x6f\x14\x21\xe8\x89\x47\x18\x89\xd9\xc1\xc1\x03\x03\x4e\x04\x31\xc1\x89\x0f\x8b\x17\x01\xd0", 51, MASK_ARITH },
 	{ "MEM32: mov (%esi),%eax; add %eax,4(%esi); cld; mov $11,%ecx; rep movsb; lock xaddl %edx,8(%esi)",
 	  "\x8b\x06\x01\x46\x04\xfc\xb9\x0b\x00\x00\x00\xf3\xa4\xf0\x0f\xc1\x56\x08", 18, MASK_ARITH },
 	{ "MEM32: cmpxchg8b (%esi); mov $5,%ecx; rep stosl; lea 3(%eax,%ebx,2),%edx; mov %esi,%ebx; xlat",

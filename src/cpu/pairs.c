@@ -1,0 +1,186 @@
+/* Superinstructions: two hot fast forms back to back run as one handler
+ * (decode time). Straight-line integer code (hashing, compression, the
+ * i386 spill loads and stores) is mostly register moves, ALU operations,
+ * rotates and flat loads and stores of 7-10 host instructions each, of
+ * which the dispatch (advance, jump through the next entry) is two and an
+ * indirect branch: a pair runs the first member's unit and the second's
+ * (units.h, the same bodies as their single forms) and dispatches once,
+ * to the instruction after the second.
+ *
+ * The members are named by their single forms' exec: the forms the
+ * decoder chooses for canned instructions (pair_units, at first use), so
+ * a unit is what the specialisers and lflive.c's twins really pick. The
+ * second member keeps its own form for when it is reached by a jump;
+ * single steps use the table's handlers.
+ *
+ * When: a form may still change after it is decoded (lflive.c gives a
+ * flag writer its flag-free twin when a later writer is decoded; fused.c
+ * fuses a compare with the Jcc after it). No later pass reaches back past
+ * an instruction that reads the flags, writes them all, or touches memory
+ * without being twinned (lflive's walk stops there; fusion looks one
+ * back), so once such a barrier is decoded everything before it is
+ * final: the run of single units that ends before it is paired, greedily
+ * from its start. A barrier's own pairing waits for the next barrier. */
+#include <pthread.h>
+#include "cpu/units.h"
+
+/* The members: name, the mode and bytes of an instruction whose fast form
+ * is the unit's single form, whether it is that form's flag-free twin.
+ * By measured weight (busybox sha256sum i386/x86_64, own sha256, qsort). */
+#define PAIR_UNITS(X, ...)                                                               \
+	X(mov_rr32, 64, "\x89\xc8", 0, __VA_ARGS__)          /* mov %ecx,%eax */                 \
+	X(mov_rr64, 64, "\x48\x89\xc8", 0, __VA_ARGS__)      /* mov %rcx,%rax */                 \
+	X(xor_rr32, 64, "\x31\xc8", 0, __VA_ARGS__)          /* xor %ecx,%eax */                 \
+	X(xor_rr32_nf, 64, "\x31\xc8", 1, __VA_ARGS__)                                           \
+	X(add_rr32, 64, "\x01\xc8", 0, __VA_ARGS__)          /* add %ecx,%eax */                 \
+	X(add_rr32_nf, 64, "\x01\xc8", 1, __VA_ARGS__)                                           \
+	X(and_rr32, 64, "\x21\xc8", 0, __VA_ARGS__)          /* and %ecx,%eax */                 \
+	X(and_rr32_nf, 64, "\x21\xc8", 1, __VA_ARGS__)                                           \
+	X(ror32_nf, 64, "\xc1\xc8\x06", 1, __VA_ARGS__)      /* ror $6,%eax */                   \
+	X(rol32_nf, 64, "\xc1\xc0\x07", 1, __VA_ARGS__)      /* rol $7,%eax */                   \
+	X(shr32_nf, 64, "\xc1\xe8\x03", 1, __VA_ARGS__)      /* shr $3,%eax */                   \
+	X(not32, 64, "\xf7\xd0", 0, __VA_ARGS__)             /* not %eax */                      \
+	X(lea32, 64, "\x8d\x04\x08", 0, __VA_ARGS__)         /* lea (%rax,%rcx),%eax */          \
+	X(add_ri64_nf, 64, "\x48\x83\xc0\x08", 1, __VA_ARGS__) /* add $8,%rax */                 \
+	X(add_rm32, 64, "\x03\x04\x88", 0, __VA_ARGS__)      /* add (%rax,%rcx,4),%eax */        \
+	X(add_rm32_f64, 64, "\x03\x40\x04", 0, __VA_ARGS__)  /* add 4(%rax),%eax */              \
+	X(load32_f64, 64, "\x8b\x40\x04", 0, __VA_ARGS__)    /* mov 4(%rax),%eax */              \
+	X(store32_f64, 64, "\x89\x40\x04", 0, __VA_ARGS__)   /* mov %eax,4(%rax) */              \
+	X(load64_f64, 64, "\x48\x8b\x40\x08", 0, __VA_ARGS__) /* mov 8(%rax),%rax */             \
+	X(load32_f32, 32, "\x8b\x40\x04", 0, __VA_ARGS__)    /* mov 4(%eax),%eax */              \
+	X(store32_f32, 32, "\x89\x40\x04", 0, __VA_ARGS__)   /* mov %eax,4(%eax) */
+
+/* The units' bodies, from the same macros as their single forms (which
+ * live in their own files). */
+#undef UNIT_FORM
+#define UNIT_FORM(NAME)
+#define UNIT_ALU_32(NAME, KIND, EXPR, WRITES) UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
+ALU_FAST_OPS(UNIT_ALU_32)
+UNIT_ALU_REG(add, FL_ADD, a + b, 1, ri, 64, uint64_t, 8)
+#define UNIT_ALU_RM32(NAME, KIND, EXPR, WRITES) \
+	EA_SHAPES(UNIT_ALU_RM, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
+UNIT_ALU_RM32(add, FL_ADD, a + b, 1)
+SHIFT_NF_OPS(UNIT_SHIFT_NF, 32, uint32_t, int32_t)
+UNIT_MOV_RR(32)
+UNIT_MOV_RR(64)
+UNIT_NOT(32)
+UNIT_LEA(32)
+#define PAIR_MOVES(_, SH, EA)                                    \
+	UNIT_LOAD(load32, 4, SH, EA) UNIT_LOAD(load64, 8, SH, EA) \
+	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])    \
+	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])
+EA_SHAPES(PAIR_MOVES, moves)
+
+enum {
+#define UNIT_ENUM(name, mode, bytes, nf, ...) U_##name,
+	PAIR_UNITS(UNIT_ENUM, )
+	PAIR_UNIT_COUNT
+};
+
+/* Every (a, b) of PAIR_UNITS: the list expanded once per first member,
+ * by a second expansion deferred past the first (the preprocessor does
+ * not expand a macro inside its own expansion). */
+#define PAIR_EMPTY()
+#define PAIR_DEFER(m) m PAIR_EMPTY()
+#define PAIR_EXPAND(...) __VA_ARGS__
+#define PAIR_UNITS_AGAIN() PAIR_UNITS
+#define PAIR_CROSS(EACH) PAIR_EXPAND(PAIR_UNITS(PAIR_CROSS_ROW, EACH))
+#define PAIR_CROSS_ROW(a, ma, ba, nfa, EACH) PAIR_DEFER(PAIR_UNITS_AGAIN)()(PAIR_CROSS_ONE, EACH, a)
+#define PAIR_CROSS_ONE(b, mb, bb, nfb, EACH, a) EACH(a, b)
+
+/* Runs i and i + 1 (which i falls through to) and dispatches once. */
+#define PAIR_FN(a, b)                                                                     \
+	static const struct insn *pair_##a##_##b(struct cpu *c, const struct insn *i)     \
+	{                                                                                 \
+		const struct insn *left;                                                  \
+		if (__builtin_expect(!unit_##a(c, i, &left), 0))                          \
+			return left;                                                      \
+		if (__builtin_expect(!unit_##b(c, i + 1, &left), 0))                      \
+			return left;                                                      \
+		return exec_next(c, i + 1);                                               \
+	}
+PAIR_CROSS(PAIR_FN)
+
+/* The single forms the pairs are made of, and the pairs, [first][second];
+ * filled at first use (no table of pointers to relocate at every start:
+ * docs/performance.md). */
+static insn_exec unit_exec[PAIR_UNIT_COUNT];
+static insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
+static pthread_once_t pairs_once = PTHREAD_ONCE_INIT;
+
+/* The form the decoder picks for the canned instruction (its flag-free
+ * twin if nf), as a CPU of that mode with flat segments would. */
+static insn_exec canned_form(unsigned bits, const char *bytes, unsigned n, bool nf)
+{
+	static struct cpu cpu32, cpu64;
+	struct cpu *c = bits == 64 ? &cpu64 : &cpu32;
+	struct insn i;
+
+	c->mode = bits == 64 ? CPU_MODE_64 : CPU_MODE_32;
+	if (!insn_decode_canned(&i, c, (const uint8_t *)bytes, n))
+		return NULL;
+	if (!nf)
+		return i.exec;
+	return i.lf & LF_TWIN_ALU ? alu_flag_free(&i) : i.lf & LF_TWIN_SHIFT ? shift_flag_free(&i) : NULL;
+}
+
+static void pairs_init(void)
+{
+#define UNIT_EXEC(name, mode, bytes, nf, ...) \
+	unit_exec[U_##name] = canned_form(mode, bytes, sizeof(bytes) - 1, nf);
+	PAIR_UNITS(UNIT_EXEC, )
+#define PAIR_SET(a, b) pair_forms[U_##a][U_##b] = pair_##a##_##b;
+	PAIR_CROSS(PAIR_SET)
+}
+
+/* The unit whose single form i runs, or -1. */
+static int unit_of(const struct insn *i)
+{
+	if (i->lf & LF_PAIR_HEAD)
+		return -1;
+	for (int u = 0; u < PAIR_UNIT_COUNT; u++)
+		if (unit_exec[u] == i->exec && i->exec)
+			return u;
+	return -1;
+}
+
+/* At most this many entries are looked at backwards per barrier. */
+#define PAIR_WALK_MAX 32
+
+void pairs_decoded(struct insn *pool, uint32_t n)
+{
+	const struct insn *barrier = &pool[n - 1];
+	unsigned cls = barrier->lf & LF_CLASS_MASK;
+	uint32_t start = n - 1, k;
+
+	/* lflive's walk stops at the barrier: it reads the flags, writes
+	 * them all, or is a memory form without a twin */
+	if (cls != LF_READS && cls != LF_WRITES && !(cls == LF_NEUTRAL && barrier->mod != 3))
+		return;
+	if (n < 3)
+		return;
+	pthread_once(&pairs_once, pairs_init);
+	/* the run of single units before it; a pair head's second is taken */
+	while (start > 0 && n - 1 - start < PAIR_WALK_MAX) {
+		const struct insn *j = &pool[start - 1];
+
+		if (j->lf & LF_PAIR_HEAD) {
+			start++;
+			break;
+		}
+		if (unit_of(j) < 0)
+			break;
+		start--;
+	}
+	for (k = start; k + 1 < n - 1;) {
+		int a = unit_of(&pool[k]), b;
+
+		if (a < 0 || !pool[k].seq || (b = unit_of(&pool[k + 1])) < 0) {
+			k++;
+			continue;
+		}
+		pool[k].exec = pair_forms[a][b];
+		pool[k].lf |= LF_PAIR_HEAD;
+		k += 2;
+	}
+}
