@@ -755,37 +755,45 @@ static const struct insn *fast_idiv64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+static insn_exec incdec_flag_free(const struct insn *i);
+
 /* lflive.c: the flag-free twin of a register ALU/TEST form that has one
- * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU). */
+ * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU), or of INC/DEC. */
 insn_exec alu_flag_free(const struct insn *i)
 {
 	unsigned op, form;
 
+	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r)
+		return incdec_flag_free(i);
 	if (!alu_fast_form(i, &op, &form) || form > FORM_RI)
 		return NULL;
 	return i->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(i->osz)];
 }
 
-/* INC/DEC of a 32/64-bit register: CF is kept (in rf, as FL_INC/FL_DEC
- * expect). */
-#define FAST_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                        \
-	static const struct insn *fast_##NAME##BITS(struct cpu *c, const struct insn *i) \
-	{                                                                  \
-		bool cf = flags_cf(c);                              \
-		T a = (T)c->r[i->rm], r = (T)(a + (DELTA));                \
-		c->r[i->rm] = r;                                           \
-		c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0);         \
-		c->lf.op = KIND;                                           \
-		c->lf.size = SZ;                                           \
-		c->lf.res = r;                                             \
-		c->lf.a = a;                                               \
-		c->lf.b = 1;                                               \
-		return exec_next(c, i); \
-	}
-FAST_INCDEC(inc, FL_INC, 1, 32, uint32_t, 4)
-FAST_INCDEC(inc, FL_INC, 1, 64, uint64_t, 8)
-FAST_INCDEC(dec, FL_DEC, -1, 32, uint32_t, 4)
-FAST_INCDEC(dec, FL_DEC, -1, 64, uint64_t, 8)
+/* INC/DEC of a 32/64-bit register (units.h). */
+UNIT_INCDEC(inc, FL_INC, 1, 32, uint32_t, 4)
+UNIT_INCDEC(inc, FL_INC, 1, 64, uint64_t, 8)
+UNIT_INCDEC(dec, FL_DEC, -1, 32, uint32_t, 4)
+UNIT_INCDEC(dec, FL_DEC, -1, 64, uint64_t, 8)
+UNIT_INCDEC_NF(inc, 1, 32)
+UNIT_INCDEC_NF(inc, 1, 64)
+UNIT_INCDEC_NF(dec, -1, 32)
+UNIT_INCDEC_NF(dec, -1, 64)
+
+/* lflive.c: the flag-free twin of INC/DEC of a register (alu_specialise
+ * marked it LF_KEEPCF | LF_TWIN_ALU), or NULL. */
+static insn_exec incdec_flag_free(const struct insn *i)
+{
+	bool w = i->osz == 8;
+
+	if (i->mod != 3 || i->osz < 4)
+		return NULL;
+	if (i->fn == op_inc_Ev || i->fn == op_inc_r)
+		return w ? fast_inc64_nf : fast_inc32_nf;
+	if (i->fn == op_dec_Ev || i->fn == op_dec_r)
+		return w ? fast_dec64_nf : fast_dec32_nf;
+	return NULL;
+}
 
 /* The fast-form row (ALU_*, or ALU_TEST) and operand form of an ALU or
  * TEST instruction (decode time; fused.c asks too). */
@@ -857,6 +865,7 @@ void alu_specialise(struct insn *i)
 		if (i->mod != 3 || i->osz < 4)
 			return;
 		i->exec = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
+		i->lf = LF_KEEPCF | LF_TWIN_ALU;
 		return;
 	}
 	if (!alu_fast_form(i, &op, &form))

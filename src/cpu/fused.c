@@ -6,8 +6,7 @@
  * fall-through, so the pair costs one dispatch and no flag decoding. The
  * Jcc keeps its own form for when it is reached by a jump; single steps
  * use the table's handlers. */
-#include "cpu/cache.h"
-#include "cpu/ops.h"
+#include "cpu/units.h"
 
 /* Condition cc after a - b (CMP), from the operands; sb: the sign bit. */
 static inline __attribute__((always_inline)) bool cc_sub(uint64_t a, uint64_t b, uint64_t r,
@@ -107,6 +106,71 @@ FUSED_FORMS(64, uint64_t)
 	{ ROW_CC(OP, rr, W), ROW_CC(OP, gr, W), ROW_CC(OP, ri, W), ROW_CC(OP, rm, W), \
 	  ROW_CC(OP, mr, W), ROW_CC(OP, mi, W) }
 
+/* INC or DEC of a register (units.h) fused with the Jcc after it (loop
+ * counters: "dec %edx; jne"): the unit records the flags, the condition
+ * comes from what it recorded; CF is the one it kept. */
+#undef UNIT_FORM
+#define UNIT_FORM(NAME)
+UNIT_INCDEC(inc, FL_INC, 1, 32, uint32_t, 4)
+UNIT_INCDEC(inc, FL_INC, 1, 64, uint64_t, 8)
+UNIT_INCDEC(dec, FL_DEC, -1, 32, uint32_t, 4)
+UNIT_INCDEC(dec, FL_DEC, -1, 64, uint64_t, 8)
+
+static inline __attribute__((always_inline)) bool cc_incdec(struct cpu *c, uint64_t sb, bool inc,
+							    unsigned cc)
+{
+	uint64_t r = c->lf.res, a = c->lf.a;
+	/* OF: the sign bit flipped into the result alone (past the largest
+	 * or the smallest number) */
+	bool of = inc ? r == sb : a == sb, sf = (r & sb) != 0, cf = (c->lf.rf & FL_CF) != 0, v;
+
+	switch (cc >> 1) {
+	case 0: v = of; break;
+	case 1: v = cf; break;
+	case 2: v = r == 0; break;
+	case 3: v = cf || r == 0; break;
+	case 4: v = sf; break;
+	case 5: v = !__builtin_parity((unsigned)(r & 0xff)); break;
+	case 6: v = sf != of; break;
+	default: v = r == 0 || sf != of; break;
+	}
+	return v ^ (cc & 1);
+}
+
+#define FUSED_INCDEC_ONE(NAME, INC, W, cc)                                                   \
+	static const struct insn *fused_##NAME##W##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                    \
+		const struct insn *left;                                                     \
+		(void)unit_##NAME##W(c, i, &left); /* registers: always done */              \
+		if (cc_incdec(c, 1ull << (W - 1), INC, cc))                                  \
+			return exec_rel_target(c, i + 1);                                    \
+		return exec_next(c, i + 1);                                                  \
+	}
+#define FUSED_INCDEC(NAME, INC, W)                                                                \
+	FUSED_INCDEC_ONE(NAME, INC, W, 0) FUSED_INCDEC_ONE(NAME, INC, W, 1)                     \
+	FUSED_INCDEC_ONE(NAME, INC, W, 2) FUSED_INCDEC_ONE(NAME, INC, W, 3)                     \
+	FUSED_INCDEC_ONE(NAME, INC, W, 4) FUSED_INCDEC_ONE(NAME, INC, W, 5)                     \
+	FUSED_INCDEC_ONE(NAME, INC, W, 6) FUSED_INCDEC_ONE(NAME, INC, W, 7)                     \
+	FUSED_INCDEC_ONE(NAME, INC, W, 8) FUSED_INCDEC_ONE(NAME, INC, W, 9)                     \
+	FUSED_INCDEC_ONE(NAME, INC, W, 10) FUSED_INCDEC_ONE(NAME, INC, W, 11)                   \
+	FUSED_INCDEC_ONE(NAME, INC, W, 12) FUSED_INCDEC_ONE(NAME, INC, W, 13)                   \
+	FUSED_INCDEC_ONE(NAME, INC, W, 14) FUSED_INCDEC_ONE(NAME, INC, W, 15)
+FUSED_INCDEC(inc, true, 32)
+FUSED_INCDEC(inc, true, 64)
+FUSED_INCDEC(dec, false, 32)
+FUSED_INCDEC(dec, false, 64)
+
+#define ROW_INCDEC(NAME, W)                                                                   \
+	{ fused_##NAME##W##_0, fused_##NAME##W##_1, fused_##NAME##W##_2, fused_##NAME##W##_3,  \
+	  fused_##NAME##W##_4, fused_##NAME##W##_5, fused_##NAME##W##_6, fused_##NAME##W##_7,  \
+	  fused_##NAME##W##_8, fused_##NAME##W##_9, fused_##NAME##W##_10, fused_##NAME##W##_11, \
+	  fused_##NAME##W##_12, fused_##NAME##W##_13, fused_##NAME##W##_14, fused_##NAME##W##_15 }
+/* [dec][64-bit][cc] */
+static const insn_exec fused_incdec[2][2][16] = {
+	{ ROW_INCDEC(inc, 32), ROW_INCDEC(inc, 64) },
+	{ ROW_INCDEC(dec, 32), ROW_INCDEC(dec, 64) },
+};
+
 /* [width 8, 32, 64][FORM_*][cc] */
 static const insn_exec fused_cmp[3][FORM_COUNT][16] = {
 	ROW_FORMS(cmp, 8), ROW_FORMS(cmp, 32), ROW_FORMS(cmp, 64),
@@ -123,6 +187,14 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 	if (n < 2 || jcc->fn != op_jcc_Jb || jcc->exec == exec_generic)
 		return; /* not a fast Jcc (66-prefixed ones stay generic) */
 	cmp = jcc - 1;
+	if (cmp->seq && cmp->mod == 3 && (cmp->osz == 4 || cmp->osz == 8) &&
+	    (cmp->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic) {
+		bool dec = cmp->fn == op_dec_Ev || cmp->fn == op_dec_r;
+
+		cmp->exec = fused_incdec[dec][cmp->osz == 8][jcc->op & 15];
+		cmp->lf &= LF_STALE; /* a reader for lflive, as the compares */
+		return;
+	}
 	/* the compare must have a fast form (no LOCK, fast addressing) and a
 	 * fused one (sizes 1/4/8: 16-bit compares have only the first), as
 	 * the fused one assumes */

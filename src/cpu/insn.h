@@ -101,6 +101,7 @@ enum lf_class {
 	LF_NEUTRAL_NOFAULT, /* ... and never faults */
 	LF_WRITES,          /* writes all six, reads none, never faults (register forms) */
 	LF_CFOF,            /* writes CF and OF, keeps the rest (rotates) */
+	LF_KEEPCF,          /* writes all but CF, which it keeps (INC, DEC: registers) */
 };
 #define LF_CLASS_MASK 0x07
 /* A form with a flag-free twin: whose (alu_flag_free, shift_flag_free). */

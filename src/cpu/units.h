@@ -106,6 +106,15 @@
  * harmless in 32-bit mode). */
 #define UNIT_MOV_RR(BITS) UNIT_AND_FORM(mov_rr##BITS, REG_PUT##BITS(c->r[i->rm], c->r[i->reg]))
 #define UNIT_NOT(BITS) UNIT_AND_FORM(not##BITS, REG_PUT##BITS(c->r[i->rm], ~c->r[i->rm]))
+/* INC and DEC of a register: CF is kept (in rf, as FL_INC/FL_DEC expect). */
+#define UNIT_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                                      \
+	UNIT_AND_FORM(NAME##BITS, bool cf = flags_cf(c); T a = (T)c->r[i->rm];           \
+		      T r = (T)(a + (uint64_t)(DELTA)); c->r[i->rm] = r;                  \
+		      c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0); c->lf.op = KIND;  \
+		      c->lf.size = SZ; c->lf.res = r; c->lf.a = a; c->lf.b = 1)
+/* INC and DEC without flags (lflive.c's twins of fast_inc/dec). */
+#define UNIT_INCDEC_NF(NAME, DELTA, BITS) \
+	UNIT_AND_FORM(NAME##BITS##_nf, REG_PUT##BITS(c->r[i->rm], c->r[i->rm] + (uint64_t)(DELTA)))
 #define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[i->reg], insn_offset_fast(c, i)))
 
 #define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[i->reg] = mem_read_fast(EA(c, i), SZ))

@@ -113,6 +113,11 @@ static const struct snippet cases64[] = {
 	 * tests have no page map). */
 	{ "PAIRS: mov %esi,%ecx; mov %esi,%edx; ror $6,%ecx; ror $11,%edx; xor %ecx,%edx; mov %esi,%ecx; rol $7,%ecx; xor %ecx,%edx; not %ecx; shr $3,%r9d; and %ebx,%ecx; and $0xf,%eax; add (%rsi,%rax,4),%edx; add 4(%rsi),%edx; lea (%rdx,%r13),%r15d; mov 8(%rdi),%r8; mov 12(%rsi),%r10d; mov %edx,16(%rdi); add $8,%r11; mov %r8,%r12; add %ecx,%edx; xor %ebx,%r10d; mov %r10d,%ebx; and %edx,%ebx; add %ebx,%ecx; mov %ecx,20(%rdi); mov %ecx,24(%rdi); mov 20(%rdi),%r14; add %edx,%ecx",
 	  "\x89\xf1\x89\xf2\xc1\xc9\x06\xc1\xca\x0b\x31\xca\x89\xf1\xc1\xc1\x07\x31\xca\xf7\xd1\x41\xc1\xe9\x03\x21\xd9\x83\xe0\x0f\x03\x14\x86\x03\x56\x04\x46\x8d\x3c\x2a\x4c\x8b\x47\x08\x44\x8b\x56\x0c\x89\x57\x10\x49\x83\xc3\x08\x4d\x89\xc4\x01\xca\x41\x31\xda\x44\x89\xd3\x21\xd3\x01\xd9\x89\x4f\x14\x89\x4f\x18\x4c\x8b\x77\x14\x01\xd1", 82, MASK_ARITH },
+	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
+	 * before, OF at the ends of the range) and their flag-free twins
+	 * (lflive.c), and CF carried through them to ADC. */
+	{ "INCDEC: dec %ecx; jne; inc %rdx; jb; dec %rbx; jle; mov $0x7fffffff,%r11d; inc %r11d; jo; movabs $1<<63,%r13; dec %r13; js; inc %eax; jp; dec %edx; jbe (each over an inc); cmp %rbx,%rax; inc %r10; not %ecx; dec %r11d; and %ebx,%ecx; cmp %rcx,%rdx; inc %r12; dec %r13d; adc %r8,%r9",
+	  "\xff\xc9\x75\x03\x41\xff\xc0\x48\xff\xc2\x72\x03\x41\xff\xc1\x48\xff\xcb\x7e\x03\x41\xff\xc2\x41\xbb\xff\xff\xff\x7f\x41\xff\xc3\x70\x03\x41\xff\xc4\x49\xbd\x00\x00\x00\x00\x00\x00\x00\x80\x49\xff\xcd\x78\x03\x41\xff\xc6\xff\xc0\x7a\x03\x41\xff\xc7\xff\xca\x76\x02\xff\xc3\x48\x39\xd8\x49\xff\xc2\xf7\xd1\x41\xff\xcb\x21\xd9\x48\x39\xca\x49\xff\xc4\x41\xff\xcd\x4d\x11\xc1", 93, MASK_ARITH },
 	{ "ALU: add %rbx,%rax; adc %rcx,%rdx; sub %r8,%r9; sbb %r10,%r11",
 	  "\x48\x01\xd8\x48\x11\xca\x4d\x29\xc1\x4d\x19\xd3", 12, MASK_ARITH },
 	{ "ALU: add %ebx,%eax; adc %ecx,%edx; sub %r8d,%r9d; sbb %r10d,%r11d",
