@@ -775,6 +775,12 @@ UNIT_INCDEC(inc, FL_INC, 1, 32, uint32_t, 4)
 UNIT_INCDEC(inc, FL_INC, 1, 64, uint64_t, 8)
 UNIT_INCDEC(dec, FL_DEC, -1, 32, uint32_t, 4)
 UNIT_INCDEC(dec, FL_DEC, -1, 64, uint64_t, 8)
+#define FAST_INCDEC_MEM(_, SH, EA)                                  \
+	UNIT_INCDEC_MEM(inc, FL_INC, 1, 32, uint32_t, 4, SH, EA)    \
+	UNIT_INCDEC_MEM(inc, FL_INC, 1, 64, uint64_t, 8, SH, EA)    \
+	UNIT_INCDEC_MEM(dec, FL_DEC, -1, 32, uint32_t, 4, SH, EA)   \
+	UNIT_INCDEC_MEM(dec, FL_DEC, -1, 64, uint64_t, 8, SH, EA)
+EA_SHAPES(FAST_INCDEC_MEM, incdec)
 UNIT_INCDEC_NF(inc, 1, 32)
 UNIT_INCDEC_NF(inc, 1, 64)
 UNIT_INCDEC_NF(dec, -1, 32)
@@ -862,8 +868,14 @@ void alu_specialise(struct insn *i)
 	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r) {
 		bool inc = i->fn == op_inc_Ev || i->fn == op_inc_r;
 
-		if (i->mod != 3 || i->osz < 4)
+		if (i->osz < 4)
 			return;
+		if (i->mod != 3) { /* no twin: lflive's walk stops at memory */
+			i->exec = inc ? (w ? EA_PICK(i, fast_inc_m64) : EA_PICK(i, fast_inc_m32))
+				      : (w ? EA_PICK(i, fast_dec_m64) : EA_PICK(i, fast_dec_m32));
+			i->lf = LF_KEEPCF;
+			return;
+		}
 		i->exec = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
 		i->lf = LF_KEEPCF | LF_TWIN_ALU;
 		return;

@@ -160,6 +160,28 @@ FUSED_INCDEC(inc, true, 64)
 FUSED_INCDEC(dec, false, 32)
 FUSED_INCDEC(dec, false, 64)
 
+/* ... and of a 32-bit memory operand (i386 loop counters on the stack:
+ * "decl 0x18(%esp); jne"), the condition read from the Jcc's opcode. */
+EA_SHAPES(UNIT_INCDEC_MEM, inc, FL_INC, 1, 32, uint32_t, 4)
+EA_SHAPES(UNIT_INCDEC_MEM, dec, FL_DEC, -1, 32, uint32_t, 4)
+#define FUSED_INCDEC_MEM(NAME, INC, SH, EA)                                                   \
+	static const struct insn *fused_##NAME##_m32##SH(struct cpu *c, const struct insn *i) \
+	{                                                                                     \
+		const struct insn *left;                                                      \
+		if (__builtin_expect(!unit_##NAME##_m32##SH(c, i, &left), 0))                 \
+			return left; /* the Jcc runs from there */                            \
+		if (cc_incdec(c, 1ull << 31, INC, i[1].op & 15))                              \
+			return exec_rel_target(c, i + 1);                                     \
+		return exec_next(c, i + 1);                                                   \
+	}
+EA_SHAPES(FUSED_INCDEC_MEM, inc, true)
+EA_SHAPES(FUSED_INCDEC_MEM, dec, false)
+/* [dec][EA_*] */
+static const insn_exec fused_incdec_mem[2][EA_SHAPE_COUNT] = {
+	{ fused_inc_m32, fused_inc_m32_bd, fused_inc_m32_f32, fused_inc_m32_f64 },
+	{ fused_dec_m32, fused_dec_m32_bd, fused_dec_m32_f32, fused_dec_m32_f64 },
+};
+
 #define ROW_INCDEC(NAME, W)                                                                   \
 	{ fused_##NAME##W##_0, fused_##NAME##W##_1, fused_##NAME##W##_2, fused_##NAME##W##_3,  \
 	  fused_##NAME##W##_4, fused_##NAME##W##_5, fused_##NAME##W##_6, fused_##NAME##W##_7,  \
@@ -187,11 +209,12 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 	if (n < 2 || jcc->fn != op_jcc_Jb || jcc->exec == exec_generic)
 		return; /* not a fast Jcc (66-prefixed ones stay generic) */
 	cmp = jcc - 1;
-	if (cmp->seq && cmp->mod == 3 && (cmp->osz == 4 || cmp->osz == 8) &&
-	    (cmp->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic) {
+	if (cmp->seq && (cmp->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic &&
+	    (cmp->mod == 3 ? cmp->osz == 4 || cmp->osz == 8 : cmp->osz == 4)) {
 		bool dec = cmp->fn == op_dec_Ev || cmp->fn == op_dec_r;
 
-		cmp->exec = fused_incdec[dec][cmp->osz == 8][jcc->op & 15];
+		cmp->exec = cmp->mod == 3 ? fused_incdec[dec][cmp->osz == 8][jcc->op & 15]
+					  : fused_incdec_mem[dec][ea_shape(cmp)];
 		cmp->lf &= LF_STALE; /* a reader for lflive, as the compares */
 		return;
 	}

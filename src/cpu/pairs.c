@@ -154,8 +154,8 @@ void pairs_decoded(struct insn *pool, uint32_t n)
 	uint32_t start = n - 1, k;
 
 	/* lflive's walk stops at the barrier: it reads the flags, writes
-	 * them all, or is a memory form without a twin */
-	if (cls != LF_READS && cls != LF_WRITES && !(cls == LF_NEUTRAL && barrier->mod != 3))
+	 * them all, or touches memory (lflive.c) */
+	if (cls != LF_READS && cls != LF_WRITES && (barrier->mod == 3 || cls == LF_NEUTRAL_NOFAULT))
 		return;
 	if (n < 3)
 		return;

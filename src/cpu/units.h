@@ -106,12 +106,31 @@
  * harmless in 32-bit mode). */
 #define UNIT_MOV_RR(BITS) UNIT_AND_FORM(mov_rr##BITS, REG_PUT##BITS(c->r[i->rm], c->r[i->reg]))
 #define UNIT_NOT(BITS) UNIT_AND_FORM(not##BITS, REG_PUT##BITS(c->r[i->rm], ~c->r[i->rm]))
-/* INC and DEC of a register: CF is kept (in rf, as FL_INC/FL_DEC expect). */
+/* INC and DEC: CF is kept (in rf, as FL_INC/FL_DEC expect), evaluated
+ * from the lazy record first; of a register, and of memory in the
+ * address shapes. */
+#define INCDEC_RECORD(KIND, SZ, A, R, CF)                                               \
+	c->lf.rf = (c->lf.rf & ~FL_CF) | ((CF) ? FL_CF : 0); c->lf.op = KIND;            \
+	c->lf.size = SZ; c->lf.res = R; c->lf.a = A; c->lf.b = 1
 #define UNIT_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                                      \
 	UNIT_AND_FORM(NAME##BITS, bool cf = flags_cf(c); T a = (T)c->r[i->rm];           \
 		      T r = (T)(a + (uint64_t)(DELTA)); c->r[i->rm] = r;                  \
-		      c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0); c->lf.op = KIND;  \
-		      c->lf.size = SZ; c->lf.res = r; c->lf.a = a; c->lf.b = 1)
+		      INCDEC_RECORD(KIND, SZ, a, r, cf))
+#define UNIT_INCDEC_MEM(NAME, KIND, DELTA, BITS, T, SZ, SH, EA)      \
+	UNIT_FN(NAME##_m##BITS##SH)                                  \
+	{                                                            \
+		uint64_t ea = EA(c, i);                              \
+		T a = (T)mem_read(ea, SZ), r;                        \
+		bool cf;                                             \
+		UNIT_STORE_OR_LEAVE(ea, SZ);                         \
+		cf = flags_cf(c);                                    \
+		r = (T)(a + (uint64_t)(DELTA));                      \
+		mem_write_nocheck(ea, SZ, r);                        \
+		INCDEC_RECORD(KIND, SZ, a, r, cf);                   \
+		return true;                                         \
+	}                                                            \
+	UNIT_FORM(NAME##_m##BITS##SH)
+
 /* INC and DEC without flags (lflive.c's twins of fast_inc/dec). */
 #define UNIT_INCDEC_NF(NAME, DELTA, BITS) \
 	UNIT_AND_FORM(NAME##BITS##_nf, REG_PUT##BITS(c->r[i->rm], c->r[i->rm] + (uint64_t)(DELTA)))

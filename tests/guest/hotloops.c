@@ -1,0 +1,110 @@
+/* The decode-time superinstructions on real memory (docs/cpu.md,
+ * Pipeline): INC/DEC of a memory counter fused with the Jcc after it, the
+ * CF they keep and the OF they set, and a hash round's moves, rotates,
+ * loads and stores run in pairs. The unit tests have no page map (every
+ * fast store there goes through the table handler); here the stores are
+ * plain. The output is compared with the native run's. */
+#include <stdint.h>
+#include <stdio.h>
+
+/* "decl mem; jne": the counter in memory (i386 keeps loop counters on
+ * the stack). */
+static unsigned count_down(unsigned n)
+{
+	volatile unsigned counter = n;
+	unsigned acc = 0;
+
+	__asm__ volatile("1: addl $3, %1\n\t"
+			 "decl %0\n\t"
+			 "jne 1b"
+			 : "+m"(counter), "+r"(acc));
+	return acc + counter;
+}
+
+/* "incl mem; jle": counts up from a negative number. */
+static unsigned count_up(int from)
+{
+	volatile int counter = from;
+	unsigned acc = 0;
+
+	__asm__ volatile("1: addl $5, %1\n\t"
+			 "incl %0\n\t"
+			 "jle 1b"
+			 : "+m"(counter), "+r"(acc));
+	return acc + (unsigned)counter;
+}
+
+/* CF survives INC/DEC of memory and of a register; OF at the ends of the
+ * range; JO/JB/JS/JP right after them. */
+static unsigned flags_kept(unsigned seed)
+{
+	volatile unsigned m = 0x7fffffffu + (seed & 1);
+	unsigned r = seed, out = 0, t;
+
+	__asm__ volatile("stc\n\t"
+			 "incl %2\n\t"
+			 "adc $0, %0\n\t" /* CF from STC: +1 */
+			 "clc\n\t"
+			 "decl %2\n\t"
+			 "jb 1f\n\t"
+			 "addl $16, %0\n"
+			 "1: stc\n\t"
+			 "incl %2\n\t"
+			 "jo 2f\n\t"
+			 "addl $256, %0\n"
+			 "2: mov %3, %1\n\t"
+			 "cmp $7, %1\n\t"
+			 "dec %1\n\t"
+			 "jbe 3f\n\t"
+			 "addl $4096, %0\n"
+			 "3: inc %1\n\t"
+			 "js 4f\n\t"
+			 "addl $65536, %0\n"
+			 "4: dec %1\n\t"
+			 "jp 5f\n\t"
+			 "addl $1048576, %0\n"
+			 "5:"
+			 : "+r"(out), "=&r"(t), "+m"(m)
+			 : "r"(r)
+			 : "cc");
+	return out ^ m;
+}
+
+static inline uint32_t ror32(uint32_t v, unsigned n)
+{
+	return (v >> n) | (v << (32 - n));
+}
+
+/* SHA-256's round function over a buffer: what gcc makes of it at -O2 is
+ * moves, rotates, ALU forms and, on i386, spill loads and stores. */
+static uint32_t rounds(const uint32_t *w, unsigned n)
+{
+	uint32_t a = 0x6a09e667, b = 0xbb67ae85, c = 0x3c6ef372, d = 0xa54ff53a;
+	uint32_t e = 0x510e527f, f = 0x9b05688c, g = 0x1f83d9ab, h = 0x5be0cd19;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t s1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
+		uint32_t ch = (e & f) ^ (~e & g);
+		uint32_t t1 = h + s1 + ch + w[i & 63] + i;
+		uint32_t s0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
+		uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+		uint32_t t2 = s0 + maj;
+
+		h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+	}
+	return a ^ b ^ c ^ d ^ e ^ f ^ g ^ h;
+}
+
+int main(void)
+{
+	uint32_t w[64];
+
+	for (unsigned i = 0; i < 64; i++)
+		w[i] = i * 0x9e3779b9u;
+	printf("count_down %u %u\n", count_down(1), count_down(100000));
+	printf("count_up %u %u\n", count_up(-1), count_up(-70000));
+	for (unsigned s = 0; s < 4; s++)
+		printf("flags_kept(%u) %08x\n", s, flags_kept(s * 5 + 3));
+	printf("rounds %08x %08x\n", rounds(w, 64), rounds(w, 100000));
+	return 0;
+}
