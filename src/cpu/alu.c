@@ -757,6 +757,19 @@ static const struct insn *fast_idiv64(struct cpu *c, const struct insn *i)
 
 static insn_exec incdec_flag_free(const struct insn *i);
 
+/* The flag-free twins of reg op= memory (FORM_RM), [EA_*][ALU_*][FAST_W*]:
+ * lflive.c may give one to the last writer before a register writer (it
+ * stops there: a fault in the load changes nothing); CMP and TEST keep
+ * the load, for its fault. */
+#define RM_NF_W(NAME, SH) { fast_##NAME##_rm32##SH##_nf, fast_##NAME##_rm64##SH##_nf, fast_##NAME##_rm16##SH##_nf }
+#define RM_NF_SHAPE(SH)                                                                    \
+	{ [ALU_ADD] = RM_NF_W(add, SH), [ALU_OR] = RM_NF_W(or, SH), [ALU_AND] = RM_NF_W(and, SH), \
+	  [ALU_SUB] = RM_NF_W(sub, SH), [ALU_XOR] = RM_NF_W(xor, SH), [ALU_CMP] = RM_NF_W(cmp, SH), \
+	  [ALU_TEST] = RM_NF_W(test, SH) }
+static const insn_exec fast_alu_rm_nf[EA_SHAPE_COUNT][ALU_ROWS][FAST_WIDTHS] = {
+	RM_NF_SHAPE(), RM_NF_SHAPE(_bd), RM_NF_SHAPE(_f32), RM_NF_SHAPE(_f64),
+};
+
 /* lflive.c: the flag-free twin of a register ALU/TEST form that has one
  * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU), or of INC/DEC. */
 insn_exec alu_flag_free(const struct insn *i)
@@ -765,7 +778,11 @@ insn_exec alu_flag_free(const struct insn *i)
 
 	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r)
 		return incdec_flag_free(i);
-	if (!alu_fast_form(i, &op, &form) || form > FORM_RI)
+	if (!alu_fast_form(i, &op, &form))
+		return NULL;
+	if (form == FORM_RM)
+		return i->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(i->osz)];
+	if (form > FORM_RI)
 		return NULL;
 	return i->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(i->osz)];
 }
@@ -902,6 +919,7 @@ void alu_specialise(struct insn *i)
 	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]
 			  : fast_alu[op][form][w];
-	if (form <= FORM_RI && fast_alu_nf[op][form][w])
+	if ((form <= FORM_RI && fast_alu_nf[op][form][w]) ||
+	    (form == FORM_RM && fast_alu_rm_nf[ea_shape(i)][op][w]))
 		i->lf = LF_WRITES | LF_TWIN_ALU;
 }

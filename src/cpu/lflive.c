@@ -53,7 +53,10 @@ void lf_decoded(struct insn *pool, uint32_t n)
 			return;
 		if (cls == LF_NEUTRAL_NOFAULT || (cls == LF_NEUTRAL && j->mod == 3))
 			continue;
-		nf = j->mod == 3 ? flag_free_twin(j) : NULL;
+		/* a memory form that writes them all (reg op= memory) may get
+		 * its twin too, as the last: should its load fault, nothing
+		 * changed, and the flags before it are whole */
+		nf = j->mod == 3 || cls == LF_WRITES ? flag_free_twin(j) : NULL;
 		if (!nf)
 			return;
 		j->exec = nf;

@@ -83,12 +83,16 @@
 	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, gr, BITS, T, SZ) \
 	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, ri, BITS, T, SZ)
 
-/* reg op= memory, in the address shapes (insn.h, EA_SHAPES). */
+/* reg op= memory, in the address shapes (insn.h, EA_SHAPES), with the
+ * flags and flag-free (lflive.c: the load still faults as it would). */
 #define UNIT_ALU_RM(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                               \
 	UNIT_AND_FORM(NAME##_rm##BITS##SH, T a = (T)c->r[i->reg];                                \
 		      T b = (T)mem_read_fast(EA(c, i), SZ); T r = (T)(EXPR);                          \
 		      if (WRITES) REG_PUT##BITS(c->r[i->reg], r);                                \
-		      flags_record(c, KIND, SZ, r, a, b))
+		      flags_record(c, KIND, SZ, r, a, b))                                        \
+	UNIT_AND_FORM(NAME##_rm##BITS##SH##_nf, T a = (T)c->r[i->reg];                           \
+		      T b = (T)mem_read(EA(c, i), SZ);                                           \
+		      if (WRITES) REG_PUT##BITS(c->r[i->reg], (T)(EXPR)))
 
 /* Flag-free shifts and rotates of a register by an immediate n (decode
  * time: 0 < n < BITS), v the register's value. */

@@ -118,6 +118,11 @@ static const struct snippet cases64[] = {
 	 * (lflive.c), and CF carried through them to ADC. */
 	{ "INCDEC: dec %ecx; jne; inc %rdx; jb; dec %rbx; jle; mov $0x7fffffff,%r11d; inc %r11d; jo; movabs $1<<63,%r13; dec %r13; js; inc %eax; jp; dec %edx; jbe (each over an inc); cmp %rbx,%rax; inc %r10; not %ecx; dec %r11d; and %ebx,%ecx; cmp %rcx,%rdx; inc %r12; dec %r13d; adc %r8,%r9",
 	  "\xff\xc9\x75\x03\x41\xff\xc0\x48\xff\xc2\x72\x03\x41\xff\xc1\x48\xff\xcb\x7e\x03\x41\xff\xc2\x41\xbb\xff\xff\xff\x7f\x41\xff\xc3\x70\x03\x41\xff\xc4\x49\xbd\x00\x00\x00\x00\x00\x00\x00\x80\x49\xff\xcd\x78\x03\x41\xff\xc6\xff\xc0\x7a\x03\x41\xff\xc7\xff\xca\x76\x02\xff\xc3\x48\x39\xd8\x49\xff\xc2\xf7\xd1\x41\xff\xcb\x21\xd9\x48\x39\xca\x49\xff\xc4\x41\xff\xcd\x4d\x11\xc1", 93, MASK_ARITH },
+	/* reg op= memory whose flags a register writer overwrites first gets
+	 * a flag-free twin on the warm run (the last one before the writer:
+	 * lflive.c), CMP/TEST a load */
+	{ "LF MEM: add 4(%rsi),%eax; not %ecx; xor 8(%rdi),%r9d; mov %r9d,%r8d; cmp 12(%rsi),%edx; test 16(%rdi),%r10; or 20(%rsi),%bx; and %r11d,%r12d",
+	  "\x03\x46\x04\xf7\xd1\x44\x33\x4f\x08\x45\x89\xc8\x3b\x56\x0c\x4c\x85\x57\x10\x66\x0b\x5e\x14\x45\x21\xdc", 26, MASK_ARITH_NOAF },
 	{ "ALU: add %rbx,%rax; adc %rcx,%rdx; sub %r8,%r9; sbb %r10,%r11",
 	  "\x48\x01\xd8\x48\x11\xca\x4d\x29\xc1\x4d\x19\xd3", 12, MASK_ARITH },
 	{ "ALU: add %ebx,%eax; adc %ecx,%edx; sub %r8d,%r9d; sbb %r10d,%r11d",
@@ -288,6 +293,8 @@ static const struct snippet cases32[] = {
 	  "\x83\xc0\x01\x83\xeb\x01\xf7\xd9\x0f\xaf\xf2\x0f\xa4\xc3\x05\x0f\xbd\xf9", 18, MASK_ZF },
 	{ "ALU32: mov $9,%ecx; xor %edx,%edx; div %ecx; cmpxchg %ebx,%ecx; cmovz %esi,%edi",
 	  "\xb9\x09\x00\x00\x00\x31\xd2\xf7\xf1\x0f\xb1\xd9\x0f\x44\xfe", 15, MASK_ZF },
+	{ "LF MEM: sub 4(%esi),%eax; add 8(%edi),%ebx; ror $3,%ebx; xor 12(%esi),%ecx; add %edx,%ebp",
+	  "\x2b\x46\x04\x03\x5f\x08\xc1\xcb\x03\x33\x4e\x0c\x01\xd5", 14, MASK_ARITH },
 	/* Pairs (pairs.c): i386 spill code, flat loads and stores between
 	 * register ALU forms and rotates. */
 	{ "PAIRS: mov 4(%esi),%eax; mov 8(%esi),%ebx; mov %eax,12(%edi); mov %ebx,16(%edi); mov %eax,%ecx; ror $6,%ecx; xor %ebx,%ecx; mov 20(%esi),%edx; add %ecx,%edx; mov %edx,20(%edi); mov 20(%edi),%ebp; and %ebp,%eax; mov %eax,24(%edi); mov %ebx,%ecx; rol $3,%ecx; add 4(%esi),%ecx; xor %eax,%ecx; mov %ecx,(%edi); mov (%edi),%edx; add %edx,%eax",
