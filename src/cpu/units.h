@@ -91,7 +91,7 @@
 		      if (WRITES) REG_PUT##BITS(c->r[i->reg], r);                                \
 		      flags_record(c, KIND, SZ, r, a, b))                                        \
 	UNIT_AND_FORM(NAME##_rm##BITS##SH##_nf, T a = (T)c->r[i->reg];                           \
-		      T b = (T)mem_read(EA(c, i), SZ);                                           \
+		      T b = (T)mem_read_fast(EA(c, i), SZ);                                           \
 		      if (WRITES) REG_PUT##BITS(c->r[i->reg], (T)(EXPR)))
 
 /* Flag-free shifts and rotates of a register by an immediate n (decode
@@ -124,7 +124,7 @@
 	UNIT_FN(NAME##_m##BITS##SH)                                  \
 	{                                                            \
 		uint64_t ea = EA(c, i);                              \
-		T a = (T)mem_read(ea, SZ), r;                        \
+		T a = (T)mem_read_fast(ea, SZ), r;                        \
 		bool cf;                                             \
 		UNIT_STORE_OR_LEAVE(ea, SZ);                         \
 		cf = flags_cf(c);                                    \
