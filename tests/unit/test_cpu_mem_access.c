@@ -172,7 +172,7 @@ static void test_known_operands(void **state)
 	cs_option(h32, CS_OPT_DETAIL, CS_OPT_ON);
 	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
 		struct cpu c;
-		struct cpu_mem_access got[CPU_MEM_ACCESSES_MAX], want;
+		struct cpu_mem_access got[CPU_MEM_ACCESSES_MAX], want = { 0 };
 		unsigned len;
 		int n;
 
