@@ -67,10 +67,10 @@ static long put_sigaction(struct sg_thread *t, uint64_t addr, bool compat,
 }
 
 /* rt_sigaction(sig, act, oact, sigsetsize) */
-static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
-			    bool compat)
+static long do_rt_sigaction(struct sg_thread *t, uint64_t signum, uint64_t act, uint64_t oact,
+			    uint64_t sigsetsize, bool compat)
 {
-	int sig = (int)a[0];
+	int sig = (int)signum;
 	struct sg_sigaction nsa;
 	long r;
 
@@ -78,49 +78,49 @@ static long do_rt_sigaction(struct sg_thread *t, const uint64_t *a,
 
 	/* the kernel's order: size, the new action read (EFAULT), the
 	 * signal (EINVAL), the change, the old action written (EFAULT) */
-	if (a[3] != sizeof(uint64_t))
+	if (sigsetsize != sizeof(uint64_t))
 		return -EINVAL;
-	if (a[1]) {
-		r = get_sigaction(t, a[1], compat, &nsa);
+	if (act) {
+		r = get_sigaction(t, act, compat, &nsa);
 		if (r)
 			return r;
 		nsa.mask &= ~UNBLOCKABLE;
 	}
 	if (sig < 1 || sig > SG_NSIG ||
-	    (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
+	    (act && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
-	old = a[1] ? sig_swap_action(sg_task(t), sig, &nsa) : sig_action(sg_task(t), sig);
-	if (a[2])
-		return put_sigaction(t, a[2], compat, &old);
+	old = act ? sig_swap_action(sg_task(t), sig, &nsa) : sig_action(sg_task(t), sig);
+	if (oact)
+		return put_sigaction(t, oact, compat, &old);
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_rt_sigaction)
+SG_SYSCALL_DEFINE4(sys_rt_sigaction, signum, act, oact, sigsetsize)
 {
-	return do_rt_sigaction(t, a, sc_compat());
+	return do_rt_sigaction(t, signum, act, oact, sigsetsize, sc_compat());
 }
 
 /* i386 174 and x32 512: 32-bit handler, flags and restorer */
-SG_SYSCALL_DEFINE(compat_sys_rt_sigaction)
+SG_SYSCALL_DEFINE4(compat_sys_rt_sigaction, signum, act, oact, sigsetsize)
 {
-	return do_rt_sigaction(t, a, true);
+	return do_rt_sigaction(t, signum, act, oact, sigsetsize, true);
 }
 
 /* i386 sigaction (67): struct old_sigaction { handler, mask (32 bits),
  * flags, restorer } (compat_old_sigaction, generated: compat.h). */
-SG_SYSCALL_DEFINE(compat_sys_sigaction)
+SG_SYSCALL_DEFINE3(compat_sys_sigaction, signum, act, oact)
 {
-	int sig = (int)a[0];
+	int sig = (int)signum;
 	struct compat_old_sigaction o;
 	struct sg_sigaction cur;
 	struct compat_old_sigaction old;
 
 	/* as rt_sigaction: read, check, change, then write the old one */
-	if (a[1] && copy_from_guest(sc_mm(t), &o, a[1], sizeof(o)))
+	if (act && copy_from_guest(sc_mm(t), &o, act, sizeof(o)))
 		return -EFAULT;
-	if (sig < 1 || sig > SG_NSIG || (a[1] && (sig == SIGKILL || sig == SIGSTOP)))
+	if (sig < 1 || sig > SG_NSIG || (act && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
-	if (a[1]) {
+	if (act) {
 		struct sg_sigaction sa = {
 			.handler = o.handler,
 			.flags = o.flags,
@@ -138,17 +138,17 @@ SG_SYSCALL_DEFINE(compat_sys_sigaction)
 		.flags = (uint32_t)cur.flags,
 		.restorer = (uint32_t)cur.restorer,
 	};
-	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
+	if (oact && copy_to_guest(sc_mm(t), oact, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
 /* i386 signal (48): SA_ONESHOT | SA_NOMASK, the old handler returned. */
-SG_SYSCALL_DEFINE(sys_signal)
+SG_SYSCALL_DEFINE2(sys_signal, signum, handler)
 {
-	int sig = (int)a[0];
+	int sig = (int)signum;
 	struct sg_sigaction sa = {
-		.handler = (uint32_t)a[1],
+		.handler = (uint32_t)handler,
 		.flags = SG_SA_RESETHAND | SG_SA_NODEFER,
 	};
 
@@ -182,48 +182,48 @@ static long set_mask(struct sg_thread *t, int how, uint64_t set)
 }
 
 /* i386 sigprocmask (126): 32-bit old_sigset_t; the upper signals stay. */
-SG_SYSCALL_DEFINE(compat_sys_sigprocmask)
+SG_SYSCALL_DEFINE3(compat_sys_sigprocmask, how, nset, oset)
 {
 	uint32_t set, old = (uint32_t)sc_sigstate(t)->mask;
 	long r;
 
-	if (a[1]) {
-		if (copy_from_guest(sc_mm(t), &set, a[1], sizeof(set)))
+	if (nset) {
+		if (copy_from_guest(sc_mm(t), &set, nset, sizeof(set)))
 			return -EFAULT;
-		if ((int)a[0] == SIG_SETMASK)
+		if ((int)how == SIG_SETMASK)
 			r = set_mask(t, SIG_SETMASK, (sc_sigstate(t)->mask & ~0xffffffffull) | set);
 		else
-			r = set_mask(t, (int)a[0], set);
+			r = set_mask(t, (int)how, set);
 		if (r)
 			return r;
 	}
-	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
+	if (oset && copy_to_guest(sc_mm(t), oset, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
 /* rt_sigprocmask(how, set, oset, sigsetsize): a 64-bit set in every ABI
  * (i386's two 32-bit words are the same bytes). */
-SG_SYSCALL_DEFINE(sys_rt_sigprocmask)
+SG_SYSCALL_DEFINE4(sys_rt_sigprocmask, how, nset, oset, sigsetsize)
 {
 	uint64_t set, old = sc_sigstate(t)->mask;
 
-	if (a[3] != sizeof(uint64_t))
+	if (sigsetsize != sizeof(uint64_t))
 		return -EINVAL;
-	if (a[1]) {
+	if (nset) {
 		long r;
 
-		if (copy_from_guest(sc_mm(t), &set, a[1], sizeof(set)))
+		if (copy_from_guest(sc_mm(t), &set, nset, sizeof(set)))
 			return -EFAULT;
-		if ((int)a[0] < SIG_BLOCK || (int)a[0] > SIG_SETMASK)
+		if ((int)how < SIG_BLOCK || (int)how > SIG_SETMASK)
 			return -EINVAL;
-		if (a[2] && !sc_ok(t, a[2], sizeof(old), PROT_WRITE))
+		if (oset && !sc_ok(t, oset, sizeof(old), PROT_WRITE))
 			return -EFAULT;
-		r = set_mask(t, (int)a[0], set);
+		r = set_mask(t, (int)how, set);
 		if (r)
 			return r;
 	}
-	if (a[2] && copy_to_guest(sc_mm(t), a[2], &old, sizeof(old)))
+	if (oset && copy_to_guest(sc_mm(t), oset, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
@@ -234,7 +234,7 @@ SG_SYSCALL_DEFINE(compat_sys_rt_sigprocmask)
 }
 
 /* sigaltstack(ss, oss) */
-static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
+static long do_sigaltstack(struct sg_thread *t, uint64_t uss, uint64_t uoss, bool compat)
 {
 	uint64_t sp, size;
 	uint32_t flags;
@@ -242,13 +242,13 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 	uint64_t old_sp = s->altstack_sp, old_size = s->altstack_size;
 	uint32_t old_flags = s->altstack_flags;
 
-	if (a[0]) {
+	if (uss) {
 		if (frame_ss_flags(sg_task(t), sc_stack_pointer(t)) == SS_ONSTACK)
 			return -EPERM; /* not while running on it */
 		if (compat) {
 			struct compat_stack c;
 
-			if (copy_from_guest(sc_mm(t), &c, a[0], sizeof(c)))
+			if (copy_from_guest(sc_mm(t), &c, uss, sizeof(c)))
 				return -EFAULT;
 			sp = c.ss_sp;
 			flags = (uint32_t)c.ss_flags;
@@ -256,7 +256,7 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 		} else {
 			struct sc_stack64 h;
 
-			if (copy_from_guest(sc_mm(t), &h, a[0], sizeof(h)))
+			if (copy_from_guest(sc_mm(t), &h, uss, sizeof(h)))
 				return -EFAULT;
 			sp = h.ss_sp;
 			flags = (uint32_t)h.ss_flags;
@@ -282,7 +282,7 @@ static long do_sigaltstack(struct sg_thread *t, const uint64_t *a, bool compat)
 		s->altstack_flags = flags & SC_SS_AUTODISARM;
 	}
 old_stack:
-	if (a[1]) {
+	if (uoss) {
 		int32_t oflags = (int32_t)old_flags |
 				 (old_size ? 0 : SC_SS_DISABLE);
 
@@ -297,7 +297,7 @@ old_stack:
 				.ss_size = (uint32_t)old_size,
 			};
 
-			r = copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+			r = copy_to_guest(sc_mm(t), uoss, &c, sizeof(c));
 		} else {
 			struct sc_stack64 h = {
 				.ss_sp = old_sp,
@@ -305,7 +305,7 @@ old_stack:
 				.ss_size = old_size,
 			};
 
-			r = copy_to_guest(sc_mm(t), a[1], &h, sizeof(h));
+			r = copy_to_guest(sc_mm(t), uoss, &h, sizeof(h));
 		}
 		if (r)
 			return r;
@@ -313,12 +313,12 @@ old_stack:
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_sigaltstack)
+SG_SYSCALL_DEFINE2(sys_sigaltstack, uss, uoss)
 {
-	return do_sigaltstack(t, a, sc_compat());
+	return do_sigaltstack(t, uss, uoss, sc_compat());
 }
 
-SG_SYSCALL_DEFINE(compat_sys_sigaltstack)
+SG_SYSCALL_DEFINE2(compat_sys_sigaltstack, uss, uoss)
 {
-	return do_sigaltstack(t, a, true);
+	return do_sigaltstack(t, uss, uoss, true);
 }
