@@ -18,10 +18,10 @@
 /* exit_group: the guest process ends, sysgate does not: every thread's run
  * loop stops (the others are kicked out of blocking calls) and sg_run
  * returns the status. */
-SG_SYSCALL_DEFINE(sys_exit_group)
+SG_SYSCALL_DEFINE1(sys_exit_group, error_code)
 {
 	struct sg_task *k = sg_task(t);
-	struct sg_exit status = { .code = (int)(a[0] & 0xff) };
+	struct sg_exit status = { .code = error_code & 0xff };
 
 	if (k->group->hooks.exit_group)
 		k->group->hooks.exit_group(k, &status);
@@ -30,48 +30,48 @@ SG_SYSCALL_DEFINE(sys_exit_group)
 
 /* exit: this thread ends (clear_child_tid, futex wake: src/core/thread.c);
  * the last one out ends the process with the leader's code. */
-SG_SYSCALL_DEFINE(sys_exit)
+SG_SYSCALL_DEFINE1(sys_exit, error_code)
 {
 	struct sg_task *k = sg_task(t);
 
-	k->exit_code = (int)(a[0] & 0xff);
+	k->exit_code = error_code & 0xff;
 	k->gone = true;
 	return 0;
 }
 
 /* --- thread registration ------------------------------------------------- */
 
-SG_SYSCALL_DEFINE(sys_set_tid_address)
+SG_SYSCALL_DEFINE1(sys_set_tid_address, tidptr)
 {
 	struct sg_task *k = sg_task(t);
 
-	k->clear_child_tid = a[0];
+	k->clear_child_tid = tidptr;
 	if (!k->tid)
 		k->tid = (int)host_syscall0(SYS_gettid);
 	return k->tid;
 }
 
-static long set_robust_list(struct sg_thread *t, const uint64_t *a,
+static long set_robust_list(struct sg_thread *t, uint64_t head, uint64_t len,
 			    uint64_t head_size)
 {
 	struct sg_task *k = sg_task(t);
 
-	if (a[1] != head_size)
+	if (len != head_size)
 		return -EINVAL;
-	k->robust_list = a[0];
-	k->robust_list_len = a[1];
+	k->robust_list = head;
+	k->robust_list_len = len;
 	return 0;
 }
 
 /* struct robust_list_head: three guest longs */
-SG_SYSCALL_DEFINE(sys_set_robust_list)
+SG_SYSCALL_DEFINE2(sys_set_robust_list, head, len)
 {
-	return set_robust_list(t, a, sc_compat() ? 12 : 24);
+	return set_robust_list(t, head, len, sc_compat() ? 12 : 24);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_set_robust_list)
+SG_SYSCALL_DEFINE2(compat_sys_set_robust_list, head, len)
 {
-	return set_robust_list(t, a, 12);
+	return set_robust_list(t, head, len, 12);
 }
 
 /* get_robust_list(pid, head_ptr, len_ptr): a thread of this process (0:
@@ -79,11 +79,10 @@ SG_SYSCALL_DEFINE(compat_sys_set_robust_list)
  * is the host's (permission and ESRCH as natively; a task that runs under
  * sysgate shows its host thread's list). len is the size of the ABI's
  * struct robust_list_head, written first, as the kernel does. */
-static long get_robust_list(struct sg_thread *t, const uint64_t *a,
-			    size_t word)
+static long get_robust_list(struct sg_thread *t, int pid, uint64_t head_ptr,
+			    uint64_t len_ptr, size_t word)
 {
 	struct sg_task *k = sg_task(t);
-	int pid = (int)a[0];
 	uint64_t head = 0, len = 3 * word;
 	bool found = pid == 0;
 
@@ -101,20 +100,20 @@ static long get_robust_list(struct sg_thread *t, const uint64_t *a,
 			return r;
 		head = (uint64_t)(uintptr_t)host_head;
 	}
-	if (copy_to_guest(sc_mm(t), a[2], &len, word) ||
-	    copy_to_guest(sc_mm(t), a[1], &head, word))
+	if (copy_to_guest(sc_mm(t), len_ptr, &len, word) ||
+	    copy_to_guest(sc_mm(t), head_ptr, &head, word))
 		return -EFAULT;
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_get_robust_list)
+SG_SYSCALL_DEFINE3(sys_get_robust_list, pid, head_ptr, len_ptr)
 {
-	return get_robust_list(t, a, sc_compat() ? 4 : 8);
+	return get_robust_list(t, pid, head_ptr, len_ptr, sc_compat() ? 4 : 8);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_get_robust_list)
+SG_SYSCALL_DEFINE3(compat_sys_get_robust_list, pid, head_ptr, len_ptr)
 {
-	return get_robust_list(t, a, 4);
+	return get_robust_list(t, pid, head_ptr, len_ptr, 4);
 }
 
 /* The host kernel would update an rseq area on migration and preemption of
@@ -127,23 +126,22 @@ SG_SYSCALL_DEFINE(sys_rseq)
 
 /* --- FS/GS base: arch_prctl ---------------------------------------------- */
 
-SG_SYSCALL_DEFINE(sys_arch_prctl)
+SG_SYSCALL_DEFINE2(sys_arch_prctl, option, addr)
 {
 	struct cpu *cpu = &sg_task(t)->cpu;
-	uint64_t addr = a[1];
 	uint64_t val;
 
-	switch ((int)a[0]) {
+	switch ((int)option) {
 	case ARCH_SET_FS:
 	case ARCH_SET_GS:
 		/* the kernel refuses bases outside the user address space */
 		if (addr >= 0x00007ffffffff000ull)
 			return -EPERM;
-		cpu_set_seg_base(cpu, (int)a[0] == ARCH_SET_FS ? SEG_FS : SEG_GS, addr);
+		cpu_set_seg_base(cpu, (int)option == ARCH_SET_FS ? SEG_FS : SEG_GS, addr);
 		return 0;
 	case ARCH_GET_FS:
 	case ARCH_GET_GS:
-		val = cpu->base[(int)a[0] == ARCH_GET_FS ? SEG_FS : SEG_GS];
+		val = cpu->base[(int)option == ARCH_GET_FS ? SEG_FS : SEG_GS];
 		/* an unsigned long of the kernel: 8 bytes, x32 included */
 		return copy_to_guest(sc_mm(t), addr, &val, sizeof(val));
 	case ARCH_GET_CPUID:
@@ -155,9 +153,10 @@ SG_SYSCALL_DEFINE(sys_arch_prctl)
 
 /* i386 arch_prctl (384): only the ABI-independent codes; FS/GS bases are
  * 64-bit business (-EINVAL, as do_arch_prctl_common answers). */
-SG_SYSCALL_DEFINE(compat_sys_arch_prctl)
+SG_SYSCALL_DEFINE2(compat_sys_arch_prctl, option, addr)
 {
-	if ((int)a[0] == ARCH_GET_CPUID)
+	(void)addr; /* no i386 code takes one */
+	if ((int)option == ARCH_GET_CPUID)
 		return 1;
 	return -EINVAL;
 }
@@ -238,18 +237,18 @@ long sc_set_thread_area(struct sg_task *t, uint64_t u_info)
 	return 0;
 }
 
-SG_SYSCALL_DEFINE(sys_set_thread_area)
+SG_SYSCALL_DEFINE1(sys_set_thread_area, u_info)
 {
-	return sc_set_thread_area(sg_task(t), a[0]);
+	return sc_set_thread_area(sg_task(t), u_info);
 }
 
-SG_SYSCALL_DEFINE(sys_get_thread_area)
+SG_SYSCALL_DEFINE1(sys_get_thread_area, u_info)
 {
 	struct sc_user_desc u;
 	const struct cpu_tls_desc *d;
 	uint32_t idx;
 
-	if (copy_from_guest(sc_mm(t), &idx, a[0], sizeof(idx)))
+	if (copy_from_guest(sc_mm(t), &idx, u_info, sizeof(idx)))
 		return -EFAULT;
 	if (idx < CPU_GDT_TLS_MIN || idx >= CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT)
 		return -EINVAL;
@@ -265,7 +264,7 @@ SG_SYSCALL_DEFINE(sys_get_thread_area)
 		u.limit = 0;
 		u.flags = UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT;
 	}
-	return copy_to_guest(sc_mm(t), a[0], &u, sizeof(u));
+	return copy_to_guest(sc_mm(t), u_info, &u, sizeof(u));
 }
 
 /* --- i386 16-bit ids ------------------------------------------------------- */
@@ -283,38 +282,38 @@ SG_ID16(sys_getegid16, SYS_getegid)
 
 /* --- i386 rlimits ------------------------------------------------------------ */
 
-static long compat_getrlimit(struct sg_thread *t, const uint64_t *a,
+static long compat_getrlimit(struct sg_thread *t, uint64_t resource, uint64_t rlim,
 			     uint32_t infinity)
 {
 	struct rlimit r;
 	struct compat_rlimit c;
-	long ret = sc_host_getrlimit((int)a[0], &r);
+	long ret = sc_host_getrlimit((int)resource, &r);
 
 	if (ret)
 		return ret;
 	put_compat_rlimit(&c, &r, infinity);
-	return copy_to_guest(sc_mm(t), a[1], &c, sizeof(c));
+	return copy_to_guest(sc_mm(t), rlim, &c, sizeof(c));
 }
 
-SG_SYSCALL_DEFINE(compat_sys_getrlimit)
+SG_SYSCALL_DEFINE2(compat_sys_getrlimit, resource, rlim)
 {
-	return compat_getrlimit(t, a, COMPAT_RLIM_INFINITY);
+	return compat_getrlimit(t, resource, rlim, COMPAT_RLIM_INFINITY);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_old_getrlimit)
+SG_SYSCALL_DEFINE2(compat_sys_old_getrlimit, resource, rlim)
 {
-	return compat_getrlimit(t, a, COMPAT_RLIM_OLD_INFINITY);
+	return compat_getrlimit(t, resource, rlim, COMPAT_RLIM_OLD_INFINITY);
 }
 
-SG_SYSCALL_DEFINE(compat_sys_setrlimit)
+SG_SYSCALL_DEFINE2(compat_sys_setrlimit, resource, rlim)
 {
 	struct compat_rlimit c;
 	struct rlimit r;
 
-	if (copy_from_guest(sc_mm(t), &c, a[1], sizeof(c)))
+	if (copy_from_guest(sc_mm(t), &c, rlim, sizeof(c)))
 		return -EFAULT;
 	get_compat_rlimit(&r, &c);
-	return sc_host_setrlimit((int)a[0], &r);
+	return sc_host_setrlimit((int)resource, &r);
 }
 
 /* --- affinity for 32-bit longs ---------------------------------------------- */
@@ -339,10 +338,10 @@ static long host_nr_cpu_ids(void)
 	return n;
 }
 
-SG_SYSCALL_DEFINE(compat_sys_sched_getaffinity)
+SG_SYSCALL_DEFINE3(compat_sys_sched_getaffinity, pid, len_arg, user_mask_ptr)
 {
 	uint8_t mask[1024];
-	uint32_t len = (uint32_t)a[1];
+	uint32_t len = (uint32_t)len_arg;
 	long r;
 
 	/* the kernel's compat checks: len * 8 (an unsigned int, which can
@@ -351,14 +350,14 @@ SG_SYSCALL_DEFINE(compat_sys_sched_getaffinity)
 		return -EINVAL;
 	if (len & 3)
 		return -EINVAL;
-	r = host_syscall3(SYS_sched_getaffinity, a[0],
+	r = host_syscall3(SYS_sched_getaffinity, pid,
 			  len < sizeof(mask) ? (len + 7) & ~7u : sizeof(mask),
 			  mask);
 	if (r < 0)
 		return r;
 	if ((uint64_t)r > len)
 		r = len;
-	if (copy_to_guest(sc_mm(t), a[2], mask, (size_t)r))
+	if (copy_to_guest(sc_mm(t), user_mask_ptr, mask, (size_t)r))
 		return -EFAULT;
 	return r;
 }
