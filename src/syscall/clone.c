@@ -166,40 +166,39 @@ static long do_clone(struct sg_task *t, const struct clone_req *r)
 }
 
 /* x86_64 and x32: clone(flags, newsp, parent_tid, child_tid, tls) */
-SG_SYSCALL_DEFINE(sys_clone)
+SG_SYSCALL_DEFINE5(sys_clone, clone_flags, newsp, parent_tidptr, child_tidptr, tls)
 {
 	struct clone_req r = {
-		.flags = a[0] & ~(uint64_t)CSIGNAL_MASK,
-		.exit_signal = (int)(a[0] & CSIGNAL_MASK),
-		.sp = a[1], .ptid = a[2], .ctid = a[3], .tls = a[4],
+		.flags = clone_flags & ~(uint64_t)CSIGNAL_MASK,
+		.exit_signal = (int)(clone_flags & CSIGNAL_MASK),
+		.sp = newsp, .ptid = parent_tidptr, .ctid = child_tidptr, .tls = tls,
 	};
 
 	return do_clone(sg_task(t), &r);
 }
 
 /* i386: clone(flags, newsp, parent_tid, tls, child_tid) */
-SG_SYSCALL_DEFINE(compat_sys_ia32_clone)
+SG_SYSCALL_DEFINE5(compat_sys_ia32_clone, clone_flags, newsp, parent_tidptr, tls, child_tidptr)
 {
 	struct clone_req r = {
-		.flags = (uint32_t)a[0] & ~CSIGNAL_MASK,
-		.exit_signal = (int)(a[0] & CSIGNAL_MASK),
-		.sp = (uint32_t)a[1], .ptid = a[2], .tls = a[3], .ctid = a[4],
+		.flags = (uint32_t)clone_flags & ~CSIGNAL_MASK,
+		.exit_signal = (int)(clone_flags & CSIGNAL_MASK),
+		.sp = (uint32_t)newsp, .ptid = parent_tidptr, .tls = tls, .ctid = child_tidptr,
 	};
 
 	return do_clone(sg_task(t), &r);
 }
 
 /* clone3(struct clone_args *, size): the same 64-bit fields in every ABI */
-SG_SYSCALL_DEFINE(sys_clone3)
+SG_SYSCALL_DEFINE2(sys_clone3, uargs, size)
 {
 	struct clone_args ca;
 	struct clone_req r;
-	uint64_t size = a[1];
 
 	if (size < 64 || size > 4096)
 		return -EINVAL; /* CLONE_ARGS_SIZE_VER0 */
 	memset(&ca, 0, sizeof(ca));
-	if (copy_from_guest(sc_mm(t), &ca, a[0], size < sizeof(ca) ? size : sizeof(ca)))
+	if (copy_from_guest(sc_mm(t), &ca, uargs, size < sizeof(ca) ? size : sizeof(ca)))
 		return -EFAULT;
 	if (ca.exit_signal & ~(uint64_t)CSIGNAL_MASK)
 		return -EINVAL;

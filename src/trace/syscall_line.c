@@ -33,6 +33,7 @@ static __thread struct pending {
 	bool split[6];      /* printed in two: head on entry, tail on return */
 	unsigned sfx_off[6], sfx_len[6]; /* the tails */
 	bool head_sfx;      /* the open line's last argument has a tail */
+	unsigned sfx_arg;   /* which argument that is */
 	unsigned head;      /* args written with the open line (-f threads) */
 	bool opened;        /* the head was written */
 	size_t open_len;    /* columns the open line took */
@@ -283,15 +284,21 @@ static void open_line(struct trace *tr, const struct sg_syscall_call *call,
 {
 	struct tline l = { .len = 0 };
 	char nbuf[32];
-	unsigned head = 0;
+	unsigned head = 0, last;
 
 	while (head < sig->nargs && head < 6 && !pending.late[head])
 		head++;
+	/* the open line's last argument: the skips after clone's flags
+	 * (which print the whole call) show nothing */
+	last = head;
+	while (last > 1 && !pending.shown[last - 1] && !pending.split[last - 1])
+		last--;
 	trace_print_prefix_as(tr, &l, pending.entry_multi);
 	tl_printf(&l, "%s(", name_of(call, nbuf, sizeof(nbuf)));
 	print_args(&l, sig, 0, head, true);
 	/* a split argument's tail comes first on return (" => {...}, 88") */
-	pending.head_sfx = head > 0 && pending.split[head - 1];
+	pending.head_sfx = last > 0 && pending.split[last - 1];
+	pending.sfx_arg = last - 1;
 	if (head < sig->nargs && head > 0 && l.buf[l.len - 1] != '(' && !pending.head_sfx)
 		tl_puts(&l, ", ");
 	trace_sh_lock(tr);
@@ -633,8 +640,8 @@ void trace_syscall_exit(struct trace *tr, const struct trace_task *task,
 
 		l.col0 = pending.open_len;
 		if (pending.head_sfx)
-			put_text(&l, pending.sfx_off[pending.head - 1],
-				 pending.sfx_len[pending.head - 1]);
+			put_text(&l, pending.sfx_off[pending.sfx_arg],
+				 pending.sfx_len[pending.sfx_arg]);
 		print_args(&l, sig, pending.head, 6, !pending.head_sfx);
 		tl_putc(&l, ')');
 		finish_line(tr, &l, task->mm, call, sig->ret);
@@ -644,8 +651,8 @@ void trace_syscall_exit(struct trace *tr, const struct trace_task *task,
 		trace_print_prefix(tr, resumed);
 		tl_printf(resumed, "<... %s resumed>", name_of(call, nbuf, sizeof(nbuf)));
 		if (pending.head_sfx)
-			put_text(resumed, pending.sfx_off[pending.head - 1],
-				 pending.sfx_len[pending.head - 1]);
+			put_text(resumed, pending.sfx_off[pending.sfx_arg],
+				 pending.sfx_len[pending.sfx_arg]);
 		print_args(resumed, sig, pending.head, 6, !pending.head_sfx);
 		tl_putc(resumed, ')');
 		finish_line(tr, resumed, task->mm, call, sig->ret);
