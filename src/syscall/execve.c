@@ -355,22 +355,22 @@ static long do_execve(struct sg_thread *th, int dirfd, uint64_t path_addr, uint6
 	return r;
 }
 
-SG_SYSCALL_DEFINE(sys_execve)
+SG_SYSCALL_DEFINE3(sys_execve, filename, argv, envp)
 {
-	return do_execve(t, AT_FDCWD, a[0], a[1], a[2], 0, sc_compat());
+	return do_execve(t, AT_FDCWD, filename, argv, envp, 0, sc_compat());
 }
 
-SG_SYSCALL_DEFINE(compat_sys_execve)
+SG_SYSCALL_DEFINE3(compat_sys_execve, filename, argv, envp)
 {
-	return do_execve(t, AT_FDCWD, a[0], a[1], a[2], 0, true);
+	return do_execve(t, AT_FDCWD, filename, argv, envp, 0, true);
 }
 
-SG_SYSCALL_DEFINE(sys_execveat)
+SG_SYSCALL_DEFINE5(sys_execveat, fd, filename, argv, envp, flags)
 {
-	return do_execve(t, (int)a[0], a[1], a[2], a[3], (int)a[4], sc_compat());
+	return do_execve(t, fd, filename, argv, envp, (int)flags, sc_compat());
 }
 
-SG_SYSCALL_DEFINE(compat_sys_execveat)
+SG_SYSCALL_DEFINE5(compat_sys_execveat, fd, filename, argv, envp, flags)
 {
-	return do_execve(t, (int)a[0], a[1], a[2], a[3], (int)a[4], true);
+	return do_execve(t, fd, filename, argv, envp, (int)flags, true);
 }
