@@ -438,44 +438,9 @@ EA_SHAPES(FAST_STORE, _a, true)
 /* ---- AES-NI and PCLMULQDQ, VEX.128 register forms, on the host's ---- */
 
 #ifndef SG_PORTABLE_CRYPTO
-#define FAST_CRYPTO(name, EXPR)                                                                 \
-	__attribute__((target("aes,pclmul"))) static const struct insn *fast_v##name(           \
-		struct cpu *c, const struct insn *i)                                            \
-	{                                                                                       \
-		cpu_xmm *d = xr(c, i, XR_REG);                                                  \
-		__m128i x, y;                                                                   \
-		x = _mm_load_si128((const __m128i *)xr(c, i, XR_VVVV));                         \
-		y = _mm_load_si128((const __m128i *)xr(c, i, XR_RM));                           \
-		_mm_store_si128((__m128i *)&d[0], (EXPR));                                      \
-		_mm_store_si128((__m128i *)&d[16], _mm_setzero_si128());                        \
-		return exec_next(c, i);                                                         \
-	}
-FAST_CRYPTO(aesenc, _mm_aesenc_si128(x, y))
-FAST_CRYPTO(aesenclast, _mm_aesenclast_si128(x, y))
-FAST_CRYPTO(aesdec, _mm_aesdec_si128(x, y))
-FAST_CRYPTO(aesdeclast, _mm_aesdeclast_si128(x, y))
-/* the immediate selects the quadwords (bits 0 and 4): one form each */
-FAST_CRYPTO(pclmul00, _mm_clmulepi64_si128(x, y, 0x00))
-FAST_CRYPTO(pclmul01, _mm_clmulepi64_si128(x, y, 0x01))
-FAST_CRYPTO(pclmul10, _mm_clmulepi64_si128(x, y, 0x10))
-FAST_CRYPTO(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
-#undef FAST_CRYPTO
-
-/* Pairs (decode time, like fused.c's CMP+Jcc): OpenSSL's AES-GCM
- * interleaves these VEX.128 forms (aesni_ctr32_ghash_6x: VAESENC runs,
- * VPXOR, VPCLMULQDQ, VMOVDQU loads); when one is decoded right after
- * another, the first's exec runs both and dispatches once (avx_fuse).
- * The register forms cannot fault; a load (base + disp, flat 64-bit: the
- * shape 64-bit code uses) sets cpu.cur to its own instruction first, so
- * a fault in the second names the second, with the first done, as when
- * they run apart. The second keeps its own exec for a jump to it. */
-#define PAIR_REG_OPS(X)                                                                         \
-	X(aesenc, _mm_aesenc_si128(x, y)) X(aesenclast, _mm_aesenclast_si128(x, y))             \
-	X(pxor, _mm_xor_si128(x, y)) X(pclmul00, _mm_clmulepi64_si128(x, y, 0x00))              \
-	X(pclmul01, _mm_clmulepi64_si128(x, y, 0x01))                                           \
-	X(pclmul10, _mm_clmulepi64_si128(x, y, 0x10))                                           \
-	X(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
-#define PAIR_RUN(name, EXPR)                                                                    \
+/* One always-inline body per operation (x: VVVV, y: RM, bits 255:128 of
+ * the destination cleared), run by its fast form and by the pairs below. */
+#define VEX128_RUN(name, EXPR)                                                                  \
 	__attribute__((target("aes,pclmul"), always_inline)) static inline void pair_run_##name( \
 		struct cpu *c, const struct insn *i)                                            \
 	{                                                                                       \
@@ -486,8 +451,42 @@ FAST_CRYPTO(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
 		_mm_store_si128((__m128i *)&d[0], (EXPR));                                      \
 		_mm_store_si128((__m128i *)&d[16], _mm_setzero_si128());                        \
 	}
-PAIR_REG_OPS(PAIR_RUN)
-#undef PAIR_RUN
+#define VEX128_OPS(X)                                                                           \
+	X(aesenc, _mm_aesenc_si128(x, y)) X(aesenclast, _mm_aesenclast_si128(x, y))             \
+	X(aesdec, _mm_aesdec_si128(x, y)) X(aesdeclast, _mm_aesdeclast_si128(x, y))             \
+	X(pxor, _mm_xor_si128(x, y))                                                            \
+	/* the immediate selects the quadwords (bits 0 and 4): one form each */                \
+	X(pclmul00, _mm_clmulepi64_si128(x, y, 0x00))                                           \
+	X(pclmul01, _mm_clmulepi64_si128(x, y, 0x01))                                           \
+	X(pclmul10, _mm_clmulepi64_si128(x, y, 0x10))                                           \
+	X(pclmul11, _mm_clmulepi64_si128(x, y, 0x11))
+VEX128_OPS(VEX128_RUN)
+#undef VEX128_RUN
+#define FAST_CRYPTO(name)                                                                       \
+	__attribute__((target("aes,pclmul"))) static const struct insn *fast_v##name(           \
+		struct cpu *c, const struct insn *i)                                            \
+	{                                                                                       \
+		pair_run_##name(c, i);                                                          \
+		return exec_next(c, i);                                                         \
+	}
+FAST_CRYPTO(aesenc)
+FAST_CRYPTO(aesenclast)
+FAST_CRYPTO(aesdec)
+FAST_CRYPTO(aesdeclast)
+FAST_CRYPTO(pclmul00)
+FAST_CRYPTO(pclmul01)
+FAST_CRYPTO(pclmul10)
+FAST_CRYPTO(pclmul11)
+#undef FAST_CRYPTO
+
+/* Pairs (decode time, like fused.c's CMP+Jcc): OpenSSL's AES-GCM
+ * interleaves these VEX.128 forms (aesni_ctr32_ghash_6x: VAESENC runs,
+ * VPXOR, VPCLMULQDQ, VMOVDQU loads); when one is decoded right after
+ * another, the first's exec runs both and dispatches once (avx_fuse).
+ * The register forms cannot fault; a load (base + disp, flat 64-bit: the
+ * shape 64-bit code uses) sets cpu.cur to its own instruction first, so
+ * a fault in the second names the second, with the first done, as when
+ * they run apart. The second keeps its own exec for a jump to it. */
 
 /* VMOVDQU/VMOVUPS/VMOVUPD xmm, m128 and VPXOR xmm, xmm, m128 */
 static inline __attribute__((always_inline)) void pair_run_load(struct cpu *c,
