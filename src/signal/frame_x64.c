@@ -58,8 +58,9 @@ static uint16_t valid_ss_or_user_ds(const struct cpu *c, uint16_t ss)
 	if (idx >= CPU_GDT_TLS_MIN && idx < CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT && !(ss & 4)) {
 		const struct cpu_tls_desc *d = &c->tls[idx - CPU_GDT_TLS_MIN];
 
-		if (d->present && !(d->flags & 0x08) /* read_exec_only */ &&
-		    ((d->flags >> 1) & 3) <= 1 /* data */)
+		/* the flags are struct user_desc's, as set_thread_area took them */
+		if (d->present && !(d->flags & SC_USER_DESC_READ_EXEC_ONLY) &&
+		    LAYOUT_BITS(d->flags, SC_USER_DESC_CONTENTS) <= 1 /* data */)
 			return ss;
 	}
 	return ss == USER_DS ? ss : USER_DS;

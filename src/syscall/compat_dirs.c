@@ -13,14 +13,6 @@
 #include "syscall/compat/compat.h"
 #include "syscall/handler.h"
 
-struct host_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	uint16_t d_reclen;
-	uint8_t d_type;
-	char d_name[];
-};
-
 static long getdents_convert(struct sg_thread *t, int fd, uint64_t dirent, uint64_t count_arg);
 
 /* i386 numbers of the host's own ia32 entry */
@@ -208,13 +200,13 @@ static long getdents64_once(struct sg_thread *t, int fd, uint64_t dirent, uint64
 			int64_t off;
 			uint16_t reclen;
 
-			memcpy(&off, d + offsetof(struct host_dirent64, d_off),
+			memcpy(&off, d + offsetof(struct sc_linux_dirent64, d_off),
 			       sizeof(off));
 			memcpy(&reclen,
-			       d + offsetof(struct host_dirent64, d_reclen),
+			       d + offsetof(struct sc_linux_dirent64, d_reclen),
 			       sizeof(reclen));
 			off = dirpos_to_compat(off);
-			memcpy(d + offsetof(struct host_dirent64, d_off), &off,
+			memcpy(d + offsetof(struct sc_linux_dirent64, d_off), &off,
 			       sizeof(off));
 			pos += reclen;
 		}
@@ -332,9 +324,11 @@ static long getdents_convert(struct sg_thread *t, int fd, uint64_t dirent, uint6
 		return n;
 	hashed = dir_positions_hashed((long)fd);
 	while (pos < (size_t)n) {
-		const struct host_dirent64 *d = (const void *)(in + pos);
+		const struct sc_linux_dirent64 *d = (const void *)(in + pos);
 		size_t namelen = strlen(d->d_name);
-		size_t reclen = (10 + namelen + 2 + 3) & ~(size_t)3;
+		/* the name, its NUL and the type byte, to the compat long */
+		size_t reclen = (offsetof(struct compat_linux_dirent, d_name) + namelen + 2 +
+				 sizeof(compat_ulong_t) - 1) & ~(sizeof(compat_ulong_t) - 1);
 		struct compat_linux_dirent *c = (void *)(out + used);
 
 		if (used + reclen > count || used + reclen > sizeof(out))
@@ -376,8 +370,8 @@ SG_SYSCALL_DEFINE3(compat_sys_old_readdir, fd, dirent, count)
 
 	if (r80 != -ENOSYS)
 		return r80;
-	char in[sizeof(struct host_dirent64) + 256 + 8];
-	const struct host_dirent64 *d = (const void *)in;
+	char in[sizeof(struct sc_linux_dirent64) + 256 + 8];
+	const struct sc_linux_dirent64 *d = (const void *)in;
 	struct compat_old_linux_dirent c;
 	size_t namelen;
 	long n = host_syscall3(SYS_getdents64, fd, in, sizeof(in));

@@ -106,11 +106,12 @@ static bool each_fd_entry(const char *path, void (*each)(long fd, void *ctx), vo
 		return false;
 	while ((n = host_syscall3(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
 		for (long off = 0; off < n;) {
-			const char *name = buf + off + 19; /* struct linux_dirent64 */
+			const char *name = buf + off + offsetof(struct sc_linux_dirent64, d_name);
 			uint16_t reclen;
 			long fd;
 
-			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			memcpy(&reclen, buf + off + offsetof(struct sc_linux_dirent64, d_reclen),
+			       sizeof(reclen));
 			if (!reclen)
 				break;
 			off += reclen;
@@ -433,11 +434,13 @@ static long hide_entries(struct sg_thread *t, uint64_t buf, long n, size_t recle
 long sc_getdents_hide(struct sg_thread *t, int fd, uint64_t buf, long n,
 		      enum sc_dirent kind, bool *again)
 {
+#define DIRENT_OFFS(T) { offsetof(struct T, d_reclen), offsetof(struct T, d_name) }
 	static const size_t offs[][2] = {
-		[SC_DIRENT64] = { 16, 19 },
-		[SC_DIRENT_LONG] = { 16, 18 },
-		[SC_DIRENT_COMPAT] = { 8, 10 },
+		[SC_DIRENT64] = DIRENT_OFFS(sc_linux_dirent64),
+		[SC_DIRENT_LONG] = DIRENT_OFFS(sc_linux_dirent),
+		[SC_DIRENT_COMPAT] = DIRENT_OFFS(compat_linux_dirent),
 	};
+#undef DIRENT_OFFS
 	long out, pid, floor = -1;
 
 	*again = false;

@@ -132,12 +132,12 @@ static long ifreq_compat(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	long r;
 
 	memset(&h, 0, sizeof(h));
-	if (copy_from_guest(sc_mm(t), &h, arg, COMPAT_IFREQ_SIZE))
+	if (copy_from_guest(sc_mm(t), &h, arg, sizeof(struct compat_ifreq)))
 		return -EFAULT;
 	r = host_syscall3(SYS_ioctl, fd, cmd, &h);
 	if (r < 0)
 		return r;
-	return copy_to_guest(sc_mm(t), arg, &h, COMPAT_IFREQ_SIZE) ? -EFAULT : r;
+	return copy_to_guest(sc_mm(t), arg, &h, sizeof(struct compat_ifreq)) ? -EFAULT : r;
 }
 
 static long stamp_i386(struct sg_thread *t, uint64_t fd, uint32_t cmd,
@@ -155,10 +155,14 @@ static long stamp_i386(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	return copy_to_guest(sc_mm(t), arg, out, sizeof(out)) ? -EFAULT : r;
 }
 
-/* SIOCGIFCONF of i386/x32: struct compat_ifconf and 32-byte entries,
- * each the first 32 bytes of the host's 40 (name and address), as the
+/* SIOCGIFCONF of i386/x32: struct compat_ifconf and struct compat_ifreq
+ * entries (32 bytes: struct ifmap's longs are 32-bit), each the first 32
+ * bytes of the host's 40 (name and address at the same offsets), as the
  * kernel's dev_ifconf writes for a compat caller; a NULL buffer asks for
  * the length all entries need. */
+
+_Static_assert(offsetof(struct compat_ifreq, ifru) == offsetof(struct ifreq, ifr_ifru),
+	       "struct ifreq: the compat union where the host's is");
 
 static long ifconf_compat(struct sg_thread *t, uint64_t fd, uint64_t arg)
 {
@@ -169,7 +173,7 @@ static long ifconf_compat(struct sg_thread *t, uint64_t fd, uint64_t arg)
 
 	if (copy_from_guest(sc_mm(t), &c, arg, sizeof(c)))
 		return -EFAULT;
-	n = c.ifcbuf && c.ifc_len > 0 ? (size_t)c.ifc_len / COMPAT_IFREQ_SIZE : 0;
+	n = c.ifcbuf && c.ifc_len > 0 ? (size_t)c.ifc_len / sizeof(struct compat_ifreq) : 0;
 	h.ifc_len = (int)(n * sizeof(struct ifreq));
 	h.ifc_buf = c.ifcbuf ? calloc(n ? n : 1, sizeof(struct ifreq)) : NULL;
 	if (c.ifcbuf && !h.ifc_buf)
@@ -179,11 +183,11 @@ static long ifconf_compat(struct sg_thread *t, uint64_t fd, uint64_t arg)
 		size_t got = (size_t)h.ifc_len / sizeof(struct ifreq);
 
 		for (size_t i = 0; c.ifcbuf && i < got && !r; i++)
-			if (copy_to_guest(sc_mm(t), c.ifcbuf + i * COMPAT_IFREQ_SIZE,
+			if (copy_to_guest(sc_mm(t), c.ifcbuf + i * sizeof(struct compat_ifreq),
 					  h.ifc_buf + i * sizeof(struct ifreq),
-					  COMPAT_IFREQ_SIZE))
+					  sizeof(struct compat_ifreq)))
 				r = -EFAULT;
-		c.ifc_len = (int32_t)(got * COMPAT_IFREQ_SIZE);
+		c.ifc_len = (int32_t)(got * sizeof(struct compat_ifreq));
 		if (!r && copy_to_guest(sc_mm(t), arg, &c.ifc_len, sizeof(c.ifc_len)))
 			r = -EFAULT;
 	}

@@ -1,7 +1,6 @@
 /* Process and thread state: exit, thread registration (tid address,
  * robust list, rseq), TLS (arch_prctl, set/get_thread_area), the i386
  * 16-bit id and 32-bit rlimit forms, and CPU affinity for compat callers. */
-#include <asm/ldt.h>
 #include <asm/prctl.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -163,41 +162,32 @@ SG_SYSCALL_DEFINE2(compat_sys_arch_prctl, option, addr)
 
 /* --- i386 TLS descriptors: set_thread_area / get_thread_area ------------- */
 
-/* struct user_desc flag bits after the three words */
-#define UD_SEG_32BIT 0x01u
-#define UD_CONTENTS 0x06u
-#define UD_READ_EXEC_ONLY 0x08u
-#define UD_LIMIT_IN_PAGES 0x10u
-#define UD_SEG_NOT_PRESENT 0x20u
-#define UD_USEABLE 0x40u
-#define UD_LM 0x80u
-#define UD_FLAGS_MASK 0x7fu
-
-struct sc_user_desc {
-	uint32_t entry_number, base_addr, limit, flags;
-};
-_Static_assert(sizeof(struct sc_user_desc) == sizeof(struct user_desc),
-	       "struct user_desc");
+/* struct sc_user_desc (generated: the 64-bit kernel's <asm/ldt.h>, which
+ * it reads from i386 too) and its flags word's bit-fields; what the CPU
+ * keeps of them (cpu_tls_desc.flags) is every bit-field but lm */
+#define UD_FLAGS_MASK                                                              \
+	(SC_USER_DESC_SEG_32BIT | SC_USER_DESC_CONTENTS | SC_USER_DESC_READ_EXEC_ONLY | \
+	 SC_USER_DESC_LIMIT_IN_PAGES | SC_USER_DESC_SEG_NOT_PRESENT | SC_USER_DESC_USEABLE)
 
 /* "clear this entry": LDT_empty or all zero */
 static bool desc_is_clear(const struct sc_user_desc *u)
 {
-	uint32_t f = u->flags & (UD_FLAGS_MASK | UD_LM);
+	uint32_t f = u->flags & (UD_FLAGS_MASK | SC_USER_DESC_LM);
 
 	if (u->base_addr || u->limit)
 		return false;
-	return f == 0 || f == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT);
+	return f == 0 || f == (SC_USER_DESC_READ_EXEC_ONLY | SC_USER_DESC_SEG_NOT_PRESENT);
 }
 
 static bool desc_okay(const struct sc_user_desc *u)
 {
 	if (desc_is_clear(u))
 		return true;
-	if (!(u->flags & UD_SEG_32BIT))
+	if (!(u->flags & SC_USER_DESC_SEG_32BIT))
 		return false;  /* no 16-bit segments */
-	if (((u->flags & UD_CONTENTS) >> 1) > 1)
+	if (LAYOUT_BITS(u->flags, SC_USER_DESC_CONTENTS) > 1)
 		return false;  /* data segments only */
-	if (u->flags & UD_SEG_NOT_PRESENT)
+	if (u->flags & SC_USER_DESC_SEG_NOT_PRESENT)
 		return false;
 	return true;
 }
@@ -262,7 +252,7 @@ SG_SYSCALL_DEFINE1(sys_get_thread_area, u_info)
 		/* what an all-zero descriptor decodes to */
 		u.base_addr = 0;
 		u.limit = 0;
-		u.flags = UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT;
+		u.flags = SC_USER_DESC_READ_EXEC_ONLY | SC_USER_DESC_SEG_NOT_PRESENT;
 	}
 	return copy_to_guest(sc_mm(t), u_info, &u, sizeof(u));
 }

@@ -531,8 +531,8 @@ bool tk_oloff(const struct targ *a, uint64_t v)
 
 
 /* getdents: the address and how many entries the call returned, as
- * strace's short form: 0x7ff... / * 30 entries * /. d_reclen is at 16 in
- * linux_dirent64 and x86_64's linux_dirent, at 8 in the compat one. */
+ * strace's short form: 0x7ff... / * 30 entries * /. reclen_at: where
+ * d_reclen is in the ABI's record. */
 static bool print_dirents(const struct targ *a, uint64_t v, unsigned reclen_at)
 {
 	uint64_t addr = targ_ulong(a, v), off = 0, len = (uint64_t)a->call->result;
@@ -550,12 +550,15 @@ static bool print_dirents(const struct targ *a, uint64_t v, unsigned reclen_at)
 
 bool tk_odirents(const struct targ *a, uint64_t v)
 {
-	return print_dirents(a, v, targ_table(a) == SG_TABLE_X64 ? 16 : 8);
+	/* x32's getdents is the 64-bit one: kernel longs */
+	return print_dirents(a, v, targ_table(a) == SG_TABLE_I386
+					   ? offsetof(struct compat_linux_dirent, d_reclen)
+					   : offsetof(struct sc_linux_dirent, d_reclen));
 }
 
 bool tk_odirents64(const struct targ *a, uint64_t v)
 {
-	return print_dirents(a, v, 16);
+	return print_dirents(a, v, offsetof(struct sc_linux_dirent64, d_reclen));
 }
 
 /* A CPU mask of n bytes: [0 1] */

@@ -251,7 +251,7 @@ static __thread struct {
 static void print_ifconf(const struct targ *a, uint64_t addr)
 {
 	bool compat = targ_table(a) != SG_TABLE_X64;
-	unsigned size = compat ? COMPAT_IFREQ_SIZE : sizeof(struct ifreq);
+	unsigned size = compat ? sizeof(struct compat_ifreq) : sizeof(struct ifreq);
 	unsigned char b[sizeof(struct ifconf)];
 	int32_t len;
 	uint64_t buf;

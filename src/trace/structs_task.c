@@ -275,21 +275,27 @@ bool tk_wstatus(const struct targ *a, uint64_t v)
 	return true;
 }
 
-/* i386 set_thread_area's struct user_desc: three words, then bit-fields. */
+/* i386 set_thread_area's struct user_desc: three words, then bit-fields
+ * (strace shows those of the i386 header: lm left out). */
 bool tk_userdesc(const struct targ *a, uint64_t v)
 {
 	uint64_t addr = targ_ulong(a, v);
-	uint32_t d[4];
+	struct sc_user_desc d;
 
-	if (!tread(a, d, addr, sizeof(d))) {
+	if (!tread(a, &d, addr, sizeof(d))) {
 		tprint_ptr(a->l, addr);
 		return true;
 	}
 	tl_printf(a->l, "{entry_number=%d, base_addr=%#x, limit=%#08x, seg_32bit=%u, "
 		  "contents=%u, read_exec_only=%u, limit_in_pages=%u, "
 		  "seg_not_present=%u, useable=%u}",
-		  (int32_t)d[0], d[1], d[2], d[3] & 1, (d[3] >> 1) & 3,
-		  (d[3] >> 3) & 1, (d[3] >> 4) & 1, (d[3] >> 5) & 1, (d[3] >> 6) & 1);
+		  (int32_t)d.entry_number, d.base_addr, d.limit,
+		  LAYOUT_BITS(d.flags, SC_USER_DESC_SEG_32BIT),
+		  LAYOUT_BITS(d.flags, SC_USER_DESC_CONTENTS),
+		  LAYOUT_BITS(d.flags, SC_USER_DESC_READ_EXEC_ONLY),
+		  LAYOUT_BITS(d.flags, SC_USER_DESC_LIMIT_IN_PAGES),
+		  LAYOUT_BITS(d.flags, SC_USER_DESC_SEG_NOT_PRESENT),
+		  LAYOUT_BITS(d.flags, SC_USER_DESC_USEABLE));
 	return true;
 }
 

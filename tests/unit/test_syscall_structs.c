@@ -1,10 +1,11 @@
 /* The compat structures of the syscall families (file system, time,
- * resources, sockets, System V IPC) and their converters. The layouts
- * generated from the uapi headers check themselves (build.layout_gen);
- * compat.h's own (msghdr, cmsghdr, ifconf) and the ones x32 passes
- * through are checked here against the C library's and the uapi headers
- * compiled with -m32 / -mx32 (gen/syscall_layout_ref.h). Converter output
- * is read back at the generated offsets. */
+ * resources, sockets, System V IPC) and their converters. The generated
+ * layouts check themselves against the headers they come from
+ * (build.layout_gen); the socket messages, which come from sysgate's
+ * kernel_structs.h, and the ones x32 passes through are checked here
+ * against the C library's and the uapi headers compiled with -m32 / -mx32
+ * (gen/syscall_layout_ref.h). Converter output is read back at the
+ * generated offsets. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +25,7 @@
 #include <sys/times.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include <net/if.h>
+#include <asm/ldt.h>
 
 #include "syscall/compat/compat.h"
 #include "trace/sigframe.h"
@@ -59,8 +60,8 @@ static uint64_t u64_at(const void *base, size_t off)
 
 /* --- layouts --------------------------------------------------------------- */
 
-/* The layouts no uapi header describes (compat.h's own): msghdr, mmsghdr,
- * cmsghdr and ifconf against the C library's headers compiled -m32; and
+/* The layouts no uapi header describes (kernel_structs.h's): msghdr,
+ * mmsghdr and cmsghdr against the C library's headers compiled -m32; and
  * IPC_64, which compat.h cannot include. */
 static void i386_net_ipc_layouts(void **state)
 {
@@ -82,11 +83,6 @@ static void i386_net_ipc_layouts(void **state)
 	CHECK_OFF(REF_I386_LIBC_MMSGHDR_msg_len, struct compat_mmsghdr, msg_len);
 	assert_int_equal(sizeof(struct compat_cmsghdr), REF_I386_LIBC_CMSGHDR_SIZE);
 	assert_int_equal(COMPAT_CMSG_ALIGN(1), REF_I386_LIBC_CMSG_ALIGN_1);
-	assert_int_equal(sizeof(struct compat_ifconf), REF_I386_LIBC_IFCONF_SIZE);
-	CHECK_OFF(REF_I386_LIBC_IFCONF_ifc_buf, struct compat_ifconf, ifcbuf);
-	assert_int_equal(COMPAT_IFREQ_SIZE, REF_I386_LIBC_IFREQ_SIZE);
-	/* the name and address where the host's are */
-	assert_int_equal(REF_I386_LIBC_IFREQ_ifr_addr, offsetof(struct ifreq, ifr_addr));
 #endif
 }
 
@@ -120,16 +116,45 @@ static void x32_layouts(void **state)
 		  msg_controllen);
 	assert_int_equal(sizeof(struct compat_mmsghdr), REF_X32_LIBC_MMSGHDR_SIZE);
 	assert_int_equal(sizeof(struct compat_cmsghdr), REF_X32_LIBC_CMSGHDR_SIZE);
-	assert_int_equal(sizeof(struct compat_ifconf), REF_X32_LIBC_IFCONF_SIZE);
-	CHECK_OFF(REF_X32_LIBC_IFCONF_ifc_buf, struct compat_ifconf, ifcbuf);
-	assert_int_equal(COMPAT_IFREQ_SIZE, REF_X32_LIBC_IFREQ_SIZE);
-	assert_int_equal(REF_X32_LIBC_IFREQ_ifr_addr, offsetof(struct ifreq, ifr_addr));
 	assert_int_equal(COMPAT_CMSG_ALIGN(1), REF_X32_LIBC_CMSG_ALIGN_1);
 	/* statfs: 64-bit words in the x32 C library and kernel */
 	assert_int_equal(REF_X32_LIBC_STATFS_SIZE, sizeof(struct statfs));
 	CHECK_OFF(REF_X32_LIBC_STATFS_f_fsid, struct statfs, f_fsid);
 	CHECK_OFF(REF_X32_LIBC_STATFS_f_flags, struct statfs, f_flags);
 #endif
+}
+
+/* struct user_desc's bit-fields: each set alone in the host's <asm/ldt.h>
+ * struct (the x86_64 one the kernel reads from i386 too) reads back as
+ * its generated mask in sc_user_desc.flags (layout_gen's probe). */
+static void user_desc_bits(void **state)
+{
+	static const struct {
+		struct user_desc d;
+		uint32_t mask;
+	} rows[] = {
+		{ { .seg_32bit = 1 }, SC_USER_DESC_SEG_32BIT },
+		{ { .contents = 3 }, SC_USER_DESC_CONTENTS },
+		{ { .read_exec_only = 1 }, SC_USER_DESC_READ_EXEC_ONLY },
+		{ { .limit_in_pages = 1 }, SC_USER_DESC_LIMIT_IN_PAGES },
+		{ { .seg_not_present = 1 }, SC_USER_DESC_SEG_NOT_PRESENT },
+		{ { .useable = 1 }, SC_USER_DESC_USEABLE },
+		{ { .lm = 1 }, SC_USER_DESC_LM },
+	};
+	(void)state;
+	assert_int_equal(sizeof(struct user_desc), sizeof(struct sc_user_desc));
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct sc_user_desc g;
+
+		memcpy(&g, &rows[i].d, sizeof(g));
+		assert_int_equal(g.flags, rows[i].mask);
+	}
+	/* contents = 2 reads back as 2 */
+	struct user_desc two = { .contents = 2 };
+	struct sc_user_desc g;
+
+	memcpy(&g, &two, sizeof(g));
+	assert_int_equal(LAYOUT_BITS(g.flags, SC_USER_DESC_CONTENTS), 2);
 }
 
 /* --- converters, read back at the generated offsets ----------------------- */
@@ -450,6 +475,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(i386_net_ipc_layouts),
 		cmocka_unit_test(x32_layouts),
+		cmocka_unit_test(user_desc_bits),
 		cmocka_unit_test(trace_sigframe_offsets),
 		cmocka_unit_test(old_stat_values),
 		cmocka_unit_test(statfs_values),

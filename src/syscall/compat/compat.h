@@ -3,14 +3,12 @@
  * converters: get_compat_* reads guest -> host form, put_compat_* fills the
  * guest form from the host one.
  *
- * The structs the kernel's uapi headers describe are generated from them
- * (src/syscall/compat/layouts.in, tools/layout_gen.sh: the headers compiled
- * -m32/-mx32/-m64): gen/guest_layout_{i386,x32,x86_64}.h. The
- * ones declared here have no uapi header (the kernel's own compat structs
- * and local argument blocks): their sizes and offsets are asserted, and
- * unit.test_syscall_structs checks those the C library describes (msghdr,
- * cmsghdr, ifconf) against its headers compiled -m32/-mx32
- * (docs/syscalls.md, Compat layouts).
+ * The structs are generated (src/syscall/compat/layouts.in,
+ * tools/layout_gen.sh: the kernel's uapi headers and its own declarations
+ * in kernel_structs.h compiled -m32/-mx32/-m64):
+ * gen/guest_layout_{i386,x32,x86_64}.h. unit.test_syscall_structs checks
+ * kernel_structs.h's socket messages against the C library's headers
+ * compiled -m32/-mx32 (docs/syscalls.md, Compat layouts).
  */
 #ifndef SG_SYSCALL_COMPAT_H
 #define SG_SYSCALL_COMPAT_H
@@ -28,32 +26,11 @@
 #include "guest_layout_x32.h"
 #include "guest_layout_x86_64.h"
 
-typedef uint32_t compat_uptr_t;
-typedef int32_t compat_long_t;
+/* the kernel's compat_ulong_t: i386's and x32's long */
 typedef uint32_t compat_ulong_t;
-
-#define COMPAT_ASSERT_SIZE(type, n) \
-	_Static_assert(sizeof(type) == (n), "size of " #type)
-#define COMPAT_ASSERT_OFF(type, field, n) \
-	_Static_assert(offsetof(type, field) == (n), #type "." #field)
 
 #define COMPAT_RLIM_INFINITY 0xffffffffu
 #define COMPAT_RLIM_OLD_INFINITY 0x7fffffffu
-
-/* rt_sigaction's struct sigaction for i386 and x32 (kernel order) */
-struct compat_sigaction {
-	compat_uptr_t handler;
-	compat_ulong_t flags;
-	compat_uptr_t restorer;
-	uint32_t mask[2];
-};
-COMPAT_ASSERT_SIZE(struct compat_sigaction, 20);
-
-/* i386 old mmap (90): the six arguments in guest memory */
-struct compat_mmap_arg {
-	uint32_t addr, len, prot, flags, fd, offset;
-};
-COMPAT_ASSERT_SIZE(struct compat_mmap_arg, 24);
 
 /* 16-bit ids of the i386 *16 calls: out-of-range ids read as the
  * overflow id, as the kernel's high2lowuid does. */
@@ -86,25 +63,6 @@ void get_compat_flock64(struct flock *f, const struct compat_flock64 *c);
 void put_compat_flock64(struct compat_flock64 *c, const struct flock *f);
 
 /* ==== file system ========================================================= */
-
-/* i386 struct linux_dirent (getdents 141): u32 ino and off; the name is
- * followed by a NUL, padding, and the type in the record's last byte */
-struct compat_linux_dirent {
-	uint32_t d_ino;
-	uint32_t d_off;
-	uint16_t d_reclen;
-	char d_name[];
-};
-COMPAT_ASSERT_OFF(struct compat_linux_dirent, d_name, 10);
-
-/* i386 struct old_linux_dirent (readdir 89): one entry per call */
-struct compat_old_linux_dirent {
-	uint32_t d_ino;
-	uint32_t d_offset;
-	uint16_t d_namlen;
-	char d_name[];
-};
-COMPAT_ASSERT_OFF(struct compat_old_linux_dirent, d_name, 10);
 
 /* 0 or -EOVERFLOW (inode or nlink over 16 bits, size over 2^31-1), as
  * cp_old_stat; ids narrowed as high2lowuid, devices as old_encode_dev. */
@@ -141,31 +99,6 @@ void get_compat_sigevent(struct sc_sigevent64 *h, const struct compat_sigevent *
 void get_compat_mq_attr(struct sc_mq_attr64 *h, const struct compat_mq_attr *c);
 void put_compat_mq_attr(struct compat_mq_attr *c, const struct sc_mq_attr64 *h);
 
-/* ==== select ============================================================== */
-
-/* i386 old select (82): its five arguments in guest memory (the kernel's
- * struct sel_arg_struct) */
-struct compat_sel_arg_struct {
-	uint32_t n;
-	compat_uptr_t inp, outp, exp, tvp;
-};
-COMPAT_ASSERT_SIZE(struct compat_sel_arg_struct, 20);
-
-/* pselect6's sixth argument (and io_pgetevents'): the signal mask's address
- * and size in kernel longs, i386's compat_sigset_argpack; x86_64 and x32
- * pass sc_sigset_argpack64 (the kernels' local structs: no uapi header) */
-struct compat_sigset_argpack {
-	compat_uptr_t p;
-	compat_ulong_t size;
-};
-COMPAT_ASSERT_SIZE(struct compat_sigset_argpack, 8);
-
-struct sc_sigset_argpack64 {
-	uint64_t p;
-	uint64_t size;
-};
-COMPAT_ASSERT_SIZE(struct sc_sigset_argpack64, 16);
-
 /* ==== resources and system information ==================================== */
 
 struct sysinfo;
@@ -177,46 +110,11 @@ void put_compat_tms(struct compat_tms *c, const struct tms *h);
 
 /* ==== sockets ============================================================= */
 
-/* struct msghdr of i386 and x32 */
-struct compat_msghdr {
-	compat_uptr_t msg_name;
-	uint32_t msg_namelen;
-	compat_uptr_t msg_iov;
-	uint32_t msg_iovlen;
-	compat_uptr_t msg_control;
-	uint32_t msg_controllen;
-	uint32_t msg_flags;
-};
-COMPAT_ASSERT_SIZE(struct compat_msghdr, 28);
-COMPAT_ASSERT_OFF(struct compat_msghdr, msg_control, 16);
-
-struct compat_mmsghdr {
-	struct compat_msghdr msg_hdr;
-	uint32_t msg_len;
-};
-COMPAT_ASSERT_SIZE(struct compat_mmsghdr, 32);
-
-/* struct cmsghdr of i386 and x32: 32-bit length, 4-byte alignment */
-struct compat_cmsghdr {
-	uint32_t cmsg_len;
-	int32_t cmsg_level;
-	int32_t cmsg_type;
-};
-COMPAT_ASSERT_SIZE(struct compat_cmsghdr, 12);
+/* control messages start at the kernel's CMSG_ALIGN: its long (x86_64),
+ * 32 bits for the compat ABIs (CMSG_COMPAT_ALIGN); the headers are the
+ * generated struct compat_cmsghdr and the host's struct cmsghdr */
 #define COMPAT_CMSG_ALIGN(len) (((len) + 3) & ~(size_t)3)
 #define HOST_CMSG_ALIGN(len) (((len) + 7) & ~(size_t)7)
-
-/* SIOCGIFCONF's struct ifconf of i386 and x32, and the size of their
- * struct ifreq: the name and a union whose largest member (struct ifmap)
- * has 32-bit longs, so the first 32 bytes of the host's 40 (name and
- * address at the same offsets). Checked against -m32/-mx32 <net/if.h> by
- * unit.test_syscall_structs. */
-struct compat_ifconf {
-	int32_t ifc_len;
-	compat_uptr_t ifcbuf; /* the kernel's compat name (<net/if.h> has ifc_buf as a macro) */
-};
-COMPAT_ASSERT_SIZE(struct compat_ifconf, 8);
-#define COMPAT_IFREQ_SIZE 32
 
 struct msghdr;
 struct cmsghdr;
@@ -237,12 +135,6 @@ size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
  * the ctl command bit asking for the 64-bit layouts (checked against the
  * header by unit.test_syscall_structs) */
 #define COMPAT_IPC_64 0x0100
-
-struct compat_shm_info {
-	int32_t used_ids;
-	uint32_t shm_tot, shm_rss, shm_swp, swap_attempts, swap_successes;
-};
-COMPAT_ASSERT_SIZE(struct compat_shm_info, 24);
 
 struct semid_ds;
 struct shmid_ds;

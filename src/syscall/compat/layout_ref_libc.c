@@ -1,11 +1,11 @@
 /* Build-time reference, never linked: structures the kernel's uapi headers
- * do not describe for user space (msghdr, mmsghdr, cmsghdr), and the x32
+ * do not describe for user space (msghdr, mmsghdr, cmsghdr: generated from
+ * sysgate's kernel_structs.h, checked here against a second source), and the x32
  * forms where the uapi headers assume 32-bit kernel longs but the x32
  * kernel and its C library use 64-bit ones (struct statfs). Compiled with
  * -m32 / -mx32 -S against the C library's headers, like layout_ref_uapi.c. */
 #define _GNU_SOURCE
 #include <stddef.h>
-#include <net/if.h>
 #include <sys/socket.h>
 #include <sys/statfs.h>
 #include <sys/times.h>
@@ -36,8 +36,4 @@ void layout_ref_libc(void)
 	OFF(LIBC_STATFS, struct statfs, f_blocks);
 	OFF(LIBC_STATFS, struct statfs, f_fsid);
 	OFF(LIBC_STATFS, struct statfs, f_flags);
-	SIZE(LIBC_IFCONF, struct ifconf);
-	EMIT(LIBC_IFCONF_ifc_buf, offsetof(struct ifconf, ifc_buf));
-	SIZE(LIBC_IFREQ, struct ifreq);
-	EMIT(LIBC_IFREQ_ifr_addr, offsetof(struct ifreq, ifr_addr));
 }
