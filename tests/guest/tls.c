@@ -1,7 +1,9 @@
 /* set_thread_area on i386: clearing a TLS entry that DS, ES, FS or GS
  * holds leaves that register null (the kernel reloads each register that
  * holds the changed selector, and a reload that faults loads 0); changing
- * the entry keeps the selector. Where the host cannot run i386 programs the
+ * the entry keeps the selector. get_thread_area reads an entry back (its
+ * base, limit and flags word: the struct user_desc bit-fields as the
+ * kernel decodes the descriptor), a cleared one and a bad index. Where the host cannot run i386 programs the
  * reference is the x86_64 build under E2E_REF_TWIN=1, where neither run
  * makes these calls (docs/testing.md). */
 #include <stdio.h>
@@ -24,6 +26,26 @@ static int set_area(struct desc *d)
 
 	__asm__ volatile("int $0x80" : "=a"(r) : "0"(243), "b"(d) : "memory");
 	return r;
+}
+
+static int get_area(struct desc *d)
+{
+	int r;
+
+	__asm__ volatile("int $0x80" : "=a"(r) : "0"(244), "b"(d) : "memory");
+	return r;
+}
+
+static void print_area(const char *what, unsigned idx)
+{
+	struct desc g;
+	int r;
+
+	memset(&g, 0x55, sizeof(g));
+	g.entry_number = idx;
+	r = get_area(&g);
+	printf("get_thread_area %s: %d, base %#x limit %#x flags %#x\n", what, r,
+	       r ? 0 : g.base_addr, r ? 0 : g.limit, r ? 0 : g.flags);
 }
 
 /* Load sel into SEG, call set_thread_area(d) (eax 243, ebx d), read SEG
@@ -95,6 +117,19 @@ static void run(void)
 		fill(&d, idx, 0);
 		set_area(&d);
 	}
+	fill(&d, idx, 0x12345000);
+	d.limit = 0xabcde;
+	d.flags = D_SEG_32BIT | D_USEABLE | 0x04 /* contents 2: code */;
+	printf("set_thread_area code entry: %d\n", set_area(&d));
+	d.flags = D_SEG_32BIT | D_USEABLE | 0x02 /* contents 1: data, expand-down */;
+	printf("set_thread_area data entry: %d\n", set_area(&d));
+	print_area("data entry", idx);
+	clear(&d, idx);
+	printf("set_thread_area cleared: %d\n", set_area(&d));
+	print_area("cleared entry", idx);
+	print_area("index 5", 5);
+	fill(&d, idx, 0);
+	set_area(&d);
 }
 #endif
 

@@ -16,6 +16,31 @@ struct msg8 {
 	char mtext[8];
 };
 
+/* shmctl(SHM_INFO) and IPC_INFO while a segment of one written page
+ * exists: facts that hold whatever else the system has (other programs'
+ * segments), and that a field written at the wrong offset breaks (the
+ * structs are filled with 0x55 first). */
+static void shm_info_facts(int shm)
+{
+	struct shm_info info;
+	struct shminfo lim;
+	int r;
+
+	memset(&info, 0x55, sizeof(info));
+	r = shmctl(shm, SHM_INFO, (struct shmid_ds *)&info);
+	FACT("shmctl SHM_INFO", r >= 0);
+	FACT("shm_info used_ids counts ours", info.used_ids >= 1 && info.used_ids <= r + 1);
+	FACT("shm_info shm_tot counts our page", info.shm_tot >= 1);
+	FACT("shm_info shm_rss, shm_swp within shm_tot",
+	     info.shm_rss >= 1 && info.shm_rss <= info.shm_tot && info.shm_swp <= info.shm_tot);
+	FACT("shm_info swap counters 0", info.swap_attempts == 0 && info.swap_successes == 0);
+	memset(&lim, 0x55, sizeof(lim));
+	r = shmctl(shm, IPC_INFO, (struct shmid_ds *)&lim);
+	FACT("shmctl IPC_INFO", r >= 0);
+	FACT("shminfo shmmin 1, shmseg shmmni", lim.shmmin == 1 && lim.shmseg == lim.shmmni);
+	FACT("shminfo shmmax, shmall", lim.shmmax >= 4096 && lim.shmall >= 1);
+}
+
 static void direct(void)
 {
 	struct msg8 m = { 1, "hello" };
@@ -54,6 +79,7 @@ static void direct(void)
 		CHECK("shmctl IPC_STAT", shmctl(shm, IPC_STAT, &shm_ds));
 		printf("shm size %lu nattch %lu\n", (unsigned long)shm_ds.shm_segsz,
 		       (unsigned long)shm_ds.shm_nattch);
+		shm_info_facts(shm);
 		CHECK("shmdt", shmdt(p));
 	}
 	CHECK("shmctl IPC_RMID", shmctl(shm, IPC_RMID, NULL));

@@ -1,13 +1,16 @@
 /* Handles on tasks: pidfd_open, pidfd_send_signal (with and without a
  * siginfo), pidfd_getfd, and get_robust_list of this thread, another
- * thread and no task; i386's old sigaction (67). Raw system calls: no libc
- * wrapper is needed. */
+ * thread and no task; rt_sigaction's struct read back whole (its mask in
+ * two words on i386 and x32); i386's old sigaction (67) and old mmap (90).
+ * Raw system calls: no libc wrapper is needed. */
 #include "sys.h"
 
 #include <linux/futex.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -166,7 +169,96 @@ static void robust_list(void)
 	syscall(SYS_set_robust_list, before, sizeof(mine));
 }
 
+/* rt_sigaction's struct as the kernel declares it: longs, and the mask
+ * as 64 bits in longs (two words on i386 and x32, packed after the
+ * restorer) */
+struct kernel_sigaction {
+	unsigned long handler, flags, restorer;
+	unsigned long mask[64 / (8 * sizeof(unsigned long))];
+};
+
+static void set_mask(struct kernel_sigaction *k, uint64_t m)
+{
+	for (size_t i = 0; i < sizeof(k->mask) / sizeof(k->mask[0]); i++)
+		k->mask[i] = (unsigned long)(m >> (i * 8 * sizeof(unsigned long)));
+}
+
+static uint64_t get_mask(const struct kernel_sigaction *k)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < sizeof(k->mask) / sizeof(k->mask[0]); i++)
+		m |= (uint64_t)k->mask[i] << (i * 8 * sizeof(unsigned long));
+	return m;
+}
+
+static void restorer_stub(void)
+{
+}
+
+/* every field of the struct set, read back, the old one returned */
+static void rt_sigaction_fields(void)
+{
+	/* SIGUSR2 in the low word, SIGRTMIN+8 (40) in the high one */
+	const uint64_t mask = 1ull << (SIGUSR2 - 1) | 1ull << (40 - 1);
+	const unsigned long flags = SA_RESTART | SA_NODEFER | 0x04000000 /* SA_RESTORER */;
+	struct kernel_sigaction act = { (unsigned long)restorer_stub, flags,
+					(unsigned long)restorer_stub, { 0 } };
+	struct kernel_sigaction old;
+
+	set_mask(&act, mask);
+	memset(&old, 0x55, sizeof(old));
+	CHECK("rt_sigaction set", syscall(SYS_rt_sigaction, SIGWINCH, &act, &old, 8));
+	FACT("rt_sigaction old is SIG_DFL", old.handler == 0 && get_mask(&old) == 0);
+	memset(&old, 0x55, sizeof(old));
+	CHECK("rt_sigaction get", syscall(SYS_rt_sigaction, SIGWINCH, NULL, &old, 8));
+	FACT("rt_sigaction handler", old.handler == (unsigned long)restorer_stub);
+	FACT("rt_sigaction flags", old.flags == flags);
+	FACT("rt_sigaction restorer", old.restorer == (unsigned long)restorer_stub);
+	FACT("rt_sigaction mask, both words", get_mask(&old) == mask);
+	act.handler = 0; /* SIG_DFL */
+	CHECK("rt_sigaction reset", syscall(SYS_rt_sigaction, SIGWINCH, &act, NULL, 8));
+	CHECK("rt_sigaction bad size", syscall(SYS_rt_sigaction, SIGWINCH, NULL, &old, 4));
+}
+
 #ifdef __i386__
+/* i386's old mmap (90): its six arguments in a struct in memory */
+struct mmap_arg_i386 {
+	uint32_t addr, len, prot, flags, fd, offset;
+};
+
+static void old_mmap(void)
+{
+	int fd = memfd_create("oldmmap", 0);
+	char page[4096];
+	struct mmap_arg_i386 arg = { 0, 4096, PROT_READ, MAP_SHARED, (uint32_t)fd, 4096 };
+	long r;
+
+	memset(page, 'a', sizeof(page));
+	CHECK("memfd page 1", write(fd, page, sizeof(page)));
+	memset(page, 'b', sizeof(page));
+	CHECK("memfd page 2", write(fd, page, sizeof(page)));
+	r = syscall(SYS_mmap, &arg);
+	FACT("i386 old mmap of the second page", r != -1 && ((char *)r)[0] == 'b' &&
+							 ((char *)r)[4095] == 'b');
+	if (r != -1)
+		munmap((void *)r, 4096);
+	arg.offset = 100;
+	CHECK("i386 old mmap unaligned offset", syscall(SYS_mmap, &arg));
+	arg.offset = 0;
+	arg.fd = 999;
+	CHECK("i386 old mmap bad fd", syscall(SYS_mmap, &arg));
+	arg.flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	arg.fd = (uint32_t)-1;
+	arg.prot = PROT_READ | PROT_WRITE;
+	r = syscall(SYS_mmap, &arg);
+	FACT("i386 old mmap anonymous, zeroed", r != -1 && ((char *)r)[100] == 0);
+	if (r != -1)
+		munmap((void *)r, 4096);
+	CHECK("i386 old mmap NULL", syscall(SYS_mmap, NULL));
+	close(fd);
+}
+
 /* i386's old sigaction (67): struct old_sigaction { handler, mask (one
  * word), flags, restorer }, the uapi header's i386 struct sigaction */
 struct old_sigaction_i386 {
@@ -209,9 +301,12 @@ static void old_sigaction(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	rt_sigaction_fields();
 #ifdef __i386__
-	if (abi_only_checks())
+	if (abi_only_checks()) {
 		old_sigaction();
+		old_mmap();
+	}
 #endif
 	pidfds();
 	robust_list();
