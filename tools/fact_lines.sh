@@ -68,6 +68,19 @@ p='rd[0-9a-z_]*\([a-z_]+ ?\+ ?[0-9]+'
 row "guest struct layouts" "trace reads at raw offsets (rd(b + 24))" "$(count "$p" src/trace)" "$(files "$p" src/trace)"
 row "" "lines of compat.h + layout_ref*.c" \
 	"$(lines src/syscall/compat/compat.h src/signal/layout_ref.c src/syscall/compat/layout_ref_uapi.c src/syscall/compat/layout_ref_libc.c src/syscall/layout_ref.c)" ""
+# guest structs sysgate lays out itself (fixed-width members and asserted
+# numbers) against the kernel's declarations written once for the
+# generator (kernel_structs.h, compiled per ABI)
+p='^struct [a-z0-9_]+ \{'
+row "" "hand-written guest struct definitions (compat.h, sigframe_layout.h, task.c's user_desc)" \
+	"$(count "$p" src/syscall/compat/compat.h src/syscall/compat/sigframe_layout.h src/syscall/task.c)" \
+	"$(files "$p" src/syscall/compat/compat.h src/syscall/compat/sigframe_layout.h src/syscall/task.c)"
+p='COMPAT_ASSERT_(SIZE|OFF)\(|_Static_assert\((sizeof|offsetof)\((struct (compat|sc|rt_frame|ucx32|uc32|sigframe)|\(struct (compat|sc))'
+row "" "hand-written size/offset asserts of guest structs" "$(count "$p" src)" "$(files "$p" src)"
+row "" "user_desc bit positions written as numbers (src/syscall, src/signal, src/trace)" \
+	"$(count 'UD_[A-Z_0-9]+ 0x|d\[3\] >> [0-9]|d\[3\] & 1|& 0x08\) /\* read_exec_only|>> 1\) & 3\) <= 1' src/syscall src/signal src/trace)" ""
+row "" "the kernel's declarations, once (kernel_structs.h struct definitions)" \
+	"$(count "^struct kernel_[a-z0-9_]+ \{" src/syscall/compat/kernel_structs.h)" ""
 
 # argument shapes: the trace's table and passthrough's PA(...) lists
 p='\bPA\('
