@@ -314,6 +314,8 @@ write_header() { # abi numbers outfile
 		if (abi == "i386") print "/* rows marked i386,x32: " x32note " */"
 		print "#ifndef " g "\n#define " g "\n"
 		print "#include <stddef.h>\n#include <stdint.h>\n"
+		# x32 rows may name i386,x32 rows and x86_64 ones (fixed-width)
+		if (abi == "x32") print "#include \"guest_layout_i386.h\"\n#include \"guest_layout_x86_64.h\"\n"
 		print "#ifndef LAYOUT_BITS"
 		print "/* a bit-field of a word the list marks name{...}: by its generated mask */"
 		print "#define LAYOUT_BITS(word, mask) (((word) & (mask)) >> __builtin_ctz(mask))"

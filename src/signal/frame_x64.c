@@ -152,7 +152,8 @@ int frame_setup_x64(const struct frame_req *r, bool x32)
 		f->uc.ss_sp = (uint32_t)ss_sp;
 		f->uc.ss_flags = ss_flags;
 		f->uc.ss_size = (uint32_t)ss_size;
-		f->uc.sigmask = r->old_mask;
+		f->uc.sigmask[0] = (uint32_t)r->old_mask; /* compat_sigset_t */
+		f->uc.sigmask[1] = (uint32_t)(r->old_mask >> 32);
 		if (r->ka->flags & SG_SA_SIGINFO)
 			memcpy(f->info, r->info, 128);
 		sc = &f->uc.mc;
@@ -215,7 +216,7 @@ static long rt_sigreturn64(struct sg_task *t, bool x32)
 	if (x32) {
 		sc = &u.fx32.uc.mc;
 		uc_flags = u.fx32.uc.uc_flags;
-		mask = u.fx32.uc.sigmask;
+		mask = u.fx32.uc.sigmask[0] | (uint64_t)u.fx32.uc.sigmask[1] << 32;
 		ss_sp = u.fx32.uc.ss_sp;
 		ss_flags = u.fx32.uc.ss_flags;
 		ss_size = u.fx32.uc.ss_size;

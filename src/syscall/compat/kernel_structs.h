@@ -20,6 +20,9 @@
 #include <linux/posix_types.h>
 #include <linux/time_types.h>
 #include <asm/signal.h>
+#include <asm/siginfo.h>
+#include <asm/sigcontext.h>
+#include <asm/ucontext.h>
 
 /* <linux/if.h> (ifconf, ifreq) includes the C library's <sys/socket.h> for
  * struct sockaddr, which needs that library built for the ABI; the
@@ -116,6 +119,59 @@ struct kernel_cmsghdr {
 	__kernel_size_t cmsg_len;
 	int cmsg_level;
 	int cmsg_type;
+};
+
+/* The signal frames (arch/x86/include/asm/sigframe.h) and the compat
+ * ucontexts (asm/ia32.h's ucontext_ia32, sigframe.h's ucontext_x32),
+ * around the uapi sigcontexts, FP state, stack_t (the compat_stack_t of a
+ * 32-bit compile), ucontext and siginfo_t (compat_siginfo_t likewise);
+ * compat_sigset_t is two 32-bit words. Rows: i386's, x32's, x86_64's. */
+struct kernel_sigframe_ia32 {
+	__u32 pretcode;
+	int sig;
+	struct sigcontext_32 sc;
+	struct _fpstate_32 fpstate_unused;
+	unsigned int extramask[1];
+	char retcode[8];
+};
+
+struct kernel_ucontext_ia32 {
+	unsigned int uc_flags;
+	unsigned int uc_link;
+	stack_t uc_stack;
+	struct sigcontext_32 uc_mcontext;
+	unsigned int uc_sigmask[2];
+};
+
+struct kernel_rt_sigframe_ia32 {
+	__u32 pretcode;
+	int sig;
+	__u32 pinfo;
+	__u32 puc;
+	siginfo_t info;
+	struct kernel_ucontext_ia32 uc;
+	char retcode[8];
+};
+
+struct kernel_ucontext_x32 {
+	unsigned int uc_flags;
+	unsigned int uc_link;
+	stack_t uc_stack;
+	unsigned int uc__pad0;
+	struct sigcontext_64 uc_mcontext;
+	unsigned int uc_sigmask[2];
+};
+
+struct kernel_rt_sigframe_x32 {
+	__u64 pretcode;
+	struct kernel_ucontext_x32 uc;
+	siginfo_t info;
+};
+
+struct kernel_rt_sigframe {
+	char *pretcode;
+	struct ucontext uc;
+	siginfo_t info;
 };
 
 #endif
