@@ -14,8 +14,11 @@
 
 #include "cpu/x87.h"
 #include "signal/frame.h"
+#include "syscall/compat/sigframe_layout.h"
 
-#define FSAVE_HDR 112
+/* i386's struct _fpstate_32 up to its FXSR part: the legacy FSAVE header
+ * (generated: fpstate_i386), written and read alone */
+#define FSAVE_HDR offsetof(struct fpstate_i386, fxsr_env)
 #define FXSR_MAGIC 0x0000 /* _fpstate_32.magic: FXSR data follows */
 #define FX_SW_BYTES 464 /* struct _fpx_sw_bytes in the legacy region */
 #define XSAVE_HDR 512
@@ -26,12 +29,6 @@
  * xstate_bv): the C library's <bits/sigcontext.h>, through signal.h */
 _Static_assert(sizeof(struct _fpx_sw_bytes) == 48, "struct _fpx_sw_bytes");
 
-struct fsave_hdr {
-	uint32_t cw, sw, tag, ipoff, cssel, dataoff, datasel;
-	uint8_t st[8][10];
-	uint16_t status, magic;
-};
-_Static_assert(sizeof(struct fsave_hdr) == FSAVE_HDR, "struct _fpstate_32 header");
 
 uint32_t fpstate_size(const struct cpu *c)
 {
@@ -112,9 +109,9 @@ int fpstate_save(struct sg_task *t, uint64_t fpstate, uint64_t buf_fx, bool is_i
 	x87_to_fx(&t->cpu, &fx, true);
 	memset(fx.rsvd, 0, sizeof(fx.rsvd));
 	if (is_i386) {
-		struct fsave_hdr h;
+		struct fpstate_i386 h;
 
-		memset(&h, 0, sizeof(h));
+		memset(&h, 0, FSAVE_HDR);
 		h.cw = fx.fcw | 0xffff0000u;
 		h.sw = fx.fsw | 0xffff0000u;
 		h.tag = full_tags(&fx) | 0xffff0000u;
@@ -123,10 +120,10 @@ int fpstate_save(struct sg_task *t, uint64_t fpstate, uint64_t buf_fx, bool is_i
 		h.dataoff = (uint32_t)fx.fdp;
 		h.datasel = 0xffff002b;
 		for (int i = 0; i < 8; i++)
-			memcpy(h.st[i], fx.st[i], 10);
+			memcpy(h.st + 10 * i, fx.st[i], 10);
 		h.status = fx.fsw;
 		h.magic = FXSR_MAGIC;
-		if (copy_to_guest(t->group->mm, fpstate, &h, sizeof(h)))
+		if (copy_to_guest(t->group->mm, fpstate, &h, FSAVE_HDR))
 			return -1;
 	}
 	if (t->cpu.xcr0)
@@ -138,9 +135,9 @@ int fpstate_save(struct sg_task *t, uint64_t fpstate, uint64_t buf_fx, bool is_i
  * convert_to_fxsr: 0 or -1 (fault). */
 static int fold_fsave_hdr(struct sg_task *t, uint64_t fpstate, struct fx_area *fx)
 {
-	struct fsave_hdr h;
+	struct fpstate_i386 h;
 
-	if (copy_from_guest(t->group->mm, &h, fpstate, sizeof(h)))
+	if (copy_from_guest(t->group->mm, &h, fpstate, FSAVE_HDR))
 		return -1;
 	fx->fcw = (uint16_t)h.cw;
 	fx->fsw = (uint16_t)h.sw;
@@ -151,7 +148,7 @@ static int fold_fsave_hdr(struct sg_task *t, uint64_t fpstate, struct fx_area *f
 	fx->fip = h.ipoff;
 	fx->fdp = h.dataoff;
 	for (int i = 0; i < 8; i++)
-		memcpy(fx->st[i], h.st[i], 10);
+		memcpy(fx->st[i], h.st + 10 * i, 10);
 	return 0;
 }
 

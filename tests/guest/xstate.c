@@ -10,7 +10,10 @@
  * Printed facts are the same on every XSAVE CPU whatever its XCR0
  * (compared with the native run); the YMM part, which runs where AVX is
  * enabled, says "ok" on stderr and exits 1 when YMM3's upper half did not
- * come back from the frame. */
+ * come back from the frame. i386 (against a native i386 run only): the
+ * fsave header before the FXSAVE image, with pi pushed on the x87 stack:
+ * its control word, tag word, CS, ST0, status and FXSR magic. */
+#include <stdlib.h>
 #include <cpuid.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -25,7 +28,7 @@
 #define MAGIC2 0x46505845u
 #define XMM3 (160 + 3 * 16)
 
-enum what { LOOK, CHANGE, NO_MAGIC2, CORRUPT };
+enum what { LOOK, CHANGE, NO_MAGIC2, CORRUPT, FSAVE };
 static volatile enum what what;
 static uint32_t xstate_size, ymm_off;
 static uint64_t xcr0;
@@ -56,6 +59,20 @@ static void on_usr1(int sig, siginfo_t *si, void *ucv)
 	memcpy(sw, fx + 464, sizeof(sw));
 	memcpy(&xfeatures, fx + 464 + 8, 8);
 	memcpy(&bv, fx + 512, 8);
+#ifdef __i386__
+	if (what == FSAVE) {
+		struct _libc_fpstate *h = uc->uc_mcontext.fpregs;
+		long double pi;
+
+		__asm__ volatile("fldpi\n\tfstpt %0" : "=m"(pi));
+		printf("fsave cw %#lx tag %#lx cssel %#lx\n", h->cw & 0xffff, h->tag & 0xffff,
+		       h->cssel & 0xffff);
+		printf("fsave st0 is pi: %d\n", !memcmp(&h->_st[0], &pi, 10));
+		printf("fsave status is sw: %d, magic FXSR: %d\n",
+		       (h->status & 0xffff) == (h->sw & 0xffff), (h->status >> 16) == 0);
+		return;
+	}
+#endif
 	if (what == LOOK) {
 		printf("uc_flags UC_FP_XSTATE: %d\n", !!(uc->uc_flags & 1));
 		printf("fxsave image 64-byte aligned: %d\n", !((uintptr_t)fx & 63));
@@ -181,6 +198,15 @@ int main(void)
 	}
 	__asm__ volatile("ldmxcsr %0" : : "m"((uint32_t){ 0x1f80 }));
 
+#ifdef __i386__
+	if (!getenv("E2E_REF_TWIN")) {
+		long pid = getpid();
+
+		what = FSAVE;
+		__asm__ volatile("fldpi\n\tint $0x80\n\tfstp %%st(0)"
+				 : : "a"(SYS_kill), "b"(pid), "c"(SIGUSR1) : "memory");
+	}
+#endif
 	if (ymm_off) {
 		what = CHANGE;
 		return ymm_check(); /* exit status 1 if the frame's YMM3 was lost */
