@@ -43,6 +43,65 @@ static void list_dir(const char *label)
 	printf("\n");
 }
 
+/* getdents (struct linux_dirent: the kernel's longs, 64-bit on x32) and
+ * getdents64 read whole, as raw records: the sorted "name/type" list, and
+ * whether every record is aligned to the ABI's long (8 bytes for
+ * linux_dirent64), has its name NUL-terminated inside it and a
+ * position; a buffer too small for one record. */
+#if defined(__i386__)
+typedef uint32_t kernel_ulong;
+#else
+typedef uint64_t kernel_ulong; /* x32 too: its getdents is the 64-bit one */
+#endif
+
+static void raw_getdents(const char *label, long nr)
+{
+	char buf[4096], *names[32];
+	int fd = open(".", O_RDONLY | O_DIRECTORY), n = 0, ok = 1;
+	int is64 = nr == SYS_getdents64;
+	size_t name_at = is64 ? 19 : 2 * sizeof(kernel_ulong) + 2;
+	size_t align = is64 ? 8 : sizeof(kernel_ulong);
+	long got;
+
+	CHECK("getdents too small", syscall(nr, fd, buf, 8));
+	while ((got = syscall(nr, fd, buf, sizeof(buf))) > 0) {
+		for (long pos = 0; pos < got && n < 32;) {
+			char *d = buf + pos, *name = d + name_at, line[300];
+			uint16_t reclen;
+			uint64_t off;
+			unsigned type;
+
+			memcpy(&reclen, d + (is64 ? 16 : 2 * sizeof(kernel_ulong)), 2);
+			if (is64) {
+				memcpy(&off, d + 8, 8);
+				type = (unsigned char)d[18];
+			} else {
+				kernel_ulong o;
+
+				memcpy(&o, d + sizeof(kernel_ulong), sizeof(o));
+				off = o;
+				type = (unsigned char)d[reclen - 1];
+			}
+			if (!reclen || reclen % align || !memchr(name, 0, reclen - name_at) || !off)
+				ok = 0;
+			if (!reclen)
+				break;
+			snprintf(line, sizeof(line), "%s/%u", name, type);
+			names[n++] = strdup(line);
+			pos += reclen;
+		}
+	}
+	CHECK("getdents end", got);
+	close(fd);
+	qsort(names, n, sizeof(names[0]), cmp);
+	printf("%s:", label);
+	for (int i = 0; i < n; i++) {
+		printf(" %s", names[i]);
+		free(names[i]);
+	}
+	printf("\n%s records aligned, named, placed: %s\n", label, ok ? "yes" : "no");
+}
+
 static void stat_report(const char *label, const struct stat *st)
 {
 	printf("%s: size %lld mode %o nlink %ld\n", label, (long long)st->st_size,
@@ -256,6 +315,16 @@ static void i386_forms(void)
 	CHECK("i386 ftruncate64", syscall(SYS_ftruncate64, fd, 3, 0));
 	CHECK("i386 getdents >0", syscall(SYS_getdents, dfd, ents, sizeof(ents)) > 0);
 	CHECK("i386 readdir", syscall(SYS_readdir, dfd, ents, 1));
+	{ /* struct old_linux_dirent from the start: ino, offset, namlen, the name */
+		uint16_t namlen;
+
+		lseek(dfd, 0, SEEK_SET);
+		memset(ents, 0x55, sizeof(ents));
+		CHECK("i386 readdir first", syscall(SYS_readdir, dfd, ents, 1));
+		memcpy(&namlen, ents + 8, 2);
+		FACT("i386 readdir namlen is the name's", namlen == strlen(ents + 10));
+		FACT("i386 readdir offset placed", *(uint32_t *)(ents + 4) != 0);
+	}
 	CHECK("i386 readdir end", (lseek(dfd, 0, SEEK_END), syscall(SYS_readdir, dfd, ents, 1)));
 	close(fd);
 	close(dfd);
@@ -353,6 +422,8 @@ int main(int argc, char **argv)
 	times_and_attrs();
 	pipes();
 	big_dir();
+	raw_getdents("getdents", SYS_getdents);
+	raw_getdents("getdents64", SYS_getdents64);
 	ioctls();
 	big_file();
 #ifdef __i386__
