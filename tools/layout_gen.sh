@@ -2,10 +2,12 @@
 # Build-time generator of the guest struct layouts (src/syscall/compat/
 # layouts.in), the kernel's asm-offsets technique: for each ABI a C file
 # declaring one object of every listed struct is compiled to assembly only
-# (`cc -m32|-mx32|-m64 -S`, the real uapi headers, nothing run, so no x32
-# kernel is needed), and an `.ascii` directive per struct and per field
-# leaves the compiler's numbers in it: the struct's size and alignment, each
-# field's offset, size, alignment, signedness and element count. From them:
+# (`cc -m32|-mx32|-m64 -O1 -S`, the real uapi headers and the kernel's own
+# declarations in kernel_structs.h, nothing run, so no x32 kernel is
+# needed), and an `.ascii` directive per struct and per field leaves the
+# compiler's numbers in it: the struct's size and alignment, each field's
+# offset, size, alignment, signedness and element count, and each listed
+# bit-field's mask (a constant probe that -O1 folds). From them:
 #
 #   guest_layout_i386.h    the rows of ABI i386 (and i386,x32)
 #   guest_layout_x32.h     the rows of ABI x32 (its own layouts)
@@ -13,7 +15,9 @@
 #
 # each struct written out with the guest's offsets (explicit padding between
 # fields, lower-aligned integer typedefs where the guest aligns less than the
-# host, overlapping fields in anonymous unions) and followed by a
+# host, overlapping fields in anonymous unions, a flexible array member
+# last, a bit-field word as one integer with a mask macro per bit-field)
+# and followed by a
 # _Static_assert of every number it was made from, so a struct the host
 # compiler lays out differently does not build. A row of ABI i386,x32 is
 # compiled for x32 too and must give the same numbers, or generation fails;
@@ -59,9 +63,12 @@ awk '
 # assembly holds one line per struct and per field:
 #   @@ S struct size align
 #   @@ F struct field kind ref offset size align signed count class
-# (kind: scalar, array, bytes or ref, as the list marks it; ref: the listed
-# struct a ref field is, else -; size and signed: an array's element's;
-# class: __builtin_classify_type, to check the list's marks).
+#   @@ B struct word bitfield mask
+# (kind: scalar, array, flex, bytes, bits or ref, as the list marks it;
+# ref: the listed struct a ref field is, else -; size and signed: an
+# array's element's (signed 2: plain char); class:
+# __builtin_classify_type, to check the list's marks; a bits word's size
+# is the gap to the next field, found when the header is written).
 write_source() { # abi
 	awk -v abi="$1" -v listdir="$listdir" '
 	BEGIN {
