@@ -50,7 +50,7 @@ fail() {
 # which start with white space, add fields to the row above).
 awk '
 	/^[ \t]*(#|$)/ { next }
-	/^include[ \t]/ { print; next }
+	/^(include|const)[ \t]/ { if (row != "") print row; row = ""; print; next }
 	/^[ \t]/ {
 		if (row == "") { print "continuation before any row: " $0 > "/dev/stderr"; exit 1 }
 		sub(/^[ \t]+/, ""); row = row " " $0; next
@@ -76,6 +76,15 @@ write_source() { # abi
 		print "#include <stddef.h>"
 		print "#define SG_LAYOUT_GEN 1 /* kernel_structs.h: only here */"
 		print "#pragma GCC diagnostic ignored \"-Woverflow\" /* the bit-field probes */"
+	}
+	$1 == "const" {
+		# const ABI NAME EXPR...: an integer constant of the headers
+		if ($2 == "i386,x32") { print "const " $3 ": one ABI only" > "/dev/stderr"; exit 1 }
+		if ($2 != abi) next
+		expr = $4
+		for (i = 5; i <= NF; i++) expr = expr " " $i
+		consts = consts sprintf("\t__asm__ volatile(\".ascii \\\"@@ C %s %%c0\\\\n\\\"\" : : \"i\"((long long)(%s)));\n", $3, expr)
+		next
 	}
 	$1 == "include" {
 		# a quoted header is the list'\''s own (beside it, as C resolves
@@ -135,7 +144,7 @@ write_source() { # abi
 	}
 	END {
 		print "void layout_gen_" abi "(void);"
-		print "void layout_gen_" abi "(void)\n{" body "}"
+		print "void layout_gen_" abi "(void)\n{" body consts "}"
 	}' "$tmp.rows" > "$tmp.$1.c"
 }
 
@@ -147,7 +156,7 @@ extract_or_fail() { # abi flag extra...
 		cat "$tmp.$abi.err" >&2
 		fail "$cc $flag cannot compile the $abi layouts"
 	fi
-	grep -o '@@ [SFB] [^"\\]*' "$tmp.$abi.s" | sed 's/^@@ //' > "$tmp.$abi.nums"
+	grep -o '@@ [SFBC] [^"\\]*' "$tmp.$abi.s" | sed 's/^@@ //' > "$tmp.$abi.nums"
 }
 
 extract_or_fail i386 -m32 "$@"
@@ -155,7 +164,7 @@ extract_or_fail x86_64 -m64 "$@"
 x32_note="the same numbers for x32 (checked with -mx32)"
 write_source x32
 if "$cc" -mx32 -O1 -S -o "$tmp.x32.s" "$tmp.x32.c" "$@" 2>"$tmp.x32.err"; then
-	grep -o '@@ [SFB] [^"\\]*' "$tmp.x32.s" | sed 's/^@@ //' > "$tmp.x32.nums"
+	grep -o '@@ [SFBC] [^"\\]*' "$tmp.x32.s" | sed 's/^@@ //' > "$tmp.x32.nums"
 	# the x32 rows must read exactly as their i386 twins
 	names=$(awk '$2 == "i386,x32" { print $1 }' "$tmp.rows")
 	for n in $names; do
@@ -295,6 +304,7 @@ write_header() { # abi numbers outfile
 		out = out "\n"; cur = ""; nf = 0; nbits = 0
 	}
 	$1 == "S" { flush(); cur = $2; ssize = $3; salign = $4; next }
+	$1 == "C" { consts = consts "#define " $2 " (" $3 ") /* from the headers */\n"; next }
 	$1 == "B" { t = ++nbits; bword[t] = $3; bname[t] = $4; bmask[t] = $5 + 0; next }
 	$1 == "F" {
 		k = ++nf; fname[k] = $3; fkind[k] = $4; fref[k] = $5
@@ -329,6 +339,8 @@ write_header() { # abi numbers outfile
 		print "#endif\n"
 		printf "%s", tdefs
 		if (tdefs != "") print ""
+		printf "%s", consts
+		if (consts != "") print ""
 		print "/* every number the structs were made from, checked */"
 		print "#define LAYOUT_STRUCT(T, size, align) \\"
 		print "\t_Static_assert(sizeof(struct T) == (size) && _Alignof(struct T) == (align), #T)"

@@ -7,7 +7,8 @@
 # member moved), a row marked i386,x32 whose x32 layout differs (a uapi
 # header's, and a declaration planted beside the list as kernel_structs.h
 # is), an array not marked [], a member the header does not have, a
-# bit-field word naming a member that is not there or one bit-field twice.
+# bit-field word naming a member that is not there or one bit-field twice,
+# a constant the headers do not define or given to two ABIs.
 # Usage: check_layout_gen.sh SOURCE_DIR CC [EXTRA_CFLAG]...
 set -eu
 src=$1 cc=$2
@@ -72,6 +73,9 @@ grep -q '^#define SC_USER_DESC_CONTENTS 0x6u ' "$tmp/real/guest_layout_x86_64.h"
 	grep -q '^#define SC_USER_DESC_LM 0x80u ' "$tmp/real/guest_layout_x86_64.h" &&
 	ok "user_desc's bit-field masks generated (contents 0x6, lm 0x80)" ||
 	bad "user_desc's bit-field masks missing or not <asm/ldt.h>'s"
+grep -q '^#define COMPAT_IPC_64 (256) ' "$tmp/real/guest_layout_i386.h" &&
+	ok "a constant generated (COMPAT_IPC_64: <linux/ipc.h>'s IPC_64, 0x100)" ||
+	bad "COMPAT_IPC_64 missing or not <linux/ipc.h>'s 0x100"
 
 # 3. wrong lists fail generation
 wrong_list() { # description row
@@ -94,6 +98,8 @@ wrong_list "a bit-field word naming a member the header does not have" \
 	"sc_user_desc x86_64 struct user_desc :: entry_number base_addr limit flags{seg_32bit,segment_wrong}"
 wrong_list "one bit-field twice in a word" \
 	"sc_user_desc x86_64 struct user_desc :: entry_number base_addr limit flags{contents,contents}"
+wrong_list "a constant the headers do not define" "const i386 COMPAT_WRONG IPC_WRONG"
+wrong_list "a constant for two ABIs" "const i386,x32 COMPAT_IPC_64 IPC_64"
 wrong_list "a kernel declaration's member not in it" \
 	"compat_mmap_arg i386 struct kernel_mmap_arg_struct :: addr len prot flags fd pgoff"
 if printf '#include <linux/time_types.h>\n' | "$cc" -mx32 -S -o /dev/null -x c - $extra 2>/dev/null; then

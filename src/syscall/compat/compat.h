@@ -131,10 +131,9 @@ size_t put_compat_cmsgs(void *out, size_t outsize, const void *in,
 
 /* ==== System V IPC (i386; x32 uses the 64-bit layouts) ==================== */
 
-/* <linux/ipc.h>'s IPC_64 (which cannot be included next to <sys/ipc.h>):
- * the ctl command bit asking for the 64-bit layouts (checked against the
- * header by unit.test_syscall_structs) */
-#define COMPAT_IPC_64 0x0100
+/* COMPAT_IPC_64, the ctl command bit asking for the 64-bit layouts, is
+ * <linux/ipc.h>'s IPC_64 (generated: that header cannot be included next
+ * to <sys/ipc.h>) */
 
 struct semid_ds;
 struct shmid_ds;

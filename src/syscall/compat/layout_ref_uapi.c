@@ -78,7 +78,6 @@ void layout_ref(void)
 	OFF(SYSINFO, struct sysinfo, mem_unit);
 	SIZE(TMS, struct tms);
 	/* --- System V IPC (the IPC_64 forms) --- */
-	EMIT(IPC_64, IPC_64);
 	SIZE(SEMID64_DS, struct semid64_ds);
 	SIZE(SHMID64_DS, struct shmid64_ds);
 	OFF(SHMID64_DS, struct shmid64_ds, shm_nattch);
