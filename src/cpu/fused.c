@@ -106,6 +106,85 @@ FUSED_FORMS(64, uint64_t)
 	{ ROW_CC(OP, rr, W), ROW_CC(OP, gr, W), ROW_CC(OP, ri, W), ROW_CC(OP, rm, W), \
 	  ROW_CC(OP, mr, W), ROW_CC(OP, mi, W) }
 
+/* The three-way compare: CMP fused with the two SETcc of registers after
+ * it that GCC makes of (x > y) - (x < y) for signed x and y (comparison
+ * callbacks: "cmp %eax,(%rdi); setg %al; setl %dl"; for unsigned ones it
+ * compares twice):
+ * the flags are recorded as the compare does, the two conditions come
+ * straight from the operands, one dispatch for the three. The SETcc keep
+ * their own forms for jumps into them. Memory operands in the address
+ * shapes (insn.h, EA_SHAPES). */
+#define THREEWAY_CCS(X, ...) X(gl, 15, 12, __VA_ARGS__)
+
+static inline __attribute__((always_inline)) void set_byte(struct cpu *c, unsigned r8, bool v)
+{
+	if (r8 >= 16) /* AH..BH */
+		c->r[r8 - 16] = (c->r[r8 - 16] & ~0xff00ull) | ((uint64_t)v << 8);
+	else
+		c->r[r8] = (c->r[r8] & ~0xffull) | v;
+}
+
+#define OPND_EA_rm(W, EA) a = W == 8 ? REG8(reg) : c->r[i->reg], b = mem_read_fast(EA(c, i), W / 8)
+#define OPND_EA_mr(W, EA) a = mem_read_fast(EA(c, i), W / 8), b = W == 8 ? REG8(reg) : c->r[i->reg]
+#define OPND_EA_mi(W, EA) a = mem_read_fast(EA(c, i), W / 8), b = i->imm
+#define OPND_EA_rr(W, EA) OPND_rr(W)
+#define OPND_EA_gr(W, EA) OPND_gr(W)
+#define OPND_EA_ri(W, EA) OPND_ri(W)
+
+#define FUSED_3WAY(NAME, CC1, CC2, W, T, FORM, SH, EA)                                          \
+	static const struct insn *fused_3way_##NAME##_##FORM##W##SH(struct cpu *c,             \
+								     const struct insn *i)      \
+	{                                                                                      \
+		uint64_t a, b;                                                                 \
+		T r;                                                                           \
+		OPND_EA_##FORM(W, EA);                                                         \
+		a = (T)a, b = (T)b, r = (T)(a - b);                                            \
+		flags_record(c, FL_SUB, W / 8, r, a, b);                                       \
+		set_byte(c, i[1].rm8, cc_sub(a, b, r, (T)1 << (W - 1), CC1));                 \
+		set_byte(c, i[2].rm8, cc_sub(a, b, r, (T)1 << (W - 1), CC2));                 \
+		return exec_next(c, i + 2);                                                    \
+	}
+#define FUSED_3WAY_MEM(NAME, CC1, CC2, W, T, SH, EA)                                      \
+	FUSED_3WAY(NAME, CC1, CC2, W, T, rm, SH, EA) FUSED_3WAY(NAME, CC1, CC2, W, T, mr, SH, EA) \
+	FUSED_3WAY(NAME, CC1, CC2, W, T, mi, SH, EA)
+#define FUSED_3WAY_W(NAME, CC1, CC2, W, T)                                                  \
+	FUSED_3WAY(NAME, CC1, CC2, W, T, rr, , _) FUSED_3WAY(NAME, CC1, CC2, W, T, gr, , _) \
+	FUSED_3WAY(NAME, CC1, CC2, W, T, ri, , _)                                           \
+	EA_SHAPES(FUSED_3WAY_MEM, NAME, CC1, CC2, W, T)
+#define FUSED_3WAY_CC(NAME, CC1, CC2, _)                                                     \
+	FUSED_3WAY_W(NAME, CC1, CC2, 8, uint8_t) FUSED_3WAY_W(NAME, CC1, CC2, 32, uint32_t) \
+	FUSED_3WAY_W(NAME, CC1, CC2, 64, uint64_t)
+THREEWAY_CCS(FUSED_3WAY_CC, )
+
+#define ROW_3WAY_REG(NAME, FORM, W)                                                           \
+	{ fused_3way_##NAME##_##FORM##W, fused_3way_##NAME##_##FORM##W,                       \
+	  fused_3way_##NAME##_##FORM##W, fused_3way_##NAME##_##FORM##W }
+#define ROW_3WAY_MEM(NAME, FORM, W)                                                           \
+	{ fused_3way_##NAME##_##FORM##W, fused_3way_##NAME##_##FORM##W##_bd,                  \
+	  fused_3way_##NAME##_##FORM##W##_f32, fused_3way_##NAME##_##FORM##W##_f64 }
+#define ROW_3WAY(NAME, W)                                                                     \
+	{ ROW_3WAY_REG(NAME, rr, W), ROW_3WAY_REG(NAME, gr, W), ROW_3WAY_REG(NAME, ri, W),    \
+	  ROW_3WAY_MEM(NAME, rm, W), ROW_3WAY_MEM(NAME, mr, W), ROW_3WAY_MEM(NAME, mi, W) }
+#define ROW_3WAY_CC(NAME, CC1, CC2, _) { ROW_3WAY(NAME, 8), ROW_3WAY(NAME, 32), ROW_3WAY(NAME, 64) },
+enum {
+#define THREEWAY_ENUM(NAME, CC1, CC2, _) THREEWAY_##NAME,
+	THREEWAY_CCS(THREEWAY_ENUM, ) THREEWAY_COUNT
+};
+/* [THREEWAY_*][width 8, 32, 64][FORM_*][EA_*] */
+static const insn_exec fused_3way[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_COUNT] = {
+	THREEWAY_CCS(ROW_3WAY_CC, )
+};
+
+/* The THREEWAY_* of SETcc conditions cc1 then cc2, or -1. */
+static int threeway_of(unsigned cc1, unsigned cc2)
+{
+#define THREEWAY_MATCH(NAME, CC1, CC2, _) \
+	if (cc1 == CC1 && cc2 == CC2)      \
+		return THREEWAY_##NAME;
+	THREEWAY_CCS(THREEWAY_MATCH, )
+	return -1;
+}
+
 /* INC or DEC of a register (units.h) fused with the Jcc after it (loop
  * counters: "dec %edx; jne"): the unit records the flags, the condition
  * comes from what it recorded; CF is the one it kept. */
@@ -201,11 +280,48 @@ static const insn_exec fused_test[3][FORM_COUNT][16] = {
 	ROW_FORMS(test, 8), ROW_FORMS(test, 32), ROW_FORMS(test, 64),
 };
 
+/* The compare before a Jcc or SETcc: its width index and form if it has
+ * a fast form (no LOCK, fast addressing) and a fused one (sizes 1/4/8:
+ * 16-bit compares have only the first), as the fused one assumes, and
+ * falls through to what follows it. */
+static bool fusable_compare(const struct insn *cmp, unsigned *op, unsigned *form, unsigned *w)
+{
+	if (!cmp->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || cmp->osz == 2 ||
+	    !alu_fast_form(cmp, op, form) || (*op != ALU_CMP && *op != ALU_TEST))
+		return false;
+	*w = cmp->osz == 1 ? 0 : cmp->osz == 4 ? 1 : 2;
+	return true;
+}
+
+static bool is_setcc_reg(const struct insn *i)
+{
+	return i->fn == op_setcc_Eb && i->mod == 3 && i->exec != exec_generic;
+}
+
+/* pool[n - 1] a SETcc of a register: with the SETcc and the CMP before it
+ * a three-way compare. */
+static void fuse_setcc(struct insn *pool, uint32_t n)
+{
+	struct insn *set2 = &pool[n - 1], *set1 = set2 - 1, *cmp = set1 - 1;
+	unsigned op, form, w;
+	int kind;
+
+	if (n < 3 || !is_setcc_reg(set1) || !set1->seq || !fusable_compare(cmp, &op, &form, &w) ||
+	    op != ALU_CMP || (kind = threeway_of(set1->op & 15, set2->op & 15)) < 0)
+		return;
+	cmp->exec = fused_3way[kind][w][form][cmp->mod == 3 ? EA_ANY : ea_shape(cmp)];
+	cmp->lf &= LF_STALE; /* a reader for lflive, as the fused Jcc */
+}
+
 void fuse_decoded(struct insn *pool, uint32_t n)
 {
 	struct insn *jcc = &pool[n - 1], *cmp;
 	unsigned op, form, w;
 
+	if (n >= 2 && is_setcc_reg(jcc)) {
+		fuse_setcc(pool, n);
+		return;
+	}
 	if (n < 2 || jcc->fn != op_jcc_Jb || jcc->exec == exec_generic)
 		return; /* not a fast Jcc (66-prefixed ones stay generic) */
 	cmp = jcc - 1;
@@ -218,13 +334,8 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 		cmp->lf &= LF_STALE; /* a reader for lflive, as the compares */
 		return;
 	}
-	/* the compare must have a fast form (no LOCK, fast addressing) and a
-	 * fused one (sizes 1/4/8: 16-bit compares have only the first), as
-	 * the fused one assumes */
-	if (!cmp->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || cmp->osz == 2 ||
-	    !alu_fast_form(cmp, &op, &form) || (op != ALU_CMP && op != ALU_TEST))
+	if (!fusable_compare(cmp, &op, &form, &w))
 		return;
-	w = cmp->osz == 1 ? 0 : cmp->osz == 4 ? 1 : 2;
 	cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][jcc->op & 15];
 	cmp->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
 }

@@ -3,9 +3,12 @@
  * CF they keep and the OF they set, and a hash round's moves, rotates,
  * loads and stores run in pairs. The unit tests have no page map (every
  * fast store there goes through the table handler); here the stores are
- * plain. The output is compared with the native run's. */
+ * plain; and the three-way compares of comparison callbacks (CMP fused
+ * with "setg; setl"). The output is compared with the
+ * native run's. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* "decl mem; jne": the counter in memory (i386 keeps loop counters on
  * the stack). */
@@ -95,6 +98,45 @@ static uint32_t rounds(const uint32_t *w, unsigned n)
 	return a ^ b ^ c ^ d ^ e ^ f ^ g ^ h;
 }
 
+/* (x > y) - (x < y): gcc -O2 makes "cmp; setg; setl; movzbl; movzbl;
+ * sub" of it (signed), "cmp; setb; cmp; sbb" (unsigned). */
+static int cmp_signed(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* qsort with both callbacks over values with many equal ones, then the
+ * sorted arrays' checksums and whether each is in order. */
+static void sorts(void)
+{
+	static int v[20000];
+	uint32_t seed = 12345, sum = 0;
+	unsigned bad = 0;
+
+	for (unsigned k = 0; k < 2; k++) {
+		for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			seed = seed * 1103515245u + 12345u;
+			v[i] = (int)(seed >> (i % 3 ? 1 : 20)) ^ (i & 1 ? (int)0x80000000u : 0);
+		}
+		qsort(v, sizeof(v) / sizeof(v[0]), sizeof(v[0]), k ? cmp_unsigned : cmp_signed);
+		for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			sum = sum * 31 + (uint32_t)v[i];
+			if (i && (k ? cmp_unsigned : cmp_signed)(&v[i - 1], &v[i]) > 0)
+				bad++;
+		}
+	}
+	printf("sorts %08x %u\n", sum, bad);
+}
+
 int main(void)
 {
 	uint32_t w[64];
@@ -106,5 +148,6 @@ int main(void)
 	for (unsigned s = 0; s < 4; s++)
 		printf("flags_kept(%u) %08x\n", s, flags_kept(s * 5 + 3));
 	printf("rounds %08x %08x\n", rounds(w, 64), rounds(w, 100000));
+	sorts();
 	return 0;
 }

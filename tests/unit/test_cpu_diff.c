@@ -473,6 +473,58 @@ static void test_fused_jcc(void **state)
 	}
 }
 
+/* CMP + SETcc + SETcc, the three-way compare (fused.c fuses "setg;
+ * setl" on the warm run), into low and high byte registers and REX ones,
+ * the same register twice, other condition pairs (not fused), after each
+ * compare form:
+ * "<compare>; setCC1 r1; setCC2 r2; inc %rcx". */
+static void test_fused_setcc(void **state)
+{
+	static const struct { const char *name, *bytes; unsigned len; } cmps[] = {
+		{ "cmp %rbx,%rax", "\x48\x39\xd8", 3 },
+		{ "cmp %ebx,%eax (GvEv)", "\x3b\xc3", 2 },
+		{ "cmp %ebx,%ebx", "\x39\xdb", 2 },
+		{ "cmp %bl,%ah", "\x38\xdc", 2 },
+		{ "cmp $-1,%r8d", "\x41\x83\xf8\xff", 4 },
+		{ "cmp (%rsi),%eax", "\x3b\x06", 2 },
+		{ "cmp %eax,(%rdi)", "\x39\x07", 2 },
+		{ "xor %ecx,%ecx; cmp %eax,4(%rsi,%rcx,4) (any address)", "\x31\xc9\x39\x44\x8e\x04", 6 },
+		{ "cmp %rax,8(%rsi)", "\x48\x39\x46\x08", 4 },
+		{ "cmpl $5,4(%rsi)", "\x83\x7e\x04\x05", 4 },
+		{ "cmpb $0x7f,(%rdi)", "\x80\x3f\x7f", 3 },
+		{ "test %edx,%eax", "\x85\xd0", 2 },
+		{ "cmp %ax,%bx", "\x66\x39\xc3", 3 },
+		{ "cmp (%esi),%eax", "\x67\x3b\x06", 3 },
+	};
+	static const struct { const char *name, *bytes; unsigned len; } sets[] = {
+		{ "setg %al; setl %dl", "\x0f\x9f\xc0\x0f\x9c\xc2", 6 },
+		{ "setg %ah; setl %bh", "\x0f\x9f\xc4\x0f\x9c\xc7", 6 },
+		{ "setg %sil; setl %r9b", "\x40\x0f\x9f\xc6\x41\x0f\x9c\xc1", 8 },
+		{ "setg %cl; setl %cl", "\x0f\x9f\xc1\x0f\x9c\xc1", 6 },
+		{ "seta %cl; setb %dl", "\x0f\x97\xc1\x0f\x92\xc2", 6 },
+		{ "setl %al; setg %dl", "\x0f\x9c\xc0\x0f\x9f\xc2", 6 },
+		{ "sete %al; setne %dh", "\x0f\x94\xc0\x0f\x95\xc6", 6 },
+		{ "setg %al; inc %rdx; setl %dl", "\x0f\x9f\xc0\x48\xff\xc2\x0f\x9c\xc2", 9 },
+	};
+	char name[160], bytes[48];
+
+	for (size_t k = 0; k < sizeof(cmps) / sizeof(cmps[0]); k++) {
+		for (size_t m = 0; m < sizeof(sets) / sizeof(sets[0]); m++) {
+			unsigned n = cmps[k].len;
+			struct snippet sn = { name, bytes, 0, MASK_ARITH };
+
+			memcpy(bytes, cmps[k].bytes, n);
+			memcpy(bytes + n, sets[m].bytes, sets[m].len);
+			n += sets[m].len;
+			memcpy(bytes + n, "\x48\xff\xc1", 3); /* inc %rcx */
+			sn.len = n + 3;
+			snprintf(name, sizeof(name), "SETCC: %s; %s", cmps[k].name, sets[m].name);
+			for (uint64_t seed = 1; seed <= SEEDS; seed++)
+				run_case(&sn, false, seed * 0x9e3779b97f4a7c15ull + k * 16 + m);
+		}
+	}
+}
+
 static int setup(void **state)
 {
 	code_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -498,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_diff64),
 		cmocka_unit_test(test_diff32),
 		cmocka_unit_test(test_fused_jcc),
+		cmocka_unit_test(test_fused_setcc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
