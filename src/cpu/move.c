@@ -303,11 +303,11 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 #define MOVE_MEM_FORMS(_, SH, EA)                                                                 \
 	UNIT_LOAD(load32, 4, SH, EA)                                                             \
 	UNIT_LOAD(load64, 8, SH, EA)                                                             \
-	MEM_LOAD(movzx_b_load, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 1))                     \
-	MEM_LOAD(movzx_w_load, SH, EA, c->r[i->reg] = mem_read_fast(EA(c, i), 2))                     \
+	UNIT_LOAD(movzx_b_load, 1, SH, EA)                                                       \
+	UNIT_LOAD(movzx_w_load, 2, SH, EA)                                                       \
 	MEM_LOAD(load16, SH, EA,                                                                 \
 		 c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read_fast(EA(c, i), 2))             \
-	MEM_LOAD(mov_load8, SH, EA, reg_set(c, i->reg8, 1, mem_read_fast(EA(c, i), 1)))               \
+	UNIT_LOAD8(SH, EA)                                                                       \
 	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])                                   \
 	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                                             \
 	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
@@ -323,11 +323,7 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 
 EA_SHAPES(MOVE_MEM_FORMS, moves)
 
-static const struct insn *fast_movzx_b_rr(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = reg_get(c, i->rm8, 1);
-	return exec_next(c, i);
-}
+UNIT_MOVZX_B_RR()
 
 static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
 {
@@ -443,6 +439,7 @@ static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
 }
 
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
+UNIT_MOVSXD_RR()
 static const struct insn *fast_movsxd(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
@@ -487,7 +484,7 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 void move_specialise(struct insn *i, bool m64)
 {
 	if (i->fn == op_movsxd_GvEd && m64 && i->osz == 8) {
-		i->exec = fast_movsxd;
+		i->exec = i->mod == 3 ? fast_movsxd_rr : fast_movsxd;
 		i->lf = LF_NEUTRAL;
 		return;
 	}

@@ -48,7 +48,13 @@
 	X(store32_f64, 64, "\x89\x40\x04", 0, __VA_ARGS__)   /* mov %eax,4(%rax) */              \
 	X(load64_f64, 64, "\x48\x8b\x40\x08", 0, __VA_ARGS__) /* mov 8(%rax),%rax */             \
 	X(load32_f32, 32, "\x8b\x40\x04", 0, __VA_ARGS__)    /* mov 4(%eax),%eax */              \
-	X(store32_f32, 32, "\x89\x40\x04", 0, __VA_ARGS__)   /* mov %eax,4(%eax) */
+	X(store32_f32, 32, "\x89\x40\x04", 0, __VA_ARGS__)   /* mov %eax,4(%eax) */              \
+	X(movzx_b_rr, 64, "\x0f\xb6\xc1", 0, __VA_ARGS__)    /* movzbl %cl,%eax */               \
+	X(movsxd_rr, 64, "\x48\x63\xc1", 0, __VA_ARGS__)     /* movslq %ecx,%rax */              \
+	X(mov_load8_f64, 64, "\x8a\x40\x04", 0, __VA_ARGS__) /* mov 4(%rax),%al */               \
+	X(movzx_w_load, 64, "\x0f\xb7\x04\x48", 0, __VA_ARGS__) /* movzwl (%rax,%rcx,2),%eax */ \
+	X(add_rr64, 64, "\x48\x01\xc8", 0, __VA_ARGS__)      /* add %rcx,%rax */                 \
+	X(and_ri32, 64, "\x83\xe0\x0f", 0, __VA_ARGS__)      /* and $0xf,%eax */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -57,6 +63,7 @@
 #define UNIT_ALU_32(NAME, KIND, EXPR, WRITES) UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
 ALU_FAST_OPS(UNIT_ALU_32)
 UNIT_ALU_REG(add, FL_ADD, a + b, 1, ri, 64, uint64_t, 8)
+UNIT_ALU_REG(add, FL_ADD, a + b, 1, rr, 64, uint64_t, 8)
 #define UNIT_ALU_RM32(NAME, KIND, EXPR, WRITES) \
 	EA_SHAPES(UNIT_ALU_RM, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
 UNIT_ALU_RM32(add, FL_ADD, a + b, 1)
@@ -65,10 +72,13 @@ UNIT_MOV_RR(32)
 UNIT_MOV_RR(64)
 UNIT_NOT(32)
 UNIT_LEA(32)
+UNIT_MOVZX_B_RR()
+UNIT_MOVSXD_RR()
 #define PAIR_MOVES(_, SH, EA)                                    \
 	UNIT_LOAD(load32, 4, SH, EA) UNIT_LOAD(load64, 8, SH, EA) \
 	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])    \
-	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])
+	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                   \
+	UNIT_LOAD8(SH, EA) UNIT_LOAD(movzx_w_load, 2, SH, EA)
 EA_SHAPES(PAIR_MOVES, moves)
 
 enum {
@@ -107,6 +117,20 @@ PAIR_CROSS(PAIR_FN)
 static insn_exec unit_exec[PAIR_UNIT_COUNT];
 static insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
 static pthread_once_t pairs_once = PTHREAD_ONCE_INIT;
+/* unit_exec by exec pointer (open addressing; the walk asks every entry
+ * before a barrier: a scan of the units cost more than the pairs saved
+ * on short runs) */
+#define UNIT_HASH_SIZE 128
+_Static_assert(UNIT_HASH_SIZE >= 2 * PAIR_UNIT_COUNT, "the unit hash stays sparse");
+static struct {
+	insn_exec exec;
+	int unit;
+} unit_hash[UNIT_HASH_SIZE];
+
+static unsigned unit_hash_slot(insn_exec e)
+{
+	return (unsigned)((((uintptr_t)e >> 4) * 0x9e3779b97f4a7c15ull) >> 57) & (UNIT_HASH_SIZE - 1);
+}
 
 /* The form the decoder picks for the canned instruction (its flag-free
  * twin if nf), as a CPU of that mode with flat segments would. */
@@ -131,16 +155,28 @@ static void pairs_init(void)
 	PAIR_UNITS(UNIT_EXEC, )
 #define PAIR_SET(a, b) pair_forms[U_##a][U_##b] = pair_##a##_##b;
 	PAIR_CROSS(PAIR_SET)
+	for (int u = 0; u < PAIR_UNIT_COUNT; u++) {
+		unsigned h = unit_hash_slot(unit_exec[u]);
+
+		if (!unit_exec[u])
+			continue;
+		while (unit_hash[h].exec && unit_hash[h].exec != unit_exec[u])
+			h = (h + 1) & (UNIT_HASH_SIZE - 1);
+		if (!unit_hash[h].exec) /* the first of two units with one form */
+			unit_hash[h].exec = unit_exec[u], unit_hash[h].unit = u;
+	}
 }
 
 /* The unit whose single form i runs, or -1. */
 static int unit_of(const struct insn *i)
 {
-	if (i->lf & LF_PAIR_HEAD)
+	unsigned h;
+
+	if ((i->lf & LF_PAIR_HEAD) || !i->exec)
 		return -1;
-	for (int u = 0; u < PAIR_UNIT_COUNT; u++)
-		if (unit_exec[u] == i->exec && i->exec)
-			return u;
+	for (h = unit_hash_slot(i->exec); unit_hash[h].exec; h = (h + 1) & (UNIT_HASH_SIZE - 1))
+		if (unit_hash[h].exec == i->exec)
+			return unit_hash[h].unit;
 	return -1;
 }
 
@@ -160,27 +196,25 @@ void pairs_decoded(struct insn *pool, uint32_t n)
 	if (n < 3)
 		return;
 	pthread_once(&pairs_once, pairs_init);
-	/* the run of single units before it; a pair head's second is taken */
+	/* the run of single units before it (up to a pair head: the head's
+	 * second is single still and may head a pair of its own) */
 	while (start > 0 && n - 1 - start < PAIR_WALK_MAX) {
 		const struct insn *j = &pool[start - 1];
 
-		if (j->lf & LF_PAIR_HEAD) {
-			start++;
-			break;
-		}
 		if (unit_of(j) < 0)
 			break;
 		start--;
 	}
-	for (k = start; k + 1 < n - 1;) {
+	/* every unit heads a pair with the one after it (pool[k + 1] is
+	 * still single when pool[k] is paired): entered at its start, the
+	 * run dispatches once per two, as greedy pairs would, and entered in
+	 * its middle (a jump to a loop's head) as well */
+	for (k = start; k + 1 < n - 1; k++) {
 		int a = unit_of(&pool[k]), b;
 
-		if (a < 0 || !pool[k].seq || (b = unit_of(&pool[k + 1])) < 0) {
-			k++;
+		if (a < 0 || !pool[k].seq || (b = unit_of(&pool[k + 1])) < 0)
 			continue;
-		}
 		pool[k].exec = pair_forms[a][b];
 		pool[k].lf |= LF_PAIR_HEAD;
-		k += 2;
 	}
 }

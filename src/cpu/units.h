@@ -140,7 +140,15 @@
 	UNIT_AND_FORM(NAME##BITS##_nf, REG_PUT##BITS(c->r[i->rm], c->r[i->rm] + (uint64_t)(DELTA)))
 #define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[i->reg], insn_offset_fast(c, i)))
 
+/* A load of SZ bytes zero-extended into a 32/64-bit register: MOV of 32
+ * and 64 bits, MOVZX of 8 and 16 (to a 32-bit register it zero-extends
+ * to 64 bits as well). */
 #define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[i->reg] = mem_read_fast(EA(c, i), SZ))
+/* MOV of a byte into a byte register (AH..BH through reg_set). */
+#define UNIT_LOAD8(SH, EA) UNIT_AND_FORM(mov_load8##SH, reg_set(c, i->reg8, 1, mem_read_fast(EA(c, i), 1)))
+/* MOVZX of a byte register, MOVSXD of a register (64-bit mode). */
+#define UNIT_MOVZX_B_RR() UNIT_AND_FORM(movzx_b_rr, c->r[i->reg] = reg_get(c, i->rm8, 1))
+#define UNIT_MOVSXD_RR() UNIT_AND_FORM(movsxd_rr, c->r[i->reg] = (uint64_t)(int64_t)(int32_t)c->r[i->rm])
 
 #define UNIT_STORE(NAME, SZ, SH, EA, VAL)                    \
 	UNIT_FN(NAME##SH)                                    \

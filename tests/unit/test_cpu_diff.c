@@ -113,6 +113,13 @@ static const struct snippet cases64[] = {
 	 * tests have no page map). */
 	{ "PAIRS: mov %esi,%ecx; mov %esi,%edx; ror $6,%ecx; ror $11,%edx; xor %ecx,%edx; mov %esi,%ecx; rol $7,%ecx; xor %ecx,%edx; not %ecx; shr $3,%r9d; and %ebx,%ecx; and $0xf,%eax; add (%rsi,%rax,4),%edx; add 4(%rsi),%edx; lea (%rdx,%r13),%r15d; mov 8(%rdi),%r8; mov 12(%rsi),%r10d; mov %edx,16(%rdi); add $8,%r11; mov %r8,%r12; add %ecx,%edx; xor %ebx,%r10d; mov %r10d,%ebx; and %edx,%ebx; add %ebx,%ecx; mov %ecx,20(%rdi); mov %ecx,24(%rdi); mov 20(%rdi),%r14; add %edx,%ecx",
 	  "\x89\xf1\x89\xf2\xc1\xc9\x06\xc1\xca\x0b\x31\xca\x89\xf1\xc1\xc1\x07\x31\xca\xf7\xd1\x41\xc1\xe9\x03\x21\xd9\x83\xe0\x0f\x03\x14\x86\x03\x56\x04\x46\x8d\x3c\x2a\x4c\x8b\x47\x08\x44\x8b\x56\x0c\x89\x57\x10\x49\x83\xc3\x08\x4d\x89\xc4\x01\xca\x41\x31\xda\x44\x89\xd3\x21\xd3\x01\xd9\x89\x4f\x14\x89\x4f\x18\x4c\x8b\x77\x14\x01\xd1", 82, MASK_ARITH },
+	/* ... and the units of gzip's and qsort's loops: MOVZX of byte
+	 * registers (AH..BH too), MOVSXD, byte loads (into BH, R14B), ADD of
+	 * 64-bit registers and AND with an immediate with their flags, MOVZX
+	 * of a 16-bit load at any address; every unit heads a pair with the
+	 * one after it (the last ADD's flags are checked) */
+	{ "PAIRS2: movzbl %cl,%edx; movzbl %bh,%ebp; movslq %ecx,%rax; movslq %r9d,%r10; mov 4(%rsi),%al; mov 5(%rdi),%bh; mov 6(%rsi),%r14b; add %rcx,%rax; and $0x7f,%eax; movzwl (%rsi,%rax,2),%r8d; add %r9,%r11; movzbl %al,%ecx; and $0xf,%eax; movzwl 2(%rdi,%rax,4),%edx; sub %edx,%ecx; movslq %edx,%rdx; add %rdx,%r12; mov 7(%rdi),%dl; movzbl %dl,%ebx; add %r13,%r15",
+	  "\x0f\xb6\xd1\x0f\xb6\xef\x48\x63\xc1\x4d\x63\xd1\x8a\x46\x04\x8a\x7f\x05\x44\x8a\x76\x06\x48\x01\xc8\x83\xe0\x7f\x44\x0f\xb7\x04\x46\x4d\x01\xcb\x0f\xb6\xc8\x83\xe0\x0f\x0f\xb7\x54\x87\x02\x29\xd1\x48\x63\xd2\x49\x01\xd4\x8a\x57\x07\x0f\xb6\xda\x4d\x01\xef", 64, MASK_ARITH },
 	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
 	 * before, OF at the ends of the range) and their flag-free twins
 	 * (lflive.c), and CF carried through them to ADC. */
