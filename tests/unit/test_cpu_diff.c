@@ -92,6 +92,17 @@ static const struct snippet cases64[] = {
 	  "\x49\xf7\xd1\xf7\xd0\x89\xc2\x01\xd9\x48\xf7\xd6\x4c\x29\xc2", 15, MASK_ARITH },
 	{ "SHIFT CL: shl %cl,%eax; sar %cl,%r9; rol %cl,%ebx; ror %cl,%rdx; shr %cl,%esi; shl %cl,%r10",
 	  "\xd3\xe0\x49\xd3\xf9\xd3\xc3\x48\xd3\xca\xd3\xee\x49\xd3\xe2", 15, MASK_CZSP },
+	/* Shifts by 1 (D1 /r: the immediate forms' fast forms with a count
+	 * of 1, and their twins), OF defined: each alone, then a run */
+	{ "SHIFT1: shr %rdx", "\x48\xd1\xea", 3, MASK_COSZP },
+	{ "SHIFT1: sar %eax", "\xd1\xf8", 2, MASK_COSZP },
+	{ "SHIFT1: shl %r8", "\x49\xd1\xe0", 3, MASK_COSZP },
+	{ "SHIFT1: rol %ecx", "\xd1\xc1", 2, MASK_CO },
+	{ "SHIFT1: ror %r9", "\x49\xd1\xc9", 3, MASK_CO },
+	{ "SHIFT1: shr %bx", "\x66\xd1\xeb", 3, MASK_COSZP },
+	{ "SHIFT1: sar %r10w", "\x66\x41\xd1\xfa", 4, MASK_COSZP },
+	{ "SHIFT1: shr %rdx; sar %eax; shl %r8; rol %ecx; ror %r9; shr %bx; sar %r10w; shr %r11d; add %r12,%r13; sar %r14",
+	  "\x48\xd1\xea\xd1\xf8\x49\xd1\xe0\xd1\xc1\x49\xd1\xc9\x66\xd1\xeb\x66\x41\xd1\xfa\x41\xd1\xeb\x4d\x01\xe5\x49\xd1\xfe", 29, MASK_COSZP },
 	/* Flag liveness (lflive.c): writers whose flags a later writer
 	 * overwrites first get flag-free forms on the warm run; loads, the
 	 * shift-by-1 form and flag readers stop that. */
