@@ -26,7 +26,8 @@
 
 /* The members: name, the mode and bytes of an instruction whose fast form
  * is the unit's single form, whether it is that form's flag-free twin.
- * By measured weight (busybox sha256sum i386/x86_64, own sha256, qsort). */
+ * By measured weight (busybox sha256sum i386/x86_64, own sha256, qsort,
+ * busybox gzip). */
 #define PAIR_UNITS(X, ...)                                                               \
 	X(mov_rr32, 64, "\x89\xc8", 0, __VA_ARGS__)          /* mov %ecx,%eax */                 \
 	X(mov_rr64, 64, "\x48\x89\xc8", 0, __VA_ARGS__)      /* mov %rcx,%rax */                 \
@@ -54,7 +55,9 @@
 	X(mov_load8_f64, 64, "\x8a\x40\x04", 0, __VA_ARGS__) /* mov 4(%rax),%al */               \
 	X(movzx_w_load, 64, "\x0f\xb7\x04\x48", 0, __VA_ARGS__) /* movzwl (%rax,%rcx,2),%eax */ \
 	X(add_rr64, 64, "\x48\x01\xc8", 0, __VA_ARGS__)      /* add %rcx,%rax */                 \
-	X(and_ri32, 64, "\x83\xe0\x0f", 0, __VA_ARGS__)      /* and $0xf,%eax */
+	X(and_ri32, 64, "\x83\xe0\x0f", 0, __VA_ARGS__)      /* and $0xf,%eax */               \
+	X(add_ri64, 64, "\x48\x83\xc0\x08", 0, __VA_ARGS__)  /* add $8,%rax */                  \
+	X(sub_ri64_nf, 64, "\x48\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%rax */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -64,6 +67,7 @@
 ALU_FAST_OPS(UNIT_ALU_32)
 UNIT_ALU_REG(add, FL_ADD, a + b, 1, ri, 64, uint64_t, 8)
 UNIT_ALU_REG(add, FL_ADD, a + b, 1, rr, 64, uint64_t, 8)
+UNIT_ALU_REG(sub, FL_SUB, a - b, 1, ri, 64, uint64_t, 8)
 #define UNIT_ALU_RM32(NAME, KIND, EXPR, WRITES) \
 	EA_SHAPES(UNIT_ALU_RM, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
 UNIT_ALU_RM32(add, FL_ADD, a + b, 1)

@@ -131,6 +131,10 @@ static const struct snippet cases64[] = {
 	 * one after it (the last ADD's flags are checked) */
 	{ "PAIRS2: movzbl %cl,%edx; movzbl %bh,%ebp; movslq %ecx,%rax; movslq %r9d,%r10; mov 4(%rsi),%al; mov 5(%rdi),%bh; mov 6(%rsi),%r14b; add %rcx,%rax; and $0x7f,%eax; movzwl (%rsi,%rax,2),%r8d; add %r9,%r11; movzbl %al,%ecx; and $0xf,%eax; movzwl 2(%rdi,%rax,4),%edx; sub %edx,%ecx; movslq %edx,%rdx; add %rdx,%r12; mov 7(%rdi),%dl; movzbl %dl,%ebx; add %r13,%r15",
 	  "\x0f\xb6\xd1\x0f\xb6\xef\x48\x63\xc1\x4d\x63\xd1\x8a\x46\x04\x8a\x7f\x05\x44\x8a\x76\x06\x48\x01\xc8\x83\xe0\x7f\x44\x0f\xb7\x04\x46\x4d\x01\xcb\x0f\xb6\xc8\x83\xe0\x0f\x0f\xb7\x54\x87\x02\x29\xd1\x48\x63\xd2\x49\x01\xd4\x8a\x57\x07\x0f\xb6\xda\x4d\x01\xef", 64, MASK_ARITH },
+	/* msort's copy loop: SUB r64,imm flag-free, ADD r64,imm with flags
+	 * (the last one's checked) paired with loads and stores */
+	{ "PAIRS3: mov 4(%rsi),%eax; sub $1,%rbp; add $4,%rbx; mov %eax,8(%rdi); add $4,%r14; sub $1,%r12; add $-8,%r9",
+	  "\x8b\x46\x04\x48\x83\xed\x01\x48\x83\xc3\x04\x89\x47\x08\x49\x83\xc6\x04\x49\x83\xec\x01\x49\x83\xc1\xf8", 26, MASK_ARITH },
 	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
 	 * before, OF at the ends of the range) and their flag-free twins
 	 * (lflive.c), and CF carried through them to ADC. */
