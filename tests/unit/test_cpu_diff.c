@@ -495,6 +495,36 @@ static void test_fused_jcc(void **state)
 	}
 }
 
+/* The same in 32-bit mode (fused.c's flat-32 shapes of a 32-bit CMP of
+ * memory): "<compare>; jCC +N; inc %ecx; inc %edx" (no REX: the bytes
+ * mean the same natively in 64-bit mode). */
+static void test_fused_jcc32(void **state)
+{
+	static const struct { const char *name, *bytes; unsigned len; } cmps[] = {
+		{ "cmp (%esi),%eax", "\x3b\x06", 2 },
+		{ "cmp %eax,8(%esi)", "\x39\x46\x08", 3 },
+		{ "cmpl $5,4(%esi)", "\x83\x7e\x04\x05", 4 },
+		{ "cmp $0x80000000,12(%edi)", "\x81\x7f\x0c\x00\x00\x00\x80", 7 },
+	};
+	char name[96], bytes[32];
+
+	for (size_t k = 0; k < sizeof(cmps) / sizeof(cmps[0]); k++) {
+		for (unsigned cc = 0; cc < 16; cc++) {
+			unsigned n = cmps[k].len;
+			struct snippet sn = { name, bytes, 0, MASK_ARITH };
+
+			memcpy(bytes, cmps[k].bytes, n);
+			bytes[n++] = (char)(0x70 + cc);
+			bytes[n++] = 2;
+			memcpy(bytes + n, "\xff\xc1\xff\xc2", 4); /* inc %ecx; inc %edx */
+			sn.len = n + 4;
+			snprintf(name, sizeof(name), "FUSE32: %s; j%u", cmps[k].name, cc);
+			for (uint64_t seed = 1; seed <= SEEDS; seed++)
+				run_case(&sn, true, seed * 0x9e3779b97f4a7c15ull + k * 16 + cc);
+		}
+	}
+}
+
 /* CMP + SETcc + SETcc, the three-way compare (fused.c fuses "setg;
  * setl" on the warm run), into low and high byte registers and REX ones,
  * the same register twice, other condition pairs (not fused), after each
@@ -572,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_diff64),
 		cmocka_unit_test(test_diff32),
 		cmocka_unit_test(test_fused_jcc),
+		cmocka_unit_test(test_fused_jcc32),
 		cmocka_unit_test(test_fused_setcc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
