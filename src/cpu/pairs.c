@@ -57,7 +57,9 @@
 	X(add_rr64, 64, "\x48\x01\xc8", 0, __VA_ARGS__)      /* add %rcx,%rax */                 \
 	X(and_ri32, 64, "\x83\xe0\x0f", 0, __VA_ARGS__)      /* and $0xf,%eax */               \
 	X(add_ri64, 64, "\x48\x83\xc0\x08", 0, __VA_ARGS__)  /* add $8,%rax */                  \
-	X(sub_ri64_nf, 64, "\x48\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%rax */
+	X(sub_ri64_nf, 64, "\x48\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%rax */              \
+	X(add_rm32_nf, 64, "\x03\x04\x88", 1, __VA_ARGS__)   /* add (%rax,%rcx,4),%eax */        \
+	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */

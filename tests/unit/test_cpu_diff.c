@@ -135,6 +135,10 @@ static const struct snippet cases64[] = {
 	 * (the last one's checked) paired with loads and stores */
 	{ "PAIRS3: mov 4(%rsi),%eax; sub $1,%rbp; add $4,%rbx; mov %eax,8(%rdi); add $4,%r14; sub $1,%r12; add $-8,%r9",
 	  "\x8b\x46\x04\x48\x83\xed\x01\x48\x83\xc3\x04\x89\x47\x08\x49\x83\xc6\x04\x49\x83\xec\x01\x49\x83\xc1\xf8", 26, MASK_ARITH },
+	/* ADD r32 of memory flag-free (the last writer before a register
+	 * writer: lflive.c) as pair members, any address and base + disp */
+	{ "PAIRS4: and $0xf,%eax; add 4(%rsi),%edx; mov %edx,%ecx; add (%rsi,%rax,4),%ecx; ror $3,%ecx; xor %ebx,%ecx; add 8(%rsi),%ebx; rol $5,%ebx; not %edx; add %ecx,%ebx",
+	  "\x83\xe0\x0f\x03\x56\x04\x89\xd1\x03\x0c\x86\xc1\xc9\x03\x31\xd9\x03\x5e\x08\xc1\xc3\x05\xf7\xd2\x01\xcb", 26, MASK_ARITH },
 	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
 	 * before, OF at the ends of the range) and their flag-free twins
 	 * (lflive.c), and CF carried through them to ADC. */
