@@ -7,7 +7,6 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,39 +21,13 @@
 
 #define HOST_STACK_SIZE (1u << 20)
 
-/* Calls the kernel returns -EINTR from after a handler, whatever
- * SA_RESTART says (signal(7)); the others restart with SA_RESTART. */
-static const char *const never_restart[] = {
-	"pause", "sigsuspend", "rt_sigsuspend", "rt_sigtimedwait",
-	"rt_sigtimedwait_time64", "nanosleep", "clock_nanosleep",
-	"clock_nanosleep_time64", "select", "_newselect", "pselect6",
-	"pselect6_time64", "poll", "ppoll", "ppoll_time64", "epoll_wait",
-	"epoll_pwait", "epoll_pwait2", "io_getevents", "io_pgetevents",
-	"io_pgetevents_time64", "semop", "semtimedop", "semtimedop_time64",
-	"msgrcv", "msgsnd", "ipc",
-};
-
-static bool restartable(const struct sg_syscall_row *row)
-{
-	if (!row)
-		return false;
-	for (size_t i = 0; i < sizeof(never_restart) / sizeof(never_restart[0]); i++)
-		if (!strcmp(row->name, never_restart[i]))
-			return false;
-	return true;
-}
-
 void trace_task_of(struct trace_task *task, const struct sg_thread *t)
 {
 	const struct sg_process *p = t->proc;
-	uint64_t pending = __atomic_load_n(&t->sig.pending, __ATOMIC_ACQUIRE);
 
 	task->mm = p->mm;
 	task->abi = p->abi;
-	task->rip = t->cpu.rip;
 	task->sp = t->cpu.r[R_SP];
-	task->signal_to_deliver = (pending & ~t->sig.mask) != 0;
-	task->restart_armed = t->sig.restart_armed;
 	task->exit_ends_thread = t != p->main_thread &&
 				 __atomic_load_n(&p->nthreads, __ATOMIC_RELAXED) > 1;
 }
@@ -89,6 +62,10 @@ static void run_syscall(struct sg_thread *t, struct sg_syscall_call *call)
 	}
 }
 
+/* One call from the guest. A result that is a restart code (the handler's
+ * answer to a signal, table.h) is left for the signal's delivery, which
+ * decides from it alone (signal/deliver.c): here only where the call would
+ * be entered again is noted, as the kernel's pt_regs keep orig_ax and ip. */
 static void do_syscall(struct sg_thread *t)
 {
 	struct cpu *c = &t->cpu;
@@ -99,30 +76,19 @@ static void do_syscall(struct sg_thread *t)
 	long res;
 
 	t->sig.sigreturned = false;
-	t->sig.restart_armed = false;
-	t->sig.restart_always = false;
 	slot = syscall_entry(t, run_syscall);
 	if (t->sig.sigreturned || t->gone)
 		return;
 	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
-	/* not started (sig_host_call): the signal first, then the call again */
-	t->sig.restart_always = res == -SG_ERESTARTNOINTR;
-	if (!t->sig.restart_always && (res != -EINTR || !sig_deliverable(&t->task)))
+	if (!sg_restart_code(res))
 		return;
-	/* the kernel's -ERESTARTSYS: rewind to the instruction (for SYSENTER,
-	 * the vDSO's int $0x80 just before the landing pad) */
-	t->sig.restart_valid = true;
-	t->sig.restart_nr = nr;
+	t->sig.restart_code = (int)-res;
+	/* ERESTART_RESTARTBLOCK goes on through the ABI's restart_syscall */
+	t->sig.restart_nr = res == -SG_ERESTART_RESTARTBLOCK ? systab_restart_nr(slot.table) : nr;
+	/* the syscall instruction (for SYSENTER, the vDSO's int $0x80 just
+	 * before the landing pad) */
 	t->sig.restart_rip = (mech == CPU_MECH_SYSENTER ? c->rip : after) - 2;
 	t->sig.restart_rcx = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ? c->r[R_CX] : rcx;
-	t->sig.restartable = restartable(slot.row);
-	if (t->sig.restart_armed) {
-		/* -ERESTART_RESTARTBLOCK: a handler gives EINTR whatever
-		 * SA_RESTART says; without one the guest goes on through its
-		 * ABI's restart_syscall */
-		t->sig.restartable = false;
-		t->sig.restart_nr = systab_restart_nr(slot.table);
-	}
 }
 
 /* Every thread of p but self stops at its next instruction boundary, and
@@ -205,7 +171,7 @@ void thread_loop(struct sg_thread *t)
 		 * is in pending */
 		__atomic_store_n(&t->sig.arrived, 0, __ATOMIC_SEQ_CST);
 		if (!p->exiting && !t->gone &&
-		    (t->sig.pending || t->sig.has_saved_mask || t->sig.restart_valid))
+		    (t->sig.pending || t->sig.has_saved_mask || t->sig.restart_code))
 			sig_deliver(&t->task);
 		if (t == p->main_thread && embed_stopped(p))
 			return; /* sg_stop/sg_step: back to sg_run's caller */

@@ -3,6 +3,7 @@
  * or fail an interrupted system call as the kernel would, and turn CPU
  * faults into the kernel's signals with their siginfo. */
 #define _GNU_SOURCE /* TRAP_TRACE */
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -148,13 +149,34 @@ static void die_of(struct sg_task *t, int sig)
 
 /* --- syscall restart ---------------------------------------------------- */
 
+/* The call the last syscall instruction made is entered again: rip back
+ * on the instruction, the number (or restart_syscall's) in eax/rax. */
 static void restart_syscall(struct sg_task *t)
 {
 	t->cpu.rip = t->sig.restart_rip;
 	t->cpu.r[R_AX] = t->sig.restart_nr;
 	t->cpu.r[R_CX] = t->sig.restart_rcx; /* the vDSO path's SYSRETL took it */
-	t->sig.restart_valid = false;
-	t->sig.restart_always = false;
+	t->sig.restart_code = 0;
+}
+
+/* The kernel's choice when a handler is about to run (handle_signal),
+ * from the interrupted call's code alone: ERESTARTNOINTR always restarts,
+ * ERESTARTSYS with SA_RESTART, the others (ERESTARTNOHAND,
+ * ERESTART_RESTARTBLOCK) never; the guest gets EINTR instead. With no
+ * handler every code restarts (sig_deliver). */
+static void restart_or_eintr(struct sg_task *t, uint64_t sa_flags)
+{
+	int code = t->sig.restart_code;
+
+	if (!code)
+		return;
+	if (code == SG_ERESTARTNOINTR || (code == SG_ERESTARTSYS && (sa_flags & SG_SA_RESTART))) {
+		restart_syscall(t);
+		return;
+	}
+	t->cpu.r[R_AX] = t->cpu.mode == CPU_MODE_64 ? (uint64_t)-EINTR : (uint32_t)-EINTR;
+	t->sig.restart_code = 0;
+	t->sig.restart_fn = SG_RESTART_NONE; /* restart_syscall now gives EINTR */
 }
 
 /* --- delivery ------------------------------------------------------------- */
@@ -182,12 +204,7 @@ static int setup_frame(struct sg_task *t, int sig, const siginfo_t *si,
 			r.cr2 = f->data_addr;
 		}
 	}
-	if (t->sig.restart_valid) {
-		if (t->sig.restart_always || ((ka.flags & SG_SA_RESTART) && t->sig.restartable))
-			restart_syscall(t);
-		t->sig.restart_valid = false;
-		t->sig.restart_fn = SG_RESTART_NONE; /* the call gives EINTR */
-	}
+	restart_or_eintr(t, ka.flags);
 	if (g->abi == SG_ABI_I386)
 		rc = frame_setup_i386(&r);
 	else
@@ -264,8 +281,8 @@ bool sig_deliver(struct sg_task *t)
 
 	while (alive && !t->group->exiting && (sig = sig_dequeue(t, ~t->sig.mask, &si)))
 		alive = act(t, sig, &si);
-	if (t->sig.restart_valid)
-		restart_syscall(t); /* no handler ran: the call goes on */
+	if (t->sig.restart_code)
+		restart_syscall(t); /* no handler ran: every code restarts */
 	if (t->sig.has_saved_mask) {
 		t->sig.has_saved_mask = false;
 		frame_set_mask(t, t->sig.saved_mask);

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "syscall/table.h" /* SG_ERESTARTNOINTR */
+#include "syscall/table.h" /* SG_ERESTART* */
 
 /* A guest signal action as rt_sigaction gave it (recorded by src/syscall;
  * mask bit n-1 = signal n). */
@@ -49,21 +49,22 @@ struct sg_sigstate {
 				      * tracer (PTRACE_TRACEME, or traced at
 				      * start by a sysgate): its faults and
 				      * calls are reported (src/syscall/ptrace.c) */
-	bool restart_valid;          /* the last syscall gave -EINTR: maybe restart */
+	/* the last call's restart code (SG_ERESTART*, positive; 0: none),
+	 * what the next delivery decides from (signal/deliver.c), and how to
+	 * enter it again: the number (restart_syscall's for
+	 * ERESTART_RESTARTBLOCK), the syscall instruction, rcx */
+	int restart_code;
 	uint64_t restart_nr, restart_rip, restart_rcx;
-	bool restartable;            /* SA_RESTART applies to it */
-	bool restart_always;         /* it never started: restart whatever
-				      * SA_RESTART says (SG_ERESTARTNOINTR) */
 	/* the kernel's restart block (ERESTART_RESTARTBLOCK): a timed wait
 	 * interrupted by a signal keeps its absolute deadline, and when no
 	 * handler runs the guest resumes through restart_syscall, which waits
 	 * out only the rest (src/syscall/time.c) */
-	bool restart_armed;          /* the last syscall filled the block */
 	int restart_fn;              /* SG_RESTART_*: what restart_syscall redoes */
 	int restart_clock;
 	int64_t restart_deadline;    /* ns on restart_clock */
-	uint64_t restart_args[4];    /* sleep: rmtp, time32; poll: fds, nfds;
-				      * futex: uaddr, op, val */
+	uint64_t restart_args[4];    /* sleep: rmtp, time32; poll: fds, nfds,
+				      * has a timeout; futex: uaddr, op, val,
+				      * bitset */
 };
 
 enum { SG_RESTART_NONE, SG_RESTART_SLEEP, SG_RESTART_POLL, SG_RESTART_FUTEX };

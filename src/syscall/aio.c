@@ -461,22 +461,28 @@ static long aio_getevents(struct sg_thread *t, enum aio_tmo form, const void *us
 	return r;
 }
 
+/* Interrupted with no event yet, io_getevents' code is -EINTR itself and
+ * io_pgetevents' -ERESTARTNOHAND (aio_pgetevents). */
 SG_SYSCALL_DEFINE5(sys_io_getevents, ctx_id, min_nr, nr, events, timeout)
 {
-	return aio_getevents(t, AIO_TS, NULL, ctx_id, min_nr, nr, events, timeout);
+	return sc_interrupted_as(aio_getevents(t, AIO_TS, NULL, ctx_id, min_nr, nr, events,
+					       timeout),
+				 -EINTR);
 }
 
 SG_SYSCALL_DEFINE5(sys_io_getevents_time32, ctx_id, min_nr, nr, events, timeout)
 {
-	return aio_getevents(t, AIO_TS32, NULL, ctx_id, min_nr, nr, events, timeout);
+	return sc_interrupted_as(aio_getevents(t, AIO_TS32, NULL, ctx_id, min_nr, nr, events,
+					       timeout),
+				 -EINTR);
 }
 
 /* io_pgetevents' sixth argument: { const sigset_t *sigmask; size_t
  * sigsetsize }, two u32 for i386 and two u64 for x32, which shares
  * x86_64's entry; the mask itself goes to the host as ppoll's does. */
-static long aio_pgetevents(struct sg_thread *t, enum aio_tmo form, uint64_t ctx_id,
-			   long min_nr, long nr, uint64_t events, uint64_t timeout,
-			   uint64_t usig)
+static long aio_pgetevents_masked(struct sg_thread *t, enum aio_tmo form, uint64_t ctx_id,
+				  long min_nr, long nr, uint64_t events, uint64_t timeout,
+				  uint64_t usig)
 {
 	struct {
 		const void *sigmask;
@@ -509,6 +515,15 @@ static long aio_pgetevents(struct sg_thread *t, enum aio_tmo form, uint64_t ctx_
 	}
 	host_sig.sigsetsize = size;
 	return aio_getevents(t, form, &host_sig, ctx_id, min_nr, nr, events, timeout);
+}
+
+static long aio_pgetevents(struct sg_thread *t, enum aio_tmo form, uint64_t ctx_id,
+			   long min_nr, long nr, uint64_t events, uint64_t timeout,
+			   uint64_t usig)
+{
+	return sc_interrupted_as(aio_pgetevents_masked(t, form, ctx_id, min_nr, nr, events,
+						       timeout, usig),
+				 -SG_ERESTARTNOHAND);
 }
 
 SG_SYSCALL_DEFINE6(sys_io_pgetevents, ctx_id, min_nr, nr, events, timeout, usig)

@@ -28,7 +28,7 @@
 #include <sys/syscall.h>
 
 #include "mm/mm.h"
-#include "signal/sigstate.h" /* sig_host_call, SG_ERESTARTNOINTR */
+#include "signal/sigstate.h" /* sig_host_call, SG_ERESTART* */
 #include "syscall/syscall.h"
 
 struct sg_thread;
@@ -67,10 +67,22 @@ static inline long host_syscall6(long nr, long a1, long a2, long a3, long a4,
 /* A host call that may block: one that a guest signal which arrived since
  * the thread's last instruction boundary keeps from starting, answering
  * -SG_ERESTARTNOINTR (signal/signal.h, sig_host_call). Only where nothing
- * done before it in the handler would be done twice by a restart. */
+ * done before it in the handler would be done twice by a restart.
+ *
+ * The host's -EINTR (its queueing handler ran: a guest signal is queued)
+ * comes back as -SG_ERESTARTSYS, the code of the kernel's interruptible
+ * waits (table.h): what most calls answer. A call whose kernel code is
+ * another says so where it is defined, with sc_interrupted_as (or
+ * sc_restart_block, time.c, for a timed wait that goes on through
+ * restart_syscall); docs/syscalls.md, "Interrupted calls". */
+static inline long sc_interruptible(long r)
+{
+	return r == -EINTR ? -SG_ERESTARTSYS : r;
+}
+
 #define host_blocking6(t, nr, a, b, c, d, e, f)                                      \
-	sig_host_call(sc_signal_arrived(t), nr, (long)(a), (long)(b), (long)(c), (long)(d), \
-		      (long)(e), (long)(f))
+	sc_interruptible(sig_host_call(sc_signal_arrived(t), nr, (long)(a), (long)(b),    \
+				       (long)(c), (long)(d), (long)(e), (long)(f)))
 #define host_blocking2(t, nr, a, b) host_blocking6(t, nr, a, b, 0, 0, 0, 0)
 #define host_blocking3(t, nr, a, b, c) host_blocking6(t, nr, a, b, c, 0, 0, 0)
 #define host_blocking4(t, nr, a, b, c, d) host_blocking6(t, nr, a, b, c, d, 0, 0)
@@ -226,16 +238,26 @@ long sc_path_host(struct sg_thread *t, uint64_t addr, char *buf,
 unsigned sc_buf_mark(void);
 void sc_buf_release(struct sg_thread *t, unsigned mark);
 
+/* A call interrupted by a signal (r: -SG_ERESTARTSYS from a blocking host
+ * call) answers code instead: the one the kernel's handler of that call
+ * returns (-SG_ERESTARTNOHAND, -EINTR, ...). Any other r is left alone. */
+static inline long sc_interrupted_as(long r, long code)
+{
+	return r == -SG_ERESTARTSYS ? code : r;
+}
+
+/* restart block (time.c): now on a clock in ns; sc_restart_block fills
+ * the block for restart_syscall after a timed wait was interrupted and
+ * returns the call's code, -SG_ERESTART_RESTARTBLOCK */
+int64_t sc_clock_ns(int clock);
+long sc_restart_block(struct sg_thread *t, int fn, int clock, int64_t deadline,
+		      uint64_t a0, uint64_t a1, uint64_t a2);
+long sc_poll_restart(struct sg_thread *t); /* select.c */
+
 /* path.c: copy a guest path (at most PATH_MAX bytes with the NUL) into
  * buf. 0, -EFAULT or -ENAMETOOLONG. With exe_alias, /proc/self/exe and
  * /proc/<pid>/exe name the guest program instead of sysgate; an absolute
  * path that exists under the sysroot is rewritten to that file. */
-/* restart block (time.c): now on a clock in ns, and fill the block for
- * restart_syscall after a timed wait gave -EINTR */
-int64_t sc_clock_ns(int clock);
-void sc_restart_arm(struct sg_thread *t, int fn, int clock, int64_t deadline,
-		    uint64_t a0, uint64_t a1, uint64_t a2);
-long sc_poll_restart(struct sg_thread *t); /* select.c */
 long sc_path(struct sg_thread *t, uint64_t addr, char *buf, bool exe_alias);
 
 /* Is this path the guest's /proc/self/exe (or /proc/<own pid>/exe)? */
@@ -319,6 +341,11 @@ const struct iovec *sc_iovec_for_host(struct sg_thread *t, uint64_t uvec,
 /* net.c: what the kernel's socket lookup gives for fd before it looks at
  * any other argument: 0, -EBADF or -ENOTSOCK. */
 long sc_sock_fd(uint64_t fd);
+/* net.c: a socket call interrupted by a signal (r: -SG_ERESTARTSYS) gives
+ * -EINTR when the socket has a timeout in the call's direction
+ * (SO_RCVTIMEO for receiving and accepting, SO_SNDTIMEO for sending and
+ * connecting), as the kernel's sock_intr_errno; any other r as it is. */
+long sc_sock_interrupted(long r, uint64_t fd, bool receiving);
 
 /* --- generic pass-through ---------------------------------------------- */
 
@@ -361,6 +388,17 @@ long sc_passthrough(struct sg_thread *t, const uint64_t *a, long nr,
 	{                                                                   \
 		static const uint32_t spec[] = { SG_ARGS_##entry };         \
 		return sc_passthrough(t, a, nr, spec, ARRAY_SIZE(spec));    \
+	}
+
+/* The same for a call whose kernel code when a signal interrupts it is
+ * not -ERESTARTSYS (sc_interrupted_as): -SG_ERESTARTNOHAND, -EINTR. */
+#define SG_PASSTHROUGH_INTERRUPTED_AS(entry, nr, code)                      \
+	SG_SYSCALL_DEFINE(entry)                                            \
+	{                                                                   \
+		static const uint32_t spec[] = { SG_ARGS_##entry };         \
+		return sc_interrupted_as(sc_passthrough(t, a, nr, spec,     \
+							ARRAY_SIZE(spec)),  \
+					 code);                             \
 	}
 
 /* In a typed handler (below) that does more around it: the call's own

@@ -122,7 +122,9 @@ static long with_buffer(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 	 * as the guest's would. */
 	if (err || (!p && size))
 		p = arg ? (void *)-4096L : NULL;
-	return host_syscall3(SYS_ioctl, fd, cmd, p);
+	/* a driver's wait (tcdrain's TCSBRK, TIOCMIWAIT) interrupted: its
+	 * code is -ERESTARTSYS */
+	return sc_interruptible(host_syscall3(SYS_ioctl, fd, cmd, p));
 }
 
 static long ifreq_compat(struct sg_thread *t, uint64_t fd, uint32_t cmd,
@@ -272,7 +274,7 @@ static long do_ioctl(struct sg_thread *t, uint64_t fd, uint32_t cmd,
 			return -EBADF;
 		return -ENOTTY;
 	}
-	return host_syscall3(SYS_ioctl, fd, cmd, old_style_arg(t, arg));
+	return sc_interruptible(host_syscall3(SYS_ioctl, fd, cmd, old_style_arg(t, arg)));
 }
 
 SG_SYSCALL_DEFINE3(sys_ioctl, fd, cmd, arg)

@@ -27,8 +27,9 @@
 /* --- semaphores ------------------------------------------------------------- */
 
 SG_PASSTHROUGH(sys_semget, SYS_semget)
-SG_PASSTHROUGH(sys_semop, SYS_semop)
-SG_PASSTHROUGH(sys_semtimedop, SYS_semtimedop)
+/* interrupted, semop's code is -EINTR itself */
+SG_PASSTHROUGH_INTERRUPTED_AS(sys_semop, SYS_semop, -EINTR)
+SG_PASSTHROUGH_INTERRUPTED_AS(sys_semtimedop, SYS_semtimedop, -EINTR)
 SG_PASSTHROUGH(sys_shmget, SYS_shmget)
 SG_PASSTHROUGH(sys_msgget, SYS_msgget)
 
@@ -49,8 +50,9 @@ static long semtimedop32(struct sg_thread *t, uint64_t id, uint64_t sops,
 			return -EFAULT;
 		get_compat_timespec(&ts, &c);
 	}
-	return host_blocking4(t, SYS_semtimedop, id, s, (uint32_t)nsops,
-			     tmo ? &ts : NULL);
+	return sc_interrupted_as(host_blocking4(t, SYS_semtimedop, id, s, (uint32_t)nsops,
+						tmo ? &ts : NULL),
+				 -EINTR);
 }
 
 /* cmd without IPC_64; compat: the i386 layouts (only the IPC_64 ones
@@ -198,7 +200,9 @@ SG_SYSCALL_DEFINE4(sys_msgsnd, msqid, msgp, msgsz, msgflg)
 	uint64_t n = (int64_t)msgsz < 0 ? 8 : 8 + (msgsz < (1u << 20) ? msgsz : 1u << 20);
 	void *p = sc_buf(t, msgp, n, PROT_READ, &err);
 
-	return err ? err : host_blocking4(t, SYS_msgsnd, msqid, p, msgsz, msgflg);
+	return err ? err
+		   : sc_interrupted_as(host_blocking4(t, SYS_msgsnd, msqid, p, msgsz, msgflg),
+				       -SG_ERESTARTNOHAND);
 }
 
 SG_SYSCALL_DEFINE5(sys_msgrcv, msqid, msgp, msgsz, msgtyp, msgflg)
@@ -210,7 +214,9 @@ SG_SYSCALL_DEFINE5(sys_msgrcv, msqid, msgp, msgsz, msgtyp, msgflg)
 		return -EINVAL;
 	p = sc_buf(t, msgp, 8 + msgsz, PROT_WRITE, &err);
 	return err ? err
-		   : host_blocking5(t, SYS_msgrcv, msqid, p, msgsz, msgtyp, msgflg);
+		   : sc_interrupted_as(host_blocking5(t, SYS_msgrcv, msqid, p, msgsz, msgtyp,
+						      msgflg),
+				       -SG_ERESTARTNOHAND);
 }
 
 /* The host's kernel.msgmax (the largest message; 8192 unless set):
@@ -249,7 +255,8 @@ static long msgsnd32(struct sg_thread *t, uint64_t id, uint64_t msgp,
 	buf[0] = mtype;
 	r = copy_from_guest(sc_mm(t), buf + 1, msgp + 4, (size_t)size)
 		    ? -EFAULT
-		    : host_blocking4(t, SYS_msgsnd, id, buf, size, (int)flg);
+		    : sc_interrupted_as(host_blocking4(t, SYS_msgsnd, id, buf, size, (int)flg),
+					-SG_ERESTARTNOHAND);
 	free(buf);
 	return r;
 }
@@ -269,7 +276,8 @@ static long msgrcv32(struct sg_thread *t, uint64_t id, uint64_t msgp,
 	buf = malloc(8 + (size_t)size);
 	if (!buf)
 		return -ENOMEM;
-	r = host_blocking5(t, SYS_msgrcv, id, buf, size, typ, (int)flg);
+	r = sc_interrupted_as(host_blocking5(t, SYS_msgrcv, id, buf, size, typ, (int)flg),
+			      -SG_ERESTARTNOHAND);
 	if (r >= 0) {
 		mtype = (int32_t)buf[0];
 		if (copy_to_guest(sc_mm(t), msgp, &mtype, sizeof(mtype)) ||

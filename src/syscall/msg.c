@@ -204,8 +204,9 @@ static long do_sendmsg(struct sg_thread *t, int fd, uint64_t msg, uint64_t flags
 	r = get_msg(t, msg, false, &m);
 
 	if (!r)
-		r = host_blocking3(t, SYS_sendmsg, fd, &m.h,
-				  (uint32_t)flags & ~SC_MSG_CMSG_COMPAT);
+		r = sc_sock_interrupted(host_blocking3(t, SYS_sendmsg, fd, &m.h,
+						       (uint32_t)flags & ~SC_MSG_CMSG_COMPAT),
+					fd, false);
 	msg_free(&m);
 	return r;
 }
@@ -223,8 +224,9 @@ static long do_recvmsg(struct sg_thread *t, int fd, uint64_t msg, uint64_t flags
 	r = get_msg(t, msg, true, &m);
 
 	if (!r)
-		r = host_blocking3(t, SYS_recvmsg, fd, &m.h,
-				  (uint32_t)flags & ~SC_MSG_CMSG_COMPAT);
+		r = sc_sock_interrupted(host_blocking3(t, SYS_recvmsg, fd, &m.h,
+						       (uint32_t)flags & ~SC_MSG_CMSG_COMPAT),
+					fd, true);
 	if (r >= 0) {
 		long p = put_msg(t, &m);
 
@@ -291,9 +293,10 @@ static long do_mmsg(struct sg_thread *t, bool recv, struct timespec *tmo, int fd
 		hv[n].msg_hdr = mv[n].h;
 	}
 	if (n)
-		r = host_blocking5(t, recv ? SYS_recvmmsg : SYS_sendmmsg, fd, hv, n,
-				  (uint32_t)flags & ~SC_MSG_CMSG_COMPAT,
-				  recv ? tmo : NULL);
+		r = sc_sock_interrupted(host_blocking5(t, recv ? SYS_recvmmsg : SYS_sendmmsg, fd,
+						       hv, n, (uint32_t)flags & ~SC_MSG_CMSG_COMPAT,
+						       recv ? tmo : NULL),
+					fd, recv);
 	/* the kernel stops at a bad entry after the first: that many sent */
 	for (uint32_t i = 0; r > 0 && i < (uint32_t)r; i++) {
 		uint32_t len = hv[i].msg_len;

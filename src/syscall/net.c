@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 
 #include "syscall/carried.h"
 #include "syscall/compat/compat.h"
@@ -56,6 +57,23 @@ SG_PASSTHROUGH(sys_socketpair, SYS_socketpair)
 SG_PASSTHROUGH(sys_listen, SYS_listen)
 SG_PASSTHROUGH(sys_shutdown, SYS_shutdown)
 
+#define SC_SO_RCVTIMEO_OLD 20
+#define SC_SO_SNDTIMEO_OLD 21
+
+long sc_sock_interrupted(long r, uint64_t fd, bool receiving)
+{
+	struct timeval tv = { 0, 0 };
+	uint32_t len = sizeof(tv);
+
+	if (r != -SG_ERESTARTSYS)
+		return r;
+	if (host_syscall5(SYS_getsockopt, (long)(int)fd, SOL_SOCKET,
+			  receiving ? SC_SO_RCVTIMEO_OLD : SC_SO_SNDTIMEO_OLD, &tv, &len) == 0 &&
+	    (tv.tv_sec || tv.tv_usec))
+		return -EINTR;
+	return r;
+}
+
 /* bind/connect: a sockaddr of at most sockaddr_storage (else -EINVAL) */
 static long addr_in_call(struct sg_thread *t, long nr, int fd, uint64_t uaddr, int addrlen)
 {
@@ -68,7 +86,7 @@ static long addr_in_call(struct sg_thread *t, long nr, int fd, uint64_t uaddr, i
 		addr = sc_fault_ptr(t, uaddr);
 	else if (uaddr)
 		addr = sc_buf(t, uaddr, len, PROT_READ, &err);
-	return err ? err : host_blocking3(t, nr, fd, addr, len);
+	return err ? err : sc_sock_interrupted(host_blocking3(t, nr, fd, addr, len), fd, false);
 }
 
 SG_SYSCALL_DEFINE3(sys_bind, fd, umyaddr, addrlen)
@@ -90,8 +108,10 @@ static long addr_out_call(struct sg_thread *t, long nr, int fd, uint64_t upeer,
 	if (r)
 		return r;
 	if (nr == SYS_accept4)
-		return host_blocking4(t, nr, fd, addr, len, flags);
-	return host_blocking3(t, nr, fd, addr, len);
+		r = host_blocking4(t, nr, fd, addr, len, flags);
+	else
+		r = host_blocking3(t, nr, fd, addr, len);
+	return sc_sock_interrupted(r, fd, true);
 }
 
 SG_SYSCALL_DEFINE3(sys_accept, fd, upeer_sockaddr, upeer_addrlen)
@@ -129,9 +149,10 @@ SG_SYSCALL_DEFINE6(sys_sendto, fd, buff, len, flags, uaddr, addr_len)
 		addr = sc_buf(t, uaddr, alen, PROT_READ, &err);
 	if (err)
 		return err;
-	return host_blocking6(t, SYS_sendto, fd, (long)buf,
-			     sc_compat() ? (long)(uint32_t)len : (long)len,
-			     (long)(uint32_t)flags, (long)addr, (long)alen);
+	return sc_sock_interrupted(host_blocking6(t, SYS_sendto, fd, (long)buf,
+						  sc_compat() ? (long)(uint32_t)len : (long)len,
+						  (long)(uint32_t)flags, (long)addr, (long)alen),
+				   fd, false);
 }
 
 SG_SYSCALL_DEFINE6(sys_recvfrom, fd, ubuf, size, flags, uaddr, addr_len)
@@ -146,8 +167,9 @@ SG_SYSCALL_DEFINE6(sys_recvfrom, fd, ubuf, size, flags, uaddr, addr_len)
 	err = addr_out(t, uaddr, addr_len, &addr, &alen);
 	if (err)
 		return err;
-	return host_blocking6(t, SYS_recvfrom, fd, (long)buf, (long)len,
-			     (long)(uint32_t)flags, (long)addr, (long)alen);
+	return sc_sock_interrupted(host_blocking6(t, SYS_recvfrom, fd, (long)buf, (long)len,
+						  (long)(uint32_t)flags, (long)addr, (long)alen),
+				   fd, true);
 }
 
 SG_SYSCALL_DEFINE(compat_sys_recvfrom)
@@ -156,9 +178,6 @@ SG_SYSCALL_DEFINE(compat_sys_recvfrom)
 }
 
 /* --- socket options ----------------------------------------------------------- */
-
-#define SC_SO_RCVTIMEO_OLD 20
-#define SC_SO_SNDTIMEO_OLD 21
 
 static bool is_old_timeo(int level, int name)
 {

@@ -117,6 +117,19 @@ static long put_tmo(struct sg_thread *t, uint64_t addr, enum tmo_form f,
 	return copy_to_guest(sc_mm(t), addr, &u, size);
 }
 
+/* select, pselect6 and ppoll write the time left back whatever the result
+ * (their code when interrupted, -ERESTARTNOHAND, restarts them with it);
+ * when that cannot be written the call cannot be restarted and gives EINTR
+ * (the kernel's poll_select_finish). */
+static long put_time_left(struct sg_thread *t, uint64_t addr, enum tmo_form f,
+			  const struct timespec *ts, long r)
+{
+	if (addr && (r >= 0 || r == -SG_ERESTARTNOHAND) && put_tmo(t, addr, f, ts) &&
+	    r == -SG_ERESTARTNOHAND)
+		return -EINTR;
+	return r;
+}
+
 /* A native kernel takes only the numbers below its descriptor table's
  * size from the sets (core_sys_select: n clamped to max_fds, and only
  * that many bytes written back); sysgate's table is larger, so a number
@@ -174,10 +187,7 @@ static long do_select(struct sg_thread *t, int n, const uint64_t *sets,
 				  (long)sigpack);
 	if (r >= 0 && put_sets(t, &s))
 		return -EFAULT;
-	/* the remaining time goes back even on EINTR (not for ERESTART*) */
-	if (tmo && (r >= 0 || r == -EINTR))
-		put_tmo(t, tmo, f, &ts);
-	return r;
+	return put_time_left(t, tmo, f, &ts, sc_interrupted_as(r, -SG_ERESTARTNOHAND));
 }
 
 SG_SYSCALL_DEFINE5(sys_select, n, inp, outp, exp, tvp)
@@ -264,9 +274,10 @@ SG_SYSCALL_DEFINE6(compat_sys_pselect6_time64, n, inp, outp, exp, tsp, sig)
 
 /* --- poll ----------------------------------------------------------------- */
 
-/* poll(fds, nfds, timeout): struct pollfd is the same in every ABI. A
- * timeout interrupted by a signal keeps its deadline in the restart block
- * (the kernel's -ERESTART_RESTARTBLOCK); an infinite one is entered again. */
+/* poll(fds, nfds, timeout): struct pollfd is the same in every ABI.
+ * Interrupted by a signal, it keeps its deadline (if it has a timeout) in
+ * the restart block: the kernel's code is -ERESTART_RESTARTBLOCK, with
+ * or without a timeout. */
 SG_SYSCALL_DEFINE3(sys_poll, ufds, nfds_arg, timeout_msecs)
 {
 	uint64_t nfds = (uint32_t)nfds_arg;
@@ -285,9 +296,9 @@ SG_SYSCALL_DEFINE3(sys_poll, ufds, nfds_arg, timeout_msecs)
 	sc_poll_hide(fds, nfds, &saved);
 	r = host_blocking3(t, SYS_poll, fds, nfds, tmo);
 	sc_poll_unhide(fds, &saved);
-	if (r == -EINTR && tmo >= 0)
-		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC,
-			       start + tmo * 1000000ll, ufds, nfds, 0);
+	if (r == -SG_ERESTARTSYS)
+		return sc_restart_block(t, SG_RESTART_POLL, CLOCK_MONOTONIC,
+					start + tmo * 1000000ll, ufds, nfds, tmo >= 0);
 	return r;
 }
 
@@ -295,6 +306,7 @@ long sc_poll_restart(struct sg_thread *t)
 {
 	struct sg_sigstate *s = sc_sigstate(t);
 	int64_t left = s->restart_deadline - sc_clock_ns(CLOCK_MONOTONIC);
+	bool timed = s->restart_args[2];
 	struct timespec ts = { 0, 0 };
 	struct sc_poll_saved saved;
 	long err = 0, r;
@@ -307,11 +319,11 @@ long sc_poll_restart(struct sg_thread *t)
 	if (left > 0)
 		ts = (struct timespec){ left / 1000000000, left % 1000000000 };
 	sc_poll_hide(fds, s->restart_args[1], &saved);
-	r = host_blocking5(t, SYS_ppoll, fds, s->restart_args[1], &ts, NULL, 8);
+	r = host_blocking5(t, SYS_ppoll, fds, s->restart_args[1], timed ? &ts : NULL, NULL, 8);
 	sc_poll_unhide(fds, &saved);
-	if (r == -EINTR)
-		sc_restart_arm(t, SG_RESTART_POLL, CLOCK_MONOTONIC, s->restart_deadline,
-			       s->restart_args[0], s->restart_args[1], 0);
+	if (r == -SG_ERESTARTSYS)
+		return sc_restart_block(t, SG_RESTART_POLL, CLOCK_MONOTONIC, s->restart_deadline,
+					s->restart_args[0], s->restart_args[1], timed);
 	return r;
 }
 
@@ -341,9 +353,7 @@ static long do_ppoll(struct sg_thread *t, enum tmo_form f, uint64_t ufds, int nf
 	sc_poll_hide(fds, nfds, &saved);
 	r = host_blocking5(t, SYS_ppoll, fds, nfds, tsp ? &ts : NULL, mask, sigsetsize);
 	sc_poll_unhide(fds, &saved);
-	if (tsp && (r >= 0 || r == -EINTR))
-		put_tmo(t, tsp, f, &ts);
-	return r;
+	return put_time_left(t, tsp, f, &ts, sc_interrupted_as(r, -SG_ERESTARTNOHAND));
 }
 
 SG_SYSCALL_DEFINE5(sys_ppoll, ufds, nfds, tsp, sigmask, sigsetsize)

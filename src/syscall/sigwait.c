@@ -59,7 +59,9 @@ SG_SYSCALL_DEFINE1(compat_sys_sigpending, uset)
 /* --- sigsuspend --------------------------------------------------------------- */
 
 /* Wait with mask until a signal is to be delivered; the run loop delivers
- * it and puts the old mask back (in the frame, or at once). */
+ * it and puts the old mask back (in the frame, or at once). The kernel's
+ * code is -ERESTARTNOHAND: a signal that runs no handler (ignored, a
+ * stop) sends the guest back into the wait. */
 static long suspend(struct sg_thread *t, uint64_t mask)
 {
 	struct sg_sigstate *s = sc_sigstate(t);
@@ -80,7 +82,7 @@ static long suspend(struct sg_thread *t, uint64_t mask)
 	}
 	s->saved_mask = old;
 	s->has_saved_mask = true;
-	return -EINTR;
+	return -SG_ERESTARTNOHAND;
 }
 
 SG_SYSCALL_DEFINE2(sys_rt_sigsuspend, unewset, sigsetsize)
@@ -124,8 +126,8 @@ static long timedwait(struct sg_thread *t, uint64_t uthese, uint64_t uinfo,
 	sig = sig_dequeue(sg_task(t), set, &si);
 	if (!sig) {
 		sig = host_blocking4(t, SYS_rt_sigtimedwait, &set, &si, ts, sizeof(set));
-		if (sig < 0)
-			return sig;
+		if (sig < 0) /* interrupted: the kernel's code is -EINTR itself */
+			return sc_interrupted_as(sig, -EINTR);
 	}
 	if (uinfo) {
 		siginfo_to_guest(&si, guest_layout(), out);

@@ -27,10 +27,32 @@ typedef long (*sg_syscall_fn)(struct sg_thread *t, const uint64_t *a);
 
 #define SG_SYSCALL_DEFINE(entry) long entry(struct sg_thread *t, const uint64_t *a)
 
-/* The kernel's -ERESTARTNOINTR, a call's result the trace shows: the
- * call did not start (the signal module's sig_host_call) and is executed
- * again after the signal, whatever SA_RESTART says. */
+/* The kernel's restart codes (include/linux/errno.h): what a handler
+ * returns, negated, when a signal interrupted its call. The code alone
+ * decides what the signal's delivery does with the call (signal/deliver.c,
+ * docs/signals.md "Interrupted system calls"); the guest never sees one,
+ * only a tracer does (the trace prints them as strace does).
+ *   ERESTARTSYS             restarted after a handler with SA_RESTART, and
+ *                           when no handler runs; else EINTR (the default
+ *                           of a blocking host call, handler.h)
+ *   ERESTARTNOINTR          always restarted: the call did not start (the
+ *                           signal module's sig_host_call) or must not fail
+ *   ERESTARTNOHAND          restarted only when no handler runs
+ *   ERESTART_RESTARTBLOCK   as NOHAND, but it goes on through the ABI's
+ *                           restart_syscall with what the handler left in
+ *                           the thread's restart block (the time left) */
+#define SG_ERESTARTSYS 512
 #define SG_ERESTARTNOINTR 513
+#define SG_ERESTARTNOHAND 514
+#define SG_ERESTART_RESTARTBLOCK 516
+
+/* Whether a call's result is one of those codes (ENOIOCTLCMD, 515, is
+ * the kernel's and never leaves a handler). */
+static inline bool sg_restart_code(long result)
+{
+	return result == -SG_ERESTARTSYS || result == -SG_ERESTARTNOINTR ||
+	       result == -SG_ERESTARTNOHAND || result == -SG_ERESTART_RESTARTBLOCK;
+}
 
 /* A call's table: the ABI whose calling convention and numbers it follows
  * (an x86_64 program's INT 0x80 uses i386's). The public enum sg_abi is

@@ -105,18 +105,18 @@ static struct timespec ts_of(int64_t ns)
 	return (struct timespec){ .tv_sec = ns / NSEC, .tv_nsec = ns % NSEC };
 }
 
-void sc_restart_arm(struct sg_thread *t, int fn, int clock, int64_t deadline,
-		    uint64_t a0, uint64_t a1, uint64_t a2)
+long sc_restart_block(struct sg_thread *t, int fn, int clock, int64_t deadline,
+		      uint64_t a0, uint64_t a1, uint64_t a2)
 {
 	struct sg_sigstate *s = sc_sigstate(t);
 
-	s->restart_armed = true;
 	s->restart_fn = fn;
 	s->restart_clock = clock;
 	s->restart_deadline = deadline;
 	s->restart_args[0] = a0;
 	s->restart_args[1] = a1;
 	s->restart_args[2] = a2;
+	return -SG_ERESTART_RESTARTBLOCK;
 }
 
 /* --- clock_settime -------------------------------------------------------- */
@@ -184,8 +184,9 @@ static long put_ts(struct sg_thread *t, uint64_t addr, const struct timespec *ts
 }
 
 /* A relative sleep interrupted by a signal writes the remaining time and
- * keeps its deadline in the restart block (the kernel's
- * -ERESTART_RESTARTBLOCK); an absolute one is simply entered again. */
+ * keeps its deadline in the restart block (the kernel's code,
+ * -ERESTART_RESTARTBLOCK); an absolute one is entered again as it is
+ * (-ERESTARTNOHAND). */
 static long do_sleep(struct sg_thread *t, int clk, int flags, uint64_t req,
 		     uint64_t rem, bool clock, bool time32)
 {
@@ -202,12 +203,14 @@ static long do_sleep(struct sg_thread *t, int clk, int flags, uint64_t req,
 		r = host_blocking4(t, SYS_clock_nanosleep, clk, flags, &rq, &rm);
 	else
 		r = host_blocking2(t, SYS_nanosleep, &rq, &rm);
-	if (r != -EINTR || (flags & TIMER_ABSTIME))
+	if (r != -SG_ERESTARTSYS)
 		return r;
+	if (flags & TIMER_ABSTIME)
+		return -SG_ERESTARTNOHAND;
 	if (rem && put_ts(t, rem, &rm, time32))
 		return -EFAULT;
-	sc_restart_arm(t, SG_RESTART_SLEEP, clk, deadline_of(start, &rq), rem, time32, 0);
-	return r;
+	return sc_restart_block(t, SG_RESTART_SLEEP, clk, deadline_of(start, &rq), rem, time32,
+				0);
 }
 
 static long sleep_restart(struct sg_thread *t)
@@ -218,14 +221,13 @@ static long sleep_restart(struct sg_thread *t)
 	struct timespec until = ts_of(deadline), rm;
 	long r = host_blocking4(t, SYS_clock_nanosleep, clk, TIMER_ABSTIME, &until, NULL);
 
-	if (r != -EINTR)
+	if (r != -SG_ERESTARTSYS)
 		return r;
 	rm = ts_of(deadline - sc_clock_ns(clk));
 	if (s->restart_args[0] && put_ts(t, s->restart_args[0], &rm, s->restart_args[1]))
 		return -EFAULT;
-	sc_restart_arm(t, SG_RESTART_SLEEP, clk, deadline, s->restart_args[0],
-		       s->restart_args[1], 0);
-	return r;
+	return sc_restart_block(t, SG_RESTART_SLEEP, clk, deadline, s->restart_args[0],
+				s->restart_args[1], 0);
 }
 
 SG_SYSCALL_DEFINE2(sys_nanosleep, rqtp, rmtp)
@@ -339,12 +341,28 @@ static long do_futex(struct sg_thread *t, bool time32, uint64_t uaddr_arg, uint6
 		start = sc_clock_ns(clk);
 	r = host_blocking6(t, SYS_futex, (long)uaddr, (long)op, (long)val,
 			  arg4, (long)uaddr2, (long)val3);
-	/* a relative FUTEX_WAIT goes on to its deadline (the absolute
-	 * timeouts of the other waits are entered again as they are) */
-	if (r == -EINTR && cmd == FUTEX_WAIT && utime)
-		sc_restart_arm(t, SG_RESTART_FUTEX, clk, deadline_of(start, &ts), uaddr_arg,
-			       op, val);
-	return r;
+	if (r != -SG_ERESTARTSYS)
+		return r;
+	switch (cmd) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+		/* a wait with a timeout goes on to its deadline through the
+		 * restart block (FUTEX_WAIT's is relative, WAIT_BITSET's
+		 * absolute on clk); without one it is entered again */
+		if (!utime || arg4 != (long)&ts)
+			return r;
+		r = sc_restart_block(t, SG_RESTART_FUTEX, clk,
+				     deadline_of(cmd == FUTEX_WAIT ? start : 0, &ts), uaddr_arg,
+				     op, val);
+		sc_sigstate(t)->restart_args[3] =
+			cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : (uint32_t)val3;
+		return r;
+	case FUTEX_LOCK_PI:
+	case 13: /* FUTEX_LOCK_PI2 */
+		return -SG_ERESTARTNOINTR; /* a lock is always taken again */
+	default:
+		return r;
+	}
 }
 
 static long futex_restart(struct sg_thread *t)
@@ -359,10 +377,13 @@ static long futex_restart(struct sg_thread *t)
 		return -EFAULT;
 	r = host_blocking6(t, SYS_futex, (long)s->restart_args[0], op,
 			  (long)(uint32_t)s->restart_args[2], (long)&until, 0,
-			  FUTEX_BITSET_MATCH_ANY);
-	if (r == -EINTR)
-		sc_restart_arm(t, SG_RESTART_FUTEX, s->restart_clock, s->restart_deadline,
-			       s->restart_args[0], s->restart_args[1], s->restart_args[2]);
+			  (long)(uint32_t)s->restart_args[3]);
+	/* interrupted again: the block as it is (restart_args[3], the
+	 * bitset, stays) */
+	if (r == -SG_ERESTARTSYS)
+		return sc_restart_block(t, SG_RESTART_FUTEX, s->restart_clock,
+					s->restart_deadline, s->restart_args[0],
+					s->restart_args[1], s->restart_args[2]);
 	return r;
 }
 

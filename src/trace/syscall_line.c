@@ -43,7 +43,6 @@ static __thread struct pending {
 	const char *restart; /* "ERESTARTSYS (...)": interrupted, see below */
 	char resuming[32];   /* the call an ERESTART_RESTARTBLOCK left */
 	bool resuming_restart; /* ... itself shown as restart_syscall */
-	uint64_t resume_rip; /* ... and where (a restart enters it again) */
 	bool as_restart;     /* this call is that one again */
 	bool entry_multi;    /* several tasks when the call began (strace
 				* writes a line's start, prefix and all, then) */
@@ -184,55 +183,24 @@ static const char *name_of(const struct sg_syscall_call *call, char *buf,
 	return buf;
 }
 
-/* A call that returns -EINTR with a signal to deliver: the kernel returned
- * one of its restart codes, which a tracer sees ("= ? ERESTARTSYS (To be
- * restarted if SA_RESTART is set)"); what happens next (restart, -EINTR)
- * is decided at the delivery. The code is the one the kernel's handler
- * uses for the call. NULL: a plain -EINTR (calls never restarted). */
-static const char *restart_code(const struct sg_syscall_call *call,
-				const struct trace_task *task)
+/* A call a signal interrupted returns one of the kernel's restart codes
+ * (syscall/table.h), which a tracer sees as strace prints them ("= ?
+ * ERESTARTSYS (To be restarted if SA_RESTART is set)"); what happens next
+ * (restart, EINTR) is decided at the delivery. NULL: any other result. */
+static const char *restart_code(const struct sg_syscall_call *call)
 {
-	static const char *const nohand[] = {
-		"pause", "rt_sigsuspend", "sigsuspend", "select", "_newselect",
-		"pselect6", "pselect6_time64", "ppoll", "ppoll_time64", "msgrcv",
-		"msgsnd",
-	};
-	static const char *const eintr[] = {
-		"epoll_wait", "epoll_pwait", "epoll_pwait2", "rt_sigtimedwait",
-		"rt_sigtimedwait_time64", "io_getevents", "io_pgetevents",
-		"io_pgetevents_time64", "semop", "semtimedop", "semtimedop_time64",
-	};
-	static const char sys[] = "ERESTARTSYS (To be restarted if SA_RESTART is set)";
-	static const char nohandler[] = "ERESTARTNOHAND (To be restarted if no handler)";
-	static const char block[] = "ERESTART_RESTARTBLOCK (Interrupted by signal)";
-	const char *name = call->row ? call->row->name : "";
-
-	if (call->result == -SG_ERESTARTNOINTR)
-		return "ERESTARTNOINTR (To be restarted)"; /* never started */
-	if (call->result != -EINTR || !task->signal_to_deliver)
-		return NULL; /* a real -EINTR (nothing to deliver) */
-	for (size_t i = 0; i < sizeof(eintr) / sizeof(eintr[0]); i++)
-		if (!strcmp(name, eintr[i]))
-			return NULL;
-	for (size_t i = 0; i < sizeof(nohand) / sizeof(nohand[0]); i++)
-		if (!strcmp(name, nohand[i]))
-			return nohandler;
-	if (!strcmp(name, "nanosleep") || !strcmp(name, "clock_nanosleep") ||
-	    !strcmp(name, "clock_nanosleep_time64"))
-		/* TIMER_ABSTIME sleeps are restarted as they are */
-		return !strcmp(name, "nanosleep") || !(call->args[1] & 1) ? block : nohandler;
-	if (!strcmp(name, "poll"))
-		return (int32_t)call->args[2] >= 0 ? block : nohandler;
-	if (!strcmp(name, "restart_syscall"))
-		return task->restart_armed ? block : NULL; /* interrupted again */
-	if (!strcmp(name, "futex") || !strcmp(name, "futex_time64")) {
-		uint32_t cmd = (uint32_t)call->args[1] & 0x7f; /* FUTEX_CMD_MASK */
-
-		/* a wait with a timeout resumes through the restart block */
-		if ((cmd == 0 || cmd == 9) && call->args[3]) /* WAIT, WAIT_BITSET */
-			return block;
+	switch (call->result) {
+	case -SG_ERESTARTSYS:
+		return "ERESTARTSYS (To be restarted if SA_RESTART is set)";
+	case -SG_ERESTARTNOINTR:
+		return "ERESTARTNOINTR (To be restarted)";
+	case -SG_ERESTARTNOHAND:
+		return "ERESTARTNOHAND (To be restarted if no handler)";
+	case -SG_ERESTART_RESTARTBLOCK:
+		return "ERESTART_RESTARTBLOCK (Interrupted by signal)";
+	default:
+		return NULL;
 	}
-	return sys;
 }
 
 /* Result, result notes, -T, the entry annotation. */
@@ -468,12 +436,10 @@ void trace_syscall_enter(struct trace *tr, const struct trace_task *task,
 	const struct sg_syscall_call *call = trace_call_view(orig, &pending.view, task->mm);
 	const struct systab_sig *sig = trace_sig_of(call);
 
-	/* the interrupted call entered again, or restart_syscall(2) going on
-	 * with it (the restart block of a timed wait) */
+	/* restart_syscall(2) going on with an interrupted timed wait (its
+	 * restart block) */
 	bool resumes = pending.resuming[0] && call->row &&
-		       ((task->rip == pending.resume_rip &&
-			 !strcmp(call->row->name, pending.resuming)) ||
-			!strcmp(call->row->name, "restart_syscall"));
+		       !strcmp(call->row->name, "restart_syscall");
 	char resumed[sizeof(pending.resuming)];
 
 	memcpy(resumed, pending.resuming, sizeof(resumed));
@@ -609,13 +575,12 @@ void trace_syscall_exit(struct trace *tr, const struct trace_task *task,
 				 (uint64_t)((now.tv_sec - pending.start.tv_sec) * 1000000000ll +
 					    (now.tv_nsec - pending.start.tv_nsec)));
 	}
-	pending.restart = restart_code(call, task);
-	if (pending.restart && !strncmp(pending.restart, "ERESTART_", 9) && call->row &&
+	pending.restart = restart_code(call);
+	if (call->result == -SG_ERESTART_RESTARTBLOCK && call->row &&
 	    strlen(call->row->name) < sizeof(pending.resuming)) {
-		/* ERESTART_RESTARTBLOCK: resumed through restart_syscall */
+		/* resumed through restart_syscall */
 		strcpy(pending.resuming, call->row->name);
 		pending.resuming_restart = pending.as_restart;
-		pending.resume_rip = task->rip;
 	}
 	for (unsigned i = 0; i < sig->nargs && i < 6; i++)
 		if (pending.split[i])

@@ -20,13 +20,7 @@ struct trace;
 struct trace_task {
 	const struct mm *mm; /* the guest's memory, for the arguments */
 	enum sg_abi abi;     /* the program's (the call's table may differ) */
-	uint64_t rip;        /* after the syscall instruction: where an
-			      * interrupted call is entered again */
 	uint64_t sp;         /* the stack pointer, for clone's stack note */
-	/* an unblocked signal is pending: an -EINTR is the kernel's restart
-	 * code, decided at the delivery */
-	bool signal_to_deliver;
-	bool restart_armed;  /* restart_syscall has a call to go on with */
 	/* exit(2) ends a thread, not the program: neither the leader nor
 	 * the last thread */
 	bool exit_ends_thread;

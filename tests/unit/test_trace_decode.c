@@ -358,35 +358,35 @@ static void test_signal_lines(void **state)
 		"--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---\n");
 }
 
-/* -EINTR with a signal to deliver is the kernel's restart code, as strace
- * 6.1 printed it here for a program whose child exited (SIGCHLD) during
- * read, clock_nanosleep and poll; a restart-block call entered again at
- * the same place is restart_syscall(2). */
+/* A call a signal interrupted shows its restart code as strace 6.1
+ * printed them here for a program whose child exited (SIGCHLD) during
+ * read, clock_nanosleep and poll; restart_syscall(2) going on with a
+ * restart block names the call it resumes. */
 static void test_restart_codes(void **state)
 {
 	struct sg_syscall_call c;
 	uint64_t ts[2] = { 0, 300000000 };
 
 	open_trace();
-	fx.task.signal_to_deliver = true; /* SIGCHLD */
-	LINE(X64, "read", -EINTR, 3, 0x7ffc1000, 1, 0, 0, 0,
+	LINE(X64, "read", -SG_ERESTARTSYS, 3, 0x7ffc1000, 1, 0, 0, 0,
 	     "read(3, 0x7ffc1000, 1)                  = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
-	LINE(X64, "poll", -EINTR, 0, 0, 300, 0, 0, 0,
+	LINE(X64, "pause", -SG_ERESTARTNOHAND, 0, 0, 0, 0, 0, 0,
+	     "pause()                                 = ? ERESTARTNOHAND (To be restarted if no handler)");
+	LINE(X64, "poll", -SG_ERESTART_RESTARTBLOCK, 0, 0, 300, 0, 0, 0,
 	     "poll(NULL, 0, 300)                      = ? ERESTART_RESTARTBLOCK (Interrupted by signal)");
-	fx.task.rip = 0x401234;
-	c = call_of(X64, "clock_nanosleep", -EINTR, 0, 0, gmem(ts, sizeof(ts)), 0, 0, 0);
+	c = call_of(X64, "clock_nanosleep", -SG_ERESTART_RESTARTBLOCK, 0, 0,
+		    gmem(ts, sizeof(ts)), 0, 0, 0);
 	trace_syscall_enter(fx.tr, &fx.task, &c);
 	trace_syscall_exit(fx.tr, &fx.task, &c);
 	assert_string_equal(output(),
 		"clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=0, tv_nsec=300000000}, NULL) = "
 		"? ERESTART_RESTARTBLOCK (Interrupted by signal)\n");
-	fx.task.signal_to_deliver = false;
-	c.result = 0;
+	c = call_of(X64, "restart_syscall", 0, 0, 0, 0, 0, 0, 0);
 	trace_syscall_enter(fx.tr, &fx.task, &c);
 	trace_syscall_exit(fx.tr, &fx.task, &c);
 	assert_string_equal(output(),
 		"restart_syscall(<... resuming interrupted clock_nanosleep ...>) = 0\n");
-	/* nothing to deliver: a plain -EINTR */
+	/* a call whose code is -EINTR itself (epoll_wait, semop) */
 	LINE(X64, "read", -EINTR, 3, 0x7ffc1000, 1, 0, 0, 0,
 	     "read(3, 0x7ffc1000, 1)                  = -1 EINTR (Interrupted system call)");
 }

@@ -1,0 +1,647 @@
+/* Blocking calls interrupted by a signal: does the call restart, fail with
+ * EINTR, or go on with the time it had left? The kernel decides from the
+ * code each call's handler returns (-ERESTARTSYS, -ERESTARTNOHAND,
+ * -ERESTART_RESTARTBLOCK, -EINTR) and from what the signal did: a handler
+ * with SA_RESTART, one without, or no handler at all (a stop and continue,
+ * or under a tracer a signal whose default is to ignore it). The program
+ * prints, per call and per way of interrupting it, the call's result and
+ * when it came back, as times the run loop can tell apart:
+ *
+ *   the signal comes at SIGNAL_MS, the event the call waits for (a byte
+ *   in a pipe, a child's exit, ...) at EVENT_MS; a timed call waits
+ *   TIMEOUT_MS: back "at the signal" (EINTR), "at the event/timeout" (it
+ *   restarted, or went on with the rest of its time), or "later" (it
+ *   started its whole timeout again).
+ *
+ * Only the call's own result and those three ranges are printed, so the
+ * native run (x32: its -m64 twin) is the oracle. Arguments: none, every
+ * call under SIGUSR1 with SA_RESTART, without it, and SIGSTOP+SIGCONT;
+ * "nohandler": a child's exit (SIGCHLD, default action) at the signal time,
+ * only for the calls that restart then (natively the signal wakes nothing;
+ * under `sysgate --trace` it interrupts the host call, and sysgate must
+ * restart as the kernel does when no handler runs; a call whose code is
+ * -EINTR gives EINTR under any tracer, strace's too, so it is left out). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/select.h>
+#include <sys/sem.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SIGNAL_MS 150
+#define EVENT_MS 500
+#define TIMEOUT_MS 500
+/* a whole timeout again after the signal: SIGNAL_MS + TIMEOUT_MS (650);
+ * the margins are for a loaded machine */
+#define AT_SIGNAL_BELOW 325
+#define LATER_FROM 590
+
+enum how { BY_RESTART_HANDLER, BY_HANDLER, BY_STOP, BY_NOHANDLER };
+static const char *const how_name[] = {
+	"SIGUSR1 handler, SA_RESTART", "SIGUSR1 handler", "SIGSTOP+SIGCONT",
+	"SIGCHLD, no handler",
+};
+
+/* what one case has made for the call and for the child providing its
+ * event */
+struct res {
+	int pipe[2];
+	int sock[2];
+	int listen_fd;
+	struct sockaddr_un addr;
+	socklen_t addrlen;
+	int ep;
+	int sem;
+	int msq;
+	uint32_t *word; /* shared with the children */
+	pid_t eventer;
+};
+
+struct tcase {
+	const char *name;
+	void (*setup)(struct res *);
+	long (*call)(struct res *);
+	void (*event)(struct res *); /* in the child; NULL: a timed call */
+	bool restarts_without_handler; /* the code is not -EINTR */
+};
+
+static volatile int usr1_hits, usr2_hits;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_hits++;
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	usr2_hits++;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static struct timespec rel_ts(int ms)
+{
+	return (struct timespec){ ms / 1000, (ms % 1000) * 1000000L };
+}
+
+/* --- the calls ------------------------------------------------------------- */
+
+static void setup_pipe(struct res *r)
+{
+	if (pipe(r->pipe))
+		perror("pipe");
+}
+
+static void write_byte(struct res *r)
+{
+	if (write(r->pipe[1], "x", 1) != 1)
+		_exit(3);
+}
+
+static long do_read(struct res *r)
+{
+	char c;
+
+	return read(r->pipe[0], &c, 1);
+}
+
+static long do_select(struct res *r)
+{
+	fd_set in;
+
+	FD_ZERO(&in);
+	FD_SET(r->pipe[0], &in);
+	return select(r->pipe[0] + 1, &in, NULL, NULL, NULL);
+}
+
+static long do_select_timed(struct res *r)
+{
+	fd_set in;
+	struct timeval tv = { TIMEOUT_MS / 1000, (TIMEOUT_MS % 1000) * 1000 };
+
+	FD_ZERO(&in);
+	FD_SET(r->pipe[0], &in);
+	return select(r->pipe[0] + 1, &in, NULL, NULL, &tv);
+}
+
+static long do_pselect(struct res *r)
+{
+	fd_set in;
+	sigset_t none;
+
+	sigemptyset(&none);
+	FD_ZERO(&in);
+	FD_SET(r->pipe[0], &in);
+	return pselect(r->pipe[0] + 1, &in, NULL, NULL, NULL, &none);
+}
+
+static long do_poll(struct res *r)
+{
+	struct pollfd p = { .fd = r->pipe[0], .events = POLLIN };
+
+	return poll(&p, 1, -1);
+}
+
+static long do_poll_timed(struct res *r)
+{
+	struct pollfd p = { .fd = r->pipe[0], .events = POLLIN };
+
+	return poll(&p, 1, TIMEOUT_MS);
+}
+
+static long do_ppoll_timed(struct res *r)
+{
+	struct pollfd p = { .fd = r->pipe[0], .events = POLLIN };
+	struct timespec ts = rel_ts(TIMEOUT_MS);
+
+	return ppoll(&p, 1, &ts, NULL);
+}
+
+static void setup_epoll(struct res *r)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	setup_pipe(r);
+	r->ep = epoll_create1(0);
+	ev.data.fd = r->pipe[0];
+	epoll_ctl(r->ep, EPOLL_CTL_ADD, r->pipe[0], &ev);
+}
+
+static long do_epoll_wait(struct res *r)
+{
+	struct epoll_event ev;
+
+	return epoll_wait(r->ep, &ev, 1, -1);
+}
+
+static long do_epoll_wait_timed(struct res *r)
+{
+	struct epoll_event ev;
+
+	return epoll_wait(r->ep, &ev, 1, TIMEOUT_MS);
+}
+
+static void setup_none(struct res *r)
+{
+	(void)r;
+}
+
+static void child_exits(struct res *r)
+{
+	(void)r;
+	_exit(0);
+}
+
+static long do_wait4(struct res *r)
+{
+	int status;
+	long got = wait4(r->eventer, &status, 0, NULL);
+
+	if (got == r->eventer)
+		r->eventer = 0; /* reaped */
+	return got > 0 ? 0 : got;
+}
+
+static void send_usr2(struct res *r)
+{
+	(void)r;
+	kill(getppid(), SIGUSR2);
+}
+
+static long do_pause(struct res *r)
+{
+	(void)r;
+	return pause();
+}
+
+static long do_sigsuspend(struct res *r)
+{
+	sigset_t none;
+
+	(void)r;
+	sigemptyset(&none);
+	return sigsuspend(&none);
+}
+
+/* SIGUSR2 blocked while the call waits for it */
+static void setup_block_usr2(struct res *r)
+{
+	sigset_t s;
+
+	(void)r;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &s, NULL);
+}
+
+static long do_sigwaitinfo(struct res *r)
+{
+	sigset_t s;
+	long got;
+
+	(void)r;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR2);
+	got = sigwaitinfo(&s, NULL);
+	return got == SIGUSR2 ? 0 : got;
+}
+
+static long do_sigtimedwait(struct res *r)
+{
+	sigset_t s;
+	struct timespec ts = rel_ts(TIMEOUT_MS);
+
+	(void)r;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR2);
+	return sigtimedwait(&s, NULL, &ts);
+}
+
+static long do_nanosleep(struct res *r)
+{
+	struct timespec ts = rel_ts(TIMEOUT_MS);
+
+	(void)r;
+	return syscall(SYS_nanosleep, &ts, NULL);
+}
+
+static long do_clock_nanosleep(struct res *r)
+{
+	struct timespec ts = rel_ts(TIMEOUT_MS);
+	int e;
+
+	(void)r;
+	e = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+static long do_clock_nanosleep_abs(struct res *r)
+{
+	struct timespec ts;
+	int e;
+
+	(void)r;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += (TIMEOUT_MS % 1000) * 1000000L;
+	ts.tv_sec += TIMEOUT_MS / 1000 + ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+static void setup_word(struct res *r)
+{
+	r->word = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	*r->word = 0;
+}
+
+static void wake_word(struct res *r)
+{
+	__atomic_store_n(r->word, 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, r->word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+static long do_futex_wait(struct res *r)
+{
+	long got;
+
+	/* a wake with the word still 0 is spurious: wait again */
+	while ((got = syscall(SYS_futex, r->word, FUTEX_WAIT, 0, NULL, NULL, 0)) == 0 &&
+	       !*r->word)
+		;
+	return got < 0 && errno == EAGAIN ? 0 : got;
+}
+
+static long do_futex_wait_timed(struct res *r)
+{
+	struct timespec ts = rel_ts(TIMEOUT_MS);
+
+	return syscall(SYS_futex, r->word, FUTEX_WAIT, 0, &ts, NULL, 0);
+}
+
+static long do_futex_wait_bitset(struct res *r)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += (TIMEOUT_MS % 1000) * 1000000L;
+	ts.tv_sec += TIMEOUT_MS / 1000 + ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	return syscall(SYS_futex, r->word, FUTEX_WAIT_BITSET, 0, &ts, NULL,
+		       FUTEX_BITSET_MATCH_ANY);
+}
+
+static void setup_sem(struct res *r)
+{
+	r->sem = semget(IPC_PRIVATE, 1, 0600);
+}
+
+static void sem_post1(struct res *r)
+{
+	struct sembuf op = { 0, 1, 0 };
+
+	semop(r->sem, &op, 1);
+}
+
+static long do_semop(struct res *r)
+{
+	struct sembuf op = { 0, -1, 0 };
+
+	return semop(r->sem, &op, 1);
+}
+
+static long do_semtimedop(struct res *r)
+{
+	struct sembuf op = { 0, -1, 0 };
+	struct timespec ts = rel_ts(TIMEOUT_MS);
+
+	return semtimedop(r->sem, &op, 1, &ts);
+}
+
+struct msg1 {
+	long type;
+	char text[8];
+};
+
+static void setup_msq(struct res *r)
+{
+	r->msq = msgget(IPC_PRIVATE, 0600);
+}
+
+static void msg_post(struct res *r)
+{
+	struct msg1 m = { 1, "x" };
+
+	msgsnd(r->msq, &m, sizeof(m.text), 0);
+}
+
+static long do_msgrcv(struct res *r)
+{
+	struct msg1 m;
+	long got = msgrcv(r->msq, &m, sizeof(m.text), 0, 0);
+
+	return got > 0 ? 0 : got;
+}
+
+static void setup_listen(struct res *r)
+{
+	memset(&r->addr, 0, sizeof(r->addr));
+	r->addr.sun_family = AF_UNIX;
+	/* abstract: nothing left in the file system */
+	snprintf(r->addr.sun_path + 1, sizeof(r->addr.sun_path) - 1, "sg-intr-%d",
+		 (int)getpid());
+	r->addrlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+				 strlen(r->addr.sun_path + 1));
+	r->listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (bind(r->listen_fd, (struct sockaddr *)&r->addr, r->addrlen) ||
+	    listen(r->listen_fd, 1))
+		perror("bind/listen");
+}
+
+static void connect_to(struct res *r)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	if (connect(s, (struct sockaddr *)&r->addr, r->addrlen))
+		_exit(3);
+}
+
+static long do_accept(struct res *r)
+{
+	long got = accept(r->listen_fd, NULL, NULL);
+
+	if (got >= 0)
+		close((int)got);
+	return got >= 0 ? 0 : got;
+}
+
+static void setup_pair(struct res *r)
+{
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, r->sock))
+		perror("socketpair");
+}
+
+static void send_byte(struct res *r)
+{
+	if (send(r->sock[1], "x", 1, 0) != 1)
+		_exit(3);
+}
+
+static long do_recv(struct res *r)
+{
+	char c;
+
+	return recv(r->sock[0], &c, 1, 0);
+}
+
+/* a receive timeout: the socket calls' code is -EINTR then */
+static void setup_pair_rcvtimeo(struct res *r)
+{
+	struct timeval tv = { TIMEOUT_MS / 1000, (TIMEOUT_MS % 1000) * 1000 };
+
+	setup_pair(r);
+	setsockopt(r->sock[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+static const struct tcase cases[] = {
+	/* waiting for an event */
+	{ "read (pipe)", setup_pipe, do_read, write_byte, true },
+	{ "select", setup_pipe, do_select, write_byte, true },
+	{ "pselect", setup_pipe, do_pselect, write_byte, true },
+	{ "poll (no timeout)", setup_pipe, do_poll, write_byte, true },
+	{ "epoll_wait (no timeout)", setup_epoll, do_epoll_wait, write_byte, false },
+	{ "wait4", setup_none, do_wait4, child_exits, true },
+	{ "pause", setup_none, do_pause, send_usr2, true },
+	{ "sigsuspend", setup_none, do_sigsuspend, send_usr2, true },
+	{ "sigwaitinfo", setup_block_usr2, do_sigwaitinfo, send_usr2, false },
+	{ "futex wait", setup_word, do_futex_wait, wake_word, true },
+	{ "semop", setup_sem, do_semop, sem_post1, false },
+	{ "msgrcv", setup_msq, do_msgrcv, msg_post, true },
+	{ "accept", setup_listen, do_accept, connect_to, true },
+	{ "recv", setup_pair, do_recv, send_byte, true },
+	/* timed */
+	{ "nanosleep", setup_none, do_nanosleep, NULL, true },
+	{ "clock_nanosleep (relative)", setup_none, do_clock_nanosleep, NULL, true },
+	{ "clock_nanosleep (absolute)", setup_none, do_clock_nanosleep_abs, NULL, true },
+	{ "select (timeout)", setup_pipe, do_select_timed, NULL, true },
+	{ "poll (timeout)", setup_pipe, do_poll_timed, NULL, true },
+	{ "ppoll (timeout)", setup_pipe, do_ppoll_timed, NULL, true },
+	{ "epoll_wait (timeout)", setup_epoll, do_epoll_wait_timed, NULL, false },
+	{ "futex wait (timeout)", setup_word, do_futex_wait_timed, NULL, true },
+	{ "futex wait_bitset (absolute)", setup_word, do_futex_wait_bitset, NULL, true },
+	{ "semtimedop", setup_sem, do_semtimedop, NULL, false },
+	{ "sigtimedwait", setup_block_usr2, do_sigtimedwait, NULL, false },
+	{ "recv (SO_RCVTIMEO)", setup_pair_rcvtimeo, do_recv, NULL, false },
+};
+
+static void set_handlers(enum how how)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = how == BY_RESTART_HANDLER ? SA_RESTART : 0;
+	sigaction(SIGUSR1, &sa, NULL);
+	/* the event of pause and sigsuspend ends them (no SA_RESTART) */
+	sa.sa_handler = on_usr2;
+	sa.sa_flags = 0;
+	sigaction(SIGUSR2, &sa, NULL);
+}
+
+static pid_t signaller(enum how how)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid;
+	sleep_ms(SIGNAL_MS);
+	switch (how) {
+	case BY_RESTART_HANDLER:
+	case BY_HANDLER:
+		kill(parent, SIGUSR1);
+		break;
+	case BY_STOP:
+		kill(parent, SIGSTOP);
+		sleep_ms(30);
+		kill(parent, SIGCONT);
+		break;
+	case BY_NOHANDLER:
+		_exit(0); /* SIGCHLD */
+	}
+	pause(); /* killed when the call is back: no SIGCHLD during it */
+	_exit(0);
+}
+
+static pid_t eventer(const struct tcase *c, struct res *r)
+{
+	pid_t pid;
+
+	if (!c->event)
+		return 0;
+	pid = fork();
+	if (pid != 0)
+		return pid;
+	sleep_ms(EVENT_MS);
+	c->event(r);
+	pause();
+	_exit(0);
+}
+
+static void reap(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+static void release(struct res *r)
+{
+	sigset_t s;
+
+	for (int i = 0; i < 2; i++) {
+		if (r->pipe[i] >= 0)
+			close(r->pipe[i]);
+		if (r->sock[i] >= 0)
+			close(r->sock[i]);
+	}
+	if (r->listen_fd >= 0)
+		close(r->listen_fd);
+	if (r->ep >= 0)
+		close(r->ep);
+	if (r->sem >= 0)
+		semctl(r->sem, 0, IPC_RMID);
+	if (r->msq >= 0)
+		msgctl(r->msq, IPC_RMID, NULL);
+	if (r->word)
+		munmap(r->word, 4096);
+	/* a SIGUSR2 still pending (the call came back before it) is dropped */
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR2);
+	signal(SIGUSR2, SIG_IGN);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+}
+
+static void run(const struct tcase *c, enum how how)
+{
+	struct res r = { .pipe = { -1, -1 }, .sock = { -1, -1 }, .listen_fd = -1,
+			 .ep = -1, .sem = -1, .msq = -1 };
+	double start, took;
+	pid_t sig_pid;
+	long got;
+	int err;
+	const char *when;
+
+	set_handlers(how);
+	c->setup(&r);
+	usr1_hits = usr2_hits = 0;
+	start = now_ms();
+	r.eventer = eventer(c, &r);
+	sig_pid = signaller(how);
+	errno = 0;
+	got = c->call(&r);
+	err = errno;
+	took = now_ms() - start;
+	reap(sig_pid);
+	reap(r.eventer);
+	release(&r);
+	when = took < AT_SIGNAL_BELOW ? "at the signal"
+	       : took < LATER_FROM    ? (c->event ? "at the event" : "at the timeout")
+				      : "later (the whole timeout again)";
+	printf("%-30s %-28s %s, %s\n", c->name, how_name[how],
+	       got < 0 ? strerrorname_np(err) : "ok", when);
+}
+
+int main(int argc, char **argv)
+{
+	bool nohandler = argc > 1 && !strcmp(argv[1], "nohandler");
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (nohandler) {
+			if (cases[i].restarts_without_handler)
+				run(&cases[i], BY_NOHANDLER);
+			continue;
+		}
+		run(&cases[i], BY_RESTART_HANDLER);
+		run(&cases[i], BY_HANDLER);
+		run(&cases[i], BY_STOP);
+	}
+	return 0;
+}
