@@ -489,6 +489,7 @@ static long aio_pgetevents_masked(struct sg_thread *t, enum aio_tmo form, uint64
 		size_t sigsetsize;
 	} host_sig = { NULL, 0 };
 	uint64_t mask = 0, size = 0;
+	struct sc_wait_mask wm;
 	long err = 0;
 
 	if (!usig)
@@ -514,7 +515,11 @@ static long aio_pgetevents_masked(struct sg_thread *t, enum aio_tmo form, uint64
 			return err;
 	}
 	host_sig.sigsetsize = size;
-	return aio_getevents(t, form, &host_sig, ctx_id, min_nr, nr, events, timeout);
+	if (sc_wait_mask_begin(t, mask, size, &wm))
+		return sc_wait_mask_end(t, &wm, -SG_ERESTARTNOHAND);
+	return sc_wait_mask_end(t, &wm,
+				aio_getevents(t, form, &host_sig, ctx_id, min_nr, nr, events,
+					      timeout));
 }
 
 static long aio_pgetevents(struct sg_thread *t, enum aio_tmo form, uint64_t ctx_id,

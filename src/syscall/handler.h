@@ -246,6 +246,19 @@ static inline long sc_interrupted_as(long r, long code)
 	return r == -SG_ERESTARTSYS ? code : r;
 }
 
+/* sigwait.c: a call that waits with a mask of its own (pselect6, ppoll,
+ * epoll_pwait, io_pgetevents) makes it the guest's while it waits
+ * (begin: true when a queued signal is already deliverable under it: the
+ * call is interrupted before it waits) and, when interrupted, until the
+ * signal's delivery (end, given the call's result, which it returns). */
+struct sc_wait_mask {
+	bool set;
+	uint64_t old;
+};
+bool sc_wait_mask_begin(struct sg_thread *t, uint64_t umask, uint64_t size,
+			struct sc_wait_mask *w);
+long sc_wait_mask_end(struct sg_thread *t, const struct sc_wait_mask *w, long r);
+
 /* restart block (time.c): now on a clock in ns; sc_restart_block fills
  * the block for restart_syscall after a timed wait was interrupted and
  * returns the call's code, -SG_ERESTART_RESTARTBLOCK */

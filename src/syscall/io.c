@@ -109,7 +109,9 @@ static long do_rw_vec(struct sg_thread *t, long host_nr, int prot, int fd, uint6
 
 	if (!v)
 		return err;
-	return host_blocking3(t, host_nr, fd, v, cnt);
+	/* a socket's timeout makes an interrupted call's code -EINTR */
+	return sc_sock_interrupted(host_blocking3(t, host_nr, fd, v, cnt), (uint32_t)fd,
+				   prot == PROT_WRITE);
 }
 
 /* sys_readv/sys_writev serve x86_64, x32 (515/516) and i386: the guest's

@@ -48,8 +48,18 @@ SG_PASSTHROUGH(sys_umask, SYS_umask)
 /* lseek, _llseek, getdents64: compat_dirs.c (directory offsets of compat
  * guests) */
 /* --- file descriptors -------------------------------------------------- */
-SG_PASSTHROUGH(sys_read, SYS_read)
-SG_PASSTHROUGH(sys_write, SYS_write)
+/* read and write on a socket with a timeout in their direction: an
+ * interrupted call's code is -EINTR (sc_sock_interrupted) */
+SG_SYSCALL_DEFINE3(sys_read, fd, buf, count)
+{
+	return sc_sock_interrupted(SC_PASSTHROUGH(t, sys_read, SYS_read), (uint32_t)fd, true);
+}
+
+SG_SYSCALL_DEFINE3(sys_write, fd, buf, count)
+{
+	return sc_sock_interrupted(SC_PASSTHROUGH(t, sys_write, SYS_write), (uint32_t)fd,
+				   false);
+}
 SG_PASSTHROUGH(sys_pread64, SYS_pread64)
 SG_PASSTHROUGH(sys_pwrite64, SYS_pwrite64)
 SG_PASSTHROUGH(sys_close, SYS_close)
@@ -274,8 +284,32 @@ SG_PASSTHROUGH(sys_fremovexattr, SYS_fremovexattr)
 SG_PASSTHROUGH(sys_epoll_create, SYS_epoll_create)
 SG_PASSTHROUGH(sys_epoll_ctl, SYS_epoll_ctl)
 SG_PASSTHROUGH_INTERRUPTED_AS(sys_epoll_wait, SYS_epoll_wait, -EINTR)
-SG_PASSTHROUGH_INTERRUPTED_AS(sys_epoll_pwait, SYS_epoll_pwait, -EINTR)
-SG_PASSTHROUGH_INTERRUPTED_AS(sys_epoll_pwait2, SYS_epoll_pwait2, -EINTR)
+/* epoll_pwait, epoll_pwait2: the guest waits with the call's mask
+ * (sc_wait_mask_begin); interrupted, their code is -EINTR itself */
+static long epoll_pwait_masked(struct sg_thread *t, const uint64_t *a, long nr,
+			       const uint32_t *spec, unsigned nargs)
+{
+	struct sc_wait_mask w;
+
+	if (sc_wait_mask_begin(t, a[4], a[5], &w))
+		return sc_wait_mask_end(t, &w, -EINTR);
+	return sc_wait_mask_end(t, &w,
+				sc_interrupted_as(sc_passthrough(t, a, nr, spec, nargs), -EINTR));
+}
+
+SG_SYSCALL_DEFINE(sys_epoll_pwait)
+{
+	static const uint32_t spec[] = { SG_ARGS_sys_epoll_pwait };
+
+	return epoll_pwait_masked(t, a, SYS_epoll_pwait, spec, ARRAY_SIZE(spec));
+}
+
+SG_SYSCALL_DEFINE(sys_epoll_pwait2)
+{
+	static const uint32_t spec[] = { SG_ARGS_sys_epoll_pwait2 };
+
+	return epoll_pwait_masked(t, a, SYS_epoll_pwait2, spec, ARRAY_SIZE(spec));
+}
 SG_PASSTHROUGH(sys_inotify_init, SYS_inotify_init)
 SG_PASSTHROUGH(sys_inotify_init1, SYS_inotify_init1)
 SG_PASSTHROUGH(sys_inotify_add_watch, SYS_inotify_add_watch)
@@ -348,4 +382,9 @@ SG_PASSTHROUGH(sys_mq_timedreceive, SYS_mq_timedreceive)
 SG_PASSTHROUGH(sys_mq_notify, SYS_mq_notify)
 SG_PASSTHROUGH(sys_mq_getsetattr, SYS_mq_getsetattr)
 /* i386 epoll_pwait2: a 64-bit timespec and a sigset of the same bytes */
-SG_PASSTHROUGH_INTERRUPTED_AS(compat_sys_epoll_pwait2, SYS_epoll_pwait2, -EINTR)
+SG_SYSCALL_DEFINE(compat_sys_epoll_pwait2)
+{
+	static const uint32_t spec[] = { SG_ARGS_compat_sys_epoll_pwait2 };
+
+	return epoll_pwait_masked(t, a, SYS_epoll_pwait2, spec, ARRAY_SIZE(spec));
+}

@@ -246,13 +246,16 @@ static long get_sigpack(struct sg_thread *t, uint64_t addr, struct sigpack *p)
 static long do_pselect(struct sg_thread *t, enum tmo_form f, int n, uint64_t inp, uint64_t outp,
 		       uint64_t exp, uint64_t tsp, uint64_t sig)
 {
-	struct sigpack pack;
+	struct sigpack pack = { 0, 0 };
+	struct sc_wait_mask w;
 	long r = sig ? get_sigpack(t, sig, &pack) : 0;
 
 	if (r)
 		return r;
-	return do_select(t, n, (const uint64_t[3]){ inp, outp, exp }, tsp, f,
-			 sig ? &pack : NULL);
+	if (sc_wait_mask_begin(t, pack.ss, pack.len, &w))
+		return sc_wait_mask_end(t, &w, -SG_ERESTARTNOHAND);
+	r = do_select(t, n, (const uint64_t[3]){ inp, outp, exp }, tsp, f, sig ? &pack : NULL);
+	return sc_wait_mask_end(t, &w, r);
 }
 
 SG_SYSCALL_DEFINE6(sys_pselect6, n, inp, outp, exp, tsp, sig)
@@ -334,6 +337,7 @@ static long do_ppoll(struct sg_thread *t, enum tmo_form f, uint64_t ufds, int nf
 {
 	uint64_t nfds = (uint32_t)nfds_arg;
 	struct sc_poll_saved saved;
+	struct sc_wait_mask w;
 	struct timespec ts;
 	long err = 0, r;
 	void *fds, *mask;
@@ -350,10 +354,13 @@ static long do_ppoll(struct sg_thread *t, enum tmo_form f, uint64_t ufds, int nf
 		if (r)
 			return r;
 	}
+	if (sc_wait_mask_begin(t, sigmask, sigsetsize, &w))
+		return sc_wait_mask_end(t, &w, -SG_ERESTARTNOHAND);
 	sc_poll_hide(fds, nfds, &saved);
 	r = host_blocking5(t, SYS_ppoll, fds, nfds, tsp ? &ts : NULL, mask, sigsetsize);
 	sc_poll_unhide(fds, &saved);
-	return put_time_left(t, tsp, f, &ts, sc_interrupted_as(r, -SG_ERESTARTNOHAND));
+	r = put_time_left(t, tsp, f, &ts, sc_interrupted_as(r, -SG_ERESTARTNOHAND));
+	return sc_wait_mask_end(t, &w, r);
 }
 
 SG_SYSCALL_DEFINE5(sys_ppoll, ufds, nfds, tsp, sigmask, sigsetsize)

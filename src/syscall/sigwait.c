@@ -85,6 +85,44 @@ static long suspend(struct sg_thread *t, uint64_t mask)
 	return -SG_ERESTARTNOHAND;
 }
 
+/* A call that waits with a mask of its own (pselect6, ppoll, epoll_pwait,
+ * io_pgetevents): the guest's mask is that one while it waits and, when a
+ * signal interrupted it, until that signal's delivery, which puts the old
+ * one back (in the frame, or at once): a signal only the call's mask
+ * unblocks runs its handler, as the kernel's set_user_sigmask and
+ * restore_saved_sigmask_unless do. */
+bool sc_wait_mask_begin(struct sg_thread *t, uint64_t umask, uint64_t size,
+			struct sc_wait_mask *w)
+{
+	struct sg_sigstate *s = sc_sigstate(t);
+	uint64_t mask;
+
+	w->set = false;
+	if (!umask || size != sizeof(mask) || copy_from_guest(sc_mm(t), &mask, umask, sizeof(mask)))
+		return false; /* the host's answer (EINVAL, EFAULT), or none */
+	w->set = true;
+	w->old = s->mask;
+	s->mask = mask & ~SIG_UNBLOCKABLE;
+	return sig_deliverable(sg_task(t));
+}
+
+long sc_wait_mask_end(struct sg_thread *t, const struct sc_wait_mask *w, long r)
+{
+	struct sg_sigstate *s = sc_sigstate(t);
+
+	if (!w->set)
+		return r;
+	if (r != -SG_ERESTARTNOINTR && (sg_restart_code(r) || r == -EINTR)) {
+		s->saved_mask = w->old;
+		s->has_saved_mask = true;
+	} else {
+		/* done, or not started: the guest's mask as before the call
+		 * (a restart sets the call's again) */
+		s->mask = w->old;
+	}
+	return r;
+}
+
 SG_SYSCALL_DEFINE2(sys_rt_sigsuspend, unewset, sigsetsize)
 {
 	uint64_t mask;

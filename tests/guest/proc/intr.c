@@ -46,13 +46,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SIGNAL_MS 150
-#define EVENT_MS 500
-#define TIMEOUT_MS 500
-/* a whole timeout again after the signal: SIGNAL_MS + TIMEOUT_MS (650);
- * the margins are for a loaded machine */
-#define AT_SIGNAL_BELOW 325
-#define LATER_FROM 590
+#define SIGNAL_MS 300
+#define EVENT_MS 600
+#define TIMEOUT_MS 600
+/* a whole timeout again after the signal: SIGNAL_MS + TIMEOUT_MS (900);
+ * 150 ms of margin each way, for a loaded machine (a native run on a
+ * busy host came back 90 ms late) */
+#define AT_SIGNAL_BELOW 450
+#define LATER_FROM 760
 
 enum how { BY_RESTART_HANDLER, BY_HANDLER, BY_STOP, BY_NOHANDLER };
 static const char *const how_name[] = {
@@ -113,6 +114,29 @@ static void sleep_ms(int ms)
 		;
 }
 
+/* The helpers act at a time after the call's start, which the parent
+ * sends them once both are forked (a fork under an emulator can take
+ * longer than the margins): go[0] gives it, in ms of CLOCK_MONOTONIC. */
+static int go[2];
+
+static void sleep_until(double start_ms, int ms)
+{
+	long long at_ns = (long long)((start_ms + ms) * 1e6);
+	struct timespec ts = { (time_t)(at_ns / 1000000000), (long)(at_ns % 1000000000) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static double wait_go(void)
+{
+	double start;
+
+	if (read(go[0], &start, sizeof(start)) != sizeof(start))
+		_exit(3);
+	return start;
+}
+
 static struct timespec rel_ts(int ms)
 {
 	return (struct timespec){ ms / 1000, (ms % 1000) * 1000000L };
@@ -169,6 +193,67 @@ static long do_pselect(struct res *r)
 	return pselect(r->pipe[0] + 1, &in, NULL, NULL, NULL, &none);
 }
 
+/* SIGUSR1 blocked but for the call's own mask (the pattern pselect is
+ * for): its handler runs while the call waits, and the call gives EINTR */
+static void setup_pipe_block_usr1(struct res *r)
+{
+	sigset_t s;
+
+	setup_pipe(r);
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &s, NULL);
+}
+
+static long do_pselect_unmasking(struct res *r)
+{
+	long got = do_pselect(r);
+	int err = errno;
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	errno = err;
+	return got;
+}
+
+static long do_ppoll_unmasking(struct res *r)
+{
+	struct pollfd p = { .fd = r->pipe[0], .events = POLLIN };
+	sigset_t none, s;
+	long got;
+	int err;
+
+	sigemptyset(&none);
+	got = ppoll(&p, 1, NULL, &none);
+	err = errno;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	errno = err;
+	return got;
+}
+
+static long do_epoll_pwait_unmasking(struct res *r)
+{
+	struct epoll_event ev;
+	sigset_t none, s;
+	long got;
+	int err;
+
+	sigemptyset(&none);
+	got = epoll_pwait(r->ep, &ev, 1, -1, &none);
+	err = errno;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	errno = err;
+	return got;
+}
+
+static void setup_epoll_block_usr1(struct res *r);
+
 static long do_poll(struct res *r)
 {
 	struct pollfd p = { .fd = r->pipe[0], .events = POLLIN };
@@ -199,6 +284,16 @@ static void setup_epoll(struct res *r)
 	r->ep = epoll_create1(0);
 	ev.data.fd = r->pipe[0];
 	epoll_ctl(r->ep, EPOLL_CTL_ADD, r->pipe[0], &ev);
+}
+
+static void setup_epoll_block_usr1(struct res *r)
+{
+	sigset_t s;
+
+	setup_epoll(r);
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &s, NULL);
 }
 
 static long do_epoll_wait(struct res *r)
@@ -470,6 +565,13 @@ static long do_recv(struct res *r)
 	return recv(r->sock[0], &c, 1, 0);
 }
 
+static long do_read_sock(struct res *r)
+{
+	char c;
+
+	return read(r->sock[0], &c, 1);
+}
+
 /* a receive timeout: the socket calls' code is -EINTR then */
 static void setup_pair_rcvtimeo(struct res *r)
 {
@@ -484,6 +586,12 @@ static const struct tcase cases[] = {
 	{ "read (pipe)", setup_pipe, do_read, write_byte, true },
 	{ "select", setup_pipe, do_select, write_byte, true },
 	{ "pselect", setup_pipe, do_pselect, write_byte, true },
+	{ "pselect (its mask unblocks)", setup_pipe_block_usr1, do_pselect_unmasking, write_byte,
+	  true },
+	{ "ppoll (its mask unblocks)", setup_pipe_block_usr1, do_ppoll_unmasking, write_byte,
+	  true },
+	{ "epoll_pwait (its mask unblocks)", setup_epoll_block_usr1, do_epoll_pwait_unmasking,
+	  write_byte, false },
 	{ "poll (no timeout)", setup_pipe, do_poll, write_byte, true },
 	{ "epoll_wait (no timeout)", setup_epoll, do_epoll_wait, write_byte, false },
 	{ "wait4", setup_none, do_wait4, child_exits, true },
@@ -508,6 +616,7 @@ static const struct tcase cases[] = {
 	{ "semtimedop", setup_sem, do_semtimedop, NULL, false },
 	{ "sigtimedwait", setup_block_usr2, do_sigtimedwait, NULL, false },
 	{ "recv (SO_RCVTIMEO)", setup_pair_rcvtimeo, do_recv, NULL, false },
+	{ "read (socket, SO_RCVTIMEO)", setup_pair_rcvtimeo, do_read_sock, NULL, false },
 };
 
 static void set_handlers(enum how how)
@@ -530,7 +639,7 @@ static pid_t signaller(enum how how)
 
 	if (pid != 0)
 		return pid;
-	sleep_ms(SIGNAL_MS);
+	sleep_until(wait_go(), SIGNAL_MS);
 	switch (how) {
 	case BY_RESTART_HANDLER:
 	case BY_HANDLER:
@@ -557,7 +666,7 @@ static pid_t eventer(const struct tcase *c, struct res *r)
 	pid = fork();
 	if (pid != 0)
 		return pid;
-	sleep_ms(EVENT_MS);
+	sleep_until(wait_go(), EVENT_MS);
 	c->event(r);
 	pause();
 	_exit(0);
@@ -611,9 +720,16 @@ static void run(const struct tcase *c, enum how how)
 	set_handlers(how);
 	c->setup(&r);
 	usr1_hits = usr2_hits = 0;
-	start = now_ms();
+	if (pipe(go))
+		perror("pipe");
 	r.eventer = eventer(c, &r);
 	sig_pid = signaller(how);
+	start = now_ms();
+	for (int i = 0; i < (r.eventer ? 2 : 1); i++)
+		if (write(go[1], &start, sizeof(start)) != sizeof(start))
+			perror("write");
+	close(go[0]);
+	close(go[1]);
 	errno = 0;
 	got = c->call(&r);
 	err = errno;
@@ -624,8 +740,9 @@ static void run(const struct tcase *c, enum how how)
 	when = took < AT_SIGNAL_BELOW ? "at the signal"
 	       : took < LATER_FROM    ? (c->event ? "at the event" : "at the timeout")
 				      : "later (the whole timeout again)";
-	printf("%-30s %-28s %s, %s\n", c->name, how_name[how],
-	       got < 0 ? strerrorname_np(err) : "ok", when);
+	printf("%-31s %-28s %s, %s%s\n", c->name, how_name[how],
+	       got < 0 ? strerrorname_np(err) : "ok", when,
+	       usr1_hits ? " (the handler ran)" : "");
 }
 
 int main(int argc, char **argv)
