@@ -358,7 +358,13 @@ long sc_sock_fd(uint64_t fd);
  * -EINTR when the socket has a timeout in the call's direction
  * (SO_RCVTIMEO for receiving and accepting, SO_SNDTIMEO for sending and
  * connecting), as the kernel's sock_intr_errno; any other r as it is. */
-long sc_sock_interrupted(long r, uint64_t fd, bool receiving);
+long sc_sock_interrupted_slow(long r, uint64_t fd, bool receiving);
+static inline long sc_sock_interrupted(long r, uint64_t fd, bool receiving)
+{
+	/* read and write pass here on every call: the socket is asked only
+	 * when a signal interrupted the call */
+	return r == -SG_ERESTARTSYS ? sc_sock_interrupted_slow(r, fd, receiving) : r;
+}
 
 /* --- generic pass-through ---------------------------------------------- */
 

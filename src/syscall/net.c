@@ -60,13 +60,11 @@ SG_PASSTHROUGH(sys_shutdown, SYS_shutdown)
 #define SC_SO_RCVTIMEO_OLD 20
 #define SC_SO_SNDTIMEO_OLD 21
 
-long sc_sock_interrupted(long r, uint64_t fd, bool receiving)
+long sc_sock_interrupted_slow(long r, uint64_t fd, bool receiving)
 {
 	struct timeval tv = { 0, 0 };
 	uint32_t len = sizeof(tv);
 
-	if (r != -SG_ERESTARTSYS)
-		return r;
 	if (host_syscall5(SYS_getsockopt, (long)(int)fd, SOL_SOCKET,
 			  receiving ? SC_SO_RCVTIMEO_OLD : SC_SO_SNDTIMEO_OLD, &tv, &len) == 0 &&
 	    (tv.tv_sec || tv.tv_usec))

@@ -50,8 +50,9 @@ typedef long (*sg_syscall_fn)(struct sg_thread *t, const uint64_t *a);
  * the kernel's and never leaves a handler). */
 static inline bool sg_restart_code(long result)
 {
-	return result == -SG_ERESTARTSYS || result == -SG_ERESTARTNOINTR ||
-	       result == -SG_ERESTARTNOHAND || result == -SG_ERESTART_RESTARTBLOCK;
+	/* one compare on the way out of every call */
+	return (unsigned long)(-result - SG_ERESTARTSYS) <= SG_ERESTART_RESTARTBLOCK - SG_ERESTARTSYS &&
+	       result != -515;
 }
 
 /* A call's table: the ABI whose calling convention and numbers it follows
