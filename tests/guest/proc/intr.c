@@ -4,17 +4,19 @@
  * -ERESTART_RESTARTBLOCK, -EINTR) and from what the signal did: a handler
  * with SA_RESTART, one without, or no handler at all (a stop and continue,
  * or under a tracer a signal whose default is to ignore it). The program
- * prints, per call and per way of interrupting it, the call's result and
- * when it came back, as times the run loop can tell apart:
+ * prints, per call and per way of interrupting it, the call's result (its
+ * errno name, or ok: the event it waited for came), which handlers ran,
+ * and for a timed call that timed out whether it waited the rest of its
+ * time or started it again from the signal:
  *
- *   the signal comes at SIGNAL_MS, the event the call waits for (a byte
- *   in a pipe, a child's exit, ...) at EVENT_MS; a timed call waits
- *   TIMEOUT_MS: back "at the signal" (EINTR), "at the event/timeout" (it
- *   restarted, or went on with the rest of its time), or "later" (it
- *   started its whole timeout again).
+ *   the signal is sent SIGNAL_MS after the call's start (TIMED_SIGNAL_MS
+ *   for a timed call), once the caller is asleep in it; the event the
+ *   call waits for (a byte in a pipe, a child's exit, ...) comes
+ *   EVENT_AFTER_SIGNAL_MS after the signal; a timed call waits
+ *   TIMEOUT_MS.
  *
- * Only the call's own result and those three ranges are printed, so the
- * native run (x32: its -m64 twin) is the oracle. Arguments: none, every
+ * Nothing that depends on the host's speed is printed, so the native run
+ * (x32: its -m64 twin) is the oracle. Arguments: none, every
  * call under SIGUSR1 with SA_RESTART, without it, and SIGSTOP+SIGCONT;
  * "nohandler": a child's exit (SIGCHLD, default action) at the signal time,
  * only for the calls that restart then (natively the signal wakes nothing;
@@ -46,14 +48,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SIGNAL_MS 300
-#define EVENT_MS 600
-#define TIMEOUT_MS 600
-/* a whole timeout again after the signal: SIGNAL_MS + TIMEOUT_MS (900);
- * 150 ms of margin each way, for a loaded machine (a native run on a
- * busy host came back 90 ms late) */
-#define AT_SIGNAL_BELOW 450
-#define LATER_FROM 760
+/* A timed call that went on with the rest of its time is told from one
+ * that started it again by half the signal's time: 250 ms of margin for a
+ * loaded host (a native 600 ms sleep on a busy one came back 150 ms late) */
+#define TIMED_SIGNAL_MS 500
+#define TIMEOUT_MS 1000
+#define SIGNAL_MS 100 /* calls waiting for an event */
+#define EVENT_AFTER_SIGNAL_MS 200
 
 enum how { BY_RESTART_HANDLER, BY_HANDLER, BY_STOP, BY_NOHANDLER };
 static const char *const how_name[] = {
@@ -118,6 +119,36 @@ static void sleep_ms(int ms)
  * sends them once both are forked (a fork under an emulator can take
  * longer than the margins): go[0] gives it, in ms of CLOCK_MONOTONIC. */
 static int go[2];
+
+/* When the signaller sent its signal, in ms after the call's start (0:
+ * not yet), in memory the helpers share with the parent: the event comes
+ * a while after it, and a timed call that went on with the rest of its
+ * time is told from one that started again from when it came. */
+static volatile double *signal_sent_ms;
+
+/* The parent is asleep in the call (a signal sent before it is in the
+ * call would be delivered before it, natively too, on a loaded host) */
+static void wait_asleep(pid_t pid)
+{
+	char path[64], buf[256];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 1500; i++) {
+		FILE *f = fopen(path, "r");
+		const char *paren;
+		size_t n = 0;
+
+		if (f) {
+			n = fread(buf, 1, sizeof(buf) - 1, f);
+			fclose(f);
+		}
+		buf[n] = 0;
+		paren = strrchr(buf, ')');
+		if (paren && paren[1] == ' ' && paren[2] == 'S')
+			return;
+		sleep_ms(2);
+	}
+}
 
 static void sleep_until(double start_ms, int ms)
 {
@@ -546,6 +577,29 @@ static long do_accept(struct res *r)
 	return got >= 0 ? 0 : got;
 }
 
+/* a listener whose backlog is full: a unix socket's connect waits until
+ * the event accepts the one already queued */
+static void setup_listen_full(struct res *r)
+{
+	setup_listen(r);
+	r->sock[1] = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (connect(r->sock[1], (struct sockaddr *)&r->addr, r->addrlen))
+		perror("connect");
+	listen(r->listen_fd, 0);
+}
+
+static void accept_one(struct res *r)
+{
+	if (accept(r->listen_fd, NULL, NULL) < 0)
+		_exit(3);
+}
+
+static long do_connect(struct res *r)
+{
+	r->sock[0] = socket(AF_UNIX, SOCK_STREAM, 0);
+	return connect(r->sock[0], (struct sockaddr *)&r->addr, r->addrlen);
+}
+
 static void setup_pair(struct res *r)
 {
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, r->sock))
@@ -602,6 +656,7 @@ static const struct tcase cases[] = {
 	{ "semop", setup_sem, do_semop, sem_post1, false },
 	{ "msgrcv", setup_msq, do_msgrcv, msg_post, true },
 	{ "accept", setup_listen, do_accept, connect_to, true },
+	{ "connect (backlog full)", setup_listen_full, do_connect, accept_one, true },
 	{ "recv", setup_pair, do_recv, send_byte, true },
 	/* timed */
 	{ "nanosleep", setup_none, do_nanosleep, NULL, true },
@@ -633,13 +688,18 @@ static void set_handlers(enum how how)
 	sigaction(SIGUSR2, &sa, NULL);
 }
 
-static pid_t signaller(enum how how)
+static pid_t signaller(enum how how, int signal_ms)
 {
 	pid_t parent = getpid(), pid = fork();
 
+	double start;
+
 	if (pid != 0)
 		return pid;
-	sleep_until(wait_go(), SIGNAL_MS);
+	start = wait_go();
+	sleep_until(start, signal_ms);
+	wait_asleep(parent);
+	*signal_sent_ms = now_ms() - start;
 	switch (how) {
 	case BY_RESTART_HANDLER:
 	case BY_HANDLER:
@@ -659,6 +719,7 @@ static pid_t signaller(enum how how)
 
 static pid_t eventer(const struct tcase *c, struct res *r)
 {
+	double start;
 	pid_t pid;
 
 	if (!c->event)
@@ -666,7 +727,10 @@ static pid_t eventer(const struct tcase *c, struct res *r)
 	pid = fork();
 	if (pid != 0)
 		return pid;
-	sleep_until(wait_go(), EVENT_MS);
+	start = wait_go();
+	while (!*signal_sent_ms)
+		sleep_ms(2);
+	sleep_until(start, (int)*signal_sent_ms + EVENT_AFTER_SIGNAL_MS);
 	c->event(r);
 	pause();
 	_exit(0);
@@ -715,15 +779,17 @@ static void run(const struct tcase *c, enum how how)
 	pid_t sig_pid;
 	long got;
 	int err;
-	const char *when;
+	const char *when = "";
+	int hits1, hits2;
 
 	set_handlers(how);
 	c->setup(&r);
 	usr1_hits = usr2_hits = 0;
+	*signal_sent_ms = 0;
 	if (pipe(go))
 		perror("pipe");
 	r.eventer = eventer(c, &r);
-	sig_pid = signaller(how);
+	sig_pid = signaller(how, c->event ? SIGNAL_MS : TIMED_SIGNAL_MS);
 	start = now_ms();
 	for (int i = 0; i < (r.eventer ? 2 : 1); i++)
 		if (write(go[1], &start, sizeof(start)) != sizeof(start))
@@ -734,15 +800,20 @@ static void run(const struct tcase *c, enum how how)
 	got = c->call(&r);
 	err = errno;
 	took = now_ms() - start;
+	hits1 = usr1_hits;
+	hits2 = usr2_hits;
 	reap(sig_pid);
 	reap(r.eventer);
 	release(&r);
-	when = took < AT_SIGNAL_BELOW ? "at the signal"
-	       : took < LATER_FROM    ? (c->event ? "at the event" : "at the timeout")
-				      : "later (the whole timeout again)";
-	printf("%-31s %-28s %s, %s%s\n", c->name, how_name[how],
+	/* a call waiting for an event says by its result what ended it; a
+	 * timed one that timed out went on with the rest of its time if it
+	 * came back nearer TIMEOUT_MS than the signal's time + TIMEOUT_MS */
+	if (!c->event && (got >= 0 || err != EINTR))
+		when = took < TIMEOUT_MS + *signal_sent_ms / 2 ? ", at the timeout"
+							       : ", later (the whole timeout again)";
+	printf("%-31s %-28s %s%s%s%s\n", c->name, how_name[how],
 	       got < 0 ? strerrorname_np(err) : "ok", when,
-	       usr1_hits ? " (the handler ran)" : "");
+	       hits1 ? " (the handler ran)" : "", hits2 ? " (the event's handler ran)" : "");
 }
 
 int main(int argc, char **argv)
@@ -750,6 +821,7 @@ int main(int argc, char **argv)
 	bool nohandler = argc > 1 && !strcmp(argv[1], "nohandler");
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal_sent_ms = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (nohandler) {
 			if (cases[i].restarts_without_handler)
