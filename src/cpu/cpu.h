@@ -255,6 +255,158 @@ void cpu_set_seg_base(struct cpu *cpu, enum cpu_seg seg, uint64_t base);
  * null selector where the load faults (the entry was cleared). */
 void cpu_set_tls_entry(struct cpu *cpu, unsigned n, const struct cpu_tls_desc *d);
 
+/* ---- System call registers (syscall_regs.c) ----
+ *
+ * After cpu_run returns CPU_STOP_SYSCALL, cpu->mech and cpu->mode say which
+ * instruction trapped; these functions are its register convention, what
+ * the kernel's entry code saves in pt_regs for it and its return leaves
+ * in the registers (SYSRET, IRET, SYSEXIT or SYSRETL to the vDSO). The
+ * syscall module reads and writes the guest's registers through them
+ * only (docs/architecture.md, Layers); what is the kernel's, not the
+ * CPU's (the table, the sixth SYSENTER argument on the user stack, the
+ * landing pad's address) stays in the entry code. */
+
+/* Which of the kernel's entry points the instruction reaches. */
+enum cpu_syscall_entry {
+	CPU_SYSCALL_ENTRY_64,     /* SYSCALL in 64-bit mode: do_syscall_64 (x86_64, x32) */
+	CPU_SYSCALL_ENTRY_INT80,  /* INT 0x80 from either mode: the i386 table */
+	CPU_SYSCALL_ENTRY_FAST32, /* SYSENTER from either mode, SYSCALL in 32-bit mode
+				   * (AMD): the i386 table through the vDSO's
+				   * __kernel_vsyscall, back to its landing pad */
+};
+
+/* One call as the instruction passes it. */
+struct cpu_syscall_regs {
+	enum cpu_syscall_entry entry;
+	uint32_t nr;       /* EAX: the low 32 bits of RAX for every entry (the
+			    * kernel takes the number as an unsigned int) */
+	/* ENTRY_64: RDI RSI RDX R10 R8 R9 whole. INT80: EBX ECX EDX ESI
+	 * EDI EBP, the low 32 bits (from 64-bit code too). FAST32: EBX, ECX
+	 * (SYSENTER) or EBP (SYSCALL, which took ECX for the return
+	 * address: __kernel_vsyscall moved it to EBP), EDX ESI EDI, and
+	 * args[5] 0: the sixth is the 32-bit word at user_sp, for the entry
+	 * code to read through mm. */
+	uint64_t args[6];
+	/* FAST32: the user stack pointer as the kernel takes it: EBP for
+	 * SYSENTER (which saves no ESP; __kernel_vsyscall copied ESP there
+	 * after pushing EBP), ESP for SYSCALL. */
+	uint32_t user_sp;
+	uint64_t next_rip; /* the address after the instruction */
+};
+
+static inline void cpu_syscall_regs(const struct cpu *c, struct cpu_syscall_regs *out)
+{
+	const uint64_t *r = c->r;
+
+	out->nr = (uint32_t)r[R_AX];
+	out->next_rip = c->rip;
+	if (c->mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64) {
+		out->entry = CPU_SYSCALL_ENTRY_64;
+		out->user_sp = 0;
+		out->args[0] = r[R_DI];
+		out->args[1] = r[R_SI];
+		out->args[2] = r[R_DX];
+		out->args[3] = r[R_R10];
+		out->args[4] = r[R_R8];
+		out->args[5] = r[R_R9];
+		return;
+	}
+	out->args[0] = (uint32_t)r[R_BX];
+	out->args[2] = (uint32_t)r[R_DX];
+	out->args[3] = (uint32_t)r[R_SI];
+	out->args[4] = (uint32_t)r[R_DI];
+	if (c->mech == CPU_MECH_INT80) {
+		out->entry = CPU_SYSCALL_ENTRY_INT80;
+		out->user_sp = 0;
+		out->args[1] = (uint32_t)r[R_CX];
+		out->args[5] = (uint32_t)r[R_BP];
+		return;
+	}
+	out->entry = CPU_SYSCALL_ENTRY_FAST32;
+	if (c->mech == CPU_MECH_SYSENTER) {
+		out->user_sp = (uint32_t)r[R_BP];
+		out->args[1] = (uint32_t)r[R_CX];
+	} else {
+		out->user_sp = (uint32_t)r[R_SP];
+		out->args[1] = (uint32_t)r[R_BP];
+	}
+	out->args[5] = 0;
+}
+
+/* The call's result in RAX: the whole long in 64-bit mode, else its low
+ * 32 bits (EAX, the upper half zero). After cpu_syscall_return_fast32,
+ * which may change the mode. */
+static inline void cpu_syscall_set_result(struct cpu *c, long result)
+{
+	c->r[R_AX] = c->mode == CPU_MODE_64 ? (uint64_t)result : (uint32_t)result;
+}
+
+/* RAX as a call's result, as the kernel's signal code tests it for
+ * -EINTR and -ERESTART*: EAX sign-extended in 32-bit mode. */
+static inline long cpu_syscall_result(const struct cpu *c)
+{
+	return c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
+}
+
+/* A FAST32 call's return to the vDSO's landing pad (regs: what
+ * cpu_syscall_regs gave at its entry), as a 64-bit kernel returns by
+ * SYSRETL: rip = landing, ECX = landing and R11 = RFLAGS without RF;
+ * after SYSENTER ESP = regs->user_sp, and SYSENTER from 64-bit code
+ * (Intel; the kernel takes it as a compat call) lands in compatibility
+ * mode, CS 0x23, with ECX and R11 as they were; EBP = *arg6 (the word
+ * __kernel_vsyscall saved EBP as, for its landing pad's pop) unless arg6
+ * is NULL (the word could not be read). RAX is cpu_syscall_set_result's,
+ * after this. */
+void cpu_syscall_return_fast32(struct cpu *c, const struct cpu_syscall_regs *regs,
+			       uint64_t landing, const uint32_t *arg6);
+
+/* Where a call interrupted by a signal runs again (the kernel's -ERESTART*
+ * rewind: ip -= 2, ax = orig_ax), taken right after the call: every entry
+ * instruction is 2 bytes, and a FAST32 call, back at the landing pad,
+ * rewinds to the vDSO's int $0x80 just before it. RCX as the call left
+ * it: the SYSCALL instruction's return address after 64-bit SYSCALL, the
+ * guest's ECX after INT 0x80 and SYSENTER, the landing pad (SYSRETL's)
+ * after 32-bit SYSCALL. */
+struct cpu_syscall_restart {
+	uint64_t rip, rcx;
+};
+
+static inline struct cpu_syscall_restart cpu_syscall_restart_point(const struct cpu *c)
+{
+	return (struct cpu_syscall_restart){ .rip = c->rip - 2, .rcx = c->r[R_CX] };
+}
+
+/* Rewind to r with nr in EAX (the call's own number, or restart_syscall's):
+ * the instruction makes the call again when the guest resumes. */
+static inline void cpu_syscall_rewind(struct cpu *c, const struct cpu_syscall_restart *r,
+				      uint32_t nr)
+{
+	c->r[R_AX] = nr;
+	c->r[R_CX] = r->rcx;
+	c->rip = r->rip;
+}
+
+/* The guest's stack pointer (RSP), as the kernel's
+ * current_user_stack_pointer(): sigaltstack's "on the stack" test. */
+static inline uint64_t cpu_stack_pointer(const struct cpu *c)
+{
+	return c->r[R_SP];
+}
+
+/* RSP = sp: a clone's new stack (the kernel's copy_thread). */
+static inline void cpu_set_stack_pointer(struct cpu *c, uint64_t sp)
+{
+	c->r[R_SP] = sp;
+}
+
+/* A new program's first instruction and stack, after cpu_init (which
+ * zeroes every other register), as the kernel's start_thread. */
+static inline void cpu_set_start(struct cpu *c, uint64_t rip, uint64_t sp)
+{
+	c->rip = rip;
+	c->r[R_SP] = sp;
+}
+
 /* Forget decoded instructions in [addr, addr+len): called when guest code
  * pages are unmapped, remapped or made writable. */
 void cpu_invalidate_code(uint64_t addr, uint64_t len);

@@ -224,11 +224,10 @@ static void init_cpu(struct cpu *cpu, const struct loader_args *args,
 	cpu->owner = owner;
 	cpu->tsc_disabled = args->tsc_disabled; /* survives execve (TIF_NOTSC) */
 	cpu->mm = p->mm;
-	/* a fresh process: every GPR zero (glibc's static start-up takes a
-	 * non-zero rdx/edx as an atexit function) */
-	memset(cpu->r, 0, sizeof(cpu->r));
-	cpu->rip = p->image.entry;
-	cpu->r[R_SP] = p->image.stack_pointer;
+	/* a fresh process: every other GPR zero, as cpu_init left them
+	 * (glibc's static start-up takes a non-zero rdx/edx as an atexit
+	 * function) */
+	cpu_set_start(cpu, p->image.entry, p->image.stack_pointer);
 }
 
 /* The program's absolute path (/proc/self/exe): the open file's name, one

@@ -53,9 +53,9 @@ static long new_thread(struct sg_task *t, const struct clone_req *r)
 	cpu_clone(&child->cpu, &t->cpu);
 	child->group = t->group;
 	child->sig.mask = t->sig.mask;
-	child->cpu.r[R_AX] = 0;
+	cpu_syscall_set_result(&child->cpu, 0); /* the call returns 0 in the child */
 	if (r->sp)
-		child->cpu.r[R_SP] = r->sp;
+		cpu_set_stack_pointer(&child->cpu, r->sp);
 	rc = r->flags & CLONE_SETTLS ? set_tls(child, r->tls) : 0;
 	if (!rc) {
 		if (r->flags & CLONE_CHILD_SETTID)
@@ -118,7 +118,7 @@ static long new_process(struct sg_task *t, const struct clone_req *r)
 		t->group->hooks.forked(t);
 		tid = (uint32_t)t->tid;
 		if (r->sp)
-			t->cpu.r[R_SP] = r->sp;
+			cpu_set_stack_pointer(&t->cpu, r->sp);
 		if (r->flags & CLONE_SETTLS)
 			set_tls(t, r->tls);
 		if (r->flags & CLONE_CHILD_SETTID)

@@ -1,18 +1,16 @@
-/* System call entry: what the kernel's entry code does for each of the three
- * x86 mechanisms (DESIGN.md, Data flow step 4).
+/* System call entry: what the kernel's entry code does for each of the
+ * three x86 mechanisms (DESIGN.md, Data flow step 4). Which registers hold
+ * the number and the arguments per instruction, and what the return
+ * leaves in them, is the CPU's (cpu.h, System call registers); here:
  *
- *   INT 0x80      i386 table, nr eax, args ebx ecx edx esi edi ebp (the low
- *                 32 bits, even from 64-bit code); result in rax as a long.
- *   SYSENTER      i386 table, args ebx ecx edx esi edi and the 32-bit word
- *                 at [ebp] (where __kernel_vsyscall saved ebp; ebp is also
- *                 the user stack pointer: esp = ebp); resumes at the vDSO
- *                 landing pad with ebp = that word.
- *   SYSCALL, 32   (AMD compat mode) i386 table, args ebx ebp edx esi edi and
- *                 the word at [esp]; resumes at the landing pad as well.
+ *   INT 0x80      the i386 table.
+ *   SYSENTER,     (the latter AMD's compat mode) the i386 table; the sixth
+ *   SYSCALL, 32   argument is the 32-bit word at the user stack pointer
+ *                 (where __kernel_vsyscall saved ebp), read through mm;
+ *                 resumes at the vDSO landing pad with ebp = that word.
  *   SYSCALL, 64   nr is the low 32 bits of rax: below the x64 table's size
  *                 the x64 table, else with 0x40000000 set the x32 table
- *                 (nr minus the bit; systab_pick); args rdi rsi rdx r10 r8
- *                 r9.
+ *                 (nr minus the bit; systab_pick).
  *
  * Numbers are compared unsigned, so nothing negative can index a table.
  * Unknown numbers, holes and unwritten handlers answer -ENOSYS.
@@ -24,8 +22,6 @@
 
 #include "syscall/internal.h"
 #include "vdso/vdso.h"
-
-#define RFLAGS_RF 0x10000ull
 
 __thread const struct sg_syscall_call *sc_current;
 
@@ -137,22 +133,16 @@ void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
 		host_syscall0(SG_PTRACE_MARK_EXIT);
 }
 
-/* SYSENTER and 32-bit SYSCALL: the vDSO's fast path. */
+/* SYSENTER and 32-bit SYSCALL: the vDSO's fast path. The sixth argument
+ * is the word __kernel_vsyscall saved EBP as, on the user stack: the
+ * kernel's entry code reads it (through mm, as its get_user), the CPU
+ * says where it is and makes the return (cpu_syscall_return_fast32). */
 static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
-			    syscall_run_fn run)
+			    const struct cpu_syscall_regs *regs, syscall_run_fn run)
 {
 	struct sg_task *k = sg_task(t);
-	struct cpu *cpu = &k->cpu;
-	uint64_t landing;
-	bool sysenter = call->mech == CPU_MECH_SYSENTER;
-	uint32_t sp = (uint32_t)(sysenter ? cpu->r[R_BP] : cpu->r[R_SP]);
 	uint32_t arg6;
-
-	call->args[0] = (uint32_t)cpu->r[R_BX];
-	call->args[1] = (uint32_t)(sysenter ? cpu->r[R_CX] : cpu->r[R_BP]);
-	call->args[2] = (uint32_t)cpu->r[R_DX];
-	call->args[3] = (uint32_t)cpu->r[R_SI];
-	call->args[4] = (uint32_t)cpu->r[R_DI];
+	bool read;
 
 	if (!k->group->vdso.sysenter_return) {
 		/* No vDSO, no landing pad: a real kernel would return to a
@@ -161,33 +151,18 @@ static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 		call->result = -ENOSYS;
 		return;
 	}
-	if (copy_from_guest(sc_mm(t), &arg6, sp, sizeof(arg6)) == 0) {
+	read = copy_from_guest(sc_mm(t), &arg6, regs->user_sp, sizeof(arg6)) == 0;
+	if (read) {
 		call->args[5] = arg6;
 		run(t, call);
-		cpu->r[R_BP] = arg6;
 	} else {
 		/* The kernel gives up before tracing or dispatching. */
 		call->result = -EFAULT;
 	}
-	if (sysenter)
-		cpu->r[R_SP] = sp;
-	/* read after the call: an mremap of the vDSO moved the landing pad
-	 * (the kernel's vdso_fix_landing) */
-	landing = k->group->vdso.sysenter_return;
-	cpu->rip = landing;
-	if (sysenter && cpu->mode == CPU_MODE_64) {
-		/* SYSENTER from 64-bit code (Intel; AMD: #UD): the kernel
-		 * takes it as a compat call and returns to the 32-bit landing
-		 * pad's offset in this process's vDSO, in compatibility mode
-		 * (the kernel's single_step_syscall selftest) */
-		cpu_far_jump(cpu, 0x23, landing);
-		return;
-	}
-	if (cpu->mode == CPU_MODE_32) {
-		/* returned through SYSRETL: ecx = eip, r11 = eflags */
-		cpu->r[R_CX] = (uint32_t)landing;
-		cpu->r[R_R11] = cpu_get_rflags(cpu) & ~RFLAGS_RF;
-	}
+	/* the landing pad read after the call: an mremap of the vDSO moved
+	 * it (the kernel's vdso_fix_landing) */
+	cpu_syscall_return_fast32(&k->cpu, regs, k->group->vdso.sysenter_return,
+				  read ? &arg6 : NULL);
 }
 
 struct systab_slot syscall_entry(struct sg_thread *t, syscall_run_fn run)
@@ -195,57 +170,32 @@ struct systab_slot syscall_entry(struct sg_thread *t, syscall_run_fn run)
 	struct sg_task *k = sg_task(t);
 	struct cpu *cpu = &k->cpu;
 	struct sg_syscall_call call;
-	enum cpu_syscall_mech mech = cpu->mech;
+	struct cpu_syscall_regs regs;
 
 	if (!run)
 		run = syscall_handle;
+	cpu_syscall_regs(cpu, &regs);
 	memset(&call, 0, sizeof(call));
-	call.mech = mech;
+	call.mech = cpu->mech;
+	call.nr = regs.nr;
+	memcpy(call.args, regs.args, sizeof(call.args));
+	pick(&call, regs.entry != CPU_SYSCALL_ENTRY_64, regs.nr);
 	/* the vDSO's time functions call in through one instruction of
 	 * their own (docs/loader.md, vDSO) */
 	call.vdso_fn = k->group->vdso.private_return &&
-		       cpu->rip == k->group->vdso.private_return &&
-		       mech != CPU_MECH_SYSENTER;
+		       regs.next_rip == k->group->vdso.private_return &&
+		       call.mech != CPU_MECH_SYSENTER;
 
-	if (mech == CPU_MECH_SYSCALL && cpu->mode == CPU_MODE_64) {
-		uint32_t nr = (uint32_t)cpu->r[R_AX];
-
-		/* RCX and R11 hold what the SYSCALL instruction left there
-		 * (the CPU's op_syscall), which the kernel's SYSRET returns */
-		call.nr = nr;
-		pick(&call, false, nr);
-		call.args[0] = cpu->r[R_DI];
-		call.args[1] = cpu->r[R_SI];
-		call.args[2] = cpu->r[R_DX];
-		call.args[3] = cpu->r[R_R10];
-		call.args[4] = cpu->r[R_R8];
-		call.args[5] = cpu->r[R_R9];
+	if (regs.entry == CPU_SYSCALL_ENTRY_FAST32) {
+		call.vdso = true;
+		vdso_syscall_32(t, &call, &regs, run);
+	} else {
+		/* after 64-bit SYSCALL, RCX and R11 hold what the instruction
+		 * left there (the CPU's op_syscall), which SYSRET returns */
 		vdso_fallback(&call);
 		run(t, &call);
-	} else {
-		uint32_t nr = (uint32_t)cpu->r[R_AX];
-
-		call.nr = nr;
-		pick(&call, true, nr);
-		if (mech == CPU_MECH_INT80) {
-			call.args[0] = (uint32_t)cpu->r[R_BX];
-			call.args[1] = (uint32_t)cpu->r[R_CX];
-			call.args[2] = (uint32_t)cpu->r[R_DX];
-			call.args[3] = (uint32_t)cpu->r[R_SI];
-			call.args[4] = (uint32_t)cpu->r[R_DI];
-			call.args[5] = (uint32_t)cpu->r[R_BP];
-			vdso_fallback(&call);
-			run(t, &call);
-		} else {
-			call.vdso = true;
-			vdso_syscall_32(t, &call, run);
-		}
 	}
-
-	if (cpu->mode == CPU_MODE_64)
-		cpu->r[R_AX] = (uint64_t)call.result;
-	else
-		cpu->r[R_AX] = (uint32_t)call.result;
+	cpu_syscall_set_result(cpu, call.result);
 	return (struct systab_slot){ .table = call.table, .index = (unsigned)call.index,
 				     .row = call.row };
 }

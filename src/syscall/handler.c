@@ -68,7 +68,7 @@ bool sc_host_shows_guest(struct sg_thread *t)
 
 uint64_t sc_stack_pointer(struct sg_thread *t)
 {
-	return sg_task(t)->cpu.r[R_SP];
+	return cpu_stack_pointer(&sg_task(t)->cpu);
 }
 
 void sc_request_stop(struct sg_thread *t)
