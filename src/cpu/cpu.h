@@ -249,6 +249,19 @@ int cpu_load_segment(struct cpu *cpu, enum cpu_seg seg, uint16_t sel);
  * a 64-bit clone's TLS), as the kernel's x86_fsbase_write_task does. */
 void cpu_set_seg_base(struct cpu *cpu, enum cpu_seg seg, uint64_t base);
 
+/* FS's or GS's base (arch_prctl ARCH_GET_FS/GS). */
+static inline uint64_t cpu_seg_base(const struct cpu *cpu, enum cpu_seg seg)
+{
+	return cpu->base[seg];
+}
+
+/* GDT TLS entry CPU_GDT_TLS_MIN + n (n < CPU_GDT_TLS_COUNT), as
+ * get_thread_area reads it. */
+static inline const struct cpu_tls_desc *cpu_tls_entry(const struct cpu *cpu, unsigned n)
+{
+	return &cpu->tls[n];
+}
+
 /* GDT TLS entry CPU_GDT_TLS_MIN + n (n < CPU_GDT_TLS_COUNT) becomes *d (a
  * d that is not present clears it), and a data segment register holding
  * its selector is loaded again, as the kernel's set_thread_area does: the
@@ -280,6 +293,8 @@ struct cpu_syscall_regs {
 	enum cpu_syscall_entry entry;
 	uint32_t nr;       /* EAX: the low 32 bits of RAX for every entry (the
 			    * kernel takes the number as an unsigned int) */
+	uint64_t orig_ax;  /* RAX whole, which a restart puts back (the kernel's
+			    * orig_ax: cpu_syscall_rewind) */
 	/* ENTRY_64: RDI RSI RDX R10 R8 R9 whole. INT80: EBX ECX EDX ESI
 	 * EDI EBP, the low 32 bits (from 64-bit code too). FAST32: EBX, ECX
 	 * (SYSENTER) or EBP (SYSCALL, which took ECX for the return
@@ -299,6 +314,7 @@ static inline void cpu_syscall_regs(const struct cpu *c, struct cpu_syscall_regs
 	const uint64_t *r = c->r;
 
 	out->nr = (uint32_t)r[R_AX];
+	out->orig_ax = r[R_AX];
 	out->next_rip = c->rip;
 	if (c->mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64) {
 		out->entry = CPU_SYSCALL_ENTRY_64;
@@ -376,12 +392,12 @@ static inline struct cpu_syscall_restart cpu_syscall_restart_point(const struct 
 	return (struct cpu_syscall_restart){ .rip = c->rip - 2, .rcx = c->r[R_CX] };
 }
 
-/* Rewind to r with nr in EAX (the call's own number, or restart_syscall's):
- * the instruction makes the call again when the guest resumes. */
+/* Rewind to r with ax in RAX (the call's own orig_ax, or restart_syscall's
+ * number): the instruction makes the call again when the guest resumes. */
 static inline void cpu_syscall_rewind(struct cpu *c, const struct cpu_syscall_restart *r,
-				      uint32_t nr)
+				      uint64_t ax)
 {
-	c->r[R_AX] = nr;
+	c->r[R_AX] = ax;
 	c->r[R_CX] = r->rcx;
 	c->rip = r->rip;
 }

@@ -38,7 +38,7 @@ int frame_ss_flags(const struct sg_task *t, uint64_t sp)
 uint64_t frame_stack(struct sg_task *t, const struct sg_sigaction *ka, bool is_i386,
 		     bool *onstack_after)
 {
-	uint64_t sp = t->cpu.r[R_SP];
+	uint64_t sp = cpu_stack_pointer(&t->cpu);
 	bool nested = t->sig.altstack_size && on_altstack(t, sp);
 
 	if (t->group->abi == SG_ABI_I386 || t->cpu.mode == CPU_MODE_32)
@@ -68,7 +68,7 @@ int frame_restore_altstack(struct sg_task *t, uint64_t ss_sp, int32_t flags,
 {
 	uint32_t mode = (uint32_t)flags & ~SS_AUTODISARM_BIT;
 
-	if (on_altstack(t, t->cpu.r[R_SP]))
+	if (on_altstack(t, cpu_stack_pointer(&t->cpu)))
 		return 0; /* -EPERM unless unchanged: the kernel lets it pass */
 	if (mode == SS_DISABLE) {
 		t->sig.altstack_sp = t->sig.altstack_size = 0;

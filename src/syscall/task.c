@@ -140,7 +140,7 @@ SG_SYSCALL_DEFINE2(sys_arch_prctl, option, addr)
 		return 0;
 	case ARCH_GET_FS:
 	case ARCH_GET_GS:
-		val = cpu->base[(int)option == ARCH_GET_FS ? SEG_FS : SEG_GS];
+		val = cpu_seg_base(cpu, (int)option == ARCH_GET_FS ? SEG_FS : SEG_GS);
 		/* an unsigned long of the kernel: 8 bytes, x32 included */
 		return copy_to_guest(sc_mm(t), addr, &val, sizeof(val));
 	case ARCH_GET_CPUID:
@@ -207,7 +207,7 @@ long sc_set_thread_area(struct sg_task *t, uint64_t u_info)
 	idx = u.entry_number;
 	if (idx == UINT32_MAX) {
 		for (idx = 0; idx < CPU_GDT_TLS_COUNT; idx++)
-			if (!cpu->tls[idx].present)
+			if (!cpu_tls_entry(cpu, idx)->present)
 				break;
 		if (idx == CPU_GDT_TLS_COUNT)
 			return -ESRCH;
@@ -242,7 +242,7 @@ SG_SYSCALL_DEFINE1(sys_get_thread_area, u_info)
 		return -EFAULT;
 	if (idx < CPU_GDT_TLS_MIN || idx >= CPU_GDT_TLS_MIN + CPU_GDT_TLS_COUNT)
 		return -EINVAL;
-	d = &sg_task(t)->cpu.tls[idx - CPU_GDT_TLS_MIN];
+	d = cpu_tls_entry(&sg_task(t)->cpu, idx - CPU_GDT_TLS_MIN);
 	u.entry_number = idx;
 	if (d->present) {
 		u.base_addr = d->base;
