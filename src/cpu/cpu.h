@@ -273,11 +273,12 @@ void cpu_set_tls_entry(struct cpu *cpu, unsigned n, const struct cpu_tls_desc *d
  * After cpu_run returns CPU_STOP_SYSCALL, cpu->mech and cpu->mode say which
  * instruction trapped; these functions are its register convention, what
  * the kernel's entry code saves in pt_regs for it and its return leaves
- * in the registers (SYSRET, IRET, SYSEXIT or SYSRETL to the vDSO). The
- * syscall module reads and writes the guest's registers through them
- * only (docs/architecture.md, Layers); what is the kernel's, not the
- * CPU's (the table, the sixth SYSENTER argument on the user stack, the
- * landing pad's address) stays in the entry code. */
+ * in the registers (SYSRET, IRET, SYSRETL to the vDSO), named after the
+ * kernel's <asm/syscall.h> accessors. The syscall module reads and writes
+ * the guest's registers through them only (docs/architecture.md, Layers);
+ * what is the kernel's, not the CPU's (the table, the sixth SYSENTER
+ * argument on the user stack, the landing pad's address) stays in the
+ * entry code. Inline: they run once per system call. */
 
 /* Which of the kernel's entry points the instruction reaches. */
 enum cpu_syscall_entry {
@@ -288,93 +289,101 @@ enum cpu_syscall_entry {
 				   * __kernel_vsyscall, back to its landing pad */
 };
 
-/* One call as the instruction passes it. */
-struct cpu_syscall_regs {
-	enum cpu_syscall_entry entry;
-	uint32_t nr;       /* EAX: the low 32 bits of RAX for every entry (the
-			    * kernel takes the number as an unsigned int) */
-	uint64_t orig_ax;  /* RAX whole, which a restart puts back (the kernel's
-			    * orig_ax: cpu_syscall_rewind) */
-	/* ENTRY_64: RDI RSI RDX R10 R8 R9 whole. INT80: EBX ECX EDX ESI
-	 * EDI EBP, the low 32 bits (from 64-bit code too). FAST32: EBX, ECX
-	 * (SYSENTER) or EBP (SYSCALL, which took ECX for the return
-	 * address: __kernel_vsyscall moved it to EBP), EDX ESI EDI, and
-	 * args[5] 0: the sixth is the 32-bit word at user_sp, for the entry
-	 * code to read through mm. */
-	uint64_t args[6];
-	/* FAST32: the user stack pointer as the kernel takes it: EBP for
-	 * SYSENTER (which saves no ESP; __kernel_vsyscall copied ESP there
-	 * after pushing EBP), ESP for SYSCALL. */
-	uint32_t user_sp;
-	uint64_t next_rip; /* the address after the instruction */
-};
+/* The number: EAX, the low 32 bits of RAX for every entry (the kernel
+ * takes it as an unsigned int). */
+static inline uint32_t cpu_syscall_nr(const struct cpu *c)
+{
+	return (uint32_t)c->r[R_AX];
+}
 
-static inline void cpu_syscall_regs(const struct cpu *c, struct cpu_syscall_regs *out)
+/* RAX whole, taken at entry: what a restart puts back (the kernel's
+ * orig_ax; cpu_syscall_rewind). */
+static inline uint64_t cpu_syscall_orig_ax(const struct cpu *c)
+{
+	return c->r[R_AX];
+}
+
+/* The address after the instruction (where INT 0x80 and SYSCALL return). */
+static inline uint64_t cpu_syscall_next_rip(const struct cpu *c)
+{
+	return c->rip;
+}
+
+/* The six argument registers into args; returns the entry point.
+ * ENTRY_64: RDI RSI RDX R10 R8 R9 whole. INT80: EBX ECX EDX ESI EDI EBP,
+ * the low 32 bits (from 64-bit code too). FAST32: EBX, ECX (SYSENTER) or
+ * EBP (SYSCALL, which took ECX for the return address: __kernel_vsyscall
+ * moved it to EBP), EDX ESI EDI, and args[5] 0: the sixth is the 32-bit
+ * word at cpu_syscall_user_sp, for the entry code to read through mm. */
+static inline enum cpu_syscall_entry cpu_syscall_get_arguments(const struct cpu *c,
+							       uint64_t args[6])
 {
 	const uint64_t *r = c->r;
+	bool sysenter = c->mech == CPU_MECH_SYSENTER;
 
-	out->nr = (uint32_t)r[R_AX];
-	out->orig_ax = r[R_AX];
-	out->next_rip = c->rip;
+	/* each entry whole, the 64-bit one first: the common case tests
+	 * two fields and copies six registers, nothing more */
 	if (c->mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64) {
-		out->entry = CPU_SYSCALL_ENTRY_64;
-		out->user_sp = 0;
-		out->args[0] = r[R_DI];
-		out->args[1] = r[R_SI];
-		out->args[2] = r[R_DX];
-		out->args[3] = r[R_R10];
-		out->args[4] = r[R_R8];
-		out->args[5] = r[R_R9];
-		return;
+		args[0] = r[R_DI];
+		args[1] = r[R_SI];
+		args[2] = r[R_DX];
+		args[3] = r[R_R10];
+		args[4] = r[R_R8];
+		args[5] = r[R_R9];
+		return CPU_SYSCALL_ENTRY_64;
 	}
-	out->args[0] = (uint32_t)r[R_BX];
-	out->args[2] = (uint32_t)r[R_DX];
-	out->args[3] = (uint32_t)r[R_SI];
-	out->args[4] = (uint32_t)r[R_DI];
 	if (c->mech == CPU_MECH_INT80) {
-		out->entry = CPU_SYSCALL_ENTRY_INT80;
-		out->user_sp = 0;
-		out->args[1] = (uint32_t)r[R_CX];
-		out->args[5] = (uint32_t)r[R_BP];
-		return;
+		args[0] = (uint32_t)r[R_BX];
+		args[1] = (uint32_t)r[R_CX];
+		args[2] = (uint32_t)r[R_DX];
+		args[3] = (uint32_t)r[R_SI];
+		args[4] = (uint32_t)r[R_DI];
+		args[5] = (uint32_t)r[R_BP];
+		return CPU_SYSCALL_ENTRY_INT80;
 	}
-	out->entry = CPU_SYSCALL_ENTRY_FAST32;
-	if (c->mech == CPU_MECH_SYSENTER) {
-		out->user_sp = (uint32_t)r[R_BP];
-		out->args[1] = (uint32_t)r[R_CX];
-	} else {
-		out->user_sp = (uint32_t)r[R_SP];
-		out->args[1] = (uint32_t)r[R_BP];
-	}
-	out->args[5] = 0;
+	args[0] = (uint32_t)r[R_BX];
+	args[1] = (uint32_t)(sysenter ? r[R_CX] : r[R_BP]);
+	args[2] = (uint32_t)r[R_DX];
+	args[3] = (uint32_t)r[R_SI];
+	args[4] = (uint32_t)r[R_DI];
+	args[5] = 0;
+	return CPU_SYSCALL_ENTRY_FAST32;
+}
+
+/* A FAST32 call's user stack pointer as the kernel takes it at entry: EBP
+ * for SYSENTER (which saves no ESP; __kernel_vsyscall copied ESP there
+ * after pushing EBP), ESP for SYSCALL. The sixth argument is the 32-bit
+ * word there. */
+static inline uint32_t cpu_syscall_user_sp(const struct cpu *c)
+{
+	return (uint32_t)(c->mech == CPU_MECH_SYSENTER ? c->r[R_BP] : c->r[R_SP]);
 }
 
 /* The call's result in RAX: the whole long in 64-bit mode, else its low
  * 32 bits (EAX, the upper half zero). After cpu_syscall_return_fast32,
  * which may change the mode. */
-static inline void cpu_syscall_set_result(struct cpu *c, long result)
+static inline void cpu_syscall_set_return_value(struct cpu *c, long result)
 {
 	c->r[R_AX] = c->mode == CPU_MODE_64 ? (uint64_t)result : (uint32_t)result;
 }
 
 /* RAX as a call's result, as the kernel's signal code tests it for
  * -EINTR and -ERESTART*: EAX sign-extended in 32-bit mode. */
-static inline long cpu_syscall_result(const struct cpu *c)
+static inline long cpu_syscall_get_return_value(const struct cpu *c)
 {
 	return c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
 }
 
-/* A FAST32 call's return to the vDSO's landing pad (regs: what
- * cpu_syscall_regs gave at its entry), as a 64-bit kernel returns by
- * SYSRETL: rip = landing, ECX = landing and R11 = RFLAGS without RF;
- * after SYSENTER ESP = regs->user_sp, and SYSENTER from 64-bit code
- * (Intel; the kernel takes it as a compat call) lands in compatibility
- * mode, CS 0x23, with ECX and R11 as they were; EBP = *arg6 (the word
- * __kernel_vsyscall saved EBP as, for its landing pad's pop) unless arg6
- * is NULL (the word could not be read). RAX is cpu_syscall_set_result's,
- * after this. */
-void cpu_syscall_return_fast32(struct cpu *c, const struct cpu_syscall_regs *regs,
-			       uint64_t landing, const uint32_t *arg6);
+/* A FAST32 call's return to the vDSO's landing pad, as a 64-bit kernel
+ * returns by SYSRETL: rip = landing, ECX = landing and R11 = RFLAGS
+ * without RF; after SYSENTER ESP = user_sp (cpu_syscall_user_sp at the
+ * entry), and SYSENTER from 64-bit code (Intel; the kernel takes it as a
+ * compat call) lands in compatibility mode, CS 0x23, with ECX and R11 as
+ * they were; EBP = *arg6 (the word __kernel_vsyscall saved EBP as, for
+ * its landing pad's pop) unless arg6 is NULL (the word could not be
+ * read). RAX is cpu_syscall_set_return_value's, after this. */
+void cpu_syscall_return_fast32(struct cpu *c, uint32_t user_sp, uint64_t landing,
+			       const uint32_t *arg6);
 
 /* Where a call interrupted by a signal runs again (the kernel's -ERESTART*
  * rewind: ip -= 2, ax = orig_ax), taken right after the call: every entry

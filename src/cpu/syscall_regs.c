@@ -5,15 +5,15 @@
 
 #define RFLAGS_RF 0x10000ull
 
-void cpu_syscall_return_fast32(struct cpu *c, const struct cpu_syscall_regs *regs,
-			       uint64_t landing, const uint32_t *arg6)
+void cpu_syscall_return_fast32(struct cpu *c, uint32_t user_sp, uint64_t landing,
+			       const uint32_t *arg6)
 {
 	bool sysenter = c->mech == CPU_MECH_SYSENTER;
 
 	if (arg6)
 		c->r[R_BP] = *arg6;
 	if (sysenter)
-		c->r[R_SP] = regs->user_sp;
+		c->r[R_SP] = user_sp;
 	c->rip = landing;
 	if (sysenter && c->mode == CPU_MODE_64) {
 		/* SYSENTER from 64-bit code (Intel; AMD: #UD): the kernel

@@ -53,7 +53,7 @@ static long new_thread(struct sg_task *t, const struct clone_req *r)
 	cpu_clone(&child->cpu, &t->cpu);
 	child->group = t->group;
 	child->sig.mask = t->sig.mask;
-	cpu_syscall_set_result(&child->cpu, 0); /* the call returns 0 in the child */
+	cpu_syscall_set_return_value(&child->cpu, 0); /* the call returns 0 in the child */
 	if (r->sp)
 		cpu_set_stack_pointer(&child->cpu, r->sp);
 	rc = r->flags & CLONE_SETTLS ? set_tls(child, r->tls) : 0;

@@ -138,9 +138,10 @@ void syscall_handle(struct sg_thread *t, struct sg_syscall_call *call)
  * kernel's entry code reads it (through mm, as its get_user), the CPU
  * says where it is and makes the return (cpu_syscall_return_fast32). */
 static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
-			    const struct cpu_syscall_regs *regs, syscall_run_fn run)
+			    syscall_run_fn run)
 {
 	struct sg_task *k = sg_task(t);
+	uint32_t sp = cpu_syscall_user_sp(&k->cpu);
 	uint32_t arg6;
 	bool read;
 
@@ -151,7 +152,7 @@ static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 		call->result = -ENOSYS;
 		return;
 	}
-	read = copy_from_guest(sc_mm(t), &arg6, regs->user_sp, sizeof(arg6)) == 0;
+	read = copy_from_guest(sc_mm(t), &arg6, sp, sizeof(arg6)) == 0;
 	if (read) {
 		call->args[5] = arg6;
 		run(t, call);
@@ -161,7 +162,7 @@ static void vdso_syscall_32(struct sg_thread *t, struct sg_syscall_call *call,
 	}
 	/* the landing pad read after the call: an mremap of the vDSO moved
 	 * it (the kernel's vdso_fix_landing) */
-	cpu_syscall_return_fast32(&k->cpu, regs, k->group->vdso.sysenter_return,
+	cpu_syscall_return_fast32(&k->cpu, sp, k->group->vdso.sysenter_return,
 				  read ? &arg6 : NULL);
 }
 
@@ -170,32 +171,31 @@ struct systab_slot syscall_entry(struct sg_thread *t, syscall_run_fn run)
 	struct sg_task *k = sg_task(t);
 	struct cpu *cpu = &k->cpu;
 	struct sg_syscall_call call;
-	struct cpu_syscall_regs regs;
+	enum cpu_syscall_entry entry;
 
 	if (!run)
 		run = syscall_handle;
-	cpu_syscall_regs(cpu, &regs);
 	memset(&call, 0, sizeof(call));
+	entry = cpu_syscall_get_arguments(cpu, call.args);
 	call.mech = cpu->mech;
-	call.nr = regs.nr;
-	memcpy(call.args, regs.args, sizeof(call.args));
-	pick(&call, regs.entry != CPU_SYSCALL_ENTRY_64, regs.nr);
+	call.nr = cpu_syscall_nr(cpu);
+	pick(&call, entry != CPU_SYSCALL_ENTRY_64, (uint32_t)call.nr);
 	/* the vDSO's time functions call in through one instruction of
 	 * their own (docs/loader.md, vDSO) */
 	call.vdso_fn = k->group->vdso.private_return &&
-		       regs.next_rip == k->group->vdso.private_return &&
+		       cpu_syscall_next_rip(cpu) == k->group->vdso.private_return &&
 		       call.mech != CPU_MECH_SYSENTER;
 
-	if (regs.entry == CPU_SYSCALL_ENTRY_FAST32) {
+	if (entry == CPU_SYSCALL_ENTRY_FAST32) {
 		call.vdso = true;
-		vdso_syscall_32(t, &call, &regs, run);
+		vdso_syscall_32(t, &call, run);
 	} else {
 		/* after 64-bit SYSCALL, RCX and R11 hold what the instruction
 		 * left there (the CPU's op_syscall), which SYSRET returns */
 		vdso_fallback(&call);
 		run(t, &call);
 	}
-	cpu_syscall_set_result(cpu, call.result);
+	cpu_syscall_set_return_value(cpu, call.result);
 	return (struct systab_slot){ .table = call.table, .index = (unsigned)call.index,
 				     .row = call.row };
 }

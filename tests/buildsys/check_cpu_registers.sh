@@ -32,7 +32,7 @@ if [ "${2:-}" = --self-test ]; then
 			fail=1
 		fi
 	done
-	printf '%s\n' 'cpu_syscall_set_result(cpu, r);' 'sp = cpu_stack_pointer(&t->cpu);' \
+	printf '%s\n' 'cpu_syscall_set_return_value(cpu, r);' 'sp = cpu_stack_pointer(&t->cpu);' \
 		'if (t->cpu.mode == CPU_MODE_64)' > "$tmp/src/syscall/planted.c"
 	if [ -n "$(scan "$tmp")" ]; then
 		echo "check_cpu_registers: self-test: the API's calls were taken for register accesses"
