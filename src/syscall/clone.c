@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/syscall_regs.h"
 #include "hostfd/hostfd.h"
 #include "syscall/internal.h"
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu/syscall_regs.h"
 #include "syscall/internal.h"
 #include "vdso/vdso.h"
 
