@@ -132,6 +132,10 @@ struct sg_options {
 				  * instructions decoded, decoded-code bytes, page
 				  * faults, CPU time (docs/performance.md); the
 				  * guest runs slower, instruction by instruction */
+	int exec_host;           /* --exec=host (SYSGATE_EXEC=host): a guest's execve
+				  * runs the sysgate command again (a host execve)
+				  * even where the new program could be loaded in
+				  * place, in this process (docs/syscalls.md, execve) */
 };
 
 /* Defaults: no sysroot, no trace, trace_fd -1. */

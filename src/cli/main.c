@@ -68,6 +68,10 @@ static void usage(FILE *out)
 		"      --trace-count=N    at most N instructions (or blocks)\n"
 		"  -o FILE                write the trace to FILE instead of stderr\n"
 		"      --no-aslr          no address randomisation (as setarch -R)\n"
+		"      --exec=WHERE       a guest's execve: 'inplace' (default) loads the\n"
+		"                         new program into this process where it can,\n"
+		"                         'host' always runs sysgate again (a host\n"
+		"                         execve; also SYSGATE_EXEC=host)\n"
 		"      --stats            at the end of each process (and at each\n"
 		"                         execve) print to stderr (the trace's output\n"
 		"                         with a trace) guest instructions executed,\n"
@@ -226,6 +230,18 @@ static void finish_trace_options(struct sg_options *o)
 		o->trace |= SG_TRACE_SYSCALLS;
 }
 
+/* --exec=WHERE, SYSGATE_EXEC: where a guest's execve runs the new
+ * program (docs/syscalls.md, execve). */
+static int parse_exec(const char *where, struct sg_options *o)
+{
+	if (!strcmp(where, "host") || !strcmp(where, "inplace")) {
+		o->exec_host = !strcmp(where, "host");
+		return 0;
+	}
+	fprintf(stderr, "sysgate: --exec: '%s' is neither 'inplace' nor 'host'\n", where);
+	return -1;
+}
+
 /* --syscalls=ABI */
 static int list_syscalls(const char *name)
 {
@@ -306,6 +322,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-aslr", no_argument, NULL, 'R' },
 		{ "stats", no_argument, NULL, 'Z' },
+		{ "exec", required_argument, NULL, 'X' },
 		{ "syscalls", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -341,6 +358,8 @@ int main(int argc, char **argv)
 	opts.mode = SG_MODE_IN_PROCESS; /* this process is the guest's own */
 	opts.guest_identity = 1; /* ps, pgrep, killall find the guest */
 	opts.sysroot = getenv("SYSGATE_SYSROOT");
+	if (getenv("SYSGATE_EXEC") && parse_exec(getenv("SYSGATE_EXEC"), &opts) < 0)
+		return EXIT_USAGE;
 	/* run by the kernel through a binfmt_misc entry: no options of ours */
 	if (binfmt_invocation(&argc, &argv, &argv0, &binfmt_root)) {
 		if (binfmt_root)
@@ -379,6 +398,10 @@ int main(int argc, char **argv)
 			break;
 		case 'Z':
 			opts.stats = 1;
+			break;
+		case 'X':
+			if (parse_exec(optarg, &opts) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'S':
 			return list_syscalls(optarg);

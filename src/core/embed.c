@@ -343,6 +343,16 @@ static enum sg_err hooks_changed(sg_process *p)
 	return SG_OK;
 }
 
+bool embed_hooked(const struct sg_process *p)
+{
+	const struct sg_embed *em = p->embed;
+
+	return em && (em->syscall_enter || em->syscall_exit || em->signal || em->entry_fn ||
+		      em->exit_fn || em->insn_fn || em->block_fn || em->signal_fn ||
+		      em->event_fn || em->nr_hooks || em->range_hooks || em->debugger ||
+		      em->stepping || em->until_on || em->budget_on);
+}
+
 void embed_destroy(struct sg_process *p)
 {
 	struct sg_embed *em = p->embed;

@@ -119,6 +119,10 @@ struct sg_embed {
  * instruction trace are on; then one instruction at a time, with them. */
 enum cpu_stop_reason embed_cpu_run(struct sg_thread *t);
 
+/* A hook of the embedding API, a debugger or a step/until run is on:
+ * a guest execve is then a host execve (core/exec_image.c). */
+bool embed_hooked(const struct sg_process *p);
+
 /* sg_destroy: the hooks and p->embed freed. */
 void embed_destroy(struct sg_process *p);
 /* Every hook removed (the guest's side of a process of its own sets new

@@ -81,6 +81,9 @@ struct sg_thread {
 	struct sg_process *proc;
 	struct sg_thread *next;   /* proc->threads */
 	pthread_t host;
+	bool exec_fresh;          /* an execve in place loaded a new image: its
+				     registers once the call's return path is
+				     done (core/exec_image.c) */
 	int *spawn_tid;           /* clone: where the child reports its tid (on
 				     the parent's stack; the child may be gone
 				     by the time the parent reads it) */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/embed.h"
+#include "core/exec_image.h"
 #include "core/fault.h"
 #include "core/outproc.h"
 #include "core/thread.h"
@@ -77,6 +78,8 @@ static void do_syscall(struct sg_thread *t)
 
 	t->sig.sigreturned = false;
 	slot = syscall_entry(t, run_syscall);
+	if (t->exec_fresh)
+		exec_image_fresh_cpu(t); /* an execve in place: the new image */
 	if (t->sig.sigreturned || t->gone)
 		return;
 	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
@@ -467,6 +470,7 @@ static bool robust_list_of(struct sg_task *k, int tid, uint64_t *head)
 
 void thread_hooks_init(struct sg_process *p)
 {
+	exec_image_hooks_init(p);
 	p->hooks.after_fork = after_fork;
 	p->hooks.embedder_exec_option = embedder_exec_option;
 	p->hooks.spawn_thread = spawn_thread;

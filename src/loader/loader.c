@@ -215,14 +215,13 @@ static enum sg_err map_everything(const struct loader_args *args,
 	return SG_OK;
 }
 
-static void init_cpu(struct cpu *cpu, const struct loader_args *args,
-		     const struct loader_out *p)
+void loader_init_cpu(struct cpu *cpu, const struct loader_out *p, bool tsc_disabled)
 {
 	void *owner = cpu->owner;
 
 	cpu_init(cpu, p->abi == SG_ABI_I386 ? CPU_MODE_32 : CPU_MODE_64);
 	cpu->owner = owner;
-	cpu->tsc_disabled = args->tsc_disabled; /* survives execve (TIF_NOTSC) */
+	cpu->tsc_disabled = tsc_disabled; /* survives execve (TIF_NOTSC) */
 	cpu->mm = p->mm;
 	/* a fresh process: every other GPR zero, as cpu_init left them
 	 * (glibc's static start-up takes a non-zero rdx/edx as an atexit
@@ -295,7 +294,7 @@ enum sg_err loader_load(const struct loader_args *args, struct loader_out *p,
 	if (err)
 		goto fail;
 	p->exe_path = exe;
-	init_cpu(cpu, args, p);
+	loader_init_cpu(cpu, p, args->tsc_disabled);
 	elf_close(&s.prog);
 	elf_close(&s.interp);
 	script_free(&script);
@@ -311,4 +310,62 @@ fail:
 	elf_close(&s.interp);
 	script_free(&script);
 	return err;
+}
+
+/* The errno of an ELF header that binfmt_elf (or, for the interpreter,
+ * its interpreter check) refuses. */
+static int exec_errno(enum sg_err err, bool interp)
+{
+	switch (err) {
+	case SG_OK:
+	case SG_ERR_SEGMENTS: /* found after the point of no return */
+		return 0;
+	case SG_ERR_NOENT:
+		return ENOENT;
+	case SG_ERR_ACCES:
+	case SG_ERR_ISDIR:
+		return EACCES;
+	case SG_ERR_NOMEM:
+		return ENOMEM;
+	case SG_ERR_IO:
+		return EIO;
+	default: /* no magic, another machine, a header binfmt_elf refuses */
+		return interp ? ELIBBAD : ENOEXEC;
+	}
+}
+
+int loader_exec_check(const struct loader_args *args, const char *path,
+		      char *const argv[])
+{
+	struct script_exec script;
+	struct elf_file f = { .fd = -1 }, in = { .fd = -1 };
+	char rooted[PATH_MAX];
+	enum sg_err err;
+	int e;
+
+	err = script_resolve(args->sysroot, path, argv, &script);
+	if (err)
+		return script.too_deep ? ELOOP : err == SG_ERR_NOMEM ? ENOMEM : ENOEXEC;
+	err = elf_open(loader_sysroot_path(args->sysroot, script.path, rooted,
+					   sizeof(rooted)),
+		       &f);
+	e = exec_errno(err, false);
+	if (!err && f.interp) {
+		/* one descriptor at a time, as map_everything opens them */
+		close(f.fd);
+		f.fd = -1;
+		err = elf_open(loader_sysroot_path(args->sysroot, f.interp, rooted,
+						   sizeof(rooted)),
+			       &in);
+		e = exec_errno(err, true);
+		if (!err && in.abi != f.abi)
+			e = ELIBBAD; /* elf_check_arch of the interpreter */
+		/* an interpreter that is itself dynamic, or whose segments
+		 * cannot be mapped, fails loader_load: after the point of no
+		 * return, as the kernel fails such an interpreter */
+	}
+	elf_close(&in);
+	elf_close(&f);
+	script_free(&script);
+	return e;
 }

@@ -53,4 +53,19 @@ enum sg_err loader_load(const struct loader_args *args, struct loader_out *out,
 			struct cpu *cpu, const char *path, char *const argv[],
 			char *const envp[]);
 
+/* A guest execve loaded in place (core/exec_image.c): what the kernel's
+ * execve finds before its point of no return, as an errno for the old
+ * image (0: load it): the #! chain (ENOEXEC, ELOOP past 5 levels), the
+ * program's ELF header (ENOENT, EACCES for a directory or a file that may
+ * not be executed, ENOEXEC) and its interpreter's (ENOENT, ELIBBAD). The
+ * segments are checked by loader_load: the kernel finds those after the
+ * point of no return and kills the new image. */
+int loader_exec_check(const struct loader_args *args, const char *path,
+		      char *const argv[]);
+
+/* The registers a fresh process has (what loader_load gives cpu), again:
+ * the new image of an execve in place once the entry code's return path
+ * has passed over them. */
+void loader_init_cpu(struct cpu *cpu, const struct loader_out *out, bool tsc_disabled);
+
 #endif

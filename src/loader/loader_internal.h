@@ -56,6 +56,7 @@ enum sg_err elf_map(struct mm *mm, const struct elf_file *f, uint64_t hint,
 struct script_exec {
 	const char *path;
 	char **argv;
+	bool too_deep; /* SG_ERR_NOEXEC: more than 5 levels (the kernel's ELOOP) */
 };
 enum sg_err script_resolve(const char *sysroot, const char *path,
 			   char *const argv[], struct script_exec *out);

@@ -139,6 +139,7 @@ enum sg_err script_resolve(const char *sysroot, const char *path,
 			break;
 		if (depth == MAX_SCRIPT_DEPTH) {
 			script_free(out);
+			out->too_deep = true;
 			return SG_ERR_NOEXEC; /* ELOOP, really */
 		}
 		v = script_argv(name, arg, cur, cur_argv);

@@ -31,6 +31,20 @@ struct trace;
 struct sg_thread;
 struct sg_task;
 
+/* A guest execve that core may load in place (syscall/execve.c): the
+ * program as the loader opens it, the guest's argv and envp (host copies),
+ * the name AT_EXECFN and comm take when not path (NULL: path). */
+struct sg_exec_req {
+	const char *path;
+	char *const *argv;
+	char *const *envp;
+	const char *exec_name;
+};
+
+/* exec_check's answer when the exec cannot be done in place: the host
+ * execve of sysgate's binary does it. */
+#define SG_EXEC_ON_HOST 1
+
 /* What core lends the syscall and signal modules, which cannot call core
  * (dependencies point one way): set by core/thread.c. */
 struct sg_core_hooks {
@@ -64,6 +78,17 @@ struct sg_core_hooks {
 	 * default kills): the first status given stays; every other thread
 	 * is stopped (kicked out of a blocking call). */
 	void (*exit_group)(struct sg_task *t, const struct sg_exit *status);
+	/* A guest execve in place (docs/syscalls.md, execve), before its
+	 * point of no return: 0 when core loads req in this process
+	 * (exec_replace), -errno for the old image (the file's checks that
+	 * precede the kernel's point of no return), or SG_EXEC_ON_HOST
+	 * (other threads, a debugger, an embedder, --exec=host). */
+	int (*exec_check)(struct sg_task *t, const struct sg_exec_req *req);
+	/* Past the point of no return: the old image's mappings and decoded
+	 * code dropped, req loaded, the new registers set once the call
+	 * returns. false: it could not be loaded, the process dies of
+	 * SIGSEGV as the kernel kills it. */
+	bool (*exec_replace)(struct sg_task *t, const struct sg_exec_req *req);
 	/* The robust list head thread tid of t's process registered
 	 * (get_robust_list); false: no such thread in the process. */
 	bool (*robust_list_of)(struct sg_task *t, int tid, uint64_t *head);

@@ -410,6 +410,26 @@ int sig_dequeue(struct sg_task *t, uint64_t set, siginfo_t *info)
 	return sig;
 }
 
+void sig_exec_reset(struct sg_task *t)
+{
+	struct sg_task_group *g = t->group;
+
+	pthread_mutex_lock(&g->lock);
+	for (int sig = 1; sig <= SG_NSIG; sig++) {
+		struct sg_sigaction *a = &g->sigactions[sig - 1];
+		bool caught = a->handler != SG_SIG_DFL && a->handler != SG_SIG_IGN;
+
+		*a = (struct sg_sigaction){ .handler = a->handler == SG_SIG_IGN ? SG_SIG_IGN
+										   : SG_SIG_DFL };
+		if (caught)
+			sig_action_changed(g, sig);
+	}
+	pthread_mutex_unlock(&g->lock);
+	t->sig.altstack_sp = 0;
+	t->sig.altstack_size = 0;
+	t->sig.altstack_flags = 0;
+}
+
 void sig_thread_init(struct sg_task *t)
 {
 	uint64_t host = 0;

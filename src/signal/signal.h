@@ -56,6 +56,12 @@ void sig_attach(struct sg_task *t);
  * from an ignoring parent) are ignored for the guest too. */
 void sig_process_init(struct sg_task_group *g);
 
+/* A guest execve in place (its point of no return passed): handled
+ * signals go back to the default, ignored ones stay ignored, every
+ * action's flags and mask are cleared, the alternate stack is disabled;
+ * the mask and the queued signals stay (the kernel's exec). */
+void sig_exec_reset(struct sg_task *t);
+
 /* A process's first thread: the guest mask starts as the host's. */
 void sig_thread_init(struct sg_task *t);
 

@@ -69,6 +69,11 @@ static pthread_mutex_t aio_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct aio_req *reqs; /* by host_iocb */
 static struct aio_ctx *ctxs;
 
+bool sc_aio_contexts(void)
+{
+	return __atomic_load_n(&ctxs, __ATOMIC_RELAXED) != NULL;
+}
+
 /* --- io_setup, io_destroy --------------------------------------------------- */
 
 static long aio_setup(struct sg_thread *t, uint64_t nr, uint64_t ctxp)

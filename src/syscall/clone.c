@@ -90,6 +90,18 @@ static void vfork_pipe(int fds[2])
 	close(p[1]);
 }
 
+/* In a vfork child: the pipe's write end, which its exec (or exit)
+ * closes; -1: none. One per process: a fork child closes the one it
+ * inherited (the vfork parent waits for its own child only). */
+static int vfork_done_fd = -1;
+
+void sc_vfork_release(void)
+{
+	if (vfork_done_fd >= 0)
+		hostfd_close(vfork_done_fd);
+	vfork_done_fd = -1;
+}
+
 static long new_process(struct sg_task *t, const struct clone_req *r)
 {
 	bool vfork = r->flags & CLONE_VFORK;
@@ -114,7 +126,10 @@ static long new_process(struct sg_task *t, const struct clone_req *r)
 		uint32_t tid;
 
 		hostfd_close(vp[0]);
-		hostfd_hold(vp[1], NULL); /* vp is the parent's frame */
+		sc_vfork_release();
+		if (vp[1] >= 0)
+			hostfd_hold(vp[1], &vfork_done_fd); /* vp is the parent's frame */
+		vfork_done_fd = vp[1];
 		t->sig.ptraced = false; /* a host fork child is not traced */
 		t->group->hooks.forked(t);
 		tid = (uint32_t)t->tid;

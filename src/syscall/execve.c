@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hostfd/hostfd.h"
@@ -202,6 +204,8 @@ static long add_options(struct sg_task *t, struct strv *s, const char *argv0,
 		r = strv_add(s, strdup("--no-aslr"));
 	if (!r && p->opts.stats)
 		r = strv_add(s, strdup("--stats"));
+	if (!r && p->opts.exec_host)
+		r = strv_add(s, strdup("--exec=host"));
 	if (!r && t->cpu.tsc_disabled)
 		r = strv_add(s, strdup("--tsc-sigsegv"));
 	for (int i = 0; !r && i < p->opts.verbose; i++)
@@ -236,6 +240,112 @@ static long add_options(struct sg_task *t, struct strv *s, const char *argv0,
 		if (!s->v[i])
 			return -ENOMEM;
 	return r;
+}
+
+/* The guest's close-on-exec descriptors closed, as the kernel's exec
+ * closes them; sysgate's own (hostfd) stay. Listed from /proc/self/fd;
+ * where that cannot be opened (no descriptor free below the guest's
+ * limit) each number below the limit is asked. */
+static void close_on_exec(void)
+{
+	char buf[4096];
+	uint64_t soft = 0, hard = 0;
+	int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dir < 0) {
+		hostfd_nofile_get(&soft, &hard);
+		for (uint64_t fd = 0; fd < soft && fd <= INT32_MAX; fd++) {
+			int fl = fcntl((int)fd, F_GETFD);
+
+			if (fl >= 0 && (fl & FD_CLOEXEC) && !hostfd_is_private((long)fd))
+				close((int)fd);
+		}
+		return;
+	}
+	for (;;) {
+		long n = syscall(SYS_getdents64, dir, buf, sizeof(buf));
+
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+			char *end;
+			long fd = strtol(d->d_name, &end, 10);
+
+			off += d->d_reclen;
+			if (*end || end == d->d_name || fd == dir || hostfd_is_private(fd))
+				continue;
+			if (fcntl((int)fd, F_GETFD) & FD_CLOEXEC)
+				close((int)fd);
+		}
+	}
+	close(dir);
+}
+
+/* Every POSIX timer of this process deleted (the kernel's exec deletes
+ * them), as /proc/self/timers lists them ("ID: n"). */
+static void delete_timers(void)
+{
+	char buf[8192];
+	ssize_t n = 0, got;
+	int fd = open("/proc/self/timers", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while (n < (ssize_t)sizeof(buf) - 1 &&
+	       (got = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+		n += got;
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	for (const char *at = buf; (at = strstr(at, "ID: ")); at += 4)
+		syscall(SYS_timer_delete, (int)strtol(at + 4, NULL, 10));
+}
+
+/* The execve loaded into this process (docs/syscalls.md, execve): 0 once
+ * done (or the process dies of the new image's SIGSEGV), -errno for the
+ * old image, SG_EXEC_ON_HOST where only a host execve can do it: a guest
+ * tracer (its host tracer waits for the host's exec stop), AIO contexts
+ * (the host's, which its exec would destroy), timers that cannot be
+ * listed, and what core refuses (exec_check). */
+static long exec_in_place(struct sg_task *t, const char *full, struct strv *args,
+			  struct strv *env, const char *exec_name)
+{
+	const struct sg_core_hooks *h = &t->group->hooks;
+	/* an empty argv gets "" as argv[0], as the kernel's since 5.18 */
+	char *empty_argv[] = { "", NULL }, *empty_env[] = { NULL };
+	struct sg_exec_req req = {
+		.path = full,
+		.argv = args->n ? args->v : empty_argv,
+		.envp = env->n ? env->v : empty_env,
+		.exec_name = exec_name,
+	};
+	int r;
+
+	if (!h->exec_check || !h->exec_replace || t->sig.ptraced || sc_aio_contexts() ||
+	    (sc_timers_made() && access("/proc/self/timers", R_OK)))
+		return SG_EXEC_ON_HOST;
+	r = h->exec_check(t, &req);
+	if (r)
+		return r;
+	/* the point of no return */
+	if (t->group->trace && sc_current)
+		trace_syscall_exec(t->group->trace, sc_current);
+	if (t->group->opts.stats) { /* this image's counts end here */
+		struct cpu_stats st;
+
+		cpu_stats_get(&st);
+		trace_print_run_stats(t->group->trace, "execve", &st);
+		cpu_stats_reset();
+	}
+	sig_exec_reset(t);
+	if (sc_timers_made())
+		delete_timers();
+	t->robust_list = t->robust_list_len = 0;
+	t->clear_child_tid = 0;
+	sc_vfork_release();
+	if (h->exec_replace(t, &req))
+		close_on_exec(); /* after the load: /dev/fd/N of a fexecve */
+	return 0;
 }
 
 static long do_execve(struct sg_thread *th, int dirfd, uint64_t path_addr, uint64_t argv,
@@ -296,6 +406,14 @@ static long do_execve(struct sg_thread *th, int dirfd, uint64_t path_addr, uint6
 	/* the interpreter could not open it: the kernel's ENOENT */
 	if (!r && script && cloexec_dir)
 		r = -ENOENT;
+	if (!r) {
+		long e = exec_in_place(t, full, &args, &env, given[0] ? given : NULL);
+
+		if (e != SG_EXEC_ON_HOST) {
+			r = e;
+			goto out;
+		}
+	}
 	if (!r)
 		r = add_options(t, &host, args.n ? args.v[0] : NULL,
 				cloexec_dir ? dirfd : -1, given[0] ? given : NULL);
@@ -340,6 +458,7 @@ static long do_execve(struct sg_thread *th, int dirfd, uint64_t path_addr, uint6
 		if (efd >= 0)
 			fcntl(efd, F_SETFD, FD_CLOEXEC);
 	}
+out:
 	/* host.v borrowed args.v[1..]: free those through args only */
 	for (size_t i = 0; i < host.n; i++) {
 		bool borrowed = false;

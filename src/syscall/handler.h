@@ -310,6 +310,10 @@ long sc_getdents_hide(struct sg_thread *t, int fd, uint64_t buf, long n,
 /* -EBADF when a message's SCM_RIGHTS names one of sysgate's */
 struct msghdr;
 long sc_cmsg_rights_check(const struct msghdr *h);
+/* What an execve in place must know of this process (execve.c): a POSIX
+ * timer was made (timers.c); an AIO context is alive (aio.c). */
+bool sc_timers_made(void);
+bool sc_aio_contexts(void);
 /* poll arrays and select sets naming one of sysgate's (fds.c) */
 struct pollfd;
 struct sc_poll_saved {

@@ -14,4 +14,8 @@
  * new thread's): 0 or -errno. */
 long sc_set_thread_area(struct sg_task *t, uint64_t u_info);
 
+/* clone.c: a vfork child's exec releases its parent (the pipe it waits
+ * on closed); nothing if this process is no vfork child. */
+void sc_vfork_release(void);
+
 #endif

@@ -370,7 +370,6 @@ SG_PASSTHROUGH(sys_request_key, SYS_request_key)
  * struct mq_attr 64 bytes; struct sigevent 64 bytes ------------------------ */
 SG_PASSTHROUGH(sys_getitimer, SYS_getitimer)
 SG_PASSTHROUGH(sys_setitimer, SYS_setitimer)
-SG_PASSTHROUGH(sys_timer_create, SYS_timer_create)
 SG_PASSTHROUGH(sys_timer_settime, SYS_timer_settime)
 SG_PASSTHROUGH(sys_timer_gettime, SYS_timer_gettime)
 SG_PASSTHROUGH(sys_timer_getoverrun, SYS_timer_getoverrun)

@@ -95,6 +95,29 @@ SG_SYSCALL_DEFINE2(sys_timerfd_gettime32, ufd, otmr)
 	return gettime32(t, SYS_timerfd_gettime, ufd, otmr);
 }
 
+/* --- timer_create: the timers an execve in place deletes ------------------- */
+
+/* This process made a POSIX timer (host timers: the host's own exec
+ * deletes them, an execve in place must, syscall/execve.c). */
+static bool timers_made;
+
+bool sc_timers_made(void)
+{
+	return timers_made;
+}
+
+SG_SYSCALL_DEFINE3(sys_timer_create, which_clock, timer_event_spec, created_timer_id)
+{
+	long r;
+
+	(void)which_clock;
+	(void)timer_event_spec;
+	(void)created_timer_id;
+	timers_made = true; /* before: a timer made by a call that faults late */
+	r = SC_PASSTHROUGH(t, sys_timer_create, SYS_timer_create);
+	return r;
+}
+
 /* --- compat sigevent: timer_create and mq_notify (i386 and x32) ---------- */
 
 static long get_sigevent(struct sg_thread *t, uint64_t addr,
@@ -118,6 +141,7 @@ SG_SYSCALL_DEFINE3(compat_sys_timer_create, which_clock, timer_event_spec, creat
 		return r;
 	/* the id is written after the clock is checked and the timer made;
 	 * the kernel drops the timer when that write faults */
+	timers_made = true;
 	r = host_syscall3(SYS_timer_create, which_clock, timer_event_spec ? &ev : NULL, &id);
 	if (r)
 		return r;

@@ -46,6 +46,9 @@ static __thread struct pending {
 	bool as_restart;     /* this call is that one again */
 	bool entry_multi;    /* several tasks when the call began (strace
 				* writes a line's start, prefix and all, then) */
+	const struct sg_syscall_call *exec_shown; /* an execve's line printed by
+				* trace_syscall_exec: its return (an execve in
+				* place) prints nothing more */
 } pending;
 
 __thread uint64_t trace_entry_sp;
@@ -541,6 +544,11 @@ void trace_syscall_exit(struct trace *tr, const struct trace_task *task,
 	struct tline l = { .len = 0 };
 	char nbuf[32];
 
+	if (pending.exec_shown == orig && orig->result == 0) {
+		pending.exec_shown = NULL;
+		return; /* the line is out, the new image's registers in task */
+	}
+	pending.exec_shown = NULL;
 	if (task != &pending.task)
 		pending.task = *task;
 	if (sig->ret == SYSTAB_RET_NONE) { /* shown on entry (exit, exit_group) */
@@ -656,4 +664,5 @@ void trace_syscall_exec(struct trace *tr, const struct sg_syscall_call *call)
 	done.result = 0;
 	pending.call = &done;
 	trace_syscall_exit(tr, &pending.task, &done);
+	pending.exec_shown = call;
 }

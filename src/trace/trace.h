@@ -59,9 +59,11 @@ void trace_initial_execve(struct trace *tr, const struct trace_task *task,
 			  uint64_t sp);
 
 /* An execve that is about to replace the process image: print its line
- * with "= 0" now (nothing of this process returns to print it). Call it
- * after every check, right before the host execve; the thread is the one
- * its trace_syscall_enter saw. */
+ * with "= 0" now (nothing of this process returns to print it; an execve
+ * in place returns into the new image, and that return prints nothing:
+ * trace_syscall_exit of the same call with result 0). Call it after every
+ * check, right before the host execve or the point of no return; the
+ * thread is the one its trace_syscall_enter saw. */
 void trace_syscall_exec(struct trace *tr, const struct sg_syscall_call *call);
 
 /* The sysgate options that recreate this trace in the image a guest

@@ -1,0 +1,113 @@
+/* A guest execve done in place: the new program loaded into this sysgate
+ * instead of a host execve of sysgate's binary (docs/syscalls.md, execve).
+ * The syscall module (syscall/execve.c) reads the call, resets what the
+ * kernel's exec resets of the task (signals, descriptors, timers, ...)
+ * and asks core through the group's hooks, since only core may reach the
+ * loader: exec_check before the point of no return, exec_replace after
+ * it. The new registers are set by the run loop once the entry code's
+ * return path is done with the old ones (thread.c, do_syscall), as the
+ * kernel's exec returns to user mode through a fresh register frame. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/embed.h"
+#include "core/exec_image.h"
+#include "core/process.h"
+#include "core/thread.h"
+#include "cpu/cpu.h"
+#include "loader/loader.h"
+#include "mm/mm.h"
+
+bool identity_adopt(struct sg_process *p, const char *path); /* identity.c */
+
+static struct loader_args exec_loader_args(const struct sg_thread *t,
+					   const struct sg_exec_req *req)
+{
+	const struct sg_process *p = t->proc;
+
+	return (struct loader_args){
+		.sysroot = p->sysroot,
+		.exec_name = req->exec_name,
+		.no_aslr = p->opts.no_aslr,
+		.tsc_disabled = t->cpu.tsc_disabled,
+	};
+}
+
+/* In place only where nothing outside this image holds on to it: one
+ * guest thread (the kernel's de_thread is not done here: a host execve
+ * ends the others), no debugger, no embedder (the embedding API's hooks,
+ * a guest in a process of its own: their exec protocol is the host
+ * execve's new image), and not forced onto the host (--exec=host). */
+static int exec_check(struct sg_task *k, const struct sg_exec_req *req)
+{
+	struct sg_thread *t = thread_of_task(k);
+	struct sg_process *p = t->proc;
+	struct loader_args a = exec_loader_args(t, req);
+	int e;
+
+	if (p->opts.exec_host || p->guest || p->client || embed_hooked(p))
+		return SG_EXEC_ON_HOST;
+	pthread_mutex_lock(&p->lock);
+	e = p->nthreads == 1 && p->main_thread == t ? 0 : SG_EXEC_ON_HOST;
+	pthread_mutex_unlock(&p->lock);
+	if (e)
+		return e;
+	e = loader_exec_check(&a, req->path, req->argv);
+	return e ? -e : 0;
+}
+
+static bool exec_replace(struct sg_task *k, const struct sg_exec_req *req)
+{
+	struct sg_thread *t = thread_of_task(k);
+	struct sg_process *p = t->proc;
+	struct loader_args a = exec_loader_args(t, req);
+	struct loader_out out = { 0 };
+	enum sg_err err;
+
+	/* the old image's decoded code, then its mappings (the low 4 GiB's
+	 * reservation with them: the new mm makes its own) */
+	cpu_release(&t->cpu);
+	mm_destroy(p->mm);
+	p->mm = NULL;
+	t->cpu.mm = NULL;
+	err = loader_load(&a, &out, &t->cpu, req->path, req->argv, req->envp);
+	if (err != SG_OK) {
+		/* what the kernel finds only while mapping: it kills the new
+		 * image with SIGSEGV (the CLI's message for a start) */
+		fprintf(stderr, "sysgate: %s: %s\n", req->path, sg_strerror(err));
+		process_exit(t, &(const struct sg_exit){ .signaled = 1, .signal = SIGSEGV });
+		return false;
+	}
+	p->abi = out.abi;
+	p->mm = out.mm;
+	p->image = out.image;
+	p->vdso = (struct sg_vdso_place){
+		.base = out.image.vdso_base,
+		.sysenter_return = out.image.sysenter_return,
+		.private_return = out.image.vdso_private_return,
+	};
+	free(p->exe_path);
+	p->exe_path = out.exe_path;
+	if (p->opts.guest_identity)
+		p->host_shows_guest =
+			identity_adopt(p, req->exec_name ? req->exec_name : req->path);
+	t->exec_fresh = true; /* do_syscall: the new registers, once more */
+	return true;
+}
+
+void exec_image_fresh_cpu(struct sg_thread *t)
+{
+	struct sg_process *p = t->proc;
+	const struct loader_out out = { .abi = p->abi, .mm = p->mm, .image = p->image };
+
+	t->exec_fresh = false;
+	loader_init_cpu(&t->cpu, &out, t->cpu.tsc_disabled);
+}
+
+void exec_image_hooks_init(struct sg_process *p)
+{
+	p->hooks.exec_check = exec_check;
+	p->hooks.exec_replace = exec_replace;
+}
