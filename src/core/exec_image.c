@@ -47,15 +47,17 @@ static int exec_check(struct sg_task *k, const struct sg_exec_req *req)
 	struct loader_args a = exec_loader_args(t, req);
 	int e;
 
+	/* the files first: the host execve's new image would fail on the
+	 * same (a missing interpreter), where the old image cannot hear it */
+	e = loader_exec_check(&a, req->path, req->argv);
+	if (e)
+		return -e;
 	if (p->opts.exec_host || p->guest || p->client || embed_hooked(p))
 		return SG_EXEC_ON_HOST;
 	pthread_mutex_lock(&p->lock);
 	e = p->nthreads == 1 && p->main_thread == t ? 0 : SG_EXEC_ON_HOST;
 	pthread_mutex_unlock(&p->lock);
-	if (e)
-		return e;
-	e = loader_exec_check(&a, req->path, req->argv);
-	return e ? -e : 0;
+	return e;
 }
 
 static bool exec_replace(struct sg_task *k, const struct sg_exec_req *req)

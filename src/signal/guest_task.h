@@ -78,11 +78,12 @@ struct sg_core_hooks {
 	 * default kills): the first status given stays; every other thread
 	 * is stopped (kicked out of a blocking call). */
 	void (*exit_group)(struct sg_task *t, const struct sg_exit *status);
-	/* A guest execve in place (docs/syscalls.md, execve), before its
-	 * point of no return: 0 when core loads req in this process
-	 * (exec_replace), -errno for the old image (the file's checks that
-	 * precede the kernel's point of no return), or SG_EXEC_ON_HOST
-	 * (other threads, a debugger, an embedder, --exec=host). */
+	/* A guest execve (docs/syscalls.md, execve), before its point of no
+	 * return: -errno for the old image (the checks of the files that
+	 * precede the kernel's point of no return, whichever way it is
+	 * done), 0 when core can load req in this process (exec_replace),
+	 * or SG_EXEC_ON_HOST (other threads, a debugger, an embedder,
+	 * --exec=host). */
 	int (*exec_check)(struct sg_task *t, const struct sg_exec_req *req);
 	/* Past the point of no return: the old image's mappings and decoded
 	 * code dropped, req loaded, the new registers set once the call

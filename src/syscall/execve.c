@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -301,6 +303,25 @@ static void delete_timers(void)
 		syscall(SYS_timer_delete, (int)strtol(at + 4, NULL, 10));
 }
 
+/* The kernel's limit on argv and envp (bprm_stack_limits): a quarter of
+ * RLIMIT_STACK, at most 6 MiB, at least 128 KiB, for the strings (the
+ * file name among them) and a pointer of 8 bytes per string; more is
+ * E2BIG. (A host execve gets it from the host kernel.) */
+static bool exceeds_arg_limit(const char *full, const struct strv *args,
+			      const struct strv *env)
+{
+	struct rlimit rl;
+	uint64_t limit = 6ull << 20, need;
+
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur / 4 < limit)
+		limit = rl.rlim_cur / 4;
+	if (limit < (128u << 10))
+		limit = 128u << 10;
+	need = args->bytes + env->bytes + strlen(full) + 1 +
+	       ((args->n ? args->n : 1) + env->n) * 8;
+	return need > limit;
+}
+
 /* The execve loaded into this process (docs/syscalls.md, execve): 0 once
  * done (or the process dies of the new image's SIGSEGV), -errno for the
  * old image, SG_EXEC_ON_HOST where only a host execve can do it: a guest
@@ -319,14 +340,18 @@ static long exec_in_place(struct sg_task *t, const char *full, struct strv *args
 		.envp = env->n ? env->v : empty_env,
 		.exec_name = exec_name,
 	};
-	int r;
+	int r, pers;
 
-	if (!h->exec_check || !h->exec_replace || t->sig.ptraced || sc_aio_contexts() ||
-	    (sc_timers_made() && access("/proc/self/timers", R_OK)))
+	if (!h->exec_check || !h->exec_replace)
 		return SG_EXEC_ON_HOST;
 	r = h->exec_check(t, &req);
-	if (r)
+	if (r < 0)
 		return r;
+	if (r || t->sig.ptraced || sc_aio_contexts() ||
+	    (sc_timers_made() && access("/proc/self/timers", R_OK)))
+		return SG_EXEC_ON_HOST;
+	if (exceeds_arg_limit(full, args, env))
+		return -E2BIG;
 	/* the point of no return */
 	if (t->group->trace && sc_current)
 		trace_syscall_exec(t->group->trace, sc_current);
@@ -343,6 +368,10 @@ static long exec_in_place(struct sg_task *t, const char *full, struct strv *args
 	t->robust_list = t->robust_list_len = 0;
 	t->clear_child_tid = 0;
 	sc_vfork_release();
+	/* the host's exec of sysgate (a 64-bit program) clears it, as
+	 * SET_PERSONALITY does; the loader sets the guest's own (mm) */
+	if ((pers = personality(0xffffffff)) != -1 && (pers & READ_IMPLIES_EXEC))
+		personality((unsigned long)pers & ~(unsigned long)READ_IMPLIES_EXEC);
 	if (h->exec_replace(t, &req))
 		close_on_exec(); /* after the load: /dev/fd/N of a fexecve */
 	return 0;

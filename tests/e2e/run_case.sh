@@ -187,6 +187,9 @@ sg_run() {
 		set -- "$@" "$(subst "$o" "$w")"
 		i=$((i + 1))
 	done
+	# SYSGATE_EXEC (host, inplace) reaches sysgate through env -i as
+	# its option: the whole suite runs either way (docs/testing.md)
+	[ -n "${SYSGATE_EXEC:-}" ] && set -- "--exec=$SYSGATE_EXEC" "$@"
 	set -- "$sysgate" "$@"
 	[ -n "$guest" ] && set -- "$@" "$p"
 	eval "set -- \"\$@\" $case_args"

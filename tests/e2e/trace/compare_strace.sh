@@ -155,14 +155,14 @@ if [ -n "$chroot" ]; then
 		"$chroot" "$work/native.raw" "$inside/ref" "$chroot_cmd" "$chroot" /bin/sh -c \
 		'cd "$1" && shift && unset PWD OLDPWD && exec "$@"' sh "$inside/ref" "$guest" "$@" \
 		<"$stdin" >"$work/ref.out" 2>&1)
-	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$chroot" -o ../sg.raw "$guest" "$@" \
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" ${SYSGATE_EXEC:+--exec=$SYSGATE_EXEC} -f -L "$chroot" -o ../sg.raw "$guest" "$@" \
 		<"$stdin" >../sgt.out 2>&1)
 elif [ -n "$root" ]; then
 	[ -x "$root/lib/ld-linux.so.2" ] || { echo "trace-compare $name: no root $root, skipped"; exit 77; }
 	(cd "$work/ref" && env -i PATH=/usr/bin:/bin strace -f -q -o ../native.raw \
 		"$root/lib/ld-linux.so.2" --library-path "$root/lib/i386-linux-gnu:$root/usr/lib/i386-linux-gnu" \
 		"$ref" "$@" <"$stdin" >../ref.out 2>&1)
-	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f -L "$root" -o ../sg.raw "$guest" "$@" \
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" ${SYSGATE_EXEC:+--exec=$SYSGATE_EXEC} -f -L "$root" -o ../sg.raw "$guest" "$@" \
 		<"$stdin" >../sgt.out 2>&1)
 else
 	# copies, so /proc/self/exe names WORK/<dir>/prog in both runs
@@ -179,7 +179,7 @@ else
 	sgout="-o $rawsgt"
 	[ -n "$timeline" ] && sgout="--trace-timeline=../tl.json"
 	# shellcheck disable=SC2086
-	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" -f $opts $sgout "./$as" "$@" \
+	(cd "$work/sgt" && env -i PATH=/usr/bin:/bin "$sysgate" ${SYSGATE_EXEC:+--exec=$SYSGATE_EXEC} -f $opts $sgout "./$as" "$@" \
 		<"$stdin" >../sgt.out 2>&1)
 	if [ -n "$timeline" ]; then
 		python3 "$(dirname "$0")/check_timeline.py" "$work/tl.json" --lines "$work/sg.raw" ||
