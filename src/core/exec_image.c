@@ -60,21 +60,61 @@ static int exec_check(struct sg_task *k, const struct sg_exec_req *req)
 	return e;
 }
 
+#define CODE_FILES_MAX 64
+
+/* Where old and new map the same file version at the same place (and
+ * offset), never writable: the code decoded there stays good. */
+static size_t same_code(const struct mm_code_file *old, size_t nold,
+			const struct mm_code_file *new, size_t nnew,
+			struct cpu_code_range *keep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nold; i++) {
+		for (size_t j = 0; j < nnew; j++) {
+			const struct mm_code_file *a = &old[i], *b = &new[j];
+			uint64_t lo = a->start > b->start ? a->start : b->start;
+			uint64_t hi = a->end < b->end ? a->end : b->end;
+
+			if (lo >= hi || a->dev != b->dev || a->ino != b->ino ||
+			    a->mtime_ns != b->mtime_ns || a->ctime_ns != b->ctime_ns ||
+			    a->offset - a->start != b->offset - b->start)
+				continue;
+			keep[n++] = (struct cpu_code_range){ lo, hi };
+			if (n == CODE_FILES_MAX)
+				return n;
+		}
+	}
+	return n;
+}
+
 static bool exec_replace(struct sg_task *k, const struct sg_exec_req *req)
 {
 	struct sg_thread *t = thread_of_task(k);
 	struct sg_process *p = t->proc;
 	struct loader_args a = exec_loader_args(t, req);
 	struct loader_out out = { 0 };
+	struct mm_code_file old[CODE_FILES_MAX], new[CODE_FILES_MAX];
+	struct cpu_code_range keep[CODE_FILES_MAX];
+	size_t nold, nkeep = 0;
+	bool was_i386 = p->abi == SG_ABI_I386;
+	uint64_t epoch;
 	enum sg_err err;
 
-	/* the old image's decoded code, then its mappings (the low 4 GiB's
-	 * reservation with them: the new mm makes its own) */
-	cpu_release(&t->cpu);
+	/* the old image's mappings (the low 4 GiB's reservation with them:
+	 * the new mm makes its own); its decoded code where the new image
+	 * maps the same file version at the same place is kept (a shell
+	 * running busybox or itself, the same ld.so at a fixed address) */
+	nold = mm_code_files(p->mm, old, CODE_FILES_MAX);
+	epoch = cpu_code_epoch(&t->cpu);
 	mm_destroy(p->mm);
 	p->mm = NULL;
 	t->cpu.mm = NULL;
 	err = loader_load(&a, &out, &t->cpu, req->path, req->argv, req->envp);
+	if (err == SG_OK && was_i386 == (out.abi == SG_ABI_I386)) /* the CPU mode */
+		nkeep = same_code(old, nold, new, mm_code_files(out.mm, new, CODE_FILES_MAX),
+				  keep);
+	cpu_keep_code(&t->cpu, epoch, keep, nkeep);
 	if (err != SG_OK) {
 		/* what the kernel finds only while mapping: it kills the new
 		 * image with SIGSEGV (the CLI's message for a start) */

@@ -647,6 +647,43 @@ void cpu_drop_flat_code(struct cpu *c)
 	c->code_dirty = 1;
 }
 
+uint64_t cpu_code_epoch(struct cpu *c)
+{
+	if (c->cache)
+		cache_sync(c);
+	return c->cache_epoch;
+}
+
+void cpu_keep_code(struct cpu *c, uint64_t keep_epoch, const struct cpu_code_range *keep,
+		   size_t n)
+{
+	struct cpu_code_cache *cc = c->cache;
+	struct code_page *pg, *tmp;
+
+	if (!cc)
+		return;
+	if (c->cache_epoch != keep_epoch) {
+		/* a mapping change before the exec not taken yet */
+		drop_range(cc, 0, ~0ull);
+		n = 0;
+	}
+	HASH_ITER(hh, cc->pages, pg, tmp) {
+		bool kept = false;
+
+		/* the page and the 15 bytes after it (an instruction may
+		 * run on into the next page) */
+		for (size_t i = 0; i < n && !kept; i++)
+			kept = pg->addr >= keep[i].start &&
+			       pg->addr + CODE_PAGE_SIZE + 15 <= keep[i].end;
+		if (!kept)
+			drop_page(cc, pg);
+	}
+	/* the mapping changes logged since are those this decision covers */
+	pthread_mutex_lock(&inval_lock);
+	c->cache_epoch = inval_epoch;
+	pthread_mutex_unlock(&inval_lock);
+}
+
 void cache_free(struct cpu *c)
 {
 	struct cpu_code_cache *cc = c->cache;

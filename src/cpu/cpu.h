@@ -208,6 +208,21 @@ void cpu_release(struct cpu *cpu);
  * owner until its owner sets one. */
 void cpu_clone(struct cpu *dst, const struct cpu *src);
 
+/* An execve in place (core/exec_image.c). Before it changes the
+ * mappings: the cache brought up to date with the changes logged so far;
+ * the point it is at. After: only the decoded code of pages wholly
+ * inside keep[0..n) stays (mappings of the same file version at the same
+ * place, same CPU mode), all the rest is dropped (all of it if the cache
+ * is no longer at keep_epoch's point before the exec's changes: safe),
+ * and the mapping changes logged since (the exec's own) are taken as
+ * done. n == 0 drops everything, keeping the cache's memory. */
+struct cpu_code_range {
+	uint64_t start, end;
+};
+uint64_t cpu_code_epoch(struct cpu *c);
+void cpu_keep_code(struct cpu *c, uint64_t keep_epoch, const struct cpu_code_range *keep,
+		   size_t n);
+
 /* What --stats reports of the CPU module, for the whole host process (all
  * its threads). Counting is off until cpu_stats_enable: then every
  * cpu_run goes instruction by instruction through the table handlers

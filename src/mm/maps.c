@@ -85,3 +85,26 @@ const struct mm_exec_info *mm_exec_info(const struct mm *mm)
 {
 	return &mm->exec; /* set once at exec, before the guest runs */
 }
+
+size_t mm_code_files(const struct mm *mm, struct mm_code_file *out, size_t max)
+{
+	size_t n = 0;
+
+	mm_rdlock(mm);
+	for (size_t i = 0; i < mm->nvmas && n < max; i++) {
+		const struct vma *v = &mm->vmas[i];
+
+		/* never writable (VM_ACCOUNT is kept once set): its bytes
+		 * are the file's */
+		if (!v->file || v->shared || v->account || (v->prot & PROT_WRITE) ||
+		    !(v->prot & PROT_EXEC))
+			continue;
+		out[n++] = (struct mm_code_file){
+			.start = v->start, .end = v->end, .offset = v->offset,
+			.dev = v->dev, .ino = v->ino,
+			.mtime_ns = v->mtime_ns, .ctime_ns = v->ctime_ns,
+		};
+	}
+	mm_unlock(mm);
+	return n;
+}

@@ -145,6 +145,17 @@ struct mm_exec_info {
 void mm_set_exec_info(struct mm *mm, const struct mm_exec_info *info);
 const struct mm_exec_info *mm_exec_info(const struct mm *mm);
 
+/* A private mapping of a file that was never writable and is executable:
+ * its bytes are the file's at [offset, offset + end - start), so code
+ * decoded there is good for another mapping of the same file version at
+ * the same place (an execve in place keeps it: core/exec_image.c). */
+struct mm_code_file {
+	uint64_t start, end, offset;
+	uint64_t dev, ino, mtime_ns, ctime_ns;
+};
+/* Up to max of them, by address; how many. */
+size_t mm_code_files(const struct mm *mm, struct mm_code_file *out, size_t max);
+
 /* Randomise the layout as the kernel does for a task with PF_RANDOMIZE
  * (before anything is mapped): low4g moves the stack top down by up to
  * 8 MiB and mmap_base by up to 1 MiB more (compat: 11 and 8 random page

@@ -22,6 +22,7 @@ struct vma {
 			 * with its like, so a RELRO page stays apart */
 	uint64_t offset;/* file offset of start */
 	uint64_t dev, ino;
+	uint64_t mtime_ns, ctime_ns; /* the file's at the mmap: its version */
 	char *name;     /* owned; NULL for plain anonymous memory */
 };
 

@@ -94,6 +94,10 @@ static void describe_mapping(struct vma *v, int prot, int flags, int fd,
 	if (have_st) {
 		v->dev = st.st_dev;
 		v->ino = st.st_ino;
+		v->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+			      (uint64_t)st.st_mtim.tv_nsec;
+		v->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000u +
+			      (uint64_t)st.st_ctim.tv_nsec;
 	}
 	v->name = file_name(fd, have_st ? &st : NULL);
 }
