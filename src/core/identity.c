@@ -72,11 +72,14 @@ static void set_comm(const char *path)
 bool identity_adopt(struct sg_process *p, const char *path)
 {
 	const struct mm_exec_info *x = mm_exec_info(p->mm);
-	unsigned long long v[STAT_LAST + 1];
+	/* sysgate's own code, data and brk start: read once, the same for
+	 * every image an execve in place loads (and a fork's) */
+	static unsigned long long v[STAT_LAST + 1];
+	static bool have_stat;
 	struct prctl_mm_map map;
 
 	set_comm(path);
-	if (!x || !read_stat(v))
+	if (!x || (!have_stat && !(have_stat = read_stat(v))))
 		return false;
 	memset(&map, 0, sizeof(map));
 	map.start_code = v[STAT_STARTCODE];

@@ -1,11 +1,16 @@
 /* execve, execveat: an x86 program (ELF of any of the three ABIs, or a #!
- * script) re-enters sysgate: the host execs sysgate's own binary (recorded
- * at start-up, the group's host_exe) with the same sysroot and trace options,
- * the guest's argv[0] (--argv0) and its environment. The host kernel then
- * does what an exec does to the process: other threads end, fds with
- * FD_CLOEXEC close, handled signals go back to the default, the mask and
- * ignored signals stay (the new sysgate reads them back for the guest).
- * What cannot run gives the kernel's errno: ENOENT, EACCES, ENOEXEC, E2BIG.
+ * script) is loaded in place, into this sysgate (core/exec_image.c, by the
+ * group's exec hooks), where nothing outside the image holds on to it;
+ * this file then does what the kernel's exec does to the task: handled
+ * signals go back to the default (the mask and ignored signals stay), the
+ * alternate stack, POSIX timers, robust list and clear_child_tid go, a
+ * vfork parent goes on, close-on-exec descriptors close. Elsewhere (other
+ * threads, a debugger, an embedder, a guest tracer, --exec=host) the host
+ * execs sysgate's own binary (recorded at start-up, the group's host_exe)
+ * with the same sysroot and trace options, the guest's argv[0] (--argv0)
+ * and its environment, and the host kernel does the same. What cannot run
+ * gives the kernel's errno to the old image either way: ENOENT, EACCES,
+ * ENOEXEC, ELOOP, ELIBBAD, E2BIG. docs/syscalls.md, execve.
  */
 #define _GNU_SOURCE /* AT_EMPTY_PATH */
 #include <elf.h>
