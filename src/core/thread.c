@@ -15,6 +15,7 @@
 #include "core/fault.h"
 #include "core/outproc.h"
 #include "core/thread.h"
+#include "cpu/syscall_regs.h"
 #include "mm/mm.h"
 #include "signal/signal.h"
 #include "syscall/syscall.h"
@@ -28,7 +29,7 @@ void trace_task_of(struct trace_task *task, const struct sg_thread *t)
 
 	task->mm = p->mm;
 	task->abi = p->abi;
-	task->sp = t->cpu.r[R_SP];
+	task->sp = cpu_stack_pointer(&t->cpu);
 	task->exit_ends_thread = t != p->main_thread &&
 				 __atomic_load_n(&p->nthreads, __ATOMIC_RELAXED) > 1;
 }
@@ -70,9 +71,8 @@ static void run_syscall(struct sg_thread *t, struct sg_syscall_call *call)
 static void do_syscall(struct sg_thread *t)
 {
 	struct cpu *c = &t->cpu;
-	enum cpu_syscall_mech mech = c->mech;
-	uint64_t nr = c->r[R_AX];
-	uint64_t after = c->rip, rcx = c->r[R_CX];
+	uint64_t orig_ax = cpu_syscall_orig_ax(c);
+	struct cpu_syscall_restart rp = cpu_syscall_restart_point(c);
 	struct systab_slot slot;
 	long res;
 
@@ -82,16 +82,15 @@ static void do_syscall(struct sg_thread *t)
 		exec_image_fresh_cpu(t); /* an execve in place: the new image */
 	if (t->sig.sigreturned || t->gone)
 		return;
-	res = c->mode == CPU_MODE_64 ? (long)c->r[R_AX] : (long)(int32_t)c->r[R_AX];
+	res = cpu_syscall_get_return_value(c);
 	if (!sg_restart_code(res))
 		return;
 	t->sig.restart_code = (int)-res;
 	/* ERESTART_RESTARTBLOCK goes on through the ABI's restart_syscall */
-	t->sig.restart_nr = res == -SG_ERESTART_RESTARTBLOCK ? systab_restart_nr(slot.table) : nr;
-	/* the syscall instruction (for SYSENTER, the vDSO's int $0x80 just
-	 * before the landing pad) */
-	t->sig.restart_rip = (mech == CPU_MECH_SYSENTER ? c->rip : after) - 2;
-	t->sig.restart_rcx = mech == CPU_MECH_SYSCALL && c->mode == CPU_MODE_64 ? c->r[R_CX] : rcx;
+	t->sig.restart_nr =
+		res == -SG_ERESTART_RESTARTBLOCK ? systab_restart_nr(slot.table) : orig_ax;
+	cpu_syscall_restart_returned(c, &rp);
+	t->sig.restart_at = rp;
 }
 
 /* Every thread of p but self stops at its next instruction boundary, and

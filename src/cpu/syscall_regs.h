@@ -143,19 +143,32 @@ static inline void cpu_syscall_return_fast32(struct cpu *c, uint32_t user_sp, ui
 }
 
 /* Where a call interrupted by a signal runs again (the kernel's -ERESTART*
- * rewind: ip -= 2, ax = orig_ax), taken right after the call: every entry
- * instruction is 2 bytes, and a FAST32 call, back at the landing pad,
- * rewinds to the vDSO's int $0x80 just before it. RCX as the call left
- * it: the SYSCALL instruction's return address after 64-bit SYSCALL, the
- * guest's ECX after INT 0x80 and SYSENTER, the landing pad (SYSRETL's)
- * after 32-bit SYSCALL. */
+ * rewind: ip -= 2, cx and ax from pt_regs). Taken at entry, before the
+ * call: RCX as the kernel's pt_regs->cx holds it, the SYSCALL
+ * instruction's return address after 64-bit SYSCALL, the guest's ECX
+ * after INT 0x80 and SYSENTER, and EBP after 32-bit SYSCALL (which took
+ * ECX for its return address: __kernel_vsyscall moved the second argument
+ * to EBP, and the kernel's compat SYSCALL entry saves EBP as cx) — the
+ * vDSO's return clobbers ECX, so it cannot be taken after. */
 struct cpu_syscall_restart {
 	uint64_t rip, rcx;
 };
 
 static inline struct cpu_syscall_restart cpu_syscall_restart_point(const struct cpu *c)
 {
-	return (struct cpu_syscall_restart){ .rip = c->rip - 2, .rcx = c->r[R_CX] };
+	bool syscall32 = c->mech == CPU_MECH_SYSCALL && c->mode != CPU_MODE_64;
+
+	return (struct cpu_syscall_restart){ .rip = c->rip - 2,
+					     .rcx = syscall32 ? (uint32_t)c->r[R_BP] : c->r[R_CX] };
+}
+
+/* After the call: the instruction to enter again is the 2 bytes before
+ * where the call returned, the instruction itself after INT 0x80 and
+ * 64-bit SYSCALL, the vDSO's int $0x80 just before the landing pad after
+ * a FAST32 call. */
+static inline void cpu_syscall_restart_returned(const struct cpu *c, struct cpu_syscall_restart *r)
+{
+	r->rip = c->rip - 2;
 }
 
 /* Rewind to r with ax in RAX (the call's own orig_ax, or restart_syscall's

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/syscall_regs.h"
 #include "signal/frame.h"
 #include "trace/trace.h"
 
@@ -153,9 +154,7 @@ static void die_of(struct sg_task *t, int sig)
  * on the instruction, the number (or restart_syscall's) in eax/rax. */
 static void restart_syscall(struct sg_task *t)
 {
-	t->cpu.rip = t->sig.restart_rip;
-	t->cpu.r[R_AX] = t->sig.restart_nr;
-	t->cpu.r[R_CX] = t->sig.restart_rcx; /* the vDSO path's SYSRETL took it */
+	cpu_syscall_rewind(&t->cpu, &t->sig.restart_at, t->sig.restart_nr);
 	t->sig.restart_code = 0;
 }
 
@@ -174,7 +173,7 @@ static void restart_or_eintr(struct sg_task *t, uint64_t sa_flags)
 		restart_syscall(t);
 		return;
 	}
-	t->cpu.r[R_AX] = t->cpu.mode == CPU_MODE_64 ? (uint64_t)-EINTR : (uint32_t)-EINTR;
+	cpu_syscall_set_return_value(&t->cpu, -EINTR);
 	t->sig.restart_code = 0;
 	t->sig.restart_fn = SG_RESTART_NONE; /* restart_syscall now gives EINTR */
 }

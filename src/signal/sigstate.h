@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu/syscall_regs.h" /* struct cpu_syscall_restart */
 #include "syscall/table.h" /* SG_ERESTART* */
 
 /* A guest signal action as rt_sigaction gave it (recorded by src/syscall;
@@ -54,7 +55,8 @@ struct sg_sigstate {
 	 * enter it again: the number (restart_syscall's for
 	 * ERESTART_RESTARTBLOCK), the syscall instruction, rcx */
 	int restart_code;
-	uint64_t restart_nr, restart_rip, restart_rcx;
+	uint64_t restart_nr;
+	struct cpu_syscall_restart restart_at; /* where, and RCX (cpu/syscall_regs.h) */
 	/* the kernel's restart block (ERESTART_RESTARTBLOCK): a timed wait
 	 * interrupted by a signal keeps its absolute deadline, and when no
 	 * handler runs the guest resumes through restart_syscall, which waits
