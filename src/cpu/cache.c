@@ -705,41 +705,15 @@ void cache_free(struct cpu *c)
 	c->cache = NULL;
 }
 
-/* An indirect branch whose kept target (insn.imm) is not this one (cache.h,
- * exec_indirect): the cache's target table, else a lookup. A new target
- * replaces a live kept one only at every 16th miss (this CPU's count): a
- * site with many (a shared RET) would write on every miss, and after a
- * fork each write copies a page. */
-static unsigned target_slot(uint64_t target)
-{
-	return (unsigned)(target ^ (target >> 10)) & (TARGET_CACHE - 1);
-}
-
-static void keep_target(struct cpu *c, const struct insn *i, const struct insn *t)
-{
-	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm;
-
-	if (kept->addr == INSN_ADDR_DEAD || (++c->target_misses & 15) == 0)
-		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
-}
-
-static __attribute__((noinline)) const struct insn *
-exec_indirect_lookup(struct cpu *c, const struct insn *i, uint64_t target)
+/* An indirect branch whose kept target (insn.imm) and the cache's table
+ * both missed (cache.h, exec_indirect): the target, decoded if need be,
+ * goes into the table and becomes the site's kept target. */
+const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uint64_t target)
 {
 	const struct insn *t = exec_at(c, target);
 
 	c->cache->targets[target_slot(target)] = t;
-	keep_target(c, i, t);
-	return exec_branch(c, t);
-}
-
-const struct insn *exec_indirect_miss(struct cpu *c, const struct insn *i, uint64_t target)
-{
-	const struct insn *t = c->cache->targets[target_slot(target)];
-
-	if (__builtin_expect(t->addr != target, 0))
-		return exec_indirect_lookup(c, i, target);
-	keep_target(c, i, t);
+	((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
 	return exec_branch(c, t);
 }
 

@@ -150,7 +150,6 @@ struct cpu {
 	const struct insn *cur;       /* the instruction fast forms run (NULL: insn_rip says) */
 	uint64_t cache_epoch;         /* code-invalidation epoch this cache has seen */
 	uint64_t amask;               /* the mode's address mask (fast forms' addresses) */
-	uint32_t target_misses;       /* kept indirect targets missed (cache.h, exec_indirect) */
 	uint64_t executed;            /* --stats: counted since run() began (flushed at its end) */
 };
 

@@ -1,0 +1,173 @@
+/* Indirect branches with many targets (docs/cpu.md, Pipeline): an
+ * interpreter's op dispatch (one CALL site through a table, as Perl's
+ * `call *op_ppaddr`), a RET shared by many callers, a computed-goto loop
+ * (CPython's `jmp *reg`), and generated functions whose addresses all
+ * share one entry of the CPU's table of targets by address, so that site
+ * keeps missing it and looks them up. Each site's kept target, the table
+ * and the lookups are all run, cold and warm; the output is compared with
+ * the native run's. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static uint32_t rng = 12345;
+
+static uint32_t next_random(void)
+{
+	rng = rng * 1103515245u + 12345u;
+	return rng >> 8;
+}
+
+/* ---- an op dispatch loop: each op updates the state and names the next */
+struct vm {
+	uint32_t acc;
+	unsigned pc;
+	const uint8_t *prog;
+};
+
+#define NOPS 24
+#define OP(n)                                                                      \
+	static __attribute__((noinline)) unsigned op##n(struct vm *v)             \
+	{                                                                          \
+		v->acc = (v->acc ^ (n * 0x9e3779b9u)) * (2 * n + 3) + (v->acc >> (n % 7 + 1)); \
+		return v->prog[v->pc++];                                           \
+	}
+OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7) OP(8) OP(9) OP(10) OP(11) OP(12)
+OP(13) OP(14) OP(15) OP(16) OP(17) OP(18) OP(19) OP(20) OP(21) OP(22) OP(23)
+
+static unsigned op_end(struct vm *v)
+{
+	(void)v;
+	return 0;
+}
+
+static unsigned (*const ops[NOPS])(struct vm *) = {
+	op_end, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12,
+	op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23,
+};
+
+static uint32_t run_ops(const uint8_t *prog, uint32_t acc)
+{
+	struct vm v = { acc, 1, prog };
+	unsigned op = prog[0];
+
+	while (op)
+		op = ops[op](&v);
+	return v.acc;
+}
+
+/* ---- one RET returning to many places */
+static __attribute__((noinline)) uint32_t shared(uint32_t x, uint32_t k)
+{
+	return (x << 5) - x + k;
+}
+
+#define CALLS4(x, k) x = shared(x, k); x ^= k; x = shared(x, k + 1); x += k; \
+	x = shared(x, k + 2); x -= k; x = shared(x, k + 3); x ^= x >> 7;
+
+static uint32_t shared_ret(uint32_t x, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		CALLS4(x, k)
+		if (next_random() & 1) {
+			CALLS4(x, 2 * k)
+		} else {
+			CALLS4(x, 3 * k)
+			CALLS4(x, 5 * k)
+		}
+	}
+	return x;
+}
+
+/* ---- computed goto: every label's own indirect jump, many targets */
+static uint32_t threaded(const uint8_t *prog)
+{
+	static const void *const labels[8] = { &&l0, &&l1, &&l2, &&l3, &&l4, &&l5, &&l6, &&l7 };
+	uint32_t acc = 1;
+	unsigned pc = 0;
+
+	goto *labels[prog[pc++] & 7];
+l1: acc = acc * 3 + 1; goto *labels[prog[pc++] & 7];
+l2: acc ^= acc >> 3; goto *labels[prog[pc++] & 7];
+l3: acc += 0x1234567; goto *labels[prog[pc++] & 7];
+l4: acc = (acc << 7) | (acc >> 25); goto *labels[prog[pc++] & 7];
+l5: acc -= pc; goto *labels[prog[pc++] & 7];
+l6: acc *= 0x01000193; goto *labels[prog[pc++] & 7];
+l7: acc ^= 0xdeadbeef; goto *labels[prog[pc++] & 7];
+l0: return acc;
+}
+
+/* ---- generated functions whose addresses share a table entry ----
+ * `mov $imm32, %eax; ret` (the same bytes in every mode) at offsets
+ * k * 0x401 of a 1 MiB-aligned buffer: for k < 1024, k * 0x401 is k | k << 10,
+ * so the address xor itself shifted right by 10 keeps no low bits of k:
+ * one slot of a table indexed by (addr ^ addr >> 10) mod 1024. */
+#define NSTUBS 16
+typedef uint32_t (*stub_fn)(void);
+
+static int make_stubs(stub_fn *out)
+{
+	size_t mib = 1u << 20;
+	uint8_t *map = mmap(NULL, 3 * mib, PROT_READ | PROT_WRITE | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *base;
+
+	if (map == MAP_FAILED) {
+		perror("mmap");
+		return -1;
+	}
+	base = (uint8_t *)(((uintptr_t)map + mib - 1) & ~(uintptr_t)(mib - 1));
+	for (unsigned k = 0; k < NSTUBS; k++) {
+		uint8_t *p = base + k * 0x401u;
+		uint32_t v = k * 0x10001u + 7;
+
+		p[0] = 0xb8;
+		memcpy(p + 1, &v, 4);
+		p[5] = 0xc3;
+		out[k] = (stub_fn)(uintptr_t)p;
+	}
+	return 0;
+}
+
+static uint32_t call_stubs(stub_fn *stubs, unsigned n)
+{
+	uint32_t acc = 0;
+
+	for (unsigned j = 0; j < n; j++) {
+		/* runs of one stub (the kept target hits), then another */
+		unsigned k = (next_random() >> 3) % NSTUBS, run = next_random() % 4 + 1;
+
+		while (run--)
+			acc = acc * 33 + stubs[k]();
+	}
+	return acc;
+}
+
+int main(void)
+{
+	static uint8_t prog[4096], loop[64], bytes[4096];
+	stub_fn stubs[NSTUBS];
+	uint32_t acc = 1;
+
+	/* a random program, then a short one repeated (an interpreter's hot loop) */
+	for (unsigned k = 0; k + 1 < sizeof(prog); k++)
+		prog[k] = (uint8_t)(next_random() % (NOPS - 1) + 1);
+	for (unsigned k = 0; k + 1 < sizeof(loop); k++)
+		loop[k] = (uint8_t)(k % 9 + 3 * (k % 2) + 1);
+	printf("ops random %08x\n", run_ops(prog, 1));
+	for (unsigned r = 0; r < 300; r++)
+		acc = run_ops(loop, acc);
+	printf("ops loop %08x\n", acc);
+	printf("shared ret %08x %08x\n", shared_ret(1, 1), shared_ret(7, 3000));
+	for (unsigned k = 0; k + 1 < sizeof(bytes); k++)
+		bytes[k] = (uint8_t)(next_random() % 7 + 1);
+	acc = 0;
+	for (unsigned r = 0; r < 40; r++)
+		acc += threaded(bytes);
+	printf("threaded %08x\n", acc);
+	if (make_stubs(stubs) < 0)
+		return 1;
+	printf("stubs %08x %08x\n", call_stubs(stubs, 3), call_stubs(stubs, 20000));
+	return 0;
+}
