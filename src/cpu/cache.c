@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include "cpu/cache.h"
 #include "cpu/ops.h"
+#include "cpu/optable.h"
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -386,7 +387,13 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 /* Mark the page of addr as holding decoded code. */
 static void code_map_mark(uint64_t addr)
 {
-	uint8_t *m = mm_page_map_table(addr);
+	uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+
+	/* marked already (every decode but a page's first): no call; a
+	 * table with the bit is no shared one (mm_page_map_table's copy) */
+	if (__builtin_expect(m != NULL && (m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE), 1))
+		return;
+	m = mm_page_map_table(addr);
 
 	if (!m)
 		out_of_code_memory();
@@ -535,12 +542,13 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	bool follows = n && pg->pool[n - 1].off + pg->pool[n - 1].len == off;
 	bool stub_there = n && !pg->pool[n - 1].ends_run;
 	struct insn decoded, *i;
+	unsigned spec;
 
 	if (n == 0)
 		fetch_check(c, addr);
 	code_map_mark(addr);
 	cpu_tl_fetch = true;
-	insn_decode(&decoded, c, addr);
+	spec = insn_decode(&decoded, c, addr);
 	cpu_tl_fetch = false;
 	if (off + decoded.len > CODE_PAGE_SIZE)
 		fetch_check(c, (addr | (CODE_PAGE_SIZE - 1)) + 1);
@@ -572,7 +580,8 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	lf_decoded(pg->pool, pg->n);
 	fuse_decoded(pg->pool, pg->n);
 	push_run_decoded(pg->pool, pg->n);
-	avx_fuse_decoded(pg->pool, pg->n);
+	if (spec == SPEC_AVX) /* its pairs' second members are VEX forms */
+		avx_fuse_decoded(pg->pool, pg->n);
 	pairs_decoded(pg->pool, pg->n);
 	if (cpu_stats_on) {
 		/* pool entries newly in use, stubs included: the stub at n

@@ -340,12 +340,14 @@ static void specialise(struct insn *i, const struct cpu *c, const struct op_entr
 	}
 }
 
-void insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
+unsigned insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 {
 	bool m64 = c->mode == CPU_MODE_64;
 	struct fetch f = { .addr = addr };
+	const struct op_entry *e = decode_row(i, &f, m64, addr);
 
-	specialise(i, c, decode_row(i, &f, m64, addr), m64);
+	specialise(i, c, e, m64);
+	return e ? e->spec : SPEC_NONE;
 }
 
 bool insn_decode_canned(struct insn *i, const struct cpu *c, const uint8_t *bytes, unsigned n)

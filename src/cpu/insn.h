@@ -156,8 +156,11 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define F_FARPTR 0x2000 /* after the F_IZ offset, a 16-bit selector into imm2 */
 
 /* Decode at addr; fills *i (an invalid encoding becomes an #UD insn).
- * Reads guest memory: a fault while fetching longjmps like any access. */
-void insn_decode(struct insn *i, struct cpu *cpu, uint64_t addr);
+ * Reads guest memory: a fault while fetching longjmps like any access.
+ * Returns the row's specialiser class (optable.h, SPEC_*; SPEC_NONE for
+ * x87 and faulting encodings): the cache's look-back passes that only a
+ * class's forms start skip the rest (cache_decode). */
+unsigned insn_decode(struct insn *i, struct cpu *cpu, uint64_t addr);
 /* Decode bytes[0..n) into *i without running them (mem_access.c): the
  * handler's index (optable.h), 0 for an encoding that faults whatever the
  * state, -1 when the bytes end before the instruction does. */

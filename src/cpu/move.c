@@ -407,6 +407,8 @@ void push_run_decoded(struct insn *pool, uint32_t n)
 {
 	uint32_t head = n - 1;
 
+	if (pool[n - 1].fn != op_push_r) /* most decodes: no scan of the run forms */
+		return;
 	if (n < 2 || !push_run_member(&pool[n - 1]))
 		return;
 	while (head > 0 && pool[head - 1].seq && push_run_member(&pool[head - 1]) &&
