@@ -512,6 +512,7 @@ static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struc
 {
 	memset(stub, 0, sizeof(*stub));
 	stub->exec = exec_fallthrough;
+	stub->disp = (int64_t)((uintptr_t)&insn_no_target | 1); /* nothing kept yet */
 	stub->addr = i->addr + i->len;
 	if (c->mode == CPU_MODE_32)
 		stub->addr = (uint32_t)stub->addr;

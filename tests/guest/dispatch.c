@@ -1,11 +1,12 @@
-/* Indirect branches with many targets (docs/cpu.md, Pipeline): an
- * interpreter's op dispatch (one CALL site through a table, as Perl's
+/* Indirect branches with many targets and kept fall-throughs (docs/cpu.md,
+ * Pipeline): an interpreter's op dispatch (one CALL site through a table, as Perl's
  * `call *op_ppaddr`), a RET shared by many callers, a computed-goto loop
  * (CPython's `jmp *reg`), and generated functions whose addresses all
  * share one entry of the CPU's table of targets by address, so that site
- * keeps missing it and looks them up. Each site's kept target, the table
- * and the lookups are all run, cold and warm; the output is compared with
- * the native run's. */
+ * keeps missing it and looks them up, and a fall-through into the next
+ * page, whose code changes. Each site's kept target, the table and the
+ * lookups are all run, cold and warm; the output is compared with the
+ * native run's. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -144,6 +145,47 @@ static uint32_t call_stubs(stub_fn *stubs, unsigned n)
 	return acc;
 }
 
+/* ---- a fall-through into the next page ----
+ * `xor %eax,%eax` ends at a page's end, a JMP to `add $imm32,%eax; ret`
+ * starts the next: the first page's fall-through stub keeps the second
+ * page's entry (exec.c: tagged, checked at each use); rewriting the
+ * immediate (far enough into the page that the first is not dropped
+ * with it: an instruction may start 15 bytes before a store) drops the
+ * second page, whose new code must run, whatever was decoded there first. */
+static int next_page_fallthrough(void)
+{
+	uint8_t *code = mmap(NULL, 8192, PROT_READ | PROT_WRITE | PROT_EXEC,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *second = code + 4096;
+	stub_fn fn = (stub_fn)(uintptr_t)(second - 2), other = (stub_fn)(uintptr_t)(second + 64);
+	uint32_t imm = 0x1111, got[6];
+
+	if (code == MAP_FAILED) {
+		perror("mmap");
+		return -1;
+	}
+	second[-2] = 0x31, second[-1] = 0xc0;
+	second[0] = 0xeb, second[1] = 30; /* jmp .+32 */
+	second[32] = 0x05;
+	memcpy(second + 33, &imm, 4);
+	second[37] = 0xc3;
+	second[64] = 0xb8; /* other: mov $5,%eax; ret */
+	memcpy(second + 65, &(uint32_t){ 5 }, 4);
+	second[69] = 0xc3;
+	for (unsigned k = 0; k < 3; k++)
+		got[k] = fn();
+	imm = 0x2222;
+	memcpy(second + 33, &imm, 4);
+	/* the second page decoded anew from another place first: the kept
+	 * entry's place now holds that instruction */
+	if (other() != 5)
+		return -1;
+	for (unsigned k = 3; k < 6; k++)
+		got[k] = fn();
+	printf("next page %x %x %x %x %x %x\n", got[0], got[1], got[2], got[3], got[4], got[5]);
+	return 0;
+}
+
 int main(void)
 {
 	static uint8_t prog[4096], loop[64], bytes[4096];
@@ -169,5 +211,5 @@ int main(void)
 	if (make_stubs(stubs) < 0)
 		return 1;
 	printf("stubs %08x %08x\n", call_stubs(stubs, 3), call_stubs(stubs, 20000));
-	return 0;
+	return next_page_fallthrough() < 0;
 }
