@@ -426,26 +426,14 @@ static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 	return exec_indirect(c, i, target);
 }
 
-/* Indirect CALL/JMP through a register or memory. */
-static uint64_t indirect_target(struct cpu *c, const struct insn *i, unsigned sz)
+/* Indirect CALL/JMP through a register, or through memory in the four
+ * address shapes (insn.h, EA_SHAPES: Perl's op dispatch `call
+ * *0x10(%rax)` is base + disp through a flat segment); the target is read
+ * before the push (`call *(%rsp)` reads the old top). */
+static inline __attribute__((always_inline)) const struct insn *
+call_ind64(struct cpu *c, const struct insn *i, uint64_t target)
 {
-	return i->mod == 3 ? c->r[i->rm] & size_mask(sz) : mem_read_fast(insn_ea_fast(c, i), sz);
-}
-
-static const struct insn *fast_jmp_ind64(struct cpu *c, const struct insn *i)
-{
-	return exec_indirect(c, i, indirect_target(c, i, 8));
-}
-
-static const struct insn *fast_jmp_ind32(struct cpu *c, const struct insn *i)
-{
-	return exec_indirect(c, i, indirect_target(c, i, 4));
-}
-
-static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
-{
-	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint64_t target = indirect_target(c, i, 8), sp = c->r[R_SP] - 8;
+	uint64_t sp = c->r[R_SP] - 8;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
 	mem_write_nocheck(sp, 8, i->addr + i->len);
@@ -453,10 +441,9 @@ static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
 	return exec_indirect(c, i, target);
 }
 
-static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
+static inline __attribute__((always_inline)) const struct insn *
+call_ind32(struct cpu *c, const struct insn *i, uint32_t target)
 {
-	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint64_t target = indirect_target(c, i, 4);
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
@@ -464,6 +451,48 @@ static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
 	c->r[R_SP] = sp;
 	return exec_indirect(c, i, target);
 }
+
+static const struct insn *fast_jmp_ind64(struct cpu *c, const struct insn *i)
+{
+	return exec_indirect(c, i, c->r[i->rm]);
+}
+
+static const struct insn *fast_jmp_ind32(struct cpu *c, const struct insn *i)
+{
+	return exec_indirect(c, i, (uint32_t)c->r[i->rm]);
+}
+
+static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
+{
+	c->cur = i; /* before the store can fault */
+	return call_ind64(c, i, c->r[i->rm]);
+}
+
+static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
+{
+	c->cur = i; /* before the store can fault */
+	return call_ind32(c, i, (uint32_t)c->r[i->rm]);
+}
+
+/* the memory forms: EA names the instruction in cpu.cur first */
+#define INDIRECT_MEM_FORMS(_, SH, EA)                                                           \
+	static const struct insn *fast_jmp_ind64_m##SH(struct cpu *c, const struct insn *i)     \
+	{                                                                                       \
+		return exec_indirect(c, i, mem_read_fast(EA(c, i), 8));                         \
+	}                                                                                       \
+	static const struct insn *fast_jmp_ind32_m##SH(struct cpu *c, const struct insn *i)     \
+	{                                                                                       \
+		return exec_indirect(c, i, (uint32_t)mem_read_fast(EA(c, i), 4));               \
+	}                                                                                       \
+	static const struct insn *fast_call_ind64_m##SH(struct cpu *c, const struct insn *i)    \
+	{                                                                                       \
+		return call_ind64(c, i, mem_read_fast(EA(c, i), 8));                            \
+	}                                                                                       \
+	static const struct insn *fast_call_ind32_m##SH(struct cpu *c, const struct insn *i)    \
+	{                                                                                       \
+		return call_ind32(c, i, (uint32_t)mem_read_fast(EA(c, i), 4));                  \
+	}
+EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
 
 void control_specialise(struct insn *i, bool m64)
 {
@@ -475,10 +504,14 @@ void control_specialise(struct insn *i, bool m64)
 		i->exec = m64 ? fast_call_rel64 : fast_call_rel32;
 	else if (i->fn == op_ret)
 		i->exec = m64 ? fast_ret64 : fast_ret32;
-	else if (i->fn == op_jmp_Ev)
+	else if (i->fn == op_jmp_Ev && i->mod == 3)
 		i->exec = m64 ? fast_jmp_ind64 : fast_jmp_ind32;
-	else if (i->fn == op_call_Ev)
+	else if (i->fn == op_jmp_Ev)
+		i->exec = m64 ? EA_PICK(i, fast_jmp_ind64_m) : EA_PICK(i, fast_jmp_ind32_m);
+	else if (i->fn == op_call_Ev && i->mod == 3)
 		i->exec = m64 ? fast_call_ind64 : fast_call_ind32;
+	else if (i->fn == op_call_Ev)
+		i->exec = m64 ? EA_PICK(i, fast_call_ind64_m) : EA_PICK(i, fast_call_ind32_m);
 	else
 		return;
 	if (i->exec != fast_jmp_rel && i->fn != op_call_Jz) /* the indirect ones and RET */

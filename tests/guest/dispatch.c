@@ -58,6 +58,50 @@ static uint32_t run_ops(const uint8_t *prog, uint32_t acc)
 	return v.acc;
 }
 
+/* ---- ops as structures holding their function (Perl's `call
+ * *op_ppaddr`: through a base register and a displacement), and a tail
+ * call through one (a JMP through memory) */
+struct node {
+	uint32_t weight;
+	struct node *(*fn)(struct node *, uint32_t *);
+	struct node *next[2];
+};
+
+#define NODE_FN(n)                                                                           \
+	static __attribute__((noinline)) struct node *node##n(struct node *o, uint32_t *acc) \
+	{                                                                                    \
+		*acc = (*acc << (n + 1)) ^ (*acc >> 3) ^ o->weight;                          \
+		return o->next[(*acc >> n) & 1];                                             \
+	}
+NODE_FN(1) NODE_FN(2) NODE_FN(3) NODE_FN(4) NODE_FN(5)
+
+static __attribute__((noinline)) struct node *node_tail(struct node *o, uint32_t *acc)
+{
+	struct node *to = o->next[*acc & 1];
+
+	*acc += 0x9e37;
+	return to->fn(to, acc); /* a sibling call: jmp *disp(%reg) */
+}
+
+static uint32_t run_nodes(unsigned steps)
+{
+	static struct node nodes[12];
+	struct node *(*const fns[6])(struct node *, uint32_t *) = { node1, node2, node3, node4,
+								    node5, node_tail };
+	uint32_t acc = 7;
+	struct node *o = &nodes[0];
+
+	for (unsigned k = 0; k < 12; k++) {
+		nodes[k].weight = k * 0x01000193u + 11;
+		nodes[k].fn = fns[k % 6];
+		nodes[k].next[0] = &nodes[(k * 5 + 1) % 12];
+		nodes[k].next[1] = &nodes[(k * 7 + 3) % 12];
+	}
+	while (steps--)
+		o = o->fn(o, &acc);
+	return acc;
+}
+
 /* ---- one RET returning to many places */
 static __attribute__((noinline)) uint32_t shared(uint32_t x, uint32_t k)
 {
@@ -201,6 +245,7 @@ int main(void)
 	for (unsigned r = 0; r < 300; r++)
 		acc = run_ops(loop, acc);
 	printf("ops loop %08x\n", acc);
+	printf("nodes %08x %08x\n", run_nodes(3), run_nodes(30000));
 	printf("shared ret %08x %08x\n", shared_ret(1, 1), shared_ret(7, 3000));
 	for (unsigned k = 0; k + 1 < sizeof(bytes); k++)
 		bytes[k] = (uint8_t)(next_random() % 7 + 1);
