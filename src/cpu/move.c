@@ -308,6 +308,11 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	MEM_LOAD(load16, SH, EA,                                                                 \
 		 c->r[i->reg] = (c->r[i->reg] & ~0xffffull) | mem_read_fast(EA(c, i), 2))             \
 	UNIT_LOAD8(SH, EA)                                                                       \
+	MEM_LOAD(movsxd_load, SH, EA, c->r[i->reg] = (uint64_t)(int64_t)(int32_t)mem_read_fast(EA(c, i), 4)) \
+	MEM_LOAD(movsx_b32_load, SH, EA, c->r[i->reg] = (uint32_t)(int32_t)(int8_t)mem_read_fast(EA(c, i), 1)) \
+	MEM_LOAD(movsx_b64_load, SH, EA, c->r[i->reg] = (uint64_t)(int64_t)(int8_t)mem_read_fast(EA(c, i), 1)) \
+	MEM_LOAD(movsx_w32_load, SH, EA, c->r[i->reg] = (uint32_t)(int32_t)(int16_t)mem_read_fast(EA(c, i), 2)) \
+	MEM_LOAD(movsx_w64_load, SH, EA, c->r[i->reg] = (uint64_t)(int64_t)(int16_t)mem_read_fast(EA(c, i), 2)) \
 	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])                                   \
 	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                                             \
 	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
@@ -442,13 +447,6 @@ static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
 
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
 UNIT_MOVSXD_RR()
-static const struct insn *fast_movsxd(struct cpu *c, const struct insn *i)
-{
-	c->cur = i; /* before it can fault (insn_ea_fast) */
-	c->r[i->reg] = (uint64_t)(int64_t)(int32_t)(i->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 4));
-	return exec_next(c, i);
-}
-
 static const struct insn *fast_movsx_b32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
@@ -486,15 +484,21 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 void move_specialise(struct insn *i, bool m64)
 {
 	if (i->fn == op_movsxd_GvEd && m64 && i->osz == 8) {
-		i->exec = i->mod == 3 ? fast_movsxd_rr : fast_movsxd;
+		i->exec = i->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
 		i->lf = LF_NEUTRAL;
 		return;
 	}
 	if ((i->fn == op_movsx_GvEb || i->fn == op_movsx_GvEw) && (i->osz == 4 || i->osz == 8)) {
-		if (i->fn == op_movsx_GvEb)
-			i->exec = i->osz == 8 ? fast_movsx_b64 : fast_movsx_b32;
+		bool w = i->osz == 8;
+
+		if (i->fn == op_movsx_GvEb && i->mod == 3)
+			i->exec = w ? fast_movsx_b64 : fast_movsx_b32;
+		else if (i->fn == op_movsx_GvEb)
+			i->exec = w ? EA_PICK(i, fast_movsx_b64_load) : EA_PICK(i, fast_movsx_b32_load);
+		else if (i->mod == 3)
+			i->exec = w ? fast_movsx_w64 : fast_movsx_w32;
 		else
-			i->exec = i->osz == 8 ? fast_movsx_w64 : fast_movsx_w32;
+			i->exec = w ? EA_PICK(i, fast_movsx_w64_load) : EA_PICK(i, fast_movsx_w32_load);
 		i->lf = LF_NEUTRAL;
 		return;
 	}

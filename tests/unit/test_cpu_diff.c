@@ -253,6 +253,8 @@ static const struct snippet cases64[] = {
 	  "\x9f\xf9\xf5\x9e", 4, MASK_ARITH },
 	{ "MEM: mov (%rsi),%rax; add %rax,8(%rsi); sub 16(%rsi),%ebx; xor %bl,3(%rsi); incq 24(%rsi); notw 32(%rsi)",
 	  "\x48\x8b\x06\x48\x01\x46\x08\x2b\x5e\x10\x30\x5e\x03\x48\xff\x46\x18\x66\xf7\x56\x20", 21, MASK_ARITH },
+	{ "MOVSX MEM: movslq 4(%rsi),%rax; movsbl 1(%rsi),%ebx; movsbq 2(%rsi),%r9; movswl 6(%rsi),%edx; movswq 10(%rsi),%rdi; xor %ecx,%ecx; movslq 8(%rsi,%rcx,4),%r8; movsbq 3(%rsi,%rcx,2),%r10",
+	  "\x48\x63\x46\x04\x0f\xbe\x5e\x01\x4c\x0f\xbe\x4e\x02\x0f\xbf\x56\x06\x48\x0f\xbf\x7e\x0a\x31\xc9\x4c\x63\x44\x8e\x08\x4c\x0f\xbe\x54\x4e\x03", 35, MASK_ARITH },
 	{ "MEM: lock xadd %rax,(%rsi); lock cmpxchg %rbx,8(%rsi); lock add %ecx,16(%rsi); lock btsq $3,24(%rsi)",
 	  "\xf0\x48\x0f\xc1\x06\xf0\x48\x0f\xb1\x5e\x08\xf0\x01\x4e\x10\xf0\x48\x0f\xba\x6e\x18\x03", 22, MASK_ZF },
 	{ "MEM: mov (%rsi),%rax; cmpxchg %rcx,(%rsi); mov 8(%rsi),%eax; cmpxchg %ecx,8(%rsi)",
@@ -325,6 +327,8 @@ static const struct snippet cases32[] = {
 	 * register ALU forms and rotates. */
 	{ "PAIRS: mov 4(%esi),%eax; mov 8(%esi),%ebx; mov %eax,12(%edi); mov %ebx,16(%edi); mov %eax,%ecx; ror $6,%ecx; xor %ebx,%ecx; mov 20(%esi),%edx; add %ecx,%edx; mov %edx,20(%edi); mov 20(%edi),%ebp; and %ebp,%eax; mov %eax,24(%edi); mov %ebx,%ecx; rol $3,%ecx; add 4(%esi),%ecx; xor %eax,%ecx; mov %ecx,(%edi); mov (%edi),%edx; add %edx,%eax",
 	  "\x8b\x46\x04\x8b\x5e\x08\x89\x47\x0c\x89\x5f\x10\x89\xc1\xc1\xc9\x06\x31\xd9\x8b\x56\x14\x01\xca\x89\x57\x14\x8b\x6f\x14\x21\xe8\x89\x47\x18\x89\xd9\xc1\xc1\x03\x03\x4e\x04\x31\xc1\x89\x0f\x8b\x17\x01\xd0", 51, MASK_ARITH },
+	{ "MOVSX MEM32: movsbl 1(%esi),%ebx; movswl 6(%esi),%edx; xor %ecx,%ecx; movsbl 3(%esi,%ecx,2),%eax; movswl 8(%esi,%ecx,4),%edi",
+	  "\x0f\xbe\x5e\x01\x0f\xbf\x56\x06\x31\xc9\x0f\xbe\x44\x4e\x03\x0f\xbf\x7c\x8e\x08", 20, MASK_ARITH },
 	{ "MEM32: mov (%esi),%eax; add %eax,4(%esi); cld; mov $11,%ecx; rep movsb; lock xaddl %edx,8(%esi)",
 	  "\x8b\x06\x01\x46\x04\xfc\xb9\x0b\x00\x00\x00\xf3\xa4\xf0\x0f\xc1\x56\x08", 18, MASK_ARITH },
 	{ "MEM32: cmpxchg8b (%esi); mov $5,%ecx; rep stosl; lea 3(%eax,%ebx,2),%edx; mov %esi,%ebx; xlat",
