@@ -423,6 +423,30 @@ void push_run_decoded(struct insn *pool, uint32_t n)
 		pool[head].exec = push64_runs[n - head];
 }
 
+/* PUSH imm8/imm32 (sign-extended at decode) of the mode's width: i386
+ * passes constant arguments so, a lazy PLT entry pushes its index. */
+static const struct insn *fast_push_imm64(struct cpu *c, const struct insn *i)
+{
+	c->cur = i; /* before it can fault (insn_ea_fast) */
+	uint64_t sp = c->r[R_SP] - 8;
+
+	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
+	mem_write_nocheck(sp, 8, i->imm);
+	c->r[R_SP] = sp;
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
+{
+	c->cur = i; /* before it can fault (insn_ea_fast) */
+	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
+
+	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
+	mem_write_nocheck(sp, 4, (uint32_t)i->imm);
+	c->r[R_SP] = sp;
+	return exec_next(c, i);
+}
+
 /* PUSH/POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
 static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 {
@@ -530,6 +554,10 @@ void move_specialise(struct insn *i, bool m64)
 	}
 	if (i->fn == op_pop_r && m64 && w && i->rm != R_SP) {
 		i->exec = fast_pop64;
+		return;
+	}
+	if (i->fn == op_push_Iz && i->osz == (m64 ? 8 : 4)) {
+		i->exec = m64 ? fast_push_imm64 : fast_push_imm32;
 		return;
 	}
 	if (i->fn == op_push_r && !m64 && i->osz == 4) {

@@ -102,6 +102,29 @@ static uint32_t run_nodes(unsigned steps)
 	return acc;
 }
 
+/* ---- PUSH of immediates (i386 passes constant arguments so; a lazy
+ * PLT entry pushes its index), a byte one sign-extended */
+#ifdef __x86_64__ /* x32 too: a push is 8 bytes in 64-bit mode */
+typedef uint64_t stack_word;
+#else
+typedef uint32_t stack_word;
+#endif
+
+static uint32_t pushed_immediates(uint32_t x)
+{
+	stack_word a, b, c;
+
+	__asm__ volatile("push $-5\n\t"
+			 "push $0x7fffff00\n\t"
+			 "push $0x7f\n\t"
+			 "pop %0\n\t"
+			 "pop %1\n\t"
+			 "pop %2"
+			 : "=r"(a), "=r"(b), "=r"(c));
+	return x * 31 + (uint32_t)a + (uint32_t)(b >> 3) + (uint32_t)c + (uint32_t)(c >> 16) +
+	       (uint32_t)((uint64_t)c >> 32);
+}
+
 /* ---- one RET returning to many places */
 static __attribute__((noinline)) uint32_t shared(uint32_t x, uint32_t k)
 {
@@ -246,6 +269,10 @@ int main(void)
 		acc = run_ops(loop, acc);
 	printf("ops loop %08x\n", acc);
 	printf("nodes %08x %08x\n", run_nodes(3), run_nodes(30000));
+	acc = 0;
+	for (unsigned k = 0; k < 1000; k++)
+		acc = pushed_immediates(acc);
+	printf("pushed %08x\n", acc);
 	printf("shared ret %08x %08x\n", shared_ret(1, 1), shared_ret(7, 3000));
 	for (unsigned k = 0; k + 1 < sizeof(bytes); k++)
 		bytes[k] = (uint8_t)(next_random() % 7 + 1);
