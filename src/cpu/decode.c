@@ -325,11 +325,25 @@ static void specialise(struct insn *i, const struct cpu *c, const struct op_entr
 {
 	if (!e || e == &x87_row)
 		return;
-	if (i->mod != 3 && i->asz != (m64 ? 8 : 4))
-		return; /* insn_ea_fast's condition: 16-bit or mixed addresses stay generic */
+	bool addr32_in_64 = m64 && insn_addr32_in_64(i);
+
+	if (i->mod != 3 && i->asz != (m64 ? 8 : 4) && !addr32_in_64)
+		return; /* insn_ea_fast's condition: 16-bit addresses stay generic */
 	i->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;
 	if (c->lf.rf & FL_AC)
 		return; /* no fast forms: they skip the #AC test (insn.h, mem_read_fast) */
+	if (addr32_in_64) {
+		/* x32's addr32 operands: only the flat-32 shape is exact
+		 * (insn.h, insn_addr32_in_64), and only ALU and MOV pick
+		 * their memory forms by shape; LEA of a 32-bit register
+		 * needs no address size (the result is truncated anyway) */
+		if (e->spec == SPEC_MOVE && i->fn == op_lea_GvM && i->osz == 4)
+			move_specialise(i, m64);
+		else if (i->index == GREG_NONE && i->flat &&
+			 (e->spec == SPEC_ALU || e->spec == SPEC_MOVE))
+			e->spec == SPEC_ALU ? alu_specialise(i) : move_specialise(i, m64);
+		return;
+	}
 	switch (e->spec) {
 	case SPEC_ALU: alu_specialise(i); break;
 	case SPEC_MOVE: move_specialise(i, m64); break;

@@ -368,6 +368,8 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 		return;
 	if (op == ALU_CMP && w == 1 && form >= FORM_RM && ea_shape(cmp) != EA_ANY)
 		cmp->exec = fused_cmp32_shaped[form - FORM_RM][ea_shape(cmp) - EA_BD][jcc->op & 15];
+	else if (insn_addr32_in_64(cmp))
+		return; /* fused_cmp/fused_test address with insn_ea_fast (insn.h) */
 	else
 		cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][jcc->op & 15];
 	cmp->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */

@@ -318,6 +318,20 @@ static inline uint64_t insn_ea_flat64(struct cpu *c, const struct insn *i)
 	return (uint64_t)i->disp + c->r[i->base];
 }
 
+/* 67h in 64-bit mode (x32 code's addr32 operands): the offset is
+ * computed in 32 bits and zero-extended, then FS/GS's base is added (SDM
+ * vol. 1, 3.3.7). Of the shapes only flat 32 computes that (no index, a
+ * segment of base 0: (uint32_t)(disp + base)); insn_ea_fast/insn_ea_bd
+ * and insn_offset_fast mask with the mode's amask, after the base, so
+ * decode.c's specialise lets these operands reach only the specialisers
+ * that pick by ea_shape, and those forms built on the any-address
+ * helpers refuse them (insn_addr32_in_64). In 32-bit mode 67h makes
+ * 16-bit addresses, which no fast form takes. */
+static inline bool insn_addr32_in_64(const struct insn *i)
+{
+	return i->mod != 3 && i->asz == 4 && (i->pfx & PFX_ASZ);
+}
+
 #define EA_SHAPES(DEF, ...)                                                               \
 	DEF(__VA_ARGS__, , insn_ea_fast) DEF(__VA_ARGS__, _bd, insn_ea_bd)               \
 	DEF(__VA_ARGS__, _f32, insn_ea_flat32) DEF(__VA_ARGS__, _f64, insn_ea_flat64)

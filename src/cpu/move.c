@@ -507,6 +507,12 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
  * mod). */
 void move_specialise(struct insn *i, bool m64)
 {
+	/* built on insn_ea_fast/insn_offset_fast: not for addr32 operands
+	 * in 64-bit mode (insn.h, insn_addr32_in_64), but for LEA of a
+	 * 32-bit register, whose result is truncated to 32 bits anyway */
+	if (insn_addr32_in_64(i) && (i->fn == op_movsxd_GvEd || i->fn == op_movsx_GvEb ||
+				     i->fn == op_movsx_GvEw || (i->fn == op_lea_GvM && i->osz != 4)))
+		return;
 	if (i->fn == op_movsxd_GvEd && m64 && i->osz == 8) {
 		i->exec = i->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
 		i->lf = LF_NEUTRAL;

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <asm/prctl.h>
 #include <cmocka.h>
 #include "cpu/cpu.h"
 
@@ -72,6 +75,24 @@ struct snippet {
 
 
 static const struct snippet cases64[] = {
+	/* 67h in 64-bit mode (x32's addr32 operands): the offset computed in
+	 * 32 bits, zero-extended. Flat base + disp takes the fast forms
+	 * (insn.h, insn_addr32_in_64): a base with garbage in its high half,
+	 * loads, stores, ALU of memory, MOVZX, byte and 16-bit moves, INC;
+	 * MOVSX/MOVSXD and LEA into a 64-bit register stay generic. */
+	{ "ADDR32: movabs $0xdead000000000000,%r8; or %rsi,%r8; mov 4(%r8d),%eax; mov 8(%r8d),%rbx; mov %eax,12(%r8d); mov %rbx,48(%r8d); add 16(%r8d),%ecx; cmp %ecx,20(%r8d); sub %edx,24(%r8d); addl $5,28(%r8d); xor 44(%r8d),%r15; movzbl 3(%r8d),%r9d; movzwl 5(%r8d),%r10d; mov 7(%r8d),%r11b; mov %r10w,32(%r8d); movl $0x12345678,36(%r8d); incl 40(%r8d); lea 0x10(%r8d,%edx,4),%r12d; movsbl 9(%r8d),%r13d; lea 4(%r8d),%r14; movslq 52(%r8d),%rbp",
+	  "\x49\xb8\x00\x00\x00\x00\x00\x00\xad\xde\x49\x09\xf0\x67\x41\x8b\x40\x04\x67\x49\x8b\x58\x08\x67\x41\x89\x40\x0c\x67\x49\x89\x58\x30\x67\x41\x03\x48\x10\x67\x41\x39\x48\x14\x67\x41\x29\x50\x18\x67\x41\x83\x40\x1c\x05\x67\x4d\x33\x78\x2c\x67\x45\x0f\xb6\x48\x03\x67\x45\x0f\xb7\x50\x05\x67\x45\x8a\x58\x07\x67\x66\x45\x89\x50\x20\x67\x41\xc7\x40\x24\x78\x56\x34\x12\x67\x41\xff\x40\x28\x67\x45\x8d\x64\x90\x10\x67\x45\x0f\xbe\x68\x09\x67\x4d\x8d\x70\x04\x67\x49\x63\x68\x34", 118, MASK_ARITH },
+	/* ... an offset that wraps past 4 GiB (base + disp and an index),
+	 * and one below 0 (a negative disp) */
+	{ "ADDR32 WRAP: mov %esi,%r9d; add $0x80000100,%r9d; mov 0x7fffff00(%r9d),%eax; mov %ebx,0x7fffff04(%r9d); add 0x7fffff08(%r9d),%ecx; lea 0x10(%rsi),%r10; mov -0x10(%r10d),%edx; movabs $0x5500000001,%r11; mov 4(%r10d,%r11d,4),%r12d; mov 0x7ffffef8(%r9d,%r11d,8),%r13d",
+	  "\x41\x89\xf1\x41\x81\xc1\x00\x01\x00\x80\x67\x41\x8b\x81\x00\xff\xff\x7f\x67\x41\x89\x99\x04\xff\xff\x7f\x67\x41\x03\x89\x08\xff\xff\x7f\x4c\x8d\x56\x10\x67\x41\x8b\x52\xf0\x49\xbb\x01\x00\x00\x00\x55\x00\x00\x00\x67\x47\x8b\x64\x9a\x04\x67\x47\x8b\xac\xd9\xf8\xfe\xff\x7f", 68, MASK_ARITH },
+	/* ... compares fused with a Jcc and the three-way compare (fused.c) */
+	{ "ADDR32 FUSED: movabs $0x7700000000000000,%r8; or %rsi,%r8; cmp 4(%r8d),%eax; jne 1f; inc %ecx; 1: cmp 8(%r8d),%rbx; je 2f; inc %edx; 2: cmpb $7,3(%r8d); jb 3f; inc %ebp; 3: cmp %eax,(%r8d); setg %al; setl %dl",
+	  "\x49\xb8\x00\x00\x00\x00\x00\x00\x00\x77\x49\x09\xf0\x67\x41\x3b\x40\x04\x75\x02\xff\xc1\x67\x49\x3b\x58\x08\x74\x02\xff\xc2\x67\x41\x80\x78\x03\x07\x72\x02\xff\xc5\x67\x41\x39\x00\x0f\x9f\xc0\x0f\x9c\xc2", 51, MASK_ARITH },
+	/* ... FS-relative: FS's base (the host's, run_case) added after the
+	 * 32-bit wrap, to a base with garbage in its high half */
+	{ "ADDR32 FS: movabs $0x1234500000000,%r9; mov %fs:(%r9d),%rax; mov %fs:0x10(%r9d),%rbx; add %fs:0x10(%r9d),%rcx",
+	  "\x49\xb9\x00\x00\x00\x00\x45\x23\x01\x00\x64\x67\x49\x8b\x01\x64\x67\x49\x8b\x59\x10\x64\x67\x49\x03\x49\x10", 27, MASK_ARITH },
 	/* 16-bit ALU (every operand form), shifts by an immediate (17: past
 	 * the width, generic), NEG, ADC/SBB: fast forms on the warm run. */
 	{ "ALU16: add %bx,%ax; sub %r9w,%cx; and $0x1234,%dx; or %si,%di; xor $0xfffd,%r10w; cmp %ax,%bx; test $0x8001,%cx; adc %dx,%r11w; sbb $0x7,%r8w",
@@ -341,6 +362,7 @@ static uint8_t expect_buf[BUF_SIZE];
 static uint8_t *guest_stack;
 
 static uint64_t rng_state;
+static uint64_t host_fs_base;
 
 static uint64_t rnd(void)
 {
@@ -412,6 +434,8 @@ static void run_case(const struct snippet *sn, bool mode32, uint64_t seed)
 	for (int warm = 0; warm < 2; warm++) {
 		fill_buf(seed);
 		cpu_init(cpu, mode32 ? CPU_MODE_32 : CPU_MODE_64);
+		if (!mode32) /* the host's TLS, which FS-relative snippets read natively */
+			cpu->base[SEG_FS] = host_fs_base;
 		memcpy(cpu->r, start.r, sizeof(start.r));
 		cpu->r[4] = (uint64_t)(uintptr_t)(guest_stack + 65536 - 64);
 		cpu_set_rflags(cpu, start.rflags);
@@ -593,6 +617,8 @@ static int setup(void **state)
 		   -1, 0);
 	guest_stack = malloc(65536);
 	cpu_install_fault_handler();
+	if (syscall(SYS_arch_prctl, ARCH_GET_FS, &host_fs_base) != 0)
+		return 1;
 	return code_page == MAP_FAILED || buf == MAP_FAILED || !guest_stack;
 }
 
