@@ -24,15 +24,21 @@ typedef int (*fn_t)(void);
 static unsigned char *page;        /* P: "mov eax, imm32; ret" at P+3 */
 static volatile uint32_t *imm;     /* P+4, aligned */
 static unsigned step;              /* A to B: calls done */
+static uint32_t *posted;           /* P+64, B to A: the value B stored last
+				    * (on P: B's stores all go to P) */
 
 static void *writer(void *arg)
 {
 	(void)arg;
 	for (unsigned r = 0; r < ROUNDS; r++) {
 		*imm = 2 * r + 1;
+		__atomic_store_n(posted, 2 * r + 1, __ATOMIC_RELEASE);
 		while (__atomic_load_n(&step, __ATOMIC_ACQUIRE) != 2 * r + 1)
 			;
 		*imm = 2 * r + 2; /* B's first store since A decoded P */
+		/* after the store has dropped the code, which sysgate does
+		 * after the store itself: A must not run before that */
+		__atomic_store_n(posted, 2 * r + 2, __ATOMIC_RELEASE);
 		while (__atomic_load_n(&step, __ATOMIC_ACQUIRE) != 2 * r + 2)
 			;
 	}
@@ -43,7 +49,7 @@ static int call_when(uint32_t want)
 {
 	unsigned a, b, c, d;
 
-	while (*imm != want)
+	while (__atomic_load_n(posted, __ATOMIC_ACQUIRE) != want)
 		;
 	sched_yield();
 	__cpuid(0, a, b, c, d);
@@ -64,6 +70,7 @@ int main(void)
 	page[8] = 0xc3; /* ret */
 	imm = (volatile uint32_t *)(page + 4);
 	*imm = 0;
+	posted = (uint32_t *)(page + 64);
 	if (pthread_create(&t, NULL, writer, NULL))
 		return 1;
 	for (unsigned r = 0; r < ROUNDS; r++) {
