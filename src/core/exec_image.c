@@ -122,16 +122,7 @@ static bool exec_replace(struct sg_task *k, const struct sg_exec_req *req)
 		process_exit(t, &(const struct sg_exit){ .signaled = 1, .signal = SIGSEGV });
 		return false;
 	}
-	p->abi = out.abi;
-	p->mm = out.mm;
-	p->image = out.image;
-	p->vdso = (struct sg_vdso_place){
-		.base = out.image.vdso_base,
-		.sysenter_return = out.image.sysenter_return,
-		.private_return = out.image.vdso_private_return,
-	};
-	free(p->exe_path);
-	p->exe_path = out.exe_path;
+	process_take_image(p, &out);
 	if (p->opts.guest_identity)
 		p->host_shows_guest =
 			identity_adopt(p, req->exec_name ? req->exec_name : req->path);

@@ -152,6 +152,21 @@ SG_API enum sg_err sg_load(sg_process *p, const char *path, char *const argv[],
 	return process_load_here(p, &a);
 }
 
+/* Its ABI, memory, image facts, vDSO place and program path. */
+void process_take_image(struct sg_process *p, const struct loader_out *out)
+{
+	p->abi = out->abi;
+	p->mm = out->mm;
+	p->image = out->image;
+	p->vdso = (struct sg_vdso_place){
+		.base = out->image.vdso_base,
+		.sysenter_return = out->image.sysenter_return,
+		.private_return = out->image.vdso_private_return,
+	};
+	free(p->exe_path);
+	p->exe_path = out->exe_path;
+}
+
 enum sg_err process_load_here(struct sg_process *p, const struct load_args *a)
 {
 	const char *path = a->path;
@@ -178,15 +193,7 @@ enum sg_err process_load_here(struct sg_process *p, const struct load_args *a)
 		free(t);
 		return err;
 	}
-	p->abi = out.abi;
-	p->mm = out.mm;
-	p->image = out.image;
-	p->vdso = (struct sg_vdso_place){
-		.base = out.image.vdso_base,
-		.sysenter_return = out.image.sysenter_return,
-		.private_return = out.image.vdso_private_return,
-	};
-	p->exe_path = out.exe_path;
+	process_take_image(p, &out);
 	t->cpu.owner = t;
 	p->main_thread = t;
 	p->threads = t;

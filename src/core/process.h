@@ -105,4 +105,8 @@ static inline struct sg_thread *thread_of_task(struct sg_task *k)
 	return (struct sg_thread *)(void *)((char *)k - offsetof(struct sg_thread, task));
 }
 
+struct loader_out;
+/* p takes a loaded image: a start, or an execve in place (process.c). */
+void process_take_image(struct sg_process *p, const struct loader_out *out);
+
 #endif

@@ -226,14 +226,19 @@ static long do_pselect(struct res *r)
 
 /* SIGUSR1 blocked but for the call's own mask (the pattern pselect is
  * for): its handler runs while the call waits, and the call gives EINTR */
-static void setup_pipe_block_usr1(struct res *r)
+static void block_usr1(void)
 {
 	sigset_t s;
 
-	setup_pipe(r);
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &s, NULL);
+}
+
+static void setup_pipe_block_usr1(struct res *r)
+{
+	setup_pipe(r);
+	block_usr1();
 }
 
 static long do_pselect_unmasking(struct res *r)
@@ -319,12 +324,8 @@ static void setup_epoll(struct res *r)
 
 static void setup_epoll_block_usr1(struct res *r)
 {
-	sigset_t s;
-
 	setup_epoll(r);
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &s, NULL);
+	block_usr1();
 }
 
 static long do_epoll_wait(struct res *r)
