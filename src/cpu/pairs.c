@@ -59,7 +59,8 @@
 	X(add_ri64, 64, "\x48\x83\xc0\x08", 0, __VA_ARGS__)  /* add $8,%rax */                  \
 	X(sub_ri64_nf, 64, "\x48\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%rax */              \
 	X(add_rm32_nf, 64, "\x03\x04\x88", 1, __VA_ARGS__)   /* add (%rax,%rcx,4),%eax */        \
-	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */
+	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */ \
+	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -80,6 +81,7 @@ UNIT_NOT(32)
 UNIT_LEA(32)
 UNIT_MOVZX_B_RR()
 UNIT_MOVSXD_RR()
+UNIT_INCDEC_NF(inc, 1, 64)
 #define PAIR_MOVES(_, SH, EA)                                    \
 	UNIT_LOAD(load32, 4, SH, EA) UNIT_LOAD(load64, 8, SH, EA) \
 	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])    \

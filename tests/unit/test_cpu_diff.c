@@ -160,6 +160,11 @@ static const struct snippet cases64[] = {
 	 * writer: lflive.c) as pair members, any address and base + disp */
 	{ "PAIRS4: and $0xf,%eax; add 4(%rsi),%edx; mov %edx,%ecx; add (%rsi,%rax,4),%ecx; ror $3,%ecx; xor %ebx,%ecx; add 8(%rsi),%ebx; rol $5,%ebx; not %edx; add %ecx,%ebx",
 	  "\x83\xe0\x0f\x03\x56\x04\x89\xd1\x03\x0c\x86\xc1\xc9\x03\x31\xd9\x03\x5e\x08\xc1\xc3\x05\xf7\xd2\x01\xcb", 26, MASK_ARITH },
+	/* INC r64 flag-free as a pair member (busybox's SHA round: 'add
+	 * 0x28(%rsp,%r10,4),%edx; not %ecx; inc %r10; and %ebx,%ecx'), heading
+	 * a pair and second in one, the last INC's flags checked */
+	{ "PAIRS5: and $0xf,%eax; add (%rsi,%rax,4),%edx; not %ecx; inc %r10; and %ebx,%ecx; inc %r11; mov %r11d,%r9d; inc %rax; inc %r10; xor %ecx,%edx; inc %r12; add %r10d,%edx",
+	  "\x83\xe0\x0f\x03\x14\x86\xf7\xd1\x49\xff\xc2\x21\xd9\x49\xff\xc3\x45\x89\xd9\x48\xff\xc0\x49\xff\xc2\x31\xca\x49\xff\xc4\x44\x01\xd2", 33, MASK_ARITH },
 	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
 	 * before, OF at the ends of the range) and their flag-free twins
 	 * (lflive.c), and CF carried through them to ADC. */
