@@ -637,6 +637,29 @@ EA_SHAPES(FAST_LEGACY_LOAD, _a, true)
 #undef FAST_LEGACY_LOAD
 #undef FAST_LOAD16
 
+/* MOVQ xmm, m64 (F3 0F 7E: the high quadword zeroed) and MOVQ m64, xmm
+ * (66 0F D6), the own SHA-256's message schedule (gcc -O2, x86_64: two
+ * dwords a step); the register forms keep their exec forms (sse_move.c).
+ * A store that is not plain goes through the table handler. */
+#define FAST_LEGACY_MOVQ(_, SH, EA)                                                             \
+	static const struct insn *fast_movq_load_m##SH(struct cpu *c, const struct insn *i)     \
+	{                                                                                       \
+		uint64_t v = mem_read_fast(EA(c, i), 8);                                        \
+		cpu_xmm *d = xm(c, i, XR_REG);                                                  \
+		d->q[0] = v;                                                                    \
+		d->q[1] = 0;                                                                    \
+		return exec_next(c, i);                                                         \
+	}                                                                                       \
+	static const struct insn *fast_movq_store_m##SH(struct cpu *c, const struct insn *i)    \
+	{                                                                                       \
+		uint64_t addr = EA(c, i);                                                       \
+		EXEC_STORE_OR_GENERIC(c, i, addr, 8);                                           \
+		mem_write_nocheck(addr, 8, xm(c, i, XR_REG)->q[0]);                             \
+		return exec_next(c, i);                                                         \
+	}
+EA_SHAPES(FAST_LEGACY_MOVQ, movq)
+#undef FAST_LEGACY_MOVQ
+
 /* PACKUSWB xmm, xmm: dst's then src's words, signed, saturated to
  * unsigned bytes; PUNPCKL/H{BW,WD,DQ,QDQ} xmm, xmm: the low or high
  * halves of dst and src interleaved (the bench's own SHA-256, gcc -O2 for
@@ -812,7 +835,7 @@ static bool legacy_has_fast_form(insn_fn fn)
 	return PACKED_OPS(LEGACY_BINARY_IS) fn == op_mova_VxWx || fn == op_movu_VxWx ||
 	       fn == op_mova_WxVx || fn == op_movu_WxVx ||
 	       fn == op_pshufd_VxWxIb || fn == op_simd_palignr || fn == op_simd_pshufb ||
-	       fn == op_packuswb_VxWx || LEGACY_UNPACKS(LEGACY_UNPACK_IS) LEGACY_CRYPTO_HANDLERS(fn);
+	       fn == op_packuswb_VxWx || fn == op_movq_VxWq || fn == op_movq_WqVx || LEGACY_UNPACKS(LEGACY_UNPACK_IS) LEGACY_CRYPTO_HANDLERS(fn);
 #undef LEGACY_BINARY_IS
 #undef LEGACY_UNPACK_IS
 }
@@ -829,6 +852,11 @@ static insn_exec legacy_form(const struct insn *i)
 	/* MOVUPS/MOVUPD/MOVDQU/MOVAPS/MOVAPD/MOVDQA/MOVNTPS/MOVNTPD m128, xmm
 	 * (memcpy, memset): the VEX.128 stores' forms, a store writing no
 	 * register; the register forms keep their exec forms (sse_move.c) */
+	if (fn == op_movq_VxWq || fn == op_movq_WqVx) {
+		if (i->mod == 3)
+			return NULL;
+		return fn == op_movq_VxWq ? EA_PICK(i, fast_movq_load_m) : EA_PICK(i, fast_movq_store_m);
+	}
 	if (fn == op_movu_WxVx || fn == op_mova_WxVx) {
 		if (i->mod == 3)
 			return NULL;

@@ -332,6 +332,10 @@ static const struct snippet cases64[] = {
 	  "\xf3\x0f\x6f\x0e\x66\x0f\x64\x4e\x10\x66\x0f\xd7\xc1\xf3\x0f\x6f\x16\x66\x0f\xdb\x56\x10\x66\x0f\xeb\x56\x20\x66\x0f\xdf\x56\x30\x66\x48\x0f\x7e\xd3\x66\x0f\x6d\xd2\x66\x48\x0f\x7e\xd1", 46, MASK_ALL },
 	{ "SSE: movups (%rsi),%xmm0; movaps %xmm0,%xmm1; movmskps %xmm1,%eax; movmskpd %xmm1,%ebx; pshuflw $0x1b,%xmm1,%xmm2; movq %xmm2,%rcx; movlpd 8(%rsi),%xmm2; movhpd (%rsi),%xmm2; movdqu %xmm2,64(%rsi)",
 	  "\x0f\x10\x06\x0f\x28\xc8\x0f\x50\xc1\x66\x0f\x50\xd9\xf2\x0f\x70\xd1\x1b\x66\x48\x0f\x7e\xd1\x66\x0f\x12\x56\x08\x66\x0f\x16\x16\xf3\x0f\x7f\x56\x40", 37, MASK_ALL },
+	/* MOVQ xmm,m64 (the high quadword zeroed) and MOVQ m64,xmm as fast
+	 * forms (avx_fast.c), base + disp and indexed */
+	{ "SSE: and $7,%eax; movdqu 32(%rsi),%xmm2; movq 8(%rsi),%xmm2; movdqu %xmm2,64(%rsi); movdqu 48(%rsi),%xmm3; movq (%rsi,%rax,8),%xmm3; movdqu %xmm3,80(%rsi); movq %xmm3,100(%rsi,%rax,4); movq %xmm2,120(%rsi); movq -8(%rsi,%rax,8),%xmm4; paddd %xmm4,%xmm2; movq %xmm2,%rbx",
+	  "\x83\xe0\x07\xf3\x0f\x6f\x56\x20\xf3\x0f\x7e\x56\x08\xf3\x0f\x7f\x56\x40\xf3\x0f\x6f\x5e\x30\xf3\x0f\x7e\x1c\xc6\xf3\x0f\x7f\x5e\x50\x66\x0f\xd6\x5c\x86\x64\x66\x0f\xd6\x56\x78\xf3\x0f\x7e\x64\xc6\xf8\x66\x0f\xfe\xd4\x66\x48\x0f\x7e\xd3", 59, MASK_ALL },
 	/* PACKUSWB and the PUNPCKs of registers as fast forms (avx_fast.c:
 	 * the own SHA-256's byte swap), words of random sign and size */
 	{ "SSE: movdqu (%rsi),%xmm0; movdqu 16(%rsi),%xmm1; then of copies of xmm0 with xmm1: packuswb, punpck{l,h}{bw,wd,dq,qdq}, each stored at 64(%rsi)..; packuswb %xmm2,%xmm2; movq %xmm2,%rax",
