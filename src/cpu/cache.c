@@ -533,6 +533,17 @@ static void fetch_check(const struct cpu *c, uint64_t addr)
 				mm_access_ok(c->mm, addr, 1, PROT_READ));
 }
 
+void cache_run_ended(struct cpu *c, const struct insn *stub)
+{
+	struct code_page *pg = cache_page(c, stub[-1].addr & ~(uint64_t)(CODE_PAGE_SIZE - 1));
+	uintptr_t at = (uintptr_t)stub, first = (uintptr_t)pg->pool;
+
+	/* within the page's pool: the stub after an instruction there */
+	if (at <= first || at > first + (uintptr_t)pg->n * sizeof(struct insn))
+		return;
+	pairs_run_ended(pg->pool, (uint32_t)((at - first) / sizeof(struct insn)));
+}
+
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr)
 {
 	uint16_t off = (uint16_t)(addr & (CODE_PAGE_SIZE - 1));

@@ -105,6 +105,9 @@ extern bool cpu_stats_on;
 extern struct cpu_stats cpu_stats_counts;
 
 struct code_page *cache_page(struct cpu *c, uint64_t page);
+/* The fall-through of stub (a pool entry of c's cache) was found decoded
+ * elsewhere: the run before it is final (pairs_run_ended). */
+void cache_run_ended(struct cpu *c, const struct insn *stub);
 /* A fetch from a page the guest may not execute: leaves cpu_run with a
  * VEC_PF at addr (exec.c); mapped: SEGV_ACCERR, present: the error
  * code's P bit. */

@@ -181,10 +181,12 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 	const struct insn *t = exec_at(c, stub->addr);
 
 	/* t == stub: the fall-through was decoded over the stub just now */
-	if (t != stub)
+	if (t != stub) {
 		((struct insn *)stub)->disp =
 			(int64_t)((uintptr_t)t |
 				  (((stub->addr ^ stub[-1].addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0));
+		cache_run_ended(c, stub);
+	}
 	return t;
 }
 

@@ -72,6 +72,12 @@ void avx_specialise(const struct cpu *c, struct insn *i);
 /* After pool[n - 1] was decoded and the passes above ran: pair the hot
  * register and memory forms before it whose forms are final (pairs.c). */
 void pairs_decoded(struct insn *pool, uint32_t n);
+/* pool[stub] is a fall-through stub whose target was decoded before, so
+ * nothing will be decoded after the instruction before it (its seq stays
+ * 0: no look-back reaches past it): pair the units before the stub, which
+ * no barrier after them would (a loop's head decoded after its body, as
+ * gcc's rotated loops have it). */
+void pairs_run_ended(struct insn *pool, uint32_t stub);
 /* After pool[n - 1] was decoded: pair it with the VEX form before it
  * (avx_fast.c, the AES-GCM register forms). */
 void avx_fuse_decoded(struct insn *pool, uint32_t n);

@@ -191,16 +191,12 @@ static int unit_of(const struct insn *i)
 /* At most this many entries are looked at backwards per barrier. */
 #define PAIR_WALK_MAX 32
 
-void pairs_decoded(struct insn *pool, uint32_t n)
+/* Pairs the run of single units that ends before pool[n - 1], all of
+ * whose forms are final. */
+static void pair_run(struct insn *pool, uint32_t n)
 {
-	const struct insn *barrier = &pool[n - 1];
-	unsigned cls = barrier->lf & LF_CLASS_MASK;
 	uint32_t start = n - 1, k;
 
-	/* lflive's walk stops at the barrier: it reads the flags, writes
-	 * them all, or touches memory (lflive.c) */
-	if (cls != LF_READS && cls != LF_WRITES && (barrier->mod == 3 || cls == LF_NEUTRAL_NOFAULT))
-		return;
 	if (n < 3)
 		return;
 	pthread_once(&pairs_once, pairs_init);
@@ -225,4 +221,21 @@ void pairs_decoded(struct insn *pool, uint32_t n)
 		pool[k].exec = pair_forms[a][b];
 		pool[k].lf |= LF_PAIR_HEAD;
 	}
+}
+
+void pairs_decoded(struct insn *pool, uint32_t n)
+{
+	const struct insn *barrier = &pool[n - 1];
+	unsigned cls = barrier->lf & LF_CLASS_MASK;
+
+	/* lflive's walk stops at the barrier: it reads the flags, writes
+	 * them all, or touches memory (lflive.c) */
+	if (cls != LF_READS && cls != LF_WRITES && (barrier->mod == 3 || cls == LF_NEUTRAL_NOFAULT))
+		return;
+	pair_run(pool, n);
+}
+
+void pairs_run_ended(struct insn *pool, uint32_t stub)
+{
+	pair_run(pool, stub + 1);
 }

@@ -165,6 +165,12 @@ static const struct snippet cases64[] = {
 	 * a pair and second in one, the last INC's flags checked */
 	{ "PAIRS5: and $0xf,%eax; add (%rsi,%rax,4),%edx; not %ecx; inc %r10; and %ebx,%ecx; inc %r11; mov %r11d,%r9d; inc %rax; inc %r10; xor %ecx,%edx; inc %r12; add %r10d,%edx",
 	  "\x83\xe0\x0f\x03\x14\x86\xf7\xd1\x49\xff\xc2\x21\xd9\x49\xff\xc3\x45\x89\xd9\x48\xff\xc0\x49\xff\xc2\x31\xca\x49\xff\xc4\x44\x01\xd2", 33, MASK_ARITH },
+	/* A loop whose head is decoded after its body (gcc's rotated loops):
+	 * the head's run ends in a fall-through stub into the body, found
+	 * decoded, where its units are paired (pairs_run_ended); the loop
+	 * runs three times, the last ADD's flags checked */
+	{ "PAIRS6: mov $3,%r8d; jmp 2f; 1: mov %esi,%ecx; ror $6,%ecx; xor %ecx,%edx; mov %edx,%ebx; rol $7,%ebx; add %ebx,%eax; not %ecx; and %ecx,%r9d; mov %r9d,%r10d; 2: xor %eax,%r10d; add %r10d,%esi; mov %esi,%r11d; dec %r8d; jne 1b; add %ecx,%edx",
+	  "\x41\xb8\x03\x00\x00\x00\xeb\x16\x89\xf1\xc1\xc9\x06\x31\xca\x89\xd3\xc1\xc3\x07\x01\xd8\xf7\xd1\x41\x21\xc9\x45\x89\xca\x41\x31\xc2\x44\x01\xd6\x41\x89\xf3\x41\xff\xc8\x75\xdc\x01\xca", 46, MASK_ARITH },
 	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
 	 * before, OF at the ends of the range) and their flag-free twins
 	 * (lflive.c), and CF carried through them to ADC. */
