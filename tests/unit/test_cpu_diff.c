@@ -165,6 +165,11 @@ static const struct snippet cases64[] = {
 	 * a pair and second in one, the last INC's flags checked */
 	{ "PAIRS5: and $0xf,%eax; add (%rsi,%rax,4),%edx; not %ecx; inc %r10; and %ebx,%ecx; inc %r11; mov %r11d,%r9d; inc %rax; inc %r10; xor %ecx,%edx; inc %r12; add %r10d,%edx",
 	  "\x83\xe0\x0f\x03\x14\x86\xf7\xd1\x49\xff\xc2\x21\xd9\x49\xff\xc3\x45\x89\xd9\x48\xff\xc0\x49\xff\xc2\x31\xca\x49\xff\xc4\x44\x01\xd2", 33, MASK_ARITH },
+	/* Triples (pairs.c): runs of the register units MOV, XOR, ADD, AND
+	 * flag-free, ROR, ROL, LEA three per dispatch on the warm run; the
+	 * last ADD's flags checked */
+	{ "TRIPLES: mov %esi,%ecx; mov %esi,%edx; ror $6,%ecx; ror $11,%edx; xor %ecx,%edx; mov %esi,%ecx; rol $7,%ecx; xor %ecx,%edx; and %ebx,%ecx; add %ecx,%edx; lea (%rdx,%r13),%r15d; mov %r8d,%r13d; add %r11d,%ecx; mov %ebx,%r11d; xor %edx,%r9d; and %r9d,%r10d; rol $10,%r10d; lea (%rcx,%r10),%eax; ror $2,%eax; mov %eax,%r12d; add %r12d,%ebx; xor %r15d,%ecx; mov %ecx,%r14d; and %r14d,%edi; add %edi,%ebp",
+	  "\x89\xf1\x89\xf2\xc1\xc9\x06\xc1\xca\x0b\x31\xca\x89\xf1\xc1\xc1\x07\x31\xca\x21\xd9\x01\xca\x46\x8d\x3c\x2a\x45\x89\xc5\x44\x01\xd9\x41\x89\xdb\x41\x31\xd1\x45\x21\xca\x41\xc1\xc2\x0a\x42\x8d\x04\x11\xc1\xc8\x02\x41\x89\xc4\x44\x01\xe3\x44\x31\xf9\x41\x89\xce\x44\x21\xf7\x01\xfd", 70, MASK_ARITH },
 	/* A loop whose head is decoded after its body (gcc's rotated loops):
 	 * the head's run ends in a fall-through stub into the body, found
 	 * decoded, where its units are paired (pairs_run_ended); the loop
