@@ -715,6 +715,29 @@ FAST_LEGACY_SSE2(packuswb, _mm_packus_epi16)
 LEGACY_UNPACKS(FAST_LEGACY_UNPACK)
 #undef FAST_LEGACY_UNPACK
 
+/* PSRLW/PSLLW/PSRAW/PSRLD/PSLLD/PSRAD/PSRLQ/PSLLQ xmm, imm8 (the own
+ * SHA-256's vectorised message schedule: its rotates are two shifts and
+ * an OR) on the host's shift by a count in a register, whose counts past
+ * the lane width give what the immediate forms give; sse_int.c's table
+ * handlers with SG_PORTABLE_SIMD. */
+#define LEGACY_SHIFT_IMMS(X)                                                                    \
+	X(psrlw, _mm_srl_epi16) X(psllw, _mm_sll_epi16) X(psraw, _mm_sra_epi16)                 \
+	X(psrld, _mm_srl_epi32) X(pslld, _mm_sll_epi32) X(psrad, _mm_sra_epi32)                 \
+	X(psrlq, _mm_srl_epi64) X(psllq, _mm_sll_epi64)
+#ifndef SG_PORTABLE_SIMD
+#define FAST_LEGACY_SHIFT_IMM(name, HOST)                                                       \
+	static const struct insn *fast_##name##_imm(struct cpu *c, const struct insn *i)        \
+	{                                                                                       \
+		cpu_xmm *d = xr(c, i, XR_RM);                                                   \
+		__m128i x = _mm_load_si128((const __m128i *)d);                                 \
+		x = HOST(x, _mm_cvtsi32_si128((int)(i->imm & 0xff)));                           \
+		_mm_store_si128((__m128i *)d, x);                                               \
+		return exec_next(c, i);                                                         \
+	}
+LEGACY_SHIFT_IMMS(FAST_LEGACY_SHIFT_IMM)
+#undef FAST_LEGACY_SHIFT_IMM
+#endif
+
 /* PSHUFD xmm, xmm, imm8: dword k of the result is the source's dword
  * (imm8 >> 2k) & 3. */
 static const struct insn *fast_pshufd_r(struct cpu *c, const struct insn *i)
@@ -832,12 +855,15 @@ static bool legacy_has_fast_form(insn_fn fn)
 {
 #define LEGACY_BINARY_IS(name, ...) fn == op_##name##_VxWx ||
 #define LEGACY_UNPACK_IS(name, ...) fn == op_##name##_VxWx ||
+#define LEGACY_SHIFT_IMM_IS(name, ...) fn == op_##name##_UxIb ||
 	return PACKED_OPS(LEGACY_BINARY_IS) fn == op_mova_VxWx || fn == op_movu_VxWx ||
 	       fn == op_mova_WxVx || fn == op_movu_WxVx ||
 	       fn == op_pshufd_VxWxIb || fn == op_simd_palignr || fn == op_simd_pshufb ||
-	       fn == op_packuswb_VxWx || fn == op_movq_VxWq || fn == op_movq_WqVx || LEGACY_UNPACKS(LEGACY_UNPACK_IS) LEGACY_CRYPTO_HANDLERS(fn);
+	       fn == op_packuswb_VxWx || fn == op_movq_VxWq || fn == op_movq_WqVx ||
+	       LEGACY_SHIFT_IMMS(LEGACY_SHIFT_IMM_IS) LEGACY_UNPACKS(LEGACY_UNPACK_IS) LEGACY_CRYPTO_HANDLERS(fn);
 #undef LEGACY_BINARY_IS
 #undef LEGACY_UNPACK_IS
+#undef LEGACY_SHIFT_IMM_IS
 }
 
 /* The legacy form of i, or NULL: the table's exec stays. */
@@ -869,6 +895,13 @@ static insn_exec legacy_form(const struct insn *i)
 		return fast_##name##_r;
 	PACKED_OPS(LEGACY_BINARY_PICK)
 #undef LEGACY_BINARY_PICK
+#ifndef SG_PORTABLE_SIMD
+#define LEGACY_SHIFT_IMM_PICK(name, ...)                                                        \
+	if (fn == op_##name##_UxIb)                                                             \
+		return fast_##name##_imm;
+	LEGACY_SHIFT_IMMS(LEGACY_SHIFT_IMM_PICK)
+#undef LEGACY_SHIFT_IMM_PICK
+#endif
 	if (fn == op_packuswb_VxWx)
 		return fast_packuswb_r;
 #define LEGACY_UNPACK_PICK(name, ...)                                                           \
