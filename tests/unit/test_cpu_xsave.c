@@ -260,9 +260,9 @@ static void test_xsave_vs_host(void **state)
 		else
 			fill(area0, AREA);
 
-		/* a context switch between the instructions may leave a
-		 * component the host's kernel restored in use (XRSTORS), which
-		 * the SDM allows: a difference counts when it repeats */
+		/* with every XMM register 0 the host reports SSE in use or
+		 * not by timing (the SDM allows both; docs/testing.md): a
+		 * difference counts when it repeats */
 		for (unsigned attempt = 0; attempt < 3; attempt++) {
 			unsigned diff = 0;
 
