@@ -48,9 +48,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A timed call that went on with the rest of its time is told from one
- * that started it again by half the signal's time: 250 ms of margin for a
- * loaded host (a native 600 ms sleep on a busy one came back 150 ms late) */
+/* A timed call that started its time again from the signal cannot be back
+ * before the signal's time + TIMEOUT_MS (timers do not fire early): one
+ * back sooner went on with the rest of its time, and may come back up to
+ * the signal's time late on a loaded host (a native 600 ms sleep on a
+ * busy one came back 150 ms late) */
 #define TIMED_SIGNAL_MS 500
 #define TIMEOUT_MS 1000
 #define SIGNAL_MS 100 /* calls waiting for an event */
@@ -808,10 +810,11 @@ static void run(const struct tcase *c, enum how how)
 	release(&r);
 	/* a call waiting for an event says by its result what ended it; a
 	 * timed one that timed out went on with the rest of its time if it
-	 * came back nearer TIMEOUT_MS than the signal's time + TIMEOUT_MS */
+	 * came back before the signal's time + TIMEOUT_MS (the signaller
+	 * notes the time before it signals) */
 	if (!c->event && (got >= 0 || err != EINTR))
-		when = took < TIMEOUT_MS + *signal_sent_ms / 2 ? ", at the timeout"
-							       : ", later (the whole timeout again)";
+		when = took < *signal_sent_ms + TIMEOUT_MS ? ", at the timeout"
+							   : ", later (the whole timeout again)";
 	printf("%-31s %-28s %s%s%s%s\n", c->name, how_name[how],
 	       got < 0 ? strerrorname_np(err) : "ok", when,
 	       hits1 ? " (the handler ran)" : "", hits2 ? " (the event's handler ran)" : "");
