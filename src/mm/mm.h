@@ -101,6 +101,20 @@ void mm_set_map_hook(void (*hook)(uint64_t addr, uint64_t len));
 #define MM_PAGE_MAP_PAGES (1u << 18)
 enum { MM_PAGE_GUEST = 1, MM_PAGE_CODE = 2 };
 extern uint8_t *mm_page_map[MM_PAGE_MAP_L1];
+/* The first four GiBs' tables are one array (1 MiB, zero pages until
+ * marked), so a store whose address is known to be 32-bit (the flat-32
+ * address shape: i386's base + disp operands, x32's 67h ones) finds its
+ * page's byte at mm_page_map_low[addr >> 12], one load, where the others
+ * load their GiB's table first and test it for NULL. In the image's bss,
+ * so that its address is a constant: a pointer to it (SG_PAGE_MAP_LOW_MAPPED,
+ * the builds without a static PIE: CMakeLists.txt) costs a load of its
+ * own, which measured as much as the load it saves (docs/history.md). */
+#define MM_PAGE_MAP_LOW_GIBS 4u
+#ifdef SG_PAGE_MAP_LOW_MAPPED
+extern uint8_t *mm_page_map_low;
+#else
+extern uint8_t mm_page_map_low[MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES];
+#endif
 /* The table of addr's GiB, made (all zero) if there is none yet; NULL when
  * the host has no memory for it. */
 uint8_t *mm_page_map_table(uint64_t addr);

@@ -10,17 +10,55 @@
  * its host memory is given back (mm_unmap_locked). */
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "mm/mm_internal.h"
 
 uint8_t *mm_page_map[MM_PAGE_MAP_L1];
+#ifndef SG_PAGE_MAP_LOW_MAPPED
+uint8_t mm_page_map_low[MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES];
+#else
+uint8_t *mm_page_map_low;
+
+/* Mapped before main: the CPU's store check reads it without a NULL
+ * test (the CPU unit tests' too). */
+__attribute__((constructor)) static void page_map_low_init(void)
+{
+	void *low = mmap(NULL, MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	static const char msg[] = "sysgate: no memory for the guest page map\n";
+
+	if (low == MAP_FAILED) {
+		(void)!write(2, msg, sizeof(msg) - 1);
+		_exit(127);
+	}
+	mm_page_map_low = low;
+}
+#endif
 
 #define GIB_SHIFT 30
 #define PAGE_SHIFT 12
 
+static size_t gib_of(uint64_t addr)
+{
+	return (addr >> GIB_SHIFT) & (MM_PAGE_MAP_L1 - 1);
+}
+
 static uint8_t **slot_of(uint64_t addr)
 {
-	return &mm_page_map[(addr >> GIB_SHIFT) & (MM_PAGE_MAP_L1 - 1)];
+	return &mm_page_map[gib_of(addr)];
+}
+
+/* The low 4 GiB's tables are slices of mm_page_map_low (mm.h), installed
+ * the first time they are needed and never replaced: no shared table
+ * there, so the flat array and the slots always read the same bytes (a
+ * slot still NULL reads as the array's zeros: "not the guest's", the
+ * slow path). */
+static uint8_t *low_table(uint64_t addr)
+{
+	return gib_of(addr) < MM_PAGE_MAP_LOW_GIBS
+		       ? &mm_page_map_low[gib_of(addr) * MM_PAGE_MAP_PAGES]
+		       : NULL;
 }
 
 /* Whole GiBs of guest memory (a large mapping: an ASan shadow is 16 TiB)
@@ -58,8 +96,14 @@ static bool is_shared(const uint8_t *m)
 
 uint8_t *mm_page_map_table(uint64_t addr)
 {
-	uint8_t **slot = slot_of(addr);
+	uint8_t **slot = slot_of(addr), *low = low_table(addr), *none = NULL;
 
+	if (low) {
+		/* NULL or low already: either way it is low now */
+		__atomic_compare_exchange_n(slot, &none, low, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+		return low;
+	}
 	for (;;) {
 		uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 		void *fresh;
@@ -112,7 +156,8 @@ void mm_page_map_mark(uint64_t start, uint64_t end, bool guest)
 	while (start < end) {
 		uint64_t gib_end = (start | ((1ull << GIB_SHIFT) - 1)) + 1;
 		uint64_t stop = gib_end < end ? gib_end : end;
-		bool whole = (start & ((1ull << GIB_SHIFT) - 1)) == 0 && stop == gib_end;
+		bool whole = (start & ((1ull << GIB_SHIFT) - 1)) == 0 && stop == gib_end &&
+			     !low_table(start);
 		uint8_t **slot = slot_of(start);
 		uint8_t *cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *m;
 

@@ -44,6 +44,62 @@ static unsigned char *map_code(void)
 	return p;
 }
 
+/* Stores into code just run, through the stack pointer pointed at its
+ * page (i386: the flat-32 address shape's MOV store, its pair with the
+ * MOV after it, and its ALU read-modify-write, whose store check reads
+ * the low 4 GiB's flat page map), then through EBP/RBP: code + 1 is
+ * mov's immediate. */
+static void store_via_sp(unsigned char *code, int v)
+{
+#ifdef __i386__
+	__asm__ volatile("mov %%esp, %%ecx\n\t"
+			 "mov %0, %%esp\n\t"
+			 "movl %1, 1(%%esp)\n\t"
+			 "mov %%ecx, %%esp"
+			 : : "r"(code), "r"(v) : "ecx", "memory");
+#else
+	__asm__ volatile("mov %%rsp, %%rcx\n\t"
+			 "mov %0, %%rsp\n\t"
+			 "movl %1, 1(%%rsp)\n\t"
+			 "mov %%rcx, %%rsp"
+			 : : "r"((unsigned long long)(unsigned long)code), "r"(v) : "rcx", "memory");
+#endif
+}
+
+static void xor_via_sp(unsigned char *code, int v)
+{
+#ifdef __i386__
+	__asm__ volatile("mov %%esp, %%ecx\n\t"
+			 "mov %0, %%esp\n\t"
+			 "xorl %1, 1(%%esp)\n\t"
+			 "mov %%ecx, %%esp"
+			 : : "r"(code), "r"(v) : "ecx", "memory", "cc");
+#else
+	__asm__ volatile("mov %%rsp, %%rcx\n\t"
+			 "mov %0, %%rsp\n\t"
+			 "xorl %1, 1(%%rsp)\n\t"
+			 "mov %%rcx, %%rsp"
+			 : : "r"((unsigned long long)(unsigned long)code), "r"(v) : "rcx", "memory", "cc");
+#endif
+}
+
+static void store_via_bp(unsigned char *code, int v)
+{
+#ifdef __i386__
+	__asm__ volatile("push %%ebp\n\t"
+			 "mov %0, %%ebp\n\t"
+			 "movl %1, 1(%%ebp)\n\t"
+			 "pop %%ebp"
+			 : : "a"(code), "d"(v) : "memory");
+#else
+	__asm__ volatile("push %%rbp\n\t"
+			 "mov %0, %%rbp\n\t"
+			 "movl %1, 1(%%rbp)\n\t"
+			 "pop %%rbp"
+			 : : "a"((unsigned long long)(unsigned long)code), "d"(v) : "memory");
+#endif
+}
+
 int main(void)
 {
 	unsigned char *buf = map_code();
@@ -142,6 +198,17 @@ int main(void)
 	}
 	printf("pages in turn: %ld\n", sum);
 	munmap(many, PAGES * 4096);
+
+	/* stores into code just run through the stack and frame pointers */
+	f = (fn_t)(buf + 4096 + 64);
+	put_ret(buf + 4096 + 64, 20);
+	a = f();
+	store_via_sp(buf + 4096 + 64, 21);
+	b = f();
+	xor_via_sp(buf + 4096 + 64, 21 ^ 22);
+	int x = f();
+	store_via_bp(buf + 4096 + 64, 23);
+	printf("stores through sp/bp into code: %d %d %d %d\n", a, b, x, f());
 
 	/* unmapped, mapped again anonymous, rewritten */
 	munmap(buf, 8192);

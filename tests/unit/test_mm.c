@@ -621,6 +621,44 @@ static void test_page_map_whole_gib(void **state)
 		     map_says_guest(other + 5 * PAGE) || map_says_guest(a));
 }
 
+/* The low 4 GiB's tables are mm_page_map_low's slices (the flat map the
+ * i386 and flat-32 store check reads, mm.h): a small mapping, a table
+ * asked for by the CPU (decoded code) and a mapping covering a whole GiB
+ * (no shared table there: the flat map would read "not the guest's")
+ * read the same byte through the slot and through the flat map. */
+static bool flat_agrees(uint64_t addr)
+{
+	const uint8_t *m = mm_page_map[addr >> 30];
+
+	return m == &mm_page_map_low[(addr >> 30) * MM_PAGE_MAP_PAGES] &&
+	       m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] == mm_page_map_low[addr >> 12];
+}
+
+static void test_page_map_low4g(void **state)
+{
+	struct mm *mm = *state;
+	const uint64_t gib = 1ull << 30;
+	long a = mm_mmap(mm, 0, 2 * PAGE, RW, ANON, -1, 0), big;
+	uint64_t whole;
+
+	assert_true(a > 0);
+	assert_true(map_says_guest(a) && flat_agrees(a) && flat_agrees(a + PAGE));
+	assert_ptr_equal(mm_page_map_table(a), mm_page_map[(uint64_t)a >> 30]);
+	assert_int_equal(mm_munmap(mm, a + PAGE, PAGE), 0);
+	assert_false(mm_page_map_low[(a + PAGE) >> 12] & MM_PAGE_GUEST);
+	assert_true(flat_agrees(a + PAGE));
+	big = mm_mmap(mm, 0, 2 * gib, RW, ANON | MAP_NORESERVE, -1, 0);
+	assert_true(big > 0);
+	whole = ((uint64_t)big + gib - 1) & ~(gib - 1);
+	assert_true(whole + gib <= (uint64_t)big + 2 * gib);
+	assert_int_equal(mm_page_map_low[whole >> 12], MM_PAGE_GUEST);
+	assert_int_equal(mm_page_map_low[(whole + gib - PAGE) >> 12], MM_PAGE_GUEST);
+	assert_true(flat_agrees(whole) && flat_agrees(whole + gib - PAGE));
+	assert_int_equal(mm_munmap(mm, (uint64_t)big, 2 * gib), 0);
+	assert_int_equal(mm_page_map_low[whole >> 12], 0);
+	assert_int_equal(mm_munmap(mm, a, PAGE), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest low4g[] = {
@@ -634,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_mremap_low4g),
 		cmocka_unit_test(test_maps_low4g),
 		cmocka_unit_test(test_randomize_low4g),
+		cmocka_unit_test(test_page_map_low4g),
 	};
 	const struct CMUnitTest x64[] = {
 		cmocka_unit_test(test_x64_mmap),
