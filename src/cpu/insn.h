@@ -312,6 +312,16 @@ static inline uint64_t insn_ea_flat32(struct cpu *c, const struct insn *i)
 	return (uint32_t)((uint64_t)i->disp + c->r[i->base]);
 }
 
+/* ... and the flat-32 shape's commonest base, the stack pointer (i386's
+ * spill slots): the register at a fixed offset, no base field to load
+ * first (the host is load-bound on spill code). Only the forms whose
+ * specialiser asks insn_ea_sp32_ok have it (MOV loads and stores). */
+static inline uint64_t insn_ea_sp32(struct cpu *c, const struct insn *i)
+{
+	c->cur = i;
+	return (uint32_t)((uint64_t)i->disp + c->r[R_SP]);
+}
+
 static inline uint64_t insn_ea_flat64(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
@@ -347,6 +357,11 @@ static inline unsigned ea_shape(const struct insn *i)
 }
 
 #define EA_PICK(i, form) ((const insn_exec[]){ form, form##_bd, form##_f32, form##_f64 }[ea_shape(i)])
+
+static inline bool insn_ea_sp32_ok(const struct insn *i)
+{
+	return ea_shape(i) == EA_FLAT32 && i->base == R_SP;
+}
 
 /* Self-modifying code (cache.c) and guest memory isolation share the
  * guest page map (mm.h, docs/isolation.md): a byte per 4 KiB page, one

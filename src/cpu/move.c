@@ -327,6 +327,8 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	MEM_STORE(movbe_store64, SH, EA, 8, byte_swap(c->r[i->reg], 8))
 
 EA_SHAPES(MOVE_MEM_FORMS, moves)
+UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
+UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[i->reg])
 
 UNIT_MOVZX_B_RR()
 
@@ -578,6 +580,8 @@ void move_specialise(struct insn *i, bool m64)
 		return;
 	if (i->fn == op_mov_EvGv && i->op == 0x89) {
 		i->exec = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
+		if (!w && i->mod != 3 && insn_ea_sp32_ok(i))
+			i->exec = fast_store32_sp32;
 		if (i->mod == 3)
 			i->lf = LF_NEUTRAL_NOFAULT;
 	} else if (i->fn == op_mov_GvEv) {
@@ -586,6 +590,8 @@ void move_specialise(struct insn *i, bool m64)
 			i->lf = LF_NEUTRAL_NOFAULT;
 		} else {
 			i->exec = w ? EA_PICK(i, fast_load64) : EA_PICK(i, fast_load32);
+			if (!w && insn_ea_sp32_ok(i))
+				i->exec = fast_load32_sp32;
 		}
 	} else if (i->fn == op_mov_rIv || (i->fn == op_mov_EvIz && i->mod == 3)) {
 		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;

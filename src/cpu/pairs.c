@@ -61,7 +61,9 @@
 	X(sub_ri64_nf, 64, "\x48\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%rax */              \
 	X(add_rm32_nf, 64, "\x03\x04\x88", 1, __VA_ARGS__)   /* add (%rax,%rcx,4),%eax */        \
 	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */ \
-	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */
+	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */                      \
+	X(load32_sp32, 32, "\x8b\x44\x24\x04", 0, __VA_ARGS__) /* mov 4(%esp),%eax */       \
+	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -89,6 +91,8 @@ UNIT_INCDEC_NF(inc, 1, 64)
 	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                   \
 	UNIT_LOAD8(SH, EA) UNIT_LOAD(movzx_w_load, 2, SH, EA)
 EA_SHAPES(PAIR_MOVES, moves)
+UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
+UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[i->reg])
 
 enum {
 #define UNIT_ENUM(name, mode, bytes, nf, ...) U_##name,

@@ -376,6 +376,12 @@ static const struct snippet cases32[] = {
 	 * register ALU forms and rotates. */
 	{ "PAIRS: mov 4(%esi),%eax; mov 8(%esi),%ebx; mov %eax,12(%edi); mov %ebx,16(%edi); mov %eax,%ecx; ror $6,%ecx; xor %ebx,%ecx; mov 20(%esi),%edx; add %ecx,%edx; mov %edx,20(%edi); mov 20(%edi),%ebp; and %ebp,%eax; mov %eax,24(%edi); mov %ebx,%ecx; rol $3,%ecx; add 4(%esi),%ecx; xor %eax,%ecx; mov %ecx,(%edi); mov (%edi),%edx; add %edx,%eax",
 	  "\x8b\x46\x04\x8b\x5e\x08\x89\x47\x0c\x89\x5f\x10\x89\xc1\xc1\xc9\x06\x31\xd9\x8b\x56\x14\x01\xca\x89\x57\x14\x8b\x6f\x14\x21\xe8\x89\x47\x18\x89\xd9\xc1\xc1\x03\x03\x4e\x04\x31\xc1\x89\x0f\x8b\x17\x01\xd0", 51, MASK_ARITH },
+	/* i386 stack slots (the flat-32 shape through ESP: move.c's
+	 * load32_sp32/store32_sp32 and their pairs), ESP pointed at the
+	 * buffer; the native run is 64-bit, so the host's RSP is kept in RBP
+	 * (REX.W, DEC EAX in 32-bit mode) and EAX/EBP cleared after. */
+	{ "STACK32: mov %rsp,%rbp (32-bit: dec %eax; mov %esp,%ebp); mov %esi,%esp; mov 4(%esp),%ebx; mov %ebx,12(%esp); mov 8(%esp),%ecx; add %ecx,%edx; mov %edx,16(%esp); mov 16(%esp),%edi; ror $6,%edi; mov %edi,20(%esp); mov %edi,%ecx; mov 0x40(%esp),%edx; xor %ecx,%edx; mov %edx,-4(%esp); mov -4(%esp),%ebx; mov %ebx,0x80(%esp); add 0x80(%esp),%ecx; mov 24(%esp),%eax; mov %eax,28(%esp); mov %rbp,%rsp (dec %eax; mov %ebp,%esp); xor %eax,%eax; xor %ebp,%ebp",
+	  "\x48\x89\xe5\x89\xf4\x8b\x5c\x24\x04\x89\x5c\x24\x0c\x8b\x4c\x24\x08\x01\xca\x89\x54\x24\x10\x8b\x7c\x24\x10\xc1\xcf\x06\x89\x7c\x24\x14\x89\xf9\x8b\x54\x24\x40\x31\xca\x89\x54\x24\xfc\x8b\x5c\x24\xfc\x89\x9c\x24\x80\x00\x00\x00\x03\x8c\x24\x80\x00\x00\x00\x8b\x44\x24\x18\x89\x44\x24\x1c\x48\x89\xec\x31\xc0\x31\xed", 79, MASK_ARITH },
 	{ "MOVSX MEM32: movsbl 1(%esi),%ebx; movswl 6(%esi),%edx; xor %ecx,%ecx; movsbl 3(%esi,%ecx,2),%eax; movswl 8(%esi,%ecx,4),%edi",
 	  "\x0f\xbe\x5e\x01\x0f\xbf\x56\x06\x31\xc9\x0f\xbe\x44\x4e\x03\x0f\xbf\x7c\x8e\x08", 20, MASK_ARITH },
 	{ "MEM32: mov (%esi),%eax; add %eax,4(%esi); cld; mov $11,%ecx; rep movsb; lock xaddl %edx,8(%esi)",
