@@ -449,6 +449,23 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+/* PUSH of a 32-bit memory operand in 32-bit mode (i386 code passing a
+ * stack argument on: glibc's msort calling qsort's comparator), in the
+ * address shapes: the operand's address taken with ESP before the push,
+ * the load before the store, ESP written last (a fault in either leaves
+ * it as it was). */
+#define PUSH_MEM32(_, SH, EA)                                                            \
+	static const struct insn *fast_push_m32##SH(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		uint32_t v = (uint32_t)mem_read_fast(EA(c, i), 4);                       \
+		uint32_t sp = (uint32_t)c->r[R_SP] - 4;                                  \
+		EXEC_STORE_OR_GENERIC(c, i, sp, 4);                                      \
+		mem_write_nocheck(sp, 4, v);                                             \
+		c->r[R_SP] = sp;                                                         \
+		return exec_next(c, i);                                                  \
+	}
+EA_SHAPES(PUSH_MEM32, push)
+
 /* PUSH/POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
 static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 {
@@ -570,6 +587,10 @@ void move_specialise(struct insn *i, bool m64)
 	}
 	if (i->fn == op_push_r && !m64 && i->osz == 4) {
 		i->exec = fast_push32;
+		return;
+	}
+	if (i->fn == op_push_Ev && !m64 && i->osz == 4 && i->mod != 3) {
+		i->exec = EA_PICK(i, fast_push_m32);
 		return;
 	}
 	if (i->fn == op_pop_r && !m64 && i->osz == 4 && i->rm != R_SP) {

@@ -137,6 +137,29 @@ static void sorts(void)
 	printf("sorts %08x %u\n", sum, bad);
 }
 
+/* PUSH of memory operands, popped back: through a base, indexed, and
+ * ESP-relative (its address taken before the push: the first value
+ * again). i386 passes a stack argument on this way. */
+static void push_mem(const uint32_t *w, unsigned k)
+{
+	uint32_t a, b, c;
+
+#ifdef __i386__
+	__asm__ volatile("push (%3)\n\t"
+			 "push 4(%3,%4,4)\n\t"
+			 "push 4(%%esp)\n\t"
+			 "pop %0\n\t"
+			 "pop %1\n\t"
+			 "pop %2"
+			 : "=r"(a), "=r"(b), "=r"(c)
+			 : "r"(w), "r"(k)
+			 : "memory");
+#else
+	a = w[0], b = w[1 + k], c = w[0];
+#endif
+	printf("push_mem(%u) %08x %08x %08x\n", k, a, b, c);
+}
+
 int main(void)
 {
 	uint32_t w[64];
@@ -149,5 +172,7 @@ int main(void)
 		printf("flags_kept(%u) %08x\n", s, flags_kept(s * 5 + 3));
 	printf("rounds %08x %08x\n", rounds(w, 64), rounds(w, 100000));
 	sorts();
+	push_mem(w + 3, 0);
+	push_mem(w + 3, 7);
 	return 0;
 }
