@@ -343,11 +343,55 @@ static void fuse_setcc(struct insn *pool, uint32_t n)
 	cmp->lf &= LF_STALE; /* a reader for lflive, as the fused Jcc */
 }
 
+/* CPython 3.11's dispatch, 'neg %cx; sbb %sil,%sil' (the eval breaker's
+ * mask: SIL = CX != 0 ? 0xff : 0): NEG of a 16-bit register and SBB of
+ * a byte register from itself as one form, the borrow NEG leaves (its
+ * operand was not 0) taken as it is made instead of from the lazy flags
+ * (each ran ~40 host instructions, SBB's fast form most of them in
+ * flags_cf). Registers as the two would leave them, in order (NEG's
+ * register may hold SBB's byte); the flags recorded as SBB's fast form
+ * records them (alu.c, FAST_CARRY). */
+static const struct insn *fused_neg16_sbb8(struct cpu *c, const struct insn *i)
+{
+	const struct insn *s = i + 1;
+	uint16_t a = (uint16_t)c->r[i->rm];
+	bool cin = a != 0;
+	uint8_t v;
+
+	REG_PUT16(c->r[i->rm], (uint16_t)(0 - a));
+	v = (uint8_t)reg_get(c, s->rm8, 1);
+	reg_set(c, s->rm8, 1, (uint8_t)(0 - cin));
+	flags_record(c, FL_SBB, 1, (uint8_t)(v - v - cin), v, v);
+	c->lf.aux = cin;
+	return exec_next(c, s);
+}
+
+/* pool[n - 1] the SBB, pool[n - 2] the NEG, both fast forms. The head
+ * then runs the next entry too, as a pair's (LF_PAIR_HEAD: the run loop's
+ * stale stretch runs through it), and is a flag reader for lflive. */
+static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
+{
+	struct insn *s = &pool[n - 1], *neg = s - 1;
+	unsigned op, form;
+
+	if (n < 2 || s->osz != 1 || s->mod != 3 || s->exec == exec_generic ||
+	    !alu_fast_form(s, &op, &form) || op != ALU_SBB || s->rm8 != s->reg8)
+		return false;
+	if (!neg->seq || neg->fn != op_neg_Ev || neg->mod != 3 || neg->osz != 2 ||
+	    neg->exec == exec_generic || (neg->lf & LF_PAIR_HEAD))
+		return false;
+	neg->exec = fused_neg16_sbb8;
+	neg->lf = (neg->lf & LF_STALE) | LF_PAIR_HEAD;
+	return true;
+}
+
 void fuse_decoded(struct insn *pool, uint32_t n)
 {
 	struct insn *jcc = &pool[n - 1], *cmp;
 	unsigned op, form, w;
 
+	if (fuse_neg_sbb(pool, n))
+		return;
 	if (n >= 2 && is_setcc_reg(jcc)) {
 		fuse_setcc(pool, n);
 		return;

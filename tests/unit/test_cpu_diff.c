@@ -176,6 +176,11 @@ static const struct snippet cases64[] = {
 	 * runs three times, the last ADD's flags checked */
 	{ "PAIRS6: mov $3,%r8d; jmp 2f; 1: mov %esi,%ecx; ror $6,%ecx; xor %ecx,%edx; mov %edx,%ebx; rol $7,%ebx; add %ebx,%eax; not %ecx; and %ecx,%r9d; mov %r9d,%r10d; 2: xor %eax,%r10d; add %r10d,%esi; mov %esi,%r11d; dec %r8d; jne 1b; add %ecx,%edx",
 	  "\x41\xb8\x03\x00\x00\x00\xeb\x16\x89\xf1\xc1\xc9\x06\x31\xca\x89\xd3\xc1\xc3\x07\x01\xd8\xf7\xd1\x41\x21\xc9\x45\x89\xca\x41\x31\xc2\x44\x01\xd6\x41\x89\xf3\x41\xff\xc8\x75\xdc\x01\xca", 46, MASK_ARITH },
+	/* CPython's dispatch mask: NEG r16 and SBB of a byte register from
+	 * itself fused (fused.c), the byte in NEG's register (AL of AX), a
+	 * high byte (DH), REX bytes; SBB's flags checked */
+	{ "NEG+SBB: neg %cx; sbb %sil,%sil; neg %ax; sbb %al,%al; neg %r9w; sbb %dh,%dh; mov %edx,%r11d; neg %bx; sbb %r10b,%r10b",
+	  "\x66\xf7\xd9\x40\x18\xf6\x66\xf7\xd8\x18\xc0\x66\x41\xf7\xd9\x18\xf6\x41\x89\xd3\x66\xf7\xdb\x45\x18\xd2", 26, MASK_ARITH },
 	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
 	 * before, OF at the ends of the range) and their flag-free twins
 	 * (lflive.c), and CF carried through them to ADC. */
