@@ -122,6 +122,33 @@ FUSED_CMP32_SHAPE(_bd, insn_ea_bd)
 FUSED_CMP32_SHAPE(_f32, insn_ea_flat32)
 FUSED_CMP32_SHAPE(_f64, insn_ea_flat64)
 
+/* ... and 64-bit CMP and byte TEST of memory through a flat base + disp
+ * (64-bit mode's structure fields and stack slots: CPython's 'cmpq
+ * $imm,disp(%reg); jne', Perl's 'testb $imm,disp(%reg); je'). */
+#define FUSED_CC16(M, ...)                                                                   \
+	M(__VA_ARGS__, 0) M(__VA_ARGS__, 1) M(__VA_ARGS__, 2) M(__VA_ARGS__, 3)              \
+	M(__VA_ARGS__, 4) M(__VA_ARGS__, 5) M(__VA_ARGS__, 6) M(__VA_ARGS__, 7)              \
+	M(__VA_ARGS__, 8) M(__VA_ARGS__, 9) M(__VA_ARGS__, 10) M(__VA_ARGS__, 11)            \
+	M(__VA_ARGS__, 12) M(__VA_ARGS__, 13) M(__VA_ARGS__, 14) M(__VA_ARGS__, 15)
+#define FUSED_CMP64_F64(FORM, cc) \
+	FUSED_CMP_FN(fused_cmp_##FORM##64_f64_##cc, OPND_EA_##FORM(64, insn_ea_flat64), 64, uint64_t, cc)
+#define FUSED_TEST8_MI_F64(_, cc)                                                             \
+	static const struct insn *fused_test_mi8_f64_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                     \
+		uint64_t a, b;                                                                \
+		uint8_t r;                                                                    \
+		OPND_EA_mi(8, insn_ea_flat64);                                                \
+		r = (uint8_t)(a & b);                                                         \
+		flags_record(c, FL_LOGIC, 1, r, 0, 0);                                        \
+		if (cc_logic(r, 0x80, cc))                                                    \
+			return exec_rel_target(c, i + 1);                                     \
+		return exec_next(c, i + 1);                                                   \
+	}
+FUSED_CC16(FUSED_CMP64_F64, rm)
+FUSED_CC16(FUSED_CMP64_F64, mr)
+FUSED_CC16(FUSED_CMP64_F64, mi)
+FUSED_CC16(FUSED_TEST8_MI_F64, )
+
 #define ROW_CC(OP, FORM, W)                                                                   \
 	{ fused_##OP##_##FORM##W##_0, fused_##OP##_##FORM##W##_1, fused_##OP##_##FORM##W##_2, \
 	  fused_##OP##_##FORM##W##_3, fused_##OP##_##FORM##W##_4, fused_##OP##_##FORM##W##_5, \
@@ -309,6 +336,11 @@ static const insn_exec fused_test[3][FORM_COUNT][16] = {
 static const insn_exec fused_cmp32_shaped[3][3][16] = {
 	ROW_CMP32_SHAPES(rm), ROW_CMP32_SHAPES(mr), ROW_CMP32_SHAPES(mi),
 };
+/* [FORM_RM, FORM_MR, FORM_MI][cc] */
+static const insn_exec fused_cmp64_f64[3][16] = {
+	ROW_CC(cmp, rm, 64_f64), ROW_CC(cmp, mr, 64_f64), ROW_CC(cmp, mi, 64_f64),
+};
+static const insn_exec fused_test8_mi_f64[16] = ROW_CC(test, mi, 8_f64);
 
 /* The compare before a Jcc or SETcc: its width index and form if it has
  * a fast form (no LOCK, fast addressing) and a fused one (sizes 1/4/8:
@@ -412,6 +444,10 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 		return;
 	if (op == ALU_CMP && w == 1 && form >= FORM_RM && ea_shape(cmp) != EA_ANY)
 		cmp->exec = fused_cmp32_shaped[form - FORM_RM][ea_shape(cmp) - EA_BD][jcc->op & 15];
+	else if (op == ALU_CMP && w == 2 && form >= FORM_RM && ea_shape(cmp) == EA_FLAT64)
+		cmp->exec = fused_cmp64_f64[form - FORM_RM][jcc->op & 15];
+	else if (op == ALU_TEST && w == 0 && form == FORM_MI && ea_shape(cmp) == EA_FLAT64)
+		cmp->exec = fused_test8_mi_f64[jcc->op & 15];
 	else if (insn_addr32_in_64(cmp))
 		return; /* fused_cmp/fused_test address with insn_ea_fast (insn.h) */
 	else

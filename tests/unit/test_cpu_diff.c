@@ -542,6 +542,11 @@ static void test_fused_jcc(void **state)
 		{ "test $0x81,%bl", "\xf6\xc3\x81", 3 },
 		{ "test %al,(%rsi)", "\x84\x06", 2 },
 		{ "testq $-2,(%rdi)", "\x48\xf7\x07\xfe\xff\xff\xff", 7 },
+		/* 64-bit CMP and byte TEST of memory through a flat base + disp */
+		{ "cmp 16(%rsi),%rcx", "\x48\x3b\x4e\x10", 4 },
+		{ "cmpq $-3,24(%rdi)", "\x48\x83\x7f\x18\xfd", 5 },
+		{ "cmpq $0x7f,(%rsi)", "\x48\x83\x3e\x7f", 4 },
+		{ "testb $0x81,5(%rsi)", "\xf6\x46\x05\x81", 4 },
 		/* no fast form: must not fuse (16-bit, 32-bit addresses) */
 		{ "cmp %ax,%bx", "\x66\x39\xc3", 3 },
 		{ "testw $0x8001,(%rsi)", "\x66\xf7\x06\x01\x80", 5 },
