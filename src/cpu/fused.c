@@ -8,11 +8,15 @@
  * use the table's handlers. */
 #include "cpu/units.h"
 
-/* Condition cc after a - b (CMP), from the operands; sb: the sign bit. */
+/* Condition cc after a - b (CMP), from the operands; sb: the sign bit (a
+ * constant). L and LE are the signed compares themselves (SF != OF is
+ * "a < b" signed): the operands shifted to bit 63 (sh is a constant too),
+ * one host compare where SF and OF took six instructions. */
 static inline __attribute__((always_inline)) bool cc_sub(uint64_t a, uint64_t b, uint64_t r,
 							 uint64_t sb, unsigned cc)
 {
 	bool of = ((a ^ b) & (a ^ r) & sb) != 0, sf = (r & sb) != 0, v;
+	unsigned sh = (unsigned)__builtin_clzll(sb);
 
 	switch (cc >> 1) {
 	case 0: v = of; break;
@@ -21,8 +25,8 @@ static inline __attribute__((always_inline)) bool cc_sub(uint64_t a, uint64_t b,
 	case 3: v = a <= b; break;
 	case 4: v = sf; break;
 	case 5: v = !__builtin_parity((unsigned)(r & 0xff)); break;
-	case 6: v = sf != of; break;
-	default: v = a == b || sf != of; break;
+	case 6: v = (int64_t)(a << sh) < (int64_t)(b << sh); break;
+	default: v = (int64_t)(a << sh) <= (int64_t)(b << sh); break;
 	}
 	return v ^ (cc & 1);
 }
@@ -226,6 +230,59 @@ static const insn_exec fused_3way[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_COUNT]
 	THREEWAY_CCS(ROW_3WAY_CC, )
 };
 
+/* ... and the rest of the idiom after the two SETcc, zero-extending both
+ * bytes and subtracting ("movzbl %dl,%edx; movzbl %al,%eax; sub
+ * %edx,%eax": the callback's whole body but its load and RET, GCC's code
+ * for the three ABIs): one dispatch for the six (38 host instructions for
+ * the first three fused, 31 for the other three as a pair and a SUB).
+ * A is the first SETcc's register, B the second's (fuse_3way_tail checks
+ * the shape): A ends as the difference, B as the second condition, the
+ * flags those of the SUB. 32- and 64-bit compares (int and long). */
+#define FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, FORM, SH, EA)                                      \
+	static const struct insn *fused_3way_sub_##NAME##_##FORM##W##SH(struct cpu *c,         \
+									 const struct insn *i)  \
+	{                                                                                      \
+		uint64_t a, b;                                                                 \
+		uint32_t first, second, diff;                                                  \
+		T r;                                                                           \
+		OPND_EA_##FORM(W, EA);                                                         \
+		a = (T)a, b = (T)b, r = (T)(a - b);                                            \
+		first = cc_sub(a, b, r, (T)1 << (W - 1), CC1);                                 \
+		second = cc_sub(a, b, r, (T)1 << (W - 1), CC2);                                \
+		diff = first - second;                                                         \
+		c->r[i[2].rm8] = second;                                                       \
+		c->r[i[1].rm8] = diff;                                                         \
+		flags_record(c, FL_SUB, 4, diff, first, second);                               \
+		return exec_next(c, i + 5);                                                    \
+	}
+#define FUSED_3WAY_SUB_MEM(NAME, CC1, CC2, W, T, SH, EA)                                      \
+	FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, rm, SH, EA)                                      \
+	FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, mr, SH, EA)                                      \
+	FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, mi, SH, EA)
+#define FUSED_3WAY_SUB_W(NAME, CC1, CC2, W, T)                                                  \
+	FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, rr, , _) FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, gr, , _) \
+	FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, ri, , _)                                           \
+	EA_SHAPES(FUSED_3WAY_SUB_MEM, NAME, CC1, CC2, W, T)
+#define FUSED_3WAY_SUB_CC(NAME, CC1, CC2, _) \
+	FUSED_3WAY_SUB_W(NAME, CC1, CC2, 32, uint32_t) FUSED_3WAY_SUB_W(NAME, CC1, CC2, 64, uint64_t)
+THREEWAY_CCS(FUSED_3WAY_SUB_CC, )
+
+#define ROW_3WAY_SUB_REG(NAME, FORM, W)                                                       \
+	{ fused_3way_sub_##NAME##_##FORM##W, fused_3way_sub_##NAME##_##FORM##W,               \
+	  fused_3way_sub_##NAME##_##FORM##W, fused_3way_sub_##NAME##_##FORM##W }
+#define ROW_3WAY_SUB_MEM(NAME, FORM, W)                                                       \
+	{ fused_3way_sub_##NAME##_##FORM##W, fused_3way_sub_##NAME##_##FORM##W##_bd,          \
+	  fused_3way_sub_##NAME##_##FORM##W##_f32, fused_3way_sub_##NAME##_##FORM##W##_f64 }
+#define ROW_3WAY_SUB(NAME, W)                                                                 \
+	{ ROW_3WAY_SUB_REG(NAME, rr, W), ROW_3WAY_SUB_REG(NAME, gr, W),                       \
+	  ROW_3WAY_SUB_REG(NAME, ri, W), ROW_3WAY_SUB_MEM(NAME, rm, W),                       \
+	  ROW_3WAY_SUB_MEM(NAME, mr, W), ROW_3WAY_SUB_MEM(NAME, mi, W) }
+#define ROW_3WAY_SUB_CC(NAME, CC1, CC2, _) { { { NULL } }, ROW_3WAY_SUB(NAME, 32), ROW_3WAY_SUB(NAME, 64) },
+/* [THREEWAY_*][width 8 (none), 32, 64][FORM_*][EA_*] */
+static const insn_exec fused_3way_sub[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_COUNT] = {
+	THREEWAY_CCS(ROW_3WAY_SUB_CC, )
+};
+
 /* The THREEWAY_* of SETcc conditions cc1 then cc2, or -1. */
 static int threeway_of(unsigned cc1, unsigned cc2)
 {
@@ -417,6 +474,42 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 	return true;
 }
 
+/* MOVZX r32/r64 of the low byte of the same register (not AH..BH). */
+static bool is_movzx_self(const struct insn *i, unsigned r)
+{
+	return i->fn == op_movzx_GvEb && i->mod == 3 && (i->osz == 4 || i->osz == 8) &&
+	       i->exec != exec_generic && i->reg == r && i->rm8 == r;
+}
+
+/* pool[n - 1] a 32-bit SUB of registers: with the two MOVZX before it
+ * the rest of a three-way compare fused with its CMP and SETcc
+ * (fused_3way_sub). */
+static void fuse_3way_tail(struct insn *pool, uint32_t n)
+{
+	struct insn *sub = &pool[n - 1], *zx2 = sub - 1, *zx1 = sub - 2, *set2 = sub - 3,
+		    *set1 = sub - 4, *cmp = sub - 5;
+	unsigned op, form, w, sub_op, sub_form, a, b, shape;
+	int kind;
+
+	if (n < 6 || sub->mod != 3 || sub->osz != 4 || sub->exec == exec_generic ||
+	    sub->exec == exec_plain || !alu_fast_form(sub, &sub_op, &sub_form) ||
+	    sub_op != ALU_SUB || !zx2->seq || !zx1->seq || !set2->seq || !set1->seq ||
+	    !is_setcc_reg(set1) || !is_setcc_reg(set2) ||
+	    (kind = threeway_of(set1->op & 15, set2->op & 15)) < 0 ||
+	    !fusable_compare(cmp, &op, &form, &w) || op != ALU_CMP || w == 0)
+		return;
+	shape = cmp->mod == 3 ? EA_ANY : ea_shape(cmp);
+	a = set1->rm8, b = set2->rm8;
+	if (cmp->exec != fused_3way[kind][w][form][shape] || a >= 16 || b >= 16 || a == b)
+		return; /* not fused (or AH..BH) */
+	if (!(is_movzx_self(zx1, a) && is_movzx_self(zx2, b)) &&
+	    !(is_movzx_self(zx1, b) && is_movzx_self(zx2, a)))
+		return;
+	if (sub_form == FORM_RR ? sub->rm != a || sub->reg != b : sub->reg != a || sub->rm != b)
+		return; /* A - B into A */
+	cmp->exec = fused_3way_sub[kind][w][form][shape];
+}
+
 void fuse_decoded(struct insn *pool, uint32_t n)
 {
 	struct insn *jcc = &pool[n - 1], *cmp;
@@ -424,6 +517,11 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 
 	if (fuse_neg_sbb(pool, n))
 		return;
+	if (jcc->fn == op_alu_EvGv || jcc->fn == op_alu_GvEv) {
+		fuse_3way_tail(pool, n);
+		return;
+	}
+
 	if (n >= 2 && is_setcc_reg(jcc)) {
 		fuse_setcc(pool, n);
 		return;

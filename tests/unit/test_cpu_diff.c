@@ -653,6 +653,71 @@ static void test_fused_setcc(void **state)
 	}
 }
 
+/* CMP + "setg; setl" + the rest of the three-way compare GCC makes of
+ * (x > y) - (x < y): both bytes zero-extended, then subtracted (fused.c
+ * fuses the six on the warm run when the registers fit: A = setg's, B =
+ * setl's, "movzx A; movzx B" in either order, "sub B,A"), after each
+ * compare form, in 64-bit mode, 32-bit mode and with 67h (x32); the
+ * shapes that do not fit run unfused. Nothing after the SUB: its flags
+ * are compared, then the registers. */
+static void test_fused_3way_tail(void **state)
+{
+	static const struct { const char *name, *bytes; unsigned len; bool m32ok; } cmps[] = {
+		{ "cmp %eax,(%rdi)", "\x39\x07", 2, true },
+		{ "cmp (%rsi),%eax", "\x3b\x06", 2, true },
+		{ "cmp %ebx,%eax", "\x39\xd8", 2, true },
+		{ "cmp %ebx,%eax (GvEv)", "\x3b\xc3", 2, true },
+		{ "cmp $-1,%ecx", "\x83\xf9\xff", 3, true },
+		{ "cmpl $5,4(%rsi)", "\x83\x7e\x04\x05", 4, true },
+		{ "xor %ecx,%ecx; cmp %eax,4(%rsi,%rcx,4) (any address)", "\x31\xc9\x39\x44\x8e\x04", 6, true },
+		{ "cmp %rax,8(%rsi)", "\x48\x39\x46\x08", 4, false },
+		{ "cmp %rbx,%rax", "\x48\x39\xd8", 3, false },
+		{ "cmp %eax,(%edi) (67h)", "\x67\x39\x07", 3, false },
+		{ "cmp %bl,%al", "\x38\xd8", 2, true },
+		{ "mov %eax,(%rdi); cmp %eax,(%rdi) (equal)", "\x89\x07\x39\x07", 4, true },
+	};
+	static const struct { const char *name, *bytes; unsigned len; bool m32ok; } tails[] = {
+		{ "setg %al; setl %dl; movzbl %dl,%edx; movzbl %al,%eax; sub %edx,%eax",
+		  "\x0f\x9f\xc0\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc0\x29\xd0", 14, true },
+		{ "setg %cl; setl %bl; movzbl %cl,%ecx; movzbl %bl,%ebx; sub %ebx,%ecx (GvEv)",
+		  "\x0f\x9f\xc1\x0f\x9c\xc3\x0f\xb6\xc9\x0f\xb6\xdb\x2b\xcb", 14, true },
+		{ "setg %sil; setl %r9b; movzbl %r9b,%r9d; movzbq %sil,%rsi; sub %r9d,%esi",
+		  "\x40\x0f\x9f\xc6\x41\x0f\x9c\xc1\x45\x0f\xb6\xc9\x48\x0f\xb6\xf6\x44\x29\xce", 19, false },
+		/* not the shape: the operands the other way round, another
+		 * register, AH, a 64-bit SUB, the same register twice */
+		{ "setg %al; setl %dl; movzbl %dl,%edx; movzbl %al,%eax; sub %eax,%edx",
+		  "\x0f\x9f\xc0\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc0\x29\xc2", 14, true },
+		{ "setg %al; setl %dl; movzbl %dl,%ecx; movzbl %al,%eax; sub %ecx,%eax",
+		  "\x0f\x9f\xc0\x0f\x9c\xc2\x0f\xb6\xca\x0f\xb6\xc0\x29\xc8", 14, true },
+		{ "setg %ah; setl %dl; movzbl %dl,%edx; movzbl %ah,%eax; sub %edx,%eax",
+		  "\x0f\x9f\xc4\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc4\x29\xd0", 14, true },
+		{ "setg %al; setl %dl; movzbl %dl,%edx; movzbl %al,%eax; sub %rdx,%rax",
+		  "\x0f\x9f\xc0\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc0\x48\x29\xd0", 15, false },
+		{ "setg %al; setl %al; movzbl %al,%eax; movzbl %al,%eax; sub %eax,%eax",
+		  "\x0f\x9f\xc0\x0f\x9c\xc0\x0f\xb6\xc0\x0f\xb6\xc0\x29\xc0", 14, true },
+	};
+	char name[200], bytes[48];
+
+	for (int m32 = 0; m32 < 2; m32++) {
+		for (size_t k = 0; k < sizeof(cmps) / sizeof(cmps[0]); k++) {
+			for (size_t m = 0; m < sizeof(tails) / sizeof(tails[0]); m++) {
+				unsigned n = cmps[k].len;
+				struct snippet sn = { name, bytes, 0, MASK_ARITH };
+
+				if (m32 && (!cmps[k].m32ok || !tails[m].m32ok))
+					continue;
+				memcpy(bytes, cmps[k].bytes, n);
+				memcpy(bytes + n, tails[m].bytes, tails[m].len);
+				sn.len = n + tails[m].len;
+				snprintf(name, sizeof(name), "3WAY%s: %s; %s", m32 ? "32" : "",
+					 cmps[k].name, tails[m].name);
+				for (uint64_t seed = 1; seed <= SEEDS; seed++)
+					run_case(&sn, m32, seed * 0x9e3779b97f4a7c15ull + k * 16 + m);
+			}
+		}
+	}
+}
+
 static int setup(void **state)
 {
 	code_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -682,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_fused_jcc),
 		cmocka_unit_test(test_fused_jcc32),
 		cmocka_unit_test(test_fused_setcc),
+		cmocka_unit_test(test_fused_3way_tail),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
