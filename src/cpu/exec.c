@@ -164,6 +164,24 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
 	return cache_decode(c, pg, addr);
 }
 
+/* A stub whose target is on its page, once found: its exec jumps to the
+ * kept target and nothing else (2 host instructions; exec_fallthrough's
+ * tag test and the moves around it were 6). The stub and its target live
+ * and die with the page, so the pointer needs no check. The loops of
+ * msort (qsort) ran three stubs per compare: a loop entered at its
+ * condition, and two exits taken on the first run. */
+static const struct insn *exec_fallthrough_kept(struct cpu *c, const struct insn *stub)
+{
+	const struct insn *t = (const struct insn *)(uintptr_t)stub->disp;
+
+	if (EXEC_TAIL_DISPATCH) {
+		__asm__("" : "+r"(t)); /* jmp *(reg), as exec_next */
+		return t->exec(c, t);
+	}
+	(void)c;
+	return t;
+}
+
 /* A loop body falling into a condition decoded before it (gcc's rotated
  * loops) runs its stub every iteration: the target, once found, is kept
  * in the stub's disp like a chained branch's — on the same page plainly
@@ -179,12 +197,13 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 								       const struct insn *stub)
 {
 	const struct insn *t = exec_at(c, stub->addr);
+	bool other_page = ((stub->addr ^ stub[-1].addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0;
 
 	/* t == stub: the fall-through was decoded over the stub just now */
 	if (t != stub) {
-		((struct insn *)stub)->disp =
-			(int64_t)((uintptr_t)t |
-				  (((stub->addr ^ stub[-1].addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0));
+		((struct insn *)stub)->disp = (int64_t)((uintptr_t)t | other_page);
+		if (!other_page)
+			((struct insn *)stub)->exec = exec_fallthrough_kept;
 		cache_run_ended(c, stub);
 	}
 	return t;
