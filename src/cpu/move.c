@@ -449,12 +449,20 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-/* PUSH of a 32-bit memory operand in 32-bit mode (i386 code passing a
- * stack argument on: glibc's msort calling qsort's comparator), in the
- * address shapes: the operand's address taken with ESP before the push,
- * the load before the store, ESP written last (a fault in either leaves
- * it as it was). */
-#define PUSH_MEM32(_, SH, EA)                                                            \
+/* PUSH of memory (FF /6) of the mode's width, in the address shapes:
+ * i386 code passes stack arguments so (msort's "push 0x14(%esp)" before
+ * every call of qsort's comparison callback ran the table handler). The
+ * address uses the stack pointer before the push (SDM, PUSH), the value
+ * is read before the store check, nothing changes before the store. */
+#define PUSH_MEM_FORMS(_, SH, EA)                                                       \
+	static const struct insn *fast_push_m64##SH(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		uint64_t v = mem_read_fast(EA(c, i), 8), sp = c->r[R_SP] - 8;           \
+		EXEC_STORE_OR_GENERIC(c, i, sp, 8);                                      \
+		mem_write_nocheck(sp, 8, v);                                             \
+		c->r[R_SP] = sp;                                                         \
+		return exec_next(c, i);                                                  \
+	}                                                                                \
 	static const struct insn *fast_push_m32##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                \
 		uint32_t v = (uint32_t)mem_read_fast(EA(c, i), 4);                       \
@@ -464,7 +472,7 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 		c->r[R_SP] = sp;                                                         \
 		return exec_next(c, i);                                                  \
 	}
-EA_SHAPES(PUSH_MEM32, push)
+EA_SHAPES(PUSH_MEM_FORMS, push)
 
 /* PUSH/POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
 static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
@@ -589,8 +597,8 @@ void move_specialise(struct insn *i, bool m64)
 		i->exec = fast_push32;
 		return;
 	}
-	if (i->fn == op_push_Ev && !m64 && i->osz == 4 && i->mod != 3) {
-		i->exec = EA_PICK(i, fast_push_m32);
+	if (i->fn == op_push_Ev && i->mod != 3 && i->osz == (m64 ? 8 : 4)) {
+		i->exec = m64 ? EA_PICK(i, fast_push_m64) : EA_PICK(i, fast_push_m32);
 		return;
 	}
 	if (i->fn == op_pop_r && !m64 && i->osz == 4 && i->rm != R_SP) {

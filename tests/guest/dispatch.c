@@ -125,6 +125,32 @@ static uint32_t pushed_immediates(uint32_t x)
 	       (uint32_t)((uint64_t)c >> 32);
 }
 
+/* ---- PUSH of memory (i386 passes stack arguments so: msort's "push
+ * 0x14(%esp)" before each call of qsort's callback): base + disp, an
+ * index, and the stack pointer as the base, which names the slot before
+ * the push (the first word pushed, pushed again) */
+#ifdef __x86_64__
+#define STACK_POINTER "rsp"
+#else
+#define STACK_POINTER "esp"
+#endif
+
+static uint32_t pushed_memory(const stack_word *w, uint32_t x)
+{
+	stack_word a, b, c;
+	unsigned long k = x & 3;
+
+	__asm__ volatile("push %c6(%3)\n\t"
+			 "push (%3,%4,%c6)\n\t"
+			 "push %c6(%%" STACK_POINTER ")\n\t"
+			 "pop %0\n\t"
+			 "pop %1\n\t"
+			 "pop %2"
+			 : "=&r"(a), "=&r"(b), "=&r"(c)
+			 : "r"(w), "r"(k), "m"(*(const stack_word(*)[4])w), "i"(sizeof(stack_word)));
+	return x * 31 + (uint32_t)a + (uint32_t)(b >> 3) + (uint32_t)c * 7 + (uint32_t)((uint64_t)b >> 32);
+}
+
 /* ---- one RET returning to many places */
 static __attribute__((noinline)) uint32_t shared(uint32_t x, uint32_t k)
 {
@@ -273,6 +299,16 @@ int main(void)
 	for (unsigned k = 0; k < 1000; k++)
 		acc = pushed_immediates(acc);
 	printf("pushed %08x\n", acc);
+	{
+		stack_word words[4] = { 0x11, (stack_word)0x8000000000000123ull, 0xfffffff0u, 0x7f };
+
+		acc = 0;
+		for (unsigned k = 0; k < 1000; k++) {
+			words[k & 3] += acc;
+			acc = pushed_memory(words, acc + k);
+		}
+		printf("pushed memory %08x\n", acc);
+	}
 	printf("shared ret %08x %08x\n", shared_ret(1, 1), shared_ret(7, 3000));
 	for (unsigned k = 0; k + 1 < sizeof(bytes); k++)
 		bytes[k] = (uint8_t)(next_random() % 7 + 1);

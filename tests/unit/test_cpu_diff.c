@@ -93,6 +93,12 @@ static const struct snippet cases64[] = {
 	 * 32-bit wrap, to a base with garbage in its high half */
 	{ "ADDR32 FS: movabs $0x1234500000000,%r9; mov %fs:(%r9d),%rax; mov %fs:0x10(%r9d),%rbx; add %fs:0x10(%r9d),%rcx",
 	  "\x49\xb9\x00\x00\x00\x00\x45\x23\x01\x00\x64\x67\x49\x8b\x01\x64\x67\x49\x8b\x59\x10\x64\x67\x49\x03\x49\x10", 27, MASK_ARITH },
+	/* PUSH of memory (move.c, fast_push_m64*): base + disp, an index,
+	 * RSP as the base (the address before the push), FS-relative (the
+	 * host's TCB pointer), and a push whose stack is in the snippet's
+	 * own page, decoded code (its table handler runs the store) */
+	{ "PUSH MEM: push 8(%rsi); pop %rax; xor %ecx,%ecx; push 16(%rsi,%rcx,8); pop %rbx; push %rdx; push %rbp; push 8(%rsp); pop %r10; pop %r11; pop %r12; push %fs:0; pop %r13; mov %rsp,%r8; lea 0x100(%rip),%rsp; push 8(%rsi); pop %r14; mov %r8,%rsp; xor %r8d,%r8d",
+	  "\xff\x76\x08\x58\x31\xc9\xff\x74\xce\x10\x5b\x52\x55\xff\x74\x24\x08\x41\x5a\x41\x5b\x41\x5c\x64\xff\x34\x25\x00\x00\x00\x00\x41\x5d\x49\x89\xe0\x48\x8d\x25\x00\x01\x00\x00\xff\x76\x08\x41\x5e\x4c\x89\xc4\x45\x31\xc0", 54, MASK_ARITH },
 	/* 16-bit ALU (every operand form), shifts by an immediate (17: past
 	 * the width, generic), NEG, ADC/SBB: fast forms on the warm run. */
 	{ "ALU16: add %bx,%ax; sub %r9w,%cx; and $0x1234,%dx; or %si,%di; xor $0xfffd,%r10w; cmp %ax,%bx; test $0x8001,%cx; adc %dx,%r11w; sbb $0x7,%r8w",
