@@ -327,6 +327,20 @@ static bool exceeds_arg_limit(const char *full, const struct strv *args,
 	return need > limit;
 }
 
+/* The old image ends at an execve that succeeds, in place or on the
+ * host: the trace's execve line, and --stats's counts of this image. */
+static void image_ends(struct sg_task *t)
+{
+	if (t->group->trace && sc_current)
+		trace_syscall_exec(t->group->trace, sc_current);
+	if (t->group->opts.stats) {
+		struct cpu_stats st;
+
+		cpu_stats_get(&st);
+		trace_print_run_stats(t->group->trace, "execve", &st);
+	}
+}
+
 /* The execve loaded into this process (docs/syscalls.md, execve): 0 once
  * done (or the process dies of the new image's SIGSEGV), -errno for the
  * old image, SG_EXEC_ON_HOST where only a host execve can do it: a guest
@@ -358,15 +372,8 @@ static long exec_in_place(struct sg_task *t, const char *full, struct strv *args
 	if (exceeds_arg_limit(full, args, env))
 		return -E2BIG;
 	/* the point of no return */
-	if (t->group->trace && sc_current)
-		trace_syscall_exec(t->group->trace, sc_current);
-	if (t->group->opts.stats) { /* this image's counts end here */
-		struct cpu_stats st;
-
-		cpu_stats_get(&st);
-		trace_print_run_stats(t->group->trace, "execve", &st);
-		cpu_stats_reset();
-	}
+	image_ends(t);
+	cpu_stats_reset(); /* the new image counts from 0 here */
 	sig_exec_reset(t);
 	if (sc_timers_made())
 		delete_timers();
@@ -467,14 +474,7 @@ static long do_execve(struct sg_thread *th, int dirfd, uint64_t path_addr, uint6
 			fcntl(gfd, F_SETFD, 0); /* and serves gdb on */
 		if (efd >= 0)
 			fcntl(efd, F_SETFD, 0); /* and keeps the embedder's hooks */
-		if (t->group->trace && sc_current)
-			trace_syscall_exec(t->group->trace, sc_current);
-		if (t->group->opts.stats) { /* this image's counts end here */
-			struct cpu_stats st;
-
-			cpu_stats_get(&st);
-			trace_print_run_stats(t->group->trace, "execve", &st);
-		}
+		image_ends(t);
 		if (!env.v)
 			strv_add(&env, NULL);
 		hostfd_exec_begin(); /* the new image reads the guest's limit */

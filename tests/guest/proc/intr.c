@@ -228,13 +228,28 @@ static long do_pselect(struct res *r)
 
 /* SIGUSR1 blocked but for the call's own mask (the pattern pselect is
  * for): its handler runs while the call waits, and the call gives EINTR */
-static void block_usr1(void)
+static void mask_usr1(int how)
 {
 	sigset_t s;
 
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &s, NULL);
+	sigprocmask(how, &s, NULL);
+}
+
+static void block_usr1(void)
+{
+	mask_usr1(SIG_BLOCK);
+}
+
+/* the call's result, with SIGUSR1 unblocked after it and errno kept */
+static long unblock_usr1_after(long got)
+{
+	int err = errno;
+
+	mask_usr1(SIG_UNBLOCK);
+	errno = err;
+	return got;
 }
 
 static void setup_pipe_block_usr1(struct res *r)
@@ -245,49 +260,25 @@ static void setup_pipe_block_usr1(struct res *r)
 
 static long do_pselect_unmasking(struct res *r)
 {
-	long got = do_pselect(r);
-	int err = errno;
-	sigset_t s;
-
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	sigprocmask(SIG_UNBLOCK, &s, NULL);
-	errno = err;
-	return got;
+	return unblock_usr1_after(do_pselect(r));
 }
 
 static long do_ppoll_unmasking(struct res *r)
 {
 	struct pollfd p = { .fd = r->pipe[0], .events = POLLIN };
-	sigset_t none, s;
-	long got;
-	int err;
+	sigset_t none;
 
 	sigemptyset(&none);
-	got = ppoll(&p, 1, NULL, &none);
-	err = errno;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	sigprocmask(SIG_UNBLOCK, &s, NULL);
-	errno = err;
-	return got;
+	return unblock_usr1_after(ppoll(&p, 1, NULL, &none));
 }
 
 static long do_epoll_pwait_unmasking(struct res *r)
 {
 	struct epoll_event ev;
-	sigset_t none, s;
-	long got;
-	int err;
+	sigset_t none;
 
 	sigemptyset(&none);
-	got = epoll_pwait(r->ep, &ev, 1, -1, &none);
-	err = errno;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	sigprocmask(SIG_UNBLOCK, &s, NULL);
-	errno = err;
-	return got;
+	return unblock_usr1_after(epoll_pwait(r->ep, &ev, 1, -1, &none));
 }
 
 static void setup_epoll_block_usr1(struct res *r);
