@@ -387,7 +387,7 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 /* Mark the page of addr as holding decoded code. */
 static void code_map_mark(uint64_t addr)
 {
-	uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+	uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)], *mirror;
 
 	/* marked already (every decode but a page's first): no call; a
 	 * table with the bit is no shared one (mm_page_map_table's copy) */
@@ -397,6 +397,12 @@ static void code_map_mark(uint64_t addr)
 
 	if (!m)
 		out_of_code_memory();
+	mirror = mm_page_map_mirror(addr);
+	/* the mirror first: another thread that finds the bit in the table
+	 * (the test above) decodes at once */
+	if (mirror)
+		__atomic_fetch_or(&mirror[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)], MM_PAGE_CODE,
+				  __ATOMIC_RELAXED);
 	if (!(m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE))
 		__atomic_fetch_or(&m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)], MM_PAGE_CODE,
 				  __ATOMIC_RELAXED);
@@ -404,8 +410,13 @@ static void code_map_mark(uint64_t addr)
 
 static void code_map_clear(uint8_t *m, uint64_t addr)
 {
+	uint8_t *mirror = mm_page_map_mirror(addr);
+
 	__atomic_fetch_and(&m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)], (uint8_t)~MM_PAGE_CODE,
 			   __ATOMIC_RELAXED);
+	if (mirror)
+		__atomic_fetch_and(&mirror[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)],
+				   (uint8_t)~MM_PAGE_CODE, __ATOMIC_RELAXED);
 }
 
 /* A guest store hit a page with decoded code: forget the page (every

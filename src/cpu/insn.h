@@ -397,17 +397,14 @@ static inline void code_write_check(uint64_t addr, uint64_t len)
  * made before, with "not the guest's" folded into the same byte. */
 static inline bool store_plain(uint64_t addr, unsigned sz)
 {
-	const uint8_t *m;
-
 	/* An address the compiler knows to be 32-bit (zero-extended: the
 	 * flat-32 shape, insn_ea_flat32) reads the low 4 GiB's flat map, one
 	 * load instead of two dependent ones and a NULL test */
 	if (__builtin_constant_p(addr >> 32) && (addr >> 32) == 0)
 		return __builtin_expect(mm_page_map_low[addr >> 12] == MM_PAGE_GUEST, 1) &&
 		       __builtin_expect((addr & (sz - 1)) == 0 || (addr & 4095) + sz <= 4096, 1);
-	m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
-	return __builtin_expect(m != NULL, 1) &&
-	       __builtin_expect(m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] == MM_PAGE_GUEST, 1) &&
+	/* any other address reads the flat map: one load that depends on it */
+	return __builtin_expect(mm_page_flat.map[(addr >> 12) & mm_page_flat.mask] == MM_PAGE_GUEST, 1) &&
 	       __builtin_expect((addr & (sz - 1)) == 0 || (addr & 4095) + sz <= 4096, 1);
 }
 

@@ -115,9 +115,30 @@ extern uint8_t *mm_page_map_low;
 #else
 extern uint8_t mm_page_map_low[MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES];
 #endif
+/* The whole 47-bit space's bytes as one flat array too (32 GiB of
+ * address space, reserved MAP_NORESERVE and read-only until a GiB's part
+ * is used): a 64-bit store finds its page's byte at
+ * mm_page_flat.map[(addr >> 12) & mm_page_flat.mask], one load that depends
+ * on the address, where the tables cost two dependent loads and a NULL
+ * test. Above 4 GiB a GiB's table is its slice of this array; below, the
+ * slice is a mirror of mm_page_map_low kept by every writer
+ * (mm_page_map_mirror). A byte here may read "not plain" where the table
+ * says plain (a GiB with the shared table), never the other way round.
+ * Without the reservation (RLIMIT_AS) the mask is 0 and the array one
+ * byte that is never plain: every 64-bit store takes the slow path. */
+struct mm_page_flat {
+	const uint8_t *map;
+	uint64_t mask;
+};
+/* hidden: one RIP-relative load each, not the GOT's address first */
+extern struct mm_page_flat mm_page_flat __attribute__((visibility("hidden")));
 /* The table of addr's GiB, made (all zero) if there is none yet; NULL when
  * the host has no memory for it. */
 uint8_t *mm_page_map_table(uint64_t addr);
+/* The flat map's copy of addr's GiB's table where the flat map keeps one
+ * (the low 4 GiB), else NULL: a writer of a byte of mm_page_map_low
+ * makes the same change there after it. */
+uint8_t *mm_page_map_mirror(uint64_t addr);
 
 /* Host pointer for a guest address (identity; one place for the policy). */
 static inline void *g2h(uint64_t guest_addr)

@@ -9,6 +9,7 @@
  * never say "guest" for memory that is not: a range loses the bit before
  * its host memory is given back (mm_unmap_locked). */
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -19,12 +20,28 @@ uint8_t *mm_page_map[MM_PAGE_MAP_L1];
 uint8_t mm_page_map_low[MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES];
 #else
 uint8_t *mm_page_map_low;
+#endif
 
-/* Mapped before main: the CPU's store check reads it without a NULL
- * test (the CPU unit tests' too). */
-__attribute__((constructor)) static void page_map_low_init(void)
+/* The flat map (mm.h): until it is reserved, one "not the guest's" byte
+ * that every address reads (mask 0), so every 64-bit store takes the
+ * slow path. */
+static const uint8_t never_plain;
+struct mm_page_flat mm_page_flat = { &never_plain, 0 };
+static uint8_t *flat; /* the same, writable; NULL without one */
+
+#define FLAT_BYTES ((uint64_t)MM_PAGE_MAP_L1 * MM_PAGE_MAP_PAGES)
+#define LOW_BYTES ((size_t)MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES)
+
+/* Before main: the CPU's store checks read both maps without a NULL test
+ * (the CPU unit tests' too). The flat map is read-only zero pages (no
+ * commit charge) until a GiB's slice becomes that GiB's table; its low
+ * 4 GiB, the mirror of mm_page_map_low, are writable from the start. */
+__attribute__((constructor)) static void page_map_init(void)
 {
-	void *low = mmap(NULL, MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES, PROT_READ | PROT_WRITE,
+	void *f;
+
+#ifdef SG_PAGE_MAP_LOW_MAPPED
+	void *low = mmap(NULL, LOW_BYTES, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	static const char msg[] = "sysgate: no memory for the guest page map\n";
 
@@ -33,8 +50,18 @@ __attribute__((constructor)) static void page_map_low_init(void)
 		_exit(127);
 	}
 	mm_page_map_low = low;
-}
 #endif
+	f = mmap(NULL, FLAT_BYTES, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (f == MAP_FAILED)
+		return; /* RLIMIT_AS (ulimit -v): the slow path for 64-bit stores */
+	if (mprotect(f, LOW_BYTES, PROT_READ | PROT_WRITE) != 0) {
+		munmap(f, FLAT_BYTES);
+		return;
+	}
+	flat = f;
+	mm_page_flat.map = f;
+	mm_page_flat.mask = FLAT_BYTES - 1;
+}
 
 #define GIB_SHIFT 30
 #define PAGE_SHIFT 12
@@ -94,6 +121,59 @@ static bool is_shared(const uint8_t *m)
 	return m && m == __atomic_load_n(&all_guest, __ATOMIC_ACQUIRE);
 }
 
+/* The low 4 GiB's bytes are written twice, to mm_page_map_low and to the
+ * flat map's first slices, each with the same atomic operation: each copy
+ * on its own never says "plain" for a page that is not, at any point a
+ * reader could act on (a range loses MM_PAGE_GUEST in both before its
+ * memory goes; a page gains MM_PAGE_CODE in the mirror, then in the table,
+ * before its code is decoded: cache.c, code_map_mark). */
+uint8_t *mm_page_map_mirror(uint64_t addr)
+{
+	return flat && low_table(addr) ? &flat[gib_of(addr) * MM_PAGE_MAP_PAGES] : NULL;
+}
+
+/* Above 4 GiB a GiB's table is its slice of the flat map, so the flat map
+ * and the slots read the same bytes. A GiB that still has the shared
+ * table reads zeros in the flat map ("not plain": the slow path, which
+ * asks the slot) until it gets its own: the slice, filled from the
+ * shared table. One installer at a time (a second copying the shared
+ * table into a slice already installed would undo the first's changes). */
+static uint8_t *flat_table(uint64_t addr)
+{
+	static bool installing;
+	uint8_t **slot = slot_of(addr), *slice = &flat[gib_of(addr) * MM_PAGE_MAP_PAGES];
+	uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	bool filled = false;
+
+	if (m == slice)
+		return slice;
+	while (__atomic_test_and_set(&installing, __ATOMIC_ACQUIRE))
+		sched_yield();
+	if (mprotect(slice, MM_PAGE_MAP_PAGES, PROT_READ | PROT_WRITE) != 0) {
+		slice = NULL; /* no commit left: an allocated table instead */
+		goto out;
+	}
+	for (;;) {
+		m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+		if (m == slice || (m && !is_shared(m)))
+			break; /* installed meanwhile (before the lock) */
+		if (m) {
+			memcpy(slice, m, MM_PAGE_MAP_PAGES);
+			filled = true;
+		} else if (filled) {
+			memset(slice, 0, MM_PAGE_MAP_PAGES);
+			filled = false;
+		}
+		if (__atomic_compare_exchange_n(slot, &m, slice, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			break;
+	}
+	slice = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+out:
+	__atomic_clear(&installing, __ATOMIC_RELEASE);
+	return slice;
+}
+
 uint8_t *mm_page_map_table(uint64_t addr)
 {
 	uint8_t **slot = slot_of(addr), *low = low_table(addr), *none = NULL;
@@ -103,6 +183,12 @@ uint8_t *mm_page_map_table(uint64_t addr)
 		__atomic_compare_exchange_n(slot, &none, low, false, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE);
 		return low;
+	}
+	if (flat) {
+		uint8_t *m = flat_table(addr);
+
+		if (m)
+			return m;
 	}
 	for (;;) {
 		uint8_t *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -180,8 +266,13 @@ per_page:
 		m = guest || is_shared(cur) ? mm_page_map_table(start) : cur;
 		/* no table: nothing to clear, or no memory to say "guest"
 		 * (stores there ask the VMA list) */
-		if (m)
+		if (m) {
+			uint8_t *mirror = mm_page_map_mirror(start);
+
 			mark_in_table(m, start, stop, MM_PAGE_GUEST, guest);
+			if (mirror)
+				mark_in_table(mirror, start, stop, MM_PAGE_GUEST, guest);
+		}
 		start = stop;
 	}
 }

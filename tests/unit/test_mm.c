@@ -557,6 +557,22 @@ static bool map_says_guest(uint64_t addr)
 	return m && (m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_GUEST);
 }
 
+/* The flat map's byte for addr (mm.h: what a 64-bit store checks). */
+static uint8_t flat_byte(uint64_t addr)
+{
+	return mm_page_flat.map[(addr >> 12) & mm_page_flat.mask];
+}
+
+/* Above 4 GiB a GiB's own table is its slice of the flat map: the same
+ * bytes through either. */
+static bool flat_is_table(uint64_t addr)
+{
+	const uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+
+	return m && m == &mm_page_flat.map[((addr >> 30) & (MM_PAGE_MAP_L1 - 1)) * MM_PAGE_MAP_PAGES] &&
+	       m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] == flat_byte(addr);
+}
+
 /* The bit follows the VMA list: set for guest mappings that are not
  * PROT_NONE, cleared by munmap, mprotect(PROT_NONE), a move's old range,
  * brk's shrink, mm_destroy; never set on sysgate's own memory. */
@@ -567,12 +583,17 @@ static void test_page_map_x64(void **state)
 	int local = 0;
 
 	assert_true(a > 0);
+	assert_int_equal(mm_page_flat.mask, (uint64_t)MM_PAGE_MAP_L1 * MM_PAGE_MAP_PAGES - 1);
 	for (unsigned k = 0; k < 4; k++)
-		assert_true(map_says_guest(a + k * PAGE));
+		assert_true(map_says_guest(a + k * PAGE) && flat_is_table(a + k * PAGE));
+	assert_int_equal(flat_byte(a), MM_PAGE_GUEST);
+	assert_int_equal(flat_byte((uintptr_t)&local), 0);
+	assert_int_equal(flat_byte((uintptr_t)emulator_data), 0);
 	assert_false(map_says_guest((uintptr_t)&local));
 	assert_false(map_says_guest((uintptr_t)emulator_data));
 	assert_int_equal(mm_mprotect(mm, a + PAGE, PAGE, PROT_NONE), 0);
 	assert_false(map_says_guest(a + PAGE));
+	assert_int_equal(flat_byte(a + PAGE), 0);
 	assert_true(map_says_guest(a) && map_says_guest(a + 2 * PAGE));
 	assert_int_equal(mm_mprotect(mm, a + PAGE, PAGE, PROT_READ), 0);
 	assert_true(map_says_guest(a + PAGE)); /* read-only: the host faults */
@@ -585,11 +606,13 @@ static void test_page_map_x64(void **state)
 	assert_int_equal(mm_mremap(mm, a + 2 * PAGE, PAGE, 8 * PAGE,
 				   MREMAP_MAYMOVE | MREMAP_FIXED, b), b);
 	assert_false(map_says_guest(a + 2 * PAGE));
+	assert_int_equal(flat_byte(a + 2 * PAGE), 0);
 	for (unsigned k = 0; k < 8; k++)
-		assert_true(map_says_guest(b + k * PAGE));
+		assert_true(map_says_guest(b + k * PAGE) && flat_is_table(b + k * PAGE));
 	assert_int_equal(mm_munmap(mm, b, 8 * PAGE), 0);
 	assert_int_equal(mm_munmap(mm, a, 4 * PAGE), 0);
 	assert_false(map_says_guest(b) || map_says_guest(a + 2 * PAGE));
+	assert_true(flat_byte(a) == 0 && flat_byte(b) == 0 && flat_byte(b + 7 * PAGE) == 0);
 }
 
 /* A mapping covering whole GiBs (they share one read-only table): a page
@@ -608,9 +631,16 @@ static void test_page_map_whole_gib(void **state)
 	other = whole + gib < (uint64_t)a + 3 * gib ? whole + gib : (uint64_t)a;
 	assert_true(map_says_guest(whole) && map_says_guest(whole + gib - PAGE));
 	assert_true(map_says_guest(a) && map_says_guest(a + 3 * gib - PAGE));
+	/* the shared table: the flat map reads "not plain" (the slow path) */
+	assert_int_equal(flat_byte(whole), 0);
 	assert_int_equal(mm_munmap(mm, whole + 5 * PAGE, PAGE), 0);
 	assert_false(map_says_guest(whole + 5 * PAGE));
 	assert_true(map_says_guest(whole + 4 * PAGE) && map_says_guest(whole + 6 * PAGE));
+	/* its own table now: the slice, filled from the shared one */
+	assert_true(flat_is_table(whole) && flat_is_table(whole + 5 * PAGE) &&
+		    flat_is_table(whole + gib - PAGE));
+	assert_int_equal(flat_byte(whole + 4 * PAGE), MM_PAGE_GUEST);
+	assert_int_equal(flat_byte(whole + 5 * PAGE), 0);
 	assert_true(map_says_guest(other + 5 * PAGE));
 	own = mm_page_map_table(whole + gib - PAGE);
 	assert_non_null(own);
@@ -619,6 +649,7 @@ static void test_page_map_whole_gib(void **state)
 	assert_int_equal(mm_munmap(mm, a, 3 * gib), 0);
 	assert_false(map_says_guest(whole) || map_says_guest(whole + gib - PAGE) ||
 		     map_says_guest(other + 5 * PAGE) || map_says_guest(a));
+	assert_true(flat_byte(whole) == 0 && flat_byte(whole + gib - PAGE) == 0);
 }
 
 /* The low 4 GiB's tables are mm_page_map_low's slices (the flat map the
@@ -631,7 +662,10 @@ static bool flat_agrees(uint64_t addr)
 	const uint8_t *m = mm_page_map[addr >> 30];
 
 	return m == &mm_page_map_low[(addr >> 30) * MM_PAGE_MAP_PAGES] &&
-	       m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] == mm_page_map_low[addr >> 12];
+	       m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] == mm_page_map_low[addr >> 12] &&
+	       flat_byte(addr) == mm_page_map_low[addr >> 12] &&
+	       mm_page_map_mirror(addr) ==
+		       &mm_page_flat.map[(addr >> 30) * MM_PAGE_MAP_PAGES];
 }
 
 static void test_page_map_low4g(void **state)
@@ -666,7 +700,9 @@ static void test_page_map_low4g(void **state)
 	assert_true(flat_agrees(whole) && flat_agrees(whole + gib - PAGE));
 	assert_int_equal(mm_munmap(mm, (uint64_t)big, 2 * gib), 0);
 	assert_int_equal(mm_page_map_low[whole >> 12], 0);
+	assert_true(flat_agrees(whole) && flat_agrees(whole + gib - PAGE));
 	assert_int_equal(mm_munmap(mm, a, PAGE), 0);
+	assert_true(flat_agrees(a) && flat_byte(a) == 0);
 }
 
 int main(void)
