@@ -8,8 +8,8 @@
  * its removal and insertion): the CPU then asks the VMA list. It must
  * never say "guest" for memory that is not: a range loses the bit before
  * its host memory is given back (mm_unmap_locked). */
-#include <string.h>
 #include <sched.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
