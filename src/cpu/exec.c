@@ -368,11 +368,12 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 
 				c->cur = i;
 				next = i->exec(c, i);
-				if (next != i + 1 && !((i->lf & LF_PAIR_HEAD) && next == i + 2)) {
+				if (next != i + 1 &&
+				    !((i->lf & LF_PAIR_HEAD) && (next == i + 2 || next == i + 3))) {
 					/* a branch (a fused compare's included): the
 					 * writer has run (a stretch is straight-line);
 					 * NULL: rip says where. A pair (pairs.c) falls
-					 * through to i + 2 */
+					 * through to i + 2, a triple to i + 3 */
 					i = next;
 					break;
 				}

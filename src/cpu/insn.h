@@ -111,8 +111,9 @@ enum lf_class {
  * runs on to the writer first (exec.c). */
 #define LF_STALE 0x80
 /* Not flag liveness: pairs.c made this entry run the next one too (its
- * exec a pair form, returning i + 2 when it falls through); the run loop's
- * stale stretch runs on through it (exec.c). */
+ * exec a pair form, returning i + 2 when it falls through; a triple runs
+ * the next two and returns i + 3); the run loop's stale stretch runs on
+ * through it (exec.c). */
 #define LF_PAIR_HEAD 0x20
 /* After pool[n - 1] was decoded: give the flag-free form to the writers
  * whose flags it overwrites before anything can read them. */
