@@ -464,8 +464,9 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 	unsigned op, form;
 
 	if (n < 2 || s->osz != 1 || s->mod != 3 || s->exec == exec_generic ||
-	    !alu_fast_form(s, &op, &form) || op != ALU_SBB || s->rm8 != s->reg8)
-		return false;
+	    !alu_fast_form(s, &op, &form) || op != ALU_SBB || (form != FORM_RR && form != FORM_GR) ||
+	    s->rm8 != s->reg8)
+		return false; /* an immediate's reg is 0 or the /3: not a register */
 	if (!neg->seq || neg->fn != op_neg_Ev || neg->mod != 3 || neg->osz != 2 ||
 	    neg->exec == exec_generic || (neg->lf & LF_PAIR_HEAD))
 		return false;

@@ -187,6 +187,11 @@ static const struct snippet cases64[] = {
 	 * high byte (DH), REX bytes; SBB's flags checked */
 	{ "NEG+SBB: neg %cx; sbb %sil,%sil; neg %ax; sbb %al,%al; neg %r9w; sbb %dh,%dh; mov %edx,%r11d; neg %bx; sbb %r10b,%r10b",
 	  "\x66\xf7\xd9\x40\x18\xf6\x66\xf7\xd8\x18\xc0\x66\x41\xf7\xd9\x18\xf6\x41\x89\xd3\x66\xf7\xdb\x45\x18\xd2", 26, MASK_ARITH },
+	/* ... and SBB of a byte register with an immediate after a NEG, not
+	 * fused (AL's short form 1C: rm and reg both 0; 80 /3 of BL: reg,
+	 * the /3, equal to rm), the last one fused; SBB's flags checked */
+	{ "NEG+SBB imm: neg %ax; sbb $0xc2,%al; neg %bx; sbb $0x32,%bl; neg %cx; sbb %cl,%cl",
+	  "\x66\xf7\xd8\x1c\xc2\x66\xf7\xdb\x80\xdb\x32\x66\xf7\xd9\x18\xc9", 16, MASK_ARITH },
 	/* INC/DEC fused with the Jcc after it (fused.c; CF kept from
 	 * before, OF at the ends of the range) and their flag-free twins
 	 * (lflive.c), and CF carried through them to ADC. */
