@@ -25,6 +25,11 @@ struct mm;
 struct mm *mm_create(bool low4g);
 void mm_destroy(struct mm *mm);
 bool mm_is_low4g(const struct mm *mm);
+/* The address space sysgate reserves for its own use at start-up (the flat
+ * page map's 32 GiB, the low 4 GiB's reservation of a low4g space): the
+ * part of the host's RLIMIT_AS that is not the guest's (docs/syscalls.md,
+ * RLIMIT_AS). */
+uint64_t mm_own_reserved(const struct mm *mm);
 /* Highest guest address + 1: 0xffffe000 for low4g (a compat task's
  * TASK_SIZE), 0x7ffffffff000 for x86_64. */
 uint64_t mm_task_size(const struct mm *mm);

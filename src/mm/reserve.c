@@ -349,6 +349,13 @@ bool mm_is_low4g(const struct mm *mm)
 	return mm->low4g;
 }
 
+uint64_t mm_own_reserved(const struct mm *mm)
+{
+	uint64_t flat = mm_page_flat.mask ? mm_page_flat.mask + 1 : 0;
+
+	return flat + (mm && mm->low4g ? MM_LOW4G_END : 0);
+}
+
 uint64_t mm_task_size(const struct mm *mm)
 {
 	return mm->task_size;

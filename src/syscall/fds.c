@@ -473,12 +473,40 @@ SG_SYSCALL_DEFINE3(sys_getdents, fd, dirent, count)
 	return n;
 }
 
-/* --- RLIMIT_NOFILE ------------------------------------------------------- */
+/* --- RLIMIT_NOFILE, RLIMIT_AS --------------------------------------------- */
 
-long sc_host_getrlimit(int resource, struct rlimit *r)
+/* RLIMIT_AS: the address space sysgate reserved for itself at start-up
+ * (mm_own_reserved) is not the guest's, so the guest's limit is the
+ * host's less it and the host's the guest's plus it (saturating at
+ * RLIM_INFINITY); otherwise a guest's `ulimit -v` would count sysgate's
+ * 32 GiB page map and refuse every later mmap (docs/syscalls.md). */
+static rlim_t as_to_guest(const struct mm *mm, rlim_t v)
+{
+	uint64_t own = mm_own_reserved(mm);
+
+	return v == RLIM_INFINITY ? v : v > own ? v - own : 0;
+}
+
+static rlim_t as_to_host(const struct mm *mm, rlim_t v)
+{
+	uint64_t own = mm_own_reserved(mm);
+
+	return v >= RLIM_INFINITY - own ? RLIM_INFINITY : v + own;
+}
+
+long sc_host_getrlimit(const struct mm *mm, int resource, struct rlimit *r)
 {
 	uint64_t soft, hard;
+	long ret;
 
+	if (resource == RLIMIT_AS) {
+		ret = host_syscall2(SYS_getrlimit, resource, r);
+		if (ret == 0) {
+			r->rlim_cur = as_to_guest(mm, r->rlim_cur);
+			r->rlim_max = as_to_guest(mm, r->rlim_max);
+		}
+		return ret;
+	}
 	if (resource != RLIMIT_NOFILE)
 		return host_syscall2(SYS_getrlimit, resource, r);
 	hostfd_nofile_get(&soft, &hard);
@@ -487,8 +515,15 @@ long sc_host_getrlimit(int resource, struct rlimit *r)
 	return 0;
 }
 
-long sc_host_setrlimit(int resource, const struct rlimit *r)
+long sc_host_setrlimit(const struct mm *mm, int resource, const struct rlimit *r)
 {
+	if (resource == RLIMIT_AS) {
+		struct rlimit h = { as_to_host(mm, r->rlim_cur), as_to_host(mm, r->rlim_max) };
+
+		if (r->rlim_cur > r->rlim_max)
+			return -EINVAL;
+		return host_syscall2(SYS_setrlimit, resource, &h);
+	}
 	if (resource != RLIMIT_NOFILE)
 		return host_syscall2(SYS_setrlimit, resource, r);
 	return hostfd_nofile_set(r->rlim_cur, r->rlim_max);
@@ -497,7 +532,7 @@ long sc_host_setrlimit(int resource, const struct rlimit *r)
 SG_SYSCALL_DEFINE2(sys_getrlimit, resource, rlim)
 {
 	struct rlimit r;
-	long ret = sc_host_getrlimit((int)resource, &r);
+	long ret = sc_host_getrlimit(sc_mm(t), (int)resource, &r);
 
 	if (ret)
 		return ret;
@@ -510,17 +545,18 @@ SG_SYSCALL_DEFINE2(sys_setrlimit, resource, rlim)
 
 	if (copy_from_guest(sc_mm(t), &r, rlim, sizeof(r)))
 		return -EFAULT;
-	return sc_host_setrlimit((int)resource, &r);
+	return sc_host_setrlimit(sc_mm(t), (int)resource, &r);
 }
 
-/* The guest's own RLIMIT_NOFILE as sc_host_*; anything else passes. */
+/* The guest's own RLIMIT_NOFILE and RLIMIT_AS as sc_host_*; anything else
+ * passes. */
 SG_SYSCALL_DEFINE4(sys_prlimit64, upid, resource_arg, new_rlim, old_rlim)
 {
 	int pid = upid, resource = (int)resource_arg;
 	struct rlimit newr, oldr;
 	long ret;
 
-	if (resource != RLIMIT_NOFILE ||
+	if ((resource != RLIMIT_NOFILE && resource != RLIMIT_AS) ||
 	    (pid != 0 && pid != host_syscall0(SYS_getpid))) {
 		long err = 0;
 		void *in = sc_buf(t, new_rlim, sizeof(newr), PROT_READ, &err);
@@ -532,9 +568,9 @@ SG_SYSCALL_DEFINE4(sys_prlimit64, upid, resource_arg, new_rlim, old_rlim)
 		return -EFAULT;
 	if (new_rlim && newr.rlim_cur > newr.rlim_max)
 		return -EINVAL;
-	sc_host_getrlimit(resource, &oldr);
+	sc_host_getrlimit(sc_mm(t), resource, &oldr);
 	if (new_rlim) {
-		ret = sc_host_setrlimit(resource, &newr);
+		ret = sc_host_setrlimit(sc_mm(t), resource, &newr);
 		if (ret)
 			return ret;
 	}

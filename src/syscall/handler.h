@@ -336,9 +336,10 @@ enum sc_stat_kind sc_stat_classify(struct sg_thread *t, int dfd, const char *pat
 void sc_stat_fixup(struct sg_thread *t, int dfd, const char *path, int flags,
 		   struct stat *st);
 struct rlimit;
-/* getrlimit/setrlimit on the host, RLIMIT_NOFILE as the guest sees it */
-long sc_host_getrlimit(int resource, struct rlimit *r);
-long sc_host_setrlimit(int resource, const struct rlimit *r);
+/* getrlimit/setrlimit on the host, RLIMIT_NOFILE and RLIMIT_AS as the
+ * guest of address space mm sees them */
+long sc_host_getrlimit(const struct mm *mm, int resource, struct rlimit *r);
+long sc_host_setrlimit(const struct mm *mm, int resource, const struct rlimit *r);
 
 /* io.c: host iovecs from the guest's array of cnt entries (struct
  * compat_iovec when compat), every buffer checked for prot: 0, -EFAULT or

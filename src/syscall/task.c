@@ -277,7 +277,7 @@ static long compat_getrlimit(struct sg_thread *t, uint64_t resource, uint64_t rl
 {
 	struct rlimit r;
 	struct compat_rlimit c;
-	long ret = sc_host_getrlimit((int)resource, &r);
+	long ret = sc_host_getrlimit(sc_mm(t), (int)resource, &r);
 
 	if (ret)
 		return ret;
@@ -303,7 +303,7 @@ SG_SYSCALL_DEFINE2(compat_sys_setrlimit, resource, rlim)
 	if (copy_from_guest(sc_mm(t), &c, rlim, sizeof(c)))
 		return -EFAULT;
 	get_compat_rlimit(&r, &c);
-	return sc_host_setrlimit((int)resource, &r);
+	return sc_host_setrlimit(sc_mm(t), (int)resource, &r);
 }
 
 /* --- affinity for 32-bit longs ---------------------------------------------- */
