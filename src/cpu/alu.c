@@ -849,6 +849,11 @@ bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form)
 	return true;
 }
 
+insn_exec alu_shaped_form(unsigned op, unsigned form, unsigned shape, unsigned osz)
+{
+	return fast_alu_shaped[shape - EA_BD][op][form - FORM_RM][fast_width(osz)];
+}
+
 /* Replace i->fn by a fast form when the instruction has one (decode time). */
 void alu_specialise(struct insn *i)
 {

@@ -100,7 +100,7 @@ enum lf_class {
 	LF_NEUTRAL,         /* neither reads nor writes them; faults only with a memory operand */
 	LF_NEUTRAL_NOFAULT, /* ... and never faults */
 	LF_WRITES,          /* writes all six, reads none, never faults (register forms) */
-	LF_CFOF,            /* writes CF and OF, keeps the rest (rotates) */
+	LF_CFOF,            /* writes some and keeps the rest, reads none (rotates: CF and OF; shifts by CL: all or, count 0, none) */
 	LF_KEEPCF,          /* writes all but CF, which it keeps (INC, DEC: registers) */
 };
 #define LF_CLASS_MASK 0x07
@@ -329,6 +329,16 @@ static inline uint64_t insn_ea_flat64(struct cpu *c, const struct insn *i)
 	return (uint64_t)i->disp + c->r[i->base];
 }
 
+/* ... and with an index, flat in 64-bit mode with a 64-bit address
+ * (CPython's indexed loads, 'mov (%rax,%rdx,8),%rcx'): no segment base,
+ * no mask. Not one of EA_SHAPES (a fifth shape would multiply every
+ * shaped form): the few forms that have it pick it with EA_PICK_IX. */
+static inline uint64_t insn_ea_flat64_ix(struct cpu *c, const struct insn *i)
+{
+	c->cur = i;
+	return insn_offset_fast(c, i);
+}
+
 /* 67h in 64-bit mode (x32 code's addr32 operands): the offset is
  * computed in 32 bits and zero-extended, then FS/GS's base is added (SDM
  * vol. 1, 3.3.7). Of the shapes only flat 32 computes that (no index, a
@@ -358,6 +368,15 @@ static inline unsigned ea_shape(const struct insn *i)
 }
 
 #define EA_PICK(i, form) ((const insn_exec[]){ form, form##_bd, form##_f32, form##_f64 }[ea_shape(i)])
+
+/* An indexed operand through a flat segment with a 64-bit address (not
+ * 67h: insn_addr32_in_64; in 32-bit mode asz is 4): insn_ea_flat64_ix. */
+static inline bool ea_flat64_ix(const struct insn *i)
+{
+	return i->index != GREG_NONE && i->flat && i->asz == 8;
+}
+
+#define EA_PICK_IX(i, form) (ea_flat64_ix(i) ? form##_fx64 : EA_PICK(i, form))
 
 static inline bool insn_ea_sp32_ok(const struct insn *i)
 {

@@ -327,6 +327,10 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	MEM_STORE(movbe_store64, SH, EA, 8, byte_swap(c->r[i->reg], 8))
 
 EA_SHAPES(MOVE_MEM_FORMS, moves)
+/* CPython's indexed loads (insn.h, insn_ea_flat64_ix) */
+UNIT_LOAD(load64, 8, _fx64, insn_ea_flat64_ix)
+MEM_LOAD(movsx_b64_load, _fx64, insn_ea_flat64_ix,
+	 c->r[i->reg] = (uint64_t)(int64_t)(int8_t)mem_read_fast(insn_ea_flat64_ix(c, i), 1))
 UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
 UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[i->reg])
 
@@ -340,6 +344,13 @@ static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
 
 UNIT_LEA(32)
 UNIT_LEA(64)
+/* ... without an index (structure fields, 'lea 0x10(%rax),%rdx'; a
+ * RIP-relative one once resolved): the index's loads and shift skipped */
+static const struct insn *fast_lea64_bd(struct cpu *c, const struct insn *i)
+{
+	c->r[i->reg] = (uint64_t)i->disp + c->r[i->base];
+	return exec_next(c, i);
+}
 
 /* PUSH/POP of a 64-bit register in 64-bit mode. */
 static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
@@ -551,7 +562,7 @@ void move_specialise(struct insn *i, bool m64)
 		if (i->fn == op_movsx_GvEb && i->mod == 3)
 			i->exec = w ? fast_movsx_b64 : fast_movsx_b32;
 		else if (i->fn == op_movsx_GvEb)
-			i->exec = w ? EA_PICK(i, fast_movsx_b64_load) : EA_PICK(i, fast_movsx_b32_load);
+			i->exec = w ? EA_PICK_IX(i, fast_movsx_b64_load) : EA_PICK(i, fast_movsx_b32_load);
 		else if (i->mod == 3)
 			i->exec = w ? fast_movsx_w64 : fast_movsx_w32;
 		else
@@ -618,7 +629,7 @@ void move_specialise(struct insn *i, bool m64)
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
 			i->lf = LF_NEUTRAL_NOFAULT;
 		} else {
-			i->exec = w ? EA_PICK(i, fast_load64) : EA_PICK(i, fast_load32);
+			i->exec = w ? EA_PICK_IX(i, fast_load64) : EA_PICK(i, fast_load32);
 			if (!w && insn_ea_sp32_ok(i))
 				i->exec = fast_load32_sp32;
 		}
@@ -636,7 +647,7 @@ void move_specialise(struct insn *i, bool m64)
 		if (i->mod == 3)
 			i->lf = LF_NEUTRAL_NOFAULT;
 	} else if (i->fn == op_lea_GvM) {
-		i->exec = w ? fast_lea64 : fast_lea32;
+		i->exec = !w ? fast_lea32 : i->index == GREG_NONE ? fast_lea64_bd : fast_lea64;
 		i->lf = LF_NEUTRAL_NOFAULT;
 	} else if (i->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
 		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);

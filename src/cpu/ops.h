@@ -37,6 +37,10 @@ void op_arpl_EwGw(struct cpu *cpu, const struct insn *i);
 enum { ALU_ADD, ALU_OR, ALU_ADC, ALU_SBB, ALU_AND, ALU_SUB, ALU_XOR, ALU_CMP, ALU_TEST, ALU_ROWS };
 enum { FORM_RR, FORM_GR, FORM_RI, FORM_RM, FORM_MR, FORM_MI, FORM_COUNT };
 bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form);
+/* The fast form alu_specialise chooses for operation op, operand form
+ * FORM_RM..FORM_MI in address shape EA_BD..EA_FLAT64 and size osz 2/4/8
+ * (fused.c: is a decoded memory form that one). */
+insn_exec alu_shaped_form(unsigned op, unsigned form, unsigned shape, unsigned osz);
 
 /* The fast forms' register write of BITS bits (the hardware's rules): 32
  * zero-extends to 64, 16 keeps bits 16..63; byte registers go through

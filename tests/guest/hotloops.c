@@ -73,6 +73,57 @@ static unsigned flags_kept(unsigned seed)
 	return out ^ m;
 }
 
+/* CPython's Py_DECREF, "subq $1,mem; jne/je" (fused.c): a count taken
+ * down through 0 and past it, both conditions, CF after either branch
+ * (SBB: the SUB's borrow), the count's memory after. i386 has no 64-bit
+ * SUB: the same sums in C. */
+static unsigned long long decref(unsigned n)
+{
+	volatile unsigned long long cnt = n;
+	unsigned long long zeros = 0, borrows = 0, cf;
+
+	for (unsigned k = 0; k < n + 3; k++) {
+#ifdef __x86_64__
+		__asm__ volatile("subq $1, %0\n\t"
+				 "jne 1f\n\t"
+				 "sbb %2, %2\n\t"
+				 "addq $1, %1\n\t"
+				 "jmp 2f\n"
+				 "1: sbb %2, %2\n"
+				 "2:"
+				 : "+m"(cnt), "+r"(zeros), "=r"(cf)
+				 :
+				 : "cc");
+		borrows -= cf;
+		__asm__ volatile("subq $-2, %0\n\t"
+				 "je 1f\n\t"
+				 "subq $2, %0\n\t"
+				 "je 1f\n\t"
+				 "addq $0x10, %1\n"
+				 "1: sbb %2, %2"
+				 : "+m"(cnt), "+r"(zeros), "=r"(cf)
+				 :
+				 : "cc");
+		borrows -= cf;
+#else
+		unsigned long long was = cnt, b;
+
+		cnt = was - 1;
+		zeros += cnt == 0;
+		borrows += was == 0;
+		b = cnt;
+		cnt = b + 2; /* the second block's CF is 0 on each of its paths */
+		if (cnt != 0) {
+			cnt = b;
+			if (b != 0)
+				zeros += 0x10;
+		}
+		(void)cf;
+#endif
+	}
+	return zeros * 1000003 + borrows * 31 + cnt;
+}
+
 static inline uint32_t ror32(uint32_t v, unsigned n)
 {
 	return (v >> n) | (v << (32 - n));
@@ -170,6 +221,7 @@ int main(void)
 	printf("count_up %u %u\n", count_up(-1), count_up(-70000));
 	for (unsigned s = 0; s < 4; s++)
 		printf("flags_kept(%u) %08x\n", s, flags_kept(s * 5 + 3));
+	printf("decref %llu %llu\n", decref(1), decref(50000));
 	printf("rounds %08x %08x\n", rounds(w, 64), rounds(w, 100000));
 	sorts();
 	push_mem(w + 3, 0);

@@ -119,6 +119,14 @@ static const struct snippet cases64[] = {
 	  "\x49\xf7\xd1\xf7\xd0\x89\xc2\x01\xd9\x48\xf7\xd6\x4c\x29\xc2", 15, MASK_ARITH },
 	{ "SHIFT CL: shl %cl,%eax; sar %cl,%r9; rol %cl,%ebx; ror %cl,%rdx; shr %cl,%esi; shl %cl,%r10",
 	  "\xd3\xe0\x49\xd3\xf9\xd3\xc3\x48\xd3\xca\xd3\xee\x49\xd3\xe2", 15, MASK_CZSP },
+	/* SHL/SHR/SAR by CL whose flags a later writer overwrites get their
+	 * flag-free twins on the warm run (lflive.c), the walk going on past
+	 * them (counts of 0 among the random CL); one whose flags ADC reads
+	 * (CF through a count of 0 from the SUB) keeps them */
+	{ "LF CL: shl %cl,%rax; lea -1(%rax),%rdx; and %rdx,%rsi; shr %cl,%ebx; sar %cl,%r9; add %r10,%r11; sar %cl,%r12d; shl %cl,%r13d; shr %cl,%r14; xor %r15,%rdi",
+	  "\x48\xd3\xe0\x48\x8d\x50\xff\x48\x21\xd6\xd3\xeb\x49\xd3\xf9\x4d\x01\xd3\x41\xd3\xfc\x41\xd3\xe5\x49\xd3\xee\x4c\x31\xff", 30, MASK_ARITH_NOAF },
+	{ "LF CL: sub %r8,%r9; shl %cl,%r10; adc %r11,%r12; add %r13,%r14",
+	  "\x4d\x29\xc1\x49\xd3\xe2\x4d\x11\xdc\x4d\x01\xee", 12, MASK_ARITH },
 	/* Shifts by 1 (D1 /r: the immediate forms' fast forms with a count
 	 * of 1, and their twins), OF defined: each alone, then a run */
 	{ "SHIFT1: shr %rdx", "\x48\xd1\xea", 3, MASK_COSZP },
@@ -308,6 +316,14 @@ static const struct snippet cases64[] = {
 	  "\x48\x8b\x06\x48\x01\x46\x08\x2b\x5e\x10\x30\x5e\x03\x48\xff\x46\x18\x66\xf7\x56\x20", 21, MASK_ARITH },
 	{ "MOVSX MEM: movslq 4(%rsi),%rax; movsbl 1(%rsi),%ebx; movsbq 2(%rsi),%r9; movswl 6(%rsi),%edx; movswq 10(%rsi),%rdi; xor %ecx,%ecx; movslq 8(%rsi,%rcx,4),%r8; movsbq 3(%rsi,%rcx,2),%r10",
 	  "\x48\x63\x46\x04\x0f\xbe\x5e\x01\x4c\x0f\xbe\x4e\x02\x0f\xbf\x56\x06\x48\x0f\xbf\x7e\x0a\x31\xc9\x4c\x63\x44\x8e\x08\x4c\x0f\xbe\x54\x4e\x03", 35, MASK_ARITH },
+	/* The indexed flat-64 shape (insn.h, insn_ea_flat64_ix: CPython's
+	 * indexed loads) of MOV and MOVSX of a byte to 64 bits, through DS
+	 * and SS overrides; FS-relative and 67h operands must not take it
+	 * (FS's base, the host's TCB, added; 32-bit offsets of a base with
+	 * garbage in its high half); LEA without an index (fast_lea64_bd),
+	 * RIP-relative, and with one */
+	{ "FLAT64 IX: and $15,%ecx; and $7,%edx; mov (%rsi,%rcx,8),%rax; mov 0x10(%rsi,%rdx,4),%rbx; movsbq 3(%rsi,%rcx,2),%r8; movsbq -5(%rdi,%rdx,1),%r9; mov %ds:8(%rsi,%rdx,8),%r10; mov %ss:(%rdi,%rcx,1),%r11; xor %r12d,%r12d; mov %fs:0(,%r12,8),%r12; xor %r13d,%r13d; movsbq %fs:8(%r13,%r13,1),%r13; movabs $0x77<<56,%r14; or %rsi,%r14; mov 8(%r14d,%ecx,8),%r14; movabs $0x77<<56,%r15; or %rdi,%r15; movsbq -3(%r15d,%edx,2),%r15; lea 0x18(%rsi),%rbp; lea -0x7fffffff(%rbx),%rbx; lea 0x100(%rip),%rcx; lea 8(%rax,%rdx,4),%rdx",
+	  "\x83\xe1\x0f\x83\xe2\x07\x48\x8b\x04\xce\x48\x8b\x5c\x96\x10\x4c\x0f\xbe\x44\x4e\x03\x4c\x0f\xbe\x4c\x17\xfb\x3e\x4c\x8b\x54\xd6\x08\x36\x4c\x8b\x1c\x0f\x45\x31\xe4\x64\x4e\x8b\x24\xe5\x00\x00\x00\x00\x45\x31\xed\x64\x4f\x0f\xbe\x6c\x2d\x08\x49\xbe\x00\x00\x00\x00\x00\x00\x00\x77\x49\x09\xf6\x67\x4d\x8b\x74\xce\x08\x49\xbf\x00\x00\x00\x00\x00\x00\x00\x77\x49\x09\xff\x67\x4d\x0f\xbe\x7c\x57\xfd\x48\x8d\x6e\x18\x48\x8d\x9b\x01\x00\x00\x80\x48\x8d\x0d\x00\x01\x00\x00\x48\x8d\x54\x90\x08", 122, MASK_ARITH },
 	{ "MEM: lock xadd %rax,(%rsi); lock cmpxchg %rbx,8(%rsi); lock add %ecx,16(%rsi); lock btsq $3,24(%rsi)",
 	  "\xf0\x48\x0f\xc1\x06\xf0\x48\x0f\xb1\x5e\x08\xf0\x01\x4e\x10\xf0\x48\x0f\xba\x6e\x18\x03", 22, MASK_ZF },
 	{ "MEM: mov (%rsi),%rax; cmpxchg %rcx,(%rsi); mov 8(%rsi),%eax; cmpxchg %ecx,8(%rsi)",
@@ -558,6 +574,10 @@ static void test_fused_jcc(void **state)
 		{ "cmpq $-3,24(%rdi)", "\x48\x83\x7f\x18\xfd", 5 },
 		{ "cmpq $0x7f,(%rsi)", "\x48\x83\x3e\x7f", 4 },
 		{ "testb $0x81,5(%rsi)", "\xf6\x46\x05\x81", 4 },
+		/* SUB of a 64-bit memory operand, then JE/JNE (fused.c, Py_DECREF;
+		 * its store leaves through the table handler here) */
+		{ "subq $1,8(%rsi)", "\x48\x83\x6e\x08\x01", 5 },
+		{ "subq $-2,(%rdi)", "\x48\x83\x2f\xfe", 4 },
 		/* no fast form: must not fuse (16-bit, 32-bit addresses) */
 		{ "cmp %ax,%bx", "\x66\x39\xc3", 3 },
 		{ "testw $0x8001,(%rsi)", "\x66\xf7\x06\x01\x80", 5 },

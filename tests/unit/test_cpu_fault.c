@@ -479,7 +479,10 @@ static void test_fast_form_fault_rip(void **state)
 		{ "\x83\x00\x01", 3, CPU_MODE_64, false },         /* add dword [rax], 1 */
 		{ "\x02\x00", 2, CPU_MODE_64, false },             /* add al, [rax] */
 		{ "\x3b\x00\x74\x00", 4, CPU_MODE_64, false },     /* cmp eax, [rax]; je (fused) */
+		{ "\x48\x83\x28\x01\x74\x00", 6, CPU_MODE_64, false }, /* sub qword [rax], 1; je (fused) */
 		{ "\x48\x63\x00", 3, CPU_MODE_64, false },         /* movsxd rax, [rax] */
+		{ "\x48\x8b\x04\x08", 4, CPU_MODE_64, false },     /* mov rax, [rax+rcx] (flat, indexed) */
+		{ "\x48\x0f\xbe\x04\x08", 5, CPU_MODE_64, false }, /* movsx rax, byte [rax+rcx] */
 		{ "\x0f\xbe\x00", 3, CPU_MODE_64, false },         /* movsx eax, byte [rax] */
 		{ "\x0f\x44\x00", 3, CPU_MODE_64, false },         /* cmove eax, [rax] */
 		{ "\xff\x20", 2, CPU_MODE_64, false },             /* jmp [rax] */
