@@ -5,9 +5,9 @@
  * after straight-line code, the writers before it whose flags nothing can
  * see in between get their flag-free twin. "In between" may hold only
  * forms that neither read the flags nor fault (LF_NEUTRAL*), so no signal
- * frame, fault or handler observes the skipped flags, and rotates
- * (LF_CFOF) and INC/DEC (LF_KEEPCF), which only add to them: their
- * flag-free twins too, the walk going on past them.
+ * frame, fault or handler observes the skipped flags, and rotates and
+ * shifts by CL (LF_CFOF) and INC/DEC (LF_KEEPCF), which only add to them:
+ * their flag-free twins too, the walk going on past them.
  *
  * The one observer left is an asynchronous stop (cpu_request_stop) that
  * lands inside such a stretch: the instructions after a flag-free form up

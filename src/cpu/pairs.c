@@ -242,29 +242,36 @@ static int unit_of(const struct insn *i)
 /* At most this many entries are looked at backwards per barrier. */
 #define PAIR_WALK_MAX 32
 
-/* Pairs the run of single units that ends before pool[n - 1], all of
- * whose forms are final. */
-static void pair_run(struct insn *pool, uint32_t n)
+/* Whether lflive's walk goes on past i (lflive.c): a later pass may still
+ * change the forms before it, so it is no barrier (pairs_decoded). */
+static bool lf_passes(const struct insn *i)
 {
-	uint32_t start = n - 1, k;
+	unsigned cls = i->lf & LF_CLASS_MASK;
 
-	if (n < 3)
-		return;
-	pthread_once(&pairs_once, pairs_init);
+	return cls != LF_READS && cls != LF_WRITES && (i->mod == 3 || cls == LF_NEUTRAL_NOFAULT);
+}
+
+/* Pairs the run of single units that ends before pool[end], all of whose
+ * forms are final; returns where it starts. */
+static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
+{
+	uint32_t start = end, k;
+
 	/* the run of single units before it (up to a pair head: the head's
 	 * second is single still and may head a pair of its own) */
-	while (start > 0 && n - 1 - start < PAIR_WALK_MAX) {
+	while (start > 0 && *walk < PAIR_WALK_MAX) {
 		const struct insn *j = &pool[start - 1];
 
 		if (unit_of(j) < 0)
 			break;
 		start--;
+		++*walk;
 	}
 	/* every unit heads a pair with the one after it (pool[k + 1] is
 	 * still single when pool[k] is paired): entered at its start, the
 	 * run dispatches once per two, as greedy pairs would, and entered in
 	 * its middle (a jump to a loop's head) as well */
-	for (k = start; k + 1 < n - 1; k++) {
+	for (k = start; k + 1 < end; k++) {
 		int a = unit_of(&pool[k]), b, c;
 
 		if (a < 0 || !pool[k].seq || (b = unit_of(&pool[k + 1])) < 0)
@@ -272,21 +279,40 @@ static void pair_run(struct insn *pool, uint32_t n)
 		pool[k].exec = pair_forms[a][b];
 		/* three when the third is a triple unit too (pool[k + 2] is
 		 * before the barrier, so final) */
-		if (k + 2 < n - 1 && pool[k + 1].seq && triple_of_unit[a] >= 0 &&
+		if (k + 2 < end && pool[k + 1].seq && triple_of_unit[a] >= 0 &&
 		    triple_of_unit[b] >= 0 && (c = unit_of(&pool[k + 2])) >= 0 && triple_of_unit[c] >= 0)
 			pool[k].exec = triple_forms[triple_of_unit[a]][triple_of_unit[b]][triple_of_unit[c]];
 		pool[k].lf |= LF_PAIR_HEAD;
+	}
+	return start;
+}
+
+/* Pairs the runs of single units before pool[n - 1] (a barrier, or the
+ * stub ending a run): the one right before it, and the ones before
+ * entries that are no unit and no barrier either (LEA of 64 bits, shifts
+ * by CL), which no barrier came right after (everything before a barrier
+ * is final). */
+static void pair_run(struct insn *pool, uint32_t n)
+{
+	uint32_t end = n - 1, walk = 0, start;
+
+	if (n < 3)
+		return;
+	pthread_once(&pairs_once, pairs_init);
+	for (;;) {
+		start = pair_one_run(pool, end, &walk);
+		if (start < 3 || walk >= PAIR_WALK_MAX || !lf_passes(&pool[start - 1]))
+			return;
+		end = start - 1;
+		walk++;
 	}
 }
 
 void pairs_decoded(struct insn *pool, uint32_t n)
 {
-	const struct insn *barrier = &pool[n - 1];
-	unsigned cls = barrier->lf & LF_CLASS_MASK;
-
 	/* lflive's walk stops at the barrier: it reads the flags, writes
 	 * them all, or touches memory (lflive.c) */
-	if (cls != LF_READS && cls != LF_WRITES && (barrier->mod == 3 || cls == LF_NEUTRAL_NOFAULT))
+	if (lf_passes(&pool[n - 1]))
 		return;
 	pair_run(pool, n);
 }

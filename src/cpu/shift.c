@@ -225,10 +225,36 @@ static const insn_exec fast_shift_nf[8][FAST_WIDTHS] = {
 	[SH_SAL] = SHIFT_ROW(shl, _nf), [SH_SHR] = SHIFT_ROW(shr, _nf), [SH_SAR] = SHIFT_ROW(sar, _nf),
 };
 
-/* lflive.c: the flag-free twin of a shift by an immediate (shift_specialise
- * marked it LF_TWIN_SHIFT). */
+/* SHL/SHR/SAR of a 32/64-bit register by CL, flag-free (lflive.c's
+ * twins: CPython's 'shl %cl,%rax; lea -1(%rax),%rdx; and ...', the dict's
+ * mask from its log2 size). A count of 0 leaves the register (a 32-bit
+ * one zero-extended) as the flagged forms do. */
+#define FAST_SHIFT_CL_NF(NAME, BITS, T, EXPR)                                                  \
+	static const struct insn *fast_##NAME##BITS##_cl_nf(struct cpu *c, const struct insn *i) \
+	{                                                                                      \
+		unsigned n = (unsigned)c->r[R_CX] & (BITS - 1);                                \
+		T v = (T)c->r[i->rm];                                                          \
+		REG_PUT##BITS(c->r[i->rm], (T)(EXPR));                                         \
+		return exec_next(c, i);                                                        \
+	}
+#define FAST_SHIFTS_CL_NF(BITS, T, ST)                         \
+	FAST_SHIFT_CL_NF(shl, BITS, T, v << n)                 \
+	FAST_SHIFT_CL_NF(shr, BITS, T, v >> n)                 \
+	FAST_SHIFT_CL_NF(sar, BITS, T, (ST)v >> n)
+FAST_SHIFTS_CL_NF(32, uint32_t, int32_t)
+FAST_SHIFTS_CL_NF(64, uint64_t, int64_t)
+
+static const insn_exec fast_shift_cl_nf[8][2] = {
+	[SH_SHL] = { fast_shl32_cl_nf, fast_shl64_cl_nf }, [SH_SAL] = { fast_shl32_cl_nf, fast_shl64_cl_nf },
+	[SH_SHR] = { fast_shr32_cl_nf, fast_shr64_cl_nf }, [SH_SAR] = { fast_sar32_cl_nf, fast_sar64_cl_nf },
+};
+
+/* lflive.c: the flag-free twin of a shift by an immediate or by CL
+ * (shift_specialise marked it LF_TWIN_SHIFT). */
 insn_exec shift_flag_free(const struct insn *i)
 {
+	if (i->fn == op_shift_EvCL)
+		return fast_shift_cl_nf[i->reg & 7][i->osz == 8];
 	return fast_shift_nf[i->reg & 7][fast_width(i->osz)];
 }
 
@@ -246,6 +272,11 @@ void shift_specialise(struct insn *i)
 		f = fast_shift_cl[i->reg & 7][i->osz == 8];
 		if (f)
 			i->exec = f;
+		/* lflive.c: SHL/SHR/SAR by CL write every arithmetic flag or,
+		 * with a count of 0, none, and read none: the walk passes them
+		 * as it passes rotates (LF_CFOF), their twins flag-free */
+		if (f && fast_shift_cl_nf[i->reg & 7][i->osz == 8])
+			i->lf = LF_CFOF | LF_TWIN_SHIFT;
 		return;
 	}
 	if ((i->fn != op_shift_EvIb && i->fn != op_shift_Ev1) || i->mod != 3 ||
