@@ -264,9 +264,41 @@ static const insn_exec fast_shift_cl[8][2] = {
 	[SH_SHR] = { fast_shr32_cl, fast_shr64_cl }, [SH_SAR] = { fast_sar32_cl, fast_sar64_cl },
 };
 
+/* SHL/SHR/SAR of a byte register by 1..7 (C0, and D0's count of 1):
+ * CPython's start-up walks its line tables with 'shr $3,%dl' (~90 host
+ * instructions each in the table handler); AH..BH through reg_get. */
+#define FAST_SHIFT8(NAME, RES, CF, OF)                                                   \
+	static const struct insn *fast_##NAME##8(struct cpu *c, const struct insn *i)   \
+	{                                                                                \
+		unsigned n = (unsigned)i->imm;                                           \
+		uint8_t v = (uint8_t)reg_get(c, i->rm8, 1), res = (uint8_t)(RES);        \
+		reg_set(c, i->rm8, 1, res);                                              \
+		flags_set_resco(c, 1, res, CF, OF);                                      \
+		return exec_next(c, i);                                                  \
+	}
+FAST_SHIFT8(shl, v << n, (v >> (8 - n)) & 1, ((res >> 7) ^ (v >> (8 - n))) & 1)
+FAST_SHIFT8(shr, v >> n, (v >> (n - 1)) & 1, v >> 7)
+FAST_SHIFT8(sar, (int8_t)v >> n, ((int8_t)v >> (n - 1)) & 1, false)
+
+static const insn_exec fast_shift8[8] = {
+	[SH_SHL] = fast_shl8, [SH_SAL] = fast_shl8, [SH_SHR] = fast_shr8, [SH_SAR] = fast_sar8,
+};
+
 void shift_specialise(struct insn *i)
 {
 	insn_exec f;
+
+	if ((i->fn == op_shift_EvIb || i->fn == op_shift_Ev1) && i->mod == 3 && i->osz == 1) {
+		unsigned n = i->fn == op_shift_Ev1 ? 1 : (unsigned)i->imm & 31;
+
+		f = fast_shift8[i->reg & 7];
+		if (!f || n == 0 || n > 7)
+			return; /* 8..31: past the width (generic rules) */
+		i->imm = n;
+		i->exec = f;
+		i->lf = LF_WRITES; /* all six for a nonzero count; no twin */
+		return;
+	}
 
 	if (i->fn == op_shift_EvCL && i->mod == 3 && (i->osz == 4 || i->osz == 8)) {
 		f = fast_shift_cl[i->reg & 7][i->osz == 8];

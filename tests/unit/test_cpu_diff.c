@@ -138,6 +138,16 @@ static const struct snippet cases64[] = {
 	{ "SHIFT1: sar %r10w", "\x66\x41\xd1\xfa", 4, MASK_COSZP },
 	{ "SHIFT1: shr %rdx; sar %eax; shl %r8; rol %ecx; ror %r9; shr %bx; sar %r10w; shr %r11d; add %r12,%r13; sar %r14",
 	  "\x48\xd1\xea\xd1\xf8\x49\xd1\xe0\xd1\xc1\x49\xd1\xc9\x66\xd1\xeb\x66\x41\xd1\xfa\x41\xd1\xeb\x4d\x01\xe5\x49\xd1\xfe", 29, MASK_COSZP },
+	/* Byte shifts by 1..7 (shift.c, fast_shl8/shr8/sar8: AH..BH, REX
+	 * bytes; 9 is past the width, generic), CF checked after each run's
+	 * last, then D0's count of 1 alone with OF */
+	{ "SHIFT8: shr $3,%dl; shl $5,%ah; sar $7,%bh; shr $2,%sil; sar $4,%r9b; shl $7,%al; shr $9,%cl; shl $3,%r10b",
+	  "\xc0\xea\x03\xc0\xe4\x05\xc0\xff\x07\x40\xc0\xee\x02\x41\xc0\xf9\x04\xc0\xe0\x07\xc0\xe9\x09\x41\xc0\xe2\x03", 27, MASK_CZSP },
+	{ "SHIFT8: shr %dh", "\xd0\xee", 2, MASK_COSZP },
+	{ "SHIFT8: shl %r11b", "\x41\xd0\xe3", 3, MASK_COSZP },
+	{ "SHIFT8: sar %ah", "\xd0\xfc", 2, MASK_COSZP },
+	{ "SHIFT8: shl $6,%bl", "\xc0\xe3\x06", 3, MASK_CZSP },
+	{ "SHIFT8: sar $1,%ch", "\xc0\xfd\x01", 3, MASK_COSZP },
 	/* Flag liveness (lflive.c): writers whose flags a later writer
 	 * overwrites first get flag-free forms on the warm run; loads, the
 	 * shift-by-1 form and flag readers stop that. */
