@@ -418,6 +418,8 @@ static const struct snippet cases32[] = {
 	  "\x83\xc0\x01\x83\xeb\x01\xf7\xd9\x0f\xaf\xf2\x0f\xa4\xc3\x05\x0f\xbd\xf9", 18, MASK_ZF },
 	{ "ALU32: mov $9,%ecx; xor %edx,%edx; div %ecx; cmpxchg %ebx,%ecx; cmovz %esi,%edi",
 	  "\xb9\x09\x00\x00\x00\x31\xd2\xf7\xf1\x0f\xb1\xd9\x0f\x44\xfe", 15, MASK_ZF },
+	{ "SHIFT8: shr $3,%dl; shl $5,%ah; sar $2,%bh; shr $1,%ch",
+	  "\xc0\xea\x03\xc0\xe4\x05\xc0\xff\x02\xd0\xed", 11, MASK_COSZP },
 	{ "LF MEM: sub 4(%esi),%eax; add 8(%edi),%ebx; ror $3,%ebx; xor 12(%esi),%ecx; add %edx,%ebp",
 	  "\x2b\x46\x04\x03\x5f\x08\xc1\xcb\x03\x33\x4e\x0c\x01\xd5", 14, MASK_ARITH },
 	/* Pairs (pairs.c): i386 spill code, flat loads and stores between
