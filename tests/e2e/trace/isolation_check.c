@@ -183,7 +183,7 @@ static bool gdb_ask(int fd, const char *text, char *reply, size_t size)
 	for (const char *c = text; *c; c++)
 		sum += (unsigned char)*c;
 	snprintf(out, sizeof(out), "$%s#%02x", text, sum & 0xff);
-	if (write(fd, out, strlen(out)) < 0)
+	if (send(fd, out, strlen(out), MSG_NOSIGNAL) < 0)
 		return false;
 	for (;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
@@ -199,7 +199,12 @@ static bool gdb_ask(int fd, const char *text, char *reply, size_t size)
 			char cs[2];
 
 			reply[n] = 0;
-			if (read(fd, cs, 2) != 2 || write(fd, "+", 1) != 1)
+			if (read(fd, cs, 2) != 2)
+				return false;
+			/* the ack; after an exit reply (W, X) the guest's process
+			 * may be gone already, its socket closed: no SIGPIPE, and
+			 * the reply stands (the stub needs no ack of its last) */
+			if (send(fd, "+", 1, MSG_NOSIGNAL) != 1 && reply[0] != 'W' && reply[0] != 'X')
 				return false;
 			return true;
 		}
