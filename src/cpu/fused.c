@@ -238,10 +238,8 @@ static const insn_exec fused_3way[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_COUNT]
  * A is the first SETcc's register, B the second's (fuse_3way_tail checks
  * the shape): A ends as the difference, B as the second condition, the
  * flags those of the SUB. 32- and 64-bit compares (int and long). */
-#define FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, FORM, SH, EA)                                      \
-	static const struct insn *fused_3way_sub_##NAME##_##FORM##W##SH(struct cpu *c,         \
-									 const struct insn *i)  \
-	{                                                                                      \
+#define THREEWAY_SUB_DO(CC1, CC2, W, T, FORM, EA)                                             \
+	do {                                                                                   \
 		uint64_t a, b;                                                                 \
 		uint32_t first, second, diff;                                                  \
 		T r;                                                                           \
@@ -253,6 +251,12 @@ static const insn_exec fused_3way[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_COUNT]
 		c->r[i[2].rm8] = second;                                                       \
 		c->r[i[1].rm8] = diff;                                                         \
 		flags_record(c, FL_SUB, 4, diff, first, second);                               \
+	} while (0)
+#define FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, FORM, SH, EA)                                      \
+	static const struct insn *fused_3way_sub_##NAME##_##FORM##W##SH(struct cpu *c,         \
+									 const struct insn *i)  \
+	{                                                                                      \
+		THREEWAY_SUB_DO(CC1, CC2, W, T, FORM, EA);                                     \
 		return exec_next(c, i + 5);                                                    \
 	}
 #define FUSED_3WAY_SUB_MEM(NAME, CC1, CC2, W, T, SH, EA)                                      \
@@ -281,6 +285,72 @@ THREEWAY_CCS(FUSED_3WAY_SUB_CC, )
 /* [THREEWAY_*][width 8 (none), 32, 64][FORM_*][EA_*] */
 static const insn_exec fused_3way_sub[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_COUNT] = {
 	THREEWAY_CCS(ROW_3WAY_SUB_CC, )
+};
+
+/* ... and with the RET after the SUB (the comparison callback's end:
+ * one dispatch less per compare, and the RET's cpu.cur with the rest),
+ * optionally with the load before the CMP too ("mov (%rsi),%eax; cmp
+ * %eax,(%rdi)": x86_64's and x32's whole callback, i386's after its two
+ * argument loads): the CMP of a register with memory (FORM_MR, the
+ * callbacks' form), the load in the CMP's address shape (flat: the
+ * callbacks' pointers), of the compare's width. The RET as its fast form
+ * (control.c): the return address read in cpu.cur's name, then the kept
+ * target (exec_indirect). Registers and flags as the instructions leave
+ * them in order should the RET's read fault. */
+static inline __attribute__((always_inline)) const struct insn *ret_fused(struct cpu *c,
+									  const struct insn *ret,
+									  bool ret64)
+{
+	uint64_t target;
+
+	c->cur = ret; /* before it can fault */
+	if (ret64) {
+		target = mem_read_fast(c->r[R_SP], 8);
+		c->r[R_SP] += 8;
+	} else {
+		target = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
+		c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
+	}
+	return exec_indirect(c, ret, target);
+}
+
+#define FUSED_3WAY_SUB_RET(NAME, CC1, CC2, W, T, SH, EA, RW)                                    \
+	static const struct insn *fused_3way_sub_ret##RW##_##NAME##_mr##W##SH(struct cpu *c,   \
+									       const struct insn *i) \
+	{                                                                                      \
+		THREEWAY_SUB_DO(CC1, CC2, W, T, mr, EA);                                       \
+		return ret_fused(c, i + 6, RW == 64);                                          \
+	}                                                                                      \
+	static const struct insn *fused_load_3way_sub_ret##RW##_##NAME##_mr##W##SH(            \
+		struct cpu *c, const struct insn *load)                                        \
+	{                                                                                      \
+		const struct insn *i = load + 1;                                               \
+		c->r[load->reg] = mem_read_fast(EA(c, load), W / 8);                           \
+		THREEWAY_SUB_DO(CC1, CC2, W, T, mr, EA);                                       \
+		return ret_fused(c, i + 6, RW == 64);                                          \
+	}
+/* 64-bit mode: the flat shapes of 64- and 32-bit addresses (x32); 32-bit
+ * mode: flat 32-bit addresses */
+#define FUSED_3WAY_SUB_RET_W(NAME, CC1, CC2, W, T)                                   \
+	FUSED_3WAY_SUB_RET(NAME, CC1, CC2, W, T, _f64, insn_ea_flat64, 64)           \
+	FUSED_3WAY_SUB_RET(NAME, CC1, CC2, W, T, _f32, insn_ea_flat32, 64)           \
+	FUSED_3WAY_SUB_RET(NAME, CC1, CC2, W, T, _f32, insn_ea_flat32, 32)
+#define FUSED_3WAY_SUB_RET_CC(NAME, CC1, CC2, _)      \
+	FUSED_3WAY_SUB_RET_W(NAME, CC1, CC2, 32, uint32_t) \
+	FUSED_3WAY_SUB_RET_W(NAME, CC1, CC2, 64, uint64_t)
+THREEWAY_CCS(FUSED_3WAY_SUB_RET_CC, )
+
+/* [THREEWAY_*][width 32, 64][flat 64 + RET64, flat 32 + RET64, flat 32 + RET32][load first] */
+enum { RET_SHAPE_F64_RET64, RET_SHAPE_F32_RET64, RET_SHAPE_F32_RET32, RET_SHAPE_COUNT };
+#define ROW_3WAY_SUB_RET(NAME, W, RW, SH)                                    \
+	{ fused_3way_sub_ret##RW##_##NAME##_mr##W##SH,                       \
+	  fused_load_3way_sub_ret##RW##_##NAME##_mr##W##SH }
+#define ROW_3WAY_SUB_RET_W(NAME, W)                                                        \
+	{ ROW_3WAY_SUB_RET(NAME, W, 64, _f64), ROW_3WAY_SUB_RET(NAME, W, 64, _f32),        \
+	  ROW_3WAY_SUB_RET(NAME, W, 32, _f32) }
+#define ROW_3WAY_SUB_RET_CC(NAME, CC1, CC2, _) { ROW_3WAY_SUB_RET_W(NAME, 32), ROW_3WAY_SUB_RET_W(NAME, 64) },
+static const insn_exec fused_3way_sub_ret[THREEWAY_COUNT][2][RET_SHAPE_COUNT][2] = {
+	THREEWAY_CCS(ROW_3WAY_SUB_RET_CC, )
 };
 
 /* The THREEWAY_* of SETcc conditions cc1 then cc2, or -1. */
@@ -547,6 +617,40 @@ static void fuse_3way_tail(struct insn *pool, uint32_t n)
 	cmp->exec = fused_3way_sub[kind][w][form][shape];
 }
 
+/* pool[n - 1] a RET: after a fused three-way compare with its SUB
+ * (fused_3way_sub, FORM_MR in a flat shape), the compare runs the RET too
+ * (fused_3way_sub_ret), and a MOV load right before the compare, of its
+ * width and shape, all of them. */
+static void fuse_3way_ret(struct insn *pool, uint32_t n)
+{
+	struct insn *ret = &pool[n - 1], *cmp = ret - 6, *load = cmp - 1;
+	unsigned shape, kind, w;
+	int ret_shape = -1;
+
+	if (n < 7 || !ret[-1].seq || ret->exec == exec_generic || ret->exec == exec_plain ||
+	    (ret->osz != 8 && ret->osz != 4) || cmp->mod == 3)
+		return;
+	shape = ea_shape(cmp);
+	if (shape == EA_FLAT64 && ret->osz == 8)
+		ret_shape = RET_SHAPE_F64_RET64;
+	else if (shape == EA_FLAT32)
+		ret_shape = ret->osz == 8 ? RET_SHAPE_F32_RET64 : RET_SHAPE_F32_RET32;
+	if (ret_shape < 0)
+		return;
+	for (kind = 0; kind < THREEWAY_COUNT; kind++)
+		for (w = 1; w < 3; w++) {
+			if (cmp->exec != fused_3way_sub[kind][w][FORM_MR][shape])
+				continue;
+			cmp->exec = fused_3way_sub_ret[kind][w - 1][ret_shape][0];
+			if (n >= 8 && load->seq && load->fn == op_mov_GvEv && load->mod != 3 &&
+			    load->osz == cmp->osz && ea_shape(load) == shape &&
+			    load->exec != exec_generic && load->exec != exec_plain &&
+			    !(load->lf & LF_PAIR_HEAD))
+				load->exec = fused_3way_sub_ret[kind][w - 1][ret_shape][1];
+			return;
+		}
+}
+
 void fuse_decoded(struct insn *pool, uint32_t n)
 {
 	struct insn *jcc = &pool[n - 1], *cmp;
@@ -554,6 +658,10 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 
 	if (fuse_neg_sbb(pool, n))
 		return;
+	if (jcc->fn == op_ret) {
+		fuse_3way_ret(pool, n);
+		return;
+	}
 	if (jcc->fn == op_alu_EvGv || jcc->fn == op_alu_GvEv) {
 		fuse_3way_tail(pool, n);
 		return;

@@ -767,6 +767,78 @@ static void test_fused_3way_tail(void **state)
 	}
 }
 
+/* The comparison callback's whole body called and returned from: "call
+ * L; jmp END; L: [load;] cmp; setg; setl; movzbl; movzbl; sub; ret;
+ * END:" (fused.c fuses the RET, and the load before the CMP, into the
+ * three-way compare on the warm run; forms and loads that do not fit
+ * stay apart). 64-bit mode (the harness's 32-bit mode has no stack
+ * below 4 GiB); the x32 shape through 67h. */
+static void test_fused_3way_ret(void **state)
+{
+	/* pushfq; pop %r10; and $0x8d5,%r10d; mov %rsp,%r9; sub %r8,%r9; xor %r8d,%r8d */
+#define END_FLAGS_SP "\x9c\x41\x5a\x41\x81\xe2\xd5\x08\x00\x00\x49\x89\xe1\x4d\x29\xc1\x45\x31\xc0"
+	static const struct { const char *name, *bytes; unsigned len; } loads[] = {
+		{ "", "", 0 },
+		{ "mov (%rsi),%eax", "\x8b\x06", 2 },
+		{ "mov 8(%rsi),%rax", "\x48\x8b\x46\x08", 4 },
+		{ "mov (%esi),%eax (67h)", "\x67\x8b\x06", 3 },
+		{ "mov (%rdi),%eax (the compare's base)", "\x8b\x07", 2 },
+		{ "mov (%rsi),%ecx", "\x8b\x0e", 2 },
+		{ "xor %ecx,%ecx; mov (%rsi,%rcx,4),%eax (indexed)", "\x31\xc9\x8b\x04\x8e", 5 },
+	};
+	static const struct { const char *name, *bytes; unsigned len; } cmps[] = {
+		{ "cmp %eax,(%rdi)", "\x39\x07", 2 },
+		{ "cmp %eax,4(%rdi)", "\x39\x47\x04", 3 },
+		{ "cmp %ecx,(%rdi)", "\x39\x0f", 2 },
+		{ "cmp %rax,8(%rsi)", "\x48\x39\x46\x08", 4 },
+		{ "cmp %eax,(%edi) (67h)", "\x67\x39\x07", 3 },
+		{ "cmp %rax,(%rdi)", "\x48\x39\x07", 3 },
+		{ "cmp (%rsi),%eax", "\x3b\x06", 2 },
+		{ "cmp %ebx,%eax", "\x39\xd8", 2 },
+	};
+	static const struct { const char *name, *bytes; unsigned len; } tails[] = {
+		{ "setg %al; setl %dl; movzbl %dl,%edx; movzbl %al,%eax; sub %edx,%eax",
+		  "\x0f\x9f\xc0\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc0\x29\xd0", 14 },
+		{ "setg %cl; setl %bl; movzbl %bl,%ebx; movzbl %cl,%ecx; sub %ebx,%ecx",
+		  "\x0f\x9f\xc1\x0f\x9c\xc3\x0f\xb6\xdb\x0f\xb6\xc9\x29\xd9", 14 },
+		{ "setg %al; setl %dl; movzbl %dl,%edx; movzbl %al,%eax; sub %eax,%edx (not the shape)",
+		  "\x0f\x9f\xc0\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc0\x29\xc2", 14 },
+	};
+	char name[240], bytes[64];
+
+	for (size_t l = 0; l < sizeof(loads) / sizeof(loads[0]); l++) {
+		for (size_t k = 0; k < sizeof(cmps) / sizeof(cmps[0]); k++) {
+			for (size_t m = 0; m < sizeof(tails) / sizeof(tails[0]); m++) {
+				unsigned body = loads[l].len + cmps[k].len + tails[m].len + 1, n = 0;
+				struct snippet sn = { name, bytes, 0, MASK_ARITH };
+
+				memcpy(bytes + n, "\x49\x89\xe0", 3); /* mov %rsp,%r8 */
+				n += 3;
+				memcpy(bytes + n, "\xe8\x02\x00\x00\x00", 5); /* call L */
+				n += 5;
+				bytes[n++] = '\xeb'; /* jmp END */
+				bytes[n++] = (char)body;
+				memcpy(bytes + n, loads[l].bytes, loads[l].len);
+				n += loads[l].len;
+				memcpy(bytes + n, cmps[k].bytes, cmps[k].len);
+				n += cmps[k].len;
+				memcpy(bytes + n, tails[m].bytes, tails[m].len);
+				n += tails[m].len;
+				bytes[n++] = '\xc3'; /* ret */
+				/* END: the callback's flags into r10, then r9 = 0 if
+				 * the stack pointer came back where it was */
+				memcpy(bytes + n, END_FLAGS_SP, sizeof(END_FLAGS_SP) - 1);
+				n += sizeof(END_FLAGS_SP) - 1;
+				sn.len = n;
+				snprintf(name, sizeof(name), "3WAY RET: call; %s; %s; %s; ret",
+					 loads[l].name, cmps[k].name, tails[m].name);
+				for (uint64_t seed = 1; seed <= SEEDS; seed++)
+					run_case(&sn, false, seed * 0x9e3779b97f4a7c15ull + l * 256 + k * 16 + m);
+			}
+		}
+	}
+}
+
 static int setup(void **state)
 {
 	code_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -797,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_fused_jcc32),
 		cmocka_unit_test(test_fused_setcc),
 		cmocka_unit_test(test_fused_3way_tail),
+		cmocka_unit_test(test_fused_3way_ret),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
