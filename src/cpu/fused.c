@@ -292,8 +292,8 @@ static const insn_exec fused_3way_sub[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_CO
  * optionally with the load before the CMP too ("mov (%rsi),%eax; cmp
  * %eax,(%rdi)": x86_64's and x32's whole callback, i386's after its two
  * argument loads): the CMP of a register with memory (FORM_MR, the
- * callbacks' form), the load in the CMP's address shape (flat: the
- * callbacks' pointers), of the compare's width. The RET as its fast form
+ * callbacks' form), the load into that register, in the CMP's address
+ * shape (flat: the callbacks' pointers), of the compare's width. The RET as its fast form
  * (control.c): the return address read in cpu.cur's name, then the kept
  * target (exec_indirect). Registers and flags as the instructions leave
  * them in order should the RET's read fault. */
@@ -314,6 +314,11 @@ static inline __attribute__((always_inline)) const struct insn *ret_fused(struct
 	return exec_indirect(c, ret, target);
 }
 
+/* the CMP's register as the load left it: not read back from cpu.r, whose
+ * store the host would have to forward first (the compare feeds the
+ * caller's data-dependent branch: its latency is what that branch's
+ * mispredictions wait for) */
+#define OPND_EA_mr_loaded(W, EA) a = mem_read_fast(EA(c, i), W / 8), b = v
 #define FUSED_3WAY_SUB_RET(NAME, CC1, CC2, W, T, SH, EA, RW)                                    \
 	static const struct insn *fused_3way_sub_ret##RW##_##NAME##_mr##W##SH(struct cpu *c,   \
 									       const struct insn *i) \
@@ -325,8 +330,9 @@ static inline __attribute__((always_inline)) const struct insn *ret_fused(struct
 		struct cpu *c, const struct insn *load)                                        \
 	{                                                                                      \
 		const struct insn *i = load + 1;                                               \
-		c->r[load->reg] = mem_read_fast(EA(c, load), W / 8);                           \
-		THREEWAY_SUB_DO(CC1, CC2, W, T, mr, EA);                                       \
+		uint64_t v = mem_read_fast(EA(c, load), W / 8);                                \
+		c->r[load->reg] = v;                                                           \
+		THREEWAY_SUB_DO(CC1, CC2, W, T, mr_loaded, EA);                                \
 		return ret_fused(c, i + 6, RW == 64);                                          \
 	}
 /* 64-bit mode: the flat shapes of 64- and 32-bit addresses (x32); 32-bit
@@ -619,8 +625,8 @@ static void fuse_3way_tail(struct insn *pool, uint32_t n)
 
 /* pool[n - 1] a RET: after a fused three-way compare with its SUB
  * (fused_3way_sub, FORM_MR in a flat shape), the compare runs the RET too
- * (fused_3way_sub_ret), and a MOV load right before the compare, of its
- * width and shape, all of them. */
+ * (fused_3way_sub_ret), and a MOV load right before the compare, into
+ * the compared register, of its width and shape, all of them. */
 static void fuse_3way_ret(struct insn *pool, uint32_t n)
 {
 	struct insn *ret = &pool[n - 1], *cmp = ret - 6, *load = cmp - 1;
@@ -643,7 +649,7 @@ static void fuse_3way_ret(struct insn *pool, uint32_t n)
 				continue;
 			cmp->exec = fused_3way_sub_ret[kind][w - 1][ret_shape][0];
 			if (n >= 8 && load->seq && load->fn == op_mov_GvEv && load->mod != 3 &&
-			    load->osz == cmp->osz && ea_shape(load) == shape &&
+			    load->osz == cmp->osz && load->reg == cmp->reg && ea_shape(load) == shape &&
 			    load->exec != exec_generic && load->exec != exec_plain &&
 			    !(load->lf & LF_PAIR_HEAD))
 				load->exec = fused_3way_sub_ret[kind][w - 1][ret_shape][1];
