@@ -182,6 +182,32 @@ static const struct insn *exec_fallthrough_kept(struct cpu *c, const struct insn
 	return t;
 }
 
+/* A stub whose fall-through is a JMP on the next page, to a third place
+ * off that page (a loop whose body ends at its page's end, then jumps
+ * back to its condition: msort's every second compare in the x86_64
+ * qsort), goes to the JMP's target itself, one dispatch and the JMP's
+ * target check less: the target's address kept in the stub's imm,
+ * checked against the entry the JMP keeps (tagged: off its page), once
+ * the JMP is still decoded at the stub's address (its entry keeps the
+ * address while decoded: cache.h, INSN_ADDR_DEAD; a JMP decoded there
+ * anew keeps its own target, none until it first runs). A store into
+ * the JMP drops the stub's page too (drop_range takes the 15 bytes
+ * before a written range: an instruction may start there), so these
+ * checks hold for pages dropped otherwise. Anything else: back to the
+ * plain stub's exec. */
+static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn *stub)
+{
+	const struct insn *j = (const struct insn *)((uintptr_t)stub->disp - 1);
+	uintptr_t t = (uintptr_t)j->disp;
+
+	if (__builtin_expect(j->addr == stub->addr && j->fn == op_jmp_Jz && (t & 1) &&
+				     ((const struct insn *)(t - 1))->addr == stub->imm,
+			     1))
+		return exec_branch(c, (const struct insn *)(t - 1));
+	((struct insn *)stub)->exec = exec_fallthrough;
+	return exec_fallthrough(c, stub);
+}
+
 /* A loop body falling into a condition decoded before it (gcc's rotated
  * loops) runs its stub every iteration: the target, once found, is kept
  * in the stub's disp like a chained branch's — on the same page plainly
@@ -204,6 +230,16 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 		((struct insn *)stub)->disp = (int64_t)((uintptr_t)t | other_page);
 		if (!other_page)
 			((struct insn *)stub)->exec = exec_fallthrough_kept;
+		else if (t->fn == op_jmp_Jz && t->osz == (c->mode == CPU_MODE_64 ? 8 : 4)) {
+			/* its fast form (control.c), to another page than its
+			 * own: the target it keeps is tagged */
+			uint64_t back = (t->addr + t->len + t->imm) & c->amask;
+
+			if (((back ^ t->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0) {
+				((struct insn *)stub)->imm = back;
+				((struct insn *)stub)->exec = exec_fallthrough_jmp;
+			}
+		}
 		cache_run_ended(c, stub);
 	}
 	return t;

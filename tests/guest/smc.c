@@ -210,6 +210,33 @@ int main(void)
 	store_via_bp(buf + 4096 + 64, 23);
 	printf("stores through sp/bp into code: %d %d %d %d\n", a, b, x, f());
 
+	/* a loop across a page end: its body ends at the first page's end
+	 * and falls into a JMP on the second page back to its condition on
+	 * the first (sysgate's stub there goes to the JMP's target itself);
+	 * then the second page rewritten: an ADD before the JMP, a JMP to
+	 * the RET instead, the first JMP again.
+	 * f: xor %eax,%eax; mov $10,%ecx; COND: test %ecx,%ecx; jnz BODY;
+	 * ret; BODY: add $3,%eax; sub $1,%ecx | page end | jmp COND */
+	static const unsigned char loop[18] = { 0x31, 0xc0, 0xb9, 10, 0, 0, 0, 0x85, 0xc9, 0x75,
+						 0x01, 0xc3, 0x83, 0xc0, 0x03, 0x83, 0xe9, 0x01 };
+	unsigned char *two = map_code(), *page_end = two + 4096;
+	int across[5];
+
+	f = (fn_t)(page_end - sizeof(loop));
+	memcpy(page_end - sizeof(loop), loop, sizeof(loop));
+	memcpy(page_end, "\xeb\xf3", 2); /* jmp COND */
+	across[0] = f();
+	across[1] = f();
+	memcpy(page_end, "\x83\xc0\x64\xeb\xf0", 5); /* add $100,%eax; jmp COND */
+	across[2] = f();
+	memcpy(page_end, "\xeb\xf7", 2); /* jmp to the RET */
+	across[3] = f();
+	memcpy(page_end, "\xeb\xf3", 2); /* jmp COND */
+	across[4] = f();
+	printf("loop across a page end: %d %d %d %d %d\n", across[0], across[1], across[2],
+	       across[3], across[4]);
+	munmap(two, 8192);
+
 	/* unmapped, mapped again anonymous, rewritten */
 	munmap(buf, 8192);
 	buf = map_code();
