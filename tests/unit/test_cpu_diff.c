@@ -768,10 +768,10 @@ static void test_fused_3way_tail(void **state)
 }
 
 /* The comparison callback's whole body called and returned from: "call
- * L; jmp END; L: [load;] cmp; setg; setl; movzbl; movzbl; sub; ret;
- * END:" (fused.c fuses the RET, and the load before the CMP, into the
- * three-way compare on the warm run; forms and loads that do not fit
- * stay apart). 64-bit mode (the harness's 32-bit mode has no stack
+ * L; [test; jcc; lea;] jmp END; L: [load;] cmp; setg; setl; movzbl;
+ * movzbl; sub; ret; END:" (fused.c fuses the RET and the load before the
+ * CMP into the three-way compare on the warm run; forms and loads that
+ * do not fit stay apart; the caller tests the result as msort does). 64-bit mode (the harness's 32-bit mode has no stack
  * below 4 GiB); the x32 shape through 67h. */
 static void test_fused_3way_ret(void **state)
 {
@@ -804,34 +804,49 @@ static void test_fused_3way_ret(void **state)
 		{ "setg %al; setl %dl; movzbl %dl,%edx; movzbl %al,%eax; sub %eax,%edx (not the shape)",
 		  "\x0f\x9f\xc0\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc0\x29\xc2", 14 },
 	};
-	char name[240], bytes[64];
+	/* where the callback returns to: the caller's test of the result
+	 * (a fused TEST and Jcc), then "jmp END" */
+	static const struct { const char *name, *bytes; unsigned len; } sites[] = {
+		{ "", "", 0 },
+		{ "test %eax,%eax; jg 1f; lea 1(%rdx),%edx; 1:", "\x85\xc0\x7f\x03\x8d\x52\x01", 7 },
+		{ "test %eax,%eax; jle 1f; lea 1(%rdx),%edx; 1:", "\x85\xc0\x7e\x03\x8d\x52\x01", 7 },
+		{ "test %ecx,%ecx; jg 1f; lea 1(%rdx),%edx; 1:", "\x85\xc9\x7f\x03\x8d\x52\x01", 7 },
+		{ "test %eax,%eax; js 1f; lea 1(%rdx),%edx; 1:", "\x85\xc0\x78\x03\x8d\x52\x01", 7 },
+		{ "test %ebx,%eax; jg 1f; lea 1(%rdx),%edx; 1:", "\x85\xd8\x7f\x03\x8d\x52\x01", 7 },
+	};
+	char name[320], bytes[80];
 
 	for (size_t l = 0; l < sizeof(loads) / sizeof(loads[0]); l++) {
 		for (size_t k = 0; k < sizeof(cmps) / sizeof(cmps[0]); k++) {
-			for (size_t m = 0; m < sizeof(tails) / sizeof(tails[0]); m++) {
-				unsigned body = loads[l].len + cmps[k].len + tails[m].len + 1, n = 0;
+			for (size_t m = 0; m < sizeof(tails) / sizeof(tails[0]) * 6; m++) {
+				size_t t = m % (sizeof(tails) / sizeof(tails[0])), st = m / (sizeof(tails) / sizeof(tails[0]));
+				unsigned body = loads[l].len + cmps[k].len + tails[t].len + 1, n = 0;
 				struct snippet sn = { name, bytes, 0, MASK_ARITH };
 
 				memcpy(bytes + n, "\x49\x89\xe0", 3); /* mov %rsp,%r8 */
 				n += 3;
-				memcpy(bytes + n, "\xe8\x02\x00\x00\x00", 5); /* call L */
-				n += 5;
+				bytes[n++] = '\xe8'; /* call L */
+				bytes[n++] = (char)(sites[st].len + 2);
+				memcpy(bytes + n, "\x00\x00\x00", 3);
+				n += 3;
+				memcpy(bytes + n, sites[st].bytes, sites[st].len);
+				n += sites[st].len;
 				bytes[n++] = '\xeb'; /* jmp END */
 				bytes[n++] = (char)body;
 				memcpy(bytes + n, loads[l].bytes, loads[l].len);
 				n += loads[l].len;
 				memcpy(bytes + n, cmps[k].bytes, cmps[k].len);
 				n += cmps[k].len;
-				memcpy(bytes + n, tails[m].bytes, tails[m].len);
-				n += tails[m].len;
+				memcpy(bytes + n, tails[t].bytes, tails[t].len);
+				n += tails[t].len;
 				bytes[n++] = '\xc3'; /* ret */
 				/* END: the callback's flags into r10, then r9 = 0 if
 				 * the stack pointer came back where it was */
 				memcpy(bytes + n, END_FLAGS_SP, sizeof(END_FLAGS_SP) - 1);
 				n += sizeof(END_FLAGS_SP) - 1;
 				sn.len = n;
-				snprintf(name, sizeof(name), "3WAY RET: call; %s; %s; %s; ret",
-					 loads[l].name, cmps[k].name, tails[m].name);
+				snprintf(name, sizeof(name), "3WAY RET: call; %s; %s; %s; %s; ret",
+					 sites[st].name, loads[l].name, cmps[k].name, tails[t].name);
 				for (uint64_t seed = 1; seed <= SEEDS; seed++)
 					run_case(&sn, false, seed * 0x9e3779b97f4a7c15ull + l * 256 + k * 16 + m);
 			}
