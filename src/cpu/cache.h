@@ -330,4 +330,23 @@ static inline const struct insn *exec_indirect(struct cpu *c, const struct insn 
 	return exec_indirect_lookup(c, i, target);
 }
 
+/* A near RET's fast form (control.c, and the fused compares' tails in
+ * fused.c): the return address read in the RET's name, then the kept
+ * target. */
+static inline __attribute__((always_inline)) const struct insn *
+exec_ret_near(struct cpu *c, const struct insn *ret, bool ret64)
+{
+	uint64_t target;
+
+	c->cur = ret; /* before it can fault (insn_ea_fast) */
+	if (ret64) {
+		target = mem_read_fast(c->r[R_SP], 8);
+		c->r[R_SP] += 8;
+	} else {
+		target = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
+		c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
+	}
+	return exec_indirect(c, ret, target);
+}
+
 #endif

@@ -410,20 +410,12 @@ static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
 
 static const struct insn *fast_ret64(struct cpu *c, const struct insn *i)
 {
-	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint64_t target = mem_read_fast(c->r[R_SP], 8);
-
-	c->r[R_SP] += 8;
-	return exec_indirect(c, i, target);
+	return exec_ret_near(c, i, true);
 }
 
 static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 {
-	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint32_t target = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
-
-	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
-	return exec_indirect(c, i, target);
+	return exec_ret_near(c, i, false);
 }
 
 /* Indirect CALL/JMP through a register, or through memory in the four

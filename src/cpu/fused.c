@@ -293,26 +293,9 @@ static const insn_exec fused_3way_sub[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_CO
  * %eax,(%rdi)": x86_64's and x32's whole callback, i386's after its two
  * argument loads): the CMP of a register with memory (FORM_MR, the
  * callbacks' form), the load into that register, in the CMP's address
- * shape (flat: the callbacks' pointers), of the compare's width. The RET as its fast form
- * (control.c): the return address read in cpu.cur's name, then the kept
- * target (exec_indirect). Registers and flags as the instructions leave
- * them in order should the RET's read fault. */
-static inline __attribute__((always_inline)) const struct insn *ret_fused(struct cpu *c,
-									  const struct insn *ret,
-									  bool ret64)
-{
-	uint64_t target;
-
-	c->cur = ret; /* before it can fault */
-	if (ret64) {
-		target = mem_read_fast(c->r[R_SP], 8);
-		c->r[R_SP] += 8;
-	} else {
-		target = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
-		c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
-	}
-	return exec_indirect(c, ret, target);
-}
+ * shape (flat: the callbacks' pointers), of the compare's width. The RET as
+ * its fast form (exec_ret_near). Registers and flags as the
+ * instructions leave them in order should the RET's read fault. */
 
 /* the CMP's register as the load left it: not read back from cpu.r, whose
  * store the host would have to forward first (the compare feeds the
@@ -324,7 +307,7 @@ static inline __attribute__((always_inline)) const struct insn *ret_fused(struct
 									       const struct insn *i) \
 	{                                                                                      \
 		THREEWAY_SUB_DO(CC1, CC2, W, T, mr, EA);                                       \
-		return ret_fused(c, i + 6, RW == 64);                                          \
+		return exec_ret_near(c, i + 6, RW == 64);                                      \
 	}                                                                                      \
 	static const struct insn *fused_load_3way_sub_ret##RW##_##NAME##_mr##W##SH(            \
 		struct cpu *c, const struct insn *load)                                        \
@@ -333,7 +316,7 @@ static inline __attribute__((always_inline)) const struct insn *ret_fused(struct
 		uint64_t v = mem_read_fast(EA(c, load), W / 8);                                \
 		c->r[load->reg] = v;                                                           \
 		THREEWAY_SUB_DO(CC1, CC2, W, T, mr_loaded, EA);                                \
-		return ret_fused(c, i + 6, RW == 64);                                          \
+		return exec_ret_near(c, i + 6, RW == 64);                                      \
 	}
 /* 64-bit mode: the flat shapes of 64- and 32-bit addresses (x32); 32-bit
  * mode: flat 32-bit addresses */
