@@ -30,16 +30,16 @@ static void alu_flags(struct cpu *c, unsigned op, unsigned sz, uint64_t a, uint6
 /* dst op= src on the r/m operand (or just flags for CMP). */
 static void alu_rm(struct cpu *c, const struct insn *i, unsigned op, uint64_t b)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
 	uint64_t a, res;
 
 	b &= size_mask(sz);
-	if (op == ALU_CMP && (i->pfx & PFX_LOCK)) {
+	if (op == ALU_CMP && (insn_cold(i)->pfx & PFX_LOCK)) {
 		op_ud(c, i);
 		return;
 	}
-	if (i->mod == 3 || op == ALU_CMP) {
+	if (insn_cold(i)->mod == 3 || op == ALU_CMP) {
 		a = rm_read(c, i, sz);
 		res = alu_calc(op, a, b, cin);
 		if (op != ALU_CMP)
@@ -48,7 +48,7 @@ static void alu_rm(struct cpu *c, const struct insn *i, unsigned op, uint64_t b)
 		uint64_t ea = insn_ea(c, i);
 
 		a = mem_read(ea, sz);
-		if (i->pfx & PFX_LOCK) {
+		if (insn_cold(i)->pfx & PFX_LOCK) {
 			do
 				res = alu_calc(op, a, b, cin);
 			while (!mem_cas(ea, sz, &a, res & size_mask(sz)));
@@ -62,12 +62,12 @@ static void alu_rm(struct cpu *c, const struct insn *i, unsigned op, uint64_t b)
 
 void op_alu_EvGv(struct cpu *c, const struct insn *i)
 {
-	alu_rm(c, i, (i->op >> 3) & 7, greg_get(c, i, i->osz));
+	alu_rm(c, i, (insn_cold(i)->op >> 3) & 7, greg_get(c, i, insn_cold(i)->osz));
 }
 
 void op_alu_GvEv(struct cpu *c, const struct insn *i)
 {
-	unsigned op = (i->op >> 3) & 7, sz = i->osz;
+	unsigned op = (insn_cold(i)->op >> 3) & 7, sz = insn_cold(i)->osz;
 	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
 	uint64_t a = greg_get(c, i, sz), b = rm_read(c, i, sz);
 	uint64_t res = alu_calc(op, a, b, cin);
@@ -79,7 +79,7 @@ void op_alu_GvEv(struct cpu *c, const struct insn *i)
 
 void op_alu_rAXIz(struct cpu *c, const struct insn *i)
 {
-	unsigned op = (i->op >> 3) & 7, sz = i->osz;
+	unsigned op = (insn_cold(i)->op >> 3) & 7, sz = insn_cold(i)->osz;
 	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
 	uint64_t a = reg_get(c, R_AX, sz), b = i->imm & size_mask(sz);
 	uint64_t res = alu_calc(op, a, b, cin);
@@ -96,19 +96,19 @@ void op_alu_EvIz(struct cpu *c, const struct insn *i)
 
 void op_test_EvGv(struct cpu *c, const struct insn *i)
 {
-	uint64_t r = rm_read(c, i, i->osz) & greg_get(c, i, i->osz);
+	uint64_t r = rm_read(c, i, insn_cold(i)->osz) & greg_get(c, i, insn_cold(i)->osz);
 
-	flags_set(c, FL_LOGIC, i->osz, r, 0, 0);
+	flags_set(c, FL_LOGIC, insn_cold(i)->osz, r, 0, 0);
 }
 
 void op_test_rAXIz(struct cpu *c, const struct insn *i)
 {
-	flags_set(c, FL_LOGIC, i->osz, reg_get(c, R_AX, i->osz) & i->imm, 0, 0);
+	flags_set(c, FL_LOGIC, insn_cold(i)->osz, reg_get(c, R_AX, insn_cold(i)->osz) & i->imm, 0, 0);
 }
 
 void op_test_EvIz(struct cpu *c, const struct insn *i)
 {
-	flags_set(c, FL_LOGIC, i->osz, rm_read(c, i, i->osz) & i->imm, 0, 0);
+	flags_set(c, FL_LOGIC, insn_cold(i)->osz, rm_read(c, i, insn_cold(i)->osz) & i->imm, 0, 0);
 }
 
 /* Unary read-modify-write: NOT, NEG, INC, DEC. */
@@ -144,10 +144,10 @@ static void unary_flags(struct cpu *c, unsigned op, unsigned sz, uint64_t a, uin
 
 static void unary_rm(struct cpu *c, const struct insn *i, unsigned op)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	uint64_t a, res;
 
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		a = rm_read(c, i, sz);
 		res = unary_calc(op, a);
 		rm_write(c, i, sz, res);
@@ -155,7 +155,7 @@ static void unary_rm(struct cpu *c, const struct insn *i, unsigned op)
 		uint64_t ea = insn_ea(c, i);
 
 		a = mem_read(ea, sz);
-		if (i->pfx & PFX_LOCK) {
+		if (insn_cold(i)->pfx & PFX_LOCK) {
 			do
 				res = unary_calc(op, a);
 			while (!mem_cas(ea, sz, &a, res & size_mask(sz)));
@@ -174,10 +174,10 @@ void op_dec_Ev(struct cpu *c, const struct insn *i) { unary_rm(c, i, UN_DEC); }
 
 static void unary_r(struct cpu *c, const struct insn *i, unsigned op)
 {
-	uint64_t a = reg_get(c, i->rm, i->osz), res = unary_calc(op, a);
+	uint64_t a = reg_get(c, i->rm, insn_cold(i)->osz), res = unary_calc(op, a);
 
-	reg_set(c, i->rm, i->osz, res);
-	unary_flags(c, op, i->osz, a, res);
+	reg_set(c, i->rm, insn_cold(i)->osz, res);
+	unary_flags(c, op, insn_cold(i)->osz, a, res);
 }
 
 void op_inc_r(struct cpu *c, const struct insn *i) { unary_r(c, i, UN_INC); }
@@ -199,7 +199,7 @@ static void put_pair(struct cpu *c, unsigned sz, uint64_t lo, uint64_t hi)
 
 void op_mul_Ev(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz, bits = sz * 8;
+	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
 	unsigned __int128 p = (unsigned __int128)reg_get(c, R_AX, sz) * rm_read(c, i, sz);
 	uint64_t lo = (uint64_t)p & size_mask(sz);
 	uint64_t hi = (uint64_t)(p >> bits) & size_mask(sz);
@@ -210,7 +210,7 @@ void op_mul_Ev(struct cpu *c, const struct insn *i)
 
 void op_imul_Ev(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz, bits = sz * 8;
+	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
 	__int128 p = (__int128)(int64_t)sign_extend(reg_get(c, R_AX, sz), sz) *
 		     (int64_t)sign_extend(rm_read(c, i, sz), sz);
 	uint64_t lo = (uint64_t)p & size_mask(sz);
@@ -223,7 +223,7 @@ void op_imul_Ev(struct cpu *c, const struct insn *i)
 
 static void imul_to_reg(struct cpu *c, const struct insn *i, uint64_t a, uint64_t b)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	__int128 p = (__int128)(int64_t)sign_extend(a, sz) * (int64_t)sign_extend(b, sz);
 	uint64_t lo = (uint64_t)p & size_mask(sz);
 	bool ovf = p != (__int128)(int64_t)sign_extend(lo, sz);
@@ -234,12 +234,12 @@ static void imul_to_reg(struct cpu *c, const struct insn *i, uint64_t a, uint64_
 
 void op_imul_GvEvIz(struct cpu *c, const struct insn *i)
 {
-	imul_to_reg(c, i, rm_read(c, i, i->osz), i->imm);
+	imul_to_reg(c, i, rm_read(c, i, insn_cold(i)->osz), i->imm);
 }
 
 void op_imul_GvEv(struct cpu *c, const struct insn *i)
 {
-	imul_to_reg(c, i, greg_get(c, i, i->osz), rm_read(c, i, i->osz));
+	imul_to_reg(c, i, greg_get(c, i, insn_cold(i)->osz), rm_read(c, i, insn_cold(i)->osz));
 }
 
 /* The double-width dividend: AX for bytes, else rDX:rAX. */
@@ -252,7 +252,7 @@ static unsigned __int128 dividend(struct cpu *c, unsigned sz)
 
 void op_div_Ev(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	uint64_t d = rm_read(c, i, sz);
 	unsigned __int128 n = dividend(c, sz), q;
 
@@ -265,7 +265,7 @@ void op_div_Ev(struct cpu *c, const struct insn *i)
 
 void op_idiv_Ev(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz, bits = sz * 8;
+	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
 	int64_t d = (int64_t)sign_extend(rm_read(c, i, sz), sz);
 	unsigned __int128 u = dividend(c, sz);
 	__int128 n, q;
@@ -290,10 +290,10 @@ void op_idiv_Ev(struct cpu *c, const struct insn *i)
 
 void op_cmpxchg_EvGv(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	uint64_t acc = reg_get(c, R_AX, sz), src = greg_get(c, i, sz), cur;
 
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		cur = rm_read(c, i, sz);
 		if (cur == acc)
 			rm_write(c, i, sz, src);
@@ -312,10 +312,10 @@ void op_cmpxchg_EvGv(struct cpu *c, const struct insn *i)
 
 void op_xadd_EvGv(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	uint64_t b = greg_get(c, i, sz), a, res;
 
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		a = rm_read(c, i, sz);
 		res = a + b;
 		greg_set(c, i, sz, a);
@@ -324,7 +324,7 @@ void op_xadd_EvGv(struct cpu *c, const struct insn *i)
 		uint64_t ea = insn_ea(c, i);
 
 		a = mem_read(ea, sz);
-		if (i->pfx & PFX_LOCK) {
+		if (insn_cold(i)->pfx & PFX_LOCK) {
 			while (!mem_cas(ea, sz, &a, (a + b) & size_mask(sz)))
 				;
 		} else {
@@ -357,7 +357,7 @@ void op_cmpxchg8b_Mq(struct cpu *c, const struct insn *i)
 	uint64_t ea = insn_ea(c, i);
 	bool eq;
 
-	if (i->rex & 8) {
+	if (insn_cold(i)->rex & 8) {
 		unsigned __int128 want = (unsigned __int128)c->r[R_DX] << 64 | c->r[R_AX];
 		unsigned __int128 put = (unsigned __int128)c->r[R_CX] << 64 | c->r[R_BX];
 		unsigned __int128 *p = g2h(ea);
@@ -776,15 +776,15 @@ insn_exec alu_flag_free(const struct insn *i)
 {
 	unsigned op, form;
 
-	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r)
+	if (insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_dec_Ev || insn_cold(i)->fn == op_inc_r || insn_cold(i)->fn == op_dec_r)
 		return incdec_flag_free(i);
 	if (!alu_fast_form(i, &op, &form))
 		return NULL;
 	if (form == FORM_RM)
-		return i->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(i->osz)];
+		return insn_cold(i)->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(insn_cold(i)->osz)];
 	if (form > FORM_RI)
 		return NULL;
-	return i->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(i->osz)];
+	return insn_cold(i)->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(insn_cold(i)->osz)];
 }
 
 /* INC/DEC of a 32/64-bit register (units.h). */
@@ -807,13 +807,13 @@ UNIT_INCDEC_NF(dec, -1, 64)
  * marked it LF_KEEPCF | LF_TWIN_ALU), or NULL. */
 static insn_exec incdec_flag_free(const struct insn *i)
 {
-	bool w = i->osz == 8;
+	bool w = insn_cold(i)->osz == 8;
 
-	if (i->mod != 3 || i->osz < 4)
+	if (insn_cold(i)->mod != 3 || insn_cold(i)->osz < 4)
 		return NULL;
-	if (i->fn == op_inc_Ev || i->fn == op_inc_r)
+	if (insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_inc_r)
 		return w ? fast_inc64_nf : fast_inc32_nf;
-	if (i->fn == op_dec_Ev || i->fn == op_dec_r)
+	if (insn_cold(i)->fn == op_dec_Ev || insn_cold(i)->fn == op_dec_r)
 		return w ? fast_dec64_nf : fast_dec32_nf;
 	return NULL;
 }
@@ -822,25 +822,25 @@ static insn_exec incdec_flag_free(const struct insn *i)
  * TEST instruction (decode time; fused.c asks too). */
 bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form)
 {
-	if (i->fn == op_alu_EvGv) {
-		*op = (i->op >> 3) & 7;
-		*form = i->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (i->fn == op_alu_GvEv) {
-		*op = (i->op >> 3) & 7;
-		*form = i->mod == 3 ? FORM_GR : FORM_RM;
-	} else if (i->fn == op_alu_rAXIz) {
-		*op = (i->op >> 3) & 7;
+	if (insn_cold(i)->fn == op_alu_EvGv) {
+		*op = (insn_cold(i)->op >> 3) & 7;
+		*form = insn_cold(i)->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (insn_cold(i)->fn == op_alu_GvEv) {
+		*op = (insn_cold(i)->op >> 3) & 7;
+		*form = insn_cold(i)->mod == 3 ? FORM_GR : FORM_RM;
+	} else if (insn_cold(i)->fn == op_alu_rAXIz) {
+		*op = (insn_cold(i)->op >> 3) & 7;
 		*form = FORM_RI;
-	} else if (i->fn == op_alu_EvIz) {
+	} else if (insn_cold(i)->fn == op_alu_EvIz) {
 		*op = i->reg & 7;
-		*form = i->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (i->fn == op_test_EvGv) {
+		*form = insn_cold(i)->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (insn_cold(i)->fn == op_test_EvGv) {
 		*op = ALU_TEST;
-		*form = i->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (i->fn == op_test_EvIz) {
+		*form = insn_cold(i)->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (insn_cold(i)->fn == op_test_EvIz) {
 		*op = ALU_TEST;
-		*form = i->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (i->fn == op_test_rAXIz) {
+		*form = insn_cold(i)->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (insn_cold(i)->fn == op_test_rAXIz) {
 		*op = ALU_TEST;
 		*form = FORM_RI;
 	} else {
@@ -859,72 +859,72 @@ void alu_specialise(struct insn *i)
 {
 	unsigned op, form, w;
 
-	if ((i->osz != 1 && i->osz != 2 && i->osz != 4 && i->osz != 8) || (i->pfx & PFX_LOCK))
+	if ((insn_cold(i)->osz != 1 && insn_cold(i)->osz != 2 && insn_cold(i)->osz != 4 && insn_cold(i)->osz != 8) || (insn_cold(i)->pfx & PFX_LOCK))
 		return;
-	w = i->osz == 8;
-	if (i->fn == op_not_Ev) {
-		if (i->mod == 3 && i->osz >= 4) {
+	w = insn_cold(i)->osz == 8;
+	if (insn_cold(i)->fn == op_not_Ev) {
+		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 4) {
 			i->exec = w ? fast_not64 : fast_not32;
-			i->lf = LF_NEUTRAL_NOFAULT;
+			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
 		}
 		return;
 	}
-	if (i->fn == op_imul_GvEv || i->fn == op_imul_GvEvIz) {
-		if (i->mod == 3 && i->osz >= 2)
-			i->exec = fast_imul[i->fn == op_imul_GvEvIz][fast_width(i->osz)];
+	if (insn_cold(i)->fn == op_imul_GvEv || insn_cold(i)->fn == op_imul_GvEvIz) {
+		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 2)
+			i->exec = fast_imul[insn_cold(i)->fn == op_imul_GvEvIz][fast_width(insn_cold(i)->osz)];
 		return;
 	}
-	if (i->fn == op_div_Ev || i->fn == op_idiv_Ev) {
-		if (i->mod == 3 && i->osz >= 4)
-			i->exec = i->fn == op_div_Ev ? (w ? fast_div64 : fast_div32)
+	if (insn_cold(i)->fn == op_div_Ev || insn_cold(i)->fn == op_idiv_Ev) {
+		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 4)
+			i->exec = insn_cold(i)->fn == op_div_Ev ? (w ? fast_div64 : fast_div32)
 						     : (w ? fast_idiv64 : fast_idiv32);
 		return;
 	}
-	if (i->fn == op_neg_Ev) {
-		if (i->mod == 3 && i->osz >= 2) {
-			i->exec = fast_neg[fast_width(i->osz)];
-			i->lf = LF_WRITES; /* no flag-free twin */
+	if (insn_cold(i)->fn == op_neg_Ev) {
+		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 2) {
+			i->exec = fast_neg[fast_width(insn_cold(i)->osz)];
+			insn_cold(i)->lf = LF_WRITES; /* no flag-free twin */
 		}
 		return;
 	}
-	if (i->fn == op_inc_Ev || i->fn == op_dec_Ev || i->fn == op_inc_r || i->fn == op_dec_r) {
-		bool inc = i->fn == op_inc_Ev || i->fn == op_inc_r;
+	if (insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_dec_Ev || insn_cold(i)->fn == op_inc_r || insn_cold(i)->fn == op_dec_r) {
+		bool inc = insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_inc_r;
 
-		if (i->osz < 4)
+		if (insn_cold(i)->osz < 4)
 			return;
-		if (i->mod != 3) { /* no twin: lflive's walk stops at memory */
+		if (insn_cold(i)->mod != 3) { /* no twin: lflive's walk stops at memory */
 			i->exec = inc ? (w ? EA_PICK(i, fast_inc_m64) : EA_PICK(i, fast_inc_m32))
 				      : (w ? EA_PICK(i, fast_dec_m64) : EA_PICK(i, fast_dec_m32));
-			i->lf = LF_KEEPCF;
+			insn_cold(i)->lf = LF_KEEPCF;
 			return;
 		}
 		i->exec = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
-		i->lf = LF_KEEPCF | LF_TWIN_ALU;
+		insn_cold(i)->lf = LF_KEEPCF | LF_TWIN_ALU;
 		return;
 	}
 	if (!alu_fast_form(i, &op, &form))
 		return;
-	if (i->osz == 1) {
+	if (insn_cold(i)->osz == 1) {
 		if (!fast_alu8[op][form])
 			return;
-		if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
+		if (insn_cold(i)->fn == op_alu_rAXIz || insn_cold(i)->fn == op_test_rAXIz)
 			i->rm8 = R_AX; /* AL */
 		i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 				  ? fast_alu8_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM]
 				  : fast_alu8[op][form];
 		if (form <= FORM_RI && fast_alu8_nf[op][form])
-			i->lf = LF_WRITES | LF_TWIN_ALU;
+			insn_cold(i)->lf = LF_WRITES | LF_TWIN_ALU;
 		return;
 	}
-	w = fast_width(i->osz);
+	w = fast_width(insn_cold(i)->osz);
 	if (!fast_alu[op][form][w])
 		return;
-	if (i->fn == op_alu_rAXIz || i->fn == op_test_rAXIz)
+	if (insn_cold(i)->fn == op_alu_rAXIz || insn_cold(i)->fn == op_test_rAXIz)
 		i->rm = R_AX; /* no ModRM: the fast form's destination */
 	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]
 			  : fast_alu[op][form][w];
 	if ((form <= FORM_RI && fast_alu_nf[op][form][w]) ||
 	    (form == FORM_RM && fast_alu_rm_nf[ea_shape(i)][op][w]))
-		i->lf = LF_WRITES | LF_TWIN_ALU;
+		insn_cold(i)->lf = LF_WRITES | LF_TWIN_ALU;
 }

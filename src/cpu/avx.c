@@ -96,7 +96,7 @@ static void vmem_write(struct cpu *c, uint64_t a, const void *buf, unsigned n)
 static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsigned form,
 		      unsigned memsz, unsigned fl)
 {
-	struct insn li = *i;
+	struct insn *li = insn_scratch_lanes(c, i);
 	bool l256 = VEX_L(i) && !(fl & AV_LIG);
 	unsigned v = VEX_V(i), lanes = l256 && form != V_SCAL ? 2 : 1;
 	unsigned dst, scratch;
@@ -118,13 +118,13 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 		return;
 	}
 	memset(src2, 0, sizeof(src2));
-	if (form == V_GPR && i->mod != 3) {
+	if (form == V_GPR && insn_cold(i)->mod != 3) {
 		/* the legacy handler reads it: fault, if at all, before any
 		 * register holds a lane */
-		(void)mem_read(insn_ea(c, i), memsz == 4 && (i->rex & 8) ? 8 : memsz);
+		(void)mem_read(insn_ea(c, i), memsz == 4 && (insn_cold(i)->rex & 8) ? 8 : memsz);
 	} else if (form == V_GPR) {
 		/* no XMM source */
-	} else if (i->mod != 3) {
+	} else if (insn_cold(i)->mod != 3) {
 		unsigned n = memsz;
 
 		if (form == V_WIDEN || (form != V_CNT && form != V_SCAL && memsz == 16) ||
@@ -146,12 +146,12 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 
 	/* the lane runs on the destination register and a scratch one */
 	dst = form == V_SHI ? i->rm : i->reg;
-	scratch = form == V_SHI || form == V_GPR ? dst : (i->mod == 3 && i->rm != i->reg ? i->rm : i->reg ^ 1);
+	scratch = form == V_SHI || form == V_GPR ? dst : (insn_cold(i)->mod == 3 && i->rm != i->reg ? i->rm : i->reg ^ 1);
 	save_dst = c->xmm[dst];
 	save_scratch = c->xmm[scratch];
 	if (form != V_SHI && form != V_GPR) {
-		li.mod = 3;
-		li.rm = (uint8_t)scratch;
+		insn_cold(li)->mod = 3;
+		li->rm = (uint8_t)scratch;
 	}
 	for (unsigned k = 0; k < lanes; k++) {
 		const cpu_xmm *s2 = form == V_CNT || form == V_SCAL ? &src2[0] : &src2[k];
@@ -164,12 +164,12 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 				c->xmm[scratch] = *s2;
 		}
 		if (fl & AV_IMM2)
-			li.imm = k ? i->imm >> 2 : i->imm;
+			li->imm = k ? i->imm >> 2 : i->imm;
 		else if (fl & AV_IMM3)
-			li.imm = k ? i->imm >> 3 : i->imm;
+			li->imm = k ? i->imm >> 3 : i->imm;
 		else if (fl & AV_IMM4)
-			li.imm = k ? i->imm >> 4 : i->imm;
-		legacy(c, &li);
+			li->imm = k ? i->imm >> 4 : i->imm;
+		legacy(c, li);
 		res[k] = c->xmm[dst];
 		c->xmm[scratch] = save_scratch;
 		c->xmm[dst] = save_dst;
@@ -202,7 +202,7 @@ static void store_ymm(struct cpu *c, const struct insn *i, bool align)
 	if (!avx_ok(c, i, true, true))
 		return;
 	ymm_get(c, i->reg, v);
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		ymm_set(c, i->rm, v, l256);
 		return;
 	}
@@ -232,9 +232,9 @@ static void movs_load(struct cpu *c, const struct insn *i, unsigned sz)
 {
 	cpu_xmm r[2] = { { { 0 } }, { { 0 } } };
 
-	if (!avx_ok(c, i, true, i->mod != 3))
+	if (!avx_ok(c, i, true, insn_cold(i)->mod != 3))
 		return;
-	if (i->mod != 3) {
+	if (insn_cold(i)->mod != 3) {
 		uint64_t v = mem_read(insn_ea(c, i), sz);
 
 		memcpy(&r[0], &v, sz);
@@ -249,9 +249,9 @@ static void movs_load(struct cpu *c, const struct insn *i, unsigned sz)
  * element of reg, bits 127:size of vvvv. */
 static void movs_store(struct cpu *c, const struct insn *i, unsigned sz)
 {
-	if (!avx_ok(c, i, true, i->mod != 3))
+	if (!avx_ok(c, i, true, insn_cold(i)->mod != 3))
 		return;
-	if (i->mod != 3) {
+	if (insn_cold(i)->mod != 3) {
 		mem_write(insn_ea(c, i), sz, sz == 8 ? c->xmm[i->reg].q[0] : c->xmm[i->reg].d[0]);
 	} else {
 		cpu_xmm r[2] = { c->xmm[VEX_V(i)], { { 0 } } };
@@ -289,7 +289,7 @@ void op_v_movlps_load(struct cpu *c, const struct insn *i)
 
 	if (!avx_ok(c, i, false, false))
 		return;
-	r[0].q[0] = i->mod == 3 ? c->xmm[i->rm].q[1] : mem_read(insn_ea(c, i), 8);
+	r[0].q[0] = insn_cold(i)->mod == 3 ? c->xmm[i->rm].q[1] : mem_read(insn_ea(c, i), 8);
 	ymm_set(c, i->reg, r, false);
 }
 
@@ -301,7 +301,7 @@ void op_v_movhps_load(struct cpu *c, const struct insn *i)
 
 	if (!avx_ok(c, i, false, false))
 		return;
-	r[0].q[1] = i->mod == 3 ? c->xmm[i->rm].q[0] : mem_read(insn_ea(c, i), 8);
+	r[0].q[1] = insn_cold(i)->mod == 3 ? c->xmm[i->rm].q[0] : mem_read(insn_ea(c, i), 8);
 	ymm_set(c, i->reg, r, false);
 }
 
@@ -323,7 +323,7 @@ void op_v_movq_store(struct cpu *c, const struct insn *i)
 {
 	if (!avx_ok(c, i, false, true))
 		return;
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		cpu_xmm r[2] = { { { 0 } }, { { 0 } } };
 
 		r[0].q[0] = c->xmm[i->reg].q[0];
@@ -383,7 +383,7 @@ void op_v_pmovmskb(struct cpu *c, const struct insn *i)
 static bool rm_ymm(struct cpu *c, const struct insn *i, cpu_xmm v[2])
 {
 	memset(v, 0, 2 * sizeof(cpu_xmm));
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		ymm_get(c, i->rm, v);
 		return true;
 	}
@@ -478,7 +478,7 @@ void op_v_insertps(struct cpu *c, const struct insn *i)
 
 	if (!avx_ok(c, i, false, false))
 		return;
-	e = i->mod == 3 ? c->xmm[i->rm].d[(i->imm >> 6) & 3] : (uint32_t)mem_read(insn_ea(c, i), 4);
+	e = insn_cold(i)->mod == 3 ? c->xmm[i->rm].d[(i->imm >> 6) & 3] : (uint32_t)mem_read(insn_ea(c, i), 4);
 	r[0].d[(i->imm >> 4) & 3] = e;
 	for (unsigned k = 0; k < 4; k++)
 		if (i->imm & (1u << k))
@@ -563,13 +563,13 @@ static void vcmp(struct cpu *c, const struct insn *i, unsigned esz, bool scalar)
 	if (!avx_ok(c, i, true, false))
 		return;
 	memset(b, 0, sizeof(b));
-	if (scalar && i->mod != 3) {
+	if (scalar && insn_cold(i)->mod != 3) {
 		uint64_t v = mem_read(insn_ea(c, i), esz);
 
 		memcpy(&b[0], &v, esz);
 	} else if (scalar) {
 		b[0] = c->xmm[i->rm];
-	} else if (i->mod != 3) {
+	} else if (insn_cold(i)->mod != 3) {
 		if (!vmem_read(c, i, b, l256 ? 32 : 16, false))
 			return;
 	} else {
@@ -624,12 +624,12 @@ static void broadcast(struct cpu *c, const struct insn *i, unsigned esz, bool re
 
 	if (avx_enabled(c) && !w_is(c, i, 0))
 		return;
-	if (!avx_ok(c, i, true, true) || (l256_only && !VEX_L(i)) || (!reg_ok && i->mod == 3)) {
+	if (!avx_ok(c, i, true, true) || (l256_only && !VEX_L(i)) || (!reg_ok && insn_cold(i)->mod == 3)) {
 		if (c->stop == CPU_STOP_NONE)
 			op_ud(c, i);
 		return;
 	}
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		memcpy(e, &c->xmm[i->rm], esz);
 	} else if (esz == 16) {
 		mem_read16(insn_ea(c, i), e);
@@ -692,7 +692,7 @@ void op_v_insertf128(struct cpu *c, const struct insn *i)
 		op_ud(c, i);
 		return;
 	}
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		s = c->xmm[i->rm];
 	else
 		mem_read16(insn_ea(c, i), &s);
@@ -715,7 +715,7 @@ void op_v_extractf128(struct cpu *c, const struct insn *i)
 		return;
 	}
 	ymm_get(c, i->reg, v);
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		r[0] = v[i->imm & 1];
 		ymm_set(c, i->rm, r, false);
 	} else {
@@ -1035,11 +1035,11 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 	unsigned n = (l256 ? 32 : 16) / (qidx || qelem ? 8 : 4);
 	unsigned dst = i->reg, mask = VEX_V(i), vidx;
 	bool wide_dst = l256 && !(qidx && !qelem); /* QD/QPS: 128-bit result */
-	struct insn li = *i;
+	struct insn *li = insn_scratch_lanes(c, i);
 	uint64_t base;
 	cpu_xmm idx[2];
 
-	if (!avx_enabled(c) || i->mod == 3 || (i->modrm & 7) != 4 || i->asz == 2) {
+	if (!avx_enabled(c) || insn_cold(i)->mod == 3 || (insn_cold(i)->modrm & 7) != 4 || insn_cold(i)->asz == 2) {
 		op_ud(c, i);
 		return;
 	}
@@ -1048,8 +1048,8 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 		op_ud(c, i);
 		return;
 	}
-	li.index = GREG_NONE;
-	base = insn_ea(c, &li);
+	li->index = GREG_NONE;
+	base = insn_ea(c, li);
 	ymm_get(c, vidx, idx);
 	for (unsigned j = 0; j < n; j++) {
 		uint8_t *m = (uint8_t *)(j * esz < 16 ? &c->xmm[mask] : &c->ymm_hi[mask]) + (j * esz) % 16;
@@ -1064,7 +1064,7 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 		} else {
 			ix = (int32_t)idx[j / 4].d[j % 4];
 		}
-		a = (base + ((uint64_t)ix << i->scale)) & (c->mode == CPU_MODE_64 && i->asz == 8
+		a = (base + ((uint64_t)ix << i->scale)) & (c->mode == CPU_MODE_64 && insn_cold(i)->asz == 8
 								    ? ~0ull : 0xffffffffull);
 		v = mem_read(a, esz);
 		memcpy(d, &v, esz);
@@ -1100,7 +1100,7 @@ static void vload(struct cpu *c, const struct insn *i, bool align)
 
 	if (!avx_ok(c, i, true, true))
 		return;
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		ymm_get(c, i->rm, v);
 	else if (!vmem_read(c, i, v, VEX_L(i) ? 32 : 16, align))
 		return;
@@ -1165,7 +1165,7 @@ static void vcrypto(struct cpu *c, const struct insn *i, enum crypto_op op, bool
 
 	if (!avx_ok(c, i, false, !nds))
 		return;
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		s = c->xmm[i->rm];
 	else
 		mem_read16(insn_ea(c, i), &s);

@@ -559,7 +559,7 @@ void avx_fuse_decoded(struct insn *pool, uint32_t n)
 	if (n < 2)
 		return;
 	first = second - 1;
-	if (!first->seq || (b = pair_index(second->exec)) < 0 || (a = pair_index(first->exec)) < 0)
+	if (!insn_cold(first)->seq || (b = pair_index(second->exec)) < 0 || (a = pair_index(first->exec)) < 0)
 		return;
 	first->exec = pair_forms[a][b];
 }
@@ -568,7 +568,7 @@ static bool crypto_fast_form(struct insn *i)
 {
 	static const insn_exec pclmul[4] = { fast_vpclmul00, fast_vpclmul01, fast_vpclmul10,
 					     fast_vpclmul11 };
-	insn_fn fn = i->fn;
+	insn_fn fn = insn_cold(i)->fn;
 	enum crypto_op op;
 	insn_exec e;
 
@@ -585,7 +585,7 @@ static bool crypto_fast_form(struct insn *i)
 	else
 		return false;
 	/* VEX.256 (VAES, VPCLMULQDQ 256) is #UD: the table handler */
-	if (i->mod == 3 && !VEX_L(i) && crypto_host_has(op))
+	if (insn_cold(i)->mod == 3 && !VEX_L(i) && crypto_host_has(op))
 		i->exec = e;
 	return true;
 }
@@ -825,7 +825,7 @@ static insn_exec legacy_crypto_form(const struct insn *i)
 					     fast_pclmul11 };
 	static const insn_exec sha1rnds4[4] = { fast_sha1rnds4_0, fast_sha1rnds4_1,
 						fast_sha1rnds4_2, fast_sha1rnds4_3 };
-	insn_fn fn = i->fn;
+	insn_fn fn = insn_cold(i)->fn;
 
 #define CRYPTO_PICK(handler, op, form)                                                          \
 	if (fn == handler)                                                                      \
@@ -869,26 +869,26 @@ static bool legacy_has_fast_form(insn_fn fn)
 /* The legacy form of i, or NULL: the table's exec stays. */
 static insn_exec legacy_form(const struct insn *i)
 {
-	insn_fn fn = i->fn;
+	insn_fn fn = insn_cold(i)->fn;
 
 	if (fn == op_mova_VxWx)
-		return i->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m_a);
+		return insn_cold(i)->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m_a);
 	if (fn == op_movu_VxWx)
-		return i->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m);
+		return insn_cold(i)->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m);
 	/* MOVUPS/MOVUPD/MOVDQU/MOVAPS/MOVAPD/MOVDQA/MOVNTPS/MOVNTPD m128, xmm
 	 * (memcpy, memset): the VEX.128 stores' forms, a store writing no
 	 * register; the register forms keep their exec forms (sse_move.c) */
 	if (fn == op_movq_VxWq || fn == op_movq_WqVx) {
-		if (i->mod == 3)
+		if (insn_cold(i)->mod == 3)
 			return NULL;
 		return fn == op_movq_VxWq ? EA_PICK(i, fast_movq_load_m) : EA_PICK(i, fast_movq_store_m);
 	}
 	if (fn == op_movu_WxVx || fn == op_mova_WxVx) {
-		if (i->mod == 3)
+		if (insn_cold(i)->mod == 3)
 			return NULL;
 		return fn == op_mova_WxVx ? EA_PICK(i, fast_vstore_mx_a) : EA_PICK(i, fast_vstore_mx);
 	}
-	if (i->mod != 3)
+	if (insn_cold(i)->mod != 3)
 		return NULL;
 #define LEGACY_BINARY_PICK(name, ...)                                                           \
 	if (fn == op_##name##_VxWx)                                                             \
@@ -926,7 +926,7 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 {
 	insn_exec table = i->exec, legacy;
 
-	if (legacy_has_fast_form(i->fn)) {
+	if (legacy_has_fast_form(insn_cold(i)->fn)) {
 		legacy = legacy_form(i);
 		if (legacy)
 			i->exec = legacy;
@@ -935,16 +935,16 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 	}
 	if (i->exec == table)
 		return;
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		i->disp = (int64_t)reg_offsets(i);
-	else if (i->fn != op_v_palignr) /* the memory forms without an immediate */
+	else if (insn_cold(i)->fn != op_v_palignr) /* the memory forms without an immediate */
 		i->imm = reg_offsets(i);
 }
 
 static void pick_form(struct insn *i)
 {
-	insn_fn fn = i->fn;
-	bool mem = i->mod != 3, l256 = VEX_L(i);
+	insn_fn fn = insn_cold(i)->fn;
+	bool mem = insn_cold(i)->mod != 3, l256 = VEX_L(i);
 
 #define BINARY_PICK(handler, name)                                                              \
 	if (fn == handler) {                                                                    \

@@ -16,10 +16,10 @@ static uint64_t bit_apply(unsigned op, uint64_t v, uint64_t m)
 /* Only CF changes (= the old bit); ZF is kept, the others are undefined. */
 static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t off, bool reg_off)
 {
-	unsigned sz = i->osz, bits = sz * 8;
+	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
 	uint64_t m, v, res;
 
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		m = 1ull << (off & (bits - 1));
 		v = rm_read(c, i, sz);
 		res = bit_apply(op, v, m);
@@ -34,8 +34,8 @@ static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t o
 			 * address-size truncation (16-bit addresses wrap). */
 			int64_t unit = off >> (sz == 2 ? 4 : sz == 4 ? 5 : 6);
 			ea += (uint64_t)(unit * (int64_t)sz);
-			if (i->asz != 8)
-				ea = i->asz == 4 ? (uint32_t)ea : (uint16_t)ea;
+			if (insn_cold(i)->asz != 8)
+				ea = insn_cold(i)->asz == 4 ? (uint32_t)ea : (uint16_t)ea;
 		}
 		ea += c->base[i->seg];
 		if (c->mode == CPU_MODE_32)
@@ -44,7 +44,7 @@ static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t o
 		v = mem_read(ea, sz);
 		if (op == BT) {
 			res = v;
-		} else if (i->pfx & PFX_LOCK) {
+		} else if (insn_cold(i)->pfx & PFX_LOCK) {
 			do
 				res = bit_apply(op, v, m);
 			while (!mem_cas(ea, sz, &v, res));
@@ -58,9 +58,9 @@ static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t o
 
 void op_btx_EvGv(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 
-	bit_test(c, i, (i->op >> 3) & 3, (int64_t)sign_extend(greg_get(c, i, sz), sz), true);
+	bit_test(c, i, (insn_cold(i)->op >> 3) & 3, (int64_t)sign_extend(greg_get(c, i, sz), sz), true);
 }
 
 void op_btx_EvIb(struct cpu *c, const struct insn *i)
@@ -71,49 +71,49 @@ void op_btx_EvIb(struct cpu *c, const struct insn *i)
 /* BSF/BSR: source 0 sets ZF and leaves the destination alone. */
 void op_bsf_GvEv(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = rm_read(c, i, i->osz);
+	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
 
 	if (v)
-		greg_set(c, i, i->osz, (uint64_t)__builtin_ctzll(v));
+		greg_set(c, i, insn_cold(i)->osz, (uint64_t)__builtin_ctzll(v));
 	flags_put(c, FL_ZF, v ? 0 : FL_ZF);
 }
 
 void op_bsr_GvEv(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = rm_read(c, i, i->osz);
+	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
 
 	if (v)
-		greg_set(c, i, i->osz, (uint64_t)(63 - __builtin_clzll(v)));
+		greg_set(c, i, insn_cold(i)->osz, (uint64_t)(63 - __builtin_clzll(v)));
 	flags_put(c, FL_ZF, v ? 0 : FL_ZF);
 }
 
 void op_lzcnt_GvEv(struct cpu *c, const struct insn *i)
 {
-	unsigned bits = i->osz * 8;
-	uint64_t v = rm_read(c, i, i->osz);
+	unsigned bits = insn_cold(i)->osz * 8;
+	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
 	unsigned n = v ? (unsigned)__builtin_clzll(v) - (64 - bits) : bits;
 
-	greg_set(c, i, i->osz, n);
+	greg_set(c, i, insn_cold(i)->osz, n);
 	flags_put(c, FL_CF | FL_ZF, (v ? 0 : FL_CF) | (n ? 0 : FL_ZF));
 }
 
 void op_popcnt_GvEv(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = rm_read(c, i, i->osz);
+	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
 
-	greg_set(c, i, i->osz, (uint64_t)__builtin_popcountll(v));
+	greg_set(c, i, insn_cold(i)->osz, (uint64_t)__builtin_popcountll(v));
 	flags_put(c, FL_ARITH, v ? 0 : FL_ZF);
 }
 
 /* BSWAP with a 16-bit operand is undefined; hardware clears the word. */
 void op_bswap_r(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = reg_get(c, i->rm, i->osz);
+	uint64_t v = reg_get(c, i->rm, insn_cold(i)->osz);
 
-	switch (i->osz) {
+	switch (insn_cold(i)->osz) {
 	case 2: v = 0; break;
 	case 4: v = __builtin_bswap32((uint32_t)v); break;
 	default: v = __builtin_bswap64(v); break;
 	}
-	reg_set(c, i->rm, i->osz, v);
+	reg_set(c, i->rm, insn_cold(i)->osz, v);
 }

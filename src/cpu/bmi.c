@@ -7,7 +7,7 @@
 
 static unsigned vex_size(const struct insn *i)
 {
-	return i->rex & 8 ? 8 : 4;
+	return insn_cold(i)->rex & 8 ? 8 : 4;
 }
 
 /* VEX.L must be 0; an unused VEX.vvvv must be 1111b (0 un-inverted). */
@@ -98,11 +98,11 @@ void op_bextr_GyEyBy(struct cpu *c, const struct insn *i)
 /* TZCNT (F3 0F BC): source 0 gives the operand size and CF. */
 void op_tzcnt_GvEv(struct cpu *c, const struct insn *i)
 {
-	unsigned bits = i->osz * 8;
-	uint64_t v = rm_read(c, i, i->osz);
+	unsigned bits = insn_cold(i)->osz * 8;
+	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
 	unsigned n = v ? (unsigned)__builtin_ctzll(v) : bits;
 
-	greg_set(c, i, i->osz, n);
+	greg_set(c, i, insn_cold(i)->osz, n);
 	flags_put(c, FL_CF | FL_ZF, (v ? 0 : FL_CF) | (n ? 0 : FL_ZF));
 }
 
@@ -227,8 +227,8 @@ void op_rorx_GyEyIb(struct cpu *c, const struct insn *i)
  * (REX.W) bits. */
 void op_adx_GyEy(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->rex & 8 ? 8 : 4;
-	uint64_t flag = i->pfx & PFX_REP ? FL_OF : FL_CF;
+	unsigned sz = insn_cold(i)->rex & 8 ? 8 : 4;
+	uint64_t flag = insn_cold(i)->pfx & PFX_REP ? FL_OF : FL_CF;
 	uint64_t a = greg_get(c, i, sz), b = rm_read(c, i, sz);
 	uint64_t in = flags_get(c) & flag ? 1 : 0;
 	uint64_t res = (a + b + in) & size_mask(sz);

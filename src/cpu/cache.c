@@ -76,8 +76,11 @@ static void *xcalloc(size_t n, size_t sz)
 #define PAGE_CHUNK (2u << 20)
 #define SLOT_BLOCK_BYTES (SLOT_BLOCK * sizeof(uint16_t))
 #define POOL_CHUNK (64u << 20)
-#define WINDOW_ENTRIES 65535u /* slot values: pool index + 1, 16 bits */
+#define WINDOW_ENTRIES INSN_WINDOW_ENTRIES /* slot values: pool index + 1, 16 bits */
 #define WINDOW_BYTES ((size_t)WINDOW_ENTRIES * sizeof(struct insn))
+/* A window's hot halves, then their cold halves (insn.h): */
+_Static_assert(INSN_COLD_DELTA == WINDOW_BYTES, "the cold halves follow the hot ones");
+#define WINDOW_SPAN (2 * WINDOW_BYTES)
 #define SEG_STEP 16u
 #define PAGE_ENTRIES_MAX (POOL_ENTRIES + 2 * POOL_SEGS + SEG_STEP)
 #define WINDOW_PAGES (WINDOW_ENTRIES / PAGE_ENTRIES_MAX)
@@ -203,17 +206,17 @@ static struct pool_window *window_for_new_page(void)
 		w->pages++;
 		return w;
 	}
-	if ((size_t)(pool_end - pool_next) < WINDOW_BYTES) {
+	if ((size_t)(pool_end - pool_next) < WINDOW_SPAN) {
 		size_t len = POOL_CHUNK;
 
-		pool_next = chunk_map_upto(&len, WINDOW_BYTES);
+		pool_next = chunk_map_upto(&len, WINDOW_SPAN);
 		pool_end = pool_next + len;
 	}
 	w = chunk_take(sizeof(*w));
 	w->base = (struct insn *)pool_next;
 	w->used = 0;
 	w->pages = 1;
-	pool_next += WINDOW_BYTES;
+	pool_next += WINDOW_SPAN;
 	window_now = w;
 	return w;
 }
@@ -322,11 +325,81 @@ static const struct insn *exec_dead(struct cpu *c, const struct insn *i)
 	return exec_at(c, INSN_ADDR_DEAD);
 }
 
-const struct insn insn_no_target = { .exec = exec_dead, .addr = INSN_ADDR_DEAD };
+/* Scratch entries (insn.h): each cache's own INSN_SCRATCH entries, and
+ * one shared entry behind a lock, in scratch windows laid out as pool
+ * windows (hot halves, then cold ones). The first window's entry 0 is
+ * insn_no_target, entry 1 the shared one. Blocks of freed caches are
+ * reused (linked through their first entry's imm). */
+static struct insn *scratch_next, *scratch_end, *scratch_free;
+static pthread_mutex_t scratch_shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct insn *scratch_shared;
+const struct insn *insn_no_target;
+
+static struct cpu_code_cache *cache_get(struct cpu *c);
+
+static void scratch_window(void)
+{
+	size_t len = WINDOW_SPAN;
+
+	scratch_next = chunk_map_upto(&len, WINDOW_SPAN);
+	scratch_end = scratch_next + WINDOW_ENTRIES;
+}
+
+static void scratch_make(void)
+{
+	struct insn *t;
+
+	scratch_window();
+	t = scratch_next++;
+	t->exec = exec_dead;
+	insn_cold(t)->addr = INSN_ADDR_DEAD;
+	insn_no_target = t;
+	scratch_shared = scratch_next++;
+}
+
+static void scratch_ready(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, scratch_make);
+}
+
+/* A cache's block (under page_lock). */
+static struct insn *scratch_take(void)
+{
+	struct insn *b = scratch_free;
+
+	if (b) {
+		scratch_free = (struct insn *)(uintptr_t)b->imm;
+		return b;
+	}
+	if (scratch_end - scratch_next < INSN_SCRATCH)
+		scratch_window();
+	b = scratch_next;
+	scratch_next += INSN_SCRATCH;
+	return b;
+}
+
+struct insn *insn_scratch(struct cpu *c, unsigned k)
+{
+	return &cache_get(c)->scratch[k];
+}
+
+struct insn *insn_scratch_shared_take(void)
+{
+	scratch_ready();
+	pthread_mutex_lock(&scratch_shared_lock);
+	return scratch_shared;
+}
+
+void insn_scratch_shared_give(void)
+{
+	pthread_mutex_unlock(&scratch_shared_lock);
+}
 
 static void mark_dead(struct insn *e)
 {
-	e->addr = INSN_ADDR_DEAD;
+	insn_cold(e)->addr = INSN_ADDR_DEAD;
 	e->exec = exec_dead;
 }
 
@@ -340,12 +413,12 @@ static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 		uint32_t end = j < pg->cur ? pg->segs[j].end : pg->n;
 
 		for (uint32_t k = pg->segs[j].start; k < end; k++) {
-			if (code_slot(pg, pg->pool[k].off))
-				slot_set(pg, pg->pool[k].off, 0);
+			if (code_slot(pg, insn_cold(&pg->pool[k])->off))
+				slot_set(pg, insn_cold(&pg->pool[k])->off, 0);
 			mark_dead(&pg->pool[k]);
 		}
 	}
-	if (pg->n && !pg->pool[pg->n - 1].ends_run)
+	if (pg->n && !insn_cold(&pg->pool[pg->n - 1])->ends_run)
 		mark_dead(&pg->pool[pg->n]); /* the trailing stub */
 	pg->addr = 0;
 	pg->n = 0;
@@ -358,9 +431,13 @@ static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 static struct cpu_code_cache *cache_get(struct cpu *c)
 {
 	if (!c->cache) {
+		scratch_ready();
 		c->cache = xcalloc(1, sizeof(*c->cache));
+		pthread_mutex_lock(&page_lock);
+		c->cache->scratch = scratch_take();
+		pthread_mutex_unlock(&page_lock);
 		for (unsigned k = 0; k < TARGET_CACHE; k++)
-			c->cache->targets[k] = &insn_no_target;
+			c->cache->targets[k] = insn_no_target;
 		c->cache->decoded_ac = (c->lf.rf & FL_AC) != 0;
 		c->cache_epoch = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
 	}
@@ -522,12 +599,13 @@ void cache_install_write_hook(void)
 static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struct insn *i)
 {
 	memset(stub, 0, sizeof(*stub));
+	memset(insn_cold(stub), 0, sizeof(struct insn_cold));
 	stub->exec = exec_fallthrough;
-	stub->disp = (int64_t)((uintptr_t)&insn_no_target | 1); /* nothing kept yet */
-	stub->addr = i->addr + i->len;
+	stub->disp = (int64_t)((uintptr_t)insn_no_target | 1); /* nothing kept yet */
+	insn_cold(stub)->addr = insn_cold(i)->addr + insn_cold(i)->len;
 	if (c->mode == CPU_MODE_32)
-		stub->addr = (uint32_t)stub->addr;
-	stub->off = i->off;
+		insn_cold(stub)->addr = (uint32_t)insn_cold(stub)->addr;
+	insn_cold(stub)->off = insn_cold(i)->off;
 }
 
 /* NX: the page of addr must be executable in the guest's VMAs (c->mm).
@@ -546,7 +624,7 @@ static void fetch_check(const struct cpu *c, uint64_t addr)
 
 void cache_run_ended(struct cpu *c, const struct insn *stub)
 {
-	struct code_page *pg = cache_page(c, stub[-1].addr & ~(uint64_t)(CODE_PAGE_SIZE - 1));
+	struct code_page *pg = cache_page(c, insn_cold(&stub[-1])->addr & ~(uint64_t)(CODE_PAGE_SIZE - 1));
 	uintptr_t at = (uintptr_t)stub, first = (uintptr_t)pg->pool;
 
 	/* within the page's pool: the stub after an instruction there */
@@ -562,43 +640,43 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	 * anything else goes after it (decoded aside first: a fetch fault
 	 * must leave the stub whole), or both to another segment */
 	uint32_t n = pg->n, p;
-	bool follows = n && pg->pool[n - 1].off + pg->pool[n - 1].len == off;
-	bool stub_there = n && !pg->pool[n - 1].ends_run;
-	struct insn decoded, *i;
+	bool follows = n && insn_cold(&pg->pool[n - 1])->off + insn_cold(&pg->pool[n - 1])->len == off;
+	bool stub_there = n && !insn_cold(&pg->pool[n - 1])->ends_run;
+	struct insn *decoded = insn_scratch(c, INSN_SCRATCH_DECODE), *i;
 	unsigned spec;
 
 	if (n == 0)
 		fetch_check(c, addr);
 	code_map_mark(addr);
 	cpu_tl_fetch = true;
-	spec = insn_decode(&decoded, c, addr);
+	spec = insn_decode(decoded, c, addr);
 	cpu_tl_fetch = false;
-	if (off + decoded.len > CODE_PAGE_SIZE)
+	if (off + insn_cold(decoded)->len > CODE_PAGE_SIZE)
 		fetch_check(c, (addr | (CODE_PAGE_SIZE - 1)) + 1);
 	p = pool_place(pg, stub_there && !follows ? n + 1 : n);
 	i = &pg->pool[p];
-	*i = decoded;
-	if ((off + i->len) > CODE_PAGE_SIZE)
-		code_map_mark(addr + i->len - 1);
+	insn_copy(i, decoded);
+	if ((off + insn_cold(i)->len) > CODE_PAGE_SIZE)
+		code_map_mark(addr + insn_cold(i)->len - 1);
 	if (i->base == GREG_RIP) {
 		/* RIP-relative: the address is known now; fast forms never
 		 * write cpu->rip (insn.h, insn_exec) */
-		i->disp += (int64_t)(addr + i->len);
+		i->disp += (int64_t)(addr + insn_cold(i)->len);
 		i->base = GREG_NONE;
 	}
-	i->off = off;
-	i->seq = 0;
+	insn_cold(i)->off = off;
+	insn_cold(i)->seq = 0;
 	/* Decoded right after the instruction that falls through to it, in
 	 * the next place: the run loop can step to it without a lookup. */
 	if (follows && p == n)
-		pg->pool[n - 1].seq = 1;
+		insn_cold(&pg->pool[n - 1])->seq = 1;
 	pg->n = p + 1;
-	slot_set(pg, i->off, (uint16_t)pg->n);
+	slot_set(pg, insn_cold(i)->off, (uint16_t)pg->n);
 	/* Instructions that never fall through (insn.ends_run, FLOW_END in
 	 * handler_props.def) get no stub (denser pools, fewer pages touched);
 	 * exec_generic looks their fall-through up should a handler of one
 	 * leave rip there. */
-	if (!i->ends_run)
+	if (!insn_cold(i)->ends_run)
 		write_fallthrough_stub(c, &pg->pool[p + 1], i);
 	lf_decoded(pg->pool, pg->n);
 	fuse_decoded(pg->pool, pg->n);
@@ -609,10 +687,11 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	if (cpu_stats_on) {
 		/* pool entries newly in use, stubs included: the stub at n
 		 * was counted when it was written */
-		unsigned added = 1u + !i->ends_run - (p == n && stub_there);
+		unsigned added = 1u + !insn_cold(i)->ends_run - (p == n && stub_there);
 
 		stats_add(&cpu_stats_counts.decoded, 1);
-		stats_add(&cpu_stats_counts.pool_bytes, (uint64_t)added * sizeof(struct insn));
+		stats_add(&cpu_stats_counts.pool_bytes,
+			  (uint64_t)added * (sizeof(struct insn) + sizeof(struct insn_cold)));
 	}
 	return i;
 }
@@ -732,6 +811,8 @@ void cache_free(struct cpu *c)
 		pg->next = page_free_list;
 		page_free_list = pg;
 	}
+	cc->scratch->imm = (uint64_t)(uintptr_t)scratch_free;
+	scratch_free = cc->scratch;
 	pthread_mutex_unlock(&page_lock);
 	free(cc);
 	c->cache = NULL;

@@ -90,6 +90,8 @@ struct cpu_code_cache {
 	 * address), instead of through the page and slot lookup. Entries
 	 * of this cache's pools only, insn_no_target when empty. */
 	const struct insn *targets[TARGET_CACHE];
+	/* Its scratch entries (insn.h, insn_scratch). */
+	struct insn *scratch;
 	/* EFLAGS.AC when this code was decoded: with AC set there are no fast
 	 * forms (insn.h, mem_read_fast); cache_sync drops all on a change. */
 	bool decoded_ac;
@@ -165,7 +167,7 @@ const struct insn *exec_pending(struct cpu *c, const struct insn *i);
 #define EXEC_PLAIN_FORM(fn)                                                      \
 	const struct insn *exec_##fn(struct cpu *c, const struct insn *i)        \
 	{                                                                        \
-		c->insn_rip = i->addr;                                           \
+		c->insn_rip = insn_cold(i)->addr;                                           \
 		c->cur = i;                                                      \
 		fn(c, i);                                                        \
 		if (__builtin_expect(c->pending != 0, 0))                        \
@@ -288,7 +290,7 @@ static inline const struct insn *exec_rel_target(struct cpu *c, const struct ins
 	if (t != 0) {
 		const struct insn *kept = (const struct insn *)(t - 1);
 
-		if (__builtin_expect(kept->addr == ((i->addr + i->len + i->imm) & c->amask), 1))
+		if (__builtin_expect(insn_cold(kept)->addr == ((insn_cold(i)->addr + insn_cold(i)->len + i->imm) & c->amask), 1))
 			return exec_branch(c, kept);
 	}
 	return exec_chain_branch(c, i);
@@ -309,7 +311,7 @@ const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uin
 /* What an indirect branch keeps before its first run (control_specialise
  * sets imm to it): an entry no target matches, so the hit test needs no
  * NULL test. */
-extern const struct insn insn_no_target;
+extern const struct insn *insn_no_target;
 
 static inline unsigned target_slot(uint64_t target)
 {
@@ -320,10 +322,10 @@ static inline const struct insn *exec_indirect(struct cpu *c, const struct insn 
 {
 	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm;
 
-	if (__builtin_expect(kept->addr == target, 1))
+	if (__builtin_expect(insn_cold(kept)->addr == target, 1))
 		return exec_branch(c, kept);
 	kept = c->cache->targets[target_slot(target)];
-	if (__builtin_expect(kept->addr == target, 1)) {
+	if (__builtin_expect(insn_cold(kept)->addr == target, 1)) {
 		((struct insn *)i)->imm = (uint64_t)(uintptr_t)kept;
 		return exec_branch(c, kept);
 	}

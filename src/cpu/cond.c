@@ -5,38 +5,38 @@
 
 void op_jcc_Jb(struct cpu *c, const struct insn *i)
 {
-	if (flags_test(c, i->op & 15))
+	if (flags_test(c, insn_cold(i)->op & 15))
 		jump_to(c, i, c->rip + i->imm);
 }
 
 void op_setcc_Eb(struct cpu *c, const struct insn *i)
 {
-	rm_write(c, i, 1, flags_test(c, i->op & 15));
+	rm_write(c, i, 1, flags_test(c, insn_cold(i)->op & 15));
 }
 
 /* The source is read (and may fault) whatever the condition; a 32-bit
  * destination is zero-extended even when nothing moves. */
 void op_cmovcc_GvEv(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = rm_read(c, i, i->osz);
+	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
 
-	if (!flags_test(c, i->op & 15))
-		v = greg_get(c, i, i->osz);
-	greg_set(c, i, i->osz, v);
+	if (!flags_test(c, insn_cold(i)->op & 15))
+		v = greg_get(c, i, insn_cold(i)->osz);
+	greg_set(c, i, insn_cold(i)->osz, v);
 }
 
 /* E0 LOOPNE, E1 LOOPE, E2 LOOP; the counter width is the address size. */
 void op_loop_Jb(struct cpu *c, const struct insn *i)
 {
-	uint64_t n = reg_get(c, R_CX, i->asz) - 1;
+	uint64_t n = reg_get(c, R_CX, insn_cold(i)->asz) - 1;
 	bool go;
 
-	reg_set(c, R_CX, i->asz, n);
-	n &= size_mask(i->asz);
+	reg_set(c, R_CX, insn_cold(i)->asz, n);
+	n &= size_mask(insn_cold(i)->asz);
 	go = n != 0;
-	if (i->op == 0xe0)
+	if (insn_cold(i)->op == 0xe0)
 		go = go && !(flags_get(c) & FL_ZF);
-	else if (i->op == 0xe1)
+	else if (insn_cold(i)->op == 0xe1)
 		go = go && (flags_get(c) & FL_ZF);
 	if (go)
 		jump_to(c, i, c->rip + i->imm);
@@ -44,7 +44,7 @@ void op_loop_Jb(struct cpu *c, const struct insn *i)
 
 void op_jcxz_Jb(struct cpu *c, const struct insn *i)
 {
-	if (reg_get(c, R_CX, i->asz) == 0)
+	if (reg_get(c, R_CX, insn_cold(i)->asz) == 0)
 		jump_to(c, i, c->rip + i->imm);
 }
 
@@ -75,13 +75,13 @@ static const insn_exec fast_jcc[16] = {
 	}                                                                            \
 	static const struct insn *fast_cmov32_##cc(struct cpu *c, const struct insn *i)            \
 	{                                                                            \
-		uint32_t v = (uint32_t)(i->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 4)); \
+		uint32_t v = (uint32_t)(insn_cold(i)->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 4)); \
 		c->r[i->reg] = flags_test(c, cc) ? v : (uint32_t)c->r[i->reg];       \
 		return exec_next(c, i); \
 	}                                                                            \
 	static const struct insn *fast_cmov64_##cc(struct cpu *c, const struct insn *i)            \
 	{                                                                            \
-		uint64_t v = i->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 8);  \
+		uint64_t v = insn_cold(i)->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 8);  \
 		if (flags_test(c, cc))                                               \
 			c->r[i->reg] = v;                                            \
 		return exec_next(c, i); \
@@ -97,12 +97,12 @@ static const insn_exec fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
 
 void cond_specialise(struct insn *i)
 {
-	if (i->fn == op_jcc_Jb && !(i->pfx & PFX_OSZ)) /* 66: the generic form */
-		i->exec = fast_jcc[i->op & 15];
-	else if (i->fn == op_setcc_Eb && i->mod == 3)
-		i->exec = fast_setcc_r[i->op & 15];
-	else if (i->fn == op_cmovcc_GvEv && i->osz == 4)
-		i->exec = fast_cmov32[i->op & 15];
-	else if (i->fn == op_cmovcc_GvEv && i->osz == 8)
-		i->exec = fast_cmov64[i->op & 15];
+	if (insn_cold(i)->fn == op_jcc_Jb && !(insn_cold(i)->pfx & PFX_OSZ)) /* 66: the generic form */
+		i->exec = fast_jcc[insn_cold(i)->op & 15];
+	else if (insn_cold(i)->fn == op_setcc_Eb && insn_cold(i)->mod == 3)
+		i->exec = fast_setcc_r[insn_cold(i)->op & 15];
+	else if (insn_cold(i)->fn == op_cmovcc_GvEv && insn_cold(i)->osz == 4)
+		i->exec = fast_cmov32[insn_cold(i)->op & 15];
+	else if (insn_cold(i)->fn == op_cmovcc_GvEv && insn_cold(i)->osz == 8)
+		i->exec = fast_cmov64[insn_cold(i)->op & 15];
 }

@@ -12,31 +12,31 @@ void op_jmp_Jz(struct cpu *c, const struct insn *i)
 
 void op_call_Jz(struct cpu *c, const struct insn *i)
 {
-	push(c, i->osz, c->rip);
+	push(c, insn_cold(i)->osz, c->rip);
 	jump_to(c, i, c->rip + i->imm);
 }
 
 void op_jmp_Ev(struct cpu *c, const struct insn *i)
 {
-	jump_to(c, i, rm_read(c, i, i->osz));
+	jump_to(c, i, rm_read(c, i, insn_cold(i)->osz));
 }
 
 void op_call_Ev(struct cpu *c, const struct insn *i)
 {
-	uint64_t target = rm_read(c, i, i->osz);
+	uint64_t target = rm_read(c, i, insn_cold(i)->osz);
 
-	push(c, i->osz, c->rip);
+	push(c, insn_cold(i)->osz, c->rip);
 	jump_to(c, i, target);
 }
 
 void op_ret(struct cpu *c, const struct insn *i)
 {
-	jump_to(c, i, pop(c, i->osz));
+	jump_to(c, i, pop(c, insn_cold(i)->osz));
 }
 
 void op_ret_Iw(struct cpu *c, const struct insn *i)
 {
-	uint64_t target = pop(c, i->osz);
+	uint64_t target = pop(c, insn_cold(i)->osz);
 
 	if (c->mode == CPU_MODE_64)
 		c->r[R_SP] += i->imm;
@@ -57,7 +57,7 @@ static void set_sp(struct cpu *c, uint64_t v)
  * a fault there leaves RSP and RBP unchanged (as the host does). */
 void op_enter(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz, level = i->imm2 & 31;
+	unsigned sz = insn_cold(i)->osz, level = insn_cold(i)->imm2 & 31;
 	uint64_t sp = c->r[R_SP] - sz, bp = c->r[R_BP], frame, top;
 
 	mem_write(stack_addr(c, sp), sz, reg_get(c, R_BP, sz));
@@ -81,10 +81,10 @@ void op_enter(struct cpu *c, const struct insn *i)
 void op_leave(struct cpu *c, const struct insn *i)
 {
 	uint64_t sp = c->mode == CPU_MODE_64 ? c->r[R_BP] : (uint32_t)c->r[R_BP];
-	uint64_t v = mem_read(sp, i->osz);
+	uint64_t v = mem_read(sp, insn_cold(i)->osz);
 
-	set_sp(c, sp + i->osz);
-	reg_set(c, R_BP, i->osz, v);
+	set_sp(c, sp + insn_cold(i)->osz);
+	reg_set(c, R_BP, insn_cold(i)->osz, v);
 }
 
 /* ---- far transfers ----
@@ -123,7 +123,7 @@ bool cpu_far_jump(struct cpu *c, uint16_t cs, uint64_t ip)
 
 static void far_call(struct cpu *c, const struct insn *i, uint16_t cs, uint64_t ip)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	uint64_t sp = c->r[R_SP], ret = c->rip;
 	uint16_t old_cs = c->sel[SEG_CS];
 
@@ -147,37 +147,37 @@ static void far_jump(struct cpu *c, uint16_t cs, uint64_t ip)
 
 void op_callf_Ap(struct cpu *c, const struct insn *i)
 {
-	far_call(c, i, i->imm2, i->imm & size_mask(i->osz));
+	far_call(c, i, insn_cold(i)->imm2, i->imm & size_mask(insn_cold(i)->osz));
 }
 
 void op_jmpf_Ap(struct cpu *c, const struct insn *i)
 {
-	far_jump(c, i->imm2, i->imm & size_mask(i->osz));
+	far_jump(c, insn_cold(i)->imm2, i->imm & size_mask(insn_cold(i)->osz));
 }
 
 /* FF /3, FF /5: m16:16, m16:32, m16:64 (REX.W) */
 void op_callf_Mp(struct cpu *c, const struct insn *i)
 {
 	uint64_t ea = insn_ea(c, i);
-	uint64_t ip = mem_read(ea, i->osz);
+	uint64_t ip = mem_read(ea, insn_cold(i)->osz);
 
-	far_call(c, i, (uint16_t)mem_read(ea + i->osz, 2), ip);
+	far_call(c, i, (uint16_t)mem_read(ea + insn_cold(i)->osz, 2), ip);
 }
 
 void op_jmpf_Mp(struct cpu *c, const struct insn *i)
 {
 	uint64_t ea = insn_ea(c, i);
-	uint64_t ip = mem_read(ea, i->osz);
+	uint64_t ip = mem_read(ea, insn_cold(i)->osz);
 
-	far_jump(c, (uint16_t)mem_read(ea + i->osz, 2), ip);
+	far_jump(c, (uint16_t)mem_read(ea + insn_cold(i)->osz, 2), ip);
 }
 
 /* RETF [imm16]: pop IP, pop CS (operand-size slots), release imm16 bytes. */
 void op_retf(struct cpu *c, const struct insn *i)
 {
 	uint64_t sp = c->r[R_SP], release = i->imm;
-	uint64_t ip = pop(c, i->osz);
-	uint16_t cs = (uint16_t)pop(c, i->osz);
+	uint64_t ip = pop(c, insn_cold(i)->osz);
+	uint16_t cs = (uint16_t)pop(c, insn_cold(i)->osz);
 
 	if ((cs & 3) != 3 || !far_to(c, cs, ip)) {
 		c->r[R_SP] = sp;
@@ -190,7 +190,7 @@ void op_retf(struct cpu *c, const struct insn *i)
 /* IRET at CPL 3 to CPL 3: IP, CS, FLAGS; in 64-bit mode also RSP and SS. */
 void op_iret(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	bool m64 = c->mode == CPU_MODE_64;
 	uint64_t sp = c->r[R_SP], ip, fl, nsp = 0;
 	uint16_t cs, ss = 0;
@@ -259,7 +259,7 @@ void op_int1(struct cpu *c, const struct insn *i)
 /* BOUND Gv, Ma: #BR unless lower <= index <= upper (signed). */
 void op_bound_GvMa(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	uint64_t ea = insn_ea(c, i);
 	int64_t v = (int64_t)sign_extend(greg_get(c, i, sz), sz);
 
@@ -316,7 +316,7 @@ void op_grp7(struct cpu *c, const struct insn *i)
 	unsigned aux;
 	uint64_t t;
 
-	if (i->modrm == 0xf9) {
+	if (insn_cold(i)->modrm == 0xf9) {
 		if (c->tsc_disabled) {
 			cpu_raise(c, VEC_GP);
 			return;
@@ -327,23 +327,23 @@ void op_grp7(struct cpu *c, const struct insn *i)
 		reg_set(c, R_CX, 4, aux);
 		return;
 	}
-	if (i->modrm == 0xd0) {
+	if (insn_cold(i)->modrm == 0xd0) {
 		op_xgetbv(c, i);
 		return;
 	}
-	if (i->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
-		if (i->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))
+	if (insn_cold(i)->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
+		if (insn_cold(i)->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))
 			op_ud(c, i);
 		else
 			cpu_raise(c, VEC_GP);
 		return;
 	}
-	if (i->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
+	if (insn_cold(i)->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
 		op_ud(c, i);
 		return;
 	}
-	if (i->mod == 3 && (i->modrm & 0x38) != 0x38 && (i->modrm & 0x38) != 0x20 &&
-	    (i->modrm & 0x38) != 0x30)
+	if (insn_cold(i)->mod == 3 && (insn_cold(i)->modrm & 0x38) != 0x38 && (insn_cold(i)->modrm & 0x38) != 0x20 &&
+	    (insn_cold(i)->modrm & 0x38) != 0x30)
 		op_ud(c, i);
 	else
 		cpu_raise(c, VEC_GP);
@@ -353,7 +353,7 @@ void op_grp7(struct cpu *c, const struct insn *i)
  * first, as the host does), any other is #GP at CPL 3. */
 void op_mov_crdr(struct cpu *c, const struct insn *i)
 {
-	bool cr = !(i->op & 1);
+	bool cr = !(insn_cold(i)->op & 1);
 	unsigned n = i->reg;
 
 	if (cr ? !(n == 0 || n == 2 || n == 3 || n == 4 || n == 8) : n > 7)
@@ -392,7 +392,7 @@ static const struct insn *fast_call_rel64(struct cpu *c, const struct insn *i)
 	uint64_t sp = c->r[R_SP] - 8;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
-	mem_write_nocheck(sp, 8, i->addr + i->len);
+	mem_write_nocheck(sp, 8, insn_cold(i)->addr + insn_cold(i)->len);
 	c->r[R_SP] = sp;
 	return exec_rel_target(c, i);
 }
@@ -403,7 +403,7 @@ static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
-	mem_write_nocheck(sp, 4, (uint32_t)(i->addr + i->len));
+	mem_write_nocheck(sp, 4, (uint32_t)(insn_cold(i)->addr + insn_cold(i)->len));
 	c->r[R_SP] = sp;
 	return exec_rel_target(c, i);
 }
@@ -428,7 +428,7 @@ call_ind64(struct cpu *c, const struct insn *i, uint64_t target)
 	uint64_t sp = c->r[R_SP] - 8;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
-	mem_write_nocheck(sp, 8, i->addr + i->len);
+	mem_write_nocheck(sp, 8, insn_cold(i)->addr + insn_cold(i)->len);
 	c->r[R_SP] = sp;
 	return exec_indirect(c, i, target);
 }
@@ -439,7 +439,7 @@ call_ind32(struct cpu *c, const struct insn *i, uint32_t target)
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
-	mem_write_nocheck(sp, 4, (uint32_t)(i->addr + i->len));
+	mem_write_nocheck(sp, 4, (uint32_t)(insn_cold(i)->addr + insn_cold(i)->len));
 	c->r[R_SP] = sp;
 	return exec_indirect(c, i, target);
 }
@@ -488,24 +488,24 @@ EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
 
 void control_specialise(struct insn *i, bool m64)
 {
-	if (i->osz != (m64 ? 8 : 4))
+	if (insn_cold(i)->osz != (m64 ? 8 : 4))
 		return;
-	if (i->fn == op_jmp_Jz)
+	if (insn_cold(i)->fn == op_jmp_Jz)
 		i->exec = fast_jmp_rel;
-	else if (i->fn == op_call_Jz)
+	else if (insn_cold(i)->fn == op_call_Jz)
 		i->exec = m64 ? fast_call_rel64 : fast_call_rel32;
-	else if (i->fn == op_ret)
+	else if (insn_cold(i)->fn == op_ret)
 		i->exec = m64 ? fast_ret64 : fast_ret32;
-	else if (i->fn == op_jmp_Ev && i->mod == 3)
+	else if (insn_cold(i)->fn == op_jmp_Ev && insn_cold(i)->mod == 3)
 		i->exec = m64 ? fast_jmp_ind64 : fast_jmp_ind32;
-	else if (i->fn == op_jmp_Ev)
+	else if (insn_cold(i)->fn == op_jmp_Ev)
 		i->exec = m64 ? EA_PICK(i, fast_jmp_ind64_m) : EA_PICK(i, fast_jmp_ind32_m);
-	else if (i->fn == op_call_Ev && i->mod == 3)
+	else if (insn_cold(i)->fn == op_call_Ev && insn_cold(i)->mod == 3)
 		i->exec = m64 ? fast_call_ind64 : fast_call_ind32;
-	else if (i->fn == op_call_Ev)
+	else if (insn_cold(i)->fn == op_call_Ev)
 		i->exec = m64 ? EA_PICK(i, fast_call_ind64_m) : EA_PICK(i, fast_call_ind32_m);
 	else
 		return;
-	if (i->exec != fast_jmp_rel && i->fn != op_call_Jz) /* the indirect ones and RET */
-		i->imm = (uint64_t)(uintptr_t)&insn_no_target;
+	if (i->exec != fast_jmp_rel && insn_cold(i)->fn != op_call_Jz) /* the indirect ones and RET */
+		i->imm = (uint64_t)(uintptr_t)insn_no_target;
 }

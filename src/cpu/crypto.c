@@ -395,9 +395,9 @@ CRYPTO_HANDLER(op_sha256msg2_VxWx, CR_SHA256MSG2)
 static void random_insn(struct cpu *c, const struct insn *i)
 {
 	uint64_t v = 0;
-	bool ok = getrandom(&v, i->osz, GRND_NONBLOCK) == (ssize_t)i->osz;
+	bool ok = getrandom(&v, insn_cold(i)->osz, GRND_NONBLOCK) == (ssize_t)insn_cold(i)->osz;
 
-	reg_set(c, i->rm, i->osz, ok ? v : 0);
+	reg_set(c, i->rm, insn_cold(i)->osz, ok ? v : 0);
 	flags_put(c, FL_ARITH, ok ? FL_CF : 0);
 }
 

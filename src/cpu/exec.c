@@ -122,8 +122,8 @@ void op_ud(struct cpu *c, const struct insn *i)
 	uint64_t to_page_end = CODE_PAGE_SIZE - (c->insn_rip & (CODE_PAGE_SIZE - 1));
 	unsigned n = to_page_end < 15 ? (unsigned)to_page_end : 15;
 
-	if (n < i->len)
-		n = i->len;
+	if (n < insn_cold(i)->len)
+		n = insn_cold(i)->len;
 	cpu_raise(c, VEC_UD);
 	memcpy(c->fault.bytes, g2h(c->insn_rip), n);
 	c->fault.nbytes = (uint8_t)n;
@@ -200,8 +200,8 @@ static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn 
 	const struct insn *j = (const struct insn *)((uintptr_t)stub->disp - 1);
 	uintptr_t t = (uintptr_t)j->disp;
 
-	if (__builtin_expect(j->addr == stub->addr && j->fn == op_jmp_Jz && (t & 1) &&
-				     ((const struct insn *)(t - 1))->addr == stub->imm,
+	if (__builtin_expect(insn_cold(j)->addr == insn_cold(stub)->addr && insn_cold(j)->fn == op_jmp_Jz && (t & 1) &&
+				     insn_cold(((const struct insn *)(t - 1)))->addr == stub->imm,
 			     1))
 		return exec_branch(c, (const struct insn *)(t - 1));
 	((struct insn *)stub)->exec = exec_fallthrough;
@@ -222,20 +222,20 @@ static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn 
 static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cpu *c,
 								       const struct insn *stub)
 {
-	const struct insn *t = exec_at(c, stub->addr);
-	bool other_page = ((stub->addr ^ stub[-1].addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0;
+	const struct insn *t = exec_at(c, insn_cold(stub)->addr);
+	bool other_page = ((insn_cold(stub)->addr ^ insn_cold(&stub[-1])->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0;
 
 	/* t == stub: the fall-through was decoded over the stub just now */
 	if (t != stub) {
 		((struct insn *)stub)->disp = (int64_t)((uintptr_t)t | other_page);
 		if (!other_page)
 			((struct insn *)stub)->exec = exec_fallthrough_kept;
-		else if (t->fn == op_jmp_Jz && t->osz == (c->mode == CPU_MODE_64 ? 8 : 4)) {
+		else if (insn_cold(t)->fn == op_jmp_Jz && insn_cold(t)->osz == (c->mode == CPU_MODE_64 ? 8 : 4)) {
 			/* its fast form (control.c), to another page than its
 			 * own: the target it keeps is tagged */
-			uint64_t back = (t->addr + t->len + t->imm) & c->amask;
+			uint64_t back = (insn_cold(t)->addr + insn_cold(t)->len + t->imm) & c->amask;
 
-			if (((back ^ t->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0) {
+			if (((back ^ insn_cold(t)->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0) {
 				((struct insn *)stub)->imm = back;
 				((struct insn *)stub)->exec = exec_fallthrough_jmp;
 			}
@@ -254,7 +254,7 @@ const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub)
 
 		return EXEC_TAIL_DISPATCH ? same->exec(c, same) : same;
 	}
-	if (((const struct insn *)(t - 1))->addr == stub->addr)
+	if (insn_cold(((const struct insn *)(t - 1)))->addr == insn_cold(stub)->addr)
 		return exec_branch(c, (const struct insn *)(t - 1));
 	return fallthrough_lookup(c, stub);
 }
@@ -264,15 +264,15 @@ __attribute__((noinline)) const struct insn *exec_pending(struct cpu *c, const s
 	/* a fault set rip already; a store into decoded code (the page stays
 	 * until cache_sync) or a stop request did not */
 	if (c->stop == CPU_STOP_NONE)
-		c->rip = i->addr + i->len;
+		c->rip = insn_cold(i)->addr + insn_cold(i)->len;
 	return NULL;
 }
 
 const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 {
-	c->insn_rip = i->addr;
+	c->insn_rip = insn_cold(i)->addr;
 	c->cur = i;
-	i->fn(c, i);
+	insn_cold(i)->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
 		return exec_pending(c, i);
 	return exec_next(c, i);
@@ -284,7 +284,7 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i)
  * INSN_ADDR_DEAD). */
 __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const struct insn *i)
 {
-	uint64_t target = i->addr + i->len + i->imm;
+	uint64_t target = insn_cold(i)->addr + insn_cold(i)->len + i->imm;
 	uintptr_t kept = (uintptr_t)i->disp;
 	const struct insn *t;
 
@@ -292,11 +292,11 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
 		target = (uint32_t)target;
 	if (kept & 1) {
 		t = (const struct insn *)(kept - 1);
-		if (__builtin_expect(t->addr == target, 1))
+		if (__builtin_expect(insn_cold(t)->addr == target, 1))
 			return t;
 	}
 	t = exec_at(c, target);
-	if (((target ^ i->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) == 0)
+	if (((target ^ insn_cold(i)->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) == 0)
 		((struct insn *)i)->disp = (int64_t)(uintptr_t)t;
 	else
 		((struct insn *)i)->disp = (int64_t)((uintptr_t)t | 1);
@@ -307,13 +307,13 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
  * again only when nothing is pending (its page still lives). */
 const struct insn *exec_generic(struct cpu *c, const struct insn *i)
 {
-	c->insn_rip = i->addr;
+	c->insn_rip = insn_cold(i)->addr;
 	c->cur = i;
-	c->rip = i->addr + i->len;
-	i->fn(c, i);
+	c->rip = insn_cold(i)->addr + insn_cold(i)->len;
+	insn_cold(i)->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
 		return NULL;
-	if (__builtin_expect(c->rip == i->addr + i->len, 1) && (i->seq || !i->ends_run))
+	if (__builtin_expect(c->rip == insn_cold(i)->addr + insn_cold(i)->len, 1) && (insn_cold(i)->seq || !insn_cold(i)->ends_run))
 		return exec_next(c, i);
 	return exec_at(c, c->rip);
 }
@@ -328,9 +328,9 @@ static __attribute__((noinline)) void run_counted(struct cpu *c, const struct in
 {
 	for (;;) {
 		c->cur = NULL;
-		c->insn_rip = i->addr;
-		c->rip = i->addr + i->len;
-		i->fn(c, i);
+		c->insn_rip = insn_cold(i)->addr;
+		c->rip = insn_cold(i)->addr + insn_cold(i)->len;
+		insn_cold(i)->fn(c, i);
 		c->executed += c->stop != CPU_STOP_FAULT;
 		if (__builtin_expect(c->pending != 0, 0))
 			return;
@@ -365,9 +365,9 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 
 			/* the table's handler: exact at every step */
 			c->cur = NULL;
-			c->insn_rip = i->addr;
-			c->rip = i->addr + i->len;
-			i->fn(c, i);
+			c->insn_rip = insn_cold(i)->addr;
+			c->rip = insn_cold(i)->addr + insn_cold(i)->len;
+			insn_cold(i)->fn(c, i);
 			if (cpu_stats_on)
 				c->executed += c->stop != CPU_STOP_FAULT;
 			if (tf && c->stop == CPU_STOP_NONE) {
@@ -399,13 +399,13 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			 * nothing), up to a branch or a table handler, which sees
 			 * the stop request pending and returns NULL with rip set —
 			 * or stops the CPU itself (a fault, a system call). */
-			while ((i->lf & LF_STALE) && !c->code_dirty) {
+			while ((insn_cold(i)->lf & LF_STALE) && !c->code_dirty) {
 				const struct insn *next;
 
 				c->cur = i;
 				next = i->exec(c, i);
 				if (next != i + 1 &&
-				    !((i->lf & LF_PAIR_HEAD) && (next == i + 2 || next == i + 3))) {
+				    !((insn_cold(i)->lf & LF_PAIR_HEAD) && (next == i + 2 || next == i + 3))) {
 					/* a branch (a fused compare's included): the
 					 * writer has run (a stretch is straight-line);
 					 * NULL: rip says where. A pair (pairs.c) falls
@@ -418,7 +418,7 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			if (c->stop != CPU_STOP_NONE)
 				return;
 			if (i)
-				c->rip = i->addr;
+				c->rip = insn_cold(i)->addr;
 		}
 	}
 }
@@ -433,8 +433,8 @@ static bool canonical(uint64_t a)
  * pushes read their source first). */
 static bool implicit_stack(const struct cpu *c, const struct insn *i, uint64_t *addr, bool *first)
 {
-	insn_fn f = i->fn;
-	unsigned sz = i->osz;
+	insn_fn f = insn_cold(i)->fn;
+	unsigned sz = insn_cold(i)->osz;
 
 	*first = f == op_pop_r || f == op_pop_Ev || f == op_popf || f == op_pop_sreg ||
 		 f == op_ret || f == op_ret_Iw || f == op_leave;
@@ -461,21 +461,21 @@ static bool stack_based(struct cpu *c)
 	sigjmp_buf jb;
 	sigjmp_buf *outer = tl_jmp;
 	volatile bool r = false;
-	struct insn i;
+	struct insn *i = insn_scratch(c, INSN_SCRATCH_FAULT);
 	uint64_t sp;
 	bool stack_first, stack_bad, explicit_bad;
 
 	if (sigsetjmp(jb, 0) == 0) {
 		tl_jmp = &jb;
 		tl_in_guest = 1;
-		insn_decode(&i, c, c->insn_rip);
-		stack_bad = implicit_stack(c, &i, &sp, &stack_first) && !canonical(sp);
-		explicit_bad = i.mod != 3 && i.base != GREG_RIP && !canonical(insn_ea(c, &i));
+		insn_decode(i, c, c->insn_rip);
+		stack_bad = implicit_stack(c, i, &sp, &stack_first) && !canonical(sp);
+		explicit_bad = insn_cold(i)->mod != 3 && i->base != GREG_RIP && !canonical(insn_ea(c, i));
 		if (stack_bad && (stack_first || !explicit_bad))
 			r = true;
 		else /* the explicit operand: through SS if RSP/RBP-based, no FS/GS */
-			r = i.mod != 3 && (i.base == R_SP || i.base == R_BP) && i.seg != SEG_FS &&
-			    i.seg != SEG_GS;
+			r = insn_cold(i)->mod != 3 && (i->base == R_SP || i->base == R_BP) &&
+			    i->seg != SEG_FS && i->seg != SEG_GS;
 	}
 	tl_in_guest = 0;
 	tl_jmp = outer;
@@ -487,7 +487,7 @@ static bool stack_based(struct cpu *c)
 static void sync_insn_rip(struct cpu *c)
 {
 	if (c->cur)
-		c->insn_rip = c->cur->addr;
+		c->insn_rip = insn_cold(c->cur)->addr;
 }
 
 static void flush_executed(struct cpu *c)

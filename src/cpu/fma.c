@@ -48,7 +48,7 @@ static void ymm_write(struct cpu *c, unsigned r, const cpu_xmm v[2], bool l256)
 static bool read_rm(struct cpu *c, const struct insn *i, cpu_xmm v[2], unsigned n)
 {
 	memset(v, 0, 2 * sizeof(cpu_xmm));
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		ymm_read(c, i->rm, v);
 		return true;
 	}
@@ -372,7 +372,7 @@ void op_v_cvtps2ph(struct cpu *c, const struct insn *i)
 		cpu_raise(c, VEC_XM);
 		return;
 	}
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		ymm_write(c, i->rm, r, false);
 	} else if (l256) {
 		mem_write16(insn_ea(c, i), &r[0]);

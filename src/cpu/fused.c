@@ -416,7 +416,7 @@ EA_SHAPES(UNIT_INCDEC_MEM, dec, FL_DEC, -1, 32, uint32_t, 4)
 		const struct insn *left;                                                      \
 		if (__builtin_expect(!unit_##NAME##_m32##SH(c, i, &left), 0))                 \
 			return left; /* the Jcc runs from there */                            \
-		if (cc_incdec(c, 1ull << 31, INC, i[1].op & 15))                              \
+		if (cc_incdec(c, 1ull << 31, INC, insn_cold(&i[1])->op & 15))                              \
 			return exec_rel_target(c, i + 1);                                     \
 		return exec_next(c, i + 1);                                                   \
 	}
@@ -464,16 +464,16 @@ static const insn_exec fused_test8_mi_f64[16] = ROW_CC(test, mi, 8_f64);
  * falls through to what follows it. */
 static bool fusable_compare(const struct insn *cmp, unsigned *op, unsigned *form, unsigned *w)
 {
-	if (!cmp->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || cmp->osz == 2 ||
+	if (!insn_cold(cmp)->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || insn_cold(cmp)->osz == 2 ||
 	    !alu_fast_form(cmp, op, form) || (*op != ALU_CMP && *op != ALU_TEST))
 		return false;
-	*w = cmp->osz == 1 ? 0 : cmp->osz == 4 ? 1 : 2;
+	*w = insn_cold(cmp)->osz == 1 ? 0 : insn_cold(cmp)->osz == 4 ? 1 : 2;
 	return true;
 }
 
 static bool is_setcc_reg(const struct insn *i)
 {
-	return i->fn == op_setcc_Eb && i->mod == 3 && i->exec != exec_generic;
+	return insn_cold(i)->fn == op_setcc_Eb && insn_cold(i)->mod == 3 && i->exec != exec_generic;
 }
 
 /* pool[n - 1] a SETcc of a register: with the SETcc and the CMP before it
@@ -484,11 +484,11 @@ static void fuse_setcc(struct insn *pool, uint32_t n)
 	unsigned op, form, w;
 	int kind;
 
-	if (n < 3 || !is_setcc_reg(set1) || !set1->seq || !fusable_compare(cmp, &op, &form, &w) ||
-	    op != ALU_CMP || (kind = threeway_of(set1->op & 15, set2->op & 15)) < 0)
+	if (n < 3 || !is_setcc_reg(set1) || !insn_cold(set1)->seq || !fusable_compare(cmp, &op, &form, &w) ||
+	    op != ALU_CMP || (kind = threeway_of(insn_cold(set1)->op & 15, insn_cold(set2)->op & 15)) < 0)
 		return;
-	cmp->exec = fused_3way[kind][w][form][cmp->mod == 3 ? EA_ANY : ea_shape(cmp)];
-	cmp->lf &= LF_STALE; /* a reader for lflive, as the fused Jcc */
+	cmp->exec = fused_3way[kind][w][form][insn_cold(cmp)->mod == 3 ? EA_ANY : ea_shape(cmp)];
+	insn_cold(cmp)->lf &= LF_STALE; /* a reader for lflive, as the fused Jcc */
 }
 
 /* CPython 3.11's dispatch, 'neg %cx; sbb %sil,%sil' (the eval breaker's
@@ -539,14 +539,14 @@ FUSED_SUB_MI64_F64(fused_sub_mi64_f64_jne, true)
 static bool fuse_sub_jz(struct insn *jcc)
 {
 	struct insn *sub = jcc - 1;
-	unsigned op, form, cc = jcc->op & 15;
+	unsigned op, form, cc = insn_cold(jcc)->op & 15;
 
-	if ((cc != 4 && cc != 5) || !sub->seq || sub->osz != 8 || !alu_fast_form(sub, &op, &form) ||
+	if ((cc != 4 && cc != 5) || !insn_cold(sub)->seq || insn_cold(sub)->osz != 8 || !alu_fast_form(sub, &op, &form) ||
 	    op != ALU_SUB || form != FORM_MI || ea_shape(sub) != EA_FLAT64 ||
 	    sub->exec != alu_shaped_form(ALU_SUB, FORM_MI, EA_FLAT64, 8))
 		return false;
 	sub->exec = cc == 4 ? fused_sub_mi64_f64_je : fused_sub_mi64_f64_jne;
-	sub->lf &= LF_STALE; /* a reader for lflive, as the fused compares */
+	insn_cold(sub)->lf &= LF_STALE; /* a reader for lflive, as the fused compares */
 	return true;
 }
 
@@ -558,22 +558,22 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 	struct insn *s = &pool[n - 1], *neg = s - 1;
 	unsigned op, form;
 
-	if (n < 2 || s->osz != 1 || s->mod != 3 || s->exec == exec_generic ||
+	if (n < 2 || insn_cold(s)->osz != 1 || insn_cold(s)->mod != 3 || s->exec == exec_generic ||
 	    !alu_fast_form(s, &op, &form) || op != ALU_SBB || (form != FORM_RR && form != FORM_GR) ||
 	    s->rm8 != s->reg8)
 		return false; /* an immediate's reg is 0 or the /3: not a register */
-	if (!neg->seq || neg->fn != op_neg_Ev || neg->mod != 3 || neg->osz != 2 ||
-	    neg->exec == exec_generic || (neg->lf & LF_PAIR_HEAD))
+	if (!insn_cold(neg)->seq || insn_cold(neg)->fn != op_neg_Ev || insn_cold(neg)->mod != 3 || insn_cold(neg)->osz != 2 ||
+	    neg->exec == exec_generic || (insn_cold(neg)->lf & LF_PAIR_HEAD))
 		return false;
 	neg->exec = fused_neg16_sbb8;
-	neg->lf = (neg->lf & LF_STALE) | LF_PAIR_HEAD;
+	insn_cold(neg)->lf = (insn_cold(neg)->lf & LF_STALE) | LF_PAIR_HEAD;
 	return true;
 }
 
 /* MOVZX r32/r64 of the low byte of the same register (not AH..BH). */
 static bool is_movzx_self(const struct insn *i, unsigned r)
 {
-	return i->fn == op_movzx_GvEb && i->mod == 3 && (i->osz == 4 || i->osz == 8) &&
+	return insn_cold(i)->fn == op_movzx_GvEb && insn_cold(i)->mod == 3 && (insn_cold(i)->osz == 4 || insn_cold(i)->osz == 8) &&
 	       i->exec != exec_generic && i->reg == r && i->rm8 == r;
 }
 
@@ -587,14 +587,14 @@ static void fuse_3way_tail(struct insn *pool, uint32_t n)
 	unsigned op, form, w, sub_op, sub_form, a, b, shape;
 	int kind;
 
-	if (n < 6 || sub->mod != 3 || sub->osz != 4 || sub->exec == exec_generic ||
+	if (n < 6 || insn_cold(sub)->mod != 3 || insn_cold(sub)->osz != 4 || sub->exec == exec_generic ||
 	    sub->exec == exec_plain || !alu_fast_form(sub, &sub_op, &sub_form) ||
-	    sub_op != ALU_SUB || !zx2->seq || !zx1->seq || !set2->seq || !set1->seq ||
+	    sub_op != ALU_SUB || !insn_cold(zx2)->seq || !insn_cold(zx1)->seq || !insn_cold(set2)->seq || !insn_cold(set1)->seq ||
 	    !is_setcc_reg(set1) || !is_setcc_reg(set2) ||
-	    (kind = threeway_of(set1->op & 15, set2->op & 15)) < 0 ||
+	    (kind = threeway_of(insn_cold(set1)->op & 15, insn_cold(set2)->op & 15)) < 0 ||
 	    !fusable_compare(cmp, &op, &form, &w) || op != ALU_CMP || w == 0)
 		return;
-	shape = cmp->mod == 3 ? EA_ANY : ea_shape(cmp);
+	shape = insn_cold(cmp)->mod == 3 ? EA_ANY : ea_shape(cmp);
 	a = set1->rm8, b = set2->rm8;
 	if (cmp->exec != fused_3way[kind][w][form][shape] || a >= 16 || b >= 16 || a == b)
 		return; /* not fused (or AH..BH) */
@@ -616,14 +616,14 @@ static void fuse_3way_ret(struct insn *pool, uint32_t n)
 	unsigned shape, kind, w;
 	int ret_shape = -1;
 
-	if (n < 7 || !ret[-1].seq || ret->exec == exec_generic || ret->exec == exec_plain ||
-	    (ret->osz != 8 && ret->osz != 4) || cmp->mod == 3)
+	if (n < 7 || !insn_cold(&ret[-1])->seq || ret->exec == exec_generic || ret->exec == exec_plain ||
+	    (insn_cold(ret)->osz != 8 && insn_cold(ret)->osz != 4) || insn_cold(cmp)->mod == 3)
 		return;
 	shape = ea_shape(cmp);
-	if (shape == EA_FLAT64 && ret->osz == 8)
+	if (shape == EA_FLAT64 && insn_cold(ret)->osz == 8)
 		ret_shape = RET_SHAPE_F64_RET64;
 	else if (shape == EA_FLAT32)
-		ret_shape = ret->osz == 8 ? RET_SHAPE_F32_RET64 : RET_SHAPE_F32_RET32;
+		ret_shape = insn_cold(ret)->osz == 8 ? RET_SHAPE_F32_RET64 : RET_SHAPE_F32_RET32;
 	if (ret_shape < 0)
 		return;
 	for (kind = 0; kind < THREEWAY_COUNT; kind++)
@@ -631,10 +631,10 @@ static void fuse_3way_ret(struct insn *pool, uint32_t n)
 			if (cmp->exec != fused_3way_sub[kind][w][FORM_MR][shape])
 				continue;
 			cmp->exec = fused_3way_sub_ret[kind][w - 1][ret_shape][0];
-			if (n >= 8 && load->seq && load->fn == op_mov_GvEv && load->mod != 3 &&
-			    load->osz == cmp->osz && load->reg == cmp->reg && ea_shape(load) == shape &&
+			if (n >= 8 && insn_cold(load)->seq && insn_cold(load)->fn == op_mov_GvEv && insn_cold(load)->mod != 3 &&
+			    insn_cold(load)->osz == insn_cold(cmp)->osz && load->reg == cmp->reg && ea_shape(load) == shape &&
 			    load->exec != exec_generic && load->exec != exec_plain &&
-			    !(load->lf & LF_PAIR_HEAD))
+			    !(insn_cold(load)->lf & LF_PAIR_HEAD))
 				load->exec = fused_3way_sub_ret[kind][w - 1][ret_shape][1];
 			return;
 		}
@@ -647,11 +647,11 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 
 	if (fuse_neg_sbb(pool, n))
 		return;
-	if (jcc->fn == op_ret) {
+	if (insn_cold(jcc)->fn == op_ret) {
 		fuse_3way_ret(pool, n);
 		return;
 	}
-	if (jcc->fn == op_alu_EvGv || jcc->fn == op_alu_GvEv) {
+	if (insn_cold(jcc)->fn == op_alu_EvGv || insn_cold(jcc)->fn == op_alu_GvEv) {
 		fuse_3way_tail(pool, n);
 		return;
 	}
@@ -660,29 +660,29 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 		fuse_setcc(pool, n);
 		return;
 	}
-	if (n < 2 || jcc->fn != op_jcc_Jb || jcc->exec == exec_generic)
+	if (n < 2 || insn_cold(jcc)->fn != op_jcc_Jb || jcc->exec == exec_generic)
 		return; /* not a fast Jcc (66-prefixed ones stay generic) */
 	cmp = jcc - 1;
-	if (cmp->seq && (cmp->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic &&
-	    (cmp->mod == 3 ? cmp->osz == 4 || cmp->osz == 8 : cmp->osz == 4)) {
-		bool dec = cmp->fn == op_dec_Ev || cmp->fn == op_dec_r;
+	if (insn_cold(cmp)->seq && (insn_cold(cmp)->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic &&
+	    (insn_cold(cmp)->mod == 3 ? insn_cold(cmp)->osz == 4 || insn_cold(cmp)->osz == 8 : insn_cold(cmp)->osz == 4)) {
+		bool dec = insn_cold(cmp)->fn == op_dec_Ev || insn_cold(cmp)->fn == op_dec_r;
 
-		cmp->exec = cmp->mod == 3 ? fused_incdec[dec][cmp->osz == 8][jcc->op & 15]
+		cmp->exec = insn_cold(cmp)->mod == 3 ? fused_incdec[dec][insn_cold(cmp)->osz == 8][insn_cold(jcc)->op & 15]
 					  : fused_incdec_mem[dec][ea_shape(cmp)];
-		cmp->lf &= LF_STALE; /* a reader for lflive, as the compares */
+		insn_cold(cmp)->lf &= LF_STALE; /* a reader for lflive, as the compares */
 		return;
 	}
 	if (fuse_sub_jz(jcc) || !fusable_compare(cmp, &op, &form, &w))
 		return;
 	if (op == ALU_CMP && w == 1 && form >= FORM_RM && ea_shape(cmp) != EA_ANY)
-		cmp->exec = fused_cmp32_shaped[form - FORM_RM][ea_shape(cmp) - EA_BD][jcc->op & 15];
+		cmp->exec = fused_cmp32_shaped[form - FORM_RM][ea_shape(cmp) - EA_BD][insn_cold(jcc)->op & 15];
 	else if (op == ALU_CMP && w == 2 && form >= FORM_RM && ea_shape(cmp) == EA_FLAT64)
-		cmp->exec = fused_cmp64_f64[form - FORM_RM][jcc->op & 15];
+		cmp->exec = fused_cmp64_f64[form - FORM_RM][insn_cold(jcc)->op & 15];
 	else if (op == ALU_TEST && w == 0 && form == FORM_MI && ea_shape(cmp) == EA_FLAT64)
-		cmp->exec = fused_test8_mi_f64[jcc->op & 15];
+		cmp->exec = fused_test8_mi_f64[insn_cold(jcc)->op & 15];
 	else if (insn_addr32_in_64(cmp))
 		return; /* fused_cmp/fused_test address with insn_ea_fast (insn.h) */
 	else
-		cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][jcc->op & 15];
-	cmp->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
+		cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][insn_cold(jcc)->op & 15];
+	insn_cold(cmp)->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
 }

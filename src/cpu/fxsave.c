@@ -48,7 +48,7 @@ void fx_host_load(struct cpu *c, const void *img, bool w)
 static void fx_run(struct cpu *c, const struct insn *i, bool save)
 {
 	uint64_t ea = insn_ea(c, i);
-	bool w = c->mode == CPU_MODE_64 && (i->rex & 8);
+	bool w = c->mode == CPU_MODE_64 && (insn_cold(i)->rex & 8);
 	uint8_t img[512] __attribute__((aligned(16)));
 	uint32_t mxcsr;
 

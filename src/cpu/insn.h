@@ -60,28 +60,41 @@ typedef const struct insn *(*insn_exec)(struct cpu *cpu, const struct insn *i);
 #define PFX_ASZ 0x10   /* 67 */
 #define PFX_SEG 0x20   /* an explicit segment override */
 
+/* A decoded instruction is two halves of 32 bytes. The hot half, struct
+ * insn, holds what the fast forms read: pool entries are these, two to a
+ * cache line, so a hot loop's decoded code takes half the L1 it took at
+ * 64 bytes (Python's and Perl's loops did not fit: docs/performance.md).
+ * The cold half, struct insn_cold, holds what decoding, the table
+ * handlers, faults and branch checks read; it lies INSN_COLD_DELTA bytes
+ * after its hot half (insn_cold()), so every struct insn lives in a
+ * window of the code cache (cache.c) or in a scratch window
+ * (insn_scratch: never on the stack). */
 struct insn {
 	insn_exec exec;  /* exec_generic, or a fast form (decode time) */
-	insn_fn fn;      /* the table's handler: single steps call it */
-	uint64_t addr;   /* the instruction's address */
 	uint64_t imm;   /* immediate, extended as the form says (F_I*) */
 	int64_t disp;   /* displacement, sign-extended; moffs for A0..A3 */
+	uint8_t reg;    /* ModRM.reg | REX.R: GPR or XMM number */
+	uint8_t rm;     /* ModRM.rm | REX.B (mod == 3), or the opcode register */
+	uint8_t base;   /* memory operand: GPR, GREG_RIP or GREG_NONE */
+	uint8_t index;  /* GPR or GREG_NONE */
+	uint8_t scale;  /* shift count 0..3 */
+	uint8_t seg;    /* enum cpu_seg of the memory operand */
+	uint8_t reg8;   /* reg as a byte register: 0..15, or 16..19 for AH..BH */
+	uint8_t rm8;    /* rm as a byte register, same coding */
+};
+_Static_assert(sizeof(struct insn) == 32, "two decoded instructions per cache line");
+
+struct insn_cold {
+	insn_fn fn;      /* the table's handler: single steps call it */
+	uint64_t addr;   /* the instruction's address */
 	uint16_t imm2;  /* ENTER's level byte; VEX: vvvv | L << 4 | W << 5 (VEX_V/L/W) */
 	uint8_t len;    /* 1..15 */
 	uint8_t osz;    /* operand size in bytes: 1, 2, 4, 8 */
 	uint8_t asz;    /* address size in bytes: 2, 4, 8 */
-	uint8_t seg;    /* enum cpu_seg of the memory operand */
 	uint8_t pfx;    /* PFX_* */
 	uint8_t rex;    /* the REX byte (0x40..0x4f) or 0 */
 	uint8_t op;     /* the last opcode byte */
 	uint8_t mod;    /* ModRM.mod (3: register operand); 3 for opcode-register forms */
-	uint8_t reg;    /* ModRM.reg | REX.R: GPR or XMM number */
-	uint8_t rm;     /* ModRM.rm | REX.B (mod == 3), or the opcode register */
-	uint8_t reg8;   /* reg as a byte register: 0..15, or 16..19 for AH..BH */
-	uint8_t rm8;    /* rm as a byte register, same coding */
-	uint8_t base;   /* memory operand: GPR, GREG_RIP or GREG_NONE */
-	uint8_t index;  /* GPR or GREG_NONE */
-	uint8_t scale;  /* shift count 0..3 */
 	uint8_t modrm;  /* the raw ModRM byte (x87 register forms) */
 	uint8_t seq;    /* cache: the next pool entry is the fall-through instruction */
 	uint8_t lf;     /* lflive: LF_* of its fast form (its specialiser sets it), LF_STALE */
@@ -89,7 +102,42 @@ struct insn {
 	uint8_t ends_run; /* decode: never falls through (JMP, RET...: FLOW_END): no stub after it */
 	uint8_t flat;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
 };
-_Static_assert(sizeof(struct insn) == 64, "one cache line per decoded instruction");
+_Static_assert(sizeof(struct insn_cold) == 32, "the cold half");
+
+/* Entries per window (cache.c): the slots' 16-bit values reach that far. */
+#define INSN_WINDOW_ENTRIES 65535u
+#define INSN_COLD_DELTA ((uintptr_t)INSN_WINDOW_ENTRIES * sizeof(struct insn))
+
+static inline struct insn_cold *insn_cold(const struct insn *i)
+{
+	return (struct insn_cold *)((uintptr_t)i + INSN_COLD_DELTA);
+}
+
+static inline void insn_copy(struct insn *dst, const struct insn *src)
+{
+	*dst = *src;
+	*insn_cold(dst) = *insn_cold(src);
+}
+
+/* Entries for a decode outside the pools, in a scratch window (cache.c):
+ * each CPU's own, one per use that may be under way at once in a thread
+ * (a fault path may run inside an AVX handler's lanes, never inside a
+ * decode), and for callers without a CPU (the API's decoders, pairs.c's
+ * canned forms, tests) one shared entry held under a lock. */
+enum { INSN_SCRATCH_DECODE, INSN_SCRATCH_FAULT, INSN_SCRATCH_LANES, INSN_SCRATCH };
+struct insn *insn_scratch(struct cpu *c, unsigned use);
+struct insn *insn_scratch_shared_take(void);
+void insn_scratch_shared_give(void);
+
+/* c's scratch entry for AVX's lanes holding a copy of i, to change
+ * before handing it on. */
+static inline struct insn *insn_scratch_lanes(struct cpu *c, const struct insn *i)
+{
+	struct insn *t = insn_scratch(c, INSN_SCRATCH_LANES);
+
+	insn_copy(t, i);
+	return t;
+}
 
 /* Flag liveness (lflive.c): what a fast form does to the arithmetic flags,
  * insn.lf's low bits, set by the specialiser that chose the form (alu.c,
@@ -130,10 +178,10 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define G_REG_ANY 25 /* whatever ModRM.reg, only mod == 3 */
 
 /* A VEX instruction's extra register (VEX.vvvv, un-inverted) and VEX.L. */
-#define VEX_V(i) ((unsigned)(i)->imm2 & 15)
-#define VEX_L(i) (((i)->imm2 >> 4) & 1)
+#define VEX_V(i) ((unsigned)insn_cold((i))->imm2 & 15)
+#define VEX_L(i) ((insn_cold((i))->imm2 >> 4) & 1)
 /* VEX.W in every mode (REX.W, i->rex & 8, only in 64-bit mode). */
-#define VEX_W(i) (((i)->imm2 >> 5) & 1)
+#define VEX_W(i) ((insn_cold((i))->imm2 >> 5) & 1)
 
 /* Row flags */
 #define F_MODRM 0x0001  /* a ModRM byte follows */
@@ -248,8 +296,8 @@ static inline uint64_t insn_offset(const struct cpu *c, const struct insn *i)
 		a += i->base == GREG_RIP ? c->rip : c->r[i->base];
 	if (i->index != GREG_NONE)
 		a += c->r[i->index] << i->scale;
-	if (i->asz != 8)
-		a = i->asz == 4 ? (uint32_t)a : (uint16_t)a;
+	if (insn_cold(i)->asz != 8)
+		a = insn_cold(i)->asz == 4 ? (uint32_t)a : (uint16_t)a;
 	return a;
 }
 
@@ -257,7 +305,7 @@ static inline uint64_t insn_ea(const struct cpu *c, const struct insn *i)
 {
 	uint64_t a = insn_offset(c, i);
 
-	if (i->asz != 8) {
+	if (insn_cold(i)->asz != 8) {
 		a += c->base[i->seg];
 		if (c->mode == CPU_MODE_32)
 			a = (uint32_t)a;
@@ -350,7 +398,7 @@ static inline uint64_t insn_ea_flat64_ix(struct cpu *c, const struct insn *i)
  * 16-bit addresses, which no fast form takes. */
 static inline bool insn_addr32_in_64(const struct insn *i)
 {
-	return i->mod != 3 && i->asz == 4 && (i->pfx & PFX_ASZ);
+	return insn_cold(i)->mod != 3 && insn_cold(i)->asz == 4 && (insn_cold(i)->pfx & PFX_ASZ);
 }
 
 #define EA_SHAPES(DEF, ...)                                                               \
@@ -362,9 +410,9 @@ static inline unsigned ea_shape(const struct insn *i)
 {
 	if (i->index != GREG_NONE)
 		return EA_ANY;
-	if (!i->flat)
+	if (!insn_cold(i)->flat)
 		return EA_BD;
-	return i->asz == 8 ? EA_FLAT64 : EA_FLAT32;
+	return insn_cold(i)->asz == 8 ? EA_FLAT64 : EA_FLAT32;
 }
 
 #define EA_PICK(i, form) ((const insn_exec[]){ form, form##_bd, form##_f32, form##_f64 }[ea_shape(i)])
@@ -373,7 +421,7 @@ static inline unsigned ea_shape(const struct insn *i)
  * 67h: insn_addr32_in_64; in 32-bit mode asz is 4): insn_ea_flat64_ix. */
 static inline bool ea_flat64_ix(const struct insn *i)
 {
-	return i->index != GREG_NONE && i->flat && i->asz == 8;
+	return i->index != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 8;
 }
 
 #define EA_PICK_IX(i, form) (ea_flat64_ix(i) ? form##_fx64 : EA_PICK(i, form))
@@ -660,14 +708,14 @@ static inline bool mem_cas(uint64_t addr, unsigned sz, uint64_t *expected, uint6
 /* r/m operand of size sz: register (byte registers resolved) or memory. */
 static inline uint64_t rm_read(struct cpu *c, const struct insn *i, unsigned sz)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		return reg_get(c, sz == 1 ? i->rm8 : i->rm, sz);
 	return mem_read(insn_ea(c, i), sz);
 }
 
 static inline void rm_write(struct cpu *c, const struct insn *i, unsigned sz, uint64_t v)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		reg_set(c, sz == 1 ? i->rm8 : i->rm, sz, v);
 	else
 		mem_write(insn_ea(c, i), sz, v);
@@ -676,7 +724,7 @@ static inline void rm_write(struct cpu *c, const struct insn *i, unsigned sz, ui
 /* Read-modify-write without LOCK: the address is computed once. */
 static inline uint64_t rmw_load(struct cpu *c, const struct insn *i, unsigned sz, uint64_t *ea)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		return reg_get(c, sz == 1 ? i->rm8 : i->rm, sz);
 	*ea = insn_ea(c, i);
 	return mem_read(*ea, sz);
@@ -684,7 +732,7 @@ static inline uint64_t rmw_load(struct cpu *c, const struct insn *i, unsigned sz
 
 static inline void rmw_store(struct cpu *c, const struct insn *i, unsigned sz, uint64_t ea, uint64_t v)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		reg_set(c, sz == 1 ? i->rm8 : i->rm, sz, v);
 	else
 		mem_write(ea, sz, v);
@@ -721,7 +769,7 @@ static inline uint64_t pop(struct cpu *c, unsigned sz)
 /* Branch target: 32-bit mode and 16-bit operand size truncate. */
 static inline void jump_to(struct cpu *c, const struct insn *i, uint64_t target)
 {
-	if (i->osz == 2)
+	if (insn_cold(i)->osz == 2)
 		target &= 0xffff;
 	else if (c->mode == CPU_MODE_32)
 		target = (uint32_t)target;
@@ -734,7 +782,7 @@ static inline void jump_to(struct cpu *c, const struct insn *i, uint64_t target)
  * misaligned address as the hardware does. Return false if they faulted. */
 static inline bool xmm_rm_load(struct cpu *c, const struct insn *i, cpu_xmm *out, bool aligned)
 {
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		*out = c->xmm[i->rm];
 		return true;
 	}
@@ -749,7 +797,7 @@ static inline bool xmm_rm_load(struct cpu *c, const struct insn *i, cpu_xmm *out
 
 static inline bool xmm_rm_store(struct cpu *c, const struct insn *i, const cpu_xmm *v, bool aligned)
 {
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		c->xmm[i->rm] = *v;
 		return true;
 	}
@@ -766,12 +814,12 @@ static inline bool xmm_rm_store(struct cpu *c, const struct insn *i, const cpu_x
  * alignment-checked: SSE-heavy loops pay for no test (docs/cpu.md). */
 static inline uint64_t xmm_rm_read64(struct cpu *c, const struct insn *i)
 {
-	return i->mod == 3 ? c->xmm[i->rm].q[0] : mem_load(insn_ea(c, i), 8);
+	return insn_cold(i)->mod == 3 ? c->xmm[i->rm].q[0] : mem_load(insn_ea(c, i), 8);
 }
 
 static inline uint32_t xmm_rm_read32(struct cpu *c, const struct insn *i)
 {
-	return i->mod == 3 ? c->xmm[i->rm].d[0] : (uint32_t)mem_load(insn_ea(c, i), 4);
+	return insn_cold(i)->mod == 3 ? c->xmm[i->rm].d[0] : (uint32_t)mem_load(insn_ea(c, i), 4);
 }
 
 /* ---- lazy flags (flags.c) ----

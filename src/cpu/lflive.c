@@ -29,9 +29,9 @@
  * the form said whose twin it has (insn.lf). */
 static insn_exec flag_free_twin(const struct insn *j)
 {
-	if (j->lf & LF_TWIN_ALU)
+	if (insn_cold(j)->lf & LF_TWIN_ALU)
 		return alu_flag_free(j);
-	if (j->lf & LF_TWIN_SHIFT)
+	if (insn_cold(j)->lf & LF_TWIN_SHIFT)
 		return shift_flag_free(j);
 	return NULL;
 }
@@ -40,28 +40,28 @@ void lf_decoded(struct insn *pool, uint32_t n)
 {
 	struct insn *writer = &pool[n - 1];
 
-	if ((writer->lf & LF_CLASS_MASK) != LF_WRITES || writer->mod != 3)
+	if ((insn_cold(writer)->lf & LF_CLASS_MASK) != LF_WRITES || insn_cold(writer)->mod != 3)
 		return;
 	for (uint32_t k = n - 1, steps = 0; k > 0 && steps < LF_WALK_MAX; steps++) {
 		struct insn *j = &pool[--k];
-		unsigned cls = j->lf & LF_CLASS_MASK;
+		unsigned cls = insn_cold(j)->lf & LF_CLASS_MASK;
 		insn_exec nf;
 
-		if (!j->seq) /* pool[k + 1] is not where j goes next */
+		if (!insn_cold(j)->seq) /* pool[k + 1] is not where j goes next */
 			return;
 		if (cls == LF_READS)
 			return;
-		if (cls == LF_NEUTRAL_NOFAULT || (cls == LF_NEUTRAL && j->mod == 3))
+		if (cls == LF_NEUTRAL_NOFAULT || (cls == LF_NEUTRAL && insn_cold(j)->mod == 3))
 			continue;
 		/* a memory form that writes them all (reg op= memory) may get
 		 * its twin too, as the last: should its load fault, nothing
 		 * changed, and the flags before it are whole */
-		nf = j->mod == 3 || cls == LF_WRITES ? flag_free_twin(j) : NULL;
+		nf = insn_cold(j)->mod == 3 || cls == LF_WRITES ? flag_free_twin(j) : NULL;
 		if (!nf)
 			return;
 		j->exec = nf;
 		for (struct insn *s = j + 1; s <= writer; s++)
-			s->lf |= LF_STALE;
+			insn_cold(s)->lf |= LF_STALE;
 		if (cls == LF_WRITES)
 			return; /* the ones before it were settled when it was decoded */
 	}

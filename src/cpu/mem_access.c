@@ -12,21 +12,21 @@ static uint64_t size_of(const struct cpu *c, const struct insn *i, unsigned code
 		[MSZ_0] = 0, [MSZ_1] = 1, [MSZ_2] = 2, [MSZ_4] = 4, [MSZ_8] = 8,
 		[MSZ_10] = 10, [MSZ_16] = 16, [MSZ_32] = 32, [MSZ_512] = 512,
 	};
-	bool small_env = (i->pfx & PFX_OSZ) && !(i->rex & 8); /* x87: the 16-bit layouts */
+	bool small_env = (insn_cold(i)->pfx & PFX_OSZ) && !(insn_cold(i)->rex & 8); /* x87: the 16-bit layouts */
 	unsigned lanes = code & MSZ_LANES ? VEX_L(i) : 0;
 
 	switch (code & ~MSZ_LANES) {
-	case MSZ_OSZ: return i->osz;
-	case MSZ_OSZ2: return 2u * i->osz;
-	case MSZ_FAR: return i->osz + 2u;
-	case MSZ_Y: return i->rex & 8 ? 8 : 4;
+	case MSZ_OSZ: return insn_cold(i)->osz;
+	case MSZ_OSZ2: return 2u * insn_cold(i)->osz;
+	case MSZ_FAR: return insn_cold(i)->osz + 2u;
+	case MSZ_Y: return insn_cold(i)->rex & 8 ? 8 : 4;
 	case MSZ_W48: return VEX_W(i) ? 8 : 4;
 	case MSZ_DUP: return VEX_L(i) ? 32 : 8;
-	case MSZ_CX8: return i->rex & 8 ? 16 : 8;
+	case MSZ_CX8: return insn_cold(i)->rex & 8 ? 16 : 8;
 	case MSZ_X87ENV: return small_env ? 14 : 28;
 	case MSZ_X87STATE: return small_env ? 94 : 108;
 	case MSZ_XSAVE: return cpu_xstate_size(c->xcr0);
-	case MSZ_MOVSXD: return c->mode != CPU_MODE_64 ? 2 : i->osz == 8 ? 4 : i->osz;
+	case MSZ_MOVSXD: return c->mode != CPU_MODE_64 ? 2 : insn_cold(i)->osz == 8 ? 4 : insn_cold(i)->osz;
 	default:
 		if ((code & ~MSZ_LANES) < sizeof(fixed) / sizeof(fixed[0]))
 			return (uint64_t)fixed[code & ~MSZ_LANES] << lanes;
@@ -38,7 +38,7 @@ static uint64_t size_of(const struct cpu *c, const struct insn *i, unsigned code
  * 32-bit mode wraps at 4 GiB. */
 static uint64_t linear(const struct cpu *c, const struct insn *i, unsigned seg, uint64_t off)
 {
-	uint64_t a = i->asz == 8 ? off : i->asz == 4 ? (uint32_t)off : (uint16_t)off;
+	uint64_t a = insn_cold(i)->asz == 8 ? off : insn_cold(i)->asz == 4 ? (uint32_t)off : (uint16_t)off;
 
 	a += c->base[seg];
 	return c->mode == CPU_MODE_32 ? (uint32_t)a : a;
@@ -70,8 +70,8 @@ static void string_operand(const struct cpu *c, const struct insn *i, unsigned s
 	uint64_t at = linear(c, i, seg, c->r[reg]);
 
 	if (cpu_get_rflags(c) & FL_DF)
-		at = linear(c, i, seg, c->r[reg] - (count - 1) * i->osz);
-	add(out, n, at, count * i->osz, reads, writes);
+		at = linear(c, i, seg, c->r[reg] - (count - 1) * insn_cold(i)->osz);
+	add(out, n, at, count * insn_cold(i)->osz, reads, writes);
 }
 
 /* Elements at most one string instruction is looked at for: a watchpoint
@@ -82,11 +82,11 @@ static void string_operand(const struct cpu *c, const struct insn *i, unsigned s
 static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, uint64_t size,
 		     struct cpu_mem_access *out, int *n)
 {
-	uint64_t sp = c->r[R_SP], slot = i->osz, count = 1;
+	uint64_t sp = c->r[R_SP], slot = insn_cold(i)->osz, count = 1;
 	unsigned src_seg = i->seg; /* DS unless overridden */
 
-	if (kind >= IM_MOVS && kind <= IM_SCAS && (i->pfx & (PFX_REP | PFX_REPNE))) {
-		count = i->asz == 8 ? c->r[R_CX] : i->asz == 4 ? (uint32_t)c->r[R_CX]
+	if (kind >= IM_MOVS && kind <= IM_SCAS && (insn_cold(i)->pfx & (PFX_REP | PFX_REPNE))) {
+		count = insn_cold(i)->asz == 8 ? c->r[R_CX] : insn_cold(i)->asz == 4 ? (uint32_t)c->r[R_CX]
 							       : (uint16_t)c->r[R_CX];
 		if (!count)
 			return;
@@ -104,7 +104,7 @@ static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, u
 	case IM_PUSHA: add(out, n, stack_at(c, sp - 8 * slot), 8 * slot, false, true); break;
 	case IM_POPA: add(out, n, stack_at(c, sp), 8 * slot, true, false); break;
 	case IM_ENTER: { /* the frame pointer, then one slot per nesting level */
-		unsigned level = i->imm2 & 31, slots = level ? level + 1 : 1;
+		unsigned level = insn_cold(i)->imm2 & 31, slots = level ? level + 1 : 1;
 
 		add(out, n, stack_at(c, sp - slots * slot), slots * slot, false, true);
 		break;
@@ -128,30 +128,38 @@ static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, u
 	}
 }
 
-int cpu_insn_accesses(const struct cpu *c, const uint8_t *bytes, size_t len,
-		      struct cpu_mem_access out[CPU_MEM_ACCESSES_MAX])
+static int accesses_of(const struct cpu *c, struct insn *i, const uint8_t *bytes, size_t len,
+		       struct cpu_mem_access out[CPU_MEM_ACCESSES_MAX])
 {
-	struct insn i;
-	int h = insn_decode_bytes(&i, c->mode == CPU_MODE_64, bytes, len), n = 0;
+	int h = insn_decode_bytes(i, c->mode == CPU_MODE_64, bytes, len), n = 0;
 	const struct op_mem *m;
 	uint64_t size;
 
 	if (h <= 0)
 		return h;
 	m = &op_handler_mem[h];
-	size = size_of(c, &i, m->size);
-	if (m->access != MO_NONE && i.mod != 3) {
-		uint64_t off = (uint64_t)i.disp;
+	size = size_of(c, i, m->size);
+	if (m->access != MO_NONE && insn_cold(i)->mod != 3) {
+		uint64_t off = (uint64_t)i->disp;
 
-		if (i.base == GREG_RIP)
-			off += c->rip + i.len;
-		else if (i.base != GREG_NONE)
-			off += c->r[i.base];
-		if (i.index != GREG_NONE)
-			off += c->r[i.index] << i.scale;
-		add(out, &n, linear(c, &i, i.seg, off), size, m->access != MO_W, m->access != MO_R);
+		if (i->base == GREG_RIP)
+			off += c->rip + insn_cold(i)->len;
+		else if (i->base != GREG_NONE)
+			off += c->r[i->base];
+		if (i->index != GREG_NONE)
+			off += c->r[i->index] << i->scale;
+		add(out, &n, linear(c, i, i->seg, off), size, m->access != MO_W, m->access != MO_R);
 	}
 	if (m->implicit != IM_NONE)
-		implicit(c, &i, m->implicit, size, out, &n);
+		implicit(c, i, m->implicit, size, out, &n);
+	return n;
+}
+
+int cpu_insn_accesses(const struct cpu *c, const uint8_t *bytes, size_t len,
+		      struct cpu_mem_access out[CPU_MEM_ACCESSES_MAX])
+{
+	int n = accesses_of(c, insn_scratch_shared_take(), bytes, len, out);
+
+	insn_scratch_shared_give();
 	return n;
 }

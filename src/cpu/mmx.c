@@ -27,14 +27,14 @@ void op_movq_QqPq(struct cpu *c, const struct insn *i)
 {
 	uint64_t v;
 
-	if (i->op == 0xe7 && i->mod == 3) {
+	if (insn_cold(i)->op == 0xe7 && insn_cold(i)->mod == 3) {
 		op_ud(c, i);
 		return;
 	}
 	if (!mmx_start(c))
 		return;
 	v = mmx_get(c, i->reg);
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		mmx_set(c, i->rm, v);
 	else
 		mem_write(insn_ea(c, i), 8, v);
@@ -50,8 +50,8 @@ static void masked_store(struct cpu *c, const struct insn *i, const uint8_t *dat
 {
 	uint64_t a = c->r[R_DI], probe;
 
-	if (i->asz != 8)
-		a = i->asz == 4 ? (uint32_t)a : (uint16_t)a;
+	if (insn_cold(i)->asz != 8)
+		a = insn_cold(i)->asz == 4 ? (uint32_t)a : (uint16_t)a;
 	a += c->base[i->seg];
 	for (int chunk = (int)n / 8 - 1; chunk >= 0; chunk--) {
 		uint64_t base = a + 8 * (unsigned)chunk;
@@ -73,7 +73,7 @@ void op_maskmovq(struct cpu *c, const struct insn *i)
 {
 	uint64_t d, m;
 
-	if (i->mod != 3) {
+	if (insn_cold(i)->mod != 3) {
 		op_ud(c, i);
 		return;
 	}
@@ -87,7 +87,7 @@ void op_maskmovq(struct cpu *c, const struct insn *i)
 
 void op_maskmovdqu(struct cpu *c, const struct insn *i)
 {
-	if (i->mod != 3) {
+	if (insn_cold(i)->mod != 3) {
 		op_ud(c, i);
 		return;
 	}

@@ -5,52 +5,52 @@
 
 void op_mov_EvGv(struct cpu *c, const struct insn *i)
 {
-	rm_write(c, i, i->osz, greg_get(c, i, i->osz));
+	rm_write(c, i, insn_cold(i)->osz, greg_get(c, i, insn_cold(i)->osz));
 }
 
 void op_mov_GvEv(struct cpu *c, const struct insn *i)
 {
-	greg_set(c, i, i->osz, rm_read(c, i, i->osz));
+	greg_set(c, i, insn_cold(i)->osz, rm_read(c, i, insn_cold(i)->osz));
 }
 
 void op_mov_EvIz(struct cpu *c, const struct insn *i)
 {
-	rm_write(c, i, i->osz, i->imm);
+	rm_write(c, i, insn_cold(i)->osz, i->imm);
 }
 
 void op_mov_rIv(struct cpu *c, const struct insn *i)
 {
-	reg_set(c, i->osz == 1 ? i->rm8 : i->rm, i->osz, i->imm);
+	reg_set(c, insn_cold(i)->osz == 1 ? i->rm8 : i->rm, insn_cold(i)->osz, i->imm);
 }
 
 void op_mov_rAXOv(struct cpu *c, const struct insn *i)
 {
-	reg_set(c, R_AX, i->osz, mem_read(insn_ea(c, i), i->osz));
+	reg_set(c, R_AX, insn_cold(i)->osz, mem_read(insn_ea(c, i), insn_cold(i)->osz));
 }
 
 void op_mov_OvrAX(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea(c, i), i->osz, reg_get(c, R_AX, i->osz));
+	mem_write(insn_ea(c, i), insn_cold(i)->osz, reg_get(c, R_AX, insn_cold(i)->osz));
 }
 
 void op_movzx_GvEb(struct cpu *c, const struct insn *i)
 {
-	greg_set(c, i, i->osz, rm_read(c, i, 1));
+	greg_set(c, i, insn_cold(i)->osz, rm_read(c, i, 1));
 }
 
 void op_movzx_GvEw(struct cpu *c, const struct insn *i)
 {
-	greg_set(c, i, i->osz, rm_read(c, i, 2));
+	greg_set(c, i, insn_cold(i)->osz, rm_read(c, i, 2));
 }
 
 void op_movsx_GvEb(struct cpu *c, const struct insn *i)
 {
-	greg_set(c, i, i->osz, sign_extend(rm_read(c, i, 1), 1));
+	greg_set(c, i, insn_cold(i)->osz, sign_extend(rm_read(c, i, 1), 1));
 }
 
 void op_movsx_GvEw(struct cpu *c, const struct insn *i)
 {
-	greg_set(c, i, i->osz, sign_extend(rm_read(c, i, 2), 2));
+	greg_set(c, i, insn_cold(i)->osz, sign_extend(rm_read(c, i, 2), 2));
 }
 
 void op_movsxd_GvEd(struct cpu *c, const struct insn *i)
@@ -59,14 +59,14 @@ void op_movsxd_GvEd(struct cpu *c, const struct insn *i)
 		op_arpl_EwGw(c, i);
 		return;
 	}
-	unsigned sz = i->osz == 8 ? 4 : i->osz;
+	unsigned sz = insn_cold(i)->osz == 8 ? 4 : insn_cold(i)->osz;
 
-	greg_set(c, i, i->osz, sign_extend(rm_read(c, i, sz), sz));
+	greg_set(c, i, insn_cold(i)->osz, sign_extend(rm_read(c, i, sz), sz));
 }
 
 void op_lea_GvM(struct cpu *c, const struct insn *i)
 {
-	greg_set(c, i, i->osz, insn_offset(c, i));
+	greg_set(c, i, insn_cold(i)->osz, insn_offset(c, i));
 }
 
 static uint64_t mem_xchg(uint64_t addr, unsigned sz, uint64_t v)
@@ -89,10 +89,10 @@ static uint64_t mem_xchg(uint64_t addr, unsigned sz, uint64_t v)
 /* XCHG with memory is locked whether or not LOCK is given. */
 void op_xchg_EvGv(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	uint64_t g = greg_get(c, i, sz), old;
 
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		old = rm_read(c, i, sz);
 		rm_write(c, i, sz, g);
 	} else {
@@ -107,50 +107,50 @@ void op_xchg_rAXr(struct cpu *c, const struct insn *i)
 	uint64_t a, b;
 
 	/* 90 is NOP; F3 90 is PAUSE even with REX.B (the host ignores it) */
-	if (i->rm == R_AX || (i->op == 0x90 && (i->pfx & PFX_REP)))
+	if (i->rm == R_AX || (insn_cold(i)->op == 0x90 && (insn_cold(i)->pfx & PFX_REP)))
 		return;
-	a = reg_get(c, R_AX, i->osz);
-	b = reg_get(c, i->rm, i->osz);
-	reg_set(c, R_AX, i->osz, b);
-	reg_set(c, i->rm, i->osz, a);
+	a = reg_get(c, R_AX, insn_cold(i)->osz);
+	b = reg_get(c, i->rm, insn_cold(i)->osz);
+	reg_set(c, R_AX, insn_cold(i)->osz, b);
+	reg_set(c, i->rm, insn_cold(i)->osz, a);
 }
 
 void op_push_r(struct cpu *c, const struct insn *i)
 {
-	push(c, i->osz, reg_get(c, i->rm, i->osz));
+	push(c, insn_cold(i)->osz, reg_get(c, i->rm, insn_cold(i)->osz));
 }
 
 void op_pop_r(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = pop(c, i->osz);
+	uint64_t v = pop(c, insn_cold(i)->osz);
 
-	reg_set(c, i->rm, i->osz, v);
+	reg_set(c, i->rm, insn_cold(i)->osz, v);
 }
 
 void op_push_Iz(struct cpu *c, const struct insn *i)
 {
-	push(c, i->osz, i->imm);
+	push(c, insn_cold(i)->osz, i->imm);
 }
 
 void op_push_Ev(struct cpu *c, const struct insn *i)
 {
-	push(c, i->osz, rm_read(c, i, i->osz));
+	push(c, insn_cold(i)->osz, rm_read(c, i, insn_cold(i)->osz));
 }
 
 /* The destination address is computed with the incremented stack pointer. */
 void op_pop_Ev(struct cpu *c, const struct insn *i)
 {
-	uint64_t sp = c->r[R_SP], v = pop(c, i->osz);
+	uint64_t sp = c->r[R_SP], v = pop(c, insn_cold(i)->osz);
 
-	if (i->mod != 3) {
+	if (insn_cold(i)->mod != 3) {
 		uint64_t ea = insn_ea(c, i);
 		uint64_t new_sp = c->r[R_SP];
 
 		c->r[R_SP] = sp; /* a fault leaves the stack as it was */
-		mem_write(ea, i->osz, v);
+		mem_write(ea, insn_cold(i)->osz, v);
 		c->r[R_SP] = new_sp;
 	} else {
-		rm_write(c, i, i->osz, v);
+		rm_write(c, i, insn_cold(i)->osz, v);
 	}
 }
 
@@ -159,16 +159,16 @@ void op_pusha(struct cpu *c, const struct insn *i)
 	uint64_t sp = c->r[R_SP];
 
 	for (unsigned r = R_AX; r <= R_DI; r++)
-		push(c, i->osz, r == R_SP ? sp : c->r[r]);
+		push(c, insn_cold(i)->osz, r == R_SP ? sp : c->r[r]);
 }
 
 void op_popa(struct cpu *c, const struct insn *i)
 {
 	for (int r = R_DI; r >= R_AX; r--) {
-		uint64_t v = pop(c, i->osz);
+		uint64_t v = pop(c, insn_cold(i)->osz);
 
 		if (r != R_SP)
-			reg_set(c, (unsigned)r, i->osz, v);
+			reg_set(c, (unsigned)r, insn_cold(i)->osz, v);
 	}
 }
 
@@ -178,7 +178,7 @@ void op_popa(struct cpu *c, const struct insn *i)
 
 void op_pushf(struct cpu *c, const struct insn *i)
 {
-	push(c, i->osz, (flags_get(c) | 2) & ~0x30000ull); /* image has RF, VM clear */
+	push(c, insn_cold(i)->osz, (flags_get(c) | 2) & ~0x30000ull); /* image has RF, VM clear */
 }
 
 /* The RFLAGS bits POPF and IRET may change at CPL 3 (not IF, IOPL, VM). */
@@ -202,7 +202,7 @@ void flags_load_user(struct cpu *c, uint64_t v, unsigned osz)
 
 void op_popf(struct cpu *c, const struct insn *i)
 {
-	flags_load_user(c, pop(c, i->osz), i->osz);
+	flags_load_user(c, pop(c, insn_cold(i)->osz), insn_cold(i)->osz);
 }
 
 #define LAHF_MASK (FL_SF | FL_ZF | FL_AF | FL_PF | FL_CF)
@@ -221,8 +221,8 @@ void op_xlat(struct cpu *c, const struct insn *i)
 {
 	uint64_t a = c->r[R_BX] + (c->r[R_AX] & 0xff);
 
-	if (i->asz != 8)
-		a = i->asz == 4 ? (uint32_t)a : (uint16_t)a;
+	if (insn_cold(i)->asz != 8)
+		a = insn_cold(i)->asz == 4 ? (uint32_t)a : (uint16_t)a;
 	a += c->base[i->seg];
 	if (c->mode == CPU_MODE_32)
 		a = (uint32_t)a;
@@ -232,17 +232,17 @@ void op_xlat(struct cpu *c, const struct insn *i)
 /* CBW / CWDE / CDQE */
 void op_cbw(struct cpu *c, const struct insn *i)
 {
-	unsigned half = i->osz / 2;
+	unsigned half = insn_cold(i)->osz / 2;
 
-	reg_set(c, R_AX, i->osz, sign_extend(reg_get(c, R_AX, half), half));
+	reg_set(c, R_AX, insn_cold(i)->osz, sign_extend(reg_get(c, R_AX, half), half));
 }
 
 /* CWD / CDQ / CQO */
 void op_cwd(struct cpu *c, const struct insn *i)
 {
-	bool neg = (reg_get(c, R_AX, i->osz) >> (i->osz * 8 - 1)) & 1;
+	bool neg = (reg_get(c, R_AX, insn_cold(i)->osz) >> (insn_cold(i)->osz * 8 - 1)) & 1;
 
-	reg_set(c, R_DX, i->osz, neg ? ~0ull : 0);
+	reg_set(c, R_DX, insn_cold(i)->osz, neg ? ~0ull : 0);
 }
 
 /* MOVBE: a load or store with the bytes reversed (16/32/64 bits; the
@@ -258,12 +258,12 @@ static inline uint64_t byte_swap(uint64_t v, unsigned sz)
 
 void op_movbe_GvMv(struct cpu *c, const struct insn *i)
 {
-	greg_set(c, i, i->osz, byte_swap(mem_read(insn_ea(c, i), i->osz), i->osz));
+	greg_set(c, i, insn_cold(i)->osz, byte_swap(mem_read(insn_ea(c, i), insn_cold(i)->osz), insn_cold(i)->osz));
 }
 
 void op_movbe_MvGv(struct cpu *c, const struct insn *i)
 {
-	mem_write(insn_ea(c, i), i->osz, byte_swap(greg_get(c, i, i->osz), i->osz));
+	mem_write(insn_ea(c, i), insn_cold(i)->osz, byte_swap(greg_get(c, i, insn_cold(i)->osz), insn_cold(i)->osz));
 }
 
 /* SALC (D6, outside 64-bit mode): AL = CF ? FF : 00, flags kept. */
@@ -425,11 +425,11 @@ void push_run_decoded(struct insn *pool, uint32_t n)
 {
 	uint32_t head = n - 1;
 
-	if (pool[n - 1].fn != op_push_r) /* most decodes: no scan of the run forms */
+	if (insn_cold(&pool[n - 1])->fn != op_push_r) /* most decodes: no scan of the run forms */
 		return;
 	if (n < 2 || !push_run_member(&pool[n - 1]))
 		return;
-	while (head > 0 && pool[head - 1].seq && push_run_member(&pool[head - 1]) &&
+	while (head > 0 && insn_cold(&pool[head - 1])->seq && push_run_member(&pool[head - 1]) &&
 	       n - head < PUSH_RUN_MAX)
 		head--;
 	if (head < n - 1)
@@ -548,110 +548,110 @@ void move_specialise(struct insn *i, bool m64)
 	/* built on insn_ea_fast/insn_offset_fast: not for addr32 operands
 	 * in 64-bit mode (insn.h, insn_addr32_in_64), but for LEA of a
 	 * 32-bit register, whose result is truncated to 32 bits anyway */
-	if (insn_addr32_in_64(i) && (i->fn == op_movsxd_GvEd || i->fn == op_movsx_GvEb ||
-				     i->fn == op_movsx_GvEw || (i->fn == op_lea_GvM && i->osz != 4)))
+	if (insn_addr32_in_64(i) && (insn_cold(i)->fn == op_movsxd_GvEd || insn_cold(i)->fn == op_movsx_GvEb ||
+				     insn_cold(i)->fn == op_movsx_GvEw || (insn_cold(i)->fn == op_lea_GvM && insn_cold(i)->osz != 4)))
 		return;
-	if (i->fn == op_movsxd_GvEd && m64 && i->osz == 8) {
-		i->exec = i->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
-		i->lf = LF_NEUTRAL;
+	if (insn_cold(i)->fn == op_movsxd_GvEd && m64 && insn_cold(i)->osz == 8) {
+		i->exec = insn_cold(i)->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
+		insn_cold(i)->lf = LF_NEUTRAL;
 		return;
 	}
-	if ((i->fn == op_movsx_GvEb || i->fn == op_movsx_GvEw) && (i->osz == 4 || i->osz == 8)) {
-		bool w = i->osz == 8;
+	if ((insn_cold(i)->fn == op_movsx_GvEb || insn_cold(i)->fn == op_movsx_GvEw) && (insn_cold(i)->osz == 4 || insn_cold(i)->osz == 8)) {
+		bool w = insn_cold(i)->osz == 8;
 
-		if (i->fn == op_movsx_GvEb && i->mod == 3)
+		if (insn_cold(i)->fn == op_movsx_GvEb && insn_cold(i)->mod == 3)
 			i->exec = w ? fast_movsx_b64 : fast_movsx_b32;
-		else if (i->fn == op_movsx_GvEb)
+		else if (insn_cold(i)->fn == op_movsx_GvEb)
 			i->exec = w ? EA_PICK_IX(i, fast_movsx_b64_load) : EA_PICK(i, fast_movsx_b32_load);
-		else if (i->mod == 3)
+		else if (insn_cold(i)->mod == 3)
 			i->exec = w ? fast_movsx_w64 : fast_movsx_w32;
 		else
 			i->exec = w ? EA_PICK(i, fast_movsx_w64_load) : EA_PICK(i, fast_movsx_w32_load);
-		i->lf = LF_NEUTRAL;
+		insn_cold(i)->lf = LF_NEUTRAL;
 		return;
 	}
-	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_GvEv) {
+	if (insn_cold(i)->osz == 1 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_GvEv) {
 		i->exec = EA_PICK(i, fast_mov_load8);
 		return;
 	}
-	if (i->osz == 2 && i->mod != 3 && i->fn == op_mov_GvEv && i->op == 0x8b) {
+	if (insn_cold(i)->osz == 2 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_GvEv && insn_cold(i)->op == 0x8b) {
 		i->exec = EA_PICK(i, fast_load16);
 		return;
 	}
-	if (i->osz == 2 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x89) {
+	if (insn_cold(i)->osz == 2 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_EvGv && insn_cold(i)->op == 0x89) {
 		i->exec = EA_PICK(i, fast_store16);
 		return;
 	}
-	if (i->osz == 1 && i->mod != 3 && i->fn == op_mov_EvGv && i->op == 0x88) {
+	if (insn_cold(i)->osz == 1 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_EvGv && insn_cold(i)->op == 0x88) {
 		i->exec = EA_PICK(i, fast_mov_store8);
 		return;
 	}
-	if (i->osz <= 2 && i->mod != 3 && i->fn == op_mov_EvIz) { /* C6 /0 ib, 66 C7 /0 iw */
-		i->exec = i->osz == 1 ? EA_PICK(i, fast_storei8) : EA_PICK(i, fast_storei16);
+	if (insn_cold(i)->osz <= 2 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_EvIz) { /* C6 /0 ib, 66 C7 /0 iw */
+		i->exec = insn_cold(i)->osz == 1 ? EA_PICK(i, fast_storei8) : EA_PICK(i, fast_storei16);
 		return;
 	}
-	bool w = i->osz == 8;
+	bool w = insn_cold(i)->osz == 8;
 
-	if (i->fn == op_push_r && m64 && w) {
+	if (insn_cold(i)->fn == op_push_r && m64 && w) {
 		i->exec = fast_push64;
 		return;
 	}
-	if (i->fn == op_pop_r && m64 && w && i->rm != R_SP) {
+	if (insn_cold(i)->fn == op_pop_r && m64 && w && i->rm != R_SP) {
 		i->exec = fast_pop64;
 		return;
 	}
-	if (i->fn == op_push_Iz && i->osz == (m64 ? 8 : 4)) {
+	if (insn_cold(i)->fn == op_push_Iz && insn_cold(i)->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? fast_push_imm64 : fast_push_imm32;
 		return;
 	}
-	if (i->fn == op_push_r && !m64 && i->osz == 4) {
+	if (insn_cold(i)->fn == op_push_r && !m64 && insn_cold(i)->osz == 4) {
 		i->exec = fast_push32;
 		return;
 	}
-	if (i->fn == op_push_Ev && i->mod != 3 && i->osz == (m64 ? 8 : 4)) {
+	if (insn_cold(i)->fn == op_push_Ev && insn_cold(i)->mod != 3 && insn_cold(i)->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? EA_PICK(i, fast_push_m64) : EA_PICK(i, fast_push_m32);
 		return;
 	}
-	if (i->fn == op_pop_r && !m64 && i->osz == 4 && i->rm != R_SP) {
+	if (insn_cold(i)->fn == op_pop_r && !m64 && insn_cold(i)->osz == 4 && i->rm != R_SP) {
 		i->exec = fast_pop32;
 		return;
 	}
-	if (i->osz != 4 && i->osz != 8)
+	if (insn_cold(i)->osz != 4 && insn_cold(i)->osz != 8)
 		return;
-	if (i->fn == op_mov_EvGv && i->op == 0x89) {
-		i->exec = i->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
-		if (!w && i->mod != 3 && insn_ea_sp32_ok(i))
+	if (insn_cold(i)->fn == op_mov_EvGv && insn_cold(i)->op == 0x89) {
+		i->exec = insn_cold(i)->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
+		if (!w && insn_cold(i)->mod != 3 && insn_ea_sp32_ok(i))
 			i->exec = fast_store32_sp32;
-		if (i->mod == 3)
-			i->lf = LF_NEUTRAL_NOFAULT;
-	} else if (i->fn == op_mov_GvEv) {
-		if (i->mod == 3) {
+		if (insn_cold(i)->mod == 3)
+			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
+	} else if (insn_cold(i)->fn == op_mov_GvEv) {
+		if (insn_cold(i)->mod == 3) {
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
-			i->lf = LF_NEUTRAL_NOFAULT;
+			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
 		} else {
 			i->exec = w ? EA_PICK_IX(i, fast_load64) : EA_PICK(i, fast_load32);
 			if (!w && insn_ea_sp32_ok(i))
 				i->exec = fast_load32_sp32;
 		}
-	} else if (i->fn == op_mov_rIv || (i->fn == op_mov_EvIz && i->mod == 3)) {
+	} else if (insn_cold(i)->fn == op_mov_rIv || (insn_cold(i)->fn == op_mov_EvIz && insn_cold(i)->mod == 3)) {
 		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;
-		i->lf = LF_NEUTRAL_NOFAULT;
-	} else if (i->fn == op_mov_EvIz) {
+		insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
+	} else if (insn_cold(i)->fn == op_mov_EvIz) {
 		i->exec = w ? EA_PICK(i, fast_storei64) : EA_PICK(i, fast_storei32);
-	} else if (i->fn == op_movzx_GvEb) {
-		i->exec = i->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
-		if (i->mod == 3)
-			i->lf = LF_NEUTRAL_NOFAULT;
-	} else if (i->fn == op_movzx_GvEw) {
-		i->exec = i->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
-		if (i->mod == 3)
-			i->lf = LF_NEUTRAL_NOFAULT;
-	} else if (i->fn == op_lea_GvM) {
+	} else if (insn_cold(i)->fn == op_movzx_GvEb) {
+		i->exec = insn_cold(i)->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
+		if (insn_cold(i)->mod == 3)
+			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
+	} else if (insn_cold(i)->fn == op_movzx_GvEw) {
+		i->exec = insn_cold(i)->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
+		if (insn_cold(i)->mod == 3)
+			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
+	} else if (insn_cold(i)->fn == op_lea_GvM) {
 		i->exec = !w ? fast_lea32 : i->index == GREG_NONE ? fast_lea64_bd : fast_lea64;
-		i->lf = LF_NEUTRAL_NOFAULT;
-	} else if (i->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
+		insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
+	} else if (insn_cold(i)->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
 		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);
-	} else if (i->fn == op_movbe_MvGv) {
+	} else if (insn_cold(i)->fn == op_movbe_MvGv) {
 		i->exec = w ? EA_PICK(i, fast_movbe_store64) : EA_PICK(i, fast_movbe_store32);
 	}
 }

@@ -188,18 +188,25 @@ static unsigned unit_hash_slot(insn_exec e)
 
 /* The form the decoder picks for the canned instruction (its flag-free
  * twin if nf), as a CPU of that mode with flat segments would. */
-static insn_exec canned_form(unsigned bits, const char *bytes, unsigned n, bool nf)
+static insn_exec canned_form_in(struct insn *i, unsigned bits, const char *bytes, unsigned n, bool nf)
 {
 	static struct cpu cpu32, cpu64;
 	struct cpu *c = bits == 64 ? &cpu64 : &cpu32;
-	struct insn i;
 
 	c->mode = bits == 64 ? CPU_MODE_64 : CPU_MODE_32;
-	if (!insn_decode_canned(&i, c, (const uint8_t *)bytes, n))
+	if (!insn_decode_canned(i, c, (const uint8_t *)bytes, n))
 		return NULL;
 	if (!nf)
-		return i.exec;
-	return i.lf & LF_TWIN_ALU ? alu_flag_free(&i) : i.lf & LF_TWIN_SHIFT ? shift_flag_free(&i) : NULL;
+		return i->exec;
+	return insn_cold(i)->lf & LF_TWIN_ALU ? alu_flag_free(i) : insn_cold(i)->lf & LF_TWIN_SHIFT ? shift_flag_free(i) : NULL;
+}
+
+static insn_exec canned_form(unsigned bits, const char *bytes, unsigned n, bool nf)
+{
+	insn_exec e = canned_form_in(insn_scratch_shared_take(), bits, bytes, n, nf);
+
+	insn_scratch_shared_give();
+	return e;
 }
 
 static void pairs_init(void)
@@ -231,7 +238,7 @@ static int unit_of(const struct insn *i)
 {
 	unsigned h;
 
-	if ((i->lf & LF_PAIR_HEAD) || !i->exec)
+	if ((insn_cold(i)->lf & LF_PAIR_HEAD) || !i->exec)
 		return -1;
 	for (h = unit_hash_slot(i->exec); unit_hash[h].exec; h = (h + 1) & (UNIT_HASH_SIZE - 1))
 		if (unit_hash[h].exec == i->exec)
@@ -246,9 +253,9 @@ static int unit_of(const struct insn *i)
  * change the forms before it, so it is no barrier (pairs_decoded). */
 static bool lf_passes(const struct insn *i)
 {
-	unsigned cls = i->lf & LF_CLASS_MASK;
+	unsigned cls = insn_cold(i)->lf & LF_CLASS_MASK;
 
-	return cls != LF_READS && cls != LF_WRITES && (i->mod == 3 || cls == LF_NEUTRAL_NOFAULT);
+	return cls != LF_READS && cls != LF_WRITES && (insn_cold(i)->mod == 3 || cls == LF_NEUTRAL_NOFAULT);
 }
 
 /* Pairs the run of single units that ends before pool[end], all of whose
@@ -274,15 +281,15 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 	for (k = start; k + 1 < end; k++) {
 		int a = unit_of(&pool[k]), b, c;
 
-		if (a < 0 || !pool[k].seq || (b = unit_of(&pool[k + 1])) < 0)
+		if (a < 0 || !insn_cold(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
 			continue;
 		pool[k].exec = pair_forms[a][b];
 		/* three when the third is a triple unit too (pool[k + 2] is
 		 * before the barrier, so final) */
-		if (k + 2 < end && pool[k + 1].seq && triple_of_unit[a] >= 0 &&
+		if (k + 2 < end && insn_cold(&pool[k + 1])->seq && triple_of_unit[a] >= 0 &&
 		    triple_of_unit[b] >= 0 && (c = unit_of(&pool[k + 2])) >= 0 && triple_of_unit[c] >= 0)
 			pool[k].exec = triple_forms[triple_of_unit[a]][triple_of_unit[b]][triple_of_unit[c]];
-		pool[k].lf |= LF_PAIR_HEAD;
+		insn_cold(&pool[k])->lf |= LF_PAIR_HEAD;
 	}
 	return start;
 }

@@ -79,7 +79,7 @@ void cpu_set_tls_entry(struct cpu *c, unsigned n, const struct cpu_tls_desc *d)
 /* 06/0E/16/1E push ES/CS/SS/DS; 0F A0/A8 push FS/GS (and the pops). */
 static unsigned opcode_seg(const struct insn *i)
 {
-	return i->op < 0x20 ? (unsigned)(i->op >> 3) : (unsigned)(SEG_FS + ((i->op >> 3) & 1));
+	return insn_cold(i)->op < 0x20 ? (unsigned)(insn_cold(i)->op >> 3) : (unsigned)(SEG_FS + ((insn_cold(i)->op >> 3) & 1));
 }
 
 /* PUSH Sreg: the SDM allows a 16-bit write for 32-bit pushes. sysgate
@@ -88,10 +88,10 @@ static unsigned opcode_seg(const struct insn *i)
  * slot in 64-bit mode. */
 void op_push_sreg(struct cpu *c, const struct insn *i)
 {
-	uint64_t sp = c->r[R_SP] - i->osz;
+	uint64_t sp = c->r[R_SP] - insn_cold(i)->osz;
 
 	if (c->mode == CPU_MODE_64) {
-		push(c, i->osz, c->sel[opcode_seg(i)]);
+		push(c, insn_cold(i)->osz, c->sel[opcode_seg(i)]);
 		return;
 	}
 	mem_write(stack_addr(c, sp), 2, c->sel[opcode_seg(i)]);
@@ -101,7 +101,7 @@ void op_push_sreg(struct cpu *c, const struct insn *i)
 void op_pop_sreg(struct cpu *c, const struct insn *i)
 {
 	uint64_t sp = c->r[R_SP];
-	uint16_t sel = (uint16_t)pop(c, i->osz);
+	uint16_t sel = (uint16_t)pop(c, insn_cold(i)->osz);
 
 	if (cpu_load_segment(c, opcode_seg(i), sel) < 0) {
 		c->r[R_SP] = sp;
@@ -118,8 +118,8 @@ void op_mov_EvSw(struct cpu *c, const struct insn *i)
 		op_ud(c, i);
 		return;
 	}
-	if (i->mod == 3)
-		reg_set(c, i->rm, i->osz == 2 ? 2 : i->osz, c->sel[s]);
+	if (insn_cold(i)->mod == 3)
+		reg_set(c, i->rm, insn_cold(i)->osz == 2 ? 2 : insn_cold(i)->osz, c->sel[s]);
 	else
 		mem_write(insn_ea(c, i), 2, c->sel[s]);
 }
@@ -140,17 +140,17 @@ void op_mov_SwEw(struct cpu *c, const struct insn *i)
  * then selector from memory (m16:16/32/64). */
 void op_lxs_GvMp(struct cpu *c, const struct insn *i)
 {
-	unsigned seg = i->op == 0xc4 ? SEG_ES : i->op == 0xc5 ? SEG_DS :
-		       i->op == 0xb2 ? SEG_SS : i->op == 0xb4 ? SEG_FS : SEG_GS;
+	unsigned seg = insn_cold(i)->op == 0xc4 ? SEG_ES : insn_cold(i)->op == 0xc5 ? SEG_DS :
+		       insn_cold(i)->op == 0xb2 ? SEG_SS : insn_cold(i)->op == 0xb4 ? SEG_FS : SEG_GS;
 	uint64_t ea = insn_ea(c, i);
-	uint64_t off = mem_read(ea, i->osz);
-	uint16_t sel = (uint16_t)mem_read(ea + i->osz, 2);
+	uint64_t off = mem_read(ea, insn_cold(i)->osz);
+	uint16_t sel = (uint16_t)mem_read(ea + insn_cold(i)->osz, 2);
 
 	if (cpu_load_segment(c, seg, sel) < 0) {
 		cpu_raise(c, VEC_GP);
 		return;
 	}
-	greg_set(c, i, i->osz, off);
+	greg_set(c, i, insn_cold(i)->osz, off);
 }
 
 /* ARPL Ew, Gw: raise the destination selector's RPL to the source's. */
@@ -214,7 +214,7 @@ static void lar_lsl(struct cpu *c, const struct insn *i, bool lsl)
 	bool ok = descriptor(c, (uint16_t)rm_read(c, i, 2), &ar, &limit);
 
 	if (ok)
-		greg_set(c, i, i->osz == 2 ? 2 : 4, lsl ? limit : ar);
+		greg_set(c, i, insn_cold(i)->osz == 2 ? 2 : 4, lsl ? limit : ar);
 	flags_put(c, FL_ZF, ok ? FL_ZF : 0);
 }
 
@@ -227,7 +227,7 @@ void op_lsl_GvEw(struct cpu *c, const struct insn *i) { lar_lsl(c, i, true); }
  * test. SLDT/STR (UMIP) and LLDT/LTR (privileged): #GP. */
 void op_grp6_Ew(struct cpu *c, const struct insn *i)
 {
-	unsigned sub = (i->modrm >> 3) & 7;
+	unsigned sub = (insn_cold(i)->modrm >> 3) & 7;
 	uint32_t ar, limit;
 	bool ok;
 

@@ -20,15 +20,15 @@ static void put_cf_of(struct cpu *c, bool cf, bool of)
  * address faults) and a 32-bit register is still zero-extended (host). */
 static void shift_by_zero(struct cpu *c, const struct insn *i)
 {
-	if (i->mod != 3)
-		mem_read(insn_ea(c, i), i->osz);
-	else if (i->osz == 4)
+	if (insn_cold(i)->mod != 3)
+		mem_read(insn_ea(c, i), insn_cold(i)->osz);
+	else if (insn_cold(i)->osz == 4)
 		reg_set(c, i->rm, 4, c->r[i->rm]);
 }
 
 static void shift(struct cpu *c, const struct insn *i, unsigned count)
 {
-	unsigned sz = i->osz, bits = sz * 8;
+	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
 	unsigned n = count & (sz == 8 ? 63 : 31);
 	uint64_t ea = 0, v, res, mask = size_mask(sz);
 	bool cf, of;
@@ -104,8 +104,8 @@ void op_shift_EvCL(struct cpu *c, const struct insn *i) { shift(c, i, (uint8_t)c
 /* SHLD/SHRD: 0F A4/AC take imm8, 0F A5/AD take CL. */
 static void double_shift(struct cpu *c, const struct insn *i, bool left)
 {
-	unsigned sz = i->osz, bits = sz * 8;
-	unsigned n = (i->op & 1 ? (uint8_t)c->r[R_CX] : (unsigned)i->imm) & (sz == 8 ? 63 : 31);
+	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
+	unsigned n = (insn_cold(i)->op & 1 ? (uint8_t)c->r[R_CX] : (unsigned)i->imm) & (sz == 8 ? 63 : 31);
 	uint64_t ea = 0, d, s = greg_get(c, i, sz), res, mask = size_mask(sz);
 	bool cf;
 
@@ -253,9 +253,9 @@ static const insn_exec fast_shift_cl_nf[8][2] = {
  * (shift_specialise marked it LF_TWIN_SHIFT). */
 insn_exec shift_flag_free(const struct insn *i)
 {
-	if (i->fn == op_shift_EvCL)
-		return fast_shift_cl_nf[i->reg & 7][i->osz == 8];
-	return fast_shift_nf[i->reg & 7][fast_width(i->osz)];
+	if (insn_cold(i)->fn == op_shift_EvCL)
+		return fast_shift_cl_nf[i->reg & 7][insn_cold(i)->osz == 8];
+	return fast_shift_nf[i->reg & 7][fast_width(insn_cold(i)->osz)];
 }
 
 static const insn_exec fast_shift_cl[8][2] = {
@@ -288,48 +288,48 @@ void shift_specialise(struct insn *i)
 {
 	insn_exec f;
 
-	if ((i->fn == op_shift_EvIb || i->fn == op_shift_Ev1) && i->mod == 3 && i->osz == 1) {
-		unsigned n = i->fn == op_shift_Ev1 ? 1 : (unsigned)i->imm & 31;
+	if ((insn_cold(i)->fn == op_shift_EvIb || insn_cold(i)->fn == op_shift_Ev1) && insn_cold(i)->mod == 3 && insn_cold(i)->osz == 1) {
+		unsigned n = insn_cold(i)->fn == op_shift_Ev1 ? 1 : (unsigned)i->imm & 31;
 
 		f = fast_shift8[i->reg & 7];
 		if (!f || n == 0 || n > 7)
 			return; /* 8..31: past the width (generic rules) */
 		i->imm = n;
 		i->exec = f;
-		i->lf = LF_WRITES; /* all six for a nonzero count; no twin */
+		insn_cold(i)->lf = LF_WRITES; /* all six for a nonzero count; no twin */
 		return;
 	}
 
-	if (i->fn == op_shift_EvCL && i->mod == 3 && (i->osz == 4 || i->osz == 8)) {
-		f = fast_shift_cl[i->reg & 7][i->osz == 8];
+	if (insn_cold(i)->fn == op_shift_EvCL && insn_cold(i)->mod == 3 && (insn_cold(i)->osz == 4 || insn_cold(i)->osz == 8)) {
+		f = fast_shift_cl[i->reg & 7][insn_cold(i)->osz == 8];
 		if (f)
 			i->exec = f;
 		/* lflive.c: SHL/SHR/SAR by CL write every arithmetic flag or,
 		 * with a count of 0, none, and read none: the walk passes them
 		 * as it passes rotates (LF_CFOF), their twins flag-free */
-		if (f && fast_shift_cl_nf[i->reg & 7][i->osz == 8])
-			i->lf = LF_CFOF | LF_TWIN_SHIFT;
+		if (f && fast_shift_cl_nf[i->reg & 7][insn_cold(i)->osz == 8])
+			insn_cold(i)->lf = LF_CFOF | LF_TWIN_SHIFT;
 		return;
 	}
-	if ((i->fn != op_shift_EvIb && i->fn != op_shift_Ev1) || i->mod != 3 ||
-	    (i->osz != 2 && i->osz != 4 && i->osz != 8))
+	if ((insn_cold(i)->fn != op_shift_EvIb && insn_cold(i)->fn != op_shift_Ev1) || insn_cold(i)->mod != 3 ||
+	    (insn_cold(i)->osz != 2 && insn_cold(i)->osz != 4 && insn_cold(i)->osz != 8))
 		return;
 	/* D1 /r, a count of 1 (glibc's msort halves with "shr %rdx"; ~80 host
 	 * instructions in the table handler): the immediate forms' fast forms
 	 * and twins, which read the count from imm (D1 has none: 0 until
 	 * here; op_shift_Ev1, the single steps' handler, ignores it) */
-	if (i->fn == op_shift_Ev1)
+	if (insn_cold(i)->fn == op_shift_Ev1)
 		i->imm = 1;
-	if (((unsigned)i->imm & (i->osz * 8 - 1)) == 0)
+	if (((unsigned)i->imm & (insn_cold(i)->osz * 8 - 1)) == 0)
 		return; /* count 0: the generic form's rules */
-	if (i->osz == 2 && ((unsigned)i->imm & 31) > 15)
+	if (insn_cold(i)->osz == 2 && ((unsigned)i->imm & 31) > 15)
 		return; /* 16..31: the 5-bit count passes the width (generic rules) */
-	f = fast_shift[i->reg & 7][fast_width(i->osz)];
+	f = fast_shift[i->reg & 7][fast_width(insn_cold(i)->osz)];
 	if (!f)
 		return;
 	/* lflive.c: a nonzero count (the condition here) writes every
 	 * arithmetic flag of SHL/SHR/SAR; rotates write only CF and OF */
 	i->exec = f;
-	i->lf = (uint8_t)(((i->reg & 7) == SH_ROL || (i->reg & 7) == SH_ROR ? LF_CFOF : LF_WRITES) |
+	insn_cold(i)->lf = (uint8_t)(((i->reg & 7) == SH_ROL || (i->reg & 7) == SH_ROR ? LF_CFOF : LF_WRITES) |
 			  LF_TWIN_SHIFT);
 }

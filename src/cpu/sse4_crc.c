@@ -26,8 +26,8 @@ void op_crc32_GdEb(struct cpu *c, const struct insn *i)
 /* F1: r32, r/m16 (66) or r/m32; r64, r/m64 (REX.W) */
 void op_crc32_GdEv(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = rm_read(c, i, i->osz);
+	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
 	uint32_t crc = (uint32_t)c->r[i->reg];
 
-	reg_set(c, i->reg, 4, crc32c_bytes(crc, v, i->osz));
+	reg_set(c, i->reg, 4, crc32c_bytes(crc, v, insn_cold(i)->osz));
 }

@@ -135,8 +135,8 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	  unsigned fl, simd_c_fn *portable)
 {
 	struct simd_frame f;
-	bool w = i->rex & 8;
-	bool mmx = (fl & SF_MMX) || ((fl & SF_MMXR) && i->mod == 3);
+	bool w = insn_cold(i)->rex & 8;
+	bool mmx = (fl & SF_MMX) || ((fl & SF_MMXR) && insn_cold(i)->mod == 3);
 	uint32_t guest_mxcsr = c->mxcsr;
 
 	if (mmx && x87_pending(c)) {
@@ -162,7 +162,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	case SM128A:
 	case SM128U:
-		if (i->mod == 3) {
+		if (insn_cold(i)->mod == 3) {
 			op_ud(c, i);
 			return;
 		}
@@ -172,7 +172,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	case S64:
 	case S32:
 	case S16:
-		if (i->mod == 3) {
+		if (insn_cold(i)->mod == 3) {
 			f.x2 = c->xmm[i->rm];
 		} else {
 			memset(&f.x2, 0, sizeof(f.x2));
@@ -180,7 +180,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		}
 		break;
 	case SX:
-		if (i->mod != 3) {
+		if (insn_cold(i)->mod != 3) {
 			op_ud(c, i);
 			return;
 		}
@@ -188,10 +188,10 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	case SMM:
 	case SMM32:
-		f.m2 = i->mod == 3 ? mmx_get(c, i->rm) : mem_read(insn_ea(c, i), src == SMM ? 8 : 4);
+		f.m2 = insn_cold(i)->mod == 3 ? mmx_get(c, i->rm) : mem_read(insn_ea(c, i), src == SMM ? 8 : 4);
 		break;
 	case SMMR:
-		if (i->mod != 3) {
+		if (insn_cold(i)->mod != 3) {
 			op_ud(c, i);
 			return;
 		}
@@ -202,7 +202,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	case SE8:
 	case SE16:
-		f.rax = i->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), src == SE8 ? 1 : 2);
+		f.rax = insn_cold(i)->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), src == SE8 ? 1 : 2);
 		break;
 	case SRM:
 		f.m1 = mmx_get(c, i->rm);
@@ -215,7 +215,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 
 		f.mxcsr = guest_mxcsr & ~0x3fu; /* its masks: UE depends on UM */
 		f.imm = (uint32_t)i->imm & 0xff;
-		if ((fl & SF_M32SEL) && i->mod != 3)
+		if ((fl & SF_M32SEL) && insn_cold(i)->mod != 3)
 			f.imm &= 0x3f; /* INSERTPS m32: no source lane */
 		portable(&f);
 		raised = f.mxcsr & 0x3f;
@@ -255,7 +255,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	case DRM8:
 	case DRM16:
 	case DRM32:
-		if (i->mod == 3)
+		if (insn_cold(i)->mod == 3)
 			reg_set(c, i->rm, w ? 8 : 4, f.rax);
 		else
 			mem_write(insn_ea(c, i), dst == DRM8 ? 1 : dst == DRM16 ? 2 : 4, f.rax);
@@ -294,7 +294,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
 		unsigned imm = (unsigned)i->imm & (mask); \
-		if (((fl) & SF_M32SEL) && i->mod != 3) \
+		if (((fl) & SF_M32SEL) && insn_cold(i)->mod != 3) \
 			imm &= 0x3f; /* INSERTPS m32: no source lane */ \
 		simd_exec(c, i, simd_t_##name + imm * 8, src, dst, fl, SIMD_PORTABLE(name)); \
 	}
@@ -303,7 +303,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	SIMD_PORTABLE_DECL(name) SIMD_PORTABLE_DECL(name##_w) \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
-		bool w = i->rex & 8; \
+		bool w = insn_cold(i)->rex & 8; \
 		simd_exec(c, i, w ? simd_t_##name##_w : simd_t_##name, src, dst, fl, \
 			  w ? SIMD_PORTABLE(name##_w) : SIMD_PORTABLE(name)); \
 	}
@@ -312,7 +312,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	SIMD_PORTABLE_DECL(name) SIMD_PORTABLE_DECL(name##_w) \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
-		bool w = i->rex & 8; \
+		bool w = insn_cold(i)->rex & 8; \
 		simd_exec(c, i, (w ? simd_t_##name##_w : simd_t_##name) + (i->imm & (mask)) * 8, \
 			  src, dst, fl, w ? SIMD_PORTABLE(name##_w) : SIMD_PORTABLE(name)); \
 	}

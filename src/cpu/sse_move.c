@@ -31,7 +31,7 @@ void op_movu_VxWx(struct cpu *c, const struct insn *i)
  * writes nothing). */
 void op_movu_WxVx(struct cpu *c, const struct insn *i)
 {
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		c->xmm[i->rm] = c->xmm[i->reg];
 		return;
 	}
@@ -43,7 +43,7 @@ void op_movss_VxWx(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm *d = &c->xmm[i->reg];
 
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		d->d[0] = c->xmm[i->rm].d[0];
 	} else {
 		uint32_t v = (uint32_t)mem_read(insn_ea(c, i), 4);
@@ -55,7 +55,7 @@ void op_movss_VxWx(struct cpu *c, const struct insn *i)
 
 void op_movss_WxVx(struct cpu *c, const struct insn *i)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		c->xmm[i->rm].d[0] = c->xmm[i->reg].d[0];
 	else
 		mem_write(insn_ea(c, i), 4, c->xmm[i->reg].d[0]);
@@ -65,7 +65,7 @@ void op_movsd_VxWx(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm *d = &c->xmm[i->reg];
 
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		d->q[0] = c->xmm[i->rm].q[0];
 	} else {
 		d->q[0] = mem_read(insn_ea(c, i), 8);
@@ -75,7 +75,7 @@ void op_movsd_VxWx(struct cpu *c, const struct insn *i)
 
 void op_movsd_WxVx(struct cpu *c, const struct insn *i)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		c->xmm[i->rm].q[0] = c->xmm[i->reg].q[0];
 	else
 		mem_write(insn_ea(c, i), 8, c->xmm[i->reg].q[0]);
@@ -84,7 +84,7 @@ void op_movsd_WxVx(struct cpu *c, const struct insn *i)
 /* 0F 12: MOVLPS/MOVLPD xmm, m64; register form MOVHLPS. */
 void op_movlps_VxMq(struct cpu *c, const struct insn *i)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		c->xmm[i->reg].q[0] = c->xmm[i->rm].q[1];
 	else
 		c->xmm[i->reg].q[0] = mem_read(insn_ea(c, i), 8);
@@ -92,7 +92,7 @@ void op_movlps_VxMq(struct cpu *c, const struct insn *i)
 
 void op_movlps_MqVx(struct cpu *c, const struct insn *i)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		op_ud(c, i);
 	else
 		mem_write(insn_ea(c, i), 8, c->xmm[i->reg].q[0]);
@@ -101,9 +101,9 @@ void op_movlps_MqVx(struct cpu *c, const struct insn *i)
 /* 0F 16: MOVHPS/MOVHPD xmm, m64; register form MOVLHPS (no 66 form). */
 void op_movhps_VxMq(struct cpu *c, const struct insn *i)
 {
-	if (i->mod != 3)
+	if (insn_cold(i)->mod != 3)
 		c->xmm[i->reg].q[1] = mem_read(insn_ea(c, i), 8);
-	else if (i->pfx & PFX_OSZ)
+	else if (insn_cold(i)->pfx & PFX_OSZ)
 		op_ud(c, i);
 	else
 		c->xmm[i->reg].q[1] = c->xmm[i->rm].q[0];
@@ -111,7 +111,7 @@ void op_movhps_VxMq(struct cpu *c, const struct insn *i)
 
 void op_movhps_MqVx(struct cpu *c, const struct insn *i)
 {
-	if (i->mod == 3)
+	if (insn_cold(i)->mod == 3)
 		op_ud(c, i);
 	else
 		mem_write(insn_ea(c, i), 8, c->xmm[i->reg].q[1]);
@@ -120,7 +120,7 @@ void op_movhps_MqVx(struct cpu *c, const struct insn *i)
 /* 66 0F 6E / 7E: MOVD (MOVQ with REX.W) between XMM and r/m. */
 void op_movd_VxEy(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->rex & 8 ? 8 : 4;
+	unsigned sz = insn_cold(i)->rex & 8 ? 8 : 4;
 	uint64_t v = rm_read(c, i, sz);
 
 	memset(&c->xmm[i->reg], 0, sizeof(cpu_xmm));
@@ -129,7 +129,7 @@ void op_movd_VxEy(struct cpu *c, const struct insn *i)
 
 void op_movd_EyVx(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->rex & 8 ? 8 : 4;
+	unsigned sz = insn_cold(i)->rex & 8 ? 8 : 4;
 
 	rm_write(c, i, sz, c->xmm[i->reg].q[0] & size_mask(sz));
 }
@@ -146,7 +146,7 @@ void op_movq_VxWq(struct cpu *c, const struct insn *i)
 /* 66 0F D6: MOVQ xmm/m64, xmm. */
 void op_movq_WqVx(struct cpu *c, const struct insn *i)
 {
-	if (i->mod == 3) {
+	if (insn_cold(i)->mod == 3) {
 		c->xmm[i->rm].q[0] = c->xmm[i->reg].q[0];
 		c->xmm[i->rm].q[1] = 0;
 	} else {

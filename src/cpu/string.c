@@ -9,14 +9,14 @@
 static inline uint64_t str_addr(const struct cpu *c, const struct insn *i, unsigned r,
 				unsigned seg)
 {
-	uint64_t a = reg_get(c, r, i->asz) + c->base[seg];
+	uint64_t a = reg_get(c, r, insn_cold(i)->asz) + c->base[seg];
 
 	return c->mode == CPU_MODE_32 ? (uint32_t)a : a;
 }
 
 static inline void advance(struct cpu *c, const struct insn *i, unsigned r, int64_t delta)
 {
-	reg_set(c, r, i->asz, c->r[r] + (uint64_t)delta);
+	reg_set(c, r, insn_cold(i)->asz, c->r[r] + (uint64_t)delta);
 }
 
 static inline int64_t step(const struct cpu *c, unsigned sz)
@@ -26,7 +26,7 @@ static inline int64_t step(const struct cpu *c, unsigned sz)
 
 static inline uint64_t count(const struct cpu *c, const struct insn *i)
 {
-	return reg_get(c, R_CX, i->asz);
+	return reg_get(c, R_CX, insn_cold(i)->asz);
 }
 
 static inline uint64_t to_page_end(uint64_t a)
@@ -36,7 +36,7 @@ static inline uint64_t to_page_end(uint64_t a)
 
 static inline bool is_rep(const struct insn *i)
 {
-	return i->pfx & (PFX_REP | PFX_REPNE);
+	return insn_cold(i)->pfx & (PFX_REP | PFX_REPNE);
 }
 
 /* Elements of size sz from a and b that stay within their pages. */
@@ -50,7 +50,7 @@ static uint64_t run_len(uint64_t a, uint64_t b, unsigned sz, uint64_t n)
 
 void op_movs(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	int64_t d = step(c, sz);
 
 	if (!is_rep(i)) {
@@ -80,13 +80,13 @@ void op_movs(struct cpu *c, const struct insn *i)
 		advance(c, i, R_SI, d * (int64_t)k);
 		advance(c, i, R_DI, d * (int64_t)k);
 		n -= k;
-		reg_set(c, R_CX, i->asz, n);
+		reg_set(c, R_CX, insn_cold(i)->asz, n);
 	}
 }
 
 void op_stos(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	int64_t d = step(c, sz);
 	uint64_t v = reg_get(c, R_AX, sz);
 
@@ -112,13 +112,13 @@ void op_stos(struct cpu *c, const struct insn *i)
 		}
 		advance(c, i, R_DI, d * (int64_t)k);
 		n -= k;
-		reg_set(c, R_CX, i->asz, n);
+		reg_set(c, R_CX, insn_cold(i)->asz, n);
 	}
 }
 
 void op_lods(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	int64_t d = step(c, sz);
 	uint64_t n = is_rep(i) ? count(c, i) : 1;
 
@@ -126,21 +126,21 @@ void op_lods(struct cpu *c, const struct insn *i)
 		reg_set(c, R_AX, sz, mem_read(str_addr(c, i, R_SI, i->seg), sz));
 		advance(c, i, R_SI, d);
 		if (is_rep(i))
-			reg_set(c, R_CX, i->asz, n - 1);
+			reg_set(c, R_CX, insn_cold(i)->asz, n - 1);
 	}
 }
 
 /* CMPS/SCAS: REPE stops when ZF = 0, REPNE when ZF = 1. */
 static bool rep_done(const struct insn *i, uint64_t a, uint64_t b)
 {
-	return (i->pfx & PFX_REPNE) ? a == b : a != b;
+	return (insn_cold(i)->pfx & PFX_REPNE) ? a == b : a != b;
 }
 
 /* A REP CMPS/SCAS that faults part-way has advanced rSI/rDI/rCX but left
  * the flags as they were (host): the flags are recorded once, at the end. */
 void op_cmps(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	int64_t d = step(c, sz);
 	uint64_t n = is_rep(i) ? count(c, i) : 1, a = 0, b = 0;
 	bool any = false;
@@ -155,7 +155,7 @@ void op_cmps(struct cpu *c, const struct insn *i)
 		advance(c, i, R_DI, d);
 		if (!is_rep(i))
 			break;
-		reg_set(c, R_CX, i->asz, n - 1);
+		reg_set(c, R_CX, insn_cold(i)->asz, n - 1);
 		if (rep_done(i, a, b))
 			break;
 	}
@@ -165,7 +165,7 @@ void op_cmps(struct cpu *c, const struct insn *i)
 
 void op_scas(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = i->osz;
+	unsigned sz = insn_cold(i)->osz;
 	int64_t d = step(c, sz);
 	uint64_t n = is_rep(i) ? count(c, i) : 1, b = 0;
 	uint64_t a = reg_get(c, R_AX, sz);
@@ -177,7 +177,7 @@ void op_scas(struct cpu *c, const struct insn *i)
 		advance(c, i, R_DI, d);
 		if (!is_rep(i))
 			break;
-		reg_set(c, R_CX, i->asz, n - 1);
+		reg_set(c, R_CX, insn_cold(i)->asz, n - 1);
 		if (rep_done(i, a, b))
 			break;
 	}

@@ -213,7 +213,7 @@ bool x87_fast_run(struct cpu *c, const struct insn *i, unsigned slot, const uint
 	uint16_t rel, tags;
 
 	pthread_once(&probe_once, probe);
-	ent = fast_tab[i->op - 0xd8][slot];
+	ent = fast_tab[insn_cold(i)->op - 0xd8][slot];
 	if (!ent || (x->fcw & 0x3f) != 0x3f)
 		return false;
 	/* tags relative to TOP: n in use, then only empty ones */

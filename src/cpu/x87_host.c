@@ -135,7 +135,7 @@ const uint8_t *x87_thunk(unsigned op, unsigned slot)
 /* 16-bit environment formats: 66 without REX.W (which wins). */
 static inline bool x87_o16(const struct insn *i)
 {
-	return (i->pfx & PFX_OSZ) && !(i->rex & 8);
+	return (insn_cold(i)->pfx & PFX_OSZ) && !(insn_cold(i)->rex & 8);
 }
 
 enum x87_mem { X_NONE, X_LOAD, X_STORE };
@@ -157,15 +157,15 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		cpu_raise(c, VEC_MF);
 		return;
 	}
-	if (i->mod == 3) {
-		slot = 8 + (i->modrm & 0x3f);
-		thunk = x87_thunk(i->op - 0xd8u, slot);
+	if (insn_cold(i)->mod == 3) {
+		slot = 8 + (insn_cold(i)->modrm & 0x3f);
+		thunk = x87_thunk(insn_cold(i)->op - 0xd8u, slot);
 	} else {
-		slot = (i->modrm >> 3) & 7;
+		slot = (insn_cold(i)->modrm >> 3) & 7;
 		if (x87_o16(i))
-			thunk = x87_thunks_o16 + ((i->op - 0xd8) * 8 + slot) * THUNK_SLOT;
+			thunk = x87_thunks_o16 + ((insn_cold(i)->op - 0xd8) * 8 + slot) * THUNK_SLOT;
 		else
-			thunk = x87_thunk(i->op - 0xd8u, slot);
+			thunk = x87_thunk(insn_cold(i)->op - 0xd8u, slot);
 		ea = insn_ea(c, i);
 		/* #AC (EFLAGS.AC): m16..m64 on their size, m80 on 8 (SDM); an
 		 * environment's first-field mem_read below checks 2 or 4 */
@@ -198,10 +198,10 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 	 * and operand: the guest's are the instruction and its offset. */
 	if (fx.fip != fip0 && fx.fip == (uintptr_t)thunk)
 		c->x87.fip = c->insn_rip;
-	if (i->mod != 3 && fx.fdp != fdp0 && fx.fdp == (uintptr_t)buf)
+	if (insn_cold(i)->mod != 3 && fx.fdp != fdp0 && fx.fdp == (uintptr_t)buf)
 		c->x87.fdp = insn_offset(c, i);
-	if (i->mod != 3 && fx.fop == (((i->op & 7) << 8) | (slot << 3) | 7))
-		c->x87.fop = (uint16_t)(((i->op & 7) << 8) | i->modrm);
+	if (insn_cold(i)->mod != 3 && fx.fop == (((insn_cold(i)->op & 7) << 8) | (slot << 3) | 7))
+		c->x87.fop = (uint16_t)(((insn_cold(i)->op & 7) << 8) | insn_cold(i)->modrm);
 done:
 	if (flags_io & 2)
 		flags_put(c, FL_ARITH, rflags & FL_ARITH);

@@ -128,7 +128,7 @@ static uint64_t rfbm_of(const struct cpu *c)
 
 static bool wide(const struct cpu *c, const struct insn *i)
 {
-	return c->mode == CPU_MODE_64 && (i->rex & 8);
+	return c->mode == CPU_MODE_64 && (insn_cold(i)->rex & 8);
 }
 
 enum xsave_kind { XSAVE_STD, XSAVE_OPT, XSAVE_CMP };
@@ -305,7 +305,7 @@ void op_xgetbv(struct cpu *c, const struct insn *i)
 {
 	uint64_t v;
 
-	if (!c->xcr0 || (i->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))) {
+	if (!c->xcr0 || (insn_cold(i)->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))) {
 		op_ud(c, i);
 		return;
 	}

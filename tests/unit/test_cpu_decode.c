@@ -15,6 +15,7 @@
 
 static uint8_t *page;
 static struct cpu cpu64, cpu32;
+static struct insn *scratch; /* where the tests decode: an entry of cpu64's cache */
 
 static void decode(struct insn *i, struct cpu *c, const char *bytes, size_t n)
 {
@@ -39,9 +40,9 @@ static size_t cs_len(csh h, const uint8_t *code, size_t n)
  * decodes it as AMD does (rel16). sysgate is an Intel CPU. */
 static bool is_intel_branch(const struct insn *i, const struct cpu *c)
 {
-	return c->mode == CPU_MODE_64 && (i->pfx & PFX_OSZ) &&
-	       (i->fn == op_jcc_Jb || i->fn == op_jmp_Jz || i->fn == op_call_Jz ||
-		i->fn == op_ret_Iw);
+	return c->mode == CPU_MODE_64 && (insn_cold(i)->pfx & PFX_OSZ) &&
+	       (insn_cold(i)->fn == op_jcc_Jb || insn_cold(i)->fn == op_jmp_Jz || insn_cold(i)->fn == op_call_Jz ||
+		insn_cold(i)->fn == op_ret_Iw);
 }
 
 /* Known encodings: each must decode (not #UD) to Capstone's length. */
@@ -83,16 +84,16 @@ static void test_known(void **state)
 	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, &h64), CS_ERR_OK);
 	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_32, &h32), CS_ERR_OK);
 	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
-		struct insn i;
+		struct insn *i = scratch;
 		struct cpu *c = known[k].m64 ? &cpu64 : &cpu32;
 
-		decode(&i, c, known[k].b, known[k].n);
-		if (i.fn == op_ud || i.fn == op_gp)
+		decode(i, c, known[k].b, known[k].n);
+		if (insn_cold(i)->fn == op_ud || insn_cold(i)->fn == op_gp)
 			fail_msg("case %zu decodes as a fault", k);
-		assert_int_equal(i.len, known[k].n);
-		if (is_intel_branch(&i, c))
+		assert_int_equal(insn_cold(i)->len, known[k].n);
+		if (is_intel_branch(i, c))
 			continue;
-		assert_int_equal(i.len, cs_len(known[k].m64 ? h64 : h32, page, 16));
+		assert_int_equal(insn_cold(i)->len, cs_len(known[k].m64 ? h64 : h32, page, 16));
 	}
 	cs_close(&h64);
 	cs_close(&h32);
@@ -100,49 +101,49 @@ static void test_known(void **state)
 
 static void test_fields(void **state)
 {
-	struct insn i;
+	struct insn *i = scratch;
 
-	decode(&i, &cpu64, "\x48\x8b\x05\x10\x00\x00\x00", 7);
-	assert_int_equal(i.base, GREG_RIP);
-	assert_int_equal(i.disp, 16);
-	assert_int_equal(i.osz, 8);
-	cpu64.rip = (uint64_t)(uintptr_t)page + i.len;
-	assert_int_equal(insn_ea(&cpu64, &i), (uintptr_t)page + 7 + 16);
+	decode(i, &cpu64, "\x48\x8b\x05\x10\x00\x00\x00", 7);
+	assert_int_equal(i->base, GREG_RIP);
+	assert_int_equal(i->disp, 16);
+	assert_int_equal(insn_cold(i)->osz, 8);
+	cpu64.rip = (uint64_t)(uintptr_t)page + insn_cold(i)->len;
+	assert_int_equal(insn_ea(&cpu64, i), (uintptr_t)page + 7 + 16);
 
-	decode(&i, &cpu64, "\x64\x48\x8b\x04\x25\x28\x00\x00\x00", 9);
-	assert_int_equal(i.seg, SEG_FS);
+	decode(i, &cpu64, "\x64\x48\x8b\x04\x25\x28\x00\x00\x00", 9);
+	assert_int_equal(i->seg, SEG_FS);
 	cpu64.base[SEG_FS] = 0x10000;
-	assert_int_equal(insn_ea(&cpu64, &i), 0x10028);
+	assert_int_equal(insn_ea(&cpu64, i), 0x10028);
 
-	decode(&i, &cpu64, "\x2e\x8b\x00", 3); /* CS override ignored in 64-bit mode */
-	assert_int_equal(i.seg, SEG_DS);
+	decode(i, &cpu64, "\x2e\x8b\x00", 3); /* CS override ignored in 64-bit mode */
+	assert_int_equal(i->seg, SEG_DS);
 
-	decode(&i, &cpu64, "\x67\x8b\x04\x98", 4);
-	assert_int_equal(i.asz, 4);
+	decode(i, &cpu64, "\x67\x8b\x04\x98", 4);
+	assert_int_equal(insn_cold(i)->asz, 4);
 	cpu64.r[R_AX] = 0xffffffff;
 	cpu64.r[R_BX] = 1;
-	assert_int_equal(insn_ea(&cpu64, &i), 3); /* wraps at 32 bits */
+	assert_int_equal(insn_ea(&cpu64, i), 3); /* wraps at 32 bits */
 
-	decode(&i, &cpu64, "\x88\xe0", 2); /* mov al,ah */
-	assert_int_equal(i.reg8, 16 + 0);
-	decode(&i, &cpu64, "\x40\x88\xe0", 3); /* mov al,spl */
-	assert_int_equal(i.reg8, R_SP);
+	decode(i, &cpu64, "\x88\xe0", 2); /* mov al,ah */
+	assert_int_equal(i->reg8, 16 + 0);
+	decode(i, &cpu64, "\x40\x88\xe0", 3); /* mov al,spl */
+	assert_int_equal(i->reg8, R_SP);
 
-	decode(&i, &cpu64, "\x66\x50", 2); /* push ax */
-	assert_int_equal(i.osz, 2);
-	decode(&i, &cpu64, "\x50", 1);
-	assert_int_equal(i.osz, 8);
-	decode(&i, &cpu32, "\x50", 1);
-	assert_int_equal(i.osz, 4);
+	decode(i, &cpu64, "\x66\x50", 2); /* push ax */
+	assert_int_equal(insn_cold(i)->osz, 2);
+	decode(i, &cpu64, "\x50", 1);
+	assert_int_equal(insn_cold(i)->osz, 8);
+	decode(i, &cpu32, "\x50", 1);
+	assert_int_equal(insn_cold(i)->osz, 4);
 
-	decode(&i, &cpu32, "\x67\x8b\x47\x04", 4); /* mov eax,[bx+4] */
-	assert_int_equal(i.base, R_BX);
-	assert_int_equal(i.index, GREG_NONE);
-	assert_int_equal(i.disp, 4);
+	decode(i, &cpu32, "\x67\x8b\x47\x04", 4); /* mov eax,[bx+4] */
+	assert_int_equal(i->base, R_BX);
+	assert_int_equal(i->index, GREG_NONE);
+	assert_int_equal(i->disp, 4);
 
-	decode(&i, &cpu64, "\x48\x41\x8b\x00", 4); /* REX not last: ignored */
-	assert_int_equal(i.osz, 4);
-	assert_int_equal(i.base, R_R8);
+	decode(i, &cpu64, "\x48\x41\x8b\x00", 4); /* REX not last: ignored */
+	assert_int_equal(insn_cold(i)->osz, 4);
+	assert_int_equal(i->base, R_R8);
 }
 
 static void test_invalid(void **state)
@@ -163,10 +164,10 @@ static void test_invalid(void **state)
 	};
 
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		struct insn i;
+		struct insn *i = scratch;
 
-		decode(&i, bad[k].m64 ? &cpu64 : &cpu32, bad[k].b, bad[k].n);
-		if (i.fn != bad[k].fn)
+		decode(i, bad[k].m64 ? &cpu64 : &cpu32, bad[k].b, bad[k].n);
+		if (insn_cold(i)->fn != bad[k].fn)
 			fail_msg("case %zu: wrong handler", k);
 	}
 }
@@ -183,7 +184,7 @@ static void test_random_lengths(void **state)
 	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_32, &h[1]), CS_ERR_OK);
 	for (int n = 0; n < 20000; n++) {
 		uint8_t b[16];
-		struct insn i;
+		struct insn *i = scratch;
 		int m = n & 1;
 		size_t want;
 
@@ -195,15 +196,15 @@ static void test_random_lengths(void **state)
 			b[0] = prefixes[(r >> 20) % sizeof(prefixes)];
 		if (m && (b[0] & 0xf0) == 0x40)
 			continue;
-		decode(&i, m ? &cpu32 : &cpu64, (const char *)b, 16);
-		if (i.fn == op_ud || i.fn == op_gp || is_intel_branch(&i, m ? &cpu32 : &cpu64))
+		decode(i, m ? &cpu32 : &cpu64, (const char *)b, 16);
+		if (insn_cold(i)->fn == op_ud || insn_cold(i)->fn == op_gp || is_intel_branch(i, m ? &cpu32 : &cpu64))
 			continue;
 		want = cs_len(h[m], page, 16);
 		if (!want)
 			continue;
-		if (want != i.len)
+		if (want != insn_cold(i)->len)
 			fail_msg("%s-bit %02x %02x %02x %02x %02x %02x: len %u, capstone %zu",
-				 m ? "32" : "64", b[0], b[1], b[2], b[3], b[4], b[5], i.len, want);
+				 m ? "32" : "64", b[0], b[1], b[2], b[3], b[4], b[5], insn_cold(i)->len, want);
 		compared++;
 	}
 	assert_true(compared > 5000);
@@ -274,17 +275,17 @@ static void test_decode_one(void **state)
 	/* the same decoder as the cache's: the same lengths */
 	for (int n = 0; n < 20000; n++) {
 		uint8_t b[16];
-		struct insn i;
+		struct insn *i = scratch;
 		struct cpu *c = n & 1 ? &cpu32 : &cpu64;
 
 		for (int k = 0; k < 16; k++) {
 			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
 			b[k] = (uint8_t)r;
 		}
-		decode(&i, c, (const char *)b, 16);
+		decode(i, c, (const char *)b, 16);
 		assert_true(cpu_decode_one(c->mode, b, 16, &len, &flow));
-		assert_int_equal(len, i.len);
-		if (i.fn == op_ud || i.fn == op_gp)
+		assert_int_equal(len, insn_cold(i)->len);
+		if (insn_cold(i)->fn == op_ud || insn_cold(i)->fn == op_gp)
 			assert_int_not_equal(flow, CPU_INSN_FALLS_THROUGH);
 	}
 }
@@ -295,6 +296,7 @@ static int setup(void **state)
 		    -1, 0);
 	cpu_init(&cpu64, CPU_MODE_64);
 	cpu_init(&cpu32, CPU_MODE_32);
+	scratch = insn_scratch(&cpu64, INSN_SCRATCH_DECODE);
 	return page == MAP_FAILED;
 }
 
