@@ -184,9 +184,12 @@ FAST_BYTE_SHIFT(psrldq)
 FAST_BYTE_SHIFT(pslldq)
 #undef FAST_BYTE_SHIFT
 
-/* VPALIGNR reg, vvvv, r/m, imm8: each lane (vvvv:r/m) >> 8 * imm8. */
-static inline const struct insn *vpalignr(struct cpu *c, const struct insn *i, const cpu_xmm *b,
-					  bool l256)
+/* VPALIGNR reg, vvvv, r/m, imm8: each lane (vvvv:r/m) >> 8 * imm8.
+ * Inlined into every handler, so that they jump to the next one: called,
+ * its exec_next left their frames under the next handler's, and a guest
+ * loop of VPALIGNR (OpenSSL's SHA-512) overflowed the host stack. */
+static inline __attribute__((always_inline)) const struct insn *
+vpalignr(struct cpu *c, const struct insn *i, const cpu_xmm *b, bool l256)
 {
 	unsigned n = (unsigned)(i->imm & 0xff);
 	cpu_xmm lo, hi;

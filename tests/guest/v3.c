@@ -113,6 +113,37 @@ __attribute__((noinline)) static void intrinsics(void)
 	       (unsigned long long)fnv(&out[4], 32), (unsigned long long)fnv(&acc, sizeof(acc)));
 }
 
+/* A long loop of nothing but VPALIGNR (register and memory, xmm and ymm)
+ * and its DEC/JNZ, as OpenSSL's SHA-512 of 1 MB runs: sysgate's handlers
+ * of it once called a shared helper that went on to the next handler, so
+ * their host frames piled up and 200,000 rounds overflowed the stack. */
+__attribute__((noinline)) static void long_runs(void)
+{
+	static uint64_t mem[4];
+	__m256i a = _mm256_set_epi64x((long long)next(), (long long)next(), (long long)next(),
+				      (long long)next());
+	__m256i b = _mm256_set_epi64x((long long)next(), (long long)next(), (long long)next(),
+				      (long long)next());
+	__m256i t = _mm256_setzero_si256();
+	uint64_t out[8];
+	unsigned n = 300000;
+
+	for (int k = 0; k < 4; k++)
+		mem[k] = next();
+	__asm__ volatile("1: vpalignr $3, %[b], %[a], %[t]\n\t"
+			 "vpalignr $13, %[m], %[t], %[b]\n\t"
+			 "vpalignr $7, %x[b], %x[t], %x[a]\n\t"
+			 "vpalignr $9, %[m], %x[a], %x[t]\n\t"
+			 "vpxor %[t], %[b], %[b]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b"
+			 : [a] "+x"(a), [b] "+x"(b), [t] "+x"(t), [n] "+r"(n)
+			 : [m] "m"(mem));
+	_mm256_storeu_si256((__m256i *)&out[0], a);
+	_mm256_storeu_si256((__m256i *)&out[4], b);
+	printf("long runs: vpalignr %016llx\n", (unsigned long long)fnv(out, sizeof(out)));
+}
+
 __attribute__((noinline)) static void strings(void)
 {
 	static char s[8192];
@@ -172,6 +203,7 @@ int main(void)
 		bytes[k] = (uint8_t)next();
 	loops();
 	intrinsics();
+	long_runs();
 	strings();
 	return 0;
 }
