@@ -4,6 +4,7 @@
  * faults into the kernel's signals with their siginfo. */
 #define _GNU_SOURCE /* TRAP_TRACE */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,11 +181,28 @@ static void restart_or_eintr(struct sg_task *t, uint64_t sa_flags)
 
 /* --- delivery ------------------------------------------------------------- */
 
+/* The action as one whole, read under the lock sigaction writes it with:
+ * the kernel reads it once per delivery under its siglock, and a handler
+ * another thread sets meanwhile takes effect for the next signal. Read
+ * twice, a switch in between (SIG_IGN then a handler, or back) built a
+ * frame for SIG_IGN's value, 1 (CPython's
+ * test_stress_modifying_handlers; e2e.proc-actionrace). */
+static struct sg_sigaction action_now(struct sg_task_group *g, int sig)
+{
+	struct sg_sigaction ka;
+
+	pthread_mutex_lock(&g->lock);
+	ka = g->sigactions[sig - 1];
+	pthread_mutex_unlock(&g->lock);
+	return ka;
+}
+
+/* A frame for the handler of ka, the action read once for this delivery. */
 static int setup_frame(struct sg_task *t, int sig, const siginfo_t *si,
-		       const struct cpu_fault *f)
+		       const struct cpu_fault *f, const struct sg_sigaction *action)
 {
 	struct sg_task_group *g = t->group;
-	struct sg_sigaction ka = g->sigactions[sig - 1];
+	struct sg_sigaction ka = *action;
 	struct frame_req r;
 	uint64_t newmask;
 	int rc;
@@ -223,8 +241,10 @@ static int setup_frame(struct sg_task *t, int sig, const siginfo_t *si,
 		newmask |= SIGBIT(sig);
 	t->sig.has_saved_mask = false;
 	if (ka.flags & SG_SA_RESETHAND) {
+		pthread_mutex_lock(&g->lock);
 		g->sigactions[sig - 1].handler = SG_SIG_DFL;
 		sig_action_changed(g, sig);
+		pthread_mutex_unlock(&g->lock);
 	}
 	frame_set_mask(t, newmask);
 	return 0;
@@ -249,13 +269,15 @@ static bool announce(struct sg_task *t, const siginfo_t *si, bool debugger_saw)
 /* One signal taken from the queue: its action. false: the guest died. */
 static bool act(struct sg_task *t, int sig, const siginfo_t *si)
 {
-	uint64_t handler = t->group->sigactions[sig - 1].handler;
+	struct sg_sigaction ka = action_now(t->group, sig);
 
-	if (handler == SG_SIG_IGN || !announce(t, si, false))
+	if (ka.handler == SG_SIG_IGN || !announce(t, si, false))
 		return true;
-	if (handler == SG_SIG_IGN)
+	/* as the kernel's get_signal: the action after a tracer's stop */
+	ka = action_now(t->group, sig);
+	if (ka.handler == SG_SIG_IGN)
 		return true;
-	if (handler == SG_SIG_DFL) {
+	if (ka.handler == SG_SIG_DFL) {
 		if (default_ignores(sig))
 			return true;
 		if (default_stops(sig)) {
@@ -265,7 +287,7 @@ static bool act(struct sg_task *t, int sig, const siginfo_t *si)
 		die_of(t, sig);
 		return false;
 	}
-	if (setup_frame(t, sig, si, NULL)) {
+	if (setup_frame(t, sig, si, NULL, &ka)) {
 		sig_force_segv(t);
 		return true;
 	}
@@ -359,7 +381,7 @@ static void fault_info(const struct sg_task *t, const struct cpu_fault *f, int s
 
 bool sig_deliver_fault(struct sg_task *t, const struct cpu_fault *f, int signo)
 {
-	struct sg_sigaction *ka = &t->group->sigactions[signo - 1];
+	struct sg_sigaction ka;
 	siginfo_t si;
 
 	fault_info(t, f, signo, &si);
@@ -368,7 +390,8 @@ bool sig_deliver_fault(struct sg_task *t, const struct cpu_fault *f, int signo)
 	if (t->group->hooks.debugger_signal &&
 	    !t->group->hooks.debugger_signal(t, &si, true))
 		return true;
-	if (ka->handler == SG_SIG_DFL || ka->handler == SG_SIG_IGN ||
+	ka = action_now(t->group, signo);
+	if (ka.handler == SG_SIG_DFL || ka.handler == SG_SIG_IGN ||
 	    (t->sig.mask & SIGBIT(signo))) {
 		/* force_sig: blocked or ignored means death; a tracer still
 		 * sees the signal (strace's "--- SIGSEGV {...} ---"; a guest
@@ -386,7 +409,7 @@ bool sig_deliver_fault(struct sg_task *t, const struct cpu_fault *f, int signo)
 		return true;
 	if (!announce(t, &si, true))
 		return true;
-	if (setup_frame(t, signo, &si, f))
+	if (setup_frame(t, signo, &si, f, &ka))
 		return false;
 	return true;
 }
