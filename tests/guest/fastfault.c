@@ -1,0 +1,492 @@
+/* Faults inside the fast paths that run several instructions per
+ * dispatch (docs/cpu.md: pairs and triples, fused compares, the callback's
+ * three-way compare with its load and RET, Py_DECREF's SUB+Jcc, PUSH of
+ * memory, i386's ESP+disp forms): each snippet starts from a known register
+ * state and faults in its second or later instruction (a guard page, a
+ * read-only page, a stack pointer into either), or rewrites the second
+ * instruction of a pair. The SIGSEGV handler prints what its context
+ * holds: the faulting instruction's offset in the snippet, si_addr, every
+ * general register and the arithmetic flags. They must be the state the
+ * instructions before the faulting one leave, as natively: the output is
+ * compared with the native run (x32 with the x86_64 build). Each snippet
+ * runs three times from three states (shift counts 0, 5, 32; three flag
+ * sets): the first with a valid pointer, so the whole snippet is decoded
+ * and its pairs and fusions made (sysgate decodes an instruction when it
+ * first runs), the two later ones faulting in those forms. Snippets end
+ * in CMC (a flag reader: pairs.c pairs a run when such a barrier is
+ * decoded; a run ending in a JMP alone is not paired). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* fixed addresses, the same in every run and ABI: data, a guard page,
+ * a page read-only, a data page right above the guard (a stack pointer
+ * there pushes into the guard) */
+#define DATA 0x10000000u
+#define GUARD 0x10010000u
+#define DATA2 0x10011000u
+#define RO 0x10020000u
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+#define ARITH_DF 0xcd5u /* CF PF AF ZF SF DF OF */
+#define NREGS 16
+
+/* the snippets' registers in and out (the stack pointer's slot, 4, is
+ * not loaded) and the flags at [16] */
+uint64_t g_in[NREGS + 1], g_out[NREGS + 1], g_saved_sp, g_body;
+void enter_regs(void);
+extern char exit_regs[];
+
+/* name, the register given the bad pointer (-1: none), the pointer in
+ * the first run (valid: the whole snippet runs and is decoded, pairs and
+ * fusions made) and in the two later ones (a fault), and the flags the
+ * SDM leaves undefined after the snippet's last flag writer (a rotate by
+ * 3: OF; shifts by 3 or CL: AF, and OF unless the count is 1) */
+#define GOOD_SP (DATA2 + 0x800)
+#define SNIPPETS(X)                                                                  \
+	X(pair_load_second, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
+	X(pair_add_mem_second, 3, DATA + 0x100, GUARD + 0x100, 0)                      \
+	X(pair_store_second, 3, DATA + 0x100, RO + 0x100, 0)                           \
+	X(pair_load_head, 3, DATA + 0x100, GUARD + 0x100, 0)                           \
+	X(pair_ix_load_second, 3, DATA + 0x100, GUARD + 0x100, 0)                      \
+	X(pair_smc_second, -1, 0, 0, 0)                                                \
+	X(triple_then_load, 3, DATA + 0x100, GUARD + 0x100, 0x800)                     \
+	X(shift_cl_then_load, 3, DATA + 0x100, GUARD + 0x100, 0x810)                   \
+	X(neg_sbb_then_load, 3, DATA + 0x100, GUARD + 0x100, 0)                        \
+	X(shift8_then_load, 3, DATA + 0x100, GUARD + 0x100, 0x810)                     \
+	X(dec_jcc_then_load, 3, DATA + 0x100, GUARD + 0x100, 0)                        \
+	X(threeway_cmp, 7, DATA + 0x80, GUARD + 0x40, 0)                               \
+	X(threeway_load_cmp, 7, DATA + 0x80, GUARD + 0x40, 0)                          \
+	X(threeway_ret, 4, GOOD_SP, GUARD + 0x80, 0)                                   \
+	X(threeway_load_ret, 4, GOOD_SP, GUARD + 0x80, 0)                              \
+	X(threeway_load_ret64, 4, GOOD_SP, GUARD + 0x80, 0)                            \
+	X(threeway_ret_addr32, 4, GOOD_SP, GUARD + 0x80, 0)                            \
+	X(decref_store, 3, DATA + 0x10, RO + 0x10, 0)                                  \
+	X(decref_taken, -1, 0, 0, 0)                                                   \
+	X(cmp_jcc_mem, 3, DATA + 0x100, GUARD + 0x100, 0)                              \
+	X(dec_mem_jcc, 3, DATA + 0x100, RO + 0x100, 0)                                 \
+	X(push_mem_read, 3, DATA + 0x100, GUARD + 0x100, 0)                            \
+	X(push_mem_store, 4, GOOD_SP, DATA2, 0)                                        \
+	X(sp_load_second, 4, GOOD_SP, GUARD + 0x100, 0)                                \
+	X(sp_store_second, 4, GOOD_SP, RO + 0x100, 0)                                  \
+	X(sp_cmp_jcc, 4, GOOD_SP, GUARD + 0x100, 0)                                    \
+	X(push_sp_disp, 4, GOOD_SP, DATA2, 0)
+#define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
+SNIPPETS(DECLARE)
+
+#ifdef __i386__
+__asm__(".text\n"
+	".globl enter_regs, exit_regs\n"
+	"enter_regs:\n"
+	"push %ebx; push %ebp; push %esi; push %edi\n"
+	"mov %esp, g_saved_sp\n"
+	"pushl g_in+128; popfl\n"
+	"mov g_in+8, %ecx; mov g_in+16, %edx; mov g_in+24, %ebx\n"
+	"mov g_in+40, %ebp; mov g_in+48, %esi; mov g_in+56, %edi\n"
+	"mov g_in, %eax; mov g_in+32, %esp\n"
+	"jmp *g_body\n"
+	"exit_regs:\n"
+	"mov %eax, g_out; mov %ecx, g_out+8; mov %edx, g_out+16; mov %ebx, g_out+24\n"
+	"mov %esp, g_out+32; mov %ebp, g_out+40; mov %esi, g_out+48; mov %edi, g_out+56\n"
+	"mov g_saved_sp, %esp\n"
+	"pushfl; popl g_out+128\n"
+	"pop %edi; pop %esi; pop %ebp; pop %ebx\n"
+	"ret\n"
+	/* units of pairs (pairs.c: MOV, XOR, ADD of registers, loads and
+	 * stores through a flat base + disp or ESP + disp), the second one
+	 * faulting */
+	"snip_pair_load_second:\n"
+	"mov %ecx, %eax; mov 4(%ebx), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_load_second_end:\n"
+	"snip_pair_add_mem_second:\n"
+	"add %ecx, %eax; add 4(%ebx), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_add_mem_second_end:\n"
+	"snip_pair_store_second:\n"
+	"xor %ecx, %eax; mov %eax, 4(%ebx); cmc; cmc; jmp exit_regs\n"
+	"snip_pair_store_second_end:\n"
+	"snip_pair_load_head:\n"
+	"mov 4(%ebx), %eax; mov %ecx, %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_load_head_end:\n"
+	"snip_pair_ix_load_second:\n"
+	"movzbl %cl, %edx; movzwl (%ebx,%edx,2), %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_ix_load_second_end:\n"
+	/* a triple (MOV, XOR, ADD) and a rotate, then a load faulting: the
+	 * flags are the rotate's over the ADD's */
+	"snip_triple_then_load:\n"
+	"mov %esi, %ecx; xor %ecx, %edx; add %ecx, %eax; ror $3, %eax\n"
+	"mov 4(%ebx), %esi; sub %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_then_load_end:\n"
+	/* a shift by CL (counts 0, 5, 32: 0 and 32 keep the ADD's flags) */
+	"snip_shift_cl_then_load:\n"
+	"add %esi, %eax; shl %cl, %edx; mov 4(%ebx), %esi; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_shift_cl_then_load_end:\n"
+	"snip_neg_sbb_then_load:\n"
+	"neg %cx; sbb %dl, %dl; mov 4(%ebx), %esi; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_neg_sbb_then_load_end:\n"
+	"snip_shift8_then_load:\n"
+	"shr $3, %dl; mov 4(%ebx), %esi; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_shift8_then_load_end:\n"
+	"snip_dec_jcc_then_load:\n"
+	"dec %ecx; jne 1f; inc %eax; 1: mov 4(%ebx), %esi; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_dec_jcc_then_load_end:\n"
+	/* the comparison callback (fused.c, fused_3way_sub_ret: its load,
+	 * CMP, SETG, SETL, both MOVZX, SUB, RET): the CMP's operand in the
+	 * guard page, called; the RET's stack in it, entered by a jump */
+	"snip_threeway_cmp: mov $" STR(DATA) "+0x40, %esi\n"
+	"call 1f; cmc; cmc; jmp exit_regs\n"
+	"1: cmp %eax, (%edi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_cmp_end:\n"
+	"snip_threeway_load_cmp: mov $" STR(DATA) "+0x40, %esi\n"
+	"call 1f; cmc; cmc; jmp exit_regs\n"
+	"1: mov (%esi), %eax; cmp %eax, (%edi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_load_cmp_end:\n"
+	"snip_threeway_ret: mov $" STR(DATA) "+0x40, %esi; mov $" STR(DATA) "+0x80, %edi\n"
+	"cmp %eax, (%edi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_ret_end:\n"
+	"snip_threeway_load_ret: mov $" STR(DATA) "+0x40, %esi; mov $" STR(DATA) "+0x80, %edi\n"
+	"mov (%esi), %eax; cmp %eax, (%edi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_load_ret_end:\n"
+	"snip_threeway_load_ret64: mov $" STR(DATA) "+0x44, %esi; mov $" STR(DATA) "+0x84, %edi\n"
+	"mov (%esi), %ecx; cmp %ecx, (%edi); setg %cl; setl %bl; movzbl %bl, %ebx; movzbl %cl, %ecx; sub %ebx, %ecx; ret\n"
+	"snip_threeway_load_ret64_end:\n"
+	"snip_threeway_ret_addr32: mov $" STR(DATA) "+0x48, %esi; mov $" STR(DATA) "+0x88, %edi\n"
+	"mov (%esi), %eax; cmp %eax, (%edi); setg %al; setl %dl; movzbl %al, %eax; movzbl %dl, %edx; sub %edx, %eax; ret\n"
+	"snip_threeway_ret_addr32_end:\n"
+	/* i386 has no 64-bit SUB of memory: DEC of memory fused (below) */
+	"snip_decref_store:\n"
+	"subl $1, 8(%ebx); je 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_decref_store_end:\n"
+	"snip_decref_taken: mov $" STR(DATA) "+0x10, %ebx; movl $1, 8(%ebx)\n"
+	"subl $1, 8(%ebx); je 1f; inc %ecx; 1: mov $" STR(GUARD) ", %ebx; mov (%ebx), %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_decref_taken_end:\n"
+	"snip_cmp_jcc_mem:\n"
+	"cmp 8(%ebx), %ecx; jne 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_cmp_jcc_mem_end:\n"
+	"snip_dec_mem_jcc:\n"
+	"decl 8(%ebx); jne 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_dec_mem_jcc_end:\n"
+	"snip_push_mem_read:\n"
+	"mov %ecx, %eax; push 8(%ebx); pop %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mem_read_end:\n"
+	"snip_push_mem_store: mov $" STR(DATA) "+0x100, %esi\n"
+	"mov %ecx, %eax; push 8(%esi); pop %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mem_store_end:\n"
+	/* ESP + disp (insn_ea_sp32: i386's spill slots), the stack in the
+	 * guard page or the read-only one */
+	"snip_sp_load_second:\n"
+	"mov %ecx, %eax; mov 4(%esp), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_sp_load_second_end:\n"
+	"snip_sp_store_second:\n"
+	"xor %ecx, %eax; mov %eax, 4(%esp); cmc; cmc; jmp exit_regs\n"
+	"snip_sp_store_second_end:\n"
+	"snip_sp_cmp_jcc:\n"
+	"cmpl $5, 8(%esp); jne 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_sp_cmp_jcc_end:\n"
+	"snip_push_sp_disp:\n"
+	"mov %ecx, %eax; push 0x14(%esp); pop %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_sp_disp_end:\n"
+	/* a page of its own: the stores into it drop its decoded code */
+	".p2align 12\n"
+	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
+	"mov %ecx, (%edi)\n"
+	"1: mov %ecx, %edx; nop; nop\n"
+	"xor %edi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_smc_second_end:\n"
+	".p2align 12\n");
+#else
+__asm__(".text\n"
+	".globl enter_regs, exit_regs\n"
+	"enter_regs:\n"
+	"push %rbx; push %rbp; push %r12; push %r13; push %r14; push %r15\n"
+	"mov %rsp, g_saved_sp(%rip)\n"
+	"pushq g_in+128(%rip); popfq\n"
+	"mov g_in+8(%rip), %rcx; mov g_in+16(%rip), %rdx; mov g_in+24(%rip), %rbx\n"
+	"mov g_in+40(%rip), %rbp; mov g_in+48(%rip), %rsi; mov g_in+56(%rip), %rdi\n"
+	"mov g_in+64(%rip), %r8; mov g_in+72(%rip), %r9; mov g_in+80(%rip), %r10\n"
+	"mov g_in+88(%rip), %r11; mov g_in+96(%rip), %r12; mov g_in+104(%rip), %r13\n"
+	"mov g_in+112(%rip), %r14; mov g_in+120(%rip), %r15\n"
+	"mov g_in(%rip), %rax; mov g_in+32(%rip), %rsp\n"
+	"jmp *g_body(%rip)\n"
+	"exit_regs:\n"
+	"mov %rax, g_out(%rip); mov %rcx, g_out+8(%rip); mov %rdx, g_out+16(%rip)\n"
+	"mov %rbx, g_out+24(%rip); mov %rsp, g_out+32(%rip); mov %rbp, g_out+40(%rip)\n"
+	"mov %rsi, g_out+48(%rip); mov %rdi, g_out+56(%rip); mov %r8, g_out+64(%rip)\n"
+	"mov %r9, g_out+72(%rip); mov %r10, g_out+80(%rip); mov %r11, g_out+88(%rip)\n"
+	"mov %r12, g_out+96(%rip); mov %r13, g_out+104(%rip); mov %r14, g_out+112(%rip)\n"
+	"mov %r15, g_out+120(%rip)\n"
+	"mov g_saved_sp(%rip), %rsp\n"
+	"pushfq; popq g_out+128(%rip)\n"
+	"pop %r15; pop %r14; pop %r13; pop %r12; pop %rbp; pop %rbx\n"
+	"ret\n"
+	"snip_pair_load_second:\n"
+	"mov %ecx, %eax; mov 4(%rbx), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_load_second_end:\n"
+	"snip_pair_add_mem_second:\n"
+	"add %ecx, %eax; add 4(%rbx), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_add_mem_second_end:\n"
+	"snip_pair_store_second:\n"
+	"xor %ecx, %eax; mov %eax, 4(%rbx); cmc; cmc; jmp exit_regs\n"
+	"snip_pair_store_second_end:\n"
+	"snip_pair_load_head:\n"
+	"mov 8(%rbx), %rax; mov %ecx, %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_load_head_end:\n"
+	"snip_pair_ix_load_second:\n"
+	"movzbl %cl, %edx; movzwl (%rbx,%rdx,2), %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_ix_load_second_end:\n"
+	"snip_triple_then_load:\n"
+	"mov %esi, %ecx; xor %ecx, %edx; add %ecx, %eax; ror $3, %eax\n"
+	"mov 4(%rbx), %esi; sub %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_then_load_end:\n"
+	"snip_shift_cl_then_load:\n"
+	"add %rsi, %rax; shl %cl, %rdx; sar %cl, %r9d; mov 4(%rbx), %esi; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_shift_cl_then_load_end:\n"
+	"snip_neg_sbb_then_load:\n"
+	"neg %cx; sbb %sil, %sil; mov 4(%rbx), %r8d; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_neg_sbb_then_load_end:\n"
+	"snip_shift8_then_load:\n"
+	"shr $3, %dl; mov 4(%rbx), %esi; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_shift8_then_load_end:\n"
+	"snip_dec_jcc_then_load:\n"
+	"dec %ecx; jne 1f; inc %eax; 1: mov 4(%rbx), %esi; xor %eax, %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_dec_jcc_then_load_end:\n"
+	"snip_threeway_cmp: mov $" STR(DATA) "+0x40, %esi\n"
+	"call 1f; cmc; cmc; jmp exit_regs\n"
+	"1: cmp %eax, (%rdi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_cmp_end:\n"
+	"snip_threeway_load_cmp: mov $" STR(DATA) "+0x40, %esi\n"
+	"call 1f; cmc; cmc; jmp exit_regs\n"
+	"1: mov (%rsi), %eax; cmp %eax, (%rdi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_load_cmp_end:\n"
+	"snip_threeway_ret: mov $" STR(DATA) "+0x40, %esi; mov $" STR(DATA) "+0x80, %edi\n"
+	"cmp %eax, (%rdi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_ret_end:\n"
+	"snip_threeway_load_ret: mov $" STR(DATA) "+0x40, %esi; mov $" STR(DATA) "+0x80, %edi\n"
+	"mov (%rsi), %eax; cmp %eax, (%rdi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_load_ret_end:\n"
+	"snip_threeway_load_ret64: mov $" STR(DATA) "+0x40, %esi; mov $" STR(DATA) "+0x80, %edi\n"
+	"mov 8(%rsi), %rcx; cmp %rcx, 8(%rdi); setg %cl; setl %bl; movzbl %bl, %ebx; movzbl %cl, %ecx; sub %ebx, %ecx; ret\n"
+	"snip_threeway_load_ret64_end:\n"
+	/* x32's shape: 67h addresses, a 64-bit RET */
+	"snip_threeway_ret_addr32: mov $" STR(DATA) "+0x48, %esi; mov $" STR(DATA) "+0x88, %edi\n"
+	"mov (%esi), %eax; cmp %eax, (%edi); setg %al; setl %dl; movzbl %al, %eax; movzbl %dl, %edx; sub %edx, %eax; ret\n"
+	"snip_threeway_ret_addr32_end:\n"
+	/* Py_DECREF (fused.c, fused_sub_mi64_f64): its store faulting (the
+	 * read succeeds), and a taken JE before a fault */
+	"snip_decref_store:\n"
+	"subq $1, 8(%rbx); je 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_decref_store_end:\n"
+	"snip_decref_taken: mov $" STR(DATA) "+0x10, %ebx; movq $1, 8(%rbx)\n"
+	"subq $1, 8(%rbx); je 1f; inc %ecx; 1: mov $" STR(GUARD) ", %ebx; mov (%rbx), %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_decref_taken_end:\n"
+	"snip_cmp_jcc_mem:\n"
+	"cmp 8(%rbx), %rcx; jne 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_cmp_jcc_mem_end:\n"
+	"snip_dec_mem_jcc:\n"
+	"decl 8(%rbx); jne 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_dec_mem_jcc_end:\n"
+	"snip_push_mem_read:\n"
+	"mov %ecx, %eax; push 8(%rbx); pop %rax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mem_read_end:\n"
+	"snip_push_mem_store: mov $" STR(DATA) "+0x100, %esi\n"
+	"mov %ecx, %eax; push 8(%rsi); pop %rax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mem_store_end:\n"
+	/* RSP + disp loads and stores (flat 64) */
+	"snip_sp_load_second:\n"
+	"mov %ecx, %eax; mov 4(%rsp), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_sp_load_second_end:\n"
+	"snip_sp_store_second:\n"
+	"xor %ecx, %eax; mov %eax, 4(%rsp); cmc; cmc; jmp exit_regs\n"
+	"snip_sp_store_second_end:\n"
+	"snip_sp_cmp_jcc:\n"
+	"cmpl $5, 8(%rsp); jne 1f; inc %ecx; 1: jmp exit_regs\n"
+	"snip_sp_cmp_jcc_end:\n"
+	"snip_push_sp_disp:\n"
+	"mov %ecx, %eax; push 0x14(%rsp); pop %rax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_sp_disp_end:\n"
+	/* a page of its own: the stores into it drop its decoded code */
+	".p2align 12\n"
+	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"
+	"mov %ecx, (%rdi)\n"
+	"1: mov %ecx, %edx; nop; nop\n"
+	"xor %edi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_pair_smc_second_end:\n"
+	".p2align 12\n");
+#endif
+
+static const struct {
+	const char *name;
+	char *start, *end;
+	int reg;
+	uint32_t good, bad;
+	unsigned undefined_flags;
+} snippets[] = {
+#define ROW(name, reg, good, bad, undef) { #name, snip_##name, snip_##name##_end, reg, good, bad, undef },
+	SNIPPETS(ROW)
+};
+
+/* greg_t: int on i386, long long on x32 and x86_64 */
+#ifdef __i386__
+#define GREG(v) ((uint64_t)(uint32_t)(v))
+#else
+#define GREG(v) ((uint64_t)(v))
+#endif
+
+static sigjmp_buf jb;
+static uint64_t ctx_regs[NREGS + 1], ctx_rip;
+static int ctx_sig, ctx_code;
+static uintptr_t ctx_addr;
+
+static void on_fault(int sig, siginfo_t *si, void *uctx)
+{
+	ucontext_t *uc = uctx;
+	greg_t *g = uc->uc_mcontext.gregs;
+#ifdef __i386__
+	static const int idx[8] = { REG_EAX, REG_ECX, REG_EDX, REG_EBX, REG_ESP, REG_EBP, REG_ESI, REG_EDI };
+	const int n = 8;
+
+	ctx_rip = (uint32_t)g[REG_EIP];
+#else
+	static const int idx[16] = { REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+				     REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+				     REG_R12, REG_R13, REG_R14, REG_R15 };
+	const int n = 16;
+
+	ctx_rip = (uint64_t)g[REG_RIP];
+#endif
+	for (int k = 0; k < n; k++)
+		ctx_regs[k] = GREG(g[idx[k]]);
+	ctx_regs[NREGS] = GREG(g[REG_EFL]);
+	ctx_sig = sig;
+	ctx_code = si->si_code;
+	ctx_addr = (uintptr_t)si->si_addr;
+	siglongjmp(jb, 1);
+}
+
+static void print_regs(const uint64_t *r, unsigned flags_mask)
+{
+#ifdef __i386__
+	const int n = 8;
+#else
+	const int n = 16;
+#endif
+	for (int k = 0; k < n; k++) {
+		printf(" %llx", (unsigned long long)r[k]);
+	}
+	printf(" fl=%03llx\n", (unsigned long long)(r[NREGS] & flags_mask));
+}
+
+static void fill(void *p, size_t len)
+{
+	for (size_t k = 0; k < len; k++)
+		((uint8_t *)p)[k] = (uint8_t)(k * 0x9d + 0x3b + (k >> 7));
+}
+
+static void map_fixed(uintptr_t at, size_t len, int prot)
+{
+	void *p = mmap((void *)at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	fill(p, len);
+	if (prot != (PROT_READ | PROT_WRITE) && mprotect(p, len, prot) != 0) {
+		perror("mprotect");
+		exit(2);
+	}
+}
+
+int main(void)
+{
+	static uint8_t altstack[65536];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa;
+	uintptr_t page = (uintptr_t)snip_pair_smc_second & ~(uintptr_t)4095;
+	uint8_t smc_orig[8];
+	char *smc_at = NULL;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	map_fixed(DATA, 0x2000, PROT_READ | PROT_WRITE);
+	map_fixed(GUARD, 0x1000, PROT_NONE);
+	map_fixed(DATA2, 0x1000, PROT_READ | PROT_WRITE);
+	map_fixed(RO, 0x1000, PROT_READ);
+	/* the self-modifying snippet's page */
+	if (mprotect((void *)page, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
+		perror("mprotect text");
+		return 2;
+	}
+	/* the rewritten instruction: after "mov %ecx,(%edi)" (89 0f) */
+	for (char *p = snip_pair_smc_second; p + 1 < snip_pair_smc_second_end; p++)
+		if ((uint8_t)p[0] == 0x89 && (uint8_t)p[1] == 0x0f) {
+			smc_at = p + 2;
+			break;
+		}
+	if (!smc_at)
+		return 2;
+	memcpy(smc_orig, smc_at, sizeof(smc_orig));
+	sigaltstack(&ss, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+
+	for (size_t s = 0; s < sizeof(snippets) / sizeof(snippets[0]); s++) {
+		unsigned mask = ARITH_DF & ~snippets[s].undefined_flags;
+
+		for (unsigned run = 0; run < 3; run++) {
+			static const uint8_t counts[3] = { 0, 5, 32 };
+			static const uint64_t flags[3] = { 0x8d5 | 0x202, 0x202, 0x0c5 | 0x202 };
+
+			for (int k = 0; k < NREGS; k++)
+				g_in[k] = (0x0123456789abcdefull * (uint64_t)(k + 1)) ^ (run * 0x1111111111ull);
+			g_in[1] = (g_in[1] & ~0xffull) | counts[run];
+			g_in[4] = GOOD_SP;
+			if (snippets[s].reg >= 0)
+				g_in[snippets[s].reg] = run ? snippets[s].bad : snippets[s].good;
+			fill((void *)(uintptr_t)DATA, 0x2000);
+			fill((void *)(uintptr_t)DATA2, 0x1000);
+			/* a RET from the good stack pointer returns to exit_regs */
+			*(uint64_t *)(uintptr_t)GOOD_SP = (uintptr_t)exit_regs;
+			/* the three-way compares' operands: greater, equal, less */
+			((int32_t *)(uintptr_t)DATA)[0x10] = (int32_t)run - 1;
+			((int32_t *)(uintptr_t)DATA)[0x20] = 0;
+			((int64_t *)(uintptr_t)DATA)[0x9] = (int64_t)run - 1;
+			((int64_t *)(uintptr_t)DATA)[0x11] = 0;
+			g_in[NREGS] = flags[run];
+#ifdef __i386__
+			for (int k = 0; k < NREGS; k++)
+				g_in[k] = (uint32_t)g_in[k];
+#endif
+			if (snippets[s].start == snip_pair_smc_second) /* its page only */
+				memcpy(smc_at, smc_orig, sizeof(smc_orig));
+			g_body = (uintptr_t)snippets[s].start;
+			if (sigsetjmp(jb, 1) == 0) {
+				enter_regs();
+				printf("%-24s %u done:", snippets[s].name, run);
+				print_regs(g_out, mask);
+			} else {
+				uint64_t off = ctx_rip - (uintptr_t)snippets[s].start;
+
+				printf("%-24s %u sig %d code %d addr %lx at +%llu%s:", snippets[s].name,
+				       run, ctx_sig, ctx_code, (unsigned long)ctx_addr,
+				       (unsigned long long)off,
+				       ctx_rip < (uintptr_t)snippets[s].start ||
+						       ctx_rip >= (uintptr_t)snippets[s].end
+					       ? " (outside)"
+					       : "");
+				print_regs(ctx_regs, mask);
+			}
+		}
+	}
+	return 0;
+}
