@@ -14,10 +14,11 @@
 #include "sysgate.h"
 #include "cli/binfmt.h"
 #include "cli/gdb_listen.h"
+#include "mm/mm.h"
 
 extern char **environ;
 
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef SG_ASAN /* mm/mm.h */
 #define SG_CLI_FULL_TEARDOWN 1
 #else
 #define SG_CLI_FULL_TEARDOWN 0

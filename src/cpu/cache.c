@@ -17,7 +17,8 @@
 #include "cpu/cache.h"
 #include "cpu/ops.h"
 #include "cpu/optable.h"
-#ifdef __SANITIZE_ADDRESS__
+#include "mm/mm.h"
+#ifdef SG_ASAN
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -159,8 +160,10 @@ static void chunk_refill(size_t min)
 
 	chunk_next = page_chunk_map(&len, min);
 	chunk_end = chunk_next + len;
-#ifdef __SANITIZE_ADDRESS__
-	/* The pages and blocks are reachable only from here. */
+#ifdef SG_ASAN
+	/* The pages and blocks are reachable only from here (clang's builds
+	 * too: without it every libFuzzer job ended in a leak report, the
+	 * hash table of the pages held only by pages in this chunk). */
 	__lsan_register_root_region(chunk_next, len);
 #endif
 }

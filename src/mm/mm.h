@@ -15,6 +15,18 @@
 
 struct mm;
 
+/* An AddressSanitizer build: gcc says so with __SANITIZE_ADDRESS__, clang
+ * (14) only through __has_feature (the libFuzzer builds). Its shadow takes
+ * part of the low 4 GiB (reserve.c); its leak checker must be told where
+ * the CPU's mmap'd pools point into the heap (cpu/cache.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SG_ASAN 1
+#endif
+#endif
+
 #define MM_LOW4G_END 0x100000000ull
 #define MM_PAGE_SIZE 4096ull
 #define MM_PAGE_ALIGN_UP(x) (((x) + MM_PAGE_SIZE - 1) & ~(MM_PAGE_SIZE - 1))

@@ -11,17 +11,6 @@
 
 #include "mm/mm_internal.h"
 
-/* AddressSanitizer's shadow takes part of the low 4 GiB: gcc says so with
- * __SANITIZE_ADDRESS__, clang (14) only through __has_feature (the
- * libFuzzer builds). */
-#if defined(__SANITIZE_ADDRESS__)
-#define SG_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SG_ASAN 1
-#endif
-#endif
-
 /* A compat (i386 or x32) task on a 64-bit kernel: TASK_SIZE is
  * IA32_PAGE_OFFSET, the last two pages below 4 GiB are not user memory. */
 #define MM_COMPAT_TASK_SIZE 0xffffe000ull

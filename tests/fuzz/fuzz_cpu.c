@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cpu/cpu.h"
+#include "mm/mm.h" /* SG_ASAN */
 
 #define SANDBOX 0x40000000ull       /* code page, then data pages */
 #define SANDBOX_SIZE 0x20000ull
@@ -46,14 +47,6 @@
 #define SEL_RUN 0x02
 #define LIMIT_64 (64ull << 30)
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SG_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SG_ASAN 1
-#endif
 
 static uint8_t *box;
 static struct cpu cpu;
