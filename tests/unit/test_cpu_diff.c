@@ -127,6 +127,19 @@ static const struct snippet cases64[] = {
 	  "\x48\xd3\xe0\x48\x8d\x50\xff\x48\x21\xd6\xd3\xeb\x49\xd3\xf9\x4d\x01\xd3\x41\xd3\xfc\x41\xd3\xe5\x49\xd3\xee\x4c\x31\xff", 30, MASK_ARITH_NOAF },
 	{ "LF CL: sub %r8,%r9; shl %cl,%r10; adc %r11,%r12; add %r13,%r14",
 	  "\x4d\x29\xc1\x49\xd3\xe2\x4d\x11\xdc\x4d\x01\xee", 12, MASK_ARITH },
+	/* Counts of 0 (CL 0, and 64 or 32: masked to 0) keep the flags: a
+	 * pair before the shift (ADD+MOV, paired past it when the ADC is
+	 * decoded: pairs.c, pair_run) keeps the ADD's CF for the ADC; SETcc
+	 * read the ADD's flags through two such shifts; the twins before a
+	 * writer (the XOR) and a count-0 shift after it, read by JC */
+	{ "LF CL 0: mov $0,%ecx; add %esi,%eax; mov %ebx,%edx; shl %cl,%r9; mov %r9d,%r10d; adc %r11,%r12",
+	  "\xb9\x00\x00\x00\x00\x01\xf0\x89\xda\x49\xd3\xe1\x45\x89\xca\x4d\x11\xdc", 18, MASK_ARITH },
+	{ "LF CL 0: mov $64,%ecx; add %esi,%eax; mov %ebx,%edx; shl %cl,%r9; sar %cl,%r13; mov %r9d,%r10d; sbb %r11,%r12",
+	  "\xb9\x40\x00\x00\x00\x01\xf0\x89\xda\x49\xd3\xe1\x49\xd3\xfd\x45\x89\xca\x4d\x19\xdc", 21, MASK_ARITH },
+	{ "LF CL 0: mov $32,%ecx; add %esi,%eax; shr %cl,%edx; sar %cl,%ebx; mov %ebx,%r8d; setc %r8b; seto %r9b; sets %r10b; sete %r11b; setp %r12b",
+	  "\xb9\x20\x00\x00\x00\x01\xf0\xd3\xea\xd3\xfb\x41\x89\xd8\x41\x0f\x92\xc0\x41\x0f\x90\xc1\x41\x0f\x98\xc2\x41\x0f\x94\xc3\x41\x0f\x9a\xc4", 34, MASK_ARITH },
+	{ "LF CL 0: mov $0,%ecx; sub %esi,%eax; mov %eax,%edx; shl %cl,%edx; ror $3,%edx; xor %edx,%eax; shr %cl,%eax; jc 1f; inc %r15; 1: nop",
+	  "\xb9\x00\x00\x00\x00\x29\xf0\x89\xc2\xd3\xe2\xc1\xca\x03\x31\xd0\xd3\xe8\x72\x03\x49\xff\xc7\x90", 24, MASK_ARITH_NOAF },
 	/* Shifts by 1 (D1 /r: the immediate forms' fast forms with a count
 	 * of 1, and their twins), OF defined: each alone, then a run */
 	{ "SHIFT1: shr %rdx", "\x48\xd1\xea", 3, MASK_COSZP },
