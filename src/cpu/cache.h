@@ -205,8 +205,9 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
  * an indirect jump per handler, each predicted on its own) instead of
  * returning it to the run loop; the fast branch forms do the same when
  * nothing is pending (exec_branch). The module is built with
- * -foptimize-sibling-calls, so these are jumps at -O1 too; -O0 and the
- * sanitizer builds return to the loop every time. */
+ * -foptimize-sibling-calls, so these are jumps at -O1 too; -O0 and gcc's
+ * sanitizer builds return to the loop every time (clang's, the fuzzer's,
+ * keep the tail dispatch: clang 14 defines no __SANITIZE_ADDRESS__). */
 #if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
 #define EXEC_TAIL_DISPATCH 1
 #else
