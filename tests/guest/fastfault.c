@@ -391,9 +391,10 @@ static void fill(void *p, size_t len)
 
 static void map_fixed(uintptr_t at, size_t len, int prot)
 {
-	void *p = mmap((void *)at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	void *p = mmap((void *)at, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
-	if (p == MAP_FAILED) {
+	if (p != (void *)at) { /* taken: fail, do not map over it */
 		perror("mmap");
 		exit(2);
 	}
