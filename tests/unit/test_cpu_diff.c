@@ -867,6 +867,249 @@ static void test_fused_3way_ret(void **state)
 	}
 }
 
+/* Random runs of the forms the decoder makes multi-instruction handlers
+ * of (pairs and triples, flag-free twins and the stale stretches before
+ * their writers, fused CMP+Jcc, NEG+SBB, the three-way compare, SUB of
+ * memory + JE/JNE, shifts by CL with counts of 0): sequences of 4..20
+ * register and buffer instructions, run cold and warm against the host.
+ * Trials of difftest hold one or two instructions; these are the
+ * combinations random bytes rarely build. The generator tracks which
+ * flags are defined (shifts and rotates leave OF, logic and shifts AF
+ * undefined; a count in CL may be 0), gives flag readers only conditions
+ * of defined flags, and compares the defined ones at the end. */
+#define SEQ_RUNS 4000
+#define SEQ_MAX 200
+#define F_CF 0x001
+#define F_PF 0x004
+#define F_AF 0x010
+#define F_ZF 0x040
+#define F_SF 0x080
+#define F_OF 0x800
+
+struct seq {
+	uint8_t b[SEQ_MAX + 32];
+	unsigned n;
+	unsigned defined; /* flags defined after the instructions so far */
+};
+
+/* the registers an instruction may write: not RSP, RSI, RDI (the buffer) */
+static unsigned seq_reg(void)
+{
+	static const uint8_t regs[] = { 0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 15 };
+
+	return regs[rnd() % sizeof(regs)];
+}
+
+static void seq_put(struct seq *q, unsigned n, ...)
+{
+	va_list ap;
+
+	va_start(ap, n);
+	for (unsigned k = 0; k < n; k++)
+		q->b[q->n++] = (uint8_t)va_arg(ap, unsigned);
+	va_end(ap);
+}
+
+/* REX for reg (ModRM.reg) and rm (ModRM.rm), W: 64-bit; always present
+ * (byte registers are then SPL..R15B, never AH..BH) */
+static unsigned seq_rex(bool w, unsigned reg, unsigned rm)
+{
+	return 0x40 | (w ? 8 : 0) | (reg >> 3) << 2 | (rm >> 3);
+}
+
+static unsigned seq_modrm(unsigned mod, unsigned reg, unsigned rm)
+{
+	return mod << 6 | (reg & 7) << 3 | (rm & 7);
+}
+
+/* The flags condition cc reads. */
+static unsigned seq_cc_reads(unsigned cc)
+{
+	static const unsigned reads[8] = { F_OF, F_CF, F_ZF, F_CF | F_ZF, F_SF, F_PF,
+					   F_SF | F_OF, F_ZF | F_SF | F_OF };
+
+	return reads[(cc >> 1) & 7];
+}
+
+/* A condition of defined flags, or -1. */
+static int seq_cc(const struct seq *q)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		unsigned cc = (unsigned)(rnd() % 16);
+
+		if ((seq_cc_reads(cc) & ~q->defined) == 0)
+			return (int)cc;
+	}
+	return -1;
+}
+
+#define ALL_FLAGS (F_CF | F_PF | F_AF | F_ZF | F_SF | F_OF)
+
+static void seq_one(struct seq *q)
+{
+	unsigned d = seq_reg(), r = seq_reg(), op;
+	bool w = rnd() % 2;
+	int c;
+
+	switch (rnd() % 24) {
+	case 0: case 1: case 2: /* ALU of registers (ADC/SBB read CF: always defined) */
+		op = (unsigned)(rnd() % 8);
+		seq_put(q, 3, seq_rex(w, r, d), op << 3 | 1, seq_modrm(3, r, d));
+		q->defined = op == 1 || op == 4 || op == 6 ? ALL_FLAGS & ~F_AF : ALL_FLAGS;
+		break;
+	case 3: /* ALU with an immediate */
+		op = (unsigned)(rnd() % 8);
+		seq_put(q, 4, seq_rex(w, 0, d), 0x83, seq_modrm(3, op, d), (unsigned)rnd() & 0xff);
+		q->defined = op == 1 || op == 4 || op == 6 ? ALL_FLAGS & ~F_AF : ALL_FLAGS;
+		break;
+	case 4: /* ALU of a buffer word (reg op= memory) */
+		op = (unsigned)(rnd() % 8);
+		seq_put(q, 4, seq_rex(w, d, 6), op << 3 | 3, seq_modrm(1, d, 6), (unsigned)(rnd() % 16) * 8);
+		q->defined = op == 1 || op == 4 || op == 6 ? ALL_FLAGS & ~F_AF : ALL_FLAGS;
+		break;
+	case 5: { /* shifts and rotates by an immediate, by 1, by CL */
+		static const uint8_t kinds[] = { 0, 1, 4, 5, 7 };
+		unsigned k = kinds[rnd() % sizeof(kinds)], how = (unsigned)(rnd() % 3);
+		unsigned n = 1 + (unsigned)(rnd() % (w ? 63 : 31));
+
+		if (how == 0)
+			seq_put(q, 4, seq_rex(w, 0, d), 0xc1, seq_modrm(3, k, d), n);
+		else
+			seq_put(q, 3, seq_rex(w, 0, d), how == 1 ? 0xd1 : 0xd3, seq_modrm(3, k, d));
+		if (how == 2) /* a count of 0 keeps them all; else as below */
+			q->defined &= ~(F_OF | F_AF);
+		else if (k < 2) /* rotates: CF, OF (by 1 only) */
+			q->defined = (q->defined | F_CF | F_OF) & ~(how == 1 ? 0 : F_OF);
+		else
+			q->defined = ALL_FLAGS & ~F_AF & ~(how == 1 ? 0 : F_OF);
+		break;
+	}
+	case 6: /* byte shifts by 1..7 */
+		seq_put(q, 4, seq_rex(false, 0, d), 0xc0, seq_modrm(3, rnd() % 2 ? 5 : 4, d),
+			1 + (unsigned)(rnd() % 7));
+		q->defined = ALL_FLAGS & ~F_AF & ~F_OF;
+		break;
+	case 7: /* INC, DEC: CF kept */
+		seq_put(q, 3, seq_rex(w, 0, d), 0xff, seq_modrm(3, (unsigned)(rnd() % 2), d));
+		q->defined |= ALL_FLAGS & ~F_CF;
+		break;
+	case 8: case 9: /* MOV, and 32-bit MOV: pair and triple units */
+		seq_put(q, 3, seq_rex(w, r, d), 0x89, seq_modrm(3, r, d));
+		break;
+	case 10: /* LEA */
+		if ((r & 7) == 4)
+			r = 0;
+		seq_put(q, 4, seq_rex(w, d, r), 0x8d, seq_modrm(1, d, r), (unsigned)rnd() & 0xff);
+		break;
+	case 11: /* NOT, MOVZX of a byte, MOVSXD */
+		if (rnd() % 2)
+			seq_put(q, 3, seq_rex(w, 0, d), 0xf7, seq_modrm(3, 2, d));
+		else if (rnd() % 2)
+			seq_put(q, 4, seq_rex(false, d, r), 0x0f, 0xb6, seq_modrm(3, d, r));
+		else
+			seq_put(q, 3, seq_rex(true, d, r), 0x63, seq_modrm(3, d, r));
+		break;
+	case 12: case 13: { /* loads and stores of the buffer (RSI, RDI + disp) */
+		unsigned base = rnd() % 2 ? 6 : 7;
+
+		seq_put(q, 4, seq_rex(w, d, base), rnd() % 2 ? 0x8b : 0x89, seq_modrm(1, d, base),
+			(unsigned)(rnd() % 32) * 4);
+		break;
+	}
+	case 14: /* SETcc of a byte register */
+		if ((c = seq_cc(q)) < 0)
+			break;
+		seq_put(q, 4, seq_rex(false, 0, d), 0x0f, 0x90 + (unsigned)c, seq_modrm(3, 0, d));
+		break;
+	case 15: /* CMOVcc */
+		if ((c = seq_cc(q)) < 0)
+			break;
+		seq_put(q, 4, seq_rex(w, d, r), 0x0f, 0x40 + (unsigned)c, seq_modrm(3, d, r));
+		break;
+	case 16: case 17: { /* CMP/TEST (registers, an immediate, the buffer) + Jcc over a LEA */
+		bool test = false;
+
+		op = (unsigned)(rnd() % 3);
+		if (op == 0) {
+			test = rnd() % 2;
+			seq_put(q, 3, seq_rex(w, r, d), test ? 0x85 : 0x39, seq_modrm(3, r, d));
+		} else if (op == 1) {
+			seq_put(q, 4, seq_rex(w, 0, d), 0x83, seq_modrm(3, 7, d), (unsigned)rnd() & 0xff);
+		} else {
+			seq_put(q, 4, seq_rex(w, d, 6), 0x3b, seq_modrm(1, d, 6), (unsigned)(rnd() % 16) * 8);
+		}
+		q->defined = test ? ALL_FLAGS & ~F_AF : ALL_FLAGS;
+		if ((c = seq_cc(q)) < 0)
+			break;
+		/* jCC +4 over "lea 1(%r15),%r15" (4d 8d 7f 01): no flags either way */
+		seq_put(q, 6, 0x70 + (unsigned)c, 4, 0x4d, 0x8d, 0x7f, 0x01);
+		break;
+	}
+	case 18: /* NEG of a 16-bit register, SBB of a byte register from itself */
+		seq_put(q, 4, 0x66, seq_rex(false, 0, d), 0xf7, seq_modrm(3, 3, d));
+		seq_put(q, 3, seq_rex(false, r, r), 0x18, seq_modrm(3, r, r));
+		q->defined = ALL_FLAGS;
+		break;
+	case 19: { /* the three-way compare: cmp; setg A; setl B; movzbl B; movzbl A; sub B,A */
+		unsigned a = seq_reg(), b = seq_reg();
+
+		if (a == b)
+			break;
+		if (rnd() % 2)
+			seq_put(q, 3, seq_rex(w, r, d), 0x39, seq_modrm(3, r, d));
+		else
+			seq_put(q, 3, seq_rex(w, d, 7), 0x39, seq_modrm(0, d, 7));
+		seq_put(q, 4, seq_rex(false, 0, a), 0x0f, 0x9f, seq_modrm(3, 0, a));
+		seq_put(q, 4, seq_rex(false, 0, b), 0x0f, 0x9c, seq_modrm(3, 0, b));
+		seq_put(q, 4, seq_rex(false, b, b), 0x0f, 0xb6, seq_modrm(3, b, b));
+		seq_put(q, 4, seq_rex(false, a, a), 0x0f, 0xb6, seq_modrm(3, a, a));
+		seq_put(q, 3, seq_rex(false, b, a), 0x29, seq_modrm(3, b, a));
+		q->defined = ALL_FLAGS;
+		break;
+	}
+	case 20: /* SUB of a buffer quadword + JE/JNE (Py_DECREF) */
+		seq_put(q, 5, 0x48, 0x83, seq_modrm(1, 5, 7), (unsigned)(rnd() % 16) * 8, 1);
+		seq_put(q, 6, rnd() % 2 ? 0x74 : 0x75, 4, 0x4d, 0x8d, 0x7f, 0x01);
+		q->defined = ALL_FLAGS;
+		break;
+	case 21: /* INC/DEC + Jcc (fused), CF kept */
+		seq_put(q, 3, seq_rex(w, 0, d), 0xff, seq_modrm(3, (unsigned)(rnd() % 2), d));
+		q->defined |= ALL_FLAGS & ~F_CF;
+		if ((c = seq_cc(q)) >= 0)
+			seq_put(q, 6, 0x70 + (unsigned)c, 4, 0x4d, 0x8d, 0x7f, 0x01);
+		break;
+	case 22: /* MOV of an immediate into CL (shift counts 0, 32, 64 and others) */
+		seq_put(q, 2, 0xb1, rnd() % 2 ? (unsigned)(rnd() % 3) * 32 : (unsigned)rnd() & 0xff);
+		break;
+	default: /* ADC/SBB of registers (CF readers) */
+		seq_put(q, 3, seq_rex(w, r, d), rnd() % 2 ? 0x11 : 0x19, seq_modrm(3, r, d));
+		q->defined = ALL_FLAGS;
+		break;
+	}
+}
+
+static void test_fused_sequences(void **state)
+{
+	char name[SEQ_MAX * 3 + 64];
+
+	for (unsigned run = 0; run < SEQ_RUNS; run++) {
+		struct seq q = { .n = 0, .defined = ALL_FLAGS };
+		unsigned count;
+		size_t used;
+
+		rng_state = 0x5eed0000ull + run * 0x9e3779b97f4a7c15ull;
+		count = 4 + (unsigned)(rnd() % 17);
+		for (unsigned k = 0; k < count && q.n < SEQ_MAX; k++)
+			seq_one(&q);
+		used = (size_t)snprintf(name, sizeof(name), "SEQ %u (flags %03x):", run, q.defined);
+		for (unsigned k = 0; k < q.n && used + 4 < sizeof(name); k++)
+			used += (size_t)snprintf(name + used, sizeof(name) - used, " %02x", q.b[k]);
+		struct snippet sn = { name, (const char *)q.b, q.n, q.defined };
+
+		run_case(&sn, false, rng_state ^ 0x1234567ull);
+	}
+}
+
 static int setup(void **state)
 {
 	code_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -898,6 +1141,7 @@ int main(void)
 		cmocka_unit_test(test_fused_setcc),
 		cmocka_unit_test(test_fused_3way_tail),
 		cmocka_unit_test(test_fused_3way_ret),
+		cmocka_unit_test(test_fused_sequences),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
