@@ -1088,16 +1088,20 @@ static void seq_one(struct seq *q)
 	}
 }
 
+/* SEQ_RUNS=N, SEQ_SEED=S (environment): longer runs, other sequences */
 static void test_fused_sequences(void **state)
 {
 	char name[SEQ_MAX * 3 + 64];
+	const char *runs_env = getenv("SEQ_RUNS"), *seed_env = getenv("SEQ_SEED");
+	unsigned runs = runs_env ? (unsigned)strtoul(runs_env, NULL, 0) : SEQ_RUNS;
+	uint64_t base = seed_env ? strtoull(seed_env, NULL, 0) << 32 : 0;
 
-	for (unsigned run = 0; run < SEQ_RUNS; run++) {
+	for (unsigned run = 0; run < runs; run++) {
 		struct seq q = { .n = 0, .defined = ALL_FLAGS };
 		unsigned count;
 		size_t used;
 
-		rng_state = 0x5eed0000ull + run * 0x9e3779b97f4a7c15ull;
+		rng_state = (0x5eed0000ull + base + run) * 0x9e3779b97f4a7c15ull | 1;
 		count = 4 + (unsigned)(rnd() % 17);
 		for (unsigned k = 0; k < count && q.n < SEQ_MAX; k++)
 			seq_one(&q);
