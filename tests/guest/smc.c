@@ -220,7 +220,7 @@ int main(void)
 	static const unsigned char loop[18] = { 0x31, 0xc0, 0xb9, 10, 0, 0, 0, 0x85, 0xc9, 0x75,
 						 0x01, 0xc3, 0x83, 0xc0, 0x03, 0x83, 0xe9, 0x01 };
 	unsigned char *two = map_code(), *page_end = two + 4096;
-	int across[5];
+	int across[6];
 
 	f = (fn_t)(page_end - sizeof(loop));
 	memcpy(page_end - sizeof(loop), loop, sizeof(loop));
@@ -233,8 +233,15 @@ int main(void)
 	across[3] = f();
 	memcpy(page_end, "\xeb\xf3", 2); /* jmp COND */
 	across[4] = f();
-	printf("loop across a page end: %d %d %d %d %d\n", across[0], across[1], across[2],
-	       across[3], across[4]);
+	/* the second page replaced by a new mapping (no store: the page
+	 * dropped by the mmap) holding the JMP to the RET */
+	if (mmap(page_end, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != page_end)
+		return 1;
+	memcpy(page_end, "\xeb\xf7", 2);
+	across[5] = f();
+	printf("loop across a page end: %d %d %d %d %d %d\n", across[0], across[1], across[2],
+	       across[3], across[4], across[5]);
 	munmap(two, 8192);
 
 	/* unmapped, mapped again anonymous, rewritten */
