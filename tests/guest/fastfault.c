@@ -17,6 +17,7 @@
  * decoded; a run ending in a JMP alone is not paired). */
 #define _GNU_SOURCE
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,7 @@ extern char exit_regs[];
 	X(threeway_load_ret, 4, GOOD_SP, GUARD + 0x80, 0)                              \
 	X(threeway_load_ret64, 4, GOOD_SP, GUARD + 0x80, 0)                            \
 	X(threeway_ret_addr32, 4, GOOD_SP, GUARD + 0x80, 0)                            \
+	X(threeway_ret_target, 4, GOOD_SP, GOOD_SP + 8, 0)                             \
 	X(decref_store, 3, DATA + 0x10, RO + 0x10, 0)                                  \
 	X(decref_taken, -1, 0, 0, 0)                                                   \
 	X(cmp_jcc_mem, 3, DATA + 0x100, GUARD + 0x100, 0)                              \
@@ -160,6 +162,9 @@ __asm__(".text\n"
 	"snip_threeway_ret_addr32: mov $" STR(DATA) "+0x48, %esi; mov $" STR(DATA) "+0x88, %edi\n"
 	"mov (%esi), %eax; cmp %eax, (%edi); setg %al; setl %dl; movzbl %al, %eax; movzbl %dl, %edx; sub %edx, %eax; ret\n"
 	"snip_threeway_ret_addr32_end:\n"
+	"snip_threeway_ret_target: mov $" STR(DATA) "+0x40, %esi; mov $" STR(DATA) "+0x80, %edi\n"
+	"mov (%esi), %eax; cmp %eax, (%edi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_ret_target_end:\n"
 	/* i386 has no 64-bit SUB of memory: DEC of memory fused (below) */
 	"snip_decref_store:\n"
 	"subl $1, 8(%ebx); je 1f; inc %ecx; 1: jmp exit_regs\n"
@@ -278,6 +283,11 @@ __asm__(".text\n"
 	"snip_threeway_ret_addr32: mov $" STR(DATA) "+0x48, %esi; mov $" STR(DATA) "+0x88, %edi\n"
 	"mov (%esi), %eax; cmp %eax, (%edi); setg %al; setl %dl; movzbl %al, %eax; movzbl %dl, %edx; sub %edx, %eax; ret\n"
 	"snip_threeway_ret_addr32_end:\n"
+	/* ... and returning to the guard page (the stack holds its address):
+	 * a fetch fault at the target, the RET done */
+	"snip_threeway_ret_target: mov $" STR(DATA) "+0x40, %esi; mov $" STR(DATA) "+0x80, %edi\n"
+	"mov (%rsi), %eax; cmp %eax, (%rdi); setg %al; setl %dl; movzbl %dl, %edx; movzbl %al, %eax; sub %edx, %eax; ret\n"
+	"snip_threeway_ret_target_end:\n"
 	/* Py_DECREF (fused.c, fused_sub_mi64_f64): its store faulting (the
 	 * read succeeds), and a taken JE before a fault */
 	"snip_decref_store:\n"
@@ -458,6 +468,8 @@ int main(void)
 			fill((void *)(uintptr_t)DATA2, 0x1000);
 			/* a RET from the good stack pointer returns to exit_regs */
 			*(uint64_t *)(uintptr_t)GOOD_SP = (uintptr_t)exit_regs;
+			/* ... and above it a return into the guard page */
+			*(uint64_t *)(uintptr_t)(GOOD_SP + 8) = GUARD + 0x10;
 			/* the three-way compares' operands: greater, equal, less */
 			((int32_t *)(uintptr_t)DATA)[0x10] = (int32_t)run - 1;
 			((int32_t *)(uintptr_t)DATA)[0x20] = 0;
@@ -478,13 +490,15 @@ int main(void)
 			} else {
 				uint64_t off = ctx_rip - (uintptr_t)snippets[s].start;
 
-				printf("%-24s %u sig %d code %d addr %lx at +%llu%s:", snippets[s].name,
+				bool inside = ctx_rip >= (uintptr_t)snippets[s].start &&
+					      ctx_rip < (uintptr_t)snippets[s].end;
+
+				/* outside the snippet: rip itself (the fixed pages; the
+				 * text's addresses differ between the builds) */
+				printf("%-24s %u sig %d code %d addr %lx at %s%llx:", snippets[s].name,
 				       run, ctx_sig, ctx_code, (unsigned long)ctx_addr,
-				       (unsigned long long)off,
-				       ctx_rip < (uintptr_t)snippets[s].start ||
-						       ctx_rip >= (uintptr_t)snippets[s].end
-					       ? " (outside)"
-					       : "");
+				       inside ? "+" : "rip ",
+				       (unsigned long long)(inside ? off : ctx_rip));
 				print_regs(ctx_regs, mask);
 			}
 		}
