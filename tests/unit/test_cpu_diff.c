@@ -892,12 +892,17 @@ struct seq {
 	unsigned defined; /* flags defined after the instructions so far */
 };
 
+/* 32-bit mode: no REX (the bytes mean the same run natively as 64-bit
+ * code), registers EAX..EBX and EBP, byte registers AL..BL and CH */
+static bool seq_m32;
+#define SEQ_NOREX 0x100u
+
 /* the registers an instruction may write: not RSP, RSI, RDI (the buffer) */
 static unsigned seq_reg(void)
 {
 	static const uint8_t regs[] = { 0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 15 };
 
-	return regs[rnd() % sizeof(regs)];
+	return regs[rnd() % (seq_m32 ? 5 : sizeof(regs))];
 }
 
 static void seq_put(struct seq *q, unsigned n, ...)
@@ -905,16 +910,32 @@ static void seq_put(struct seq *q, unsigned n, ...)
 	va_list ap;
 
 	va_start(ap, n);
-	for (unsigned k = 0; k < n; k++)
-		q->b[q->n++] = (uint8_t)va_arg(ap, unsigned);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned v = va_arg(ap, unsigned);
+
+		if (v != SEQ_NOREX)
+			q->b[q->n++] = (uint8_t)v;
+	}
 	va_end(ap);
 }
 
-/* REX for reg (ModRM.reg) and rm (ModRM.rm), W: 64-bit; always present
- * (byte registers are then SPL..R15B, never AH..BH) */
+/* REX for reg (ModRM.reg) and rm (ModRM.rm), W: 64-bit; always present in
+ * 64-bit mode (byte registers are then SPL..R15B, never AH..BH) */
 static unsigned seq_rex(bool w, unsigned reg, unsigned rm)
 {
+	if (seq_m32)
+		return SEQ_NOREX;
 	return 0x40 | (w ? 8 : 0) | (reg >> 3) << 2 | (rm >> 3);
+}
+
+/* "jCC +N" over an instruction that touches no flags: "lea 1(%r15),%r15",
+ * in 32-bit mode "lea 1(%ebp),%ebp" */
+static void seq_jcc_over(struct seq *q, unsigned opcode)
+{
+	if (seq_m32)
+		seq_put(q, 5, opcode, 3, 0x8d, 0x6d, 0x01);
+	else
+		seq_put(q, 6, opcode, 4, 0x4d, 0x8d, 0x7f, 0x01);
 }
 
 static unsigned seq_modrm(unsigned mod, unsigned reg, unsigned rm)
@@ -948,7 +969,7 @@ static int seq_cc(const struct seq *q)
 static void seq_one(struct seq *q)
 {
 	unsigned d = seq_reg(), r = seq_reg(), op;
-	bool w = rnd() % 2;
+	bool w = !seq_m32 && rnd() % 2;
 	int c;
 
 	switch (rnd() % 24) {
@@ -1006,7 +1027,7 @@ static void seq_one(struct seq *q)
 			seq_put(q, 3, seq_rex(w, 0, d), 0xf7, seq_modrm(3, 2, d));
 		else if (rnd() % 2)
 			seq_put(q, 4, seq_rex(false, d, r), 0x0f, 0xb6, seq_modrm(3, d, r));
-		else
+		else if (!seq_m32) /* MOVSXD (ARPL in 32-bit mode) */
 			seq_put(q, 3, seq_rex(true, d, r), 0x63, seq_modrm(3, d, r));
 		break;
 	case 12: case 13: { /* loads and stores of the buffer (RSI, RDI + disp) */
@@ -1041,8 +1062,7 @@ static void seq_one(struct seq *q)
 		q->defined = test ? ALL_FLAGS & ~F_AF : ALL_FLAGS;
 		if ((c = seq_cc(q)) < 0)
 			break;
-		/* jCC +4 over "lea 1(%r15),%r15" (4d 8d 7f 01): no flags either way */
-		seq_put(q, 6, 0x70 + (unsigned)c, 4, 0x4d, 0x8d, 0x7f, 0x01);
+		seq_jcc_over(q, 0x70 + (unsigned)c);
 		break;
 	}
 	case 18: /* NEG of a 16-bit register, SBB of a byte register from itself */
@@ -1067,16 +1087,17 @@ static void seq_one(struct seq *q)
 		q->defined = ALL_FLAGS;
 		break;
 	}
-	case 20: /* SUB of a buffer quadword + JE/JNE (Py_DECREF) */
-		seq_put(q, 5, 0x48, 0x83, seq_modrm(1, 5, 7), (unsigned)(rnd() % 16) * 8, 1);
-		seq_put(q, 6, rnd() % 2 ? 0x74 : 0x75, 4, 0x4d, 0x8d, 0x7f, 0x01);
+	case 20: /* SUB of a buffer quadword (dword) + JE/JNE (Py_DECREF) */
+		seq_put(q, 5, seq_m32 ? SEQ_NOREX : 0x48, 0x83, seq_modrm(1, 5, 7),
+			(unsigned)(rnd() % 16) * 8, 1);
+		seq_jcc_over(q, rnd() % 2 ? 0x74 : 0x75);
 		q->defined = ALL_FLAGS;
 		break;
 	case 21: /* INC/DEC + Jcc (fused), CF kept */
 		seq_put(q, 3, seq_rex(w, 0, d), 0xff, seq_modrm(3, (unsigned)(rnd() % 2), d));
 		q->defined |= ALL_FLAGS & ~F_CF;
 		if ((c = seq_cc(q)) >= 0)
-			seq_put(q, 6, 0x70 + (unsigned)c, 4, 0x4d, 0x8d, 0x7f, 0x01);
+			seq_jcc_over(q, 0x70 + (unsigned)c);
 		break;
 	case 22: /* MOV of an immediate into CL (shift counts 0, 32, 64 and others) */
 		seq_put(q, 2, 0xb1, rnd() % 2 ? (unsigned)(rnd() % 3) * 32 : (unsigned)rnd() & 0xff);
@@ -1096,21 +1117,23 @@ static void test_fused_sequences(void **state)
 	unsigned runs = runs_env ? (unsigned)strtoul(runs_env, NULL, 0) : SEQ_RUNS;
 	uint64_t base = seed_env ? strtoull(seed_env, NULL, 0) << 32 : 0;
 
-	for (unsigned run = 0; run < runs; run++) {
+	for (unsigned run = 0; run < 2 * runs; run++) {
 		struct seq q = { .n = 0, .defined = ALL_FLAGS };
 		unsigned count;
 		size_t used;
 
+		seq_m32 = run >= runs; /* then the same count in 32-bit mode */
 		rng_state = (0x5eed0000ull + base + run) * 0x9e3779b97f4a7c15ull | 1;
 		count = 4 + (unsigned)(rnd() % 17);
 		for (unsigned k = 0; k < count && q.n < SEQ_MAX; k++)
 			seq_one(&q);
-		used = (size_t)snprintf(name, sizeof(name), "SEQ %u (flags %03x):", run, q.defined);
+		used = (size_t)snprintf(name, sizeof(name), "SEQ%s %u (flags %03x):", seq_m32 ? "32" : "",
+					run, q.defined);
 		for (unsigned k = 0; k < q.n && used + 4 < sizeof(name); k++)
 			used += (size_t)snprintf(name + used, sizeof(name) - used, " %02x", q.b[k]);
 		struct snippet sn = { name, (const char *)q.b, q.n, q.defined };
 
-		run_case(&sn, false, rng_state ^ 0x1234567ull);
+		run_case(&sn, seq_m32, rng_state ^ 0x1234567ull);
 	}
 }
 
