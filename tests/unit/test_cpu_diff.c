@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <errno.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <asm/prctl.h>
@@ -890,6 +893,7 @@ struct seq {
 	uint8_t b[SEQ_MAX + 32];
 	unsigned n;
 	unsigned defined; /* flags defined after the instructions so far */
+	uint16_t defined_at[SEQ_MAX + 32]; /* ... before the instruction at each offset */
 };
 
 /* 32-bit mode: no REX (the bytes mean the same run natively as 64-bit
@@ -898,11 +902,13 @@ static bool seq_m32;
 #define SEQ_NOREX 0x100u
 
 /* the registers an instruction may write: not RSP, RSI, RDI (the buffer) */
+static bool seq_loop; /* the stop test's loop counts in R13 and R14 */
+
 static unsigned seq_reg(void)
 {
-	static const uint8_t regs[] = { 0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 15 };
+	static const uint8_t regs[] = { 0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 15, 13, 14 };
 
-	return regs[rnd() % (seq_m32 ? 5 : sizeof(regs))];
+	return regs[rnd() % (seq_m32 ? 5 : seq_loop ? sizeof(regs) - 2 : sizeof(regs))];
 }
 
 static void seq_put(struct seq *q, unsigned n, ...)
@@ -1109,7 +1115,219 @@ static void seq_one(struct seq *q)
 	}
 }
 
-/* SEQ_RUNS=N, SEQ_SEED=S (environment): longer runs, other sequences */
+/* One more of seq_one's groups, with the flags defined before each of its
+ * instructions: the first writes or reads them, the rest (a Jcc and the
+ * LEA it skips; the three-way compare's SETcc, MOVZX and SUB; NEG's SBB)
+ * find them as it left them. */
+static void seq_step(struct seq *q)
+{
+	unsigned start = q->n, before = q->defined;
+
+	seq_one(q);
+	for (unsigned o = start; o < q->n; o++)
+		q->defined_at[o] = (uint16_t)(o == start ? before : q->defined);
+}
+
+/* Asynchronous stops inside such sequences (the run loop's run-on over a
+ * stale stretch to its flag writer, pairs and triples stepped over whole):
+ * the sequence in a loop of SEQ_LOOPS iterations counted in R14, a
+ * timer (CLOCK_MONOTONIC, SIGPROF) requesting stops every 20 us. At each stop the state (registers, the flags defined there, the
+ * buffer) must be the native state after as many whole iterations and the
+ * instructions before the stop's rip: the same bytes run natively as the
+ * loop of R14's iterations, then the sequence's prefix up to that rip.
+ * The run goes on from each stop to the end. */
+#define SEQ_STOP_RUNS 300
+#define SEQ_LOOPS 2000
+
+static struct cpu *volatile seq_stop_cpu;
+static unsigned long seq_total_stops;
+
+static void seq_on_prof(int sig)
+{
+	struct cpu *c = seq_stop_cpu;
+
+	(void)sig;
+	if (c)
+		cpu_request_stop(c);
+}
+
+/* The loop around a sequence: "L: seq; lea 1(%r14),%r14; pushfq; dec
+ * %r13d; jz E; popfq; jmp L; E: popfq": the sequence finds the flags its
+ * last iteration left (the count's DEC is undone), so the loop's own
+ * flags never depend on where the count stands. */
+static unsigned seq_put_loop(uint8_t *at, const struct seq *q)
+{
+	int32_t rel = -(int32_t)(q->n + 16);
+	unsigned n = 0;
+
+	memcpy(at + n, q->b, q->n), n += q->n;
+	memcpy(at + n, "\x4d\x8d\x76\x01\x9c\x41\xff\xcd\x74\x06\x9d\xe9", 12), n += 12;
+	memcpy(at + n, &rel, 4), n += 4;
+	at[n++] = 0x9d;
+	return n;
+}
+
+/* The native state at the stop: "mov $k,%r13d" and the loop (k > 0),
+ * R13 as the interpreted loop has it after k iterations, the sequence up
+ * to off, then RET. */
+static void seq_native_at(const struct seq *q, unsigned off, uint64_t k, struct state *st)
+{
+	uint32_t left = (uint32_t)(SEQ_LOOPS - k);
+	unsigned n = 0;
+
+	if (k) {
+		code_page[n++] = 0x41, code_page[n++] = 0xbd; /* mov $k,%r13d */
+		memcpy(code_page + n, &k, 4), n += 4;
+		n += seq_put_loop(code_page + n, q);
+	}
+	code_page[n++] = 0x41, code_page[n++] = 0xbd;
+	memcpy(code_page + n, &left, 4), n += 4;
+	memcpy(code_page + n, q->b, off), n += off;
+	code_page[n] = 0xc3;
+	run_native(st, code_page);
+}
+
+/* The sequence's bytes before a SEQSTOP failure (the message has no room). */
+static void seq_print_on_failure(const struct seq *q, const struct cpu *cpu, const struct state *native,
+				 unsigned flags)
+{
+	bool differs = (cpu_get_rflags((struct cpu *)cpu) & flags) != (native->rflags & flags);
+
+	for (int r = 0; r < 16; r++)
+		differs |= r != 4 && cpu->r[r] != native->r[r];
+	if (!differs)
+		return;
+	fprintf(stderr, "SEQSTOP sequence:");
+	for (unsigned k = 0; k < q->n; k++)
+		fprintf(stderr, " %02x", q->b[k]);
+	fprintf(stderr, "\n");
+}
+
+static void seq_stop_one(const struct seq *q, const uint16_t *defined_at, uint64_t seed)
+{
+	static uint8_t at_stop[BUF_SIZE];
+	struct state start, native;
+	struct cpu *cpu = calloc(1, sizeof(*cpu));
+	uint8_t *loop = code_page + 2048; /* the interpreted copy, apart from the native one */
+	unsigned n = 0, stops = 0;
+	uint64_t iters = SEQ_LOOPS;
+	char name[64];
+
+	rng_state = seed;
+	init_state(&start, false);
+	loop[n++] = 0x41, loop[n++] = 0xbd;
+	memcpy(loop + n, &iters, 4), n += 4;
+	n += seq_put_loop(loop + n, q);
+	loop[n] = 0xcc;
+	cpu_invalidate_code((uint64_t)(uintptr_t)code_page, 4096);
+	fill_buf(seed);
+	cpu_init(cpu, CPU_MODE_64);
+	cpu->base[SEG_FS] = host_fs_base;
+	memcpy(cpu->r, start.r, sizeof(start.r));
+	cpu->r[4] = (uint64_t)(uintptr_t)(guest_stack + 65536 - 64);
+	cpu_set_rflags(cpu, start.rflags);
+	cpu->rip = (uint64_t)(uintptr_t)loop;
+	for (;;) {
+		enum cpu_stop_reason why;
+
+		/* requests come only while it runs: one made during the checks
+		 * would stop the next run before its first instruction, and
+		 * those checks take longer than the timer's period */
+		cpu->stop_requested = 0;
+		seq_stop_cpu = cpu;
+		why = cpu_run(cpu);
+		seq_stop_cpu = NULL;
+		uint64_t off = cpu->rip - (uintptr_t)loop - 6, k = cpu->r[14] - start.r[14];
+
+		if (why != CPU_STOP_REQUEST)
+			break;
+		if (cpu->rip < (uintptr_t)loop + 6 || off >= q->n)
+			continue; /* in the loop's own instructions */
+		stops++;
+		memcpy(at_stop, buf, BUF_SIZE);
+		native = start;
+		fill_buf(seed);
+		seq_native_at(q, (unsigned)off, k, &native);
+		snprintf(name, sizeof(name), "stop at +%llu of iteration %llu",
+			 (unsigned long long)off, (unsigned long long)k);
+		seq_print_on_failure(q, cpu, &native, defined_at[off]);
+		for (int r = 0; r < 16; r++)
+			if (r != 4 && cpu->r[r] != native.r[r])
+				fail_msg("SEQSTOP (seed %llx) %s: r%d = %llx, native %llx", (unsigned long long)seed,
+					 name, r, (unsigned long long)cpu->r[r], (unsigned long long)native.r[r]);
+		if ((cpu_get_rflags(cpu) & defined_at[off]) != (native.rflags & defined_at[off]))
+			fail_msg("SEQSTOP (seed %llx) %s: flags %llx, native %llx (mask %x)",
+				 (unsigned long long)seed, name, (unsigned long long)cpu_get_rflags(cpu),
+				 (unsigned long long)native.rflags, defined_at[off]);
+		if (memcmp(buf, at_stop, BUF_SIZE) != 0)
+			fail_msg("SEQSTOP (seed %llx) %s: memory differs", (unsigned long long)seed, name);
+		memcpy(buf, at_stop, BUF_SIZE);
+	}
+	seq_stop_cpu = NULL;
+	if (cpu->fault.vector != VEC_BP || cpu->fault.insn_addr != (uintptr_t)loop + n)
+		fail_msg("SEQSTOP (seed %llx): stopped with vector %d at +%llx", (unsigned long long)seed,
+			 cpu->fault.vector, (unsigned long long)(cpu->fault.insn_addr - (uintptr_t)loop));
+	/* the end, against the whole loop run natively */
+	memcpy(at_stop, buf, BUF_SIZE);
+	native = start;
+	fill_buf(seed);
+	seq_native_at(q, 0, SEQ_LOOPS, &native);
+	for (int r = 0; r < 16; r++)
+		if (r != 4 && cpu->r[r] != native.r[r])
+			fail_msg("SEQSTOP (seed %llx) end: r%d = %llx, native %llx", (unsigned long long)seed, r,
+				 (unsigned long long)cpu->r[r], (unsigned long long)native.r[r]);
+	if ((cpu_get_rflags(cpu) & ALL_FLAGS) != (native.rflags & ALL_FLAGS) ||
+	    memcmp(buf, at_stop, BUF_SIZE) != 0)
+		fail_msg("SEQSTOP (seed %llx) end: flags %llx, native %llx, or memory differs",
+			 (unsigned long long)seed, (unsigned long long)cpu_get_rflags(cpu),
+			 (unsigned long long)native.rflags);
+	seq_total_stops += stops;
+	cpu_release(cpu);
+	free(cpu);
+}
+
+static void seq_stops(uint64_t base)
+{
+	struct sigaction sa, old;
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGPROF };
+	struct itimerspec it = { { 0, 20000 }, { 0, 20000 } };
+	timer_t timer;
+	const char *runs_env = getenv("SEQ_STOP_RUNS");
+	unsigned runs = runs_env ? (unsigned)strtoul(runs_env, NULL, 0) : SEQ_STOP_RUNS;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = seq_on_prof;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPROF, &sa, &old);
+	/* a high-resolution clock: CPU-time timers fire at ticks (ms) */
+	if (timer_create(CLOCK_MONOTONIC, &ev, &timer) != 0 || timer_settime(timer, 0, &it, NULL) != 0)
+		fail_msg("timer_create: %s", strerror(errno));
+	seq_loop = true;
+	seq_total_stops = 0;
+	for (unsigned run = 0; run < runs; run++) {
+		struct seq q = { .n = 0, .defined = ALL_FLAGS };
+		unsigned count;
+
+		rng_state = (0x570b0000ull + base + run) * 0x9e3779b97f4a7c15ull | 1;
+		count = 4 + (unsigned)(rnd() % 17);
+		for (unsigned k = 0; k < count && q.n < SEQ_MAX; k++)
+			seq_step(&q);
+		/* "cmp %rbx,%rax" last: every iteration starts with all six
+		 * defined, as the tracking from offset 0 assumes */
+		q.defined_at[q.n] = (uint16_t)q.defined;
+		seq_put(&q, 3, 0x48, 0x39, 0xd8);
+		q.defined = ALL_FLAGS;
+		seq_stop_one(&q, q.defined_at, rng_state ^ 0x7654321ull);
+	}
+	seq_loop = false;
+	timer_delete(timer);
+	sigaction(SIGPROF, &old, NULL);
+	print_message("%u looped sequences, %lu stops inside them checked\n", runs, seq_total_stops);
+}
+
+/* SEQ_RUNS=N, SEQ_SEED=S (environment): longer runs, other sequences;
+ * SEQ_STOP_RUNS=N: looped sequences stopped */
 static void test_fused_sequences(void **state)
 {
 	char name[SEQ_MAX * 3 + 64];
@@ -1126,7 +1344,7 @@ static void test_fused_sequences(void **state)
 		rng_state = (0x5eed0000ull + base + run) * 0x9e3779b97f4a7c15ull | 1;
 		count = 4 + (unsigned)(rnd() % 17);
 		for (unsigned k = 0; k < count && q.n < SEQ_MAX; k++)
-			seq_one(&q);
+			seq_step(&q);
 		used = (size_t)snprintf(name, sizeof(name), "SEQ%s %u (flags %03x):", seq_m32 ? "32" : "",
 					run, q.defined);
 		for (unsigned k = 0; k < q.n && used + 4 < sizeof(name); k++)
@@ -1135,6 +1353,8 @@ static void test_fused_sequences(void **state)
 
 		run_case(&sn, seq_m32, rng_state ^ 0x1234567ull);
 	}
+	seq_m32 = false;
+	seq_stops(base);
 }
 
 static int setup(void **state)
