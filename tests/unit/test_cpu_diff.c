@@ -1136,7 +1136,8 @@ static void seq_step(struct seq *q)
  * instructions before the stop's rip: the same bytes run natively as the
  * loop of R14's iterations, then the sequence's prefix up to that rip.
  * The run goes on from each stop to the end. */
-#define SEQ_STOP_RUNS 300
+#define SEQ_STOP_RUNS 100
+#define SEQ_STOPS_MAX 300 /* checked per sequence (the ASan build stops far more often) */
 #define SEQ_LOOPS 2000
 
 static struct cpu *volatile seq_stop_cpu;
@@ -1234,7 +1235,7 @@ static void seq_stop_one(const struct seq *q, const uint16_t *defined_at, uint64
 		 * would stop the next run before its first instruction, and
 		 * those checks take longer than the timer's period */
 		cpu->stop_requested = 0;
-		seq_stop_cpu = cpu;
+		seq_stop_cpu = stops < SEQ_STOPS_MAX ? cpu : NULL; /* then runs on to the end */
 		why = cpu_run(cpu);
 		seq_stop_cpu = NULL;
 		uint64_t off = cpu->rip - (uintptr_t)loop - 6, k = cpu->r[14] - start.r[14];
