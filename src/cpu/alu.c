@@ -30,16 +30,17 @@ static void alu_flags(struct cpu *c, unsigned op, unsigned sz, uint64_t a, uint6
 /* dst op= src on the r/m operand (or just flags for CMP). */
 static void alu_rm(struct cpu *c, const struct insn *i, unsigned op, uint64_t b)
 {
-	unsigned sz = insn_cold(i)->osz;
+	const struct insn_cold *ic = insn_cold(i);
+	unsigned sz = ic->osz;
 	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
 	uint64_t a, res;
 
 	b &= size_mask(sz);
-	if (op == ALU_CMP && (insn_cold(i)->pfx & PFX_LOCK)) {
+	if (op == ALU_CMP && (ic->pfx & PFX_LOCK)) {
 		op_ud(c, i);
 		return;
 	}
-	if (insn_cold(i)->mod == 3 || op == ALU_CMP) {
+	if (ic->mod == 3 || op == ALU_CMP) {
 		a = rm_read(c, i, sz);
 		res = alu_calc(op, a, b, cin);
 		if (op != ALU_CMP)
@@ -48,7 +49,7 @@ static void alu_rm(struct cpu *c, const struct insn *i, unsigned op, uint64_t b)
 		uint64_t ea = insn_ea(c, i);
 
 		a = mem_read(ea, sz);
-		if (insn_cold(i)->pfx & PFX_LOCK) {
+		if (ic->pfx & PFX_LOCK) {
 			do
 				res = alu_calc(op, a, b, cin);
 			while (!mem_cas(ea, sz, &a, res & size_mask(sz)));
@@ -774,17 +775,18 @@ static const insn_exec fast_alu_rm_nf[EA_SHAPE_COUNT][ALU_ROWS][FAST_WIDTHS] = {
  * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU), or of INC/DEC. */
 insn_exec alu_flag_free(const struct insn *i)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	unsigned op, form;
 
-	if (insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_dec_Ev || insn_cold(i)->fn == op_inc_r || insn_cold(i)->fn == op_dec_r)
+	if (ic->fn == op_inc_Ev || ic->fn == op_dec_Ev || ic->fn == op_inc_r || ic->fn == op_dec_r)
 		return incdec_flag_free(i);
 	if (!alu_fast_form(i, &op, &form))
 		return NULL;
 	if (form == FORM_RM)
-		return insn_cold(i)->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(insn_cold(i)->osz)];
+		return ic->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(ic->osz)];
 	if (form > FORM_RI)
 		return NULL;
-	return insn_cold(i)->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(insn_cold(i)->osz)];
+	return ic->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(ic->osz)];
 }
 
 /* INC/DEC of a 32/64-bit register (units.h). */
@@ -807,13 +809,14 @@ UNIT_INCDEC_NF(dec, -1, 64)
  * marked it LF_KEEPCF | LF_TWIN_ALU), or NULL. */
 static insn_exec incdec_flag_free(const struct insn *i)
 {
-	bool w = insn_cold(i)->osz == 8;
+	const struct insn_cold *ic = insn_cold(i);
+	bool w = ic->osz == 8;
 
-	if (insn_cold(i)->mod != 3 || insn_cold(i)->osz < 4)
+	if (ic->mod != 3 || ic->osz < 4)
 		return NULL;
-	if (insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_inc_r)
+	if (ic->fn == op_inc_Ev || ic->fn == op_inc_r)
 		return w ? fast_inc64_nf : fast_inc32_nf;
-	if (insn_cold(i)->fn == op_dec_Ev || insn_cold(i)->fn == op_dec_r)
+	if (ic->fn == op_dec_Ev || ic->fn == op_dec_r)
 		return w ? fast_dec64_nf : fast_dec32_nf;
 	return NULL;
 }
@@ -822,25 +825,26 @@ static insn_exec incdec_flag_free(const struct insn *i)
  * TEST instruction (decode time; fused.c asks too). */
 bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form)
 {
-	if (insn_cold(i)->fn == op_alu_EvGv) {
-		*op = (insn_cold(i)->op >> 3) & 7;
-		*form = insn_cold(i)->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (insn_cold(i)->fn == op_alu_GvEv) {
-		*op = (insn_cold(i)->op >> 3) & 7;
-		*form = insn_cold(i)->mod == 3 ? FORM_GR : FORM_RM;
-	} else if (insn_cold(i)->fn == op_alu_rAXIz) {
-		*op = (insn_cold(i)->op >> 3) & 7;
+	const struct insn_cold *ic = insn_cold(i);
+	if (ic->fn == op_alu_EvGv) {
+		*op = (ic->op >> 3) & 7;
+		*form = ic->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (ic->fn == op_alu_GvEv) {
+		*op = (ic->op >> 3) & 7;
+		*form = ic->mod == 3 ? FORM_GR : FORM_RM;
+	} else if (ic->fn == op_alu_rAXIz) {
+		*op = (ic->op >> 3) & 7;
 		*form = FORM_RI;
-	} else if (insn_cold(i)->fn == op_alu_EvIz) {
+	} else if (ic->fn == op_alu_EvIz) {
 		*op = i->reg & 7;
-		*form = insn_cold(i)->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (insn_cold(i)->fn == op_test_EvGv) {
+		*form = ic->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (ic->fn == op_test_EvGv) {
 		*op = ALU_TEST;
-		*form = insn_cold(i)->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (insn_cold(i)->fn == op_test_EvIz) {
+		*form = ic->mod == 3 ? FORM_RR : FORM_MR;
+	} else if (ic->fn == op_test_EvIz) {
 		*op = ALU_TEST;
-		*form = insn_cold(i)->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (insn_cold(i)->fn == op_test_rAXIz) {
+		*form = ic->mod == 3 ? FORM_RI : FORM_MI;
+	} else if (ic->fn == op_test_rAXIz) {
 		*op = ALU_TEST;
 		*form = FORM_RI;
 	} else {
@@ -857,74 +861,75 @@ insn_exec alu_shaped_form(unsigned op, unsigned form, unsigned shape, unsigned o
 /* Replace i->fn by a fast form when the instruction has one (decode time). */
 void alu_specialise(struct insn *i)
 {
+	struct insn_cold *ic = insn_cold(i);
 	unsigned op, form, w;
 
-	if ((insn_cold(i)->osz != 1 && insn_cold(i)->osz != 2 && insn_cold(i)->osz != 4 && insn_cold(i)->osz != 8) || (insn_cold(i)->pfx & PFX_LOCK))
+	if ((ic->osz != 1 && ic->osz != 2 && ic->osz != 4 && ic->osz != 8) || (ic->pfx & PFX_LOCK))
 		return;
-	w = insn_cold(i)->osz == 8;
-	if (insn_cold(i)->fn == op_not_Ev) {
-		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 4) {
+	w = ic->osz == 8;
+	if (ic->fn == op_not_Ev) {
+		if (ic->mod == 3 && ic->osz >= 4) {
 			i->exec = w ? fast_not64 : fast_not32;
-			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
+			ic->lf = LF_NEUTRAL_NOFAULT;
 		}
 		return;
 	}
-	if (insn_cold(i)->fn == op_imul_GvEv || insn_cold(i)->fn == op_imul_GvEvIz) {
-		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 2)
-			i->exec = fast_imul[insn_cold(i)->fn == op_imul_GvEvIz][fast_width(insn_cold(i)->osz)];
+	if (ic->fn == op_imul_GvEv || ic->fn == op_imul_GvEvIz) {
+		if (ic->mod == 3 && ic->osz >= 2)
+			i->exec = fast_imul[ic->fn == op_imul_GvEvIz][fast_width(ic->osz)];
 		return;
 	}
-	if (insn_cold(i)->fn == op_div_Ev || insn_cold(i)->fn == op_idiv_Ev) {
-		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 4)
-			i->exec = insn_cold(i)->fn == op_div_Ev ? (w ? fast_div64 : fast_div32)
+	if (ic->fn == op_div_Ev || ic->fn == op_idiv_Ev) {
+		if (ic->mod == 3 && ic->osz >= 4)
+			i->exec = ic->fn == op_div_Ev ? (w ? fast_div64 : fast_div32)
 						     : (w ? fast_idiv64 : fast_idiv32);
 		return;
 	}
-	if (insn_cold(i)->fn == op_neg_Ev) {
-		if (insn_cold(i)->mod == 3 && insn_cold(i)->osz >= 2) {
-			i->exec = fast_neg[fast_width(insn_cold(i)->osz)];
-			insn_cold(i)->lf = LF_WRITES; /* no flag-free twin */
+	if (ic->fn == op_neg_Ev) {
+		if (ic->mod == 3 && ic->osz >= 2) {
+			i->exec = fast_neg[fast_width(ic->osz)];
+			ic->lf = LF_WRITES; /* no flag-free twin */
 		}
 		return;
 	}
-	if (insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_dec_Ev || insn_cold(i)->fn == op_inc_r || insn_cold(i)->fn == op_dec_r) {
-		bool inc = insn_cold(i)->fn == op_inc_Ev || insn_cold(i)->fn == op_inc_r;
+	if (ic->fn == op_inc_Ev || ic->fn == op_dec_Ev || ic->fn == op_inc_r || ic->fn == op_dec_r) {
+		bool inc = ic->fn == op_inc_Ev || ic->fn == op_inc_r;
 
-		if (insn_cold(i)->osz < 4)
+		if (ic->osz < 4)
 			return;
-		if (insn_cold(i)->mod != 3) { /* no twin: lflive's walk stops at memory */
+		if (ic->mod != 3) { /* no twin: lflive's walk stops at memory */
 			i->exec = inc ? (w ? EA_PICK(i, fast_inc_m64) : EA_PICK(i, fast_inc_m32))
 				      : (w ? EA_PICK(i, fast_dec_m64) : EA_PICK(i, fast_dec_m32));
-			insn_cold(i)->lf = LF_KEEPCF;
+			ic->lf = LF_KEEPCF;
 			return;
 		}
 		i->exec = inc ? (w ? fast_inc64 : fast_inc32) : (w ? fast_dec64 : fast_dec32);
-		insn_cold(i)->lf = LF_KEEPCF | LF_TWIN_ALU;
+		ic->lf = LF_KEEPCF | LF_TWIN_ALU;
 		return;
 	}
 	if (!alu_fast_form(i, &op, &form))
 		return;
-	if (insn_cold(i)->osz == 1) {
+	if (ic->osz == 1) {
 		if (!fast_alu8[op][form])
 			return;
-		if (insn_cold(i)->fn == op_alu_rAXIz || insn_cold(i)->fn == op_test_rAXIz)
+		if (ic->fn == op_alu_rAXIz || ic->fn == op_test_rAXIz)
 			i->rm8 = R_AX; /* AL */
 		i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 				  ? fast_alu8_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM]
 				  : fast_alu8[op][form];
 		if (form <= FORM_RI && fast_alu8_nf[op][form])
-			insn_cold(i)->lf = LF_WRITES | LF_TWIN_ALU;
+			ic->lf = LF_WRITES | LF_TWIN_ALU;
 		return;
 	}
-	w = fast_width(insn_cold(i)->osz);
+	w = fast_width(ic->osz);
 	if (!fast_alu[op][form][w])
 		return;
-	if (insn_cold(i)->fn == op_alu_rAXIz || insn_cold(i)->fn == op_test_rAXIz)
+	if (ic->fn == op_alu_rAXIz || ic->fn == op_test_rAXIz)
 		i->rm = R_AX; /* no ModRM: the fast form's destination */
 	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]
 			  : fast_alu[op][form][w];
 	if ((form <= FORM_RI && fast_alu_nf[op][form][w]) ||
 	    (form == FORM_RM && fast_alu_rm_nf[ea_shape(i)][op][w]))
-		insn_cold(i)->lf = LF_WRITES | LF_TWIN_ALU;
+		ic->lf = LF_WRITES | LF_TWIN_ALU;
 }

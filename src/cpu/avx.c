@@ -96,6 +96,7 @@ static void vmem_write(struct cpu *c, uint64_t a, const void *buf, unsigned n)
 static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsigned form,
 		      unsigned memsz, unsigned fl)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	struct insn *li = insn_scratch_lanes(c, i);
 	bool l256 = VEX_L(i) && !(fl & AV_LIG);
 	unsigned v = VEX_V(i), lanes = l256 && form != V_SCAL ? 2 : 1;
@@ -118,13 +119,13 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 		return;
 	}
 	memset(src2, 0, sizeof(src2));
-	if (form == V_GPR && insn_cold(i)->mod != 3) {
+	if (form == V_GPR && ic->mod != 3) {
 		/* the legacy handler reads it: fault, if at all, before any
 		 * register holds a lane */
-		(void)mem_read(insn_ea(c, i), memsz == 4 && (insn_cold(i)->rex & 8) ? 8 : memsz);
+		(void)mem_read(insn_ea(c, i), memsz == 4 && (ic->rex & 8) ? 8 : memsz);
 	} else if (form == V_GPR) {
 		/* no XMM source */
-	} else if (insn_cold(i)->mod != 3) {
+	} else if (ic->mod != 3) {
 		unsigned n = memsz;
 
 		if (form == V_WIDEN || (form != V_CNT && form != V_SCAL && memsz == 16) ||
@@ -146,7 +147,7 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 
 	/* the lane runs on the destination register and a scratch one */
 	dst = form == V_SHI ? i->rm : i->reg;
-	scratch = form == V_SHI || form == V_GPR ? dst : (insn_cold(i)->mod == 3 && i->rm != i->reg ? i->rm : i->reg ^ 1);
+	scratch = form == V_SHI || form == V_GPR ? dst : (ic->mod == 3 && i->rm != i->reg ? i->rm : i->reg ^ 1);
 	save_dst = c->xmm[dst];
 	save_scratch = c->xmm[scratch];
 	if (form != V_SHI && form != V_GPR) {
@@ -1030,6 +1031,7 @@ void op_v_pmaskmov_store(struct cpu *c, const struct insn *i)
  * three different registers. */
 static void gather(struct cpu *c, const struct insn *i, bool qidx)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	bool l256 = VEX_L(i), qelem = VEX_W(i);
 	unsigned esz = qelem ? 8 : 4, isz = qidx ? 8 : 4;
 	unsigned n = (l256 ? 32 : 16) / (qidx || qelem ? 8 : 4);
@@ -1039,7 +1041,7 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 	uint64_t base;
 	cpu_xmm idx[2];
 
-	if (!avx_enabled(c) || insn_cold(i)->mod == 3 || (insn_cold(i)->modrm & 7) != 4 || insn_cold(i)->asz == 2) {
+	if (!avx_enabled(c) || ic->mod == 3 || (ic->modrm & 7) != 4 || ic->asz == 2) {
 		op_ud(c, i);
 		return;
 	}
@@ -1064,7 +1066,7 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 		} else {
 			ix = (int32_t)idx[j / 4].d[j % 4];
 		}
-		a = (base + ((uint64_t)ix << i->scale)) & (c->mode == CPU_MODE_64 && insn_cold(i)->asz == 8
+		a = (base + ((uint64_t)ix << i->scale)) & (c->mode == CPU_MODE_64 && ic->asz == 8
 								    ? ~0ull : 0xffffffffull);
 		v = mem_read(a, esz);
 		memcpy(d, &v, esz);

@@ -872,26 +872,27 @@ static bool legacy_has_fast_form(insn_fn fn)
 /* The legacy form of i, or NULL: the table's exec stays. */
 static insn_exec legacy_form(const struct insn *i)
 {
-	insn_fn fn = insn_cold(i)->fn;
+	const struct insn_cold *ic = insn_cold(i);
+	insn_fn fn = ic->fn;
 
 	if (fn == op_mova_VxWx)
-		return insn_cold(i)->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m_a);
+		return ic->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m_a);
 	if (fn == op_movu_VxWx)
-		return insn_cold(i)->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m);
+		return ic->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m);
 	/* MOVUPS/MOVUPD/MOVDQU/MOVAPS/MOVAPD/MOVDQA/MOVNTPS/MOVNTPD m128, xmm
 	 * (memcpy, memset): the VEX.128 stores' forms, a store writing no
 	 * register; the register forms keep their exec forms (sse_move.c) */
 	if (fn == op_movq_VxWq || fn == op_movq_WqVx) {
-		if (insn_cold(i)->mod == 3)
+		if (ic->mod == 3)
 			return NULL;
 		return fn == op_movq_VxWq ? EA_PICK(i, fast_movq_load_m) : EA_PICK(i, fast_movq_store_m);
 	}
 	if (fn == op_movu_WxVx || fn == op_mova_WxVx) {
-		if (insn_cold(i)->mod == 3)
+		if (ic->mod == 3)
 			return NULL;
 		return fn == op_mova_WxVx ? EA_PICK(i, fast_vstore_mx_a) : EA_PICK(i, fast_vstore_mx);
 	}
-	if (insn_cold(i)->mod != 3)
+	if (ic->mod != 3)
 		return NULL;
 #define LEGACY_BINARY_PICK(name, ...)                                                           \
 	if (fn == op_##name##_VxWx)                                                             \

@@ -16,10 +16,11 @@ static uint64_t bit_apply(unsigned op, uint64_t v, uint64_t m)
 /* Only CF changes (= the old bit); ZF is kept, the others are undefined. */
 static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t off, bool reg_off)
 {
-	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
+	const struct insn_cold *ic = insn_cold(i);
+	unsigned sz = ic->osz, bits = sz * 8;
 	uint64_t m, v, res;
 
-	if (insn_cold(i)->mod == 3) {
+	if (ic->mod == 3) {
 		m = 1ull << (off & (bits - 1));
 		v = rm_read(c, i, sz);
 		res = bit_apply(op, v, m);
@@ -34,8 +35,8 @@ static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t o
 			 * address-size truncation (16-bit addresses wrap). */
 			int64_t unit = off >> (sz == 2 ? 4 : sz == 4 ? 5 : 6);
 			ea += (uint64_t)(unit * (int64_t)sz);
-			if (insn_cold(i)->asz != 8)
-				ea = insn_cold(i)->asz == 4 ? (uint32_t)ea : (uint16_t)ea;
+			if (ic->asz != 8)
+				ea = ic->asz == 4 ? (uint32_t)ea : (uint16_t)ea;
 		}
 		ea += c->base[i->seg];
 		if (c->mode == CPU_MODE_32)
@@ -44,7 +45,7 @@ static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t o
 		v = mem_read(ea, sz);
 		if (op == BT) {
 			res = v;
-		} else if (insn_cold(i)->pfx & PFX_LOCK) {
+		} else if (ic->pfx & PFX_LOCK) {
 			do
 				res = bit_apply(op, v, m);
 			while (!mem_cas(ea, sz, &v, res));

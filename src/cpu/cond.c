@@ -18,25 +18,27 @@ void op_setcc_Eb(struct cpu *c, const struct insn *i)
  * destination is zero-extended even when nothing moves. */
 void op_cmovcc_GvEv(struct cpu *c, const struct insn *i)
 {
-	uint64_t v = rm_read(c, i, insn_cold(i)->osz);
+	const struct insn_cold *ic = insn_cold(i);
+	uint64_t v = rm_read(c, i, ic->osz);
 
-	if (!flags_test(c, insn_cold(i)->op & 15))
-		v = greg_get(c, i, insn_cold(i)->osz);
-	greg_set(c, i, insn_cold(i)->osz, v);
+	if (!flags_test(c, ic->op & 15))
+		v = greg_get(c, i, ic->osz);
+	greg_set(c, i, ic->osz, v);
 }
 
 /* E0 LOOPNE, E1 LOOPE, E2 LOOP; the counter width is the address size. */
 void op_loop_Jb(struct cpu *c, const struct insn *i)
 {
-	uint64_t n = reg_get(c, R_CX, insn_cold(i)->asz) - 1;
+	const struct insn_cold *ic = insn_cold(i);
+	uint64_t n = reg_get(c, R_CX, ic->asz) - 1;
 	bool go;
 
-	reg_set(c, R_CX, insn_cold(i)->asz, n);
-	n &= size_mask(insn_cold(i)->asz);
+	reg_set(c, R_CX, ic->asz, n);
+	n &= size_mask(ic->asz);
 	go = n != 0;
-	if (insn_cold(i)->op == 0xe0)
+	if (ic->op == 0xe0)
 		go = go && !(flags_get(c) & FL_ZF);
-	else if (insn_cold(i)->op == 0xe1)
+	else if (ic->op == 0xe1)
 		go = go && (flags_get(c) & FL_ZF);
 	if (go)
 		jump_to(c, i, c->rip + i->imm);
@@ -97,12 +99,13 @@ static const insn_exec fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
 
 void cond_specialise(struct insn *i)
 {
-	if (insn_cold(i)->fn == op_jcc_Jb && !(insn_cold(i)->pfx & PFX_OSZ)) /* 66: the generic form */
-		i->exec = fast_jcc[insn_cold(i)->op & 15];
-	else if (insn_cold(i)->fn == op_setcc_Eb && insn_cold(i)->mod == 3)
-		i->exec = fast_setcc_r[insn_cold(i)->op & 15];
-	else if (insn_cold(i)->fn == op_cmovcc_GvEv && insn_cold(i)->osz == 4)
-		i->exec = fast_cmov32[insn_cold(i)->op & 15];
-	else if (insn_cold(i)->fn == op_cmovcc_GvEv && insn_cold(i)->osz == 8)
-		i->exec = fast_cmov64[insn_cold(i)->op & 15];
+	const struct insn_cold *ic = insn_cold(i);
+	if (ic->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) /* 66: the generic form */
+		i->exec = fast_jcc[ic->op & 15];
+	else if (ic->fn == op_setcc_Eb && ic->mod == 3)
+		i->exec = fast_setcc_r[ic->op & 15];
+	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 4)
+		i->exec = fast_cmov32[ic->op & 15];
+	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 8)
+		i->exec = fast_cmov64[ic->op & 15];
 }

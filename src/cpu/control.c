@@ -313,10 +313,11 @@ void op_rdtsc(struct cpu *c, const struct insn *i)
  * UMIP) or MONITOR/MWAIT-like forms (#UD). */
 void op_grp7(struct cpu *c, const struct insn *i)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	unsigned aux;
 	uint64_t t;
 
-	if (insn_cold(i)->modrm == 0xf9) {
+	if (ic->modrm == 0xf9) {
 		if (c->tsc_disabled) {
 			cpu_raise(c, VEC_GP);
 			return;
@@ -327,23 +328,23 @@ void op_grp7(struct cpu *c, const struct insn *i)
 		reg_set(c, R_CX, 4, aux);
 		return;
 	}
-	if (insn_cold(i)->modrm == 0xd0) {
+	if (ic->modrm == 0xd0) {
 		op_xgetbv(c, i);
 		return;
 	}
-	if (insn_cold(i)->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
-		if (insn_cold(i)->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))
+	if (ic->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
+		if (ic->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))
 			op_ud(c, i);
 		else
 			cpu_raise(c, VEC_GP);
 		return;
 	}
-	if (insn_cold(i)->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
+	if (ic->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
 		op_ud(c, i);
 		return;
 	}
-	if (insn_cold(i)->mod == 3 && (insn_cold(i)->modrm & 0x38) != 0x38 && (insn_cold(i)->modrm & 0x38) != 0x20 &&
-	    (insn_cold(i)->modrm & 0x38) != 0x30)
+	if (ic->mod == 3 && (ic->modrm & 0x38) != 0x38 && (ic->modrm & 0x38) != 0x20 &&
+	    (ic->modrm & 0x38) != 0x30)
 		op_ud(c, i);
 	else
 		cpu_raise(c, VEC_GP);
@@ -488,24 +489,25 @@ EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
 
 void control_specialise(struct insn *i, bool m64)
 {
-	if (insn_cold(i)->osz != (m64 ? 8 : 4))
+	const struct insn_cold *ic = insn_cold(i);
+	if (ic->osz != (m64 ? 8 : 4))
 		return;
-	if (insn_cold(i)->fn == op_jmp_Jz)
+	if (ic->fn == op_jmp_Jz)
 		i->exec = fast_jmp_rel;
-	else if (insn_cold(i)->fn == op_call_Jz)
+	else if (ic->fn == op_call_Jz)
 		i->exec = m64 ? fast_call_rel64 : fast_call_rel32;
-	else if (insn_cold(i)->fn == op_ret)
+	else if (ic->fn == op_ret)
 		i->exec = m64 ? fast_ret64 : fast_ret32;
-	else if (insn_cold(i)->fn == op_jmp_Ev && insn_cold(i)->mod == 3)
+	else if (ic->fn == op_jmp_Ev && ic->mod == 3)
 		i->exec = m64 ? fast_jmp_ind64 : fast_jmp_ind32;
-	else if (insn_cold(i)->fn == op_jmp_Ev)
+	else if (ic->fn == op_jmp_Ev)
 		i->exec = m64 ? EA_PICK(i, fast_jmp_ind64_m) : EA_PICK(i, fast_jmp_ind32_m);
-	else if (insn_cold(i)->fn == op_call_Ev && insn_cold(i)->mod == 3)
+	else if (ic->fn == op_call_Ev && ic->mod == 3)
 		i->exec = m64 ? fast_call_ind64 : fast_call_ind32;
-	else if (insn_cold(i)->fn == op_call_Ev)
+	else if (ic->fn == op_call_Ev)
 		i->exec = m64 ? EA_PICK(i, fast_call_ind64_m) : EA_PICK(i, fast_call_ind32_m);
 	else
 		return;
-	if (i->exec != fast_jmp_rel && insn_cold(i)->fn != op_call_Jz) /* the indirect ones and RET */
+	if (i->exec != fast_jmp_rel && ic->fn != op_call_Jz) /* the indirect ones and RET */
 		i->imm = (uint64_t)(uintptr_t)insn_no_target;
 }

@@ -108,25 +108,26 @@ static void modrm_mem(struct insn *i, struct fetch *f, unsigned mod, unsigned rm
 
 static void immediates(struct insn *i, struct fetch *f, unsigned flags)
 {
-	unsigned z = insn_cold(i)->osz == 2 ? 2 : 4;
+	struct insn_cold *ic = insn_cold(i);
+	unsigned z = ic->osz == 2 ? 2 : 4;
 
 	switch (flags & F_IMM_MASK) {
 	case F_I8: i->imm = next8(f); break;
 	case F_I8S: i->imm = (uint64_t)(int64_t)(int8_t)next8(f); break;
 	case F_I16: i->imm = next_n(f, 2); break;
 	case F_IZ: i->imm = sign_extend(next_n(f, z), z); break;
-	case F_IV: i->imm = next_n(f, insn_cold(i)->osz == 8 ? 8 : z); break;
+	case F_IV: i->imm = next_n(f, ic->osz == 8 ? 8 : z); break;
 	case F_MOFFS:
-		i->disp = (int64_t)next_n(f, insn_cold(i)->asz);
-		insn_cold(i)->mod = 0;
+		i->disp = (int64_t)next_n(f, ic->asz);
+		ic->mod = 0;
 		break;
 	case F_ENTER:
 		i->imm = next_n(f, 2);
-		insn_cold(i)->imm2 = next8(f);
+		ic->imm2 = next8(f);
 		break;
 	}
 	if (flags & F_FARPTR)
-		insn_cold(i)->imm2 = (uint16_t)next_n(f, 2);
+		ic->imm2 = (uint16_t)next_n(f, 2);
 }
 
 /* An encoding that raises #UD or #GP whatever the state: its handler
@@ -147,6 +148,7 @@ static const struct op_entry x87_row = { .flow = FLOW_PLAIN, .spec = SPEC_NONE }
  * state (i->fn raises it). */
 static const struct op_entry *decode_row(struct insn *i, struct fetch *f, bool m64, uint64_t addr)
 {
+	struct insn_cold *ic = insn_cold(i);
 	const struct op_entry *e;
 	unsigned map = M1, b, last_rep = 0, pslot, flags, modrm = 0;
 	int seg = -1;
@@ -154,19 +156,19 @@ static const struct op_entry *decode_row(struct insn *i, struct fetch *f, bool m
 	memset(i, 0, sizeof(*i));
 	memset(insn_cold(i), 0, sizeof(struct insn_cold));
 	i->exec = exec_generic;
-	insn_cold(i)->addr = addr;
+	ic->addr = addr;
 	i->base = i->index = GREG_NONE;
-	insn_cold(i)->mod = 3;
+	ic->mod = 3;
 	for (;;) {
 		b = next8(f);
 		if (f->too_long)
 			return make_fault(i, f, op_gp);
 		switch (b) {
-		case 0xf0: insn_cold(i)->pfx |= PFX_LOCK; break;
-		case 0xf2: insn_cold(i)->pfx |= PFX_REPNE; last_rep = b; break;
-		case 0xf3: insn_cold(i)->pfx |= PFX_REP; last_rep = b; break;
-		case 0x66: insn_cold(i)->pfx |= PFX_OSZ; break;
-		case 0x67: insn_cold(i)->pfx |= PFX_ASZ; break;
+		case 0xf0: ic->pfx |= PFX_LOCK; break;
+		case 0xf2: ic->pfx |= PFX_REPNE; last_rep = b; break;
+		case 0xf3: ic->pfx |= PFX_REP; last_rep = b; break;
+		case 0x66: ic->pfx |= PFX_OSZ; break;
+		case 0x67: ic->pfx |= PFX_ASZ; break;
 		/* 64-bit mode ignores ES/CS/SS/DS overrides, even after FS/GS */
 		case 0x26: if (!m64) seg = SEG_ES; break;
 		case 0x2e: if (!m64) seg = SEG_CS; break;
@@ -176,12 +178,12 @@ static const struct op_entry *decode_row(struct insn *i, struct fetch *f, bool m
 		case 0x65: seg = SEG_GS; break;
 		default:
 			if (m64 && (b & 0xf0) == 0x40) {
-				insn_cold(i)->rex = (uint8_t)b; /* only counts right before the opcode */
+				ic->rex = (uint8_t)b; /* only counts right before the opcode */
 				continue;
 			}
 			goto opcode;
 		}
-		insn_cold(i)->rex = 0;
+		ic->rex = 0;
 	}
 opcode:
 	/* VEX (C4/C5): in 32-bit mode only with ModRM-like bits 7:6 = 11,
@@ -192,26 +194,26 @@ opcode:
 		/* 66/F2/F3/LOCK or REX before it: #UD */
 		if (f->too_long)
 			return make_fault(i, f, op_gp);
-		if ((insn_cold(i)->pfx & (PFX_LOCK | PFX_REP | PFX_REPNE | PFX_OSZ)) || insn_cold(i)->rex || mmmmm < 1 ||
+		if ((ic->pfx & (PFX_LOCK | PFX_REP | PFX_REPNE | PFX_OSZ)) || ic->rex || mmmmm < 1 ||
 		    mmmmm > 3)
 			return make_fault(i, f, op_ud);
 		/* R, X, B (inverted) and W: REX's bits; 32-bit mode has none */
-		insn_cold(i)->rex = m64 ? (uint8_t)(0x40 | (~v1 >> 5 & 4) | (b == 0xc4 ? (~v1 >> 5 & 3) | (v2 >> 4 & 8) : 0))
+		ic->rex = m64 ? (uint8_t)(0x40 | (~v1 >> 5 & 4) | (b == 0xc4 ? (~v1 >> 5 & 3) | (v2 >> 4 & 8) : 0))
 			     : 0;
 		/* vvvv, L, and W, which selects element sizes in every mode
 		 * (FMA PS/PD, gathers) though it widens no GPR outside 64-bit */
-		insn_cold(i)->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2 |
+		ic->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2 |
 				     (b == 0xc4 ? (v2 & 0x80) >> 2 : 0));
 		pslot = v2 & 3; /* none, 66, F3, F2: the P_ order */
 		map = MV0F + mmmmm - 1;
 		b = next8(f);
 		if (f->too_long)
 			return make_fault(i, f, op_gp);
-		insn_cold(i)->op = (uint8_t)b;
+		ic->op = (uint8_t)b;
 		i->seg = seg >= 0 && (!m64 || seg >= SEG_FS) ? (uint8_t)seg : SEG_DS;
 		if (seg >= 0 && (!m64 || seg >= SEG_FS))
-			insn_cold(i)->pfx |= PFX_SEG;
-		insn_cold(i)->asz = m64 ? (insn_cold(i)->pfx & PFX_ASZ ? 4 : 8) : (insn_cold(i)->pfx & PFX_ASZ ? 2 : 4);
+			ic->pfx |= PFX_SEG;
+		ic->asz = m64 ? (ic->pfx & PFX_ASZ ? 4 : 8) : (ic->pfx & PFX_ASZ ? 2 : 4);
 		goto table;
 	}
 	if (b == 0x0f) {
@@ -224,40 +226,40 @@ opcode:
 		if (f->too_long)
 			return make_fault(i, f, op_gp);
 	}
-	insn_cold(i)->op = (uint8_t)b;
+	ic->op = (uint8_t)b;
 	if (last_rep) /* F2 and F3 together: the last one counts */
-		insn_cold(i)->pfx &= (uint8_t)~(last_rep == 0xf3 ? PFX_REPNE : PFX_REP);
+		ic->pfx &= (uint8_t)~(last_rep == 0xf3 ? PFX_REPNE : PFX_REP);
 	if (seg >= 0 && (!m64 || seg >= SEG_FS)) {
 		i->seg = (uint8_t)seg;
-		insn_cold(i)->pfx |= PFX_SEG;
+		ic->pfx |= PFX_SEG;
 	} else {
 		i->seg = SEG_DS;
 	}
-	insn_cold(i)->asz = m64 ? (insn_cold(i)->pfx & PFX_ASZ ? 4 : 8) : (insn_cold(i)->pfx & PFX_ASZ ? 2 : 4);
-	pslot = last_rep == 0xf3 ? P_F3 : last_rep == 0xf2 ? P_F2 : insn_cold(i)->pfx & PFX_OSZ ? P_66 : P_NP;
+	ic->asz = m64 ? (ic->pfx & PFX_ASZ ? 4 : 8) : (ic->pfx & PFX_ASZ ? 2 : 4);
+	pslot = last_rep == 0xf3 ? P_F3 : last_rep == 0xf2 ? P_F2 : ic->pfx & PFX_OSZ ? P_66 : P_NP;
 
 	if (map == M1 && b >= 0xd8 && b <= 0xdf) {
 		insn_fn fn;
 
 		modrm = next8(f);
-		insn_cold(i)->modrm = (uint8_t)modrm;
-		insn_cold(i)->mod = (uint8_t)(modrm >> 6);
+		ic->modrm = (uint8_t)modrm;
+		ic->mod = (uint8_t)(modrm >> 6);
 		i->reg = (modrm >> 3) & 7;
-		i->rm = (uint8_t)((modrm & 7) | ((insn_cold(i)->rex & 1) << 3));
-		insn_cold(i)->osz = 4;
-		if (insn_cold(i)->mod != 3) {
-			modrm_mem(i, f, insn_cold(i)->mod, modrm & 7, m64);
+		i->rm = (uint8_t)((modrm & 7) | ((ic->rex & 1) << 3));
+		ic->osz = 4;
+		if (ic->mod != 3) {
+			modrm_mem(i, f, ic->mod, modrm & 7, m64);
 			fn = op_handler_fn[op_x87_mem[b - 0xd8][i->reg]];
 		} else {
 			fn = op_handler_fn[op_x87_reg[b - 0xd8][modrm & 0x3f]];
 		}
 		if (f->too_long)
 			return make_fault(i, f, op_gp);
-		if (!fn || (insn_cold(i)->pfx & PFX_LOCK))
+		if (!fn || (ic->pfx & PFX_LOCK))
 			return make_fault(i, f, op_ud);
-		insn_cold(i)->fn = fn;
+		ic->fn = fn;
 		i->exec = exec_plain; /* x87: no control transfer */
-		insn_cold(i)->len = (uint8_t)f->n;
+		ic->len = (uint8_t)f->n;
 		return &x87_row;
 	}
 
@@ -266,57 +268,57 @@ table:
 	flags = e->flags;
 	if (flags & F_MODRM) {
 		modrm = next8(f);
-		insn_cold(i)->modrm = (uint8_t)modrm;
-		insn_cold(i)->mod = (uint8_t)(modrm >> 6);
-		i->reg = (uint8_t)(((modrm >> 3) & 7) | ((insn_cold(i)->rex & 4) << 1));
-		i->reg8 = byte_reg(i->reg, insn_cold(i)->rex);
+		ic->modrm = (uint8_t)modrm;
+		ic->mod = (uint8_t)(modrm >> 6);
+		i->reg = (uint8_t)(((modrm >> 3) & 7) | ((ic->rex & 4) << 1));
+		i->reg8 = byte_reg(i->reg, ic->rex);
 		if (flags & F_MOD3)
-			insn_cold(i)->mod = 3;
-		if (insn_cold(i)->mod == 3) {
-			i->rm = (uint8_t)((modrm & 7) | ((insn_cold(i)->rex & 1) << 3));
-			i->rm8 = byte_reg(i->rm, insn_cold(i)->rex);
+			ic->mod = 3;
+		if (ic->mod == 3) {
+			i->rm = (uint8_t)((modrm & 7) | ((ic->rex & 1) << 3));
+			i->rm8 = byte_reg(i->rm, ic->rex);
 		}
 	}
 	if (e->group) {
-		e = &op_groups[e->group - 1][((modrm >> 3) & 7) + (insn_cold(i)->mod == 3 ? 8 : 0)];
+		e = &op_groups[e->group - 1][((modrm >> 3) & 7) + (ic->mod == 3 ? 8 : 0)];
 		flags = e->flags;
 	}
 	if (!e->handler)
 		return make_fault(i, f, op_ud);
 
 	if (flags & F_BYTE)
-		insn_cold(i)->osz = 1;
+		ic->osz = 1;
 	else if (m64 && (flags & F_F64))
-		insn_cold(i)->osz = 8;
-	else if (insn_cold(i)->rex & 8)
-		insn_cold(i)->osz = 8;
-	else if (insn_cold(i)->pfx & PFX_OSZ)
-		insn_cold(i)->osz = 2;
+		ic->osz = 8;
+	else if (ic->rex & 8)
+		ic->osz = 8;
+	else if (ic->pfx & PFX_OSZ)
+		ic->osz = 2;
 	else if (m64 && (flags & F_D64))
-		insn_cold(i)->osz = 8;
+		ic->osz = 8;
 	else
-		insn_cold(i)->osz = 4;
+		ic->osz = 4;
 
 	if (flags & F_OPREG) {
-		i->rm = (uint8_t)((b & 7) | ((insn_cold(i)->rex & 1) << 3));
-		i->rm8 = byte_reg(i->rm, insn_cold(i)->rex);
+		i->rm = (uint8_t)((b & 7) | ((ic->rex & 1) << 3));
+		i->rm8 = byte_reg(i->rm, ic->rex);
 	}
-	if ((flags & F_MODRM) && insn_cold(i)->mod != 3)
-		modrm_mem(i, f, insn_cold(i)->mod, modrm & 7, m64);
+	if ((flags & F_MODRM) && ic->mod != 3)
+		modrm_mem(i, f, ic->mod, modrm & 7, m64);
 	immediates(i, f, flags);
 	if (f->too_long)
 		return make_fault(i, f, op_gp);
-	insn_cold(i)->len = (uint8_t)f->n;
+	ic->len = (uint8_t)f->n;
 	if ((m64 && (flags & F_NO64)) || (!m64 && (flags & F_ONLY64)))
 		return make_fault(i, f, op_ud);
-	if ((insn_cold(i)->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || insn_cold(i)->mod == 3))
+	if ((ic->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || ic->mod == 3))
 		return make_fault(i, f, op_ud);
-	insn_cold(i)->fn = op_handler_fn[e->handler];
-	insn_cold(i)->ends_run = e->flow == FLOW_END;
+	ic->fn = op_handler_fn[e->handler];
+	ic->ends_run = e->flow == FLOW_END;
 	if (e->flow == FLOW_PLAIN) {
 		const struct op_exec_form *x = &op_exec_forms[e->exec];
 
-		i->exec = x->reg && insn_cold(i)->mod == 3 ? x->reg : x->exec ? x->exec : exec_plain;
+		i->exec = x->reg && ic->mod == 3 ? x->reg : x->exec ? x->exec : exec_plain;
 	}
 	return e;
 }
@@ -324,13 +326,14 @@ table:
 /* The fast form for the decoded row e (decode time). */
 static void specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m64)
 {
+	struct insn_cold *ic = insn_cold(i);
 	if (!e || e == &x87_row)
 		return;
 	bool addr32_in_64 = m64 && insn_addr32_in_64(i);
 
-	if (insn_cold(i)->mod != 3 && insn_cold(i)->asz != (m64 ? 8 : 4) && !addr32_in_64)
+	if (ic->mod != 3 && ic->asz != (m64 ? 8 : 4) && !addr32_in_64)
 		return; /* insn_ea_fast's condition: 16-bit addresses stay generic */
-	insn_cold(i)->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;
+	ic->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;
 	if (c->lf.rf & FL_AC)
 		return; /* no fast forms: they skip the #AC test (insn.h, mem_read_fast) */
 	if (addr32_in_64) {
@@ -338,9 +341,9 @@ static void specialise(struct insn *i, const struct cpu *c, const struct op_entr
 		 * (insn.h, insn_addr32_in_64), and only ALU and MOV pick
 		 * their memory forms by shape; LEA of a 32-bit register
 		 * needs no address size (the result is truncated anyway) */
-		if (e->spec == SPEC_MOVE && insn_cold(i)->fn == op_lea_GvM && insn_cold(i)->osz == 4)
+		if (e->spec == SPEC_MOVE && ic->fn == op_lea_GvM && ic->osz == 4)
 			move_specialise(i, m64);
-		else if (i->index == GREG_NONE && insn_cold(i)->flat &&
+		else if (i->index == GREG_NONE && ic->flat &&
 			 (e->spec == SPEC_ALU || e->spec == SPEC_MOVE))
 			e->spec == SPEC_ALU ? alu_specialise(i) : move_specialise(i, m64);
 		return;
@@ -379,6 +382,7 @@ bool insn_decode_canned(struct insn *i, const struct cpu *c, const uint8_t *byte
 
 int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	struct fetch f = { .bytes = bytes, .avail = n > MAX_INSN_LEN ? MAX_INSN_LEN : (unsigned)n };
 	const struct op_entry *e = decode_row(i, &f, m64, 0);
 
@@ -387,8 +391,8 @@ int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n)
 	if (!e)
 		return 0;
 	if (e == &x87_row)
-		return insn_cold(i)->mod == 3 ? op_x87_reg[insn_cold(i)->op - 0xd8][insn_cold(i)->modrm & 0x3f]
-				   : op_x87_mem[insn_cold(i)->op - 0xd8][i->reg & 7];
+		return ic->mod == 3 ? op_x87_reg[ic->op - 0xd8][ic->modrm & 0x3f]
+				   : op_x87_mem[ic->op - 0xd8][i->reg & 7];
 	return e->handler;
 }
 

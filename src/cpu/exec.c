@@ -307,13 +307,14 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
  * again only when nothing is pending (its page still lives). */
 const struct insn *exec_generic(struct cpu *c, const struct insn *i)
 {
-	c->insn_rip = insn_cold(i)->addr;
+	const struct insn_cold *ic = insn_cold(i);
+	c->insn_rip = ic->addr;
 	c->cur = i;
-	c->rip = insn_cold(i)->addr + insn_cold(i)->len;
-	insn_cold(i)->fn(c, i);
+	c->rip = ic->addr + ic->len;
+	ic->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
 		return NULL;
-	if (__builtin_expect(c->rip == insn_cold(i)->addr + insn_cold(i)->len, 1) && (insn_cold(i)->seq || !insn_cold(i)->ends_run))
+	if (__builtin_expect(c->rip == ic->addr + ic->len, 1) && (ic->seq || !ic->ends_run))
 		return exec_next(c, i);
 	return exec_at(c, c->rip);
 }

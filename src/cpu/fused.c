@@ -573,7 +573,8 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 /* MOVZX r32/r64 of the low byte of the same register (not AH..BH). */
 static bool is_movzx_self(const struct insn *i, unsigned r)
 {
-	return insn_cold(i)->fn == op_movzx_GvEb && insn_cold(i)->mod == 3 && (insn_cold(i)->osz == 4 || insn_cold(i)->osz == 8) &&
+	const struct insn_cold *ic = insn_cold(i);
+	return ic->fn == op_movzx_GvEb && ic->mod == 3 && (ic->osz == 4 || ic->osz == 8) &&
 	       i->exec != exec_generic && i->reg == r && i->rm8 == r;
 }
 

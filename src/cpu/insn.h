@@ -108,6 +108,8 @@ _Static_assert(sizeof(struct insn_cold) == 32, "the cold half");
 #define INSN_WINDOW_ENTRIES 65535u
 #define INSN_COLD_DELTA ((uintptr_t)INSN_WINDOW_ENTRIES * sizeof(struct insn))
 
+/* A function reading several cold fields takes the half once
+ * (`ic = insn_cold(i)`). */
 static inline struct insn_cold *insn_cold(const struct insn *i)
 {
 	return (struct insn_cold *)((uintptr_t)i + INSN_COLD_DELTA);

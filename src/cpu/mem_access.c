@@ -8,25 +8,26 @@
 /* Bytes of a MSZ_* size code for this instruction. */
 static uint64_t size_of(const struct cpu *c, const struct insn *i, unsigned code)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	static const uint16_t fixed[] = {
 		[MSZ_0] = 0, [MSZ_1] = 1, [MSZ_2] = 2, [MSZ_4] = 4, [MSZ_8] = 8,
 		[MSZ_10] = 10, [MSZ_16] = 16, [MSZ_32] = 32, [MSZ_512] = 512,
 	};
-	bool small_env = (insn_cold(i)->pfx & PFX_OSZ) && !(insn_cold(i)->rex & 8); /* x87: the 16-bit layouts */
+	bool small_env = (ic->pfx & PFX_OSZ) && !(ic->rex & 8); /* x87: the 16-bit layouts */
 	unsigned lanes = code & MSZ_LANES ? VEX_L(i) : 0;
 
 	switch (code & ~MSZ_LANES) {
-	case MSZ_OSZ: return insn_cold(i)->osz;
-	case MSZ_OSZ2: return 2u * insn_cold(i)->osz;
-	case MSZ_FAR: return insn_cold(i)->osz + 2u;
-	case MSZ_Y: return insn_cold(i)->rex & 8 ? 8 : 4;
+	case MSZ_OSZ: return ic->osz;
+	case MSZ_OSZ2: return 2u * ic->osz;
+	case MSZ_FAR: return ic->osz + 2u;
+	case MSZ_Y: return ic->rex & 8 ? 8 : 4;
 	case MSZ_W48: return VEX_W(i) ? 8 : 4;
 	case MSZ_DUP: return VEX_L(i) ? 32 : 8;
-	case MSZ_CX8: return insn_cold(i)->rex & 8 ? 16 : 8;
+	case MSZ_CX8: return ic->rex & 8 ? 16 : 8;
 	case MSZ_X87ENV: return small_env ? 14 : 28;
 	case MSZ_X87STATE: return small_env ? 94 : 108;
 	case MSZ_XSAVE: return cpu_xstate_size(c->xcr0);
-	case MSZ_MOVSXD: return c->mode != CPU_MODE_64 ? 2 : insn_cold(i)->osz == 8 ? 4 : insn_cold(i)->osz;
+	case MSZ_MOVSXD: return c->mode != CPU_MODE_64 ? 2 : ic->osz == 8 ? 4 : ic->osz;
 	default:
 		if ((code & ~MSZ_LANES) < sizeof(fixed) / sizeof(fixed[0]))
 			return (uint64_t)fixed[code & ~MSZ_LANES] << lanes;
@@ -82,11 +83,12 @@ static void string_operand(const struct cpu *c, const struct insn *i, unsigned s
 static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, uint64_t size,
 		     struct cpu_mem_access *out, int *n)
 {
-	uint64_t sp = c->r[R_SP], slot = insn_cold(i)->osz, count = 1;
+	const struct insn_cold *ic = insn_cold(i);
+	uint64_t sp = c->r[R_SP], slot = ic->osz, count = 1;
 	unsigned src_seg = i->seg; /* DS unless overridden */
 
-	if (kind >= IM_MOVS && kind <= IM_SCAS && (insn_cold(i)->pfx & (PFX_REP | PFX_REPNE))) {
-		count = insn_cold(i)->asz == 8 ? c->r[R_CX] : insn_cold(i)->asz == 4 ? (uint32_t)c->r[R_CX]
+	if (kind >= IM_MOVS && kind <= IM_SCAS && (ic->pfx & (PFX_REP | PFX_REPNE))) {
+		count = ic->asz == 8 ? c->r[R_CX] : ic->asz == 4 ? (uint32_t)c->r[R_CX]
 							       : (uint16_t)c->r[R_CX];
 		if (!count)
 			return;
@@ -104,7 +106,7 @@ static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, u
 	case IM_PUSHA: add(out, n, stack_at(c, sp - 8 * slot), 8 * slot, false, true); break;
 	case IM_POPA: add(out, n, stack_at(c, sp), 8 * slot, true, false); break;
 	case IM_ENTER: { /* the frame pointer, then one slot per nesting level */
-		unsigned level = insn_cold(i)->imm2 & 31, slots = level ? level + 1 : 1;
+		unsigned level = ic->imm2 & 31, slots = level ? level + 1 : 1;
 
 		add(out, n, stack_at(c, sp - slots * slot), slots * slot, false, true);
 		break;

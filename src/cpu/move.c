@@ -104,15 +104,16 @@ void op_xchg_EvGv(struct cpu *c, const struct insn *i)
 /* 90+r; plain 90 (no REX.B) is NOP, also in 64-bit mode. */
 void op_xchg_rAXr(struct cpu *c, const struct insn *i)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	uint64_t a, b;
 
 	/* 90 is NOP; F3 90 is PAUSE even with REX.B (the host ignores it) */
-	if (i->rm == R_AX || (insn_cold(i)->op == 0x90 && (insn_cold(i)->pfx & PFX_REP)))
+	if (i->rm == R_AX || (ic->op == 0x90 && (ic->pfx & PFX_REP)))
 		return;
-	a = reg_get(c, R_AX, insn_cold(i)->osz);
-	b = reg_get(c, i->rm, insn_cold(i)->osz);
-	reg_set(c, R_AX, insn_cold(i)->osz, b);
-	reg_set(c, i->rm, insn_cold(i)->osz, a);
+	a = reg_get(c, R_AX, ic->osz);
+	b = reg_get(c, i->rm, ic->osz);
+	reg_set(c, R_AX, ic->osz, b);
+	reg_set(c, i->rm, ic->osz, a);
 }
 
 void op_push_r(struct cpu *c, const struct insn *i)
@@ -140,17 +141,18 @@ void op_push_Ev(struct cpu *c, const struct insn *i)
 /* The destination address is computed with the incremented stack pointer. */
 void op_pop_Ev(struct cpu *c, const struct insn *i)
 {
-	uint64_t sp = c->r[R_SP], v = pop(c, insn_cold(i)->osz);
+	const struct insn_cold *ic = insn_cold(i);
+	uint64_t sp = c->r[R_SP], v = pop(c, ic->osz);
 
-	if (insn_cold(i)->mod != 3) {
+	if (ic->mod != 3) {
 		uint64_t ea = insn_ea(c, i);
 		uint64_t new_sp = c->r[R_SP];
 
 		c->r[R_SP] = sp; /* a fault leaves the stack as it was */
-		mem_write(ea, insn_cold(i)->osz, v);
+		mem_write(ea, ic->osz, v);
 		c->r[R_SP] = new_sp;
 	} else {
-		rm_write(c, i, insn_cold(i)->osz, v);
+		rm_write(c, i, ic->osz, v);
 	}
 }
 
@@ -545,113 +547,114 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
  * mod). */
 void move_specialise(struct insn *i, bool m64)
 {
+	struct insn_cold *ic = insn_cold(i);
 	/* built on insn_ea_fast/insn_offset_fast: not for addr32 operands
 	 * in 64-bit mode (insn.h, insn_addr32_in_64), but for LEA of a
 	 * 32-bit register, whose result is truncated to 32 bits anyway */
-	if (insn_addr32_in_64(i) && (insn_cold(i)->fn == op_movsxd_GvEd || insn_cold(i)->fn == op_movsx_GvEb ||
-				     insn_cold(i)->fn == op_movsx_GvEw || (insn_cold(i)->fn == op_lea_GvM && insn_cold(i)->osz != 4)))
+	if (insn_addr32_in_64(i) && (ic->fn == op_movsxd_GvEd || ic->fn == op_movsx_GvEb ||
+				     ic->fn == op_movsx_GvEw || (ic->fn == op_lea_GvM && ic->osz != 4)))
 		return;
-	if (insn_cold(i)->fn == op_movsxd_GvEd && m64 && insn_cold(i)->osz == 8) {
-		i->exec = insn_cold(i)->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
-		insn_cold(i)->lf = LF_NEUTRAL;
+	if (ic->fn == op_movsxd_GvEd && m64 && ic->osz == 8) {
+		i->exec = ic->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
+		ic->lf = LF_NEUTRAL;
 		return;
 	}
-	if ((insn_cold(i)->fn == op_movsx_GvEb || insn_cold(i)->fn == op_movsx_GvEw) && (insn_cold(i)->osz == 4 || insn_cold(i)->osz == 8)) {
-		bool w = insn_cold(i)->osz == 8;
+	if ((ic->fn == op_movsx_GvEb || ic->fn == op_movsx_GvEw) && (ic->osz == 4 || ic->osz == 8)) {
+		bool w = ic->osz == 8;
 
-		if (insn_cold(i)->fn == op_movsx_GvEb && insn_cold(i)->mod == 3)
+		if (ic->fn == op_movsx_GvEb && ic->mod == 3)
 			i->exec = w ? fast_movsx_b64 : fast_movsx_b32;
-		else if (insn_cold(i)->fn == op_movsx_GvEb)
+		else if (ic->fn == op_movsx_GvEb)
 			i->exec = w ? EA_PICK_IX(i, fast_movsx_b64_load) : EA_PICK(i, fast_movsx_b32_load);
-		else if (insn_cold(i)->mod == 3)
+		else if (ic->mod == 3)
 			i->exec = w ? fast_movsx_w64 : fast_movsx_w32;
 		else
 			i->exec = w ? EA_PICK(i, fast_movsx_w64_load) : EA_PICK(i, fast_movsx_w32_load);
-		insn_cold(i)->lf = LF_NEUTRAL;
+		ic->lf = LF_NEUTRAL;
 		return;
 	}
-	if (insn_cold(i)->osz == 1 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_GvEv) {
+	if (ic->osz == 1 && ic->mod != 3 && ic->fn == op_mov_GvEv) {
 		i->exec = EA_PICK(i, fast_mov_load8);
 		return;
 	}
-	if (insn_cold(i)->osz == 2 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_GvEv && insn_cold(i)->op == 0x8b) {
+	if (ic->osz == 2 && ic->mod != 3 && ic->fn == op_mov_GvEv && ic->op == 0x8b) {
 		i->exec = EA_PICK(i, fast_load16);
 		return;
 	}
-	if (insn_cold(i)->osz == 2 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_EvGv && insn_cold(i)->op == 0x89) {
+	if (ic->osz == 2 && ic->mod != 3 && ic->fn == op_mov_EvGv && ic->op == 0x89) {
 		i->exec = EA_PICK(i, fast_store16);
 		return;
 	}
-	if (insn_cold(i)->osz == 1 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_EvGv && insn_cold(i)->op == 0x88) {
+	if (ic->osz == 1 && ic->mod != 3 && ic->fn == op_mov_EvGv && ic->op == 0x88) {
 		i->exec = EA_PICK(i, fast_mov_store8);
 		return;
 	}
-	if (insn_cold(i)->osz <= 2 && insn_cold(i)->mod != 3 && insn_cold(i)->fn == op_mov_EvIz) { /* C6 /0 ib, 66 C7 /0 iw */
-		i->exec = insn_cold(i)->osz == 1 ? EA_PICK(i, fast_storei8) : EA_PICK(i, fast_storei16);
+	if (ic->osz <= 2 && ic->mod != 3 && ic->fn == op_mov_EvIz) { /* C6 /0 ib, 66 C7 /0 iw */
+		i->exec = ic->osz == 1 ? EA_PICK(i, fast_storei8) : EA_PICK(i, fast_storei16);
 		return;
 	}
-	bool w = insn_cold(i)->osz == 8;
+	bool w = ic->osz == 8;
 
-	if (insn_cold(i)->fn == op_push_r && m64 && w) {
+	if (ic->fn == op_push_r && m64 && w) {
 		i->exec = fast_push64;
 		return;
 	}
-	if (insn_cold(i)->fn == op_pop_r && m64 && w && i->rm != R_SP) {
+	if (ic->fn == op_pop_r && m64 && w && i->rm != R_SP) {
 		i->exec = fast_pop64;
 		return;
 	}
-	if (insn_cold(i)->fn == op_push_Iz && insn_cold(i)->osz == (m64 ? 8 : 4)) {
+	if (ic->fn == op_push_Iz && ic->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? fast_push_imm64 : fast_push_imm32;
 		return;
 	}
-	if (insn_cold(i)->fn == op_push_r && !m64 && insn_cold(i)->osz == 4) {
+	if (ic->fn == op_push_r && !m64 && ic->osz == 4) {
 		i->exec = fast_push32;
 		return;
 	}
-	if (insn_cold(i)->fn == op_push_Ev && insn_cold(i)->mod != 3 && insn_cold(i)->osz == (m64 ? 8 : 4)) {
+	if (ic->fn == op_push_Ev && ic->mod != 3 && ic->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? EA_PICK(i, fast_push_m64) : EA_PICK(i, fast_push_m32);
 		return;
 	}
-	if (insn_cold(i)->fn == op_pop_r && !m64 && insn_cold(i)->osz == 4 && i->rm != R_SP) {
+	if (ic->fn == op_pop_r && !m64 && ic->osz == 4 && i->rm != R_SP) {
 		i->exec = fast_pop32;
 		return;
 	}
-	if (insn_cold(i)->osz != 4 && insn_cold(i)->osz != 8)
+	if (ic->osz != 4 && ic->osz != 8)
 		return;
-	if (insn_cold(i)->fn == op_mov_EvGv && insn_cold(i)->op == 0x89) {
-		i->exec = insn_cold(i)->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
-		if (!w && insn_cold(i)->mod != 3 && insn_ea_sp32_ok(i))
+	if (ic->fn == op_mov_EvGv && ic->op == 0x89) {
+		i->exec = ic->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
+		if (!w && ic->mod != 3 && insn_ea_sp32_ok(i))
 			i->exec = fast_store32_sp32;
-		if (insn_cold(i)->mod == 3)
-			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold(i)->fn == op_mov_GvEv) {
-		if (insn_cold(i)->mod == 3) {
+		if (ic->mod == 3)
+			ic->lf = LF_NEUTRAL_NOFAULT;
+	} else if (ic->fn == op_mov_GvEv) {
+		if (ic->mod == 3) {
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
-			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
+			ic->lf = LF_NEUTRAL_NOFAULT;
 		} else {
 			i->exec = w ? EA_PICK_IX(i, fast_load64) : EA_PICK(i, fast_load32);
 			if (!w && insn_ea_sp32_ok(i))
 				i->exec = fast_load32_sp32;
 		}
-	} else if (insn_cold(i)->fn == op_mov_rIv || (insn_cold(i)->fn == op_mov_EvIz && insn_cold(i)->mod == 3)) {
+	} else if (ic->fn == op_mov_rIv || (ic->fn == op_mov_EvIz && ic->mod == 3)) {
 		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;
-		insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold(i)->fn == op_mov_EvIz) {
+		ic->lf = LF_NEUTRAL_NOFAULT;
+	} else if (ic->fn == op_mov_EvIz) {
 		i->exec = w ? EA_PICK(i, fast_storei64) : EA_PICK(i, fast_storei32);
-	} else if (insn_cold(i)->fn == op_movzx_GvEb) {
-		i->exec = insn_cold(i)->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
-		if (insn_cold(i)->mod == 3)
-			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold(i)->fn == op_movzx_GvEw) {
-		i->exec = insn_cold(i)->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
-		if (insn_cold(i)->mod == 3)
-			insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold(i)->fn == op_lea_GvM) {
+	} else if (ic->fn == op_movzx_GvEb) {
+		i->exec = ic->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
+		if (ic->mod == 3)
+			ic->lf = LF_NEUTRAL_NOFAULT;
+	} else if (ic->fn == op_movzx_GvEw) {
+		i->exec = ic->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
+		if (ic->mod == 3)
+			ic->lf = LF_NEUTRAL_NOFAULT;
+	} else if (ic->fn == op_lea_GvM) {
 		i->exec = !w ? fast_lea32 : i->index == GREG_NONE ? fast_lea64_bd : fast_lea64;
-		insn_cold(i)->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold(i)->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
+		ic->lf = LF_NEUTRAL_NOFAULT;
+	} else if (ic->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
 		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);
-	} else if (insn_cold(i)->fn == op_movbe_MvGv) {
+	} else if (ic->fn == op_movbe_MvGv) {
 		i->exec = w ? EA_PICK(i, fast_movbe_store64) : EA_PICK(i, fast_movbe_store32);
 	}
 }

@@ -140,17 +140,18 @@ void op_mov_SwEw(struct cpu *c, const struct insn *i)
  * then selector from memory (m16:16/32/64). */
 void op_lxs_GvMp(struct cpu *c, const struct insn *i)
 {
-	unsigned seg = insn_cold(i)->op == 0xc4 ? SEG_ES : insn_cold(i)->op == 0xc5 ? SEG_DS :
-		       insn_cold(i)->op == 0xb2 ? SEG_SS : insn_cold(i)->op == 0xb4 ? SEG_FS : SEG_GS;
+	const struct insn_cold *ic = insn_cold(i);
+	unsigned seg = ic->op == 0xc4 ? SEG_ES : ic->op == 0xc5 ? SEG_DS :
+		       ic->op == 0xb2 ? SEG_SS : ic->op == 0xb4 ? SEG_FS : SEG_GS;
 	uint64_t ea = insn_ea(c, i);
-	uint64_t off = mem_read(ea, insn_cold(i)->osz);
-	uint16_t sel = (uint16_t)mem_read(ea + insn_cold(i)->osz, 2);
+	uint64_t off = mem_read(ea, ic->osz);
+	uint16_t sel = (uint16_t)mem_read(ea + ic->osz, 2);
 
 	if (cpu_load_segment(c, seg, sel) < 0) {
 		cpu_raise(c, VEC_GP);
 		return;
 	}
-	greg_set(c, i, insn_cold(i)->osz, off);
+	greg_set(c, i, ic->osz, off);
 }
 
 /* ARPL Ew, Gw: raise the destination selector's RPL to the source's. */

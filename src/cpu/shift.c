@@ -286,50 +286,51 @@ static const insn_exec fast_shift8[8] = {
 
 void shift_specialise(struct insn *i)
 {
+	struct insn_cold *ic = insn_cold(i);
 	insn_exec f;
 
-	if ((insn_cold(i)->fn == op_shift_EvIb || insn_cold(i)->fn == op_shift_Ev1) && insn_cold(i)->mod == 3 && insn_cold(i)->osz == 1) {
-		unsigned n = insn_cold(i)->fn == op_shift_Ev1 ? 1 : (unsigned)i->imm & 31;
+	if ((ic->fn == op_shift_EvIb || ic->fn == op_shift_Ev1) && ic->mod == 3 && ic->osz == 1) {
+		unsigned n = ic->fn == op_shift_Ev1 ? 1 : (unsigned)i->imm & 31;
 
 		f = fast_shift8[i->reg & 7];
 		if (!f || n == 0 || n > 7)
 			return; /* 8..31: past the width (generic rules) */
 		i->imm = n;
 		i->exec = f;
-		insn_cold(i)->lf = LF_WRITES; /* all six for a nonzero count; no twin */
+		ic->lf = LF_WRITES; /* all six for a nonzero count; no twin */
 		return;
 	}
 
-	if (insn_cold(i)->fn == op_shift_EvCL && insn_cold(i)->mod == 3 && (insn_cold(i)->osz == 4 || insn_cold(i)->osz == 8)) {
-		f = fast_shift_cl[i->reg & 7][insn_cold(i)->osz == 8];
+	if (ic->fn == op_shift_EvCL && ic->mod == 3 && (ic->osz == 4 || ic->osz == 8)) {
+		f = fast_shift_cl[i->reg & 7][ic->osz == 8];
 		if (f)
 			i->exec = f;
 		/* lflive.c: SHL/SHR/SAR by CL write every arithmetic flag or,
 		 * with a count of 0, none, and read none: the walk passes them
 		 * as it passes rotates (LF_CFOF), their twins flag-free */
-		if (f && fast_shift_cl_nf[i->reg & 7][insn_cold(i)->osz == 8])
-			insn_cold(i)->lf = LF_CFOF | LF_TWIN_SHIFT;
+		if (f && fast_shift_cl_nf[i->reg & 7][ic->osz == 8])
+			ic->lf = LF_CFOF | LF_TWIN_SHIFT;
 		return;
 	}
-	if ((insn_cold(i)->fn != op_shift_EvIb && insn_cold(i)->fn != op_shift_Ev1) || insn_cold(i)->mod != 3 ||
-	    (insn_cold(i)->osz != 2 && insn_cold(i)->osz != 4 && insn_cold(i)->osz != 8))
+	if ((ic->fn != op_shift_EvIb && ic->fn != op_shift_Ev1) || ic->mod != 3 ||
+	    (ic->osz != 2 && ic->osz != 4 && ic->osz != 8))
 		return;
 	/* D1 /r, a count of 1 (glibc's msort halves with "shr %rdx"; ~80 host
 	 * instructions in the table handler): the immediate forms' fast forms
 	 * and twins, which read the count from imm (D1 has none: 0 until
 	 * here; op_shift_Ev1, the single steps' handler, ignores it) */
-	if (insn_cold(i)->fn == op_shift_Ev1)
+	if (ic->fn == op_shift_Ev1)
 		i->imm = 1;
-	if (((unsigned)i->imm & (insn_cold(i)->osz * 8 - 1)) == 0)
+	if (((unsigned)i->imm & (ic->osz * 8 - 1)) == 0)
 		return; /* count 0: the generic form's rules */
-	if (insn_cold(i)->osz == 2 && ((unsigned)i->imm & 31) > 15)
+	if (ic->osz == 2 && ((unsigned)i->imm & 31) > 15)
 		return; /* 16..31: the 5-bit count passes the width (generic rules) */
-	f = fast_shift[i->reg & 7][fast_width(insn_cold(i)->osz)];
+	f = fast_shift[i->reg & 7][fast_width(ic->osz)];
 	if (!f)
 		return;
 	/* lflive.c: a nonzero count (the condition here) writes every
 	 * arithmetic flag of SHL/SHR/SAR; rotates write only CF and OF */
 	i->exec = f;
-	insn_cold(i)->lf = (uint8_t)(((i->reg & 7) == SH_ROL || (i->reg & 7) == SH_ROR ? LF_CFOF : LF_WRITES) |
+	ic->lf = (uint8_t)(((i->reg & 7) == SH_ROL || (i->reg & 7) == SH_ROR ? LF_CFOF : LF_WRITES) |
 			  LF_TWIN_SHIFT);
 }

@@ -134,9 +134,10 @@ static inline __attribute__((always_inline)) void
 simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned src, unsigned dst,
 	  unsigned fl, simd_c_fn *portable)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	struct simd_frame f;
-	bool w = insn_cold(i)->rex & 8;
-	bool mmx = (fl & SF_MMX) || ((fl & SF_MMXR) && insn_cold(i)->mod == 3);
+	bool w = ic->rex & 8;
+	bool mmx = (fl & SF_MMX) || ((fl & SF_MMXR) && ic->mod == 3);
 	uint32_t guest_mxcsr = c->mxcsr;
 
 	if (mmx && x87_pending(c)) {
@@ -162,7 +163,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	case SM128A:
 	case SM128U:
-		if (insn_cold(i)->mod == 3) {
+		if (ic->mod == 3) {
 			op_ud(c, i);
 			return;
 		}
@@ -172,7 +173,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	case S64:
 	case S32:
 	case S16:
-		if (insn_cold(i)->mod == 3) {
+		if (ic->mod == 3) {
 			f.x2 = c->xmm[i->rm];
 		} else {
 			memset(&f.x2, 0, sizeof(f.x2));
@@ -180,7 +181,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		}
 		break;
 	case SX:
-		if (insn_cold(i)->mod != 3) {
+		if (ic->mod != 3) {
 			op_ud(c, i);
 			return;
 		}
@@ -188,10 +189,10 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	case SMM:
 	case SMM32:
-		f.m2 = insn_cold(i)->mod == 3 ? mmx_get(c, i->rm) : mem_read(insn_ea(c, i), src == SMM ? 8 : 4);
+		f.m2 = ic->mod == 3 ? mmx_get(c, i->rm) : mem_read(insn_ea(c, i), src == SMM ? 8 : 4);
 		break;
 	case SMMR:
-		if (insn_cold(i)->mod != 3) {
+		if (ic->mod != 3) {
 			op_ud(c, i);
 			return;
 		}
@@ -202,7 +203,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		break;
 	case SE8:
 	case SE16:
-		f.rax = insn_cold(i)->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), src == SE8 ? 1 : 2);
+		f.rax = ic->mod == 3 ? c->r[i->rm] : mem_read(insn_ea(c, i), src == SE8 ? 1 : 2);
 		break;
 	case SRM:
 		f.m1 = mmx_get(c, i->rm);
@@ -215,7 +216,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 
 		f.mxcsr = guest_mxcsr & ~0x3fu; /* its masks: UE depends on UM */
 		f.imm = (uint32_t)i->imm & 0xff;
-		if ((fl & SF_M32SEL) && insn_cold(i)->mod != 3)
+		if ((fl & SF_M32SEL) && ic->mod != 3)
 			f.imm &= 0x3f; /* INSERTPS m32: no source lane */
 		portable(&f);
 		raised = f.mxcsr & 0x3f;
@@ -255,7 +256,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	case DRM8:
 	case DRM16:
 	case DRM32:
-		if (insn_cold(i)->mod == 3)
+		if (ic->mod == 3)
 			reg_set(c, i->rm, w ? 8 : 4, f.rax);
 		else
 			mem_write(insn_ea(c, i), dst == DRM8 ? 1 : dst == DRM16 ? 2 : 4, f.rax);

@@ -146,6 +146,7 @@ enum x87_mem { X_NONE, X_LOAD, X_STORE };
 static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87_mem dir,
 		    bool waiting, unsigned flags_io)
 {
+	const struct insn_cold *ic = insn_cold(i);
 	struct fx_area fx;
 	uint8_t buf[112] __attribute__((aligned(16)));
 	const uint8_t *thunk;
@@ -157,15 +158,15 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		cpu_raise(c, VEC_MF);
 		return;
 	}
-	if (insn_cold(i)->mod == 3) {
-		slot = 8 + (insn_cold(i)->modrm & 0x3f);
-		thunk = x87_thunk(insn_cold(i)->op - 0xd8u, slot);
+	if (ic->mod == 3) {
+		slot = 8 + (ic->modrm & 0x3f);
+		thunk = x87_thunk(ic->op - 0xd8u, slot);
 	} else {
-		slot = (insn_cold(i)->modrm >> 3) & 7;
+		slot = (ic->modrm >> 3) & 7;
 		if (x87_o16(i))
-			thunk = x87_thunks_o16 + ((insn_cold(i)->op - 0xd8) * 8 + slot) * THUNK_SLOT;
+			thunk = x87_thunks_o16 + ((ic->op - 0xd8) * 8 + slot) * THUNK_SLOT;
 		else
-			thunk = x87_thunk(insn_cold(i)->op - 0xd8u, slot);
+			thunk = x87_thunk(ic->op - 0xd8u, slot);
 		ea = insn_ea(c, i);
 		/* #AC (EFLAGS.AC): m16..m64 on their size, m80 on 8 (SDM); an
 		 * environment's first-field mem_read below checks 2 or 4 */
@@ -198,10 +199,10 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 	 * and operand: the guest's are the instruction and its offset. */
 	if (fx.fip != fip0 && fx.fip == (uintptr_t)thunk)
 		c->x87.fip = c->insn_rip;
-	if (insn_cold(i)->mod != 3 && fx.fdp != fdp0 && fx.fdp == (uintptr_t)buf)
+	if (ic->mod != 3 && fx.fdp != fdp0 && fx.fdp == (uintptr_t)buf)
 		c->x87.fdp = insn_offset(c, i);
-	if (insn_cold(i)->mod != 3 && fx.fop == (((insn_cold(i)->op & 7) << 8) | (slot << 3) | 7))
-		c->x87.fop = (uint16_t)(((insn_cold(i)->op & 7) << 8) | insn_cold(i)->modrm);
+	if (ic->mod != 3 && fx.fop == (((ic->op & 7) << 8) | (slot << 3) | 7))
+		c->x87.fop = (uint16_t)(((ic->op & 7) << 8) | ic->modrm);
 done:
 	if (flags_io & 2)
 		flags_put(c, FL_ARITH, rflags & FL_ARITH);
