@@ -121,7 +121,7 @@ if [ -n "$probe" ]; then
 		</dev/null >/dev/null 2>&1)
 	ps=$?
 	if [ $ps != 0 ]; then
-		why="the host cannot run $ref natively: probe $(basename "$probe") exited $ps"
+		why="the host is no oracle for $ref: probe $(basename "$probe") exited $ps"
 		if [ -n "$twin" ]; then
 			if [ -n "$twincheck" ] && ! msg=$(sh -c "$twincheck" 2>&1); then
 				echo "SKIP: $why, and the twin $twin is no oracle: $msg"

@@ -18,7 +18,7 @@ sysgate=$1
 shift
 command -v strace >/dev/null || { echo "check-summary: no strace, skipped"; exit 77; }
 if [ -n "$probe" ] && ! "$probe" >/dev/null 2>&1; then
-	echo "check-summary: skipped: this host cannot run the native i386 program"
+	echo "check-summary: skipped: this host cannot run $* natively (probe $(basename "$probe") failed): strace has nothing to count"
 	exit 77
 fi
 allow=$(dirname "$0")/strace_allow.txt
