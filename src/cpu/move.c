@@ -376,32 +376,52 @@ static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-/* A run of N PUSH r64 decoded one after another (a prologue saving the
- * callee-saved registers), from its first (push_run_decoded): one store
+/* PUSH of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
+static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
+{
+	c->cur = i; /* before it can fault (insn_ea_fast) */
+	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
+
+	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
+	mem_write_nocheck(sp, 4, (uint32_t)c->r[i->rm]);
+	c->r[R_SP] = sp;
+	return exec_next(c, i);
+}
+
+/* A run of N PUSH r64 (64-bit mode) or PUSH r32 (32-bit mode) decoded one
+ * after another (a prologue saving the callee-saved registers, i386's
+ * register arguments), from its first (push_run_decoded): one store
  * check for all when they stay on one page, one dispatch, N fixed per
  * form so the stores unroll. The stores are the pushes' own, in order; one
  * page, so a fault (a read-only page passes store_plain) comes at the
  * first, with cur naming it and nothing changed. Else the first push
- * alone, and the rest one by one (each is still a fast_push64). A jump
- * into the run lands on a plain member. */
+ * alone, and the rest one by one (each is still a single push). A jump
+ * into the run lands on a plain member. sz is the width; 32-bit stack
+ * pointers wrap at 4 GiB (a run that would wrap takes the single push,
+ * its page test sees the wrap). */
 static inline __attribute__((always_inline)) const struct insn *
-push64_run(struct cpu *c, const struct insn *i, unsigned n)
+push_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz)
 {
-	uint64_t sp = c->r[R_SP], low = sp - 8 * n;
+	uint64_t mask = sz == 8 ? ~0ull : 0xffffffffull;
+	uint64_t sp = c->r[R_SP] & mask, low = (sp - sz * n) & mask;
 
 	c->cur = i;
-	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, 8), 0))
-		return fast_push64(c, i);
+	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, sz), 0))
+		return sz == 8 ? fast_push64(c, i) : fast_push32(c, i);
 	for (unsigned k = 0; k < n; k++)
-		mem_store_nocheck(sp - 8 * (k + 1), 8, c->r[i[k].rm]);
+		mem_store_nocheck(sp - sz * (k + 1), sz, c->r[i[k].rm]);
 	c->r[R_SP] = low;
 	return exec_next(c, i + n - 1);
 }
 
-#define PUSH_RUN(N) \
+#define PUSH_RUN(N)                                                                      \
 	static const struct insn *fast_push64_run##N(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		return push64_run(c, i, N);                                              \
+		return push_run(c, i, N, 8);                                             \
+	}                                                                                \
+	static const struct insn *fast_push32_run##N(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		return push_run(c, i, N, 4);                                             \
 	}
 PUSH_RUN(2) PUSH_RUN(3) PUSH_RUN(4) PUSH_RUN(5) PUSH_RUN(6) PUSH_RUN(7) PUSH_RUN(8)
 #undef PUSH_RUN
@@ -409,16 +429,21 @@ static const insn_exec push64_runs[] = {
 	NULL, NULL, fast_push64_run2, fast_push64_run3, fast_push64_run4,
 	fast_push64_run5, fast_push64_run6, fast_push64_run7, fast_push64_run8,
 };
+static const insn_exec push32_runs[] = {
+	NULL, NULL, fast_push32_run2, fast_push32_run3, fast_push32_run4,
+	fast_push32_run5, fast_push32_run6, fast_push32_run7, fast_push32_run8,
+};
 #define PUSH_RUN_MAX (sizeof(push64_runs) / sizeof(push64_runs[0]) - 1)
 
-static bool push_run_member(const struct insn *e)
+/* Whether e is a push of the run's width: its single form or a run. */
+static bool push_run_member(const struct insn *e, insn_exec single, const insn_exec *runs)
 {
 	if (e->rm == R_SP)
-		return false; /* pushes the old RSP: not the run's */
-	if (e->exec == fast_push64)
+		return false; /* pushes the old stack pointer: not the run's */
+	if (e->exec == single)
 		return true;
 	for (unsigned k = 2; k <= PUSH_RUN_MAX; k++)
-		if (e->exec == push64_runs[k])
+		if (e->exec == runs[k])
 			return true;
 	return false;
 }
@@ -426,16 +451,22 @@ static bool push_run_member(const struct insn *e)
 void push_run_decoded(struct insn *pool, uint32_t n)
 {
 	uint32_t head = n - 1;
+	bool w;
+	insn_exec single;
+	const insn_exec *runs;
 
 	if (insn_cold(&pool[n - 1])->fn != op_push_r) /* most decodes: no scan of the run forms */
 		return;
-	if (n < 2 || !push_run_member(&pool[n - 1]))
+	w = pool[n - 1].exec == fast_push64;
+	single = w ? fast_push64 : fast_push32;
+	runs = w ? push64_runs : push32_runs;
+	if (n < 2 || !push_run_member(&pool[n - 1], single, runs))
 		return;
-	while (head > 0 && insn_cold(&pool[head - 1])->seq && push_run_member(&pool[head - 1]) &&
+	while (head > 0 && insn_cold(&pool[head - 1])->seq && push_run_member(&pool[head - 1], single, runs) &&
 	       n - head < PUSH_RUN_MAX)
 		head--;
 	if (head < n - 1)
-		pool[head].exec = push64_runs[n - head];
+		pool[head].exec = runs[n - head];
 }
 
 /* PUSH imm8/imm32 (sign-extended at decode) of the mode's width: i386
@@ -476,6 +507,8 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 		c->r[R_SP] = sp;                                                         \
 		return exec_next(c, i);                                                  \
 	}                                                                                \
+	PUSH_M32_FORM(SH, EA)
+#define PUSH_M32_FORM(SH, EA)                                                            \
 	static const struct insn *fast_push_m32##SH(struct cpu *c, const struct insn *i) \
 	{                                                                                \
 		uint32_t v = (uint32_t)mem_read_fast(EA(c, i), 4);                       \
@@ -486,19 +519,10 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 		return exec_next(c, i);                                                  \
 	}
 EA_SHAPES(PUSH_MEM_FORMS, push)
+/* ... and through ESP + disp (insn_ea_sp32), msort's own */
+PUSH_M32_FORM(_sp32, insn_ea_sp32)
 
-/* PUSH/POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
-static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
-{
-	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
-
-	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
-	mem_write_nocheck(sp, 4, (uint32_t)c->r[i->rm]);
-	c->r[R_SP] = sp;
-	return exec_next(c, i);
-}
-
+/* POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
 static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i; /* before it can fault (insn_ea_fast) */
@@ -613,6 +637,8 @@ void move_specialise(struct insn *i, bool m64)
 	}
 	if (ic->fn == op_push_Ev && ic->mod != 3 && ic->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? EA_PICK(i, fast_push_m64) : EA_PICK(i, fast_push_m32);
+		if (!m64 && insn_ea_sp32_ok(i))
+			i->exec = fast_push_m32_sp32;
 		return;
 	}
 	if (ic->fn == op_pop_r && !m64 && ic->osz == 4 && i->rm != R_SP) {

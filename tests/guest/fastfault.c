@@ -80,7 +80,9 @@ extern char exit_regs[];
 	X(sp_load_second, 4, GOOD_SP, GUARD + 0x100, 0)                                \
 	X(sp_store_second, 4, GOOD_SP, RO + 0x100, 0)                                  \
 	X(sp_cmp_jcc, 4, GOOD_SP, GUARD + 0x100, 0)                                    \
-	X(push_sp_disp, 4, GOOD_SP, DATA2, 0)
+	X(push_sp_disp, 4, GOOD_SP, DATA2, 0)                                          \
+	X(push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                      \
+	X(push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)
 #define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
 SNIPPETS(DECLARE)
 
@@ -198,6 +200,15 @@ __asm__(".text\n"
 	"snip_push_sp_disp:\n"
 	"mov %ecx, %eax; push 0x14(%esp); pop %eax; cmc; cmc; jmp exit_regs\n"
 	"snip_push_sp_disp_end:\n"
+	/* a run of pushes (move.c, push_run): its first store into the
+	 * read-only page (nothing done), and one across into the guard page
+	 * (the pushes one by one: the third faults, two done) */
+	"snip_push_run_ro:\n"
+	"mov %ecx, %eax; push %eax; push %ebx; push %esi; cmc; cmc; jmp exit_regs\n"
+	"snip_push_run_ro_end:\n"
+	"snip_push_run_cross:\n"
+	"mov %ecx, %eax; push %eax; push %ebx; push %esi; cmc; cmc; jmp exit_regs\n"
+	"snip_push_run_cross_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
@@ -321,6 +332,12 @@ __asm__(".text\n"
 	"snip_push_sp_disp:\n"
 	"mov %ecx, %eax; push 0x14(%rsp); pop %rax; cmc; cmc; jmp exit_regs\n"
 	"snip_push_sp_disp_end:\n"
+	"snip_push_run_ro:\n"
+	"mov %ecx, %eax; push %rax; push %rbx; push %rsi; cmc; cmc; jmp exit_regs\n"
+	"snip_push_run_ro_end:\n"
+	"snip_push_run_cross:\n"
+	"mov %ecx, %eax; push %rax; push %rbx; push %rsi; cmc; cmc; jmp exit_regs\n"
+	"snip_push_run_cross_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"

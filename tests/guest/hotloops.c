@@ -211,6 +211,30 @@ static void push_mem(const uint32_t *w, unsigned k)
 	printf("push_mem(%u) %08x %08x %08x\n", k, a, b, c);
 }
 
+/* A run of register pushes (move.c, push_run: one store check, one
+ * dispatch), popped back in another order: (a, b, c) -> (b, c, a). */
+static void push_run(uint32_t a, uint32_t b, uint32_t c)
+{
+#ifdef __i386__
+	__asm__ volatile("push %0\n\t"
+			 "push %1\n\t"
+			 "push %2\n\t"
+			 "push %0\n\t"
+			 "pop %2\n\t"
+			 "pop %1\n\t"
+			 "pop %0\n\t"
+			 "add $4, %%esp"
+			 : "+r"(a), "+r"(b), "+r"(c)
+			 :
+			 : "memory");
+#else
+	uint32_t t = a;
+
+	a = b, b = c, c = t;
+#endif
+	printf("push_run %08x %08x %08x\n", a, b, c);
+}
+
 int main(void)
 {
 	uint32_t w[64];
@@ -226,5 +250,6 @@ int main(void)
 	sorts();
 	push_mem(w + 3, 0);
 	push_mem(w + 3, 7);
+	push_run(w[5], w[9], w[11]);
 	return 0;
 }
