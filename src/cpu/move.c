@@ -388,87 +388,6 @@ static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
-/* A run of N PUSH r64 (64-bit mode) or PUSH r32 (32-bit mode) decoded one
- * after another (a prologue saving the callee-saved registers, i386's
- * register arguments), from its first (push_run_decoded): one store
- * check for all when they stay on one page, one dispatch, N fixed per
- * form so the stores unroll. The stores are the pushes' own, in order; one
- * page, so a fault (a read-only page passes store_plain) comes at the
- * first, with cur naming it and nothing changed. Else the first push
- * alone, and the rest one by one (each is still a single push). A jump
- * into the run lands on a plain member. sz is the width; 32-bit stack
- * pointers wrap at 4 GiB (a run that would wrap takes the single push,
- * its page test sees the wrap). */
-static inline __attribute__((always_inline)) const struct insn *
-push_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz)
-{
-	uint64_t mask = sz == 8 ? ~0ull : 0xffffffffull;
-	uint64_t sp = c->r[R_SP] & mask, low = (sp - sz * n) & mask;
-
-	c->cur = i;
-	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, sz), 0))
-		return sz == 8 ? fast_push64(c, i) : fast_push32(c, i);
-	for (unsigned k = 0; k < n; k++)
-		mem_store_nocheck(sp - sz * (k + 1), sz, c->r[i[k].rm]);
-	c->r[R_SP] = low;
-	return exec_next(c, i + n - 1);
-}
-
-#define PUSH_RUN(N)                                                                      \
-	static const struct insn *fast_push64_run##N(struct cpu *c, const struct insn *i) \
-	{                                                                                \
-		return push_run(c, i, N, 8);                                             \
-	}                                                                                \
-	static const struct insn *fast_push32_run##N(struct cpu *c, const struct insn *i) \
-	{                                                                                \
-		return push_run(c, i, N, 4);                                             \
-	}
-PUSH_RUN(2) PUSH_RUN(3) PUSH_RUN(4) PUSH_RUN(5) PUSH_RUN(6) PUSH_RUN(7) PUSH_RUN(8)
-#undef PUSH_RUN
-static const insn_exec push64_runs[] = {
-	NULL, NULL, fast_push64_run2, fast_push64_run3, fast_push64_run4,
-	fast_push64_run5, fast_push64_run6, fast_push64_run7, fast_push64_run8,
-};
-static const insn_exec push32_runs[] = {
-	NULL, NULL, fast_push32_run2, fast_push32_run3, fast_push32_run4,
-	fast_push32_run5, fast_push32_run6, fast_push32_run7, fast_push32_run8,
-};
-#define PUSH_RUN_MAX (sizeof(push64_runs) / sizeof(push64_runs[0]) - 1)
-
-/* Whether e is a push of the run's width: its single form or a run. */
-static bool push_run_member(const struct insn *e, insn_exec single, const insn_exec *runs)
-{
-	if (e->rm == R_SP)
-		return false; /* pushes the old stack pointer: not the run's */
-	if (e->exec == single)
-		return true;
-	for (unsigned k = 2; k <= PUSH_RUN_MAX; k++)
-		if (e->exec == runs[k])
-			return true;
-	return false;
-}
-
-void push_run_decoded(struct insn *pool, uint32_t n)
-{
-	uint32_t head = n - 1;
-	bool w;
-	insn_exec single;
-	const insn_exec *runs;
-
-	if (insn_cold(&pool[n - 1])->fn != op_push_r) /* most decodes: no scan of the run forms */
-		return;
-	w = pool[n - 1].exec == fast_push64;
-	single = w ? fast_push64 : fast_push32;
-	runs = w ? push64_runs : push32_runs;
-	if (n < 2 || !push_run_member(&pool[n - 1], single, runs))
-		return;
-	while (head > 0 && insn_cold(&pool[head - 1])->seq && push_run_member(&pool[head - 1], single, runs) &&
-	       n - head < PUSH_RUN_MAX)
-		head--;
-	if (head < n - 1)
-		pool[head].exec = runs[n - head];
-}
-
 /* PUSH imm8/imm32 (sign-extended at decode) of the mode's width: i386
  * passes constant arguments so, a lazy PLT entry pushes its index. */
 static const struct insn *fast_push_imm64(struct cpu *c, const struct insn *i)
@@ -521,6 +440,107 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 EA_SHAPES(PUSH_MEM_FORMS, push)
 /* ... and through ESP + disp (insn_ea_sp32), msort's own */
 PUSH_M32_FORM(_sp32, insn_ea_sp32)
+
+/* A run of N pushes decoded one after another, from its first
+ * (push_run_decoded): PUSH r64 in 64-bit mode (a prologue saving the
+ * callee-saved registers); in 32-bit mode PUSH r32, PUSH imm and PUSH of
+ * ESP + disp mixed (i386's prologues and stack arguments: msort's
+ * "push 0x14(%esp); push %edi; push %ebp"). One store check for all when
+ * they stay on one page, one dispatch, N fixed per form so the stores
+ * unroll. The stores are the pushes' own, in order; one page, so a
+ * store's fault (a read-only page passes store_plain) comes at the first,
+ * with cur naming it and nothing changed; a PUSH of memory whose read
+ * faults has the pushes before it done, the stack pointer where they
+ * left it and cur naming it. Else the first push alone, and the rest one
+ * by one (each is still a single push). A jump into the run lands on a
+ * plain member. A member's value: memory at disp + the stack pointer
+ * before its push when its base is ESP (the only memory form a run
+ * takes), else r[rm] + imm (a register push has no immediate, an
+ * immediate push has rm GREG_NONE: move_specialise). 32-bit stack
+ * pointers wrap at 4 GiB (a run across the wrap takes the single push,
+ * its page test sees it). */
+static inline __attribute__((always_inline)) const struct insn *
+push_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz)
+{
+	uint64_t mask = sz == 8 ? ~0ull : 0xffffffffull;
+	uint64_t sp = c->r[R_SP] & mask, low = (sp - sz * n) & mask;
+
+	c->cur = i;
+	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, sz), 0))
+		return sz == 8 ? fast_push64(c, i) : i->base == R_SP ? fast_push_m32_sp32(c, i) :
+				 i->rm == GREG_NONE ? fast_push_imm32(c, i) : fast_push32(c, i);
+	for (unsigned k = 0; k < n; k++) {
+		const struct insn *e = &i[k];
+		uint64_t v;
+
+		if (sz == 4 && e->base == R_SP) {
+			c->cur = e;
+			c->r[R_SP] = sp - 4 * k;
+			v = mem_read_fast((uint32_t)((uint64_t)e->disp + sp - 4 * k), 4);
+		} else {
+			v = c->r[e->rm] + e->imm;
+		}
+		mem_store_nocheck(sp - sz * (k + 1), sz, v);
+	}
+	c->r[R_SP] = low;
+	return exec_next(c, i + n - 1);
+}
+
+#define PUSH_RUN(N)                                                                      \
+	static const struct insn *fast_push64_run##N(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		return push_run(c, i, N, 8);                                             \
+	}                                                                                \
+	static const struct insn *fast_push32_run##N(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		return push_run(c, i, N, 4);                                             \
+	}
+PUSH_RUN(2) PUSH_RUN(3) PUSH_RUN(4) PUSH_RUN(5) PUSH_RUN(6) PUSH_RUN(7) PUSH_RUN(8)
+#undef PUSH_RUN
+static const insn_exec push64_runs[] = {
+	NULL, NULL, fast_push64_run2, fast_push64_run3, fast_push64_run4,
+	fast_push64_run5, fast_push64_run6, fast_push64_run7, fast_push64_run8,
+};
+static const insn_exec push32_runs[] = {
+	NULL, NULL, fast_push32_run2, fast_push32_run3, fast_push32_run4,
+	fast_push32_run5, fast_push32_run6, fast_push32_run7, fast_push32_run8,
+};
+#define PUSH_RUN_MAX (sizeof(push64_runs) / sizeof(push64_runs[0]) - 1)
+
+/* Whether e can be in a run of width w: a single push of its kinds (not
+ * of the stack pointer, whose value the run's order would change) or a
+ * run's head. */
+static bool push_run_member(const struct insn *e, bool w)
+{
+	const insn_exec *runs = w ? push64_runs : push32_runs;
+
+	if (w ? e->exec == fast_push64 && e->rm != R_SP
+	      : (e->exec == fast_push32 && e->rm != R_SP) || e->exec == fast_push_imm32 ||
+			e->exec == fast_push_m32_sp32)
+		return true;
+	for (unsigned k = 2; k <= PUSH_RUN_MAX; k++)
+		if (e->exec == runs[k])
+			return true;
+	return false;
+}
+
+void push_run_decoded(struct insn *pool, uint32_t n)
+{
+	insn_fn fn = insn_cold(&pool[n - 1])->fn;
+	uint32_t head = n - 1;
+	bool w;
+
+	if (fn != op_push_r && fn != op_push_Iz && fn != op_push_Ev) /* most decodes: no scan */
+		return;
+	w = pool[n - 1].exec == fast_push64;
+	if (n < 2 || !push_run_member(&pool[n - 1], w))
+		return;
+	while (head > 0 && insn_cold(&pool[head - 1])->seq && push_run_member(&pool[head - 1], w) &&
+	       n - head < PUSH_RUN_MAX)
+		head--;
+	if (head < n - 1)
+		pool[head].exec = (w ? push64_runs : push32_runs)[n - head];
+}
 
 /* POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
 static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
@@ -629,6 +649,8 @@ void move_specialise(struct insn *i, bool m64)
 	}
 	if (ic->fn == op_push_Iz && ic->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? fast_push_imm64 : fast_push_imm32;
+		if (!m64)
+			i->rm = GREG_NONE; /* a push run's member: r[rm] + imm (push_run) */
 		return;
 	}
 	if (ic->fn == op_push_r && !m64 && ic->osz == 4) {

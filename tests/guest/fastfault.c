@@ -82,7 +82,8 @@ extern char exit_regs[];
 	X(sp_cmp_jcc, 4, GOOD_SP, GUARD + 0x100, 0)                                    \
 	X(push_sp_disp, 4, GOOD_SP, DATA2, 0)                                          \
 	X(push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                      \
-	X(push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)
+	X(push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                    \
+	X(push_run_mixed_read, 4, GOOD_SP, GOOD_SP + 0x100, 0)
 #define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
 SNIPPETS(DECLARE)
 
@@ -209,6 +210,11 @@ __asm__(".text\n"
 	"snip_push_run_cross:\n"
 	"mov %ecx, %eax; push %eax; push %ebx; push %esi; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_cross_end:\n"
+	/* a mixed run (registers, an immediate, ESP + disp) whose PUSH of
+	 * memory reads past DATA2's page: the two pushes before it done */
+	"snip_push_run_mixed_read:\n"
+	"mov %ecx, %eax; push %eax; push $0x1234; push 0x800(%esp); push %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_push_run_mixed_read_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
@@ -338,6 +344,9 @@ __asm__(".text\n"
 	"snip_push_run_cross:\n"
 	"mov %ecx, %eax; push %rax; push %rbx; push %rsi; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_cross_end:\n"
+	"snip_push_run_mixed_read:\n"
+	"mov %ecx, %eax; push %rax; push $0x1234; push 0x800(%rsp); push %rbx; cmc; cmc; jmp exit_regs\n"
+	"snip_push_run_mixed_read_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"

@@ -235,6 +235,33 @@ static void push_run(uint32_t a, uint32_t b, uint32_t c)
 	printf("push_run %08x %08x %08x\n", a, b, c);
 }
 
+/* ... mixed: registers, ESP + disp (the address with the stack pointer
+ * before that push: b's slot) and an immediate: (a, b, c) -> (c, b +
+ * 0x1234567, a)... */
+static void push_run_mixed(uint32_t a, uint32_t b, uint32_t c)
+{
+#ifdef __i386__
+	__asm__ volatile("push %0\n\t"
+			 "push %1\n\t"
+			 "push 4(%%esp)\n\t"
+			 "push $0x1234567\n\t"
+			 "push %2\n\t"
+			 "pop %0\n\t"
+			 "pop %1\n\t"
+			 "pop %2\n\t"
+			 "add (%%esp), %1\n\t"
+			 "add $8, %%esp"
+			 : "+r"(a), "+r"(b), "+r"(c)
+			 :
+			 : "memory", "cc");
+#else
+	uint32_t t = a;
+
+	a = c, b += 0x1234567, c = t;
+#endif
+	printf("push_run_mixed %08x %08x %08x\n", a, b, c);
+}
+
 int main(void)
 {
 	uint32_t w[64];
@@ -251,5 +278,6 @@ int main(void)
 	push_mem(w + 3, 0);
 	push_mem(w + 3, 7);
 	push_run(w[5], w[9], w[11]);
+	push_run_mixed(w[6], w[10], w[12]);
 	return 0;
 }
