@@ -478,7 +478,7 @@ push_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz)
 			c->r[R_SP] = sp - 4 * k;
 			v = mem_read_fast((uint32_t)((uint64_t)e->disp + sp - 4 * k), 4);
 		} else {
-			v = c->r[e->rm] + e->imm;
+			v = c->r[e->rm] + (sz == 4 ? e->imm : 0); /* 64-bit runs: registers only */
 		}
 		mem_store_nocheck(sp - sz * (k + 1), sz, v);
 	}

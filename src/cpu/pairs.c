@@ -65,13 +65,6 @@
 	X(load32_sp32, 32, "\x8b\x44\x24\x04", 0, __VA_ARGS__) /* mov 4(%esp),%eax */       \
 	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */
 
-/* Members only as a pair's second (N + 1 functions each, not 2N + 1):
- * i386's loop counter 'inc %ebp' after the round's last ADD, whose flags
- * it keeps (INC reads CF), so both stayed single. */
-#define PAIR_TAILS(X, ...) \
-	X(inc32, 32, "\x45", 0, __VA_ARGS__) /* inc %ebp */
-#define PAIR_MEMBERS(X, ...) PAIR_UNITS(X, __VA_ARGS__) PAIR_TAILS(X, __VA_ARGS__)
-
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
 #undef UNIT_FORM
@@ -92,7 +85,6 @@ UNIT_LEA(32)
 UNIT_MOVZX_B_RR()
 UNIT_MOVSXD_RR()
 UNIT_INCDEC_NF(inc, 1, 64)
-UNIT_INCDEC(inc, FL_INC, 1, 32, uint32_t, 4)
 #define PAIR_MOVES(_, SH, EA)                                    \
 	UNIT_LOAD(load32, 4, SH, EA) UNIT_LOAD(load64, 8, SH, EA) \
 	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])    \
@@ -105,22 +97,18 @@ UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[i->reg])
 enum {
 #define UNIT_ENUM(name, mode, bytes, nf, ...) U_##name,
 	PAIR_UNITS(UNIT_ENUM, )
-	PAIR_HEAD_COUNT,
-	PAIR_TAILS_BEFORE = PAIR_HEAD_COUNT - 1,
-	PAIR_TAILS(UNIT_ENUM, )
 	PAIR_UNIT_COUNT
 };
 
-/* Every (a, b) of PAIR_UNITS × PAIR_MEMBERS: the list expanded once per
- * first member, by a second expansion deferred past the first (the
- * preprocessor does not expand a macro inside its own expansion). */
+/* Every (a, b) of PAIR_UNITS: the list expanded once per first member,
+ * by a second expansion deferred past the first (the preprocessor does
+ * not expand a macro inside its own expansion). */
 #define PAIR_EMPTY()
 #define PAIR_DEFER(m) m PAIR_EMPTY()
 #define PAIR_EXPAND(...) __VA_ARGS__
 #define PAIR_UNITS_AGAIN() PAIR_UNITS
-#define PAIR_MEMBERS_AGAIN() PAIR_MEMBERS
 #define PAIR_CROSS(EACH) PAIR_EXPAND(PAIR_UNITS(PAIR_CROSS_ROW, EACH))
-#define PAIR_CROSS_ROW(a, ma, ba, nfa, EACH) PAIR_DEFER(PAIR_MEMBERS_AGAIN)()(PAIR_CROSS_ONE, EACH, a)
+#define PAIR_CROSS_ROW(a, ma, ba, nfa, EACH) PAIR_DEFER(PAIR_UNITS_AGAIN)()(PAIR_CROSS_ONE, EACH, a)
 #define PAIR_CROSS_ONE(b, mb, bb, nfb, EACH, a) EACH(a, b)
 
 /* Runs i and i + 1 (which i falls through to) and dispatches once. */
@@ -177,7 +165,7 @@ TRIPLE_CROSS(TRIPLE_FN)
  * filled at first use (no table of pointers to relocate at every start:
  * docs/performance.md). */
 static insn_exec unit_exec[PAIR_UNIT_COUNT];
-static insn_exec pair_forms[PAIR_HEAD_COUNT][PAIR_UNIT_COUNT];
+static insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
 /* The triples, [first][second][third] by TRIPLE_UNITS' order, and each
  * pair unit's place there (-1: none). */
 static insn_exec triple_forms[TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT];
@@ -225,7 +213,7 @@ static void pairs_init(void)
 {
 #define UNIT_EXEC(name, mode, bytes, nf, ...) \
 	unit_exec[U_##name] = canned_form(mode, bytes, sizeof(bytes) - 1, nf);
-	PAIR_MEMBERS(UNIT_EXEC, )
+	PAIR_UNITS(UNIT_EXEC, )
 #define PAIR_SET(a, b) pair_forms[U_##a][U_##b] = pair_##a##_##b;
 	PAIR_CROSS(PAIR_SET)
 #define TRIPLE_SET(a, b, c3) triple_forms[T_##a][T_##b][T_##c3] = triple_##a##_##b##_##c3;
@@ -293,7 +281,7 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 	for (k = start; k + 1 < end; k++) {
 		int a = unit_of(&pool[k]), b, c;
 
-		if (a < 0 || a >= PAIR_HEAD_COUNT || !insn_cold(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
+		if (a < 0 || !insn_cold(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
 			continue;
 		pool[k].exec = pair_forms[a][b];
 		/* three when the third is a triple unit too (pool[k + 2] is

@@ -448,9 +448,9 @@ static const struct snippet cases32[] = {
 	 * (REX.W, DEC EAX in 32-bit mode) and EAX/EBP cleared after. */
 	{ "STACK32: mov %rsp,%rbp (32-bit: dec %eax; mov %esp,%ebp); mov %esi,%esp; mov 4(%esp),%ebx; mov %ebx,12(%esp); mov 8(%esp),%ecx; add %ecx,%edx; mov %edx,16(%esp); mov 16(%esp),%edi; ror $6,%edi; mov %edi,20(%esp); mov %edi,%ecx; mov 0x40(%esp),%edx; xor %ecx,%edx; mov %edx,-4(%esp); mov -4(%esp),%ebx; mov %ebx,0x80(%esp); add 0x80(%esp),%ecx; mov 24(%esp),%eax; mov %eax,28(%esp); mov %rbp,%rsp (dec %eax; mov %ebp,%esp); xor %eax,%eax; xor %ebp,%ebp",
 	  "\x48\x89\xe5\x89\xf4\x8b\x5c\x24\x04\x89\x5c\x24\x0c\x8b\x4c\x24\x08\x01\xca\x89\x54\x24\x10\x8b\x7c\x24\x10\xc1\xcf\x06\x89\x7c\x24\x14\x89\xf9\x8b\x54\x24\x40\x31\xca\x89\x54\x24\xfc\x8b\x5c\x24\xfc\x89\x9c\x24\x80\x00\x00\x00\x03\x8c\x24\x80\x00\x00\x00\x8b\x44\x24\x18\x89\x44\x24\x1c\x48\x89\xec\x31\xc0\x31\xed", 79, MASK_ARITH },
-	/* INC r32 as a pair's second (pairs.c, PAIR_TAILS) after writers that
-	 * keep their flags for it (INC keeps CF) and after a load; CF read
-	 * after each */
+	/* INC r32 after writers that keep their flags for it (INC keeps CF:
+	 * i386 busybox's round counter after its last ADD) and after a
+	 * load, in runs of pair units; CF read after each */
 	{ "INC TAIL: xor %ecx,%edx; inc %ebp; adc %edx,%eax; add %ecx,%edx; inc %ebp; adc $0,%eax; mov 4(%esi),%edi; inc %ebp; setc %bl; add %edi,%edx; ror $3,%ecx; inc %ebx; sbb %edi,%edi; add %ecx,%edx; inc %ebp; mov %edx,8(%esi); mov 12(%esi),%ecx; add %ecx,%eax",
 	  "\x31\xca\xff\xc5\x11\xd0\x01\xca\xff\xc5\x83\xd0\x00\x8b\x7e\x04\xff\xc5\x0f\x92\xc3\x01\xfa\xc1\xc9\x03\xff\xc3\x19\xff\x01\xca\xff\xc5\x89\x56\x08\x8b\x4e\x0c\x01\xc8", 42, MASK_ARITH },
 	{ "MOVSX MEM32: movsbl 1(%esi),%ebx; movswl 6(%esi),%edx; xor %ecx,%ecx; movsbl 3(%esi,%ecx,2),%eax; movswl 8(%esi,%ecx,4),%edi",
