@@ -23,6 +23,7 @@
 #endif
 
 #define INVAL_LOG 64
+#define KEPT_QUIET_AFTER_FORK 65536u /* cache.h, cpu_kept_quiet */
 
 
 static pthread_mutex_t inval_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -827,10 +828,21 @@ void cache_free(struct cpu *c)
 const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uint64_t target)
 {
 	const struct insn *t = exec_at(c, target);
+	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
 
 	c->cache->targets[target_slot(target)] = t;
-	((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+	if (quiet == 0)
+		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+	else
+		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
 	return exec_branch(c, t);
+}
+
+uint32_t cpu_kept_quiet;
+
+void cpu_code_forked(void)
+{
+	__atomic_store_n(&cpu_kept_quiet, KEPT_QUIET_AFTER_FORK, __ATOMIC_RELAXED);
 }
 
 const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i)

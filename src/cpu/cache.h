@@ -306,9 +306,17 @@ static inline const struct insn *exec_rel_target(struct cpu *c, const struct ins
  * 16th miss, as before, kept the common target of a shared RET no better
  * (CPython's RETs missed 33% either way) and cost a counter's load, add,
  * store and test on every miss (python3 -0.3%, perl -0.25% host
- * instructions without it; history.md, calls2). After a fork, the first
- * such store into a pool page copies the page, as any did before. */
+ * instructions without it; history.md, calls2). After a fork such a
+ * store into a pool page would copy the page: cpu_kept_quiet. */
 const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uint64_t target);
+/* After a fork (cpu_code_forked), in parent and child: the next this many
+ * table hits and lookups leave the site's kept target as it is. The pool
+ * pages are shared copy-on-write then, and a shell's RETs store into ~20
+ * of them each iteration (then 12 more, and 11 lookups, in its child):
+ * a fault and a page copy each, ~17 us on a PVM host, where a table hit
+ * costs ~13 host instructions. A count, not a state: a parent cannot
+ * tell when its child is gone. */
+extern uint32_t cpu_kept_quiet;
 /* What an indirect branch keeps before its first run (control_specialise
  * sets imm to it): an entry no target matches, so the hit test needs no
  * NULL test. */
@@ -327,7 +335,12 @@ static inline const struct insn *exec_indirect(struct cpu *c, const struct insn 
 		return exec_branch(c, kept);
 	kept = c->cache->targets[target_slot(target)];
 	if (__builtin_expect(insn_cold(kept)->addr == target, 1)) {
-		((struct insn *)i)->imm = (uint64_t)(uintptr_t)kept;
+		uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
+
+		if (__builtin_expect(quiet == 0, 1))
+			((struct insn *)i)->imm = (uint64_t)(uintptr_t)kept;
+		else /* threads may race here: a miscount is harmless */
+			__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
 		return exec_branch(c, kept);
 	}
 	return exec_indirect_lookup(c, i, target);

@@ -219,6 +219,9 @@ struct cpu_code_range {
 	uint64_t start, end;
 };
 uint64_t cpu_code_epoch(struct cpu *c);
+/* A host fork happened (parent and child call it): the decoded code's
+ * pages are shared copy-on-write for a while (cache.h, cpu_kept_quiet). */
+void cpu_code_forked(void);
 void cpu_keep_code(struct cpu *c, uint64_t keep_epoch, const struct cpu_code_range *keep,
 		   size_t n);
 

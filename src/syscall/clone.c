@@ -116,6 +116,8 @@ static long new_process(struct sg_task *t, const struct clone_req *r)
 		pid = fork();
 	else
 		pid = host_syscall2(SYS_clone, (long)r->exit_signal, 0);
+	if (pid >= 0)
+		cpu_code_forked();
 	if (pid < 0) {
 		pid = r->exit_signal == SIGCHLD ? -errno : pid;
 		if (t->group->hooks.after_fork)
