@@ -5,13 +5,15 @@
  * share one entry of the CPU's table of targets by address, so that site
  * keeps missing it and looks them up, and a fall-through into the next
  * page, whose code changes. Each site's kept target, the table and the
- * lookups are all run, cold and warm; the output is compared with the
- * native run's. */
+ * lookups are all run, cold and warm, and again in a fork child and its
+ * parent; the output is compared with the native run's. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static uint32_t rng = 12345;
 
@@ -293,6 +295,40 @@ static int next_page_fallthrough(void)
 	return 0;
 }
 
+/* ---- after a fork ----
+ * For a while after a fork parent and child keep no new targets (cache.h,
+ * cpu_kept_quiet): their sites must still go where the branches go, a
+ * stub the child rewrites (its kept and table entries stale) must run as
+ * rewritten there, and the parent must still run its own bytes. */
+static int after_fork(stub_fn *stubs, const uint8_t *loop)
+{
+	uint8_t *stub5 = (uint8_t *)(uintptr_t)stubs[5];
+	uint32_t v = 0xabcdef;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return -1;
+	}
+	if (pid == 0) {
+		printf("child ops %08x shared ret %08x\n", run_ops(loop, 5), shared_ret(3, 500));
+		printf("child stubs %08x", call_stubs(stubs, 2000));
+		memcpy(stub5 + 1, &v, 4);
+		printf(" %08x %08x\n", stubs[5](), call_stubs(stubs, 2000));
+		fflush(stdout);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	printf("parent stubs %08x %08x %08x\n", call_stubs(stubs, 2000), stubs[5](),
+	       call_stubs(stubs, 2000));
+	printf("parent ops %08x shared ret %08x\n", run_ops(loop, 5), shared_ret(3, 500));
+	return 0;
+}
+
 int main(void)
 {
 	static uint8_t prog[4096], loop[64], bytes[4096];
@@ -335,5 +371,7 @@ int main(void)
 	if (make_stubs(stubs) < 0)
 		return 1;
 	printf("stubs %08x %08x\n", call_stubs(stubs, 3), call_stubs(stubs, 20000));
+	if (after_fork(stubs, loop) < 0)
+		return 1;
 	return next_page_fallthrough() < 0;
 }
