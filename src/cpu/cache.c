@@ -828,13 +828,9 @@ void cache_free(struct cpu *c)
 const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uint64_t target)
 {
 	const struct insn *t = exec_at(c, target);
-	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
 
 	c->cache->targets[target_slot(target)] = t;
-	if (quiet == 0)
-		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
-	else
-		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
+	exec_keep_target(i, t);
 	return exec_branch(c, t);
 }
 

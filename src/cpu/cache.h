@@ -317,6 +317,18 @@ const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uin
  * costs ~13 host instructions. A count, not a state: a parent cannot
  * tell when its child is gone. */
 extern uint32_t cpu_kept_quiet;
+
+/* t becomes i's kept target, unless a fork's quiet count is running
+ * (then it counts down instead). */
+static inline void exec_keep_target(const struct insn *i, const struct insn *t)
+{
+	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(quiet == 0, 1))
+		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+	else /* threads may race here: a miscount is harmless */
+		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
+}
 /* What an indirect branch keeps before its first run (control_specialise
  * sets imm to it): an entry no target matches, so the hit test needs no
  * NULL test. */
@@ -335,12 +347,7 @@ static inline const struct insn *exec_indirect(struct cpu *c, const struct insn 
 		return exec_branch(c, kept);
 	kept = c->cache->targets[target_slot(target)];
 	if (__builtin_expect(insn_cold(kept)->addr == target, 1)) {
-		uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
-
-		if (__builtin_expect(quiet == 0, 1))
-			((struct insn *)i)->imm = (uint64_t)(uintptr_t)kept;
-		else /* threads may race here: a miscount is harmless */
-			__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
+		exec_keep_target(i, kept);
 		return exec_branch(c, kept);
 	}
 	return exec_indirect_lookup(c, i, target);

@@ -58,6 +58,12 @@ static bool rep_yield(struct cpu *c)
 	return true;
 }
 
+/* The element loops' test: left elements still to go. */
+static inline bool rep_yield_every(struct cpu *c, uint64_t left)
+{
+	return left != 0 && left % REP_YIELD_EVERY == 0 && rep_yield(c);
+}
+
 /* Elements of size sz from a and b that stay within their pages. */
 static uint64_t run_len(uint64_t a, uint64_t b, unsigned sz, uint64_t n)
 {
@@ -150,7 +156,7 @@ void op_lods(struct cpu *c, const struct insn *i)
 		advance(c, i, R_SI, d);
 		if (is_rep(i)) {
 			reg_set(c, R_CX, insn_cold(i)->asz, n - 1);
-			if ((n - 1) % REP_YIELD_EVERY == 0 && n > 1 && rep_yield(c))
+			if (rep_yield_every(c, n - 1))
 				return;
 		}
 	}
@@ -184,7 +190,7 @@ void op_cmps(struct cpu *c, const struct insn *i)
 		reg_set(c, R_CX, insn_cold(i)->asz, n - 1);
 		if (rep_done(i, a, b))
 			break;
-		if ((n - 1) % REP_YIELD_EVERY == 0 && n > 1 && rep_yield(c))
+		if (rep_yield_every(c, n - 1))
 			break; /* the flags of the last element, as hardware's */
 	}
 	if (any)
@@ -208,7 +214,7 @@ void op_scas(struct cpu *c, const struct insn *i)
 		reg_set(c, R_CX, insn_cold(i)->asz, n - 1);
 		if (rep_done(i, a, b))
 			break;
-		if ((n - 1) % REP_YIELD_EVERY == 0 && n > 1 && rep_yield(c))
+		if (rep_yield_every(c, n - 1))
 			break; /* the flags of the last element, as hardware's */
 	}
 	if (any)
