@@ -465,6 +465,19 @@ struct code_page *cache_page(struct cpu *c, uint64_t page)
 	return *recent = pg;
 }
 
+const struct insn *cache_find(struct cpu *c, uint64_t addr)
+{
+	uint64_t page = addr & ~(uint64_t)(CODE_PAGE_SIZE - 1);
+	struct code_page *pg;
+	unsigned s;
+
+	HASH_FIND(hh, cache_get(c)->pages, &page, sizeof(page), pg);
+	if (!pg)
+		return NULL;
+	s = code_slot(pg, addr & (CODE_PAGE_SIZE - 1));
+	return s ? &pg->pool[s - 1] : NULL;
+}
+
 /* Mark the page of addr as holding decoded code. */
 static void code_map_mark(uint64_t addr)
 {
@@ -688,6 +701,8 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	if (spec == SPEC_AVX) /* its pairs' second members are VEX forms */
 		avx_fuse_decoded(pg->pool, pg->n);
 	pairs_decoded(pg->pool, pg->n);
+	if (__builtin_expect(fork_teach_parent != NULL, 0))
+		fork_teach_record(c, addr);
 	if (cpu_stats_on) {
 		/* pool entries newly in use, stubs included: the stub at n
 		 * was counted when it was written */
@@ -793,6 +808,7 @@ void cpu_keep_code(struct cpu *c, uint64_t keep_epoch, const struct cpu_code_ran
 		if (!kept)
 			drop_page(cc, pg);
 	}
+	fork_teach_exec(keep, n);
 	/* the mapping changes logged since are those this decision covers */
 	pthread_mutex_lock(&inval_lock);
 	c->cache_epoch = inval_epoch;
@@ -836,9 +852,11 @@ const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uin
 
 uint32_t cpu_kept_quiet;
 
-void cpu_code_forked(void)
+void cpu_code_forked(bool child)
 {
 	__atomic_store_n(&cpu_kept_quiet, KEPT_QUIET_AFTER_FORK, __ATOMIC_RELAXED);
+	if (child)
+		fork_teach_forked_child();
 }
 
 const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i)

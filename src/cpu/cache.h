@@ -117,8 +117,23 @@ __attribute__((noreturn)) void cpu_fetch_fault(uint64_t addr, bool mapped, bool 
 /* A store to addr, memory that is not the guest's (store_guard_slow):
  * leave like a host fault on a store to unmapped memory does. */
 __attribute__((noreturn)) void cpu_store_fault(uint64_t addr);
+/* The instruction decoded at addr, or NULL: nothing is decoded. */
+const struct insn *cache_find(struct cpu *c, uint64_t addr);
+/* Link i as its first run would where that needs no decode (fork_teach.c:
+ * code decoded but never run): a relative branch to its target, the stub
+ * after it to its fall-through. */
+void exec_prelink(struct cpu *c, const struct insn *i);
 /* Decode the instruction at addr into pg. */
 const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t addr);
+
+/* Fork children teaching their parent (fork_teach.c): in a child, the
+ * parent's log (NULL: not teaching), where cache_decode records. */
+struct teach_log;
+extern struct teach_log *fork_teach_parent;
+void fork_teach_record(const struct cpu *c, uint64_t addr);
+void fork_teach_forked_child(void);
+/* An exec in place kept the decoded code of these ranges. */
+void fork_teach_exec(const struct cpu_code_range *keep, size_t n);
 /* Apply invalidations other threads or syscalls recorded since last time. */
 void cache_sync(struct cpu *c);
 void cache_free(struct cpu *c);

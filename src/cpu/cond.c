@@ -100,8 +100,10 @@ static const insn_exec fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
 void cond_specialise(struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
-	if (ic->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) /* 66: the generic form */
+	if (ic->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) { /* 66: the generic form */
 		i->exec = fast_jcc[ic->op & 15];
+		insn_cold(i)->chains = 1;
+	}
 	else if (ic->fn == op_setcc_Eb && ic->mod == 3)
 		i->exec = fast_setcc_r[ic->op & 15];
 	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 4)

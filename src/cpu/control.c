@@ -492,6 +492,8 @@ void control_specialise(struct insn *i, bool m64)
 	const struct insn_cold *ic = insn_cold(i);
 	if (ic->osz != (m64 ? 8 : 4))
 		return;
+	if (ic->fn == op_jmp_Jz || ic->fn == op_call_Jz)
+		insn_cold(i)->chains = 1;
 	if (ic->fn == op_jmp_Jz)
 		i->exec = fast_jmp_rel;
 	else if (ic->fn == op_call_Jz)

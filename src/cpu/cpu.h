@@ -219,9 +219,13 @@ struct cpu_code_range {
 	uint64_t start, end;
 };
 uint64_t cpu_code_epoch(struct cpu *c);
+/* Before a host fork of the thread of c: decode what earlier fork
+ * children decoded (fork_teach.c), so that the next finds it. */
+void cpu_code_before_fork(struct cpu *c);
 /* A host fork happened (parent and child call it): the decoded code's
- * pages are shared copy-on-write for a while (cache.h, cpu_kept_quiet). */
-void cpu_code_forked(void);
+ * pages are shared copy-on-write for a while (cache.h, cpu_kept_quiet);
+ * the child records its decodes for the parent (fork_teach.c). */
+void cpu_code_forked(bool child);
 void cpu_keep_code(struct cpu *c, uint64_t keep_epoch, const struct cpu_code_range *keep,
 		   size_t n);
 
@@ -323,8 +327,9 @@ void cpu_set_user_signal_handler(void (*fn)(int sig, void *siginfo, void *uctx))
  * itself (reading or writing a guest buffer whose page lies past the end
  * of its file: no VMA check can foresee that) jumps to *jb, for the call
  * to answer -EFAULT as the kernel does; NULL: none (such a fault then
- * kills sysgate, as any fault of its own). Per thread. */
-void cpu_set_host_bus_recovery(void *jb /* sigjmp_buf * */);
+ * kills sysgate, as any fault of its own). Per thread; returns the one
+ * set before (to be set again after a nested use). */
+void *cpu_set_host_bus_recovery(void *jb /* sigjmp_buf * */);
 
 /* XSAVE state components: x87, SSE (in the legacy region), AVX. */
 #define CPU_XSTATE_X87 1ull

@@ -303,6 +303,28 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
 	return t;
 }
 
+void exec_prelink(struct cpu *c, const struct insn *i)
+{
+	const struct insn_cold *ic = insn_cold(i);
+
+	if (ic->chains && i->disp == 0) {
+		uint64_t target = ic->addr + ic->len + i->imm;
+
+		if (c->mode == CPU_MODE_32)
+			target = (uint32_t)target;
+		if (cache_find(c, target))
+			exec_chain(c, i);
+	}
+	if (!ic->ends_run && !ic->seq) {
+		const struct insn *stub = i + 1;
+
+		if (stub->exec == exec_fallthrough &&
+		    stub->disp == (int64_t)((uintptr_t)insn_no_target | 1) &&
+		    cache_find(c, insn_cold(stub)->addr))
+			fallthrough_lookup(c, stub);
+	}
+}
+
 /* Only c and i live across the call: two saved registers. i is read
  * again only when nothing is pending (its page still lives). */
 const struct insn *exec_generic(struct cpu *c, const struct insn *i)
@@ -574,9 +596,12 @@ void cpu_request_stop(struct cpu *c)
 static void (*user_signal_handler)(int sig, void *siginfo, void *uctx);
 static __thread sigjmp_buf *tl_bus_recovery;
 
-void cpu_set_host_bus_recovery(void *jb)
+void *cpu_set_host_bus_recovery(void *jb)
 {
+	sigjmp_buf *outer = tl_bus_recovery;
+
 	tl_bus_recovery = jb;
+	return outer;
 }
 
 void cpu_set_user_signal_handler(void (*fn)(int sig, void *siginfo, void *uctx))

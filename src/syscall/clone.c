@@ -112,12 +112,13 @@ static long new_process(struct sg_task *t, const struct clone_req *r)
 		vfork_pipe(vp);
 	if (t->group->hooks.before_fork)
 		t->group->hooks.before_fork(t);
+	cpu_code_before_fork(&t->cpu);
 	if (r->exit_signal == SIGCHLD)
 		pid = fork();
 	else
 		pid = host_syscall2(SYS_clone, (long)r->exit_signal, 0);
 	if (pid >= 0)
-		cpu_code_forked();
+		cpu_code_forked(pid == 0);
 	if (pid < 0) {
 		pid = r->exit_signal == SIGCHLD ? -errno : pid;
 		if (t->group->hooks.after_fork)
