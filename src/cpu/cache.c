@@ -784,6 +784,19 @@ uint64_t cpu_code_epoch(struct cpu *c)
 	return c->cache_epoch;
 }
 
+/* An instruction decoded in pg runs on into the next page. */
+static bool page_runs_on(const struct code_page *pg)
+{
+	for (unsigned j = 0; pg->n && j <= pg->cur; j++) {
+		uint32_t end = j < pg->cur ? pg->segs[j].end : pg->n;
+
+		for (uint32_t k = pg->segs[j].start; k < end; k++)
+			if (insn_cold(&pg->pool[k])->off + insn_cold(&pg->pool[k])->len > CODE_PAGE_SIZE)
+				return true;
+	}
+	return false;
+}
+
 void cpu_keep_code(struct cpu *c, uint64_t keep_epoch, const struct cpu_code_range *keep,
 		   size_t n)
 {
@@ -801,10 +814,12 @@ void cpu_keep_code(struct cpu *c, uint64_t keep_epoch, const struct cpu_code_ran
 		bool kept = false;
 
 		/* the page and the 15 bytes after it (an instruction may
-		 * run on into the next page) */
+		 * run on into the next page), or the page alone where
+		 * nothing decoded in it runs on (a range's last page) */
 		for (size_t i = 0; i < n && !kept; i++)
 			kept = pg->addr >= keep[i].start &&
-			       pg->addr + CODE_PAGE_SIZE + 15 <= keep[i].end;
+			       (pg->addr + CODE_PAGE_SIZE + 15 <= keep[i].end ||
+				(pg->addr + CODE_PAGE_SIZE <= keep[i].end && !page_runs_on(pg)));
 		if (!kept)
 			drop_page(cc, pg);
 	}

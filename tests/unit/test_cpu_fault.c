@@ -703,6 +703,52 @@ static void test_fetch_fault(void **state)
 }
 
 
+/* Call fn through `call *%rax; syscall` at code; its %rax. */
+static uint64_t call_in_cpu(struct cpu *c, const uint8_t *fn)
+{
+	memcpy(code, "\xff\xd0\x0f\x05", 4);
+	c->r[R_AX] = (uint64_t)(uintptr_t)fn;
+	c->r[R_SP] = (uint64_t)(uintptr_t)(code + 4096);
+	c->rip = (uint64_t)(uintptr_t)code;
+	assert_int_equal(cpu_run(c), CPU_STOP_SYSCALL);
+	return c->r[R_AX];
+}
+
+/* An exec in place keeps the decoded code of a range's last page only
+ * where nothing decoded there runs on into the next page, whose bytes
+ * the range does not cover (cpu_keep_code). Bytes changed behind the
+ * cache's back tell a kept decode (the old result) from a new one. */
+static void test_keep_code_range_end(void **state)
+{
+	uint8_t *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE | PROT_EXEC,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *inside = pages + 100, *across = pages + 4096 - 3;
+	struct cpu_code_range keep;
+	static struct cpu c;
+
+	(void)state;
+	assert_true(pages != MAP_FAILED);
+	keep = (struct cpu_code_range){ (uintptr_t)pages, (uintptr_t)pages + 4096 };
+	cpu_init(&c, CPU_MODE_64);
+	/* mov $1, %eax; ret: within the page, which is kept */
+	memcpy(inside, "\xb8\x01\x00\x00\x00\xc3", 6);
+	assert_int_equal(call_in_cpu(&c, inside), 1);
+	cpu_keep_code(&c, cpu_code_epoch(&c), &keep, 1);
+	inside[1] = 2;
+	assert_int_equal(call_in_cpu(&c, inside), 1);
+	/* movabs $imm64, %rax across into the next page, then ret: the
+	 * page is dropped */
+	memcpy(across, "\x48\xb8\x11\x22\x33\x44\x55\x66\x77\x08\xc3", 11);
+	assert_int_equal(call_in_cpu(&c, across), 0x0877665544332211ull);
+	cpu_keep_code(&c, cpu_code_epoch(&c), &keep, 1);
+	across[9] = 0x09;
+	inside[1] = 3;
+	assert_int_equal(call_in_cpu(&c, across), 0x0977665544332211ull);
+	assert_int_equal(call_in_cpu(&c, inside), 3);
+	cpu_release(&c);
+	munmap(pages, 8192);
+}
+
 /* #AC: with EFLAGS.AC set (POPF), a misaligned access faults natively
  * (Linux sets CR0.AM): SIGBUS, BUS_ADRALN, si_addr NULL, at the
  * instruction. Each case runs natively in a forked child (AC must not
@@ -883,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_smc_jit),
 		cmocka_unit_test(test_far_mode_switch),
 		cmocka_unit_test(test_fetch_fault),
+		cmocka_unit_test(test_keep_code_range_end),
 		cmocka_unit_test(test_alignment_check),
 		cmocka_unit_test(test_fast_form_fault_rip),
 		cmocka_unit_test(test_smc_kept_targets),
