@@ -1,6 +1,6 @@
 #!/bin/sh
 # busybox_case.sh [--twin BUSYBOX] [--opt OPTION]... [--exec-traced FILE]
-#                 SYSGATE BUSYBOX SCRIPT
+#                 [--sg-env NAME=VALUE]... SYSGATE BUSYBOX SCRIPT
 # Run SCRIPT with `busybox sh` natively and under sysgate, in empty
 # directories, with the same environment; stdout and the exit status must
 # be the same. 77: no busybox (the fetch was skipped).
@@ -11,13 +11,15 @@
 #   --exec-traced FILE the trace FILE (-f -o FILE, in the run directory)
 #                      must show every process that exec'd going on
 #                      under sysgate: a line of its pid after execve = 0
+#   --sg-env NAME=VALUE in the sysgate run's environment too (repeatable)
 set -u
-twin= opts= traced=
+twin= opts= traced= sgenv=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--twin) twin=$2; shift 2 ;;
 	--opt) opts="$opts $2"; shift 2 ;;
 	--exec-traced) traced=$2; shift 2 ;;
+	--sg-env) sgenv="$sgenv $2"; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -54,8 +56,8 @@ run() { # DIR BIN COMMAND...
 		</dev/null >out 2>err; echo $? >status)
 }
 run "$tmp/ref" "$tmp/refbin"
-# shellcheck disable=SC2086 # options split on blanks
-run "$tmp/sg" "$tmp/bin" "$sg" $opts
+# shellcheck disable=SC2086 # options and assignments split on blanks
+run "$tmp/sg" "$tmp/bin" $sgenv "$sg" $opts
 fail=0
 if ! cmp -s "$tmp/ref/status" "$tmp/sg/status"; then
 	echo "FAIL: status $(cat "$tmp/sg/status"), native $(cat "$tmp/ref/status")"
