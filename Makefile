@@ -10,7 +10,7 @@ CMAKE_FLAGS ?=
 SG_CMAKE_FLAGS = -DSG_WERROR=ON $(CMAKE_FLAGS)
 sg_configured = grep -q '^SG_WERROR:BOOL=ON$$' $(1)/CMakeCache.txt 2>/dev/null
 
-.PHONY: all setup build build-asan run test test-plain test-asan clean bench install selftests sysdiff stress-ng compat strace-compare
+.PHONY: all setup build build-asan run test test-plain test-asan asan-guest-copy clean bench install selftests sysdiff stress-ng compat strace-compare
 
 all: build
 
@@ -38,7 +38,17 @@ test-plain: build
 test-asan: build-asan
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test: test-plain test-asan
+# Both trees. The guest programs (tests/guest, the e2e guests: gcc
+# -m32/-mx32/-m64, nasm and ld with flags of their own, the same in both
+# trees) are built once: a sanitizer tree that does not exist yet starts
+# with a copy of the plain tree's guest/, modification times kept, which
+# its build finds up to date (docs/testing.md, "How long the suite takes").
+# `make test-asan` alone builds them as any tree does.
+test: build asan-guest-copy test-plain test-asan
+
+asan-guest-copy: build
+	@[ -e $(ASAN_BUILD) ] || [ ! -d $(BUILD)/guest ] || \
+	  { mkdir -p $(ASAN_BUILD) && cp -a $(BUILD)/guest $(ASAN_BUILD)/guest; }
 
 # The kernel's own x86 selftests (tools/testing/selftests/x86 and vDSO of
 # Debian's linux-source-6.1, installed by the script itself: 130 MB that
