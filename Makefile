@@ -113,7 +113,8 @@ sysdiff: build
 COMPAT_ABIS ?= x86_64 i386
 COMPAT_MODULES ?=
 compat: build
-	sh tests/compat/compat.sh $(BUILD)/sysgate $(BUILD)/compat "$(COMPAT_ABIS)" $(COMPAT_MODULES)
+	COMPAT_I386_PROBE=$(BUILD)/guest/probe-i386 \
+	  sh tests/compat/compat.sh $(BUILD)/sysgate $(BUILD)/compat "$(COMPAT_ABIS)" $(COMPAT_MODULES)
 
 # `sysgate --trace -f` against `strace -f` over ~20 real programs per ABI
 # (tests/e2e/trace/strace_suite.sh; docs/trace-format.md, "How close to

@@ -15,6 +15,9 @@
 #           programs; otherwise that ABI is skipped, with a message.
 # Without MODULEs, the list (COMPAT_MODULES). Per module and run at
 # most COMPAT_TIMEOUT seconds (default 900). Logs and XML in WORKDIR.
+# COMPAT_I386_PROBE: a static i386 program that exits 0 where the host runs
+# i386 code (guest/probe-i386); where it does not, i386 is skipped before
+# the root is built (~20 s for nothing).
 #
 # Prints one line per ABI and module, "same" or "DIFFERS" with the tests
 # whose outcome differs, then "compat: N passed, N failed".
@@ -63,6 +66,10 @@ root=$work/i386-root
 setup_i386() {
 	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
 		note "i386 skipped: the native run needs root (a chroot in a mount namespace)"
+		return 1
+	fi
+	if [ -n "${COMPAT_I386_PROBE:-}" ] && ! "$COMPAT_I386_PROBE" >/dev/null 2>&1; then
+		note "i386 skipped: the host does not run i386 programs ($COMPAT_I386_PROBE)"
 		return 1
 	fi
 	sh "$here/make_python_root.sh" "$root" >"$work/root.log" 2>&1 ||
