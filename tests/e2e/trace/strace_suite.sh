@@ -12,7 +12,7 @@
 #           cannot run i386 programs, the C guests against their x86_64
 #           twins (the root's programs are skipped)
 #   x32:    the C guests against their -m64 twins
-# --fast: a few programs per ABI (the ctest cases e2e.strace-suite.ABI).
+# --fast: a few programs per ABI (the sanitizer tree's ctest cases).
 # --min PCT: exit 1 when an ABI's share is below PCT, over all its
 #   programs' lines or over all but the longest trace's.
 # --min-programs N: exit 1 when fewer than N programs of an ABI were
