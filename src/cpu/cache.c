@@ -407,20 +407,24 @@ static void mark_dead(struct insn *e)
 	e->exec = exec_dead;
 }
 
+/* Each pool index k of pg's life: its segments in order, the one in use
+ * up to n (stubs included; not the trailing stub after n - 1). */
+#define FOR_EACH_LIFE_ENTRY(pg, k)                                                  \
+	for (unsigned seg_ = 0; (pg)->n && seg_ <= (pg)->cur; seg_++)               \
+		for (uint32_t k = (pg)->segs[seg_].start,                           \
+			      end_ = seg_ < (pg)->cur ? (pg)->segs[seg_].end : (pg)->n; \
+		     k < end_; k++)
+
 /* Back to the cache's free list, as page_alloc hands out: slots zero,
  * entries (stubs too) dead for pointers kept elsewhere. The segments left
  * behind were full to their last two places (pool_place); the one in
  * use, to n and its stub. */
 static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 {
-	for (unsigned j = 0; pg->n && j <= pg->cur; j++) {
-		uint32_t end = j < pg->cur ? pg->segs[j].end : pg->n;
-
-		for (uint32_t k = pg->segs[j].start; k < end; k++) {
-			if (code_slot(pg, insn_cold(&pg->pool[k])->off))
-				slot_set(pg, insn_cold(&pg->pool[k])->off, 0);
-			mark_dead(&pg->pool[k]);
-		}
+	FOR_EACH_LIFE_ENTRY(pg, k) {
+		if (code_slot(pg, insn_cold(&pg->pool[k])->off))
+			slot_set(pg, insn_cold(&pg->pool[k])->off, 0);
+		mark_dead(&pg->pool[k]);
 	}
 	if (pg->n && !insn_cold(&pg->pool[pg->n - 1])->ends_run)
 		mark_dead(&pg->pool[pg->n]); /* the trailing stub */
@@ -787,13 +791,9 @@ uint64_t cpu_code_epoch(struct cpu *c)
 /* An instruction decoded in pg runs on into the next page. */
 static bool page_runs_on(const struct code_page *pg)
 {
-	for (unsigned j = 0; pg->n && j <= pg->cur; j++) {
-		uint32_t end = j < pg->cur ? pg->segs[j].end : pg->n;
-
-		for (uint32_t k = pg->segs[j].start; k < end; k++)
-			if (insn_cold(&pg->pool[k])->off + insn_cold(&pg->pool[k])->len > CODE_PAGE_SIZE)
-				return true;
-	}
+	FOR_EACH_LIFE_ENTRY(pg, k)
+		if (insn_cold(&pg->pool[k])->off + insn_cold(&pg->pool[k])->len > CODE_PAGE_SIZE)
+			return true;
 	return false;
 }
 

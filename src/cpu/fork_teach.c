@@ -92,15 +92,24 @@ static bool replay_fetchable(const struct cpu *c, uint64_t addr)
 	return mm_access_ok(c->mm, addr, 15, PROT_EXEC);
 }
 
+/* Entry k of the log: written, and of c's mode; its address in *addr. */
+static bool log_entry(const struct cpu *c, uint32_t k, uint64_t *addr)
+{
+	uint64_t v = __atomic_load_n(&teach_mine->at[k], __ATOMIC_RELAXED);
+
+	*addr = v & ((1ull << TEACH_MODE_SHIFT) - 1);
+	return v && (v >> TEACH_MODE_SHIFT) == (uint64_t)c->mode;
+}
+
 /* Decode the entries [from, n) of the log in c's cache. */
 static void replay_entries(struct cpu *c, uint32_t from, uint32_t n)
 {
+	uint64_t addr;
+
 	for (uint32_t k = from; k < n; k++) {
-		uint64_t v = __atomic_load_n(&teach_mine->at[k], __ATOMIC_RELAXED);
-		uint64_t addr = v & ((1ull << TEACH_MODE_SHIFT) - 1);
 		struct code_page *pg;
 
-		if (!v || (v >> TEACH_MODE_SHIFT) != (uint64_t)c->mode || !replay_fetchable(c, addr))
+		if (!log_entry(c, k, &addr) || !replay_fetchable(c, addr))
 			continue;
 		pg = cache_page(c, addr & ~(uint64_t)(CODE_PAGE_SIZE - 1));
 		if (!code_slot(pg, addr & (CODE_PAGE_SIZE - 1)))
@@ -109,11 +118,9 @@ static void replay_entries(struct cpu *c, uint32_t from, uint32_t n)
 	/* then linked as their first run would link them (a write into
 	 * the pools each child would otherwise copy a page for) */
 	for (uint32_t k = from; k < n; k++) {
-		uint64_t v = __atomic_load_n(&teach_mine->at[k], __ATOMIC_RELAXED);
 		const struct insn *i;
 
-		if (v && (v >> TEACH_MODE_SHIFT) == (uint64_t)c->mode &&
-		    (i = cache_find(c, v & ((1ull << TEACH_MODE_SHIFT) - 1))) != NULL)
+		if (log_entry(c, k, &addr) && (i = cache_find(c, addr)) != NULL)
 			exec_prelink(c, i);
 	}
 }
