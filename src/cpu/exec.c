@@ -443,6 +443,11 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			if (i)
 				c->rip = insn_cold(i)->addr;
 		}
+		/* Stopped right after a store in such a stretch that went
+		 * through its table handler (decoded code written, or a stop
+		 * pending): the flags it saw, rebuilt (lflive.c) */
+		if (__builtin_expect(c->lf.op == FL_DEFER, 0))
+			lf_rebuild(c, c->cache ? c->cur : NULL);
 	}
 }
 
@@ -506,11 +511,14 @@ static bool stack_based(struct cpu *c)
 }
 
 /* A fault in a fast form: it names the instruction by cpu->cur (the
- * dispatch stores only that), the others set insn_rip too. */
+ * dispatch stores only that), the others set insn_rip too. A load or store
+ * after a flag-free writer rebuilds the flags it sees (lflive.c). */
 static void sync_insn_rip(struct cpu *c)
 {
 	if (c->cur)
 		c->insn_rip = insn_cold(c->cur)->addr;
+	if (__builtin_expect(c->lf.op == FL_DEFER, 0))
+		lf_rebuild(c, c->cache ? c->cur : NULL);
 }
 
 static void flush_executed(struct cpu *c)
@@ -565,6 +573,8 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	cpu_tl_current = c;
 	cpu_tl_ac = (c->lf.rf & FL_AC) != 0; /* AC is never a lazy flag */
 	run_loop(c, single);
+	if (__builtin_expect(c->lf.op == FL_DEFER, 0)) /* a stop in a stretch: as a fault */
+		lf_rebuild(c, c->cache ? c->cur : NULL);
 	flush_executed(c);
 	cpu_tl_ac = false;
 	tl_in_guest = 0;

@@ -161,6 +161,9 @@ enum lf_class {
 /* After a flag-free form, up to the writer that made it so: a stop here
  * runs on to the writer first (exec.c). */
 #define LF_STALE 0x80
+/* A load or store after a flag-free form whose flags it would see: a fault
+ * in it, or a stop after it, with lf.op FL_DEFER rebuilds them (lflive.c). */
+#define LF_REBUILD 0x40
 /* Not flag liveness: pairs.c made this entry run the next one too (its
  * exec a pair form, returning i + 2 when it falls through; a triple runs
  * the next two and returns i + 3); the run loop's stale stretch runs on
@@ -169,6 +172,13 @@ enum lf_class {
 /* After pool[n - 1] was decoded: give the flag-free form to the writers
  * whose flags it overwrites before anything can read them. */
 void lf_decoded(struct insn *pool, uint32_t n);
+/* Whether that walk may go on past i (pairs.c: a later pass may still
+ * change the forms before i). */
+bool lf_walk_passes(const struct insn *i);
+/* A stop at (a fault) or after (a store) at, an access marked LF_REBUILD,
+ * with lf.op FL_DEFER: records the flags of the flag-free writer before
+ * it from the registers. */
+void lf_rebuild(struct cpu *c, const struct insn *at);
 
 /* Row columns (see the top comment). */
 enum { M1, M0F, M38, M3A, MV0F, MV38, MV3A, MAP_COUNT };
@@ -834,6 +844,10 @@ enum lf_op {
 	FL_LOGIC,                       /* CF = OF = AF = 0 */
 	FL_INC, FL_DEC,                 /* CF kept in rf */
 	FL_RESCO,                       /* ZF/SF/PF from res; CF/OF in aux; AF 0 */
+	/* No record: a flag-free ALU twin ran, and the flags are its own,
+	 * computed only should a fault or stop see them (lflive.c,
+	 * lf_rebuild). No flag reader ever finds it. */
+	FL_DEFER,
 };
 /* Or'ed into lf.op: CF and OF are lf.cfof, not the record's (rotates
  * change only those two; the record stays lazy). Any new record clears it. */

@@ -4,12 +4,26 @@
  * any (LF_WRITES, register operands: it cannot fault) is decoded right
  * after straight-line code, the writers before it whose flags nothing can
  * see in between get their flag-free twin. "In between" may hold only
- * forms that neither read the flags nor fault (LF_NEUTRAL*), so no signal
- * frame, fault or handler observes the skipped flags, and rotates and
- * shifts by CL (LF_CFOF) and INC/DEC (LF_KEEPCF), which only add to them:
- * their flag-free twins too, the walk going on past them.
+ * forms that do not read the flags (LF_NEUTRAL*), and rotates and shifts
+ * by CL (LF_CFOF) and INC/DEC (LF_KEEPCF), which only add to them: their
+ * flag-free twins too, the walk going on past them.
  *
- * The one observer left is an asynchronous stop (cpu_request_stop) that
+ * A load or store in between (LF_NEUTRAL with a memory operand) can
+ * fault, and a store can hit decoded code (the run loop stops after it):
+ * both show the flags of the last writer before the access. The walk
+ * passes one only when that writer is a register ALU operation whose
+ * flags are a function of registers no instruction up to the access
+ * writes (rebuildable): `xor %eax,%ebx` of %ebx, `add %esi,%ecx` of
+ * (%ecx - %esi, %esi). Its flag-free twin then leaves FL_DEFER in lf.op
+ * (units.h), and the access is marked LF_REBUILD: a fault there, or a stop
+ * after it, finding lf.op FL_DEFER records the writer's flags from the
+ * registers (lf_rebuild) before anything reads them. lf.op FL_DEFER tells
+ * that the run came to the access straight from that writer: every flag
+ * writer with flags overwrites it, and nothing jumps into a stretch with
+ * it set (a branch ends a stretch after its last writer has recorded); a
+ * jump into the stretch past the writer finds the flags recorded.
+ *
+ * The one observer left, an asynchronous stop (cpu_request_stop) that
  * lands inside such a stretch: the instructions after a flag-free form up
  * to the writer are marked LF_STALE, and the run loop runs on to the
  * writer before it stops (exec.c). Single steps use the table's handlers,
@@ -36,9 +50,60 @@ static insn_exec flag_free_twin(const struct insn *j)
 	return NULL;
 }
 
+#define REG_BIT(r) (1u << ((r) & 15))
+
+/* The general registers a neutral form (LF_NEUTRAL*) writes, a bit each;
+ * all of them for a form not known here. A load's destination is written
+ * only once the load has not faulted. */
+static uint32_t regs_written(const struct insn *j)
+{
+	const struct insn_cold *ic = insn_cold(j);
+	insn_fn f = ic->fn;
+
+	if (ic->osz == 1) /* AH..BH */
+		return ~0u;
+	if (f == op_mov_EvGv || f == op_mov_EvIz)
+		return ic->mod == 3 ? REG_BIT(j->rm) : 0; /* a store writes none */
+	if (f == op_mov_rIv || f == op_not_Ev)
+		return REG_BIT(j->rm);
+	if (f == op_mov_GvEv || f == op_movzx_GvEb || f == op_movzx_GvEw || f == op_movsx_GvEb ||
+	    f == op_movsx_GvEw || f == op_movsxd_GvEd || f == op_lea_GvM)
+		return REG_BIT(j->reg);
+	return ~0u;
+}
+
+/* Whether the flags of p, a register ALU operation, can be recorded from
+ * the registers after it (lf_rebuild) when none in `written` changed since:
+ * its destination (the result) and, for ADD/SUB/CMP/TEST, its register
+ * source; ADD/SUB of a register to itself lost its operand. */
+static bool rebuildable(const struct insn *p, uint32_t written)
+{
+	const struct insn_cold *ic = insn_cold(p);
+	unsigned op, form, dst, src;
+	uint32_t need;
+
+	if ((ic->lf & LF_CLASS_MASK) != LF_WRITES || !(ic->lf & LF_TWIN_ALU) || ic->mod != 3 ||
+	    ic->osz < 2 || !alu_fast_form(p, &op, &form) || form > FORM_RI)
+		return false;
+	dst = form == FORM_GR ? p->reg : p->rm;
+	src = form == FORM_GR ? p->rm : p->reg;
+	need = REG_BIT(dst);
+	if (op != ALU_AND && op != ALU_OR && op != ALU_XOR && form != FORM_RI) {
+		if ((op == ALU_ADD || op == ALU_SUB) && src == dst)
+			return false;
+		need |= REG_BIT(src);
+	}
+	return op != ALU_ADC && op != ALU_SBB && !(need & written);
+}
+
 void lf_decoded(struct insn *pool, uint32_t n)
 {
 	struct insn *writer = &pool[n - 1];
+	/* the loads and stores passed since the last flag writer passed, and
+	 * the registers written before the last of them (after that writer) */
+	struct insn *accesses[LF_WALK_MAX];
+	unsigned naccesses = 0;
+	uint32_t written = 0;
 
 	if ((insn_cold(writer)->lf & LF_CLASS_MASK) != LF_WRITES || insn_cold(writer)->mod != 3)
 		return;
@@ -51,8 +116,16 @@ void lf_decoded(struct insn *pool, uint32_t n)
 			return;
 		if (cls == LF_READS)
 			return;
-		if (cls == LF_NEUTRAL_NOFAULT || (cls == LF_NEUTRAL && insn_cold(j)->mod == 3))
+		if (cls == LF_NEUTRAL_NOFAULT || cls == LF_NEUTRAL) {
+			if (naccesses)
+				written |= regs_written(j);
+			if (cls == LF_NEUTRAL && insn_cold(j)->mod != 3)
+				accesses[naccesses++] = j;
 			continue;
+		}
+		/* j writes flags: the accesses after it see its flags */
+		if (naccesses && !rebuildable(j, written))
+			return;
 		/* a memory form that writes them all (reg op= memory) may get
 		 * its twin too, as the last: should its load fault, nothing
 		 * changed, and the flags before it are whole */
@@ -62,7 +135,60 @@ void lf_decoded(struct insn *pool, uint32_t n)
 		j->exec = nf;
 		for (struct insn *s = j + 1; s <= writer; s++)
 			insn_cold(s)->lf |= LF_STALE;
+		while (naccesses)
+			insn_cold(accesses[--naccesses])->lf |= LF_REBUILD;
+		written = 0;
 		if (cls == LF_WRITES)
 			return; /* the ones before it were settled when it was decoded */
+	}
+}
+
+bool lf_walk_passes(const struct insn *i)
+{
+	unsigned cls = insn_cold(i)->lf & LF_CLASS_MASK;
+
+	return cls == LF_NEUTRAL || cls == LF_NEUTRAL_NOFAULT || ((cls == LF_CFOF || cls == LF_KEEPCF) && insn_cold(i)->mod == 3);
+}
+
+void lf_rebuild(struct cpu *c, const struct insn *at)
+{
+	const struct insn *p = at;
+	unsigned op, form, dst;
+	uint64_t mask, d, s;
+
+	c->lf.op = FL_NONE; /* lf.rf's bits, should at be no access marked */
+	if (!at || !(insn_cold(at)->lf & LF_REBUILD))
+		return;
+	/* the writer: the last flag writer before it, within the walk */
+	for (unsigned steps = 0; steps < LF_WALK_MAX; steps++) {
+		unsigned cls = insn_cold(--p)->lf & LF_CLASS_MASK;
+
+		if (cls != LF_NEUTRAL && cls != LF_NEUTRAL_NOFAULT)
+			break;
+	}
+	if (!rebuildable(p, 0))
+		return;
+	alu_fast_form(p, &op, &form);
+	mask = size_mask(insn_cold(p)->osz);
+	dst = form == FORM_GR ? p->reg : p->rm;
+	d = c->r[dst] & mask;
+	s = (form == FORM_RI ? p->imm : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
+	/* as its form with the flags records them (units.h, UNIT_ALU_REG) */
+	switch (op) {
+	case ALU_ADD:
+		flags_record(c, FL_ADD, insn_cold(p)->osz, d, (d - s) & mask, s);
+		break;
+	case ALU_SUB:
+		flags_record(c, FL_SUB, insn_cold(p)->osz, d, (d + s) & mask, s);
+		break;
+	case ALU_CMP:
+		flags_record(c, FL_SUB, insn_cold(p)->osz, (d - s) & mask, d, s);
+		break;
+	case ALU_TEST:
+		flags_record(c, FL_LOGIC, insn_cold(p)->osz, d & s, 0, 0);
+		break;
+	default: /* AND, OR, XOR: the result */
+		flags_record(c, FL_LOGIC, insn_cold(p)->osz, d, 0, 0);
+		break;
 	}
 }

@@ -586,9 +586,9 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 
 /* Replace i->fn by a fast form when the instruction has one (decode time).
  * lflive.c (insn.lf): moves leave the flags alone; those with a register
- * source cannot fault (LEA never accesses memory). MOVSX and MOVSXD read
- * r/m: LF_NEUTRAL, neutral only in their register form (lflive checks
- * mod). */
+ * source cannot fault (LEA never accesses memory). MOVSX, MOVSXD and the
+ * 32/64-bit MOV loads and stores may fault through memory: LF_NEUTRAL
+ * (lflive checks mod, and what each writes: lf_regs_written). */
 void move_specialise(struct insn *i, bool m64)
 {
 	struct insn_cold *ic = insn_cold(i);
@@ -673,8 +673,7 @@ void move_specialise(struct insn *i, bool m64)
 		i->exec = ic->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
 		if (!w && ic->mod != 3 && insn_ea_sp32_ok(i))
 			i->exec = fast_store32_sp32;
-		if (ic->mod == 3)
-			ic->lf = LF_NEUTRAL_NOFAULT;
+		ic->lf = ic->mod == 3 ? LF_NEUTRAL_NOFAULT : LF_NEUTRAL;
 	} else if (ic->fn == op_mov_GvEv) {
 		if (ic->mod == 3) {
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
@@ -683,12 +682,14 @@ void move_specialise(struct insn *i, bool m64)
 			i->exec = w ? EA_PICK_IX(i, fast_load64) : EA_PICK(i, fast_load32);
 			if (!w && insn_ea_sp32_ok(i))
 				i->exec = fast_load32_sp32;
+			ic->lf = LF_NEUTRAL;
 		}
 	} else if (ic->fn == op_mov_rIv || (ic->fn == op_mov_EvIz && ic->mod == 3)) {
 		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;
 		ic->lf = LF_NEUTRAL_NOFAULT;
 	} else if (ic->fn == op_mov_EvIz) {
 		i->exec = w ? EA_PICK(i, fast_storei64) : EA_PICK(i, fast_storei32);
+		ic->lf = LF_NEUTRAL;
 	} else if (ic->fn == op_movzx_GvEb) {
 		i->exec = ic->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
 		if (ic->mod == 3)

@@ -17,7 +17,8 @@
  * flag writer its flag-free twin when a later writer is decoded; fused.c
  * fuses a compare with the Jcc after it). No later pass reaches back past
  * an instruction that reads the flags, writes them all, or touches memory
- * without being twinned (lflive's walk stops there; fusion looks one
+ * without being twinned or a MOV load or store (lflive's walk stops there,
+ * lf_walk_passes; fusion looks one
  * back), so once such a barrier is decoded everything before it is
  * final: the run of single units that ends before it is paired, greedily
  * from its start. A barrier's own pairing waits for the next barrier. */
@@ -249,15 +250,6 @@ static int unit_of(const struct insn *i)
 /* At most this many entries are looked at backwards per barrier. */
 #define PAIR_WALK_MAX 32
 
-/* Whether lflive's walk goes on past i (lflive.c): a later pass may still
- * change the forms before it, so it is no barrier (pairs_decoded). */
-static bool lf_passes(const struct insn *i)
-{
-	unsigned cls = insn_cold(i)->lf & LF_CLASS_MASK;
-
-	return cls != LF_READS && cls != LF_WRITES && (insn_cold(i)->mod == 3 || cls == LF_NEUTRAL_NOFAULT);
-}
-
 /* Pairs the run of single units that ends before pool[end], all of whose
  * forms are final; returns where it starts. */
 static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
@@ -308,7 +300,7 @@ static void pair_run(struct insn *pool, uint32_t n)
 	pthread_once(&pairs_once, pairs_init);
 	for (;;) {
 		start = pair_one_run(pool, end, &walk);
-		if (start < 3 || walk >= PAIR_WALK_MAX || !lf_passes(&pool[start - 1]))
+		if (start < 3 || walk >= PAIR_WALK_MAX || !lf_walk_passes(&pool[start - 1]))
 			return;
 		end = start - 1;
 		walk++;
@@ -318,8 +310,9 @@ static void pair_run(struct insn *pool, uint32_t n)
 void pairs_decoded(struct insn *pool, uint32_t n)
 {
 	/* lflive's walk stops at the barrier: it reads the flags, writes
-	 * them all, or touches memory (lflive.c) */
-	if (lf_passes(&pool[n - 1]))
+	 * them all, or touches memory other than a MOV load or store
+	 * (lflive.c, lf_walk_passes) */
+	if (lf_walk_passes(&pool[n - 1]))
 		return;
 	pair_run(pool, n);
 }

@@ -68,7 +68,9 @@
 #define UNIT_SRC_ri i->imm
 
 /* ALU on registers (or an immediate), 16/32/64 bits: with the flags and
- * flag-free (lflive.c's twins: CMP and TEST become no-ops). */
+ * flag-free (lflive.c's twins: CMP and TEST become no-ops; each leaves
+ * FL_DEFER in lf.op, the mark under which a fault in a load or store
+ * after it rebuilds its flags from the registers). */
 #define UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, FORM, BITS, T, SZ)                                  \
 	UNIT_AND_FORM(NAME##_##FORM##BITS, T a = (T)c->r[i->UNIT_DST_##FORM];                     \
 		      T b = (T)(UNIT_SRC_##FORM); T r = (T)(EXPR);                                 \
@@ -76,7 +78,8 @@
 		      flags_record(c, KIND, SZ, r, a, b))                                          \
 	UNIT_AND_FORM(NAME##_##FORM##BITS##_nf, T a = (T)c->r[i->UNIT_DST_##FORM];                \
 		      T b = (T)(UNIT_SRC_##FORM);                                                  \
-		      if (WRITES) REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], (T)(EXPR)))
+		      if (WRITES) REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], (T)(EXPR));              \
+		      c->lf.op = FL_DEFER)
 
 #define UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)   \
 	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, rr, BITS, T, SZ) \

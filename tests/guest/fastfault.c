@@ -4,7 +4,9 @@
  * memory, i386's ESP+disp forms): each snippet starts from a known register
  * state and faults in its second or later instruction (a guard page, a
  * read-only page, a stack pointer into either), or rewrites the second
- * instruction of a pair. The SIGSEGV handler prints what its context
+ * instruction of a pair; the register ALU operations before a load or
+ * store whose flags lflive.c leaves unrecorded and rebuilds at a fault
+ * there (or a stop after a store into decoded code). The SIGSEGV handler prints what its context
  * holds: the faulting instruction's offset in the snippet, si_addr, every
  * general register and the arithmetic flags. They must be the state the
  * instructions before the faulting one leave, as natively: the output is
@@ -83,7 +85,20 @@ extern char exit_regs[];
 	X(push_sp_disp, 4, GOOD_SP, DATA2, 0)                                          \
 	X(push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                      \
 	X(push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                    \
-	X(push_run_mixed_read, 4, GOOD_SP, GOOD_SP + 0x100, 0)
+	X(push_run_mixed_read, 4, GOOD_SP, GOOD_SP + 0x100, 0)                         \
+	X(rebuild_add_load, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
+	X(rebuild_sub_store, 3, DATA + 0x100, RO + 0x100, 0)                           \
+	X(rebuild_load_store, 3, DATA + 0x100, RO + 0x100, 0)                          \
+	X(rebuild_cmp_imm, 3, DATA + 0x100, GUARD + 0x100, 0)                          \
+	X(rebuild_test, 3, DATA + 0x100, GUARD + 0x100, 0)                             \
+	X(rebuild_sub16, 3, DATA + 0x100, GUARD + 0x100, 0)                            \
+	X(rebuild_wide, 3, DATA + 0x100, GUARD + 0x100, 0)                             \
+	X(rebuild_triple_load, 3, DATA + 0x100, GUARD + 0x100, 0)                      \
+	X(rebuild_sp_load, 4, GOOD_SP, GUARD + 0x100, 0)                               \
+	X(rebuild_jump_in, 3, DATA + 0x100, GUARD + 0x100, 0)                          \
+	X(rebuild_same_reg, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
+	X(rebuild_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                        \
+	X(rebuild_smc, -1, 0, 0, 0)
 #define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
 SNIPPETS(DECLARE)
 
@@ -215,6 +230,49 @@ __asm__(".text\n"
 	"snip_push_run_mixed_read:\n"
 	"mov %ecx, %eax; push %eax; push $0x1234; push 0x800(%esp); push %ebx; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_mixed_read_end:\n"
+	/* a register flag writer, a load or store, a register flag writer:
+	 * the first flag-free, its flags rebuilt at a fault in the access
+	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
+	 * store (the load's register written in between), three units, an
+	 * ESP + disp load; entered past the writer by a jump (runs 1 and 2:
+	 * the flags are the TEST's); not flag-free: ADD of a register to
+	 * itself, a source written before the load */
+	"snip_rebuild_add_load:\n"
+	"add %esi, %eax; mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_load_end:\n"
+	"snip_rebuild_sub_store:\n"
+	"sub %ecx, %eax; mov %eax, 4(%ebx); and %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sub_store_end:\n"
+	"snip_rebuild_load_store:\n"
+	"xor %ecx, %eax; mov 4(%ebx), %edx; mov %edx, %esi; mov %esi, 8(%ebx); add %esi, %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_load_store_end:\n"
+	"snip_rebuild_cmp_imm:\n"
+	"cmp $5, %ecx; mov 4(%ebx), %edx; test %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_cmp_imm_end:\n"
+	"snip_rebuild_test:\n"
+	"test %esi, %eax; mov 4(%ebx), %edx; or %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_test_end:\n"
+	"snip_rebuild_sub16:\n"
+	"sub %si, %ax; mov 4(%ebx), %edx; add %cx, %di; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sub16_end:\n"
+	"snip_rebuild_wide:\n"
+	"add $0x7fffffff, %eax; mov 8(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_wide_end:\n"
+	"snip_rebuild_triple_load:\n"
+	"mov %esi, %ecx; xor %ecx, %edx; add %ecx, %eax; mov 4(%ebx), %esi; and %edi, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_triple_load_end:\n"
+	"snip_rebuild_sp_load:\n"
+	"add %esi, %eax; mov 4(%esp), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sp_load_end:\n"
+	"snip_rebuild_jump_in:\n"
+	"test %cl, %cl; jne 2f; add %esi, %eax; 2: mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_jump_in_end:\n"
+	"snip_rebuild_same_reg:\n"
+	"add %eax, %eax; mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_same_reg_end:\n"
+	"snip_rebuild_clobbered:\n"
+	"add %esi, %eax; mov %ecx, %esi; mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_clobbered_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
@@ -222,6 +280,14 @@ __asm__(".text\n"
 	"1: mov %ecx, %edx; nop; nop\n"
 	"xor %edi, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_pair_smc_second_end:\n"
+	/* a store in such a stretch (run 0: into DATA; then into the next
+	 * instruction, decoded: the run loop stops after it) rewriting it to
+	 * PUSHF; POP %edx: the flags pushed are the ADD's */
+	"snip_rebuild_smc: lea 1f, %edi; mov $" STR(DATA) "+0x100, %edx; test %cl, %cl; cmovz %edx, %edi\n"
+	"mov $0xcb895a9c, %ecx; add %esi, %eax; mov %ecx, (%edi)\n"
+	"1: .byte 0x89, 0xca, 0x89, 0xcb\n" /* mov %ecx, %edx; mov %ecx, %ebx */
+	"xor %ebp, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_smc_end:\n"
 	".p2align 12\n");
 #else
 __asm__(".text\n"
@@ -347,6 +413,49 @@ __asm__(".text\n"
 	"snip_push_run_mixed_read:\n"
 	"mov %ecx, %eax; push %rax; push $0x1234; push 0x800(%rsp); push %rbx; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_mixed_read_end:\n"
+	/* a register flag writer, a load or store, a register flag writer:
+	 * the first flag-free, its flags rebuilt at a fault in the access
+	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
+	 * store (the load's register written in between), three units, an
+	 * ESP + disp load; entered past the writer by a jump (runs 1 and 2:
+	 * the flags are the TEST's); not flag-free: ADD of a register to
+	 * itself, a source written before the load */
+	"snip_rebuild_add_load:\n"
+	"add %esi, %eax; mov 4(%rbx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_load_end:\n"
+	"snip_rebuild_sub_store:\n"
+	"sub %ecx, %eax; mov %eax, 4(%rbx); and %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sub_store_end:\n"
+	"snip_rebuild_load_store:\n"
+	"xor %ecx, %eax; mov 4(%rbx), %edx; mov %edx, %esi; mov %esi, 8(%rbx); add %esi, %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_load_store_end:\n"
+	"snip_rebuild_cmp_imm:\n"
+	"cmp $5, %ecx; mov 4(%rbx), %edx; test %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_cmp_imm_end:\n"
+	"snip_rebuild_test:\n"
+	"test %esi, %eax; mov 4(%rbx), %edx; or %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_test_end:\n"
+	"snip_rebuild_sub16:\n"
+	"sub %si, %ax; mov 4(%rbx), %edx; add %cx, %di; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sub16_end:\n"
+	"snip_rebuild_wide:\n"
+	"add %rsi, %rax; mov 8(%rbx), %rdx; xor %rcx, %rdi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_wide_end:\n"
+	"snip_rebuild_triple_load:\n"
+	"mov %esi, %ecx; xor %ecx, %edx; add %ecx, %eax; mov 4(%rbx), %esi; and %edi, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_triple_load_end:\n"
+	"snip_rebuild_sp_load:\n"
+	"add %esi, %eax; mov 4(%rsp), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sp_load_end:\n"
+	"snip_rebuild_jump_in:\n"
+	"test %cl, %cl; jne 2f; add %esi, %eax; 2: mov 4(%rbx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_jump_in_end:\n"
+	"snip_rebuild_same_reg:\n"
+	"add %eax, %eax; mov 4(%rbx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_same_reg_end:\n"
+	"snip_rebuild_clobbered:\n"
+	"add %esi, %eax; mov %ecx, %esi; mov 4(%rbx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_clobbered_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"
@@ -354,6 +463,11 @@ __asm__(".text\n"
 	"1: mov %ecx, %edx; nop; nop\n"
 	"xor %edi, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_pair_smc_second_end:\n"
+	"snip_rebuild_smc: lea 1f(%rip), %rdi; mov $" STR(DATA) "+0x100, %edx; test %cl, %cl; cmovz %rdx, %rdi\n"
+	"mov $0xcb895a9c, %ecx; add %esi, %eax; mov %ecx, (%rdi)\n"
+	"1: .byte 0x89, 0xca, 0x89, 0xcb\n"
+	"xor %ebp, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_smc_end:\n"
 	".p2align 12\n");
 #endif
 

@@ -530,6 +530,108 @@ static void test_fast_form_fault_rip(void **state)
 	}
 }
 
+/* A register ALU operation before a load or store, a register flag writer
+ * after it: lflive.c gives the first its flag-free twin and rebuilds its
+ * flags from the registers when the access faults. Each snippet runs
+ * once with a good pointer (all decoded, the twins chosen), then with a
+ * bad one from the decoded code, and its EFLAGS at the fault must be
+ * those the table's handlers give stepping it (exact at every step). The
+ * jump-in snippet is entered past its ADD the second time (TEST; JNE):
+ * the flags are the TEST's, not the ADD's. */
+static void test_flags_rebuilt_at_fault(void **state)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		enum cpu_mode mode;
+	} snips[] = {
+		/* add eax, esi; mov edx, [ebx+4]; xor edi, ecx; int3 */
+		{ "\x01\xf0\x8b\x53\x04\x31\xcf\xcc", 8, CPU_MODE_32 },
+		{ "\x01\xf0\x8b\x53\x04\x31\xcf\xcc", 8, CPU_MODE_64 },
+		/* sub eax, ecx; mov [ebx+4], eax; and edi, esi; int3 */
+		{ "\x29\xc8\x89\x43\x04\x21\xf7\xcc", 8, CPU_MODE_32 },
+		/* cmp ecx, 5; mov edx, [ebx+4]; test edi, esi; int3 */
+		{ "\x83\xf9\x05\x8b\x53\x04\x85\xf7\xcc", 9, CPU_MODE_32 },
+		/* sub ax, si; mov edx, [ebx+4]; add di, cx; int3 */
+		{ "\x66\x29\xf0\x8b\x53\x04\x66\x01\xcf\xcc", 10, CPU_MODE_32 },
+		/* xor eax, ecx; mov edx, [ebx]; mov esi, edx; mov [ebx+8], esi;
+		 * add edx, esi; int3 (the store faults: ebx - 8 readable) */
+		{ "\x31\xc8\x8b\x13\x89\xd6\x89\x73\x08\x01\xf2\xcc", 12, CPU_MODE_32 },
+		/* add rax, rsi; mov rdx, [rbx+8]; xor rdi, rcx; int3 */
+		{ "\x48\x01\xf0\x48\x8b\x53\x08\x48\x31\xcf\xcc", 11, CPU_MODE_64 },
+		/* test cl, cl; jne +2; add eax, esi; mov edx, [ebx+4]; xor edi, ecx; int3 */
+		{ "\x84\xc9\x75\x02\x01\xf0\x8b\x53\x04\x31\xcf\xcc", 12, CPU_MODE_32 },
+		/* add eax, eax; mov edx, [ebx+4]; xor edi, ecx; int3 (not rebuilt) */
+		{ "\x01\xc0\x8b\x53\x04\x31\xcf\xcc", 8, CPU_MODE_32 },
+		/* add eax, esi; mov esi, ecx; mov edx, [ebx+4]; xor edi, ecx; int3
+		 * (its source written before the load: not rebuilt) */
+		{ "\x01\xf0\x89\xce\x8b\x53\x04\x31\xcf\xcc", 10, CPU_MODE_32 },
+	};
+	uint8_t *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	uint64_t good = (uint64_t)(uintptr_t)pages + 0x100, bad;
+
+	(void)state;
+	cpu_install_fault_handler(); /* cmocka installs its own per test */
+	assert_true(pages != MAP_FAILED);
+	/* the accesses at bad + 4 and + 8 fault (the load at bad does not) */
+	bad = (uint64_t)(uintptr_t)pages + 4096 - 4;
+	mprotect(pages + 4096, 4096, PROT_NONE);
+	for (size_t k = 0; k < sizeof(snips) / sizeof(snips[0]); k++) {
+		for (unsigned v = 0; v < 4; v++) {
+			static struct cpu c;
+			uint64_t flags_fast, flags_step, rip_fast;
+			static const uint64_t in[4][4] = {
+				/* eax, ecx, esi, flags before */
+				{ 0x7fffffff, 0x80000001, 1, 0x8d5 },
+				{ 0xffffffff, 0, 1, 0 },
+				{ 0x12345678, 0x12345678, 0x9abcdef0, 0x0c5 },
+				{ 0x8000, 0x7fff, 0x8001, 0x801 },
+			};
+
+			for (int pass = 0; pass < 3; pass++) {
+				memcpy(code, snips[k].bytes, snips[k].len);
+				if (pass != 1) /* pass 1 runs what pass 0 decoded */
+					cpu_invalidate_code((uint64_t)(uintptr_t)code, 4096);
+				if (pass == 0)
+					cpu_init(&c, snips[k].mode);
+				for (int r = 0; r < 16; r++)
+					c.r[r] = 0x1111111111111111ull * (uint64_t)(r + 1) &
+						 (snips[k].mode == CPU_MODE_32 ? 0xffffffffull : ~0ull);
+				c.r[R_AX] = in[v][0];
+				c.r[R_CX] = pass == 0 ? 0 : in[v][1] | 1; /* cl 0: JNE falls through */
+				c.r[R_SI] = in[v][2];
+				c.r[R_BX] = pass == 0 ? good : bad;
+				c.r[R_SP] = good + 0x800;
+				c.rip = (uint64_t)(uintptr_t)code;
+				cpu_set_rflags(&c, in[v][3] | 0x202);
+				if (pass == 0) {
+					assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+					assert_int_equal(c.fault.vector, VEC_BP);
+				} else if (pass == 1) {
+					assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
+					assert_int_equal(c.fault.vector, VEC_PF);
+					flags_fast = cpu_get_rflags(&c);
+					rip_fast = c.rip;
+				} else {
+					enum cpu_stop_reason r;
+
+					while ((r = cpu_step(&c)) == CPU_STOP_NONE)
+						;
+					assert_int_equal(r, CPU_STOP_FAULT);
+					assert_int_equal(c.fault.vector, VEC_PF);
+					assert_int_equal(c.rip, rip_fast);
+					flags_step = cpu_get_rflags(&c);
+					if ((flags_fast ^ flags_step) & 0x8d5)
+						fail_msg("snippet %zu values %u: flags %#llx at the fault, stepped %#llx", k, v,
+							 (unsigned long long)flags_fast, (unsigned long long)flags_step);
+				}
+			}
+			cpu_release(&c);
+		}
+	}
+	munmap(pages, 8192);
+}
+
 /* Kept branch targets across pages (cache.h, INSN_ADDR_DEAD): the same
  * indirect CALL and direct cross-page CALL run three times, their target
  * page rewritten before each ("mov eax, k; ret" at page 2 + 0 and + 8:
@@ -932,6 +1034,7 @@ int main(void)
 		cmocka_unit_test(test_keep_code_range_end),
 		cmocka_unit_test(test_alignment_check),
 		cmocka_unit_test(test_fast_form_fault_rip),
+		cmocka_unit_test(test_flags_rebuilt_at_fault),
 		cmocka_unit_test(test_smc_kept_targets),
 		cmocka_unit_test(test_flat_segment_base_change),
 	};
