@@ -588,7 +588,7 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
  * lflive.c (insn.lf): moves leave the flags alone; those with a register
  * source cannot fault (LEA never accesses memory). MOVSX, MOVSXD and the
  * 32/64-bit MOV loads and stores may fault through memory: LF_NEUTRAL
- * (lflive checks mod, and what each writes: lf_regs_written). */
+ * (lflive checks mod, and the registers each writes). */
 void move_specialise(struct insn *i, bool m64)
 {
 	struct insn_cold *ic = insn_cold(i);
