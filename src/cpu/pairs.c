@@ -172,6 +172,7 @@ static insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
 static insn_exec triple_forms[TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT];
 static int8_t triple_of_unit[PAIR_UNIT_COUNT];
 static pthread_once_t pairs_once = PTHREAD_ONCE_INIT;
+static bool pairs_ready; /* pairs_init has run: no call to pthread_once per barrier */
 /* unit_exec by exec pointer (open addressing; the walk asks every entry
  * before a barrier: a scan of the units cost more than the pairs saved
  * on short runs) */
@@ -232,6 +233,7 @@ static void pairs_init(void)
 		if (!unit_hash[h].exec) /* the first of two units with one form */
 			unit_hash[h].exec = unit_exec[u], unit_hash[h].unit = u;
 	}
+	__atomic_store_n(&pairs_ready, true, __ATOMIC_RELEASE);
 }
 
 /* The unit whose single form i runs, or -1. */
@@ -297,7 +299,8 @@ static void pair_run(struct insn *pool, uint32_t n)
 
 	if (n < 3)
 		return;
-	pthread_once(&pairs_once, pairs_init);
+	if (!__atomic_load_n(&pairs_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&pairs_once, pairs_init);
 	for (;;) {
 		start = pair_one_run(pool, end, &walk);
 		if (start < 3 || walk >= PAIR_WALK_MAX || !lf_walk_passes(&pool[start - 1]))
