@@ -641,7 +641,7 @@ static void fuse_3way_ret(struct insn *pool, uint32_t n)
 		}
 }
 
-void fuse_decoded(struct insn *pool, uint32_t n)
+static __attribute__((noinline)) void fuse_decoded_last(struct insn *pool, uint32_t n)
 {
 	struct insn *jcc = &pool[n - 1], *cmp;
 	unsigned op, form, w;
@@ -686,4 +686,17 @@ void fuse_decoded(struct insn *pool, uint32_t n)
 	else
 		cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][insn_cold(jcc)->op & 15];
 	insn_cold(cmp)->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
+}
+
+/* Most decodes fuse nothing: only these handlers (and a byte register
+ * form, fuse_neg_sbb's SBB) end a fusion, so the rest skip the walk
+ * above (its prologue alone cost most decodes ~20 host instructions). */
+void fuse_decoded(struct insn *pool, uint32_t n)
+{
+	const struct insn_cold *ic = insn_cold(&pool[n - 1]);
+	insn_fn fn = ic->fn;
+
+	if ((ic->osz == 1 && ic->mod == 3) || fn == op_jcc_Jb || fn == op_ret || fn == op_alu_EvGv ||
+	    fn == op_alu_GvEv || fn == op_setcc_Eb)
+		fuse_decoded_last(pool, n);
 }
