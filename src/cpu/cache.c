@@ -264,7 +264,7 @@ static struct pool_window *window_for_new_page(void)
 /* A window's entries are given in order, and decoding writes each one at
  * once: its host pages are made present POPULATE_ENTRIES ahead of the
  * entries given, hot and cold halves (host_populate). */
-#define POPULATE_ENTRIES 1024u /* 32 KiB of each half */
+#define POPULATE_ENTRIES 512u /* 16 KiB of each half */
 
 static void window_populate(struct pool_window *w, uint32_t end)
 {
