@@ -55,8 +55,9 @@ static void *xcalloc(size_t n, size_t sz)
 
 /* Code pages, their slot blocks and their pools come from mmap'd chunks,
  * not calloc: they start as the kernel's zero pages, so only the host
- * pages a decode writes get faulted in (a start-up decodes ~50 code
- * pages, most touched at a few places). A dropped page goes to its
+ * pages decoding reaches are made present (a start-up decodes ~50 code
+ * pages, most touched at a few places), a little ahead of use
+ * (host_populate). A dropped page goes to its
  * cache's free list (the global one when the cache is freed), segments
  * and slot blocks kept, with only its used slots cleared and its entries
  * dead.
@@ -143,8 +144,8 @@ static void *chunk_map_upto(size_t *len, size_t min)
 	}
 }
 
-/* The chunk of page structures and slot blocks, faulted in a host page at
- * a time. Not a transparent huge page: a start-up writes ~20 host pages
+/* The chunk of page structures and slot blocks, made present 32 KiB
+ * ahead of use (chunk_populate). Not a transparent huge page: a start-up writes ~20 host pages
  * of it (~50 page structures, ~500 slot blocks of 128 bytes), and the
  * kernel zeroing 2 MiB at the first write cost more than those ~20 faults
  * (docs/performance.md, start-up). */
@@ -155,10 +156,11 @@ static void *page_chunk_map(size_t *len, size_t min)
 }
 
 /* Make [from, to) present at once, in whole host pages: the pools and the
- * page chunk are written in order as decoding goes on, and a write fault
- * on a fresh page costs ~11 us on this VM against ~1 us a page for
- * MADV_POPULATE_WRITE (history.md, "What memory costs on this VM").
- * Failure (a kernel before 5.14) leaves the faults. */
+ * page chunk are written in order as decoding goes on, and on the VMs
+ * measured a write fault on a fresh page cost about twice what
+ * MADV_POPULATE_WRITE of a few pages costs a page (docs/history.md,
+ * "Cheaper decoding"). Failure (a kernel before 5.14) leaves the
+ * faults. */
 static void host_populate(const void *from, const void *to)
 {
 	uintptr_t lo = (uintptr_t)from & ~(uintptr_t)4095, hi = ((uintptr_t)to + 4095) & ~(uintptr_t)4095;
@@ -169,7 +171,7 @@ static void host_populate(const void *from, const void *to)
 }
 
 /* The page chunk is populated this far ahead of chunk_next (under
- * page_lock). */
+ * page_lock): a start-up's ~20 pages of it in a few calls. */
 #define CHUNK_POPULATE_BYTES (32u << 10)
 
 static void chunk_populate(void)
@@ -263,7 +265,10 @@ static struct pool_window *window_for_new_page(void)
 
 /* A window's entries are given in order, and decoding writes each one at
  * once: its host pages are made present POPULATE_ENTRIES ahead of the
- * entries given, hot and cold halves (host_populate). */
+ * entries given, hot and cold halves (host_populate). What is populated
+ * past a window's last use is memory for nothing: with python3's ~70
+ * windows, 32 KiB steps cost 2 MB of RSS, 16 KiB 1 MB, at the same
+ * speed. */
 #define POPULATE_ENTRIES 512u /* 16 KiB of each half */
 
 static void window_populate(struct pool_window *w, uint32_t end)
