@@ -487,6 +487,11 @@ static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
 	}
 EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
 
+bool control_fast_ret(const struct insn *i, bool m64)
+{
+	return i->exec == (m64 ? fast_ret64 : fast_ret32);
+}
+
 void control_specialise(struct insn *i, bool m64)
 {
 	const struct insn_cold *ic = insn_cold(i);

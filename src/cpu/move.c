@@ -376,6 +376,17 @@ static const struct insn *fast_pop64(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+/* POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
+static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
+{
+	c->cur = i; /* before it can fault (insn_ea_fast) */
+	uint32_t v = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
+
+	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
+	c->r[i->rm] = v;
+	return exec_next(c, i);
+}
+
 /* PUSH of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
 static const struct insn *fast_push32(struct cpu *c, const struct insn *i)
 {
@@ -524,12 +535,128 @@ static bool push_run_member(const struct insn *e, bool w)
 	return false;
 }
 
+/* A run of N POPs decoded one after another, from its first: POP r64 in
+ * 64-bit mode, POP r32 in 32-bit mode (an epilogue restoring the
+ * callee-saved registers: Perl's pp functions run 3.6 a return), and the
+ * RET after them when there is one (ret: i + N is a RET of the mode's
+ * width, control_fast_ret; its target as exec_ret_near's). One dispatch
+ * for all instead of one each. The loads are all from one page (else
+ * the first pop alone, and the rest one by one): a fault comes at the
+ * first, with cur naming it and nothing changed (only another thread's
+ * munmap between two loads could fault a later one, as it could a push
+ * run's store). A jump into the run lands on a plain member. */
+static inline __attribute__((always_inline)) const struct insn *
+pop_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz, bool ret)
+{
+	uint64_t sp = sz == 8 ? c->r[R_SP] : (uint32_t)c->r[R_SP], target = 0;
+	unsigned m = n + ret; /* the words read: the RET's return address too */
+
+	c->cur = i;
+	/* the last byte read on sp's page (a 32-bit sp + 4m past 4 GiB is not) */
+	if (__builtin_expect(((sp ^ (sp + sz * m - 1)) >> 12) != 0, 0))
+		return sz == 8 ? fast_pop64(c, i) : fast_pop32(c, i);
+	for (unsigned k = 0; k < n; k++)
+		c->r[i[k].rm] = mem_read_fast(sp + sz * k, sz);
+	if (ret)
+		target = mem_read_fast(sp + sz * n, sz);
+	c->r[R_SP] = sp + sz * m;
+	if (ret)
+		return exec_indirect(c, i + n, target);
+	return exec_next(c, i + n - 1);
+}
+
+#define POP_RUN(N)                                                                          \
+	static const struct insn *fast_pop64_run##N(struct cpu *c, const struct insn *i)     \
+	{                                                                                   \
+		return pop_run(c, i, N, 8, false);                                          \
+	}                                                                                   \
+	static const struct insn *fast_pop32_run##N(struct cpu *c, const struct insn *i)     \
+	{                                                                                   \
+		return pop_run(c, i, N, 4, false);                                          \
+	}
+#define POP_RET(N)                                                                          \
+	static const struct insn *fast_pop64_ret##N(struct cpu *c, const struct insn *i)     \
+	{                                                                                   \
+		return pop_run(c, i, N, 8, true);                                           \
+	}                                                                                   \
+	static const struct insn *fast_pop32_ret##N(struct cpu *c, const struct insn *i)     \
+	{                                                                                   \
+		return pop_run(c, i, N, 4, true);                                           \
+	}
+POP_RUN(2) POP_RUN(3) POP_RUN(4) POP_RUN(5) POP_RUN(6) POP_RUN(7) POP_RUN(8)
+POP_RET(1) POP_RET(2) POP_RET(3) POP_RET(4) POP_RET(5) POP_RET(6) POP_RET(7) POP_RET(8)
+#undef POP_RUN
+#undef POP_RET
+/* [N]: the runs of N pops, without and with the RET after them; [1] of
+ * the first two is no run (a single pop is its own form) */
+static const insn_exec pop64_runs[] = {
+	NULL, NULL, fast_pop64_run2, fast_pop64_run3, fast_pop64_run4,
+	fast_pop64_run5, fast_pop64_run6, fast_pop64_run7, fast_pop64_run8,
+};
+static const insn_exec pop32_runs[] = {
+	NULL, NULL, fast_pop32_run2, fast_pop32_run3, fast_pop32_run4,
+	fast_pop32_run5, fast_pop32_run6, fast_pop32_run7, fast_pop32_run8,
+};
+static const insn_exec pop64_rets[] = {
+	NULL, fast_pop64_ret1, fast_pop64_ret2, fast_pop64_ret3, fast_pop64_ret4,
+	fast_pop64_ret5, fast_pop64_ret6, fast_pop64_ret7, fast_pop64_ret8,
+};
+static const insn_exec pop32_rets[] = {
+	NULL, fast_pop32_ret1, fast_pop32_ret2, fast_pop32_ret3, fast_pop32_ret4,
+	fast_pop32_ret5, fast_pop32_ret6, fast_pop32_ret7, fast_pop32_ret8,
+};
+#define POP_RUN_MAX (sizeof(pop64_runs) / sizeof(pop64_runs[0]) - 1)
+_Static_assert(sizeof(pop64_runs) == sizeof(pop64_rets) && sizeof(pop32_runs) == sizeof(pop64_runs) &&
+	       sizeof(pop32_rets) == sizeof(pop64_runs), "one length for every kind of POP run");
+
+/* Whether e can be in a POP run of width w: a single pop (not of the
+ * stack pointer: move_specialise) or the head of a run without a RET. */
+static bool pop_run_member(const struct insn *e, bool w)
+{
+	const insn_exec *runs = w ? pop64_runs : pop32_runs;
+
+	if (e->exec == (w ? fast_pop64 : fast_pop32))
+		return true;
+	if (insn_cold(e)->fn != op_pop_r) /* where most scans stop */
+		return false;
+	for (unsigned k = 2; k <= POP_RUN_MAX; k++)
+		if (e->exec == runs[k])
+			return true;
+	return false;
+}
+
+/* After pool[n - 1], a POP or a RET, was decoded: the run of pops it
+ * ends (with it, a RET) runs from its first. Out of line: push_run_decoded,
+ * called at every decode, needs no frame for the rest. */
+static __attribute__((noinline)) void pop_run_decoded(struct insn *pool, uint32_t n)
+{
+	const struct insn *last = &pool[n - 1];
+	bool ret = insn_cold(last)->fn == op_ret;
+	bool w = ret ? control_fast_ret(last, true) : last->exec == fast_pop64;
+	uint32_t end = ret ? n - 1 : n, head; /* the pops: pool[head..end) */
+
+	if ((ret && !w && !control_fast_ret(last, false)) || end == 0 || !pop_run_member(&pool[end - 1], w) || (ret && !insn_cold(&pool[end - 1])->seq))
+		return;
+	head = end - 1;
+	while (head > 0 && insn_cold(&pool[head - 1])->seq && pop_run_member(&pool[head - 1], w) &&
+	       end - head < POP_RUN_MAX)
+		head--;
+	if (ret)
+		pool[head].exec = (w ? pop64_rets : pop32_rets)[end - head];
+	else if (head < end - 1)
+		pool[head].exec = (w ? pop64_runs : pop32_runs)[end - head];
+}
+
 void push_run_decoded(struct insn *pool, uint32_t n)
 {
 	insn_fn fn = insn_cold(&pool[n - 1])->fn;
 	uint32_t head = n - 1;
 	bool w;
 
+	if (fn == op_pop_r || fn == op_ret) {
+		pop_run_decoded(pool, n);
+		return;
+	}
 	if (fn != op_push_r && fn != op_push_Iz && fn != op_push_Ev) /* most decodes: no scan */
 		return;
 	w = pool[n - 1].exec == fast_push64;
@@ -542,16 +669,6 @@ void push_run_decoded(struct insn *pool, uint32_t n)
 		pool[head].exec = (w ? push64_runs : push32_runs)[n - head];
 }
 
-/* POP of a 32-bit register in 32-bit mode: ESP wraps at 4 GiB. */
-static const struct insn *fast_pop32(struct cpu *c, const struct insn *i)
-{
-	c->cur = i; /* before it can fault (insn_ea_fast) */
-	uint32_t v = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
-
-	c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
-	c->r[i->rm] = v;
-	return exec_next(c, i);
-}
 
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
 UNIT_MOVSXD_RR()

@@ -58,9 +58,13 @@ static inline unsigned fast_width(unsigned osz)
 /* After pool[n - 1] was decoded: a CMP or TEST right before a Jcc becomes
  * one handler for both (fused.c). */
 void fuse_decoded(struct insn *pool, uint32_t n);
-/* After pool[n - 1] was decoded: a run of PUSH r64 it ends runs from its
- * first in one handler (move.c). */
+/* After pool[n - 1] was decoded: a run of PUSHes it ends runs from its
+ * first in one handler, as does a run of POPs, with the RET after them
+ * (move.c). */
 void push_run_decoded(struct insn *pool, uint32_t n);
+/* Whether i runs a near RET's fast form of the width (control.c): a POP
+ * run ends in it. */
+bool control_fast_ret(const struct insn *i, bool m64);
 
 /* Decode time: replace i->fn by a form specialised for the operand kinds
  * (sizes 4/8, register/immediate/memory, condition), when there is one. */

@@ -98,7 +98,10 @@ extern char exit_regs[];
 	X(rebuild_jump_in, 3, DATA + 0x100, GUARD + 0x100, 0)                          \
 	X(rebuild_same_reg, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
 	X(rebuild_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                        \
-	X(rebuild_smc, -1, 0, 0, 0)
+	X(rebuild_smc, -1, 0, 0, 0)                                                    \
+	X(pop_run_guard, 4, GOOD_SP, GUARD + 0x100, 0)                                 \
+	X(pop_run_cross, 4, GOOD_SP, DATA2 + 0xff8, 0)                                 \
+	X(pop_ret_cross, 4, GOOD_SP, DATA2 + 0xff0, 0)
 #define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
 SNIPPETS(DECLARE)
 
@@ -273,6 +276,21 @@ __asm__(".text\n"
 	"snip_rebuild_clobbered:\n"
 	"add %esi, %eax; mov %ecx, %esi; mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_clobbered_end:\n"
+	/* a run of pops (move.c, pop_run): its first load in the guard page
+	 * (nothing done), and one across DATA2's end into unmapped memory (the
+	 * pops one by one: the third faults, two done); a run with its RET
+	 * whose return address is across the end (the pops done, the RET
+	 * faults), which otherwise returns to the address stored first */
+	"snip_pop_run_guard:\n"
+	"mov %ecx, %eax; pop %ebx; pop %esi; pop %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pop_run_guard_end:\n"
+	"snip_pop_run_cross:\n"
+	"mov %ecx, %eax; pop %ebx; pop %esi; pop %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_pop_run_cross_end:\n"
+	"snip_pop_ret_cross: mov $1f, %eax; mov %eax, " STR(GOOD_SP) "+0x10\n"
+	"pop %ebx; pop %esi; pop %edx; pop %edi; ret\n"
+	"1: cmc; cmc; jmp exit_regs\n"
+	"snip_pop_ret_cross_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
@@ -456,6 +474,16 @@ __asm__(".text\n"
 	"snip_rebuild_clobbered:\n"
 	"add %esi, %eax; mov %ecx, %esi; mov 4(%rbx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_clobbered_end:\n"
+	"snip_pop_run_guard:\n"
+	"mov %ecx, %eax; pop %rbx; pop %rsi; pop %rdx; cmc; cmc; jmp exit_regs\n"
+	"snip_pop_run_guard_end:\n"
+	"snip_pop_run_cross:\n"
+	"mov %ecx, %eax; pop %rbx; pop %rsi; pop %rdx; cmc; cmc; jmp exit_regs\n"
+	"snip_pop_run_cross_end:\n"
+	"snip_pop_ret_cross: lea 1f(%rip), %rax; mov %rax, " STR(GOOD_SP) "+0x10\n"
+	"pop %rbx; pop %rsi; ret\n"
+	"1: cmc; cmc; jmp exit_regs\n"
+	"snip_pop_ret_cross_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"
