@@ -419,32 +419,93 @@ static const struct insn *fast_ret32(struct cpu *c, const struct insn *i)
 	return exec_ret_near(c, i, false);
 }
 
+/* An indirect CALL site that has had two targets (a miss of its kept
+ * target while it kept one: Perl's op dispatch `call *0x10(%rax)`, whose
+ * kept target misses 84% of its runs) becomes its polymorphic form,
+ * which goes straight to the cache's table of targets (cache.h,
+ * exec_indirect) and keeps nothing: no compare with a kept target that
+ * mostly misses, no store of the new one into the pool on every miss
+ * (Perl's op dispatch 40 -> 31 host instructions). After a fork the
+ * switch waits as a kept target's store does (cpu_kept_quiet). Not for
+ * indirect JMPs: Perl's hit their kept target all but now and then, and
+ * so turned cost them 14 host instructions a run instead of 9. */
+static inline __attribute__((always_inline)) const struct insn *
+indirect_poly(struct cpu *c, const struct insn *i, uint64_t target)
+{
+	const struct insn *t = c->cache->targets[target_slot(target)];
+
+	if (__builtin_expect(insn_cold(t)->addr == target, 1))
+		return exec_branch(c, t);
+	return exec_indirect_lookup(c, i, target);
+}
+
+static __attribute__((noinline)) const struct insn *
+indirect_turn_poly(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly)
+{
+	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
+
+	if (quiet == 0)
+		((struct insn *)i)->exec = poly;
+	else /* threads may race here: a miscount is harmless */
+		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
+	return indirect_poly(c, i, target);
+}
+
+/* A site's target: poly NULL for the polymorphic form itself, else
+ * that form, for the site's kept-target form to turn into. */
+static inline __attribute__((always_inline)) const struct insn *
+indirect_site(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly)
+{
+	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm;
+
+	if (!poly)
+		return indirect_poly(c, i, target);
+	if (__builtin_expect(insn_cold(kept)->addr == target, 1))
+		return exec_branch(c, kept);
+	if (kept != insn_no_target)
+		return indirect_turn_poly(c, i, target, poly);
+	return exec_indirect(c, i, target);
+}
+
 /* Indirect CALL/JMP through a register, or through memory in the four
  * address shapes (insn.h, EA_SHAPES: Perl's op dispatch `call
  * *0x10(%rax)` is base + disp through a flat segment); the target is read
  * before the push (`call *(%rsp)` reads the old top). */
 static inline __attribute__((always_inline)) const struct insn *
-call_ind64(struct cpu *c, const struct insn *i, uint64_t target)
+call_ind64(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly)
 {
 	uint64_t sp = c->r[R_SP] - 8;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
 	mem_write_nocheck(sp, 8, insn_cold(i)->addr + insn_cold(i)->len);
 	c->r[R_SP] = sp;
-	return exec_indirect(c, i, target);
+	return indirect_site(c, i, target, poly);
 }
 
 static inline __attribute__((always_inline)) const struct insn *
-call_ind32(struct cpu *c, const struct insn *i, uint32_t target)
+call_ind32(struct cpu *c, const struct insn *i, uint32_t target, insn_exec poly)
 {
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
 	mem_write_nocheck(sp, 4, (uint32_t)(insn_cold(i)->addr + insn_cold(i)->len));
 	c->r[R_SP] = sp;
-	return exec_indirect(c, i, target);
+	return indirect_site(c, i, target, poly);
 }
 
+/* Each CALL form NAME with its body: the polymorphic form NAME_poly,
+ * then the kept-target form NAME, which may turn into it. */
+#define INDIRECT_FORM(NAME, BODY)                                                             \
+	static const struct insn *NAME##_poly(struct cpu *c, const struct insn *i)            \
+	{                                                                                     \
+		const insn_exec poly = NULL;                                                  \
+		BODY;                                                                         \
+	}                                                                                     \
+	static const struct insn *NAME(struct cpu *c, const struct insn *i)                   \
+	{                                                                                     \
+		const insn_exec poly = NAME##_poly;                                           \
+		BODY;                                                                         \
+	}
 static const struct insn *fast_jmp_ind64(struct cpu *c, const struct insn *i)
 {
 	return exec_indirect(c, i, c->r[i->rm]);
@@ -455,36 +516,23 @@ static const struct insn *fast_jmp_ind32(struct cpu *c, const struct insn *i)
 	return exec_indirect(c, i, (uint32_t)c->r[i->rm]);
 }
 
-static const struct insn *fast_call_ind64(struct cpu *c, const struct insn *i)
-{
-	c->cur = i; /* before the store can fault */
-	return call_ind64(c, i, c->r[i->rm]);
-}
-
-static const struct insn *fast_call_ind32(struct cpu *c, const struct insn *i)
-{
-	c->cur = i; /* before the store can fault */
-	return call_ind32(c, i, (uint32_t)c->r[i->rm]);
-}
+/* cur first: before the store can fault */
+INDIRECT_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], poly))
+INDIRECT_FORM(fast_call_ind32, c->cur = i; return call_ind32(c, i, (uint32_t)c->r[i->rm], poly))
 
 /* the memory forms: EA names the instruction in cpu.cur first */
-#define INDIRECT_MEM_FORMS(_, SH, EA)                                                           \
-	static const struct insn *fast_jmp_ind64_m##SH(struct cpu *c, const struct insn *i)     \
-	{                                                                                       \
-		return exec_indirect(c, i, mem_read_fast(EA(c, i), 8));                         \
-	}                                                                                       \
-	static const struct insn *fast_jmp_ind32_m##SH(struct cpu *c, const struct insn *i)     \
-	{                                                                                       \
-		return exec_indirect(c, i, (uint32_t)mem_read_fast(EA(c, i), 4));               \
-	}                                                                                       \
-	static const struct insn *fast_call_ind64_m##SH(struct cpu *c, const struct insn *i)    \
-	{                                                                                       \
-		return call_ind64(c, i, mem_read_fast(EA(c, i), 8));                            \
-	}                                                                                       \
-	static const struct insn *fast_call_ind32_m##SH(struct cpu *c, const struct insn *i)    \
-	{                                                                                       \
-		return call_ind32(c, i, (uint32_t)mem_read_fast(EA(c, i), 4));                  \
-	}
+#define INDIRECT_MEM_FORMS(_, SH, EA)                                                            \
+	static const struct insn *fast_jmp_ind64_m##SH(struct cpu *c, const struct insn *i)       \
+	{                                                                                        \
+		return exec_indirect(c, i, mem_read_fast(EA(c, i), 8));                          \
+	}                                                                                        \
+	static const struct insn *fast_jmp_ind32_m##SH(struct cpu *c, const struct insn *i)       \
+	{                                                                                        \
+		return exec_indirect(c, i, (uint32_t)mem_read_fast(EA(c, i), 4));                \
+	}                                                                                        \
+	INDIRECT_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly)) \
+	INDIRECT_FORM(fast_call_ind32_m##SH,                                                     \
+		      return call_ind32(c, i, (uint32_t)mem_read_fast(EA(c, i), 4), poly))
 EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
 
 bool control_fast_ret(const struct insn *i, bool m64)
