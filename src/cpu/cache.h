@@ -291,25 +291,41 @@ static inline const struct insn *exec_branch(struct cpu *c, const struct insn *t
  * whole and pools never move. One on another page is tagged with bit 0
  * and checked here (its entry still has the target's address: not
  * dropped); the fast forms have the mode's operand size, so the target
- * wraps as the mode's addresses do (amask). */
+ * wraps as the mode's addresses do (amask). Before its first run a
+ * branch keeps insn_no_target, tagged (insn_chain_unlinked): its check
+ * fails, so the target within the page needs no NULL test. */
 const struct insn *exec_chain(struct cpu *c, const struct insn *i);
 /* exec_branch(exec_chain(...)) out of line (cache.c): the slow paths are
  * tail calls, so the forms need no frame. */
 const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i);
 
-static inline const struct insn *exec_rel_target(struct cpu *c, const struct insn *i)
+/* ... with_next: the caller has the branch's fall-through address at
+ * hand (next: a CALL's return address; else it is read here, only for a
+ * kept target on another page), and amask is the form's mode's (a
+ * constant for the forms of one mode; 0: the CPU's, read here too, not
+ * hoisted above the test to cost the target on the page a load) */
+static inline __attribute__((always_inline)) const struct insn *
+exec_rel_target_from(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
 {
 	uintptr_t t = (uintptr_t)i->disp;
+	const struct insn *kept = (const struct insn *)(t - 1);
 
-	if (__builtin_expect(t != 0 && !(t & 1), 1))
+	if (__builtin_expect(!(t & 1), 1))
 		return exec_branch(c, (const struct insn *)t);
-	if (t != 0) {
-		const struct insn *kept = (const struct insn *)(t - 1);
-
-		if (__builtin_expect(insn_cold(kept)->addr == ((insn_cold(i)->addr + insn_cold(i)->len + i->imm) & c->amask), 1))
-			return exec_branch(c, kept);
+	if (!with_next)
+		next = insn_cold(i)->addr + insn_cold(i)->len;
+	if (!amask) {
+		__asm__ volatile("" ::: "memory");
+		amask = c->amask;
 	}
+	if (__builtin_expect(insn_cold(kept)->addr == ((next + i->imm) & amask), 1))
+		return exec_branch(c, kept);
 	return exec_chain_branch(c, i);
+}
+
+static inline const struct insn *exec_rel_target(struct cpu *c, const struct insn *i)
+{
+	return exec_rel_target_from(c, i, false, 0, 0);
 }
 
 /* An indirect branch's target, kept in imm (unused by these forms) and
@@ -348,6 +364,13 @@ static inline void exec_keep_target(const struct insn *i, const struct insn *t)
  * sets imm to it): an entry no target matches, so the hit test needs no
  * NULL test. */
 extern const struct insn *insn_no_target;
+
+/* What a direct branch that chains (insn_cold.chains) keeps in disp
+ * before its first run (its specialiser sets it; exec_rel_target). */
+static inline int64_t insn_chain_unlinked(void)
+{
+	return (int64_t)((uintptr_t)insn_no_target | 1);
+}
 
 static inline unsigned target_slot(uint64_t target)
 {

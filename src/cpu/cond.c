@@ -103,6 +103,7 @@ void cond_specialise(struct insn *i)
 	if (ic->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) { /* 66: the generic form */
 		i->exec = fast_jcc[ic->op & 15];
 		insn_cold(i)->chains = 1;
+		i->disp = insn_chain_unlinked();
 	}
 	else if (ic->fn == op_setcc_Eb && ic->mod == 3)
 		i->exec = fast_setcc_r[ic->op & 15];

@@ -307,7 +307,7 @@ void exec_prelink(struct cpu *c, const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
 
-	if (ic->chains && i->disp == 0) {
+	if (ic->chains && i->disp == insn_chain_unlinked()) {
 		uint64_t target = ic->addr + ic->len + i->imm;
 
 		if (c->mode == CPU_MODE_32)

@@ -583,27 +583,25 @@ pop_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz, bool ret)
 	{                                                                                   \
 		return pop_run(c, i, N, 4, true);                                           \
 	}
-POP_RUN(2) POP_RUN(3) POP_RUN(4) POP_RUN(5) POP_RUN(6) POP_RUN(7) POP_RUN(8)
-POP_RET(1) POP_RET(2) POP_RET(3) POP_RET(4) POP_RET(5) POP_RET(6) POP_RET(7) POP_RET(8)
+POP_RUN(2) POP_RUN(3) POP_RUN(4) POP_RUN(5) POP_RUN(6)
+POP_RET(1) POP_RET(2) POP_RET(3) POP_RET(4) POP_RET(5) POP_RET(6)
 #undef POP_RUN
 #undef POP_RET
 /* [N]: the runs of N pops, without and with the RET after them; [1] of
- * the first two is no run (a single pop is its own form) */
+ * the first two is no run (a single pop is its own form). Up to 6: the
+ * callee-saved registers (x86_64 has six, i386 four); a longer run is
+ * two (space: docs/performance.md, the profiling build's image) */
 static const insn_exec pop64_runs[] = {
-	NULL, NULL, fast_pop64_run2, fast_pop64_run3, fast_pop64_run4,
-	fast_pop64_run5, fast_pop64_run6, fast_pop64_run7, fast_pop64_run8,
+	NULL, NULL, fast_pop64_run2, fast_pop64_run3, fast_pop64_run4, fast_pop64_run5, fast_pop64_run6,
 };
 static const insn_exec pop32_runs[] = {
-	NULL, NULL, fast_pop32_run2, fast_pop32_run3, fast_pop32_run4,
-	fast_pop32_run5, fast_pop32_run6, fast_pop32_run7, fast_pop32_run8,
+	NULL, NULL, fast_pop32_run2, fast_pop32_run3, fast_pop32_run4, fast_pop32_run5, fast_pop32_run6,
 };
 static const insn_exec pop64_rets[] = {
-	NULL, fast_pop64_ret1, fast_pop64_ret2, fast_pop64_ret3, fast_pop64_ret4,
-	fast_pop64_ret5, fast_pop64_ret6, fast_pop64_ret7, fast_pop64_ret8,
+	NULL, fast_pop64_ret1, fast_pop64_ret2, fast_pop64_ret3, fast_pop64_ret4, fast_pop64_ret5, fast_pop64_ret6,
 };
 static const insn_exec pop32_rets[] = {
-	NULL, fast_pop32_ret1, fast_pop32_ret2, fast_pop32_ret3, fast_pop32_ret4,
-	fast_pop32_ret5, fast_pop32_ret6, fast_pop32_ret7, fast_pop32_ret8,
+	NULL, fast_pop32_ret1, fast_pop32_ret2, fast_pop32_ret3, fast_pop32_ret4, fast_pop32_ret5, fast_pop32_ret6,
 };
 #define POP_RUN_MAX (sizeof(pop64_runs) / sizeof(pop64_runs[0]) - 1)
 _Static_assert(sizeof(pop64_runs) == sizeof(pop64_rets) && sizeof(pop32_runs) == sizeof(pop64_runs) &&
