@@ -50,13 +50,26 @@ void op_jcxz_Jb(struct cpu *c, const struct insn *i)
 		jump_to(c, i, c->rip + i->imm);
 }
 
-/* Jcc with the condition fixed at decode time (cond_specialise). */
-#define FAST_JCC(cc)                                                   \
+/* Jcc with the condition fixed at decode time (cond_specialise); a
+ * record flags_test does not read inline goes out of line, so the forms
+ * need no frame (with flags_cond's call in them they pushed and popped
+ * one on every run). */
+static __attribute__((noinline)) const struct insn *jcc_slow(struct cpu *c, const struct insn *i, unsigned cc)
+{
+	if (flags_cond(c, cc))
+		return exec_rel_target(c, i);
+	return exec_next(c, i);
+}
+
+#define FAST_JCC(cc)                                                                 \
 	static const struct insn *fast_jcc_##cc(struct cpu *c, const struct insn *i) \
-	{                                                              \
-		if (flags_test(c, cc))                                 \
-			return exec_rel_target(c, i);                  \
-		return exec_next(c, i); \
+	{                                                                            \
+		bool slow = false, taken = flags_test_inline(c, cc, &slow);          \
+		if (__builtin_expect(slow, 0))                                       \
+			return jcc_slow(c, i, cc);                                   \
+		if (taken)                                                           \
+			return exec_rel_target(c, i);                                \
+		return exec_next(c, i);                                              \
 	}
 FAST_JCC(0) FAST_JCC(1) FAST_JCC(2) FAST_JCC(3) FAST_JCC(4) FAST_JCC(5) FAST_JCC(6) FAST_JCC(7)
 FAST_JCC(8) FAST_JCC(9) FAST_JCC(10) FAST_JCC(11) FAST_JCC(12) FAST_JCC(13) FAST_JCC(14) FAST_JCC(15)

@@ -961,8 +961,10 @@ static inline bool flags_cond_bits(uint64_t f, unsigned cc)
 
 /* flags_cond inlined for the common records: CF, ZF, SF and OF straight
  * from the record (with a constant cc only those the condition needs);
- * PF, ADC/SBB and rotate overlays go the long way. */
-static inline __attribute__((always_inline)) bool flags_test(struct cpu *c, unsigned cc)
+ * PF, ADC/SBB and rotate overlays go the long way: *slow set (false
+ * returned), for the caller to call flags_cond, a tail call away from
+ * its hot path where it would otherwise need a frame (cond.c's Jcc). */
+static inline __attribute__((always_inline)) bool flags_test_inline(struct cpu *c, unsigned cc, bool *slow)
 {
 	uint32_t op = c->lf.op;
 	uint64_t res = c->lf.res, a = c->lf.a, b = c->lf.b, sb;
@@ -994,8 +996,10 @@ static inline __attribute__((always_inline)) bool flags_test(struct cpu *c, unsi
 	}
 	if (op == FL_NONE)
 		return flags_cond_bits(c->lf.rf, cc);
-	if ((cc >> 1) == 5 || op > FL_RESCO || op == FL_ADC || op == FL_SBB)
-		return flags_cond(c, cc);
+	if ((cc >> 1) == 5 || op > FL_RESCO || op == FL_ADC || op == FL_SBB) {
+		*slow = true;
+		return false;
+	}
 	sb = 1ull << (c->lf.size * 8 - 1);
 	zf = res == 0;
 	sf = (res & sb) != 0;
@@ -1034,6 +1038,13 @@ static inline __attribute__((always_inline)) bool flags_test(struct cpu *c, unsi
 	default: r = zf || sf != of; break;
 	}
 	return r ^ (cc & 1);
+}
+
+static inline __attribute__((always_inline)) bool flags_test(struct cpu *c, unsigned cc)
+{
+	bool slow = false, r = flags_test_inline(c, cc, &slow);
+
+	return slow ? flags_cond(c, cc) : r;
 }
 
 #endif
