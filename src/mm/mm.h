@@ -117,7 +117,13 @@ void mm_set_map_hook(void (*hook)(uint64_t addr, uint64_t len));
 #define MM_PAGE_MAP_L1 (1u << 17)
 #define MM_PAGE_MAP_PAGES (1u << 18)
 enum { MM_PAGE_GUEST = 1, MM_PAGE_CODE = 2 };
+#ifdef SG_PAGE_MAP_LOW_MAPPED
+/* mapped at start-up too, like mm_page_map_low below: 1 MiB less of image,
+ * which the profiling build needs (docs/performance.md, valgrind) */
+extern uint8_t **mm_page_map;
+#else
 extern uint8_t *mm_page_map[MM_PAGE_MAP_L1];
+#endif
 /* The first four GiBs' tables are one array (1 MiB, zero pages until
  * marked), so a store whose address is known to be 32-bit (the flat-32
  * address shape: i386's base + disp operands, x32's 67h ones) finds its

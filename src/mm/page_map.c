@@ -15,10 +15,11 @@
 
 #include "mm/mm_internal.h"
 
-uint8_t *mm_page_map[MM_PAGE_MAP_L1];
 #ifndef SG_PAGE_MAP_LOW_MAPPED
+uint8_t *mm_page_map[MM_PAGE_MAP_L1];
 uint8_t mm_page_map_low[MM_PAGE_MAP_LOW_GIBS * MM_PAGE_MAP_PAGES];
 #else
+uint8_t **mm_page_map;
 uint8_t *mm_page_map_low;
 #endif
 
@@ -43,13 +44,16 @@ __attribute__((constructor)) static void page_map_init(void)
 #ifdef SG_PAGE_MAP_LOW_MAPPED
 	void *low = mmap(NULL, LOW_BYTES, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *tables = mmap(NULL, MM_PAGE_MAP_L1 * sizeof(*mm_page_map), PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	static const char msg[] = "sysgate: no memory for the guest page map\n";
 
-	if (low == MAP_FAILED) {
+	if (low == MAP_FAILED || tables == MAP_FAILED) {
 		(void)!write(2, msg, sizeof(msg) - 1);
 		_exit(127);
 	}
 	mm_page_map_low = low;
+	mm_page_map = tables;
 #endif
 	f = mmap(NULL, FLAT_BYTES, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (f == MAP_FAILED)
