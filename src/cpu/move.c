@@ -565,28 +565,21 @@ pop_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz, bool ret)
 	return exec_next(c, i + n - 1);
 }
 
-#define POP_RUN(N)                                                                          \
-	static const struct insn *fast_pop64_run##N(struct cpu *c, const struct insn *i)     \
+/* KIND run: N pops; KIND ret: N pops and the RET after them */
+#define POP_FORMS(KIND, N, RET)                                                             \
+	static const struct insn *fast_pop64_##KIND##N(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		return pop_run(c, i, N, 8, false);                                          \
+		return pop_run(c, i, N, 8, RET);                                            \
 	}                                                                                   \
-	static const struct insn *fast_pop32_run##N(struct cpu *c, const struct insn *i)     \
+	static const struct insn *fast_pop32_##KIND##N(struct cpu *c, const struct insn *i)  \
 	{                                                                                   \
-		return pop_run(c, i, N, 4, false);                                          \
+		return pop_run(c, i, N, 4, RET);                                            \
 	}
-#define POP_RET(N)                                                                          \
-	static const struct insn *fast_pop64_ret##N(struct cpu *c, const struct insn *i)     \
-	{                                                                                   \
-		return pop_run(c, i, N, 8, true);                                           \
-	}                                                                                   \
-	static const struct insn *fast_pop32_ret##N(struct cpu *c, const struct insn *i)     \
-	{                                                                                   \
-		return pop_run(c, i, N, 4, true);                                           \
-	}
-POP_RUN(2) POP_RUN(3) POP_RUN(4) POP_RUN(5) POP_RUN(6)
-POP_RET(1) POP_RET(2) POP_RET(3) POP_RET(4) POP_RET(5) POP_RET(6)
-#undef POP_RUN
-#undef POP_RET
+POP_FORMS(run, 2, false) POP_FORMS(run, 3, false) POP_FORMS(run, 4, false)
+POP_FORMS(run, 5, false) POP_FORMS(run, 6, false)
+POP_FORMS(ret, 1, true) POP_FORMS(ret, 2, true) POP_FORMS(ret, 3, true)
+POP_FORMS(ret, 4, true) POP_FORMS(ret, 5, true) POP_FORMS(ret, 6, true)
+#undef POP_FORMS
 /* [N]: the runs of N pops, without and with the RET after them; [1] of
  * the first two is no run (a single pop is its own form). Up to 6: the
  * callee-saved registers (x86_64 has six, i386 four); a longer run is
