@@ -7,6 +7,7 @@
  * are caught by the code map (insn.h, code_written). */
 /* the page table's own memory (uthash) runs out as decoded code does */
 #define uthash_fatal(msg) out_of_code_memory()
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -163,11 +164,13 @@ static void *page_chunk_map(size_t *len, size_t min)
  * faults. */
 static void host_populate(const void *from, const void *to)
 {
+	static bool unsupported; /* EINVAL once: not asked again */
 	uintptr_t lo = (uintptr_t)from & ~(uintptr_t)4095, hi = ((uintptr_t)to + 4095) & ~(uintptr_t)4095;
 
-	if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0) {
-		/* the faults do it */
-	}
+	if (__atomic_load_n(&unsupported, __ATOMIC_RELAXED))
+		return;
+	if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+		__atomic_store_n(&unsupported, true, __ATOMIC_RELAXED);
 }
 
 /* The page chunk is populated this far ahead of chunk_next (under
@@ -687,7 +690,7 @@ static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struc
 	memset(stub, 0, sizeof(*stub));
 	memset(insn_cold(stub), 0, sizeof(struct insn_cold));
 	stub->exec = exec_fallthrough;
-	stub->disp = (int64_t)((uintptr_t)insn_no_target | 1); /* nothing kept yet */
+	stub->disp = insn_chain_unlinked(); /* nothing kept yet */
 	insn_cold(stub)->addr = insn_cold(i)->addr + insn_cold(i)->len;
 	if (c->mode == CPU_MODE_32)
 		insn_cold(stub)->addr = (uint32_t)insn_cold(stub)->addr;

@@ -361,6 +361,15 @@ static __attribute__((noinline)) void run_counted(struct cpu *c, const struct in
 	}
 }
 
+/* A stop or fault with lf.op FL_DEFER (after a flag-free writer, at or
+ * right after a load or store of its stretch): its flags recorded from
+ * the registers before anything reads them (lflive.c). */
+static inline void settle_deferred_flags(struct cpu *c)
+{
+	if (__builtin_expect(c->lf.op == FL_DEFER, 0))
+		lf_rebuild(c, c->cache ? c->cur : NULL);
+}
+
 /* Not inlined into run(): after its sigsetjmp the compiler keeps c in
  * memory, here it stays in a register. */
 static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
@@ -445,9 +454,8 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 		}
 		/* Stopped right after a store in such a stretch that went
 		 * through its table handler (decoded code written, or a stop
-		 * pending): the flags it saw, rebuilt (lflive.c) */
-		if (__builtin_expect(c->lf.op == FL_DEFER, 0))
-			lf_rebuild(c, c->cache ? c->cur : NULL);
+		 * pending) */
+		settle_deferred_flags(c);
 	}
 }
 
@@ -517,8 +525,7 @@ static void sync_insn_rip(struct cpu *c)
 {
 	if (c->cur)
 		c->insn_rip = insn_cold(c->cur)->addr;
-	if (__builtin_expect(c->lf.op == FL_DEFER, 0))
-		lf_rebuild(c, c->cache ? c->cur : NULL);
+	settle_deferred_flags(c);
 }
 
 static void flush_executed(struct cpu *c)
@@ -573,8 +580,7 @@ static enum cpu_stop_reason run(struct cpu *c, bool single)
 	cpu_tl_current = c;
 	cpu_tl_ac = (c->lf.rf & FL_AC) != 0; /* AC is never a lazy flag */
 	run_loop(c, single);
-	if (__builtin_expect(c->lf.op == FL_DEFER, 0)) /* a stop in a stretch: as a fault */
-		lf_rebuild(c, c->cache ? c->cur : NULL);
+	settle_deferred_flags(c); /* a stop in a stretch: as a fault */
 	flush_executed(c);
 	cpu_tl_ac = false;
 	tl_in_guest = 0;

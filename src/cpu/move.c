@@ -660,7 +660,6 @@ void push_run_decoded(struct insn *pool, uint32_t n)
 		pool[head].exec = (w ? push64_runs : push32_runs)[n - head];
 }
 
-
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */
 UNIT_MOVSXD_RR()
 static const struct insn *fast_movsx_b32(struct cpu *c, const struct insn *i)
