@@ -18,10 +18,22 @@ struct fetch {
 	bool too_long, truncated;
 };
 
+/* A guest byte, which may fault (the handler longjmps out of the decode,
+ * whose output is then discarded): asm like mem_load, but without its
+ * "memory" clobber, which made the compiler store and reload the decode's
+ * fields around each byte. */
+static inline uint8_t fetch_byte(uint64_t addr)
+{
+	uint32_t v;
+
+	__asm__ volatile("movzbl (%1), %0" : "=r"(v) : "r"(g2h(addr)));
+	return (uint8_t)v;
+}
+
 static inline uint8_t peek8(struct fetch *f, unsigned at)
 {
 	if (!f->bytes)
-		return (uint8_t)mem_read(f->addr + at, 1);
+		return fetch_byte(f->addr + at);
 	if (at >= f->avail) {
 		f->truncated = true;
 		return 0;
@@ -74,7 +86,7 @@ static void modrm16(struct insn *i, struct fetch *f, unsigned mod, unsigned rm)
 		i->seg = SEG_SS;
 }
 
-static void modrm_mem(struct insn *i, struct fetch *f, unsigned mod, unsigned rm, bool m64)
+static inline __attribute__((always_inline)) void modrm_mem(struct insn *i, struct fetch *f, unsigned mod, unsigned rm, bool m64)
 {
 	unsigned rexb = (insn_cold(i)->rex & 1) << 3, rexx = (insn_cold(i)->rex & 2) << 2;
 
@@ -139,6 +151,12 @@ static const struct op_entry *make_fault(struct insn *i, struct fetch *f, insn_f
 	return NULL;
 }
 
+/* The legacy prefixes (SDM Vol. 2, 2.1.1), the switch of decode_row's. */
+static const bool legacy_prefix[256] = {
+	[0xf0] = true, [0xf2] = true, [0xf3] = true, [0x66] = true, [0x67] = true, [0x26] = true,
+	[0x2e] = true, [0x36] = true, [0x3e] = true, [0x64] = true, [0x65] = true,
+};
+
 /* What decode_row returns for x87 instructions: they have no row of the
  * maps, and run through exec_plain like any FLOW_PLAIN handler. */
 static const struct op_entry x87_row = { .flow = FLOW_PLAIN, .spec = SPEC_NONE };
@@ -146,7 +164,8 @@ static const struct op_entry x87_row = { .flow = FLOW_PLAIN, .spec = SPEC_NONE }
 /* Prefixes, opcode, operands and the table's handler into *i: the row it
  * used (x87_row for x87), or NULL for an encoding that faults whatever the
  * state (i->fn raises it). */
-static const struct op_entry *decode_row(struct insn *i, struct fetch *f, bool m64, uint64_t addr)
+static inline __attribute__((always_inline)) const struct op_entry *
+decode_row(struct insn *i, struct fetch *f, bool m64, uint64_t addr)
 {
 	struct insn_cold *ic = insn_cold(i);
 	const struct op_entry *e;
@@ -163,6 +182,13 @@ static const struct op_entry *decode_row(struct insn *i, struct fetch *f, bool m
 		b = next8(f);
 		if (f->too_long)
 			return make_fault(i, f, op_gp);
+		if (!legacy_prefix[b]) { /* most bytes: one load, no switch */
+			if (m64 && (b & 0xf0) == 0x40) {
+				ic->rex = (uint8_t)b; /* only counts right before the opcode */
+				continue;
+			}
+			goto opcode;
+		}
 		switch (b) {
 		case 0xf0: ic->pfx |= PFX_LOCK; break;
 		case 0xf2: ic->pfx |= PFX_REPNE; last_rep = b; break;
@@ -176,12 +202,6 @@ static const struct op_entry *decode_row(struct insn *i, struct fetch *f, bool m
 		case 0x3e: if (!m64) seg = SEG_DS; break;
 		case 0x64: seg = SEG_FS; break;
 		case 0x65: seg = SEG_GS; break;
-		default:
-			if (m64 && (b & 0xf0) == 0x40) {
-				ic->rex = (uint8_t)b; /* only counts right before the opcode */
-				continue;
-			}
-			goto opcode;
 		}
 		ic->rex = 0;
 	}
@@ -323,6 +343,13 @@ table:
 	return e;
 }
 
+/* decode_row of caller's bytes: one copy for the three callers; the
+ * cache's decode has its own, inlined with its fetch in registers. */
+static __attribute__((noinline)) const struct op_entry *decode_row_bytes(struct insn *i, struct fetch *f, bool m64)
+{
+	return decode_row(i, f, m64, 0);
+}
+
 /* The fast form for the decoded row e (decode time). */
 static void specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m64)
 {
@@ -372,7 +399,7 @@ bool insn_decode_canned(struct insn *i, const struct cpu *c, const uint8_t *byte
 {
 	bool m64 = c->mode == CPU_MODE_64;
 	struct fetch f = { .bytes = bytes, .avail = n > MAX_INSN_LEN ? MAX_INSN_LEN : n };
-	const struct op_entry *e = decode_row(i, &f, m64, 0);
+	const struct op_entry *e = decode_row_bytes(i, &f, m64);
 
 	if (f.truncated || insn_cold(i)->len != n)
 		return false;
@@ -384,7 +411,7 @@ int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n)
 {
 	const struct insn_cold *ic = insn_cold(i);
 	struct fetch f = { .bytes = bytes, .avail = n > MAX_INSN_LEN ? MAX_INSN_LEN : (unsigned)n };
-	const struct op_entry *e = decode_row(i, &f, m64, 0);
+	const struct op_entry *e = decode_row_bytes(i, &f, m64);
 
 	if (f.truncated)
 		return -1;
@@ -401,7 +428,7 @@ bool cpu_decode_one(enum cpu_mode mode, const uint8_t *bytes, size_t n, unsigned
 {
 	struct fetch f = { .bytes = bytes, .avail = n > MAX_INSN_LEN ? MAX_INSN_LEN : (unsigned)n };
 	struct insn *i = insn_scratch_shared_take();
-	const struct op_entry *e = decode_row(i, &f, mode == CPU_MODE_64, 0);
+	const struct op_entry *e = decode_row_bytes(i, &f, mode == CPU_MODE_64);
 
 	*len = insn_cold(i)->len;
 	insn_scratch_shared_give();
