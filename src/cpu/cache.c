@@ -407,7 +407,7 @@ static pthread_mutex_t scratch_shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct insn *scratch_shared;
 const struct insn *insn_no_target;
 
-static struct cpu_code_cache *cache_get(struct cpu *c);
+static inline struct cpu_code_cache *cache_get(struct cpu *c);
 
 static void scratch_window(void)
 {
@@ -504,19 +504,49 @@ static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 	cc->free_pages = pg;
 }
 
-static struct cpu_code_cache *cache_get(struct cpu *c)
+/* The look-back passes after a decode that start at the instructions of
+ * a few handlers only (fusions: fused.c's fusion_ends; push and pop runs:
+ * move.c's push_run_ends): per pass, a bit per hash of
+ * those handlers, set once; most decodes find theirs clear and skip the
+ * call (the pass itself tests the handler exactly, so a collision costs
+ * only that call). */
+static uint64_t fuse_gate, push_run_gate;
+static pthread_once_t pass_gates_once = PTHREAD_ONCE_INIT;
+
+static inline unsigned pass_gate_bit(insn_fn fn)
 {
-	if (!c->cache) {
-		scratch_ready();
-		c->cache = xcalloc(1, sizeof(*c->cache));
-		pthread_mutex_lock(&page_lock);
-		c->cache->scratch = scratch_take();
-		pthread_mutex_unlock(&page_lock);
-		for (unsigned k = 0; k < TARGET_CACHE; k++)
-			c->cache->targets[k] = insn_no_target;
-		c->cache->decoded_ac = (c->lf.rf & FL_AC) != 0;
-		c->cache_epoch = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
-	}
+	uintptr_t a = (uintptr_t)fn;
+
+	return (unsigned)((a >> 4) ^ (a >> 10)) & 63;
+}
+
+static void pass_gates_fill(void)
+{
+	for (unsigned k = 0; k < fusion_end_count; k++)
+		fuse_gate |= 1ull << pass_gate_bit(fusion_ends[k].handler);
+	for (unsigned k = 0; k < push_run_end_count; k++)
+		push_run_gate |= 1ull << pass_gate_bit(push_run_ends[k].handler);
+}
+
+/* A CPU's first use of its cache: out of line, cache_get stays a test. */
+static __attribute__((noinline, cold)) void cache_create(struct cpu *c)
+{
+	pthread_once(&pass_gates_once, pass_gates_fill);
+	scratch_ready();
+	c->cache = xcalloc(1, sizeof(*c->cache));
+	pthread_mutex_lock(&page_lock);
+	c->cache->scratch = scratch_take();
+	pthread_mutex_unlock(&page_lock);
+	for (unsigned k = 0; k < TARGET_CACHE; k++)
+		c->cache->targets[k] = insn_no_target;
+	c->cache->decoded_ac = (c->lf.rf & FL_AC) != 0;
+	c->cache_epoch = __atomic_load_n(&inval_epoch, __ATOMIC_ACQUIRE);
+}
+
+static inline struct cpu_code_cache *cache_get(struct cpu *c)
+{
+	if (__builtin_expect(!c->cache, 0))
+		cache_create(c);
 	return c->cache;
 }
 
@@ -550,16 +580,10 @@ const struct insn *cache_find(struct cpu *c, uint64_t addr)
 	return s ? &pg->pool[s - 1] : NULL;
 }
 
-/* Mark the page of addr as holding decoded code. */
-static void code_map_mark(uint64_t addr)
+/* code_map_mark's first decode on the page. */
+static __attribute__((noinline)) void code_map_mark_page(uint64_t addr)
 {
-	uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)], *mirror;
-
-	/* marked already (every decode but a page's first): no call; a
-	 * table with the bit is no shared one (mm_page_map_table's copy) */
-	if (__builtin_expect(m != NULL && (m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE), 1))
-		return;
-	m = mm_page_map_table(addr);
+	uint8_t *m = mm_page_map_table(addr), *mirror;
 
 	if (!m)
 		out_of_code_memory();
@@ -572,6 +596,17 @@ static void code_map_mark(uint64_t addr)
 	if (!(m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE))
 		__atomic_fetch_or(&m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)], MM_PAGE_CODE,
 				  __ATOMIC_RELAXED);
+}
+
+/* Mark the page of addr as holding decoded code. */
+static inline void code_map_mark(uint64_t addr)
+{
+	const uint8_t *m = mm_page_map[(addr >> 30) & (MM_PAGE_MAP_L1 - 1)];
+
+	/* marked already (every decode but a page's first): no call; a
+	 * table with the bit is no shared one (mm_page_map_table's copy) */
+	if (__builtin_expect(m == NULL || !(m[(addr >> 12) & (MM_PAGE_MAP_PAGES - 1)] & MM_PAGE_CODE), 0))
+		code_map_mark_page(addr);
 }
 
 static void code_map_clear(uint8_t *m, uint64_t addr)
@@ -728,11 +763,11 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	/* pool[n] is the stub of pool[n - 1]: the fall-through replaces it,
 	 * anything else goes after it (decoded aside first: a fetch fault
 	 * must leave the stub whole), or both to another segment */
-	uint32_t n = pg->n, p;
+	uint32_t n = pg->n, p, used;
 	bool follows = n && insn_cold(&pg->pool[n - 1])->off + insn_cold(&pg->pool[n - 1])->len == off;
 	bool stub_there = n && !insn_cold(&pg->pool[n - 1])->ends_run;
-	struct insn *decoded = insn_scratch(c, INSN_SCRATCH_DECODE), *i;
-	unsigned spec;
+	struct insn *decoded = insn_scratch(c, INSN_SCRATCH_DECODE), *i, *pool;
+	unsigned spec, gate_bit;
 
 	if (n == 0)
 		fetch_check(c, addr);
@@ -767,12 +802,19 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	 * leave rip there. */
 	if (!insn_cold(i)->ends_run)
 		write_fallthrough_stub(c, &pg->pool[p + 1], i);
-	lf_decoded(pg->pool, pg->n);
-	fuse_decoded(pg->pool, pg->n);
-	push_run_decoded(pg->pool, pg->n);
+	/* the passes change forms, never the pool or its length: both
+	 * loaded once, not after each call */
+	pool = pg->pool;
+	used = pg->n;
+	gate_bit = pass_gate_bit(insn_cold(i)->fn);
+	lf_decoded(pool, used);
+	if (fuse_gate >> gate_bit & 1)
+		fuse_decoded(pool, used);
+	if (push_run_gate >> gate_bit & 1)
+		push_run_decoded(pool, used);
 	if (spec == SPEC_AVX) /* its pairs' second members are VEX forms */
-		avx_fuse_decoded(pg->pool, pg->n);
-	pairs_decoded(pg->pool, pg->n);
+		avx_fuse_decoded(pool, used);
+	pairs_decoded(pool, used);
 	if (__builtin_expect(fork_teach_parent != NULL, 0))
 		fork_teach_record(c, addr);
 	if (cpu_stats_on) {

@@ -641,27 +641,27 @@ static void fuse_3way_ret(struct insn *pool, uint32_t n)
 		}
 }
 
-static __attribute__((noinline)) void fuse_decoded_last(struct insn *pool, uint32_t n)
+/* pool[n - 1] an ALU operation of registers or memory: a NEG before an
+ * SBB of a byte register by itself, or the SUB ending a three-way compare. */
+static void fuse_alu_last(struct insn *pool, uint32_t n)
+{
+	if (!fuse_neg_sbb(pool, n))
+		fuse_3way_tail(pool, n);
+}
+
+static void fuse_setcc_last(struct insn *pool, uint32_t n)
+{
+	if (n >= 2 && is_setcc_reg(&pool[n - 1]))
+		fuse_setcc(pool, n);
+}
+
+/* pool[n - 1] a Jcc: the compare, TEST, INC or DEC before it runs both. */
+static void fuse_jcc(struct insn *pool, uint32_t n)
 {
 	struct insn *jcc = &pool[n - 1], *cmp;
 	unsigned op, form, w;
 
-	if (fuse_neg_sbb(pool, n))
-		return;
-	if (insn_cold(jcc)->fn == op_ret) {
-		fuse_3way_ret(pool, n);
-		return;
-	}
-	if (insn_cold(jcc)->fn == op_alu_EvGv || insn_cold(jcc)->fn == op_alu_GvEv) {
-		fuse_3way_tail(pool, n);
-		return;
-	}
-
-	if (n >= 2 && is_setcc_reg(jcc)) {
-		fuse_setcc(pool, n);
-		return;
-	}
-	if (n < 2 || insn_cold(jcc)->fn != op_jcc_Jb || jcc->exec == exec_generic)
+	if (n < 2 || jcc->exec == exec_generic)
 		return; /* not a fast Jcc (66-prefixed ones stay generic) */
 	cmp = jcc - 1;
 	if (insn_cold(cmp)->seq && (insn_cold(cmp)->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic &&
@@ -688,15 +688,26 @@ static __attribute__((noinline)) void fuse_decoded_last(struct insn *pool, uint3
 	insn_cold(cmp)->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
 }
 
-/* Most decodes fuse nothing: only these handlers (and a byte register
- * form, fuse_neg_sbb's SBB) end a fusion, so the rest skip the walk
- * above (its prologue alone cost most decodes ~20 host instructions). */
+/* Every fusion by the handler of its last instruction, the only place
+ * that says which: fuse_decoded runs the one of pool[n - 1], and the
+ * cache calls fuse_decoded for these handlers alone (cache.c,
+ * decode_pass_gate: most decodes end no fusion). */
+const struct pass_end fusion_ends[] = {
+	{ op_jcc_Jb, fuse_jcc },
+	{ op_alu_EvGv, fuse_alu_last },
+	{ op_alu_GvEv, fuse_alu_last },
+	{ op_ret, fuse_3way_ret },
+	{ op_setcc_Eb, fuse_setcc_last },
+};
+const unsigned fusion_end_count = sizeof(fusion_ends) / sizeof(fusion_ends[0]);
+
 void fuse_decoded(struct insn *pool, uint32_t n)
 {
-	const struct insn_cold *ic = insn_cold(&pool[n - 1]);
-	insn_fn fn = ic->fn;
+	insn_fn fn = insn_cold(&pool[n - 1])->fn;
 
-	if ((ic->osz == 1 && ic->mod == 3) || fn == op_jcc_Jb || fn == op_ret || fn == op_alu_EvGv ||
-	    fn == op_alu_GvEv || fn == op_setcc_Eb)
-		fuse_decoded_last(pool, n);
+	for (unsigned k = 0; k < fusion_end_count; k++)
+		if (fusion_ends[k].handler == fn) {
+			fusion_ends[k].pass(pool, n);
+			return;
+		}
 }

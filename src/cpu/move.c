@@ -617,9 +617,8 @@ static bool pop_run_member(const struct insn *e, bool w)
 }
 
 /* After pool[n - 1], a POP or a RET, was decoded: the run of pops it
- * ends (with it, a RET) runs from its first. Out of line: push_run_decoded,
- * called at every decode, needs no frame for the rest. */
-static __attribute__((noinline)) void pop_run_decoded(struct insn *pool, uint32_t n)
+ * ends (with it, a RET) runs from its first. */
+static void pop_run_decoded(struct insn *pool, uint32_t n)
 {
 	const struct insn *last = &pool[n - 1];
 	bool ret = insn_cold(last)->fn == op_ret;
@@ -638,18 +637,13 @@ static __attribute__((noinline)) void pop_run_decoded(struct insn *pool, uint32_
 		pool[head].exec = (w ? pop64_runs : pop32_runs)[end - head];
 }
 
-void push_run_decoded(struct insn *pool, uint32_t n)
+/* After pool[n - 1], a PUSH, was decoded: the run of pushes it ends runs
+ * from its first. */
+static void push_run_scan(struct insn *pool, uint32_t n)
 {
-	insn_fn fn = insn_cold(&pool[n - 1])->fn;
 	uint32_t head = n - 1;
 	bool w;
 
-	if (fn == op_pop_r || fn == op_ret) {
-		pop_run_decoded(pool, n);
-		return;
-	}
-	if (fn != op_push_r && fn != op_push_Iz && fn != op_push_Ev) /* most decodes: no scan */
-		return;
 	w = pool[n - 1].exec == fast_push64;
 	if (n < 2 || !push_run_member(&pool[n - 1], w))
 		return;
@@ -658,6 +652,25 @@ void push_run_decoded(struct insn *pool, uint32_t n)
 		head--;
 	if (head < n - 1)
 		pool[head].exec = (w ? push64_runs : push32_runs)[n - head];
+}
+
+/* The handlers that end a run (cache.c calls push_run_decoded for these
+ * alone), each with its pass. */
+const struct pass_end push_run_ends[] = {
+	{ op_pop_r, pop_run_decoded }, { op_ret, pop_run_decoded },
+	{ op_push_r, push_run_scan }, { op_push_Iz, push_run_scan }, { op_push_Ev, push_run_scan },
+};
+const unsigned push_run_end_count = sizeof(push_run_ends) / sizeof(push_run_ends[0]);
+
+void push_run_decoded(struct insn *pool, uint32_t n)
+{
+	insn_fn fn = insn_cold(&pool[n - 1])->fn;
+
+	for (unsigned k = 0; k < push_run_end_count; k++)
+		if (push_run_ends[k].handler == fn) {
+			push_run_ends[k].pass(pool, n);
+			return;
+		}
 }
 
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */

@@ -56,12 +56,23 @@ static inline unsigned fast_width(unsigned osz)
 	return osz == 8 ? FAST_W64 : osz == 2 ? FAST_W16 : FAST_W32;
 }
 /* After pool[n - 1] was decoded: a CMP or TEST right before a Jcc becomes
- * one handler for both (fused.c). */
+ * one handler for both (fused.c); fusion_ends names the handlers whose
+ * instructions end a fusion, the only ones it need be called for. */
 void fuse_decoded(struct insn *pool, uint32_t n);
+/* A look-back pass after a decode that only an instruction of this
+ * handler may start: cache.c calls the pass's entry for these alone. */
+struct pass_end {
+	insn_fn handler;
+	void (*pass)(struct insn *pool, uint32_t n);
+};
+extern const struct pass_end fusion_ends[];
+extern const unsigned fusion_end_count;
 /* After pool[n - 1] was decoded: a run of PUSHes it ends runs from its
  * first in one handler, as does a run of POPs, with the RET after them
- * (move.c). */
+ * (move.c); push_run_ends names the handlers that end a run. */
 void push_run_decoded(struct insn *pool, uint32_t n);
+extern const struct pass_end push_run_ends[];
+extern const unsigned push_run_end_count;
 /* Whether i runs a near RET's fast form of the width (control.c): a POP
  * run ends in it. */
 bool control_fast_ret(const struct insn *i, bool m64);
