@@ -86,7 +86,8 @@ static void modrm16(struct insn *i, struct fetch *f, unsigned mod, unsigned rm)
 		i->seg = SEG_SS;
 }
 
-static inline __attribute__((always_inline)) void modrm_mem(struct insn *i, struct fetch *f, unsigned mod, unsigned rm, bool m64)
+static inline __attribute__((always_inline)) void
+modrm_mem(struct insn *i, struct fetch *f, unsigned mod, unsigned rm, bool m64)
 {
 	unsigned rexb = (insn_cold(i)->rex & 1) << 3, rexx = (insn_cold(i)->rex & 2) << 2;
 
@@ -345,13 +346,16 @@ table:
 
 /* decode_row of caller's bytes: one copy for the three callers; the
  * cache's decode has its own, inlined with its fetch in registers. */
-static __attribute__((noinline)) const struct op_entry *decode_row_bytes(struct insn *i, struct fetch *f, bool m64)
+static __attribute__((noinline)) const struct op_entry *
+decode_row_bytes(struct insn *i, struct fetch *f, bool m64)
 {
 	return decode_row(i, f, m64, 0);
 }
 
-/* The fast form for the decoded row e (decode time). */
-static void specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m64)
+/* The fast form for the decoded row e (decode time); inlined, as its
+ * call cost ~10 host instructions a decode. */
+static inline __attribute__((always_inline)) void
+specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m64)
 {
 	struct insn_cold *ic = insn_cold(i);
 	if (!e || e == &x87_row)
