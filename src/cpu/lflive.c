@@ -82,9 +82,11 @@ static bool rebuildable(const struct insn *p, uint32_t written)
 	unsigned op, form, dst, src;
 	uint32_t need;
 
-	if ((ic->lf & LF_CLASS_MASK) != LF_WRITES || !(ic->lf & LF_TWIN_ALU) || ic->mod != 3 ||
-	    ic->osz < 2 || !alu_fast_form(p, &op, &form) || form > FORM_RI)
+	if ((ic->lf & LF_CLASS_MASK) != LF_WRITES || !(ic->lf & LF_TWIN_ALU) || ic->osz < 2 ||
+	    !alu_fast_form(p, &op, &form) || (form > FORM_RI && form != FORM_RM))
 		return false;
+	if (form == FORM_RM) /* its twin keeps the value loaded in lf.b */
+		return op != ALU_ADC && op != ALU_SBB && !(REG_BIT(p->reg) & written);
 	dst = form == FORM_GR ? p->reg : p->rm;
 	src = form == FORM_GR ? p->rm : p->reg;
 	need = REG_BIT(dst);
@@ -101,12 +103,16 @@ void lf_decoded(struct insn *pool, uint32_t n)
 	struct insn *writer = &pool[n - 1];
 	/* the loads and stores passed since the last flag writer passed, and
 	 * the registers written before the last of them (after that writer) */
-	struct insn *accesses[LF_WALK_MAX];
+	struct insn *accesses[LF_WALK_MAX + 1];
 	unsigned naccesses = 0;
 	uint32_t written = 0;
 
-	if ((insn_cold(writer)->lf & LF_CLASS_MASK) != LF_WRITES || insn_cold(writer)->mod != 3)
+	if ((insn_cold(writer)->lf & LF_CLASS_MASK) != LF_WRITES)
 		return;
+	/* reg op= memory (LF_WRITES with a memory operand: ALU and TEST) is
+	 * an access too: a fault in its load shows the flags before it */
+	if (insn_cold(writer)->mod != 3)
+		accesses[naccesses++] = writer;
 	for (uint32_t k = n - 1, steps = 0; k > 0 && steps < LF_WALK_MAX; steps++) {
 		struct insn *j = &pool[--k];
 		unsigned cls = insn_cold(j)->lf & LF_CLASS_MASK;
@@ -127,8 +133,8 @@ void lf_decoded(struct insn *pool, uint32_t n)
 		if (naccesses && !rebuildable(j, written))
 			return;
 		/* a memory form that writes them all (reg op= memory) may get
-		 * its twin too, as the last: should its load fault, nothing
-		 * changed, and the flags before it are whole */
+		 * its twin too: should its load fault, nothing changed, and the
+		 * flags before it are whole (rebuilt, should they be deferred) */
 		nf = insn_cold(j)->mod == 3 || cls == LF_WRITES ? flag_free_twin(j) : NULL;
 		if (!nf)
 			return;
@@ -171,8 +177,10 @@ void lf_rebuild(struct cpu *c, const struct insn *at)
 	alu_fast_form(p, &op, &form);
 	mask = size_mask(insn_cold(p)->osz);
 	dst = form == FORM_GR ? p->reg : p->rm;
+	if (form == FORM_RM) /* reg op= memory: the twin kept the value it loaded */
+		dst = p->reg;
 	d = c->r[dst] & mask;
-	s = (form == FORM_RI ? p->imm : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
+	s = (form == FORM_RI ? p->imm : form == FORM_RM ? c->lf.b : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
 	/* as its form with the flags records them (units.h, UNIT_ALU_REG) */
 	switch (op) {
 	case ALU_ADD:

@@ -87,7 +87,9 @@
 	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, ri, BITS, T, SZ)
 
 /* reg op= memory, in the address shapes (insn.h, EA_SHAPES), with the
- * flags and flag-free (lflive.c: the load still faults as it would). */
+ * flags and flag-free (lflive.c: the load still faults as it would; the
+ * twin keeps the value loaded in lf.b and leaves FL_DEFER, from which and
+ * the register a fault after it rebuilds its flags). */
 #define UNIT_ALU_RM(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                               \
 	UNIT_AND_FORM(NAME##_rm##BITS##SH, T a = (T)c->r[i->reg];                                \
 		      T b = (T)mem_read_fast(EA(c, i), SZ); T r = (T)(EXPR);                          \
@@ -95,7 +97,8 @@
 		      flags_record(c, KIND, SZ, r, a, b))                                        \
 	UNIT_AND_FORM(NAME##_rm##BITS##SH##_nf, T a = (T)c->r[i->reg];                           \
 		      T b = (T)mem_read_fast(EA(c, i), SZ);                                           \
-		      if (WRITES) REG_PUT##BITS(c->r[i->reg], (T)(EXPR)))
+		      if (WRITES) REG_PUT##BITS(c->r[i->reg], (T)(EXPR));                        \
+		      c->lf.b = b; c->lf.op = FL_DEFER)
 
 /* Flag-free shifts and rotates of a register by an immediate n (decode
  * time: 0 < n < BITS), v the register's value. */

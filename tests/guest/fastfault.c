@@ -99,6 +99,12 @@ extern char exit_regs[];
 	X(rebuild_same_reg, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
 	X(rebuild_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                        \
 	X(rebuild_smc, -1, 0, 0, 0)                                                    \
+	X(rebuild_xor_addmem, 3, DATA + 0x100, GUARD + 0x100, 0)                       \
+	X(rebuild_addmem_addmem, 3, DATA + 0x100, GUARD + 0x100, 0)                    \
+	X(rebuild_submem_load, 3, DATA + 0x100, GUARD + 0x100, 0)                      \
+	X(rebuild_cmpmem_store, 3, DATA + 0x100, RO + 0x100, 0)                        \
+	X(rebuild_addmem16_load, 3, DATA + 0x100, GUARD + 0x100, 0)                    \
+	X(rebuild_addmem_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                 \
 	X(pop_run_guard, 4, GOOD_SP, GUARD + 0x100, 0)                                 \
 	X(pop_run_cross, 4, GOOD_SP, DATA2 + 0xff8, 0)                                 \
 	X(pop_ret_cross, 4, GOOD_SP, DATA2 + 0xff0, 0)
@@ -276,6 +282,29 @@ __asm__(".text\n"
 	"snip_rebuild_clobbered:\n"
 	"add %esi, %eax; mov %ecx, %esi; mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_clobbered_end:\n"
+	/* reg op= memory: its twin keeps the value loaded (lflive.c): the
+	 * XOR before an ADD of memory (the ADD's load faults), an ADD of
+	 * memory (SIB) before another (the second's load faults), SUB and CMP
+	 * of memory before a load or store, ADD of 16 bits; not flag-free: its
+	 * destination written before the load */
+	"snip_rebuild_xor_addmem:\n"
+	"xor %ecx, %edx; add 4(%ebx), %edx; add %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_xor_addmem_end:\n"
+	"snip_rebuild_addmem_addmem:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; mov $4, %eax; xor %ecx, %edx; add 8(%ebp,%eax,4), %edx; add 4(%ebx), %edx; add %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_addmem_addmem_end:\n"
+	"snip_rebuild_submem_load:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; sub 8(%ebp), %edx; mov 4(%ebx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_submem_load_end:\n"
+	"snip_rebuild_cmpmem_store:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; cmp 8(%ebp), %edx; mov %eax, 4(%ebx); xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_cmpmem_store_end:\n"
+	"snip_rebuild_addmem16_load:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; add 8(%ebp), %dx; mov 4(%ebx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_addmem16_load_end:\n"
+	"snip_rebuild_addmem_clobbered:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; add 8(%ebp), %edx; mov %ecx, %edx; mov 4(%ebx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_addmem_clobbered_end:\n"
 	/* a run of pops (move.c, pop_run): its first load in the guard page
 	 * (nothing done), and one across DATA2's end into unmapped memory (the
 	 * pops one by one: the third faults, two done); a run with its RET
@@ -474,6 +503,24 @@ __asm__(".text\n"
 	"snip_rebuild_clobbered:\n"
 	"add %esi, %eax; mov %ecx, %esi; mov 4(%rbx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_clobbered_end:\n"
+	"snip_rebuild_xor_addmem:\n"
+	"xor %ecx, %edx; add 4(%rbx), %edx; add %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_xor_addmem_end:\n"
+	"snip_rebuild_addmem_addmem:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; mov $4, %eax; xor %ecx, %edx; add 8(%rbp,%rax,4), %edx; add 4(%rbx), %edx; add %esi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_addmem_addmem_end:\n"
+	"snip_rebuild_submem_load:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; sub 8(%rbp), %rdx; mov 4(%rbx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_submem_load_end:\n"
+	"snip_rebuild_cmpmem_store:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; cmp 8(%rbp), %edx; mov %eax, 4(%rbx); xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_cmpmem_store_end:\n"
+	"snip_rebuild_addmem16_load:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; add 8(%rbp), %dx; mov 4(%rbx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_addmem16_load_end:\n"
+	"snip_rebuild_addmem_clobbered:\n"
+	"mov $" STR(DATA) "+0x200, %ebp; add 8(%rbp), %edx; mov %ecx, %edx; mov 4(%rbx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_addmem_clobbered_end:\n"
 	"snip_pop_run_guard:\n"
 	"mov %ecx, %eax; pop %rbx; pop %rsi; pop %rdx; cmc; cmc; jmp exit_regs\n"
 	"snip_pop_run_guard_end:\n"

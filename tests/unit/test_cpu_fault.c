@@ -543,7 +543,7 @@ static void test_fast_form_fault_rip(void **state)
 		f_;                                                                              \
 	})
 
-enum rebuilt_writer { W_ADD32, W_SUB32, W_CMP32_5, W_SUB16, W_XOR32, W_ADD64, W_TEST8, W_ADD32_SELF };
+enum rebuilt_writer { W_ADD32, W_SUB32, W_CMP32_5, W_SUB16, W_XOR32, W_ADD64, W_TEST8, W_ADD32_SELF, W_SUB64, W_CMP32 };
 
 static uint64_t host_writer_flags(enum rebuilt_writer w, uint64_t a, uint64_t b, uint64_t flags_in)
 {
@@ -555,6 +555,8 @@ static uint64_t host_writer_flags(enum rebuilt_writer w, uint64_t a, uint64_t b,
 	case W_XOR32: return HOST_FLAGS("xor %k2, %k1", a, b, flags_in);
 	case W_ADD64: return HOST_FLAGS("add %2, %1", a, b, flags_in);
 	case W_TEST8: return HOST_FLAGS("test %b1, %b1", a, b, flags_in);
+	case W_SUB64: return HOST_FLAGS("sub %2, %1", a, b, flags_in);
+	case W_CMP32: return HOST_FLAGS("cmp %k2, %k1", a, b, flags_in);
 	default: return HOST_FLAGS("add %k1, %k1", a, b, flags_in);
 	}
 }
@@ -575,7 +577,7 @@ static void test_flags_rebuilt_at_fault(void **state)
 		size_t len;
 		enum cpu_mode mode;
 		enum rebuilt_writer writer;
-		int a, b; /* its operands' registers */
+		int a, b; /* its operands' registers; b -1: the stack's top (memory) */
 	} snips[] = {
 		/* add eax, esi; mov edx, [ebx+4]; xor edi, ecx; int3 */
 		{ "\x01\xf0\x8b\x53\x04\x31\xcf\xcc", 8, CPU_MODE_32, W_ADD32, R_AX, R_SI },
@@ -598,6 +600,20 @@ static void test_flags_rebuilt_at_fault(void **state)
 		/* add eax, esi; mov esi, ecx; mov edx, [ebx+4]; xor edi, ecx; int3
 		 * (its source written before the load: not rebuilt) */
 		{ "\x01\xf0\x89\xce\x8b\x53\x04\x31\xcf\xcc", 10, CPU_MODE_32, W_ADD32, R_AX, R_SI },
+		/* reg op= memory, its twin keeping the value loaded:
+		 * add eax, [esp]; mov edx, [ebx+4]; xor edi, ecx; int3 */
+		{ "\x03\x04\x24\x8b\x53\x04\x31\xcf\xcc", 9, CPU_MODE_32, W_ADD32, R_AX, -1 },
+		/* xor eax, ecx; add edx, [ebx+4]; int3 (the ADD's load faults) */
+		{ "\x31\xc8\x03\x53\x04\xcc", 6, CPU_MODE_32, W_XOR32, R_AX, R_CX },
+		/* add eax, [esp]; add edx, [ebx+4]; int3 */
+		{ "\x03\x04\x24\x03\x53\x04\xcc", 7, CPU_MODE_32, W_ADD32, R_AX, -1 },
+		/* sub rax, [rsp]; mov rdx, [rbx+8]; xor rdi, rcx; int3 */
+		{ "\x48\x2b\x04\x24\x48\x8b\x53\x08\x48\x31\xcf\xcc", 12, CPU_MODE_64, W_SUB64, R_AX, -1 },
+		/* cmp eax, [esp]; mov [ebx+4], edx; xor edi, ecx; int3 */
+		{ "\x3b\x04\x24\x89\x53\x04\x31\xcf\xcc", 9, CPU_MODE_32, W_CMP32, R_AX, -1 },
+		/* add eax, [esp]; mov eax, ecx; mov edx, [ebx+4]; xor edi, ecx;
+		 * int3 (its destination written before the load: not rebuilt) */
+		{ "\x03\x04\x24\x89\xc8\x8b\x53\x04\x31\xcf\xcc", 11, CPU_MODE_32, W_ADD32, R_AX, -1 },
 	};
 	static const uint64_t in[4][4] = {
 		/* eax, ecx, esi, the flags before */
@@ -632,9 +648,15 @@ static void test_flags_rebuilt_at_fault(void **state)
 				c.r[R_SI] = in[v][2];
 				c.r[R_BX] = pass == 0 ? good : bad;
 				c.r[R_SP] = good + 0x800;
+				/* the memory operand at the stack's top (another in
+				 * pass 0: a value left from it in the lazy record) */
+				*(uint64_t *)(uintptr_t)c.r[R_SP] =
+					pass == 0 ? 0 : (in[v][2] ^ 0x80000010) | in[v][1] << 32;
 				c.rip = (uint64_t)(uintptr_t)code;
 				cpu_set_rflags(&c, in[v][3] | 0x202);
-				want = host_writer_flags(snips[k].writer, c.r[snips[k].a], c.r[snips[k].b],
+				want = host_writer_flags(snips[k].writer, c.r[snips[k].a],
+							 snips[k].b < 0 ? *(uint64_t *)(uintptr_t)c.r[R_SP]
+									: c.r[snips[k].b],
 							 in[v][3] | 0x202);
 				assert_int_equal(cpu_run(&c), CPU_STOP_FAULT);
 				assert_int_equal(c.fault.vector, pass == 0 ? VEC_BP : VEC_PF);
