@@ -759,8 +759,9 @@ static const struct insn *fast_idiv64(struct cpu *c, const struct insn *i)
 static insn_exec incdec_flag_free(const struct insn *i);
 
 /* The flag-free twins of reg op= memory (FORM_RM), [EA_*][ALU_*][FAST_W*]:
- * lflive.c may give one to the last writer before a register writer (it
- * stops there: a fault in the load changes nothing); CMP and TEST keep
+ * lflive.c may give one to a writer whose flags the next writer overwrites
+ * (a fault in the load changes nothing; one after it rebuilds the flags
+ * from the register and the value loaded, kept in lf.b); CMP and TEST keep
  * the load, for its fault. */
 #define RM_NF_W(NAME, SH) { fast_##NAME##_rm32##SH##_nf, fast_##NAME##_rm64##SH##_nf, fast_##NAME##_rm16##SH##_nf }
 #define RM_NF_SHAPE(SH)                                                                    \
@@ -804,6 +805,10 @@ UNIT_INCDEC_NF(inc, 1, 32)
 UNIT_INCDEC_NF(inc, 1, 64)
 UNIT_INCDEC_NF(dec, -1, 32)
 UNIT_INCDEC_NF(dec, -1, 64)
+UNIT_INCDEC_DEFER(inc, 1, 32)
+UNIT_INCDEC_DEFER(inc, 1, 64)
+UNIT_INCDEC_DEFER(dec, -1, 32)
+UNIT_INCDEC_DEFER(dec, -1, 64)
 
 /* lflive.c: the flag-free twin of INC/DEC of a register (alu_specialise
  * marked it LF_KEEPCF | LF_TWIN_ALU), or NULL. */
@@ -819,6 +824,19 @@ static insn_exec incdec_flag_free(const struct insn *i)
 	if (ic->fn == op_dec_Ev || ic->fn == op_dec_r)
 		return w ? fast_dec64_nf : fast_dec32_nf;
 	return NULL;
+}
+
+/* lflive.c: INC/DEC of a register leaving its flags deferred, or NULL. */
+insn_exec alu_incdec_deferred(const struct insn *i)
+{
+	const struct insn_cold *ic = insn_cold(i);
+	bool w = ic->osz == 8;
+
+	if (!incdec_flag_free(i))
+		return NULL;
+	if (ic->fn == op_inc_Ev || ic->fn == op_inc_r)
+		return w ? fast_inc64_defer : fast_inc32_defer;
+	return w ? fast_dec64_defer : fast_dec32_defer;
 }
 
 /* The fast-form row (ALU_*, or ALU_TEST) and operand form of an ALU or

@@ -366,7 +366,7 @@ static __attribute__((noinline)) void run_counted(struct cpu *c, const struct in
  * the registers before anything reads them (lflive.c). */
 static inline void settle_deferred_flags(struct cpu *c)
 {
-	if (__builtin_expect(c->lf.op == FL_DEFER, 0))
+	if (__builtin_expect(c->lf.op == FL_DEFER || (c->lf.op & FL_INCDEC_DEFER), 0))
 		lf_rebuild(c, c->cache ? c->cur : NULL);
 }
 

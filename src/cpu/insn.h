@@ -852,6 +852,11 @@ enum lf_op {
 /* Or'ed into lf.op: CF and OF are lf.cfof, not the record's (rotates
  * change only those two; the record stays lazy). Any new record clears it. */
 #define FL_CFOF 0x100u
+/* Or'ed into lf.op by INC/DEC's deferring twin (lflive.c): the record (CF)
+ * is the writer's before it, the rest INC/DEC's own, recorded from its
+ * register only should a fault or stop see them (lf_rebuild). No flag
+ * reader ever finds it. */
+#define FL_INCDEC_DEFER 0x200u
 
 #define FL_CF 0x0001ull
 #define FL_PF 0x0004ull

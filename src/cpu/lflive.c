@@ -1,7 +1,7 @@
 /* Flag liveness at decode time. Most arithmetic results' flags are never
  * read: the next instruction that touches the flags overwrites them all.
  * When an instruction that writes every arithmetic flag without reading
- * any (LF_WRITES, register operands: it cannot fault) is decoded right
+ * any (LF_WRITES: register operands, or reg op= memory) is decoded right
  * after straight-line code, the writers before it whose flags nothing can
  * see in between get their flag-free twin. "In between" may hold only
  * forms that do not read the flags (LF_NEUTRAL*), and rotates and shifts
@@ -17,11 +17,18 @@
  * (%ecx - %esi, %esi). Its flag-free twin then leaves FL_DEFER in lf.op
  * (units.h), and the access is marked LF_REBUILD: a fault there, or a stop
  * after it, finding lf.op FL_DEFER records the writer's flags from the
- * registers (lf_rebuild) before anything reads them. lf.op FL_DEFER tells
- * that the run came to the access straight from that writer: every flag
- * writer with flags overwrites it, and nothing jumps into a stretch with
- * it set (a branch ends a stretch after its last writer has recorded); a
- * jump into the stretch past the writer finds the flags recorded.
+ * registers (lf_rebuild) before anything reads them. A memory form that
+ * writes them all (reg op= memory) is such an access itself, and may be
+ * such a writer: its twin keeps the value it loaded in lf.b (`add
+ * 0x4c(%esp,%ebp,4),%edx` of %edx and that). INC/DEC before an access
+ * gets the twin that leaves the record before it and or's
+ * FL_INCDEC_DEFER into lf.op: CF is that record's, the rest is rebuilt
+ * from its register (`add %esi,%edx; inc %ebp; mov 4(%esp),%esi`), the walk
+ * stopping there. lf.op FL_DEFER (or FL_INCDEC_DEFER) tells that the run
+ * came to the access straight from that writer: every flag writer with
+ * flags overwrites it, and nothing jumps into a stretch with it set (a
+ * branch ends a stretch after its last writer has recorded); a jump into
+ * the stretch past the writer finds the flags recorded.
  *
  * The one observer left, an asynchronous stop (cpu_request_stop) that
  * lands inside such a stretch: the instructions after a flag-free form up
@@ -98,6 +105,19 @@ static bool rebuildable(const struct insn *p, uint32_t written)
 	return op != ALU_ADC && op != ALU_SBB && !(need & written);
 }
 
+/* j gets twin nf: the instructions after it up to the writer are stale,
+ * the accesses in between rebuild its flags (marked first: a mark alone
+ * changes nothing while lf.op holds a record). */
+static void lf_twin(struct insn *j, insn_exec nf, const struct insn *writer, struct insn **accesses,
+		    unsigned naccesses)
+{
+	for (struct insn *s = j + 1; s <= writer; s++)
+		insn_cold(s)->lf |= LF_STALE;
+	while (naccesses)
+		insn_cold(accesses[--naccesses])->lf |= LF_REBUILD;
+	j->exec = nf;
+}
+
 void lf_decoded(struct insn *pool, uint32_t n)
 {
 	struct insn *writer = &pool[n - 1];
@@ -130,19 +150,23 @@ void lf_decoded(struct insn *pool, uint32_t n)
 			continue;
 		}
 		/* j writes flags: the accesses after it see its flags */
-		if (naccesses && !rebuildable(j, written))
+		if (naccesses && !rebuildable(j, written)) {
+			/* INC/DEC (`add %esi,%edx; inc %ebp; mov 4(%esp),%esi`):
+			 * its twin leaves the record before it (CF) and marks it
+			 * FL_INCDEC_DEFER; the rest comes from its register */
+			if (cls == LF_KEEPCF && insn_cold(j)->mod == 3 && !(REG_BIT(j->rm) & written) &&
+			    (nf = alu_incdec_deferred(j)))
+				lf_twin(j, nf, writer, accesses, naccesses);
 			return;
+		}
 		/* a memory form that writes them all (reg op= memory) may get
 		 * its twin too: should its load fault, nothing changed, and the
 		 * flags before it are whole (rebuilt, should they be deferred) */
 		nf = insn_cold(j)->mod == 3 || cls == LF_WRITES ? flag_free_twin(j) : NULL;
 		if (!nf)
 			return;
-		j->exec = nf;
-		for (struct insn *s = j + 1; s <= writer; s++)
-			insn_cold(s)->lf |= LF_STALE;
-		while (naccesses)
-			insn_cold(accesses[--naccesses])->lf |= LF_REBUILD;
+		lf_twin(j, nf, writer, accesses, naccesses);
+		naccesses = 0;
 		written = 0;
 		if (cls == LF_WRITES)
 			return; /* the ones before it were settled when it was decoded */
@@ -156,13 +180,30 @@ bool lf_walk_passes(const struct insn *i)
 	return cls == LF_NEUTRAL || cls == LF_NEUTRAL_NOFAULT || ((cls == LF_CFOF || cls == LF_KEEPCF) && insn_cold(i)->mod == 3);
 }
 
+/* INC/DEC p's flags over the record before it: CF from that, the rest
+ * from its result in the register. */
+static void incdec_rebuild(struct cpu *c, const struct insn *p)
+{
+	unsigned sz = insn_cold(p)->osz;
+	bool inc = insn_cold(p)->fn == op_inc_Ev || insn_cold(p)->fn == op_inc_r;
+	uint64_t r = c->r[p->rm] & size_mask(sz);
+	bool cf = flags_cf(c);
+
+	c->lf.rf = (c->lf.rf & ~FL_CF) | (cf ? FL_CF : 0);
+	flags_set(c, inc ? FL_INC : FL_DEC, sz, r, inc ? r - 1 : r + 1, 1);
+}
+
 void lf_rebuild(struct cpu *c, const struct insn *at)
 {
 	const struct insn *p = at;
+	bool incdec = c->lf.op & FL_INCDEC_DEFER;
 	unsigned op, form, dst;
 	uint64_t mask, d, s;
 
-	c->lf.op = FL_NONE; /* lf.rf's bits, should at be no access marked */
+	if (incdec) /* the record before it stands, should at be no access marked */
+		c->lf.op &= ~FL_INCDEC_DEFER;
+	else
+		c->lf.op = FL_NONE; /* lf.rf's bits, should at be no access marked */
 	if (!at || !(insn_cold(at)->lf & LF_REBUILD))
 		return;
 	/* the writer: the last flag writer before it, within the walk */
@@ -171,6 +212,11 @@ void lf_rebuild(struct cpu *c, const struct insn *at)
 
 		if (cls != LF_NEUTRAL && cls != LF_NEUTRAL_NOFAULT)
 			break;
+	}
+	if (incdec) {
+		if ((insn_cold(p)->lf & LF_CLASS_MASK) == LF_KEEPCF && alu_incdec_deferred(p))
+			incdec_rebuild(c, p);
+		return;
 	}
 	if (!rebuildable(p, 0))
 		return;

@@ -106,5 +106,8 @@ void avx_fuse_decoded(struct insn *pool, uint32_t n);
  * for i, whose exec is that form or already its twin; NULL if none. */
 insn_exec alu_flag_free(const struct insn *i);
 insn_exec shift_flag_free(const struct insn *i);
+/* The twin of INC/DEC of a register that leaves its flags deferred
+ * (FL_INCDEC_DEFER) on the record before it; NULL if none. */
+insn_exec alu_incdec_deferred(const struct insn *i);
 
 #endif

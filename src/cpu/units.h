@@ -141,9 +141,14 @@
 	}                                                            \
 	UNIT_FORM(NAME##_m##BITS##SH)
 
-/* INC and DEC without flags (lflive.c's twins of fast_inc/dec). */
+/* INC and DEC without flags (lflive.c's twins of fast_inc/dec), and
+ * deferring theirs (FL_INCDEC_DEFER: a load or store after it may fault,
+ * and it sees CF from the record before and the rest from the register). */
 #define UNIT_INCDEC_NF(NAME, DELTA, BITS) \
 	UNIT_AND_FORM(NAME##BITS##_nf, REG_PUT##BITS(c->r[i->rm], c->r[i->rm] + (uint64_t)(DELTA)))
+#define UNIT_INCDEC_DEFER(NAME, DELTA, BITS)                                                   \
+	UNIT_AND_FORM(NAME##BITS##_defer, REG_PUT##BITS(c->r[i->rm], c->r[i->rm] + (uint64_t)(DELTA)); \
+		      c->lf.op |= FL_INCDEC_DEFER)
 #define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[i->reg], insn_offset_fast(c, i)))
 
 /* A load of SZ bytes zero-extended into a 32/64-bit register: MOV of 32

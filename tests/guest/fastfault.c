@@ -105,6 +105,9 @@ extern char exit_regs[];
 	X(rebuild_cmpmem_store, 3, DATA + 0x100, RO + 0x100, 0)                        \
 	X(rebuild_addmem16_load, 3, DATA + 0x100, GUARD + 0x100, 0)                    \
 	X(rebuild_addmem_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                 \
+	X(rebuild_add_inc_load, 3, DATA + 0x100, GUARD + 0x100, 0)                     \
+	X(rebuild_add_inc_store, 3, DATA + 0x100, RO + 0x100, 0)                       \
+	X(rebuild_dec_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                    \
 	X(pop_run_guard, 4, GOOD_SP, GUARD + 0x100, 0)                                 \
 	X(pop_run_cross, 4, GOOD_SP, DATA2 + 0xff8, 0)                                 \
 	X(pop_ret_cross, 4, GOOD_SP, DATA2 + 0xff0, 0)
@@ -305,6 +308,20 @@ __asm__(".text\n"
 	"snip_rebuild_addmem_clobbered:\n"
 	"mov $" STR(DATA) "+0x200, %ebp; add 8(%ebp), %edx; mov %ecx, %edx; mov 4(%ebx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_addmem_clobbered_end:\n"
+	/* INC/DEC before a load or store, its flags deferred (CF the ADD's
+	 * record, the rest INC's register): the SHA round's `add %esi,%edx;
+	 * inc %ebp; mov 4(%esp),%esi; mov %esi,0x34(%esp); cmp $0x40,%ebp`
+	 * (the load reads the read-only page, the store faults); not
+	 * deferred: its register written before the load */
+	"snip_rebuild_add_inc_load:\n"
+	"add %esi, %edx; inc %ebp; mov 4(%ebx), %esi; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_load_end:\n"
+	"snip_rebuild_add_inc_store:\n"
+	"add %esi, %edx; inc %ebp; mov 4(%ebx), %esi; mov %esi, 8(%ebx); cmp $0x40, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_store_end:\n"
+	"snip_rebuild_dec_clobbered:\n"
+	"sub %ecx, %eax; dec %edi; mov %ecx, %edi; mov 4(%ebx), %edx; xor %ecx, %esi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_dec_clobbered_end:\n"
 	/* a run of pops (move.c, pop_run): its first load in the guard page
 	 * (nothing done), and one across DATA2's end into unmapped memory (the
 	 * pops one by one: the third faults, two done); a run with its RET
@@ -521,6 +538,15 @@ __asm__(".text\n"
 	"snip_rebuild_addmem_clobbered:\n"
 	"mov $" STR(DATA) "+0x200, %ebp; add 8(%rbp), %edx; mov %ecx, %edx; mov 4(%rbx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_addmem_clobbered_end:\n"
+	"snip_rebuild_add_inc_load:\n"
+	"add %rsi, %rdx; inc %rbp; mov 4(%rbx), %esi; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_load_end:\n"
+	"snip_rebuild_add_inc_store:\n"
+	"add %esi, %edx; inc %ebp; mov 4(%rbx), %esi; mov %esi, 8(%rbx); cmp $0x40, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_store_end:\n"
+	"snip_rebuild_dec_clobbered:\n"
+	"sub %ecx, %eax; dec %edi; mov %ecx, %edi; mov 4(%rbx), %edx; xor %ecx, %esi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_dec_clobbered_end:\n"
 	"snip_pop_run_guard:\n"
 	"mov %ecx, %eax; pop %rbx; pop %rsi; pop %rdx; cmc; cmc; jmp exit_regs\n"
 	"snip_pop_run_guard_end:\n"

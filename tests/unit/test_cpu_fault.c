@@ -543,7 +543,8 @@ static void test_fast_form_fault_rip(void **state)
 		f_;                                                                              \
 	})
 
-enum rebuilt_writer { W_ADD32, W_SUB32, W_CMP32_5, W_SUB16, W_XOR32, W_ADD64, W_TEST8, W_ADD32_SELF, W_SUB64, W_CMP32 };
+enum rebuilt_writer { W_ADD32, W_SUB32, W_CMP32_5, W_SUB16, W_XOR32, W_ADD64, W_TEST8, W_ADD32_SELF, W_SUB64, W_CMP32,
+		      W_ADD32_INC, W_SUB32_DEC, W_ADD64_INC };
 
 static uint64_t host_writer_flags(enum rebuilt_writer w, uint64_t a, uint64_t b, uint64_t flags_in)
 {
@@ -557,6 +558,9 @@ static uint64_t host_writer_flags(enum rebuilt_writer w, uint64_t a, uint64_t b,
 	case W_TEST8: return HOST_FLAGS("test %b1, %b1", a, b, flags_in);
 	case W_SUB64: return HOST_FLAGS("sub %2, %1", a, b, flags_in);
 	case W_CMP32: return HOST_FLAGS("cmp %k2, %k1", a, b, flags_in);
+	case W_ADD32_INC: return HOST_FLAGS("add %k2, %k1; inc %k2", a, b, flags_in);
+	case W_SUB32_DEC: return HOST_FLAGS("sub %k2, %k1; dec %k2", a, b, flags_in);
+	case W_ADD64_INC: return HOST_FLAGS("add %2, %1; inc %2", a, b, flags_in);
 	default: return HOST_FLAGS("add %k1, %k1", a, b, flags_in);
 	}
 }
@@ -568,8 +572,11 @@ static uint64_t host_writer_flags(enum rebuilt_writer w, uint64_t a, uint64_t b,
  * bad one from the decoded code: EFLAGS at the fault must be those the
  * host's own first flag writer leaves (AF of logic operations left out:
  * undefined). The jump-in snippet is entered past its ADD the second time
- * (TEST; JNE): the flags are the TEST's, not the ADD's. In 32-bit mode
- * too: it runs where the host cannot run i386 programs. */
+ * (TEST; JNE): the flags are the TEST's, not the ADD's. reg op= memory
+ * (the operand at the stack's top) is such a writer and such an access;
+ * INC/DEC before an access shows CF from the writer before it, the rest
+ * from its own result (the host runs both). In 32-bit mode too: it runs
+ * where the host cannot run i386 programs. */
 static void test_flags_rebuilt_at_fault(void **state)
 {
 	static const struct {
@@ -614,6 +621,17 @@ static void test_flags_rebuilt_at_fault(void **state)
 		/* add eax, [esp]; mov eax, ecx; mov edx, [ebx+4]; xor edi, ecx;
 		 * int3 (its destination written before the load: not rebuilt) */
 		{ "\x03\x04\x24\x89\xc8\x8b\x53\x04\x31\xcf\xcc", 11, CPU_MODE_32, W_ADD32, R_AX, -1 },
+		/* INC/DEC deferring its flags over the record before it:
+		 * add eax, esi; inc esi; mov edx, [ebx+4]; xor edi, ecx; int3 */
+		{ "\x01\xf0\x46\x8b\x53\x04\x31\xcf\xcc", 9, CPU_MODE_32, W_ADD32_INC, R_AX, R_SI },
+		{ "\x01\xf0\xff\xc6\x8b\x53\x04\x31\xcf\xcc", 10, CPU_MODE_64, W_ADD32_INC, R_AX, R_SI },
+		/* sub eax, ecx; dec ecx; mov edx, [ebx+4]; xor edi, esi; int3 */
+		{ "\x29\xc8\x49\x8b\x53\x04\x31\xf7\xcc", 9, CPU_MODE_32, W_SUB32_DEC, R_AX, R_CX },
+		/* add rax, rsi; inc rsi; mov [rbx+8], rdx; xor rdi, rcx; int3 */
+		{ "\x48\x01\xf0\x48\xff\xc6\x48\x89\x53\x08\x48\x31\xcf\xcc", 14, CPU_MODE_64, W_ADD64_INC, R_AX, R_SI },
+		/* add eax, esi; inc esi; mov esi, ecx; mov edx, [ebx+4]; xor edi,
+		 * ecx; int3 (its register written before the load: recorded) */
+		{ "\x01\xf0\x46\x89\xce\x8b\x53\x04\x31\xcf\xcc", 11, CPU_MODE_32, W_ADD32_INC, R_AX, R_SI },
 	};
 	static const uint64_t in[4][4] = {
 		/* eax, ecx, esi, the flags before */
