@@ -169,12 +169,26 @@ enum lf_class {
  * the next two and returns i + 3); the run loop's stale stretch runs on
  * through it (exec.c). */
 #define LF_PAIR_HEAD 0x20
+void lf_decoded_walk(struct insn *pool, uint32_t n);
 /* After pool[n - 1] was decoded: give the flag-free form to the writers
- * whose flags it overwrites before anything can read them. */
-void lf_decoded(struct insn *pool, uint32_t n);
+ * whose flags it overwrites before anything can read them. Only a writer
+ * of all the flags starts the walk: the test inline, as most decoded
+ * instructions start none (the walk's frame cost ~23 host instructions a
+ * decode). */
+static inline void lf_decoded(struct insn *pool, uint32_t n)
+{
+	if ((insn_cold(&pool[n - 1])->lf & LF_CLASS_MASK) == LF_WRITES)
+		lf_decoded_walk(pool, n);
+}
 /* Whether that walk may go on past i (pairs.c: a later pass may still
  * change the forms before i). */
-bool lf_walk_passes(const struct insn *i);
+static inline bool lf_walk_passes(const struct insn *i)
+{
+	unsigned cls = insn_cold(i)->lf & LF_CLASS_MASK;
+
+	return cls == LF_NEUTRAL || cls == LF_NEUTRAL_NOFAULT ||
+	       ((cls == LF_CFOF || cls == LF_KEEPCF) && insn_cold(i)->mod == 3);
+}
 /* A stop at (a fault) or after (a store) at, an access marked LF_REBUILD,
  * with lf.op FL_DEFER: records the flags of the flag-free writer before
  * it from the registers. */

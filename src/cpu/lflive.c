@@ -118,7 +118,8 @@ static void lf_twin(struct insn *j, insn_exec nf, const struct insn *writer, str
 	j->exec = nf;
 }
 
-void lf_decoded(struct insn *pool, uint32_t n)
+/* pool[n - 1] writes every flag (lf_decoded's gate). */
+void lf_decoded_walk(struct insn *pool, uint32_t n)
 {
 	struct insn *writer = &pool[n - 1];
 	/* the loads and stores passed since the last flag writer passed, and
@@ -127,8 +128,6 @@ void lf_decoded(struct insn *pool, uint32_t n)
 	unsigned naccesses = 0;
 	uint32_t written = 0;
 
-	if ((insn_cold(writer)->lf & LF_CLASS_MASK) != LF_WRITES)
-		return;
 	/* reg op= memory (LF_WRITES with a memory operand: ALU and TEST) is
 	 * an access too: a fault in its load shows the flags before it */
 	if (insn_cold(writer)->mod != 3)
@@ -171,13 +170,6 @@ void lf_decoded(struct insn *pool, uint32_t n)
 		if (cls == LF_WRITES)
 			return; /* the ones before it were settled when it was decoded */
 	}
-}
-
-bool lf_walk_passes(const struct insn *i)
-{
-	unsigned cls = insn_cold(i)->lf & LF_CLASS_MASK;
-
-	return cls == LF_NEUTRAL || cls == LF_NEUTRAL_NOFAULT || ((cls == LF_CFOF || cls == LF_KEEPCF) && insn_cold(i)->mod == 3);
 }
 
 /* INC/DEC p's flags over the record before it: CF from that, the rest

@@ -314,7 +314,7 @@ void pairs_decoded(struct insn *pool, uint32_t n)
 {
 	/* lflive's walk stops at the barrier: it reads the flags, writes
 	 * them all, or touches memory other than a MOV load or store
-	 * (lflive.c, lf_walk_passes) */
+	 * (insn.h, lf_walk_passes) */
 	if (lf_walk_passes(&pool[n - 1]))
 		return;
 	pair_run(pool, n);
