@@ -110,7 +110,12 @@ extern char exit_regs[];
 	X(rebuild_dec_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                    \
 	X(pop_run_guard, 4, GOOD_SP, GUARD + 0x100, 0)                                 \
 	X(pop_run_cross, 4, GOOD_SP, DATA2 + 0xff8, 0)                                 \
-	X(pop_ret_cross, 4, GOOD_SP, DATA2 + 0xff0, 0)
+	X(pop_ret_cross, 4, GOOD_SP, DATA2 + 0xff0, 0)                                 \
+	X(store_last_page, 3, DATA + 0x1ff0, DATA + 0x1ff4, 0)                         \
+	X(store_from_guard, 3, DATA2 + 0x100, DATA2 - 0xc, 0)                          \
+	X(push_cross, 4, GOOD_SP, DATA2 + 4, 0)                                        \
+	X(call_cross, 4, GOOD_SP, DATA2 + 4, 0)                                        \
+	X(sp_store_cross, 4, GOOD_SP, DATA2 - 0xc, 0)
 #define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
 SNIPPETS(DECLARE)
 
@@ -337,6 +342,26 @@ __asm__(".text\n"
 	"pop %ebx; pop %esi; pop %edx; pop %edi; ret\n"
 	"1: cmc; cmc; jmp exit_regs\n"
 	"snip_pop_ret_cross_end:\n"
+	/* stores next to pages that are not plain (a store check that read a
+	 * neighbour's byte for its own page would miss these: branch store64,
+	 * history.md): in the last page before an unmapped one, within it and
+	 * across; from the guard page across into DATA2; a push, a CALL and a
+	 * MOV to a stack slot above the guard page and across into it */
+	"snip_store_last_page:\n"
+	"xor %ecx, %eax; mov %ecx, 0xc(%ebx); cmc; cmc; jmp exit_regs\n"
+	"snip_store_last_page_end:\n"
+	"snip_store_from_guard:\n"
+	"xor %ecx, %eax; mov %ecx, 0xa(%ebx); cmc; cmc; jmp exit_regs\n"
+	"snip_store_from_guard_end:\n"
+	"snip_push_cross:\n"
+	"mov %ecx, %eax; push %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_cross_end:\n"
+	"snip_call_cross:\n"
+	"mov %ecx, %eax; call 1f; 1: cmc; cmc; jmp exit_regs\n"
+	"snip_call_cross_end:\n"
+	"snip_sp_store_cross:\n"
+	"xor %ecx, %eax; mov %ecx, 0xa(%esp); cmc; cmc; jmp exit_regs\n"
+	"snip_sp_store_cross_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
@@ -557,6 +582,25 @@ __asm__(".text\n"
 	"pop %rbx; pop %rsi; ret\n"
 	"1: cmc; cmc; jmp exit_regs\n"
 	"snip_pop_ret_cross_end:\n"
+	/* 64-bit stores next to pages that are not plain (as above): in
+	 * DATA's last page (an unmapped one after it), within it and across;
+	 * from the guard page across into DATA2; a push, a CALL and a MOV to
+	 * a stack slot above the guard page and across into it */
+	"snip_store_last_page:\n"
+	"xor %ecx, %eax; mov %rcx, 8(%rbx); cmc; cmc; jmp exit_regs\n"
+	"snip_store_last_page_end:\n"
+	"snip_store_from_guard:\n"
+	"xor %ecx, %eax; mov %rcx, 8(%rbx); cmc; cmc; jmp exit_regs\n"
+	"snip_store_from_guard_end:\n"
+	"snip_push_cross:\n"
+	"mov %ecx, %eax; push %rax; cmc; cmc; jmp exit_regs\n"
+	"snip_push_cross_end:\n"
+	"snip_call_cross:\n"
+	"mov %ecx, %eax; call 1f; 1: cmc; cmc; jmp exit_regs\n"
+	"snip_call_cross_end:\n"
+	"snip_sp_store_cross:\n"
+	"xor %ecx, %eax; mov %rcx, 8(%rsp); cmc; cmc; jmp exit_regs\n"
+	"snip_sp_store_cross_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"

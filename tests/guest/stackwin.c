@@ -6,7 +6,8 @@
  * called again from the second page (so that the call's own push does
  * not drop the code): it must run the bytes stored, as natively (a stack
  * store's check that missed decoded code, such as a window of pages
- * found plain kept past a decode, fails it). Each case on a fresh buffer.
+ * found plain kept past a decode, fails it); and a MOV through base +
+ * disp. Each case on a fresh buffer, with a data page below it or not.
  * The same code and results in every ABI (x32 uses the 64-bit stores;
  * i386 stores the same bytes in 4-byte halves). */
 #define _GNU_SOURCE
@@ -20,7 +21,7 @@
 #define RESULTS 0x1800
 
 void sw_push(unsigned char *buf), sw_run(unsigned char *buf), sw_pushi(unsigned char *buf);
-void sw_slot(unsigned char *buf), sw_sloti(unsigned char *buf);
+void sw_slot(unsigned char *buf), sw_sloti(unsigned char *buf), sw_base(unsigned char *buf);
 
 #if defined(__x86_64__)
 /* rdi = buf; r12 the old rsp; r13 the code */
@@ -69,7 +70,11 @@ __asm__(".text\n"
 	".globl sw_sloti\n"
 	"sw_sloti:\n" SW_ENTER
 	"movl $0x0f,-0x17f7(%rsp)\n" /* the immediate of mov $7,%eax */
-	SW_LEAVE);
+	SW_LEAVE
+	".globl sw_base\n"
+	"sw_base:\n" SW_ENTER
+	"movabs $0x9090c30000000fb8,%rsi\n" /* mov $15,%eax; ret */
+	"mov %rsi,0x800(%rdi)\n" SW_LEAVE);
 #else
 /* edi = buf; ebx the old esp; esi the code */
 #define SW_ENTER                                             \
@@ -116,35 +121,48 @@ __asm__(".text\n"
 	".globl sw_sloti\n"
 	"sw_sloti:\n" SW_ENTER
 	"movl $0x0f,-0x17fb(%esp)\n"
-	SW_LEAVE);
+	SW_LEAVE
+	".globl sw_base\n"
+	"sw_base:\n" SW_ENTER
+	"movl $0x00000fb8,0x800(%edi)\n"
+	"movl $0x9090c300,0x804(%edi)\n" SW_LEAVE);
 #endif
 
-static void run_case(const char *name, void (*fn)(unsigned char *))
+/* below: a data page of the same mapping under the buffer (a store
+ * check that read the page below a stack store's with its own must still
+ * see the code on its own page: branch store64, history.md) */
+static void run_case(const char *name, void (*fn)(unsigned char *), int below)
 {
-	unsigned char *buf = mmap(NULL, 0x2000, PROT_READ | PROT_WRITE | PROT_EXEC,
+	size_t extra = below ? 0x1000 : 0;
+	unsigned char *map = mmap(NULL, 0x2000 + extra, PROT_READ | PROT_WRITE | PROT_EXEC,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *buf = map + extra;
 	static const unsigned char code[] = { 0xb8, 7, 0, 0, 0, 0xc3, 0x90, 0x90 }; /* mov $7,%eax; ret */
 	int r[2];
 
-	if (buf == MAP_FAILED) {
+	if (map == MAP_FAILED) {
 		perror("mmap");
 		_exit(1);
 	}
 	memcpy(buf + 0x800, code, sizeof(code));
 	fn(buf);
 	memcpy(r, buf + RESULTS, sizeof(r));
-	printf("%s: %d then %d\n", name, r[0], r[1]);
-	munmap(buf, 0x2000);
+	printf("%s%s: %d then %d\n", name, below ? ", a data page below" : "", r[0], r[1]);
+	munmap(map, 0x2000 + extra);
 }
 
 int main(void)
 {
-	for (int round = 0; round < 3; round++) {
-		run_case("push over code", sw_push);
-		run_case("two pushes over code", sw_run);
-		run_case("push imm over code", sw_pushi);
-		run_case("store to a stack slot over code", sw_slot);
-		run_case("immediate to a stack slot over code", sw_sloti);
+	for (int round = 0; round < 6; round++) {
+		int below = round & 1;
+
+		run_case("push over code", sw_push, below);
+		run_case("two pushes over code", sw_run, below);
+		run_case("push imm over code", sw_pushi, below);
+		run_case("store to a stack slot over code", sw_slot, below);
+		run_case("immediate to a stack slot over code", sw_sloti, below);
+		/* base + disp (a check reading its page and the one after) */
+		run_case("store through base + disp over code", sw_base, below);
 	}
 	return 0;
 }
