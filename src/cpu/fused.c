@@ -703,11 +703,5 @@ const unsigned fusion_end_count = sizeof(fusion_ends) / sizeof(fusion_ends[0]);
 
 void fuse_decoded(struct insn *pool, uint32_t n)
 {
-	insn_fn fn = insn_cold(&pool[n - 1])->fn;
-
-	for (unsigned k = 0; k < fusion_end_count; k++)
-		if (fusion_ends[k].handler == fn) {
-			fusion_ends[k].pass(pool, n);
-			return;
-		}
+	pass_end_run(fusion_ends, fusion_end_count, pool, n);
 }

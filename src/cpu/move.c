@@ -664,13 +664,7 @@ const unsigned push_run_end_count = sizeof(push_run_ends) / sizeof(push_run_ends
 
 void push_run_decoded(struct insn *pool, uint32_t n)
 {
-	insn_fn fn = insn_cold(&pool[n - 1])->fn;
-
-	for (unsigned k = 0; k < push_run_end_count; k++)
-		if (push_run_ends[k].handler == fn) {
-			push_run_ends[k].pass(pool, n);
-			return;
-		}
+	pass_end_run(push_run_ends, push_run_end_count, pool, n);
 }
 
 /* MOVSXD r64, r/m32 (64-bit mode); MOVSX r32/r64, r/m8 / r/m16. */

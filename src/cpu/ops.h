@@ -65,6 +65,18 @@ struct pass_end {
 	insn_fn handler;
 	void (*pass)(struct insn *pool, uint32_t n);
 };
+/* Runs the pass, among ends, of pool[n - 1]'s handler, if it has one. */
+static inline void pass_end_run(const struct pass_end *ends, unsigned count, struct insn *pool,
+				uint32_t n)
+{
+	insn_fn fn = insn_cold(&pool[n - 1])->fn;
+
+	for (unsigned k = 0; k < count; k++)
+		if (ends[k].handler == fn) {
+			ends[k].pass(pool, n);
+			return;
+		}
+}
 extern const struct pass_end fusion_ends[];
 extern const unsigned fusion_end_count;
 /* After pool[n - 1] was decoded: a run of PUSHes it ends runs from its
