@@ -326,7 +326,8 @@ table:
 	}
 	if ((flags & F_MODRM) && ic->mod != 3)
 		modrm_mem(i, f, ic->mod, modrm & 7, m64);
-	immediates(i, f, flags);
+	if (flags & (F_IMM_MASK | F_FARPTR)) /* most instructions have none: no call */
+		immediates(i, f, flags);
 	if (f->too_long)
 		return make_fault(i, f, op_gp);
 	ic->len = (uint8_t)f->n;
