@@ -361,9 +361,10 @@ static __attribute__((noinline)) void run_counted(struct cpu *c, const struct in
 	}
 }
 
-/* A stop or fault with lf.op FL_DEFER (after a flag-free writer, at or
- * right after a load or store of its stretch): its flags recorded from
- * the registers before anything reads them (lflive.c). */
+/* A stop or fault with lf.op FL_DEFER or FL_INCDEC_DEFER (after a
+ * flag-free or deferring writer, at or right after a load or store of its
+ * stretch): its flags recorded from the registers before anything reads
+ * them (lflive.c). */
 static inline void settle_deferred_flags(struct cpu *c)
 {
 	if (__builtin_expect(c->lf.op == FL_DEFER || (c->lf.op & FL_INCDEC_DEFER), 0))
