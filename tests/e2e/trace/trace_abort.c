@@ -10,6 +10,7 @@ int main(void)
 	int p[2], status;
 	char c;
 	pid_t child;
+	sigset_t chld;
 
 	if (pipe(p) != 0)
 		return 1;
@@ -27,7 +28,13 @@ int main(void)
 	/* time for the child to be in pause(), so that both traces show it
 	 * interrupted (there is no way for it to say it is there) */
 	usleep(500000);
+	/* SIGCHLD held until the child is reaped: delivered at the unblock,
+	 * not before or after wait4 as the child's death races the parent */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
 	kill(child, SIGTERM);
 	waitpid(child, &status, 0);
+	sigprocmask(SIG_UNBLOCK, &chld, NULL);
 	abort();
 }
