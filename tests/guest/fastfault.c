@@ -108,6 +108,10 @@ extern char exit_regs[];
 	X(rebuild_add_inc_load, 3, DATA + 0x100, GUARD + 0x100, 0)                     \
 	X(rebuild_add_inc_store, 3, DATA + 0x100, RO + 0x100, 0)                       \
 	X(rebuild_dec_clobbered, 3, DATA + 0x100, GUARD + 0x100, 0)                    \
+	X(rebuild_add_kept_store, 3, DATA + 0x100, RO + 0x100, 0)                      \
+	X(rebuild_sub_kept_load, 3, DATA + 0x100, GUARD + 0x100, 0)                    \
+	X(rebuild_add_inc_jump_in, 3, DATA + 0x100, RO + 0x100, 0)                     \
+	X(rebuild_add_inc_same, 3, DATA + 0x100, RO + 0x100, 0)                        \
 	X(pop_run_guard, 4, GOOD_SP, GUARD + 0x100, 0)                                 \
 	X(pop_run_cross, 4, GOOD_SP, DATA2 + 0xff8, 0)                                 \
 	X(pop_ret_cross, 4, GOOD_SP, DATA2 + 0xff0, 0)                                 \
@@ -252,8 +256,9 @@ __asm__(".text\n"
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
 	 * store (the load's register written in between), three units, an
 	 * ESP + disp load; entered past the writer by a jump (runs 1 and 2:
-	 * the flags are the TEST's); not flag-free: ADD of a register to
-	 * itself, a source written before the load */
+	 * the flags are the TEST's); ADD of a register to itself (not
+	 * flag-free); a source written before the load (the twin keeping
+	 * the source) */
 	"snip_rebuild_add_load:\n"
 	"add %esi, %eax; mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_add_load_end:\n"
@@ -327,6 +332,24 @@ __asm__(".text\n"
 	"snip_rebuild_dec_clobbered:\n"
 	"sub %ecx, %eax; dec %edi; mov %ecx, %edi; mov 4(%ebx), %edx; xor %ecx, %esi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_dec_clobbered_end:\n"
+	/* ADD/SUB whose source is written before the access (by the load
+	 * before a faulting store, by a MOV): the twin keeping its source;
+	 * the ADD; INC of the round entered past the ADD (the flags before
+	 * are the TEST's; %edx 1: a rebuild of the ADD there would set CF);
+	 * INC of the ADD's destination (the ADD recorded: its rebuild from
+	 * the register INC wrapped would clear CF) */
+	"snip_rebuild_add_kept_store:\n"
+	"add %esi, %edx; mov 4(%ebx), %esi; mov %esi, 8(%ebx); xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_kept_store_end:\n"
+	"snip_rebuild_sub_kept_load:\n"
+	"{load} sub %esi, %edx; mov %ecx, %esi; mov 4(%ebx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sub_kept_load_end:\n"
+	"snip_rebuild_add_inc_jump_in:\n"
+	"mov $1, %edx; test %cl, %cl; jne 2f; add %esi, %edx; 2: inc %ebp; mov 4(%ebx), %esi; mov %esi, 8(%ebx); cmp $0x40, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_jump_in_end:\n"
+	"snip_rebuild_add_inc_same:\n"
+	"mov $-1, %ebp; add %esi, %ebp; inc %ebp; mov 4(%ebx), %esi; mov %esi, 8(%ebx); cmp $0x40, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_same_end:\n"
 	/* a run of pops (move.c, pop_run): its first load in the guard page
 	 * (nothing done), and one across DATA2's end into unmapped memory (the
 	 * pops one by one: the third faults, two done); a run with its RET
@@ -572,6 +595,18 @@ __asm__(".text\n"
 	"snip_rebuild_dec_clobbered:\n"
 	"sub %ecx, %eax; dec %edi; mov %ecx, %edi; mov 4(%rbx), %edx; xor %ecx, %esi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_dec_clobbered_end:\n"
+	"snip_rebuild_add_kept_store:\n"
+	"add %esi, %edx; mov 4(%rbx), %esi; mov %esi, 8(%rbx); xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_kept_store_end:\n"
+	"snip_rebuild_sub_kept_load:\n"
+	"{load} sub %rsi, %rdx; mov %rcx, %rsi; mov 4(%rbx), %eax; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_sub_kept_load_end:\n"
+	"snip_rebuild_add_inc_jump_in:\n"
+	"mov $1, %edx; test %cl, %cl; jne 2f; add %esi, %edx; 2: inc %ebp; mov 4(%rbx), %esi; mov %esi, 8(%rbx); cmp $0x40, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_jump_in_end:\n"
+	"snip_rebuild_add_inc_same:\n"
+	"mov $-1, %ebp; add %esi, %ebp; inc %ebp; mov 4(%rbx), %esi; mov %esi, 8(%rbx); cmp $0x40, %ebp; cmc; cmc; jmp exit_regs\n"
+	"snip_rebuild_add_inc_same_end:\n"
 	"snip_pop_run_guard:\n"
 	"mov %ecx, %eax; pop %rbx; pop %rsi; pop %rdx; cmc; cmc; jmp exit_regs\n"
 	"snip_pop_run_guard_end:\n"

@@ -544,7 +544,7 @@ static void test_fast_form_fault_rip(void **state)
 	})
 
 enum rebuilt_writer { W_ADD32, W_SUB32, W_CMP32_5, W_SUB16, W_XOR32, W_ADD64, W_TEST8, W_ADD32_SELF, W_SUB64, W_CMP32,
-		      W_ADD32_INC, W_SUB32_DEC, W_ADD64_INC };
+		      W_ADD32_INC, W_SUB32_DEC, W_ADD64_INC, W_ADD16 };
 
 static uint64_t host_writer_flags(enum rebuilt_writer w, uint64_t a, uint64_t b, uint64_t flags_in)
 {
@@ -561,6 +561,7 @@ static uint64_t host_writer_flags(enum rebuilt_writer w, uint64_t a, uint64_t b,
 	case W_ADD32_INC: return HOST_FLAGS("add %k2, %k1; inc %k2", a, b, flags_in);
 	case W_SUB32_DEC: return HOST_FLAGS("sub %k2, %k1; dec %k2", a, b, flags_in);
 	case W_ADD64_INC: return HOST_FLAGS("add %2, %1; inc %2", a, b, flags_in);
+	case W_ADD16: return HOST_FLAGS("add %w2, %w1", a, b, flags_in);
 	default: return HOST_FLAGS("add %k1, %k1", a, b, flags_in);
 	}
 }
@@ -605,8 +606,15 @@ static void test_flags_rebuilt_at_fault(void **state)
 		/* add eax, eax; mov edx, [ebx+4]; xor edi, ecx; int3 (not rebuilt) */
 		{ "\x01\xc0\x8b\x53\x04\x31\xcf\xcc", 8, CPU_MODE_32, W_ADD32_SELF, R_AX, R_AX },
 		/* add eax, esi; mov esi, ecx; mov edx, [ebx+4]; xor edi, ecx; int3
-		 * (its source written before the load: not rebuilt) */
+		 * (its source written before the load: the twin keeping it) */
 		{ "\x01\xf0\x89\xce\x8b\x53\x04\x31\xcf\xcc", 10, CPU_MODE_32, W_ADD32, R_AX, R_SI },
+		/* add eax, esi; mov esi, [ebx]; mov [ebx+8], esi; xor edi, ecx;
+		 * int3 (the source loaded over before the store that faults) */
+		{ "\x01\xf0\x8b\x33\x89\x73\x08\x31\xcf\xcc", 10, CPU_MODE_32, W_ADD32, R_AX, R_SI },
+		/* sub rax, rsi (r, r/m); mov rsi, rcx; mov rdx, [rbx+8]; xor rdi, rcx; int3 */
+		{ "\x48\x2b\xc6\x48\x89\xce\x48\x8b\x53\x08\x48\x31\xcf\xcc", 14, CPU_MODE_64, W_SUB64, R_AX, R_SI },
+		/* add ax, si; mov esi, ecx; mov edx, [ebx+4]; xor edi, ecx; int3 */
+		{ "\x66\x01\xf0\x89\xce\x8b\x53\x04\x31\xcf\xcc", 11, CPU_MODE_32, W_ADD16, R_AX, R_SI },
 		/* reg op= memory, its twin keeping the value loaded:
 		 * add eax, [esp]; mov edx, [ebx+4]; xor edi, ecx; int3 */
 		{ "\x03\x04\x24\x8b\x53\x04\x31\xcf\xcc", 9, CPU_MODE_32, W_ADD32, R_AX, -1 },
