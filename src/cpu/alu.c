@@ -640,25 +640,6 @@ static const insn_exec fast_alu_nf[ALU_ROWS][3][FAST_WIDTHS] = {
 	[ALU_TEST] = NF_ROW(test),
 };
 
-/* The twins of ADD/SUB of registers (FORM_RR, FORM_GR) keeping the
- * source (units.h, UNIT_ALU_REG_KEEP), [ADD, SUB][form][FAST_W*]. */
-#define KEEP_W(NAME, FORM)                                          \
-	UNIT_ALU_REG_KEEP(NAME, a + b, FORM, 32, uint32_t)           \
-	UNIT_ALU_REG_KEEP(NAME, a + b, FORM, 64, uint64_t)           \
-	UNIT_ALU_REG_KEEP(NAME, a + b, FORM, 16, uint16_t)
-#define KEEP_W_SUB(FORM)                                            \
-	UNIT_ALU_REG_KEEP(sub, a - b, FORM, 32, uint32_t)            \
-	UNIT_ALU_REG_KEEP(sub, a - b, FORM, 64, uint64_t)            \
-	UNIT_ALU_REG_KEEP(sub, a - b, FORM, 16, uint16_t)
-KEEP_W(add, rr)
-KEEP_W(add, gr)
-KEEP_W_SUB(rr)
-KEEP_W_SUB(gr)
-#define KEEP_ROW(NAME)                                                                     \
-	{ { fast_##NAME##_rr32_keep, fast_##NAME##_rr64_keep, fast_##NAME##_rr16_keep },   \
-	  { fast_##NAME##_gr32_keep, fast_##NAME##_gr64_keep, fast_##NAME##_gr16_keep } }
-static const insn_exec fast_alu_keep[2][2][FAST_WIDTHS] = { KEEP_ROW(add), KEEP_ROW(sub) };
-
 /* NOT of a 32/64-bit register: no flags, no fault (lflive: neutral). */
 UNIT_NOT(32)
 UNIT_NOT(64)
@@ -807,18 +788,6 @@ insn_exec alu_flag_free(const struct insn *i)
 	if (form > FORM_RI)
 		return NULL;
 	return ic->osz == 1 ? fast_alu8_nf[op][form] : fast_alu_nf[op][form][fast_width(ic->osz)];
-}
-
-/* lflive.c: the flag-free twin of ADD/SUB of two registers (not one to
- * itself) that keeps its source in lf.b, or NULL. */
-insn_exec alu_flag_free_keep(const struct insn *i)
-{
-	unsigned op, form;
-
-	if (!alu_fast_form(i, &op, &form) || (op != ALU_ADD && op != ALU_SUB) ||
-	    (form != FORM_RR && form != FORM_GR) || insn_cold(i)->osz < 2 || i->reg == i->rm)
-		return NULL;
-	return fast_alu_keep[op == ALU_SUB][form == FORM_GR][fast_width(insn_cold(i)->osz)];
 }
 
 /* INC/DEC of a 32/64-bit register (units.h). */

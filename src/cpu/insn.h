@@ -101,7 +101,6 @@ struct insn_cold {
 	uint16_t off;   /* cache: offset in its code page */
 	uint8_t ends_run : 1; /* decode: never falls through (JMP, RET...: FLOW_END): no stub after it */
 	uint8_t chains : 1;   /* decode: disp chains the relative target (cache.h, exec_rel_target) */
-	uint8_t lf_kept : 1;  /* lflive: its flag-free twin keeps its source in lf.b (lf_rebuild) */
 	uint8_t flat;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
 };
 _Static_assert(sizeof(struct insn_cold) == 32, "the cold half");

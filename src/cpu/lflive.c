@@ -20,13 +20,11 @@
  * registers (lf_rebuild) before anything reads them. A memory form that
  * writes them all (reg op= memory) is such an access itself, and may be
  * such a writer: its twin keeps the value it loaded in lf.b (`add
- * 0x4c(%esp,%ebp,4),%edx` of %edx and that); so does the twin of ADD/SUB
- * of registers whose source is written before the access (lf_kept).
- * INC/DEC before an access gets the twin that leaves the record before it
- * and or's FL_INCDEC_DEFER into lf.op: CF is that record's, the rest is
- * rebuilt from its register (`add %esi,%edx; inc %ebp; mov 4(%esp),%esi`),
- * the walk going on to the writer before it (the ADD, its source kept:
- * FL_DEFER under the mark, rebuilt first). lf.op FL_DEFER (or FL_INCDEC_DEFER) tells that the run
+ * 0x4c(%esp,%ebp,4),%edx` of %edx and that). INC/DEC before an access
+ * gets the twin that leaves the record before it and or's
+ * FL_INCDEC_DEFER into lf.op: CF is that record's, the rest is rebuilt
+ * from its register (`add %esi,%edx; inc %ebp; mov 4(%esp),%esi`), the walk
+ * stopping there. lf.op FL_DEFER (or FL_INCDEC_DEFER) tells that the run
  * came to the access straight from that writer: every flag writer with
  * flags overwrites it, and nothing jumps into a stretch with it set (a
  * branch ends a stretch after its last writer has recorded); a jump into
@@ -107,19 +105,6 @@ static bool rebuildable(const struct insn *p, uint32_t written)
 	return op != ALU_ADC && op != ALU_SBB && !(need & written);
 }
 
-/* Whether p, ADD/SUB of two registers that rebuildable refused, can be
- * rebuilt from its destination (nothing in `written` changes it) and its
- * source kept in lf.b by its keeping twin (alu_flag_free_keep). */
-static bool rebuildable_kept(const struct insn *p, uint32_t written)
-{
-	unsigned op, form;
-
-	if ((insn_cold(p)->lf & LF_CLASS_MASK) != LF_WRITES || !(insn_cold(p)->lf & LF_TWIN_ALU) ||
-	    !alu_fast_form(p, &op, &form) || (form != FORM_RR && form != FORM_GR))
-		return false;
-	return !(REG_BIT(form == FORM_GR ? p->reg : p->rm) & written) && alu_flag_free_keep(p);
-}
-
 /* j gets twin nf: the instructions after it up to the writer are stale,
  * the accesses in between rebuild its flags (marked first: a mark alone
  * changes nothing while lf.op holds a record). */
@@ -142,7 +127,6 @@ void lf_decoded_walk(struct insn *pool, uint32_t n)
 	struct insn *accesses[LF_WALK_MAX + 1];
 	unsigned naccesses = 0;
 	uint32_t written = 0;
-	bool incdec_deferred = false; /* one INC/DEC per stretch (lf_rebuild) */
 
 	/* reg op= memory (LF_WRITES with a memory operand: ALU and TEST) is
 	 * an access too: a fault in its load shows the flags before it */
@@ -166,26 +150,12 @@ void lf_decoded_walk(struct insn *pool, uint32_t n)
 		}
 		/* j writes flags: the accesses after it see its flags */
 		if (naccesses && !rebuildable(j, written)) {
-			/* ADD/SUB whose source is overwritten before an access
-			 * (`add %esi,%edx; inc %ebp; mov 4(%esp),%esi`): its
-			 * twin keeps the source in lf.b */
-			if (rebuildable_kept(j, written)) {
-				lf_twin(j, alu_flag_free_keep(j), writer, accesses, naccesses);
-				insn_cold(j)->lf_kept = 1;
-				return; /* as below: settled when it was decoded */
-			}
-			/* INC/DEC: its twin leaves the record before it (CF) and
-			 * marks it FL_INCDEC_DEFER; the rest comes from its
-			 * register. The walk goes on: the writer before it may
-			 * leave FL_DEFER too, rebuilt first (its register then
-			 * one INC/DEC writes) */
-			if (cls == LF_KEEPCF && !incdec_deferred && insn_cold(j)->mod == 3 &&
-			    !(REG_BIT(j->rm) & written) && (nf = alu_incdec_deferred(j))) {
+			/* INC/DEC (`add %esi,%edx; inc %ebp; mov 4(%esp),%esi`):
+			 * its twin leaves the record before it (CF) and marks it
+			 * FL_INCDEC_DEFER; the rest comes from its register */
+			if (cls == LF_KEEPCF && insn_cold(j)->mod == 3 && !(REG_BIT(j->rm) & written) &&
+			    (nf = alu_incdec_deferred(j)))
 				lf_twin(j, nf, writer, accesses, naccesses);
-				incdec_deferred = true;
-				written |= REG_BIT(j->rm);
-				continue;
-			}
 			return;
 		}
 		/* a memory form that writes them all (reg op= memory) may get
@@ -215,26 +185,31 @@ static void incdec_rebuild(struct cpu *c, const struct insn *p)
 	flags_set(c, inc ? FL_INC : FL_DEC, sz, r, inc ? r - 1 : r + 1, 1);
 }
 
-/* The last flag writer before p (the walk's limit: lf_decoded_walk). */
-static const struct insn *writer_before(const struct insn *p)
+void lf_rebuild(struct cpu *c, const struct insn *at)
 {
+	const struct insn *p = at;
+	bool incdec = c->lf.op & FL_INCDEC_DEFER;
+	unsigned op, form, dst;
+	uint64_t mask, d, s;
+
+	if (incdec) /* the record before it stands, should at be no access marked */
+		c->lf.op &= ~FL_INCDEC_DEFER;
+	else
+		c->lf.op = FL_NONE; /* lf.rf's bits, should at be no access marked */
+	if (!at || !(insn_cold(at)->lf & LF_REBUILD))
+		return;
+	/* the writer: the last flag writer before it, within the walk */
 	for (unsigned steps = 0; steps < LF_WALK_MAX; steps++) {
 		unsigned cls = insn_cold(--p)->lf & LF_CLASS_MASK;
 
 		if (cls != LF_NEUTRAL && cls != LF_NEUTRAL_NOFAULT)
 			break;
 	}
-	return p;
-}
-
-/* ALU p's flags from its destination register and its source (the
- * register, the immediate, or the value its twin kept in lf.b). */
-static void alu_rebuild(struct cpu *c, const struct insn *p)
-{
-	unsigned op, form, dst;
-	uint64_t mask, d, s;
-	bool kept;
-
+	if (incdec) {
+		if ((insn_cold(p)->lf & LF_CLASS_MASK) == LF_KEEPCF && alu_incdec_deferred(p))
+			incdec_rebuild(c, p);
+		return;
+	}
 	if (!rebuildable(p, 0))
 		return;
 	alu_fast_form(p, &op, &form);
@@ -242,9 +217,8 @@ static void alu_rebuild(struct cpu *c, const struct insn *p)
 	dst = form == FORM_GR ? p->reg : p->rm;
 	if (form == FORM_RM) /* reg op= memory: the twin kept the value it loaded */
 		dst = p->reg;
-	kept = form == FORM_RM || insn_cold(p)->lf_kept;
 	d = c->r[dst] & mask;
-	s = (kept ? c->lf.b : form == FORM_RI ? p->imm : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
+	s = (form == FORM_RI ? p->imm : form == FORM_RM ? c->lf.b : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
 	/* as its form with the flags records them (units.h, UNIT_ALU_REG) */
 	switch (op) {
 	case ALU_ADD:
@@ -263,27 +237,4 @@ static void alu_rebuild(struct cpu *c, const struct insn *p)
 		flags_record(c, FL_LOGIC, insn_cold(p)->osz, d, 0, 0);
 		break;
 	}
-}
-
-void lf_rebuild(struct cpu *c, const struct insn *at)
-{
-	unsigned before = c->lf.op & ~FL_INCDEC_DEFER; /* the record before INC/DEC's */
-	bool incdec = c->lf.op & FL_INCDEC_DEFER;
-	const struct insn *p;
-
-	/* what stands should at be no access marked: the record before
-	 * INC/DEC, else lf.rf's bits */
-	c->lf.op = incdec && before != FL_DEFER ? before : FL_NONE;
-	if (!at || !(insn_cold(at)->lf & LF_REBUILD))
-		return;
-	p = writer_before(at);
-	if (!incdec) {
-		alu_rebuild(c, p);
-		return;
-	}
-	if ((insn_cold(p)->lf & LF_CLASS_MASK) != LF_KEEPCF || !alu_incdec_deferred(p))
-		return;
-	if (before == FL_DEFER) /* the writer before it deferred too */
-		alu_rebuild(c, writer_before(p));
-	incdec_rebuild(c, p);
 }

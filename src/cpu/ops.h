@@ -121,8 +121,5 @@ insn_exec shift_flag_free(const struct insn *i);
 /* The twin of INC/DEC of a register that leaves its flags deferred
  * (FL_INCDEC_DEFER) on the record before it; NULL if none. */
 insn_exec alu_incdec_deferred(const struct insn *i);
-/* The twin of ADD/SUB of two registers that keeps its source in lf.b, for
- * a rebuild after the register changed; NULL if none. */
-insn_exec alu_flag_free_keep(const struct insn *i);
 
 #endif

@@ -27,7 +27,7 @@
 #include "cpu/units.h"
 
 /* The members: name, the mode and bytes of an instruction whose fast form
- * is the unit's single form, which of that form's twins it is (TWIN_*).
+ * is the unit's single form, whether it is that form's flag-free twin.
  * By measured weight (busybox sha256sum i386/x86_64, own sha256, qsort,
  * busybox gzip). */
 #define PAIR_UNITS(X, ...)                                                               \
@@ -64,9 +64,7 @@
 	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */ \
 	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */                      \
 	X(load32_sp32, 32, "\x8b\x44\x24\x04", 0, __VA_ARGS__) /* mov 4(%esp),%eax */       \
-	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */ \
-	X(add_rr32_keep, 64, "\x01\xc8", 2, __VA_ARGS__)                                        \
-	X(inc32_defer, 64, "\xff\xc0", 3, __VA_ARGS__)       /* inc %eax */
+	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -88,8 +86,6 @@ UNIT_LEA(32)
 UNIT_MOVZX_B_RR()
 UNIT_MOVSXD_RR()
 UNIT_INCDEC_NF(inc, 1, 64)
-UNIT_ALU_REG_KEEP(add, a + b, rr, 32, uint32_t)
-UNIT_INCDEC_DEFER(inc, 1, 32)
 #define PAIR_MOVES(_, SH, EA)                                    \
 	UNIT_LOAD(load32, 4, SH, EA) UNIT_LOAD(load64, 8, SH, EA) \
 	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])    \
@@ -192,14 +188,9 @@ static unsigned unit_hash_slot(insn_exec e)
 	return (unsigned)((((uintptr_t)e >> 4) * 0x9e3779b97f4a7c15ull) >> 57) & (UNIT_HASH_SIZE - 1);
 }
 
-/* Which form of the canned instruction a unit is: its own, its flag-free
- * twin, the one keeping its source (ADD/SUB), the deferring one (INC/DEC:
- * lflive.c). */
-enum { TWIN_NONE, TWIN_NF, TWIN_KEEP, TWIN_DEFER };
-
-/* The form the decoder picks for the canned instruction (or its twin), as
- * a CPU of that mode with flat segments would. */
-static insn_exec canned_form_in(struct insn *i, unsigned bits, const char *bytes, unsigned n, int twin)
+/* The form the decoder picks for the canned instruction (its flag-free
+ * twin if nf), as a CPU of that mode with flat segments would. */
+static insn_exec canned_form_in(struct insn *i, unsigned bits, const char *bytes, unsigned n, bool nf)
 {
 	static struct cpu cpu32, cpu64;
 	struct cpu *c = bits == 64 ? &cpu64 : &cpu32;
@@ -207,21 +198,14 @@ static insn_exec canned_form_in(struct insn *i, unsigned bits, const char *bytes
 	c->mode = bits == 64 ? CPU_MODE_64 : CPU_MODE_32;
 	if (!insn_decode_canned(i, c, (const uint8_t *)bytes, n))
 		return NULL;
-	switch (twin) {
-	case TWIN_NONE:
+	if (!nf)
 		return i->exec;
-	case TWIN_KEEP:
-		return alu_flag_free_keep(i);
-	case TWIN_DEFER:
-		return alu_incdec_deferred(i);
-	default:
-		return insn_cold(i)->lf & LF_TWIN_ALU ? alu_flag_free(i) : insn_cold(i)->lf & LF_TWIN_SHIFT ? shift_flag_free(i) : NULL;
-	}
+	return insn_cold(i)->lf & LF_TWIN_ALU ? alu_flag_free(i) : insn_cold(i)->lf & LF_TWIN_SHIFT ? shift_flag_free(i) : NULL;
 }
 
-static insn_exec canned_form(unsigned bits, const char *bytes, unsigned n, int twin)
+static insn_exec canned_form(unsigned bits, const char *bytes, unsigned n, bool nf)
 {
-	insn_exec e = canned_form_in(insn_scratch_shared_take(), bits, bytes, n, twin);
+	insn_exec e = canned_form_in(insn_scratch_shared_take(), bits, bytes, n, nf);
 
 	insn_scratch_shared_give();
 	return e;

@@ -81,14 +81,6 @@
 		      if (WRITES) REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], (T)(EXPR));              \
 		      c->lf.op = FL_DEFER)
 
-/* ADD/SUB of registers flag-free keeping the source in lf.b (lflive.c:
- * for when an instruction before the access that may fault overwrites
- * the source register; the flags are rebuilt from the result and that). */
-#define UNIT_ALU_REG_KEEP(NAME, EXPR, FORM, BITS, T)                                             \
-	UNIT_AND_FORM(NAME##_##FORM##BITS##_keep, T a = (T)c->r[i->UNIT_DST_##FORM];              \
-		      T b = (T)(UNIT_SRC_##FORM); REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], (T)(EXPR)); \
-		      c->lf.b = b; c->lf.op = FL_DEFER)
-
 #define UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)   \
 	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, rr, BITS, T, SZ) \
 	UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, gr, BITS, T, SZ) \

@@ -256,9 +256,8 @@ __asm__(".text\n"
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
 	 * store (the load's register written in between), three units, an
 	 * ESP + disp load; entered past the writer by a jump (runs 1 and 2:
-	 * the flags are the TEST's); ADD of a register to itself (not
-	 * flag-free); a source written before the load (the twin keeping
-	 * the source) */
+	 * the flags are the TEST's); not flag-free: ADD of a register to
+	 * itself, a source written before the load */
 	"snip_rebuild_add_load:\n"
 	"add %esi, %eax; mov 4(%ebx), %edx; xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_add_load_end:\n"
@@ -333,11 +332,11 @@ __asm__(".text\n"
 	"sub %ecx, %eax; dec %edi; mov %ecx, %edi; mov 4(%ebx), %edx; xor %ecx, %esi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_dec_clobbered_end:\n"
 	/* ADD/SUB whose source is written before the access (by the load
-	 * before a faulting store, by a MOV): the twin keeping its source;
-	 * the ADD; INC of the round entered past the ADD (the flags before
-	 * are the TEST's; %edx 1: a rebuild of the ADD there would set CF);
-	 * INC of the ADD's destination (the ADD recorded: its rebuild from
-	 * the register INC wrapped would clear CF) */
+	 * before a faulting store, by a MOV: recorded, not rebuilt); the
+	 * ADD; INC of the round entered past the ADD (the flags before are
+	 * the TEST's; %edx 1: a rebuild of the ADD there would set CF); INC
+	 * of the ADD's destination (the ADD recorded: a rebuild from the
+	 * register INC wrapped would clear CF) */
 	"snip_rebuild_add_kept_store:\n"
 	"add %esi, %edx; mov 4(%ebx), %esi; mov %esi, 8(%ebx); xor %ecx, %edi; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_add_kept_store_end:\n"

@@ -606,10 +606,11 @@ static void test_flags_rebuilt_at_fault(void **state)
 		/* add eax, eax; mov edx, [ebx+4]; xor edi, ecx; int3 (not rebuilt) */
 		{ "\x01\xc0\x8b\x53\x04\x31\xcf\xcc", 8, CPU_MODE_32, W_ADD32_SELF, R_AX, R_AX },
 		/* add eax, esi; mov esi, ecx; mov edx, [ebx+4]; xor edi, ecx; int3
-		 * (its source written before the load: the twin keeping it) */
+		 * (its source written before the load: not rebuilt) */
 		{ "\x01\xf0\x89\xce\x8b\x53\x04\x31\xcf\xcc", 10, CPU_MODE_32, W_ADD32, R_AX, R_SI },
 		/* add eax, esi; mov esi, [ebx]; mov [ebx+8], esi; xor edi, ecx;
-		 * int3 (the source loaded over before the store that faults) */
+		 * int3 (the source loaded over before the store that faults: not
+		 * rebuilt; history.md, branch addsrc) */
 		{ "\x01\xf0\x8b\x33\x89\x73\x08\x31\xcf\xcc", 10, CPU_MODE_32, W_ADD32, R_AX, R_SI },
 		/* sub rax, rsi (r, r/m); mov rsi, rcx; mov rdx, [rbx+8]; xor rdi, rcx; int3 */
 		{ "\x48\x2b\xc6\x48\x89\xce\x48\x8b\x53\x08\x48\x31\xcf\xcc", 14, CPU_MODE_64, W_SUB64, R_AX, R_SI },
