@@ -765,17 +765,29 @@ static void release(struct res *r)
 	sigprocmask(SIG_UNBLOCK, &s, NULL);
 }
 
+/* A timed call's trial tells nothing when the signaller, starved on a
+ * loaded host, sent its signal too near the call's timeout or not before
+ * it ended (the timeout may then win, natively too: a futex wait woken
+ * after its timer fired gives ETIMEDOUT): such a trial is run again. Seen
+ * under ASan at load 16: signals sent after the 1 s timeout, or never. */
+#define SIGNAL_LATE_MS (TIMEOUT_MS - 250)
+#define TRIALS 4
+
 static void run(const struct tcase *c, enum how how)
 {
-	struct res r = { .pipe = { -1, -1 }, .sock = { -1, -1 }, .listen_fd = -1,
-			 .ep = -1, .sem = -1, .msq = -1 };
+	struct res r;
 	double start, took;
 	pid_t sig_pid;
 	long got;
 	int err;
 	const char *when = "";
 	int hits1, hits2;
+	bool late;
+	int trial = 0;
 
+again:
+	r = (struct res){ .pipe = { -1, -1 }, .sock = { -1, -1 }, .listen_fd = -1,
+			  .ep = -1, .sem = -1, .msq = -1 };
 	set_handlers(how);
 	c->setup(&r);
 	usr1_hits = usr2_hits = 0;
@@ -799,6 +811,14 @@ static void run(const struct tcase *c, enum how how)
 	reap(sig_pid);
 	reap(r.eventer);
 	release(&r);
+	late = !c->event && (*signal_sent_ms == 0 || *signal_sent_ms > SIGNAL_LATE_MS);
+	if (late && ++trial < TRIALS)
+		goto again;
+	if (late) {
+		printf("%-31s %-28s the signal never came in time (%d trials, last at %.0f ms)\n",
+		       c->name, how_name[how], TRIALS, *signal_sent_ms);
+		return;
+	}
 	/* a call waiting for an event says by its result what ended it; a
 	 * timed one that timed out went on with the rest of its time if it
 	 * came back before the signal's time + TIMEOUT_MS (the signaller
