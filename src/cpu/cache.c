@@ -984,7 +984,19 @@ void cpu_code_forked(bool child)
 		fork_teach_forked_child();
 }
 
-const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i)
+__attribute__((noinline)) const struct insn *exec_rel_target_far(struct cpu *c, const struct insn *i)
+{
+	return exec_rel_kept(c, i, false, 0, 0);
+}
+
+/* exec_branch's target when something is pending: the run loop takes it */
+__attribute__((noinline)) const struct insn *exec_branch_pending(struct cpu *c, const struct insn *t)
+{
+	(void)c;
+	return t;
+}
+
+__attribute__((noinline)) const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i)
 {
 	return exec_branch(c, exec_chain(c, i));
 }

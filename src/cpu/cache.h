@@ -276,9 +276,16 @@ static inline const struct insn *exec_next(struct cpu *c, const struct insn *i)
  * next branch. Unbounded without sibling calls (a guest loop would nest
  * frames): only where EXEC_TAIL_DISPATCH holds, whose builds turn these
  * calls into jumps (unit.cpu_tail_dispatch checks). */
+const struct insn *exec_branch_pending(struct cpu *c, const struct insn *t);
+
 static inline const struct insn *exec_branch(struct cpu *c, const struct insn *t)
 {
-	if (EXEC_TAIL_DISPATCH && __builtin_expect(c->pending == 0, 1)) {
+	if (EXEC_TAIL_DISPATCH) {
+		/* the pending case a tail call too: t stays in the argument
+		 * register either way (returning it inline cost every taken
+		 * branch a move into the return register) */
+		if (__builtin_expect(c->pending != 0, 0))
+			return exec_branch_pending(c, t);
 		__asm__("" : "+r"(t)); /* jmp *(reg), as exec_next */
 		return t->exec(c, t);
 	}
@@ -299,19 +306,17 @@ const struct insn *exec_chain(struct cpu *c, const struct insn *i);
  * tail calls, so the forms need no frame. */
 const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i);
 
-/* ... with_next: the caller has the branch's fall-through address at
- * hand (next: a CALL's return address; else it is read here, only for a
- * kept target on another page), and amask is the form's mode's (a
- * constant for the forms of one mode; 0: the CPU's, read here too, not
- * hoisted above the test to cost the target on the page a load) */
+/* The kept target of i on another page (disp tagged), checked. with_next:
+ * the caller has the branch's fall-through address at hand (next: a
+ * CALL's return address; else it is read here), and amask is the form's
+ * mode's (a constant for the forms of one mode; 0: the CPU's, read here
+ * too, not hoisted above the caller's test to cost the target on the
+ * page a load) */
 static inline __attribute__((always_inline)) const struct insn *
-exec_rel_target_from(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
+exec_rel_kept(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
 {
-	uintptr_t t = (uintptr_t)i->disp;
-	const struct insn *kept = (const struct insn *)(t - 1);
+	const struct insn *kept = (const struct insn *)((uintptr_t)i->disp - 1);
 
-	if (__builtin_expect(!(t & 1), 1))
-		return exec_branch(c, (const struct insn *)t);
 	if (!with_next)
 		next = insn_cold(i)->addr + insn_cold(i)->len;
 	if (!amask) {
@@ -323,9 +328,31 @@ exec_rel_target_from(struct cpu *c, const struct insn *i, bool with_next, uint64
 	return exec_chain_branch(c, i);
 }
 
-static inline const struct insn *exec_rel_target(struct cpu *c, const struct insn *i)
+/* ... and the target within the page before it (JMP, CALL) */
+static inline __attribute__((always_inline)) const struct insn *
+exec_rel_target_from(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
 {
-	return exec_rel_target_from(c, i, false, 0, 0);
+	uintptr_t t = (uintptr_t)i->disp;
+
+	if (__builtin_expect(!(t & 1), 1))
+		return exec_branch(c, (const struct insn *)t);
+	return exec_rel_kept(c, i, with_next, next, amask);
+}
+
+/* ... for the Jcc forms and the fused compares' Jcc: the target on the
+ * page inline, one on another page out of line (cache.c). Whole, gcc
+ * split the taken path off ~500 of these forms into one shared part (a
+ * jump more, and one host indirect jump for all their targets) */
+const struct insn *exec_rel_target_far(struct cpu *c, const struct insn *i);
+
+static inline __attribute__((always_inline)) const struct insn *
+exec_rel_target(struct cpu *c, const struct insn *i)
+{
+	uintptr_t t = (uintptr_t)i->disp;
+
+	if (__builtin_expect(!(t & 1), 1))
+		return exec_branch(c, (const struct insn *)t);
+	return exec_rel_target_far(c, i);
 }
 
 /* An indirect branch's target, kept in imm (unused by these forms) and

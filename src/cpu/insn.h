@@ -611,6 +611,21 @@ static inline uint64_t mem_read_fast(uint64_t addr, unsigned sz)
 	return mem_load(addr, sz);
 }
 
+/* ... of 4 or 8 bytes whose address the compiler may fold into the host
+ * load (a register + a constant: a POP run's words, without an LEA
+ * each); the operand a byte array, which no sanitizer checks for
+ * alignment. */
+static inline uint64_t mem_read_fast_folded(uint64_t addr, unsigned sz)
+{
+	uint64_t v;
+
+	if (sz == 4)
+		__asm__ volatile("movl %1, %k0" : "=r"(v) : "m"(*(const char(*)[4])g2h(addr)) : "memory");
+	else
+		__asm__ volatile("movq %1, %0" : "=r"(v) : "m"(*(const char(*)[8])g2h(addr)) : "memory");
+	return v;
+}
+
 /* ... and the store, after store_plain (cache.h, EXEC_STORE_OR_GENERIC). */
 static inline void mem_write_nocheck(uint64_t addr, unsigned sz, uint64_t v)
 {

@@ -556,9 +556,9 @@ pop_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz, bool ret)
 	if (__builtin_expect(((sp ^ (sp + sz * m - 1)) >> 12) != 0, 0))
 		return sz == 8 ? fast_pop64(c, i) : fast_pop32(c, i);
 	for (unsigned k = 0; k < n; k++)
-		c->r[i[k].rm] = mem_read_fast(sp + sz * k, sz);
+		c->r[i[k].rm] = mem_read_fast_folded(sp + sz * k, sz);
 	if (ret)
-		target = mem_read_fast(sp + sz * n, sz);
+		target = mem_read_fast_folded(sp + sz * n, sz);
 	c->r[R_SP] = sp + sz * m;
 	if (ret)
 		return exec_indirect(c, i + n, target);
