@@ -87,16 +87,20 @@ static void pidfds(void)
 	CHECK("pidfd_getfd bad flags", syscall(SYS_pidfd_getfd, self, p[1], 1));
 	close(fd);
 
-	/* a child: the pidfd is readable once it has exited */
+	/* a child: the pidfd is readable once it has exited. SIGTERM blocked
+	 * across the fork and taken only in the child's sigsuspend, so that
+	 * its trace shows the suspend every time (a sleep only made it likely:
+	 * natively too, the signal could come before the child blocked) */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
 	child = fork();
 	if (child == 0) {
-		pause();
+		sigemptyset(&set);
+		sigsuspend(&set);
 		_exit(0);
 	}
-	/* the child in pause() before it is signalled, natively and under
-	 * sysgate alike (a trace shows its pause; which comes first is
-	 * timing) */
-	settle();
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	fd = (int)pidfd_open(child, PIDFD_NONBLOCK);
 	FACT("pidfd_open child", fd >= 0);
 	if (fd < 0)
