@@ -779,7 +779,7 @@ insn_exec alu_flag_free(const struct insn *i)
 	const struct insn_cold *ic = insn_cold(i);
 	unsigned op, form;
 
-	if (ic->fn == op_inc_Ev || ic->fn == op_dec_Ev || ic->fn == op_inc_r || ic->fn == op_dec_r)
+	if (insn_fn_is_inc(ic->fn) || insn_fn_is_dec(ic->fn))
 		return incdec_flag_free(i);
 	if (!alu_fast_form(i, &op, &form))
 		return NULL;
@@ -819,9 +819,9 @@ static insn_exec incdec_flag_free(const struct insn *i)
 
 	if (ic->mod != 3 || ic->osz < 4)
 		return NULL;
-	if (ic->fn == op_inc_Ev || ic->fn == op_inc_r)
+	if (insn_fn_is_inc(ic->fn))
 		return w ? fast_inc64_nf : fast_inc32_nf;
-	if (ic->fn == op_dec_Ev || ic->fn == op_dec_r)
+	if (insn_fn_is_dec(ic->fn))
 		return w ? fast_dec64_nf : fast_dec32_nf;
 	return NULL;
 }
@@ -834,7 +834,7 @@ insn_exec alu_incdec_deferred(const struct insn *i)
 
 	if (!incdec_flag_free(i))
 		return NULL;
-	if (ic->fn == op_inc_Ev || ic->fn == op_inc_r)
+	if (insn_fn_is_inc(ic->fn))
 		return w ? fast_inc64_defer : fast_inc32_defer;
 	return w ? fast_dec64_defer : fast_dec32_defer;
 }
@@ -910,8 +910,8 @@ void alu_specialise(struct insn *i)
 		}
 		return;
 	}
-	if (ic->fn == op_inc_Ev || ic->fn == op_dec_Ev || ic->fn == op_inc_r || ic->fn == op_dec_r) {
-		bool inc = ic->fn == op_inc_Ev || ic->fn == op_inc_r;
+	if (insn_fn_is_inc(ic->fn) || insn_fn_is_dec(ic->fn)) {
+		bool inc = insn_fn_is_inc(ic->fn);
 
 		if (ic->osz < 4)
 			return;

@@ -177,7 +177,7 @@ void lf_decoded_walk(struct insn *pool, uint32_t n)
 static void incdec_rebuild(struct cpu *c, const struct insn *p)
 {
 	unsigned sz = insn_cold(p)->osz;
-	bool inc = insn_cold(p)->fn == op_inc_Ev || insn_cold(p)->fn == op_inc_r;
+	bool inc = insn_fn_is_inc(insn_cold(p)->fn);
 	uint64_t r = c->r[p->rm] & size_mask(sz);
 	bool cf = flags_cf(c);
 
@@ -214,10 +214,9 @@ void lf_rebuild(struct cpu *c, const struct insn *at)
 		return;
 	alu_fast_form(p, &op, &form);
 	mask = size_mask(insn_cold(p)->osz);
-	dst = form == FORM_GR ? p->reg : p->rm;
-	if (form == FORM_RM) /* reg op= memory: the twin kept the value it loaded */
-		dst = p->reg;
+	dst = form == FORM_GR || form == FORM_RM ? p->reg : p->rm;
 	d = c->r[dst] & mask;
+	/* reg op= memory: the twin kept the value it loaded in lf.b */
 	s = (form == FORM_RI ? p->imm : form == FORM_RM ? c->lf.b : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
 	/* as its form with the flags records them (units.h, UNIT_ALU_REG) */
 	switch (op) {

@@ -118,6 +118,9 @@ void avx_fuse_decoded(struct insn *pool, uint32_t n);
  * for i, whose exec is that form or already its twin; NULL if none. */
 insn_exec alu_flag_free(const struct insn *i);
 insn_exec shift_flag_free(const struct insn *i);
+/* INC's and DEC's handlers (the r/m and the register encodings). */
+static inline bool insn_fn_is_inc(insn_fn fn) { return fn == op_inc_Ev || fn == op_inc_r; }
+static inline bool insn_fn_is_dec(insn_fn fn) { return fn == op_dec_Ev || fn == op_dec_r; }
 /* The twin of INC/DEC of a register that leaves its flags deferred
  * (FL_INCDEC_DEFER) on the record before it; NULL if none. */
 insn_exec alu_incdec_deferred(const struct insn *i);
