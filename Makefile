@@ -70,17 +70,19 @@ clean:
 
 # Benchmarks (not part of `make test`): the release tree, then bench/run.sh:
 # native, sysgate and qemu-user side by side. REPS=N, SMALL=1 (quick),
-# FULL=1 (the issue's sizes), ONLY=regex.
+# FULL=1 (the issue's sizes), ONLY=regex; COUNT=1: host instructions per
+# guest instruction instead of times (noise-free, every ABI).
 BENCH_BUILD ?= build-release
 REPS ?= 5
 SMALL ?= 0
 FULL ?= 0
 ONLY ?= .
+COUNT ?= 0
 
 bench: setup
 	@$(call sg_configured,$(BENCH_BUILD)) || cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release $(SG_CMAKE_FLAGS)
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target sysgate_cli
-	REPS=$(REPS) SMALL=$(SMALL) FULL=$(FULL) ONLY='$(ONLY)' bash bench/run.sh $(BENCH_BUILD)
+	REPS=$(REPS) SMALL=$(SMALL) FULL=$(FULL) ONLY='$(ONLY)' COUNT=$(COUNT) bash bench/run.sh $(BENCH_BUILD)
 
 # The stress-ng oracle (docs/testing.md): every stressor of the classes os,
 # memory, signal, pipe, scheduler, filesystem with --verify, natively and

@@ -8,6 +8,8 @@
 #	FULL=1     the issue's sizes (sha256 of 32 MiB, gzip of 16 MiB)
 #	ONLY=RE    only the workloads whose name matches the regex RE
 #	SG_REV=... the revision to print (default: git describe of this tree)
+#	COUNT=1    no timing: host instructions per guest instruction of each
+#	           workload under sysgate, noise-free, for every ABI (below)
 # A workload that fails under sysgate (or qemu) is measured no further
 # there and shows "fails (reason)": the run goes on.
 set -u
@@ -140,6 +142,32 @@ fi
 if command -v clang >/dev/null; then
 	clang_bin=$(readlink -f "$(command -v clang)")
 	add "clang --version (host)" x86_64 1 /dev/null file "$clang_bin --version" "$clang_bin --version"
+fi
+
+# --- COUNT=1: host instructions per guest instruction -----------------------
+# Guest instructions: one run with --stats. Host instructions: one run of
+# sysgate itself as an x86_64 guest of sysgate --stats (the outer's guest
+# instructions are the inner's host instructions, the same count callgrind
+# gives, within 0.3%), which works for i386 and x32 guests too, where
+# valgrind cannot. Both are sums over every process of the run.
+stats_sum() { # stats_sum FILE -> the guest instructions of every stats line
+	sed -n 's/^sysgate: stats pid [0-9]* [a-z]*: \([0-9]*\) guest instructions.*/\1/p' "$1" |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+if [ "${COUNT:-0}" = 1 ]; then
+	echo "| workload | ABI | guest instructions | host instructions | host per guest |"
+	echo "|---|---|---:|---:|---:|"
+	for i in "${!WL_NAME[@]}"; do
+		g=$W/out/$i.count-guest h=$W/out/$i.count-host
+		# shellcheck disable=SC2086 # commands are word lists
+		"$SG" --stats ${WL_GUEST[$i]} <"${WL_IN[$i]}" >/dev/null 2>"$g"
+		# shellcheck disable=SC2086
+		"$SG" --stats "$SG" ${WL_GUEST[$i]} <"${WL_IN[$i]}" >/dev/null 2>"$h"
+		ng=$(stats_sum "$g") nh=$(stats_sum "$h")
+		echo "| ${WL_NAME[$i]} | ${WL_ABI[$i]} | $ng | $nh |" \
+			"$(awk -v h="$nh" -v g="$ng" 'BEGIN { if (g > 0) printf("%.2f", h / g); else printf("-") }') |"
+	done
+	exit 0
 fi
 
 declare -A QEMU=([i386]=qemu-i386 [x86_64]=qemu-x86_64)
