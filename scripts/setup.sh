@@ -4,9 +4,10 @@
 # arguments name more packages (`make stress-ng`: stress-ng).
 set -eu
 # (strace: the trace comparisons; chromium: the timeline page's test,
-# e2e.trace-timeline-html, which is skipped without it)
+# e2e.trace-timeline-html, which is skipped without it; qemu-user: the
+# oracle of e2e.fastfault.i386 on a host without IA32)
 PKGS="cmake make gcc pkg-config libcapstone-dev libelf-dev libcmocka-dev uthash-dev
-gcc-multilib libc6-dev-x32 libc6-dev-i386 nasm binutils file gdb valgrind strace chromium $*"
+gcc-multilib libc6-dev-x32 libc6-dev-i386 nasm binutils file gdb valgrind strace chromium qemu-user $*"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

@@ -19,7 +19,9 @@
 # --ref-expect (an expected-output file, with --status). With the twin, both
 # runs get E2E_REF_TWIN=1 in their environment: a guest program then leaves
 # out the checks only its own ABI has (the i386-only system calls), for
-# which the twin is no oracle.
+# which the twin is no oracle. --ref-emulator CMD (qemu-i386) is the last
+# fallback, for the few cases checked to give the native output under it:
+# --ref run under CMD, where CMD is installed.
 #
 # Both runs start in their own empty directory with the same environment
 # (env -i, PATH plus --env) and stdin (--stdin, else /dev/null), under
@@ -39,6 +41,8 @@
 #   --twin-check CMD     sh command that must exit 0 for the twin to be a
 #                        valid oracle (else skip, 77), e.g. same versions
 #   --ref-expect FILE    expected stdout when the probe fails (as --expect)
+#   --ref-emulator CMD   when the probe fails: --ref run under CMD (a
+#                        qemu-user); skipped (77) where CMD is not installed
 #   --status N           expected exit status (with --expect, or alone)
 #   --stdin FILE         stdin for both runs
 #   --env NAME=VALUE     add to the environment of both runs (repeatable)
@@ -57,7 +61,7 @@ set -u
 die() { echo "run_case.sh: $*" >&2; exit 2; }
 
 noguest= ref= expect= status= stdin=/dev/null envs= opts_n=0 checks=
-probe= twin= twinsed= twincheck= refexpect=
+probe= twin= twinsed= twincheck= refexpect= emulator=
 nl='
 '
 while [ $# -gt 0 ]; do
@@ -70,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--twin-sed) twinsed=$2; shift 2 ;;
 	--twin-check) twincheck=$2; shift 2 ;;
 	--ref-expect) refexpect=$2; shift 2 ;;
+	--ref-emulator) emulator=$2; shift 2 ;;
 	--status) status=$2; shift 2 ;;
 	--stdin) stdin=$2; shift 2 ;;
 	--env) envs="$envs$2$nl"; shift 2 ;;
@@ -96,7 +101,8 @@ fi
 [ -n "$ref" ] && [ -n "$expect" ] && die "--ref and --expect exclude each other"
 [ -z "$ref" ] && [ -z "$status" ] && die "no oracle: give --ref, or --status"
 [ -n "$twin" ] && [ -n "$refexpect" ] && die "--ref-twin and --ref-expect exclude each other"
-[ -n "$twin$refexpect" ] && [ -z "$probe" ] && die "a fallback needs --probe"
+[ -n "$twin$refexpect$emulator" ] && [ -z "$probe" ] && die "a fallback needs --probe"
+[ -n "$emulator" ] && [ -n "$twin$refexpect" ] && die "--ref-emulator excludes the other fallbacks"
 [ -n "$probe" ] && [ -z "$ref" ] && die "--probe needs --ref"
 [ -n "$refexpect" ] && [ -z "$status" ] && die "--ref-expect needs --status"
 [ -x "$sysgate" ] || { echo "FAIL: $sysgate is not built"; exit 1; }
@@ -133,6 +139,12 @@ if [ -n "$probe" ]; then
 			envs="${envs}E2E_REF_TWIN=1$nl"
 		elif [ -n "$refexpect" ]; then
 			ref= expect=$refexpect
+		elif [ -n "$emulator" ]; then
+			found=$(command -v "$emulator") || {
+				echo "SKIP: $why, and its fallback oracle $emulator is not installed"
+				exit 77
+			}
+			emulator=$found
 		else
 			echo "SKIP: $why, and the case has no fallback oracle"
 			exit 77
@@ -141,6 +153,9 @@ if [ -n "$probe" ]; then
 fi
 if [ -z "$why" ] && [ -n "$ref" ]; then
 	echo "reference: $ref, native"
+	emulator=
+elif [ -n "$emulator" ]; then
+	echo "reference: $ref under $emulator ($why)"
 elif [ -n "$ref" ]; then
 	echo "reference: $ref, the x86_64 twin${twinsed:+ (stdout through sed '$twinsed')} ($why)"
 elif [ -n "$expect" ]; then
@@ -199,6 +214,7 @@ ref_run() {
 	w=$tmp/ref
 	p=$(prog "$ref" "$w")
 	set -- "$p"
+	[ -n "$emulator" ] && set -- "$emulator" "$@"
 	eval "set -- \"\$@\" $case_args"
 	run "$w" "$@"
 }
