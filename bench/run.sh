@@ -152,7 +152,7 @@ fi
 # valgrind cannot. Both are sums over every process of the run.
 stats_sum() { # stats_sum FILE -> the guest instructions of every stats line
 	sed -n 's/^sysgate: stats pid [0-9]* [a-z]*: \([0-9]*\) guest instructions.*/\1/p' "$1" |
-		awk '{ s += $1 } END { print s + 0 }'
+		awk '{ s += $1 } END { printf("%.0f\n", s) }'
 }
 if [ "${COUNT:-0}" = 1 ]; then
 	echo "| workload | ABI | guest instructions | host instructions | host per guest |"
