@@ -155,6 +155,9 @@ stats_sum() { # stats_sum FILE -> the guest instructions of every stats line
 		awk '{ s += $1 } END { printf("%.0f\n", s) }'
 }
 if [ "${COUNT:-0}" = 1 ]; then
+	# the interpreters' hash seeds fixed: counts that repeat (perl's moves
+	# by ~0.3% from run to run otherwise)
+	export PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 	echo "| workload | ABI | guest instructions | host instructions | host per guest |"
 	echo "|---|---|---:|---:|---:|"
 	for i in "${!WL_NAME[@]}"; do
