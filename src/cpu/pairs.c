@@ -64,7 +64,8 @@
 	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */ \
 	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */                      \
 	X(load32_sp32, 32, "\x8b\x44\x24\x04", 0, __VA_ARGS__) /* mov 4(%esp),%eax */       \
-	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */
+	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */ \
+	X(add_rm32_fx32_nf, 32, "\x03\x04\x88", 1, __VA_ARGS__) /* add (%eax,%ecx,4),%eax */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -78,6 +79,7 @@ UNIT_ALU_REG(sub, FL_SUB, a - b, 1, ri, 64, uint64_t, 8)
 #define UNIT_ALU_RM32(NAME, KIND, EXPR, WRITES) \
 	EA_SHAPES(UNIT_ALU_RM, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
 UNIT_ALU_RM32(add, FL_ADD, a + b, 1)
+UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, _fx32, insn_ea_flat32_ix)
 SHIFT_NF_OPS(UNIT_SHIFT_NF, 32, uint32_t, int32_t)
 UNIT_MOV_RR(32)
 UNIT_MOV_RR(64)
