@@ -127,17 +127,18 @@ enum {
 	}
 PAIR_CROSS(PAIR_FN)
 
-/* Triples: three units of straight register code, one dispatch (SHA-256
- * rounds: 39 of the 52 instructions of busybox's round are these units).
- * Register units only (none can leave early), by measured weight; a full
- * cross product like the pairs', N^3 functions of ~110 bytes: with 7
- * units the profiling build's image ends 60 KiB below 0x400000
- * (docs/performance.md); NOT, SHR and INC would gain 0.3% more for 39
- * KiB. */
+/* Triples: three units of straight code, one dispatch (SHA-256 rounds:
+ * 39 of the 52 instructions of busybox's x86_64 round are register
+ * units; i386's round is spill loads and stores between them), by
+ * measured weight; a full cross product like the pairs', N^3 functions
+ * of ~110 bytes (docs/performance.md, the profiling build's size). A
+ * member that leaves early (a store that is not plain) ends the triple
+ * as in a pair. */
 #define TRIPLE_UNITS(X, ...)                                                                \
 	X(mov_rr32, __VA_ARGS__) X(xor_rr32_nf, __VA_ARGS__) X(add_rr32_nf, __VA_ARGS__)    \
 	X(and_rr32_nf, __VA_ARGS__) X(ror32_nf, __VA_ARGS__) X(rol32_nf, __VA_ARGS__)       \
-	X(lea32, __VA_ARGS__)
+	X(lea32, __VA_ARGS__)                                                               \
+	X(load32_sp32, __VA_ARGS__) X(store32_sp32, __VA_ARGS__)
 
 enum {
 #define TRIPLE_ENUM(name, ...) T_##name,
@@ -157,9 +158,12 @@ enum {
 	static const struct insn *triple_##a##_##b##_##c3(struct cpu *c, const struct insn *i) \
 	{                                                                                 \
 		const struct insn *left;                                                  \
-		(void)unit_##a(c, i, &left);                                              \
-		(void)unit_##b(c, i + 1, &left);                                          \
-		(void)unit_##c3(c, i + 2, &left);                                         \
+		if (__builtin_expect(!unit_##a(c, i, &left), 0))                          \
+			return left;                                                      \
+		if (__builtin_expect(!unit_##b(c, i + 1, &left), 0))                      \
+			return left;                                                      \
+		if (__builtin_expect(!unit_##c3(c, i + 2, &left), 0))                     \
+			return left;                                                      \
 		return exec_next(c, i + 2);                                               \
 	}
 TRIPLE_CROSS(TRIPLE_FN)
