@@ -65,7 +65,11 @@
 	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */                      \
 	X(load32_sp32, 32, "\x8b\x44\x24\x04", 0, __VA_ARGS__) /* mov 4(%esp),%eax */       \
 	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */ \
-	X(add_rm32_fx32_nf, 32, "\x03\x04\x88", 1, __VA_ARGS__) /* add (%eax,%ecx,4),%eax */
+	X(add_rm32_fx32_nf, 32, "\x03\x04\x88", 1, __VA_ARGS__) /* add (%eax,%ecx,4),%eax */ \
+	X(add_rm32_f32_nf, 32, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%eax),%eax */    \
+	X(add_ri32, 64, "\x83\xc0\x08", 0, __VA_ARGS__)    /* add $8,%eax */                   \
+	X(add_ri32_nf, 64, "\x83\xc0\x08", 1, __VA_ARGS__)                                      \
+	X(sub_ri32_nf, 64, "\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%eax */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
