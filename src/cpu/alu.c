@@ -772,6 +772,30 @@ static const insn_exec fast_alu_rm_nf[EA_SHAPE_COUNT][ALU_ROWS][FAST_WIDTHS] = {
 	RM_NF_SHAPE(), RM_NF_SHAPE(_bd), RM_NF_SHAPE(_f32), RM_NF_SHAPE(_f64),
 };
 
+/* reg op= memory of 32 bits through an indexed flat-32 operand (insn.h,
+ * insn_ea_flat32_ix: i386's indexed loads), with the flags and flag-free
+ * ([op][nf]); CMP and TEST keep the any-address forms fused.c knows. */
+#define ALU_RM_FX32(NAME, KIND, EXPR) UNIT_ALU_RM(NAME, KIND, EXPR, 1, 32, uint32_t, 4, _fx32, insn_ea_flat32_ix)
+ALU_RM_FX32(add, FL_ADD, a + b)
+ALU_RM_FX32(or, FL_LOGIC, a | b)
+ALU_RM_FX32(and, FL_LOGIC, a & b)
+ALU_RM_FX32(sub, FL_SUB, a - b)
+ALU_RM_FX32(xor, FL_LOGIC, a ^ b)
+#define RM_FX32_ROW(NAME) { fast_##NAME##_rm32_fx32, fast_##NAME##_rm32_fx32_nf }
+static const insn_exec fast_alu_rm_fx32[ALU_ROWS][2] = {
+	[ALU_ADD] = RM_FX32_ROW(add), [ALU_OR] = RM_FX32_ROW(or), [ALU_AND] = RM_FX32_ROW(and),
+	[ALU_SUB] = RM_FX32_ROW(sub), [ALU_XOR] = RM_FX32_ROW(xor),
+};
+
+/* i's fast form of reg op= memory of 32 bits in the indexed flat-32
+ * shape (nf: its flag-free twin), or NULL. */
+static insn_exec alu_rm_fx32(const struct insn *i, unsigned op, unsigned form, bool nf)
+{
+	if (form != FORM_RM || insn_cold(i)->osz != 4 || !ea_flat32_ix(i))
+		return NULL;
+	return fast_alu_rm_fx32[op][nf];
+}
+
 /* lflive.c: the flag-free twin of a register ALU/TEST form that has one
  * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU), or of INC/DEC. */
 insn_exec alu_flag_free(const struct insn *i)
@@ -783,6 +807,8 @@ insn_exec alu_flag_free(const struct insn *i)
 		return incdec_flag_free(i);
 	if (!alu_fast_form(i, &op, &form))
 		return NULL;
+	if (alu_rm_fx32(i, op, form, true))
+		return alu_rm_fx32(i, op, form, true);
 	if (form == FORM_RM)
 		return ic->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(ic->osz)];
 	if (form > FORM_RI)
@@ -947,6 +973,8 @@ void alu_specialise(struct insn *i)
 	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]
 			  : fast_alu[op][form][w];
+	if (alu_rm_fx32(i, op, form, false))
+		i->exec = alu_rm_fx32(i, op, form, false);
 	if ((form <= FORM_RI && fast_alu_nf[op][form][w]) ||
 	    (form == FORM_RM && fast_alu_rm_nf[ea_shape(i)][op][w]))
 		ic->lf = LF_WRITES | LF_TWIN_ALU;

@@ -414,6 +414,16 @@ static inline uint64_t insn_ea_flat64_ix(struct cpu *c, const struct insn *i)
 	return insn_offset_fast(c, i);
 }
 
+/* ... and with an index, flat in 32-bit mode (i386's indexed operands,
+ * the SHA-256 round's 'add -0x5b07c(%esi,%ebp,8),%edx'): the sum
+ * truncated once, no segment base, no mask. Only reg op= memory of 32
+ * bits has it (ADD SUB AND OR XOR: ALU_RM_FX32 in alu.c). */
+static inline uint64_t insn_ea_flat32_ix(struct cpu *c, const struct insn *i)
+{
+	c->cur = i;
+	return (uint32_t)insn_offset_fast(c, i);
+}
+
 /* 67h in 64-bit mode (x32 code's addr32 operands): the offset is
  * computed in 32 bits and zero-extended, then FS/GS's base is added (SDM
  * vol. 1, 3.3.7). Of the shapes only flat 32 computes that (no index, a
@@ -449,6 +459,14 @@ static inline unsigned ea_shape(const struct insn *i)
 static inline bool ea_flat64_ix(const struct insn *i)
 {
 	return i->index != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 8;
+}
+
+/* An indexed operand through a flat segment with a 32-bit address in
+ * 32-bit mode (decode.c gives 67h operands in 64-bit mode no indexed
+ * fast form): insn_ea_flat32_ix. */
+static inline bool ea_flat32_ix(const struct insn *i)
+{
+	return i->index != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 4;
 }
 
 #define EA_PICK_IX(i, form) (ea_flat64_ix(i) ? form##_fx64 : EA_PICK(i, form))

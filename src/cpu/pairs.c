@@ -64,7 +64,12 @@
 	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */ \
 	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */                      \
 	X(load32_sp32, 32, "\x8b\x44\x24\x04", 0, __VA_ARGS__) /* mov 4(%esp),%eax */       \
-	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */
+	X(store32_sp32, 32, "\x89\x44\x24\x04", 0, __VA_ARGS__) /* mov %eax,4(%esp) */ \
+	X(add_rm32_fx32_nf, 32, "\x03\x04\x88", 1, __VA_ARGS__) /* add (%eax,%ecx,4),%eax */ \
+	X(add_rm32_f32_nf, 32, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%eax),%eax */    \
+	X(add_ri32, 64, "\x83\xc0\x08", 0, __VA_ARGS__)    /* add $8,%eax */                   \
+	X(add_ri32_nf, 64, "\x83\xc0\x08", 1, __VA_ARGS__)                                      \
+	X(sub_ri32_nf, 64, "\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%eax */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -78,6 +83,7 @@ UNIT_ALU_REG(sub, FL_SUB, a - b, 1, ri, 64, uint64_t, 8)
 #define UNIT_ALU_RM32(NAME, KIND, EXPR, WRITES) \
 	EA_SHAPES(UNIT_ALU_RM, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
 UNIT_ALU_RM32(add, FL_ADD, a + b, 1)
+UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, _fx32, insn_ea_flat32_ix)
 SHIFT_NF_OPS(UNIT_SHIFT_NF, 32, uint32_t, int32_t)
 UNIT_MOV_RR(32)
 UNIT_MOV_RR(64)
@@ -125,17 +131,18 @@ enum {
 	}
 PAIR_CROSS(PAIR_FN)
 
-/* Triples: three units of straight register code, one dispatch (SHA-256
- * rounds: 39 of the 52 instructions of busybox's round are these units).
- * Register units only (none can leave early), by measured weight; a full
- * cross product like the pairs', N^3 functions of ~110 bytes: with 7
- * units the profiling build's image ends 60 KiB below 0x400000
- * (docs/performance.md); NOT, SHR and INC would gain 0.3% more for 39
- * KiB. */
+/* Triples: three units of straight code, one dispatch (SHA-256 rounds:
+ * 39 of the 52 instructions of busybox's x86_64 round are register
+ * units; i386's round is spill loads and stores between them), by
+ * measured weight; a full cross product like the pairs', N^3 functions
+ * of ~110 bytes (docs/performance.md, the profiling build's size). A
+ * member that leaves early (a store that is not plain) ends the triple
+ * as in a pair. */
 #define TRIPLE_UNITS(X, ...)                                                                \
 	X(mov_rr32, __VA_ARGS__) X(xor_rr32_nf, __VA_ARGS__) X(add_rr32_nf, __VA_ARGS__)    \
 	X(and_rr32_nf, __VA_ARGS__) X(ror32_nf, __VA_ARGS__) X(rol32_nf, __VA_ARGS__)       \
-	X(lea32, __VA_ARGS__)
+	X(lea32, __VA_ARGS__)                                                               \
+	X(load32_sp32, __VA_ARGS__) X(store32_sp32, __VA_ARGS__)
 
 enum {
 #define TRIPLE_ENUM(name, ...) T_##name,
@@ -155,9 +162,12 @@ enum {
 	static const struct insn *triple_##a##_##b##_##c3(struct cpu *c, const struct insn *i) \
 	{                                                                                 \
 		const struct insn *left;                                                  \
-		(void)unit_##a(c, i, &left);                                              \
-		(void)unit_##b(c, i + 1, &left);                                          \
-		(void)unit_##c3(c, i + 2, &left);                                         \
+		if (__builtin_expect(!unit_##a(c, i, &left), 0))                          \
+			return left;                                                      \
+		if (__builtin_expect(!unit_##b(c, i + 1, &left), 0))                      \
+			return left;                                                      \
+		if (__builtin_expect(!unit_##c3(c, i + 2, &left), 0))                     \
+			return left;                                                      \
 		return exec_next(c, i + 2);                                               \
 	}
 TRIPLE_CROSS(TRIPLE_FN)

@@ -39,6 +39,39 @@
 	}                                                                                  \
 	UNIT_FORM(NAME)
 
+/* The units' guest loads and stores (insn.h, mem_load and
+ * mem_store_nocheck, without their "memory" clobber): *c an input
+ * instead, so everything stored to the CPU before the access (cpu.cur,
+ * the registers of the members before it) is in memory when it faults,
+ * while the decoded instruction's fields and what was read from the CPU
+ * stay in host registers across it (guest memory is never the CPU's or
+ * the decoded code's: a store into decoded code is no plain store). */
+static inline __attribute__((always_inline)) uint64_t unit_read(const struct cpu *c, uint64_t addr, unsigned sz)
+{
+	const void *p = g2h(addr);
+	uint64_t v;
+
+	switch (sz) {
+	case 1: __asm__ volatile("movzbl (%1), %k0" : "=r"(v) : "r"(p), "m"(*c)); break;
+	case 2: __asm__ volatile("movzwl (%1), %k0" : "=r"(v) : "r"(p), "m"(*c)); break;
+	case 4: __asm__ volatile("movl (%1), %k0" : "=r"(v) : "r"(p), "m"(*c)); break;
+	default: __asm__ volatile("movq (%1), %0" : "=r"(v) : "r"(p), "m"(*c)); break;
+	}
+	return v;
+}
+
+static inline __attribute__((always_inline)) void unit_write(const struct cpu *c, uint64_t addr, unsigned sz, uint64_t v)
+{
+	void *p = g2h(addr);
+
+	switch (sz) {
+	case 1: __asm__ volatile("movb %b1, (%0)" : : "r"(p), "q"(v), "m"(*c)); break;
+	case 2: __asm__ volatile("movw %w1, (%0)" : : "r"(p), "r"(v), "m"(*c)); break;
+	case 4: __asm__ volatile("movl %k1, (%0)" : : "r"(p), "r"(v), "m"(*c)); break;
+	default: __asm__ volatile("movq %1, (%0)" : : "r"(p), "r"(v), "m"(*c)); break;
+	}
+}
+
 /* A store about to write sz bytes at addr: one that is not plain runs the
  * instruction through its table handler instead (cache.h,
  * EXEC_STORE_OR_GENERIC). */
@@ -92,11 +125,11 @@
  * the register a fault after it rebuilds its flags). */
 #define UNIT_ALU_RM(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                               \
 	UNIT_AND_FORM(NAME##_rm##BITS##SH, T a = (T)c->r[i->reg];                                \
-		      T b = (T)mem_read_fast(EA(c, i), SZ); T r = (T)(EXPR);                          \
+		      T b = (T)unit_read(c, EA(c, i), SZ); T r = (T)(EXPR);                          \
 		      if (WRITES) REG_PUT##BITS(c->r[i->reg], r);                                \
 		      flags_record(c, KIND, SZ, r, a, b))                                        \
 	UNIT_AND_FORM(NAME##_rm##BITS##SH##_nf, T a = (T)c->r[i->reg];                           \
-		      T b = (T)mem_read_fast(EA(c, i), SZ);                                           \
+		      T b = (T)unit_read(c, EA(c, i), SZ);                                           \
 		      if (WRITES) REG_PUT##BITS(c->r[i->reg], (T)(EXPR));                        \
 		      c->lf.b = b; c->lf.op = FL_DEFER)
 
@@ -130,12 +163,12 @@
 	UNIT_FN(NAME##_m##BITS##SH)                                  \
 	{                                                            \
 		uint64_t ea = EA(c, i);                              \
-		T a = (T)mem_read_fast(ea, SZ), r;                        \
+		T a = (T)unit_read(c, ea, SZ), r;                        \
 		bool cf;                                             \
 		UNIT_STORE_OR_LEAVE(ea, SZ);                         \
 		cf = flags_cf(c);                                    \
 		r = (T)(a + (uint64_t)(DELTA));                      \
-		mem_write_nocheck(ea, SZ, r);                        \
+		unit_write(c, ea, SZ, r);                        \
 		INCDEC_RECORD(KIND, SZ, a, r, cf);                   \
 		return true;                                         \
 	}                                                            \
@@ -154,9 +187,9 @@
 /* A load of SZ bytes zero-extended into a 32/64-bit register: MOV of 32
  * and 64 bits, MOVZX of 8 and 16 (to a 32-bit register it zero-extends
  * to 64 bits as well). */
-#define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[i->reg] = mem_read_fast(EA(c, i), SZ))
+#define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[i->reg] = unit_read(c, EA(c, i), SZ))
 /* MOV of a byte into a byte register (AH..BH through reg_set). */
-#define UNIT_LOAD8(SH, EA) UNIT_AND_FORM(mov_load8##SH, reg_set(c, i->reg8, 1, mem_read_fast(EA(c, i), 1)))
+#define UNIT_LOAD8(SH, EA) UNIT_AND_FORM(mov_load8##SH, reg_set(c, i->reg8, 1, unit_read(c, EA(c, i), 1)))
 /* MOVZX of a byte register, MOVSXD of a register (64-bit mode). */
 #define UNIT_MOVZX_B_RR() UNIT_AND_FORM(movzx_b_rr, c->r[i->reg] = reg_get(c, i->rm8, 1))
 #define UNIT_MOVSXD_RR() UNIT_AND_FORM(movsxd_rr, c->r[i->reg] = (uint64_t)(int64_t)(int32_t)c->r[i->rm])
@@ -166,7 +199,7 @@
 	{                                                    \
 		uint64_t ea = EA(c, i);                      \
 		UNIT_STORE_OR_LEAVE(ea, SZ);                 \
-		mem_write_nocheck(ea, SZ, VAL);              \
+		unit_write(c, ea, SZ, VAL);              \
 		return true;                                 \
 	}                                                    \
 	UNIT_FORM(NAME##SH)

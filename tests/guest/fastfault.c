@@ -119,7 +119,11 @@ extern char exit_regs[];
 	X(store_from_guard, 3, DATA2 + 0x100, DATA2 - 0xc, 0)                          \
 	X(push_cross, 4, GOOD_SP, DATA2 + 4, 0)                                        \
 	X(call_cross, 4, GOOD_SP, DATA2 + 4, 0)                                        \
-	X(sp_store_cross, 4, GOOD_SP, DATA2 - 0xc, 0)
+	X(sp_store_cross, 4, GOOD_SP, DATA2 - 0xc, 0)                                \
+	X(triple_sp_first, 4, GOOD_SP, GUARD + 0x100, 0)                               \
+	X(triple_sp_second, 4, GOOD_SP, RO + 0x100, 0)                                 \
+	X(triple_sp_third, 4, GOOD_SP, RO + 0x100, 0)                                  \
+	X(triple_smc_third, -1, 0, 0, 0)
 #define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
 SNIPPETS(DECLARE)
 
@@ -384,6 +388,18 @@ __asm__(".text\n"
 	"snip_sp_store_cross:\n"
 	"xor %ecx, %eax; mov %ecx, 0xa(%esp); cmc; cmc; jmp exit_regs\n"
 	"snip_sp_store_cross_end:\n"
+	/* triples of spill loads and stores (pairs.c: load32_sp32 and
+	 * store32_sp32 are triple units), a fault in each member; the third
+	 * after XOR (its flags rebuilt) */
+	"snip_triple_sp_first:\n"
+	"mov 4(%esp), %edx; mov %edx, 8(%esp); mov 12(%esp), %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_sp_first_end:\n"
+	"snip_triple_sp_second:\n"
+	"mov %ecx, %eax; mov %eax, 4(%esp); mov 8(%esp), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_sp_second_end:\n"
+	"snip_triple_sp_third:\n"
+	"xor %ecx, %eax; mov 4(%esp), %edx; mov %eax, 8(%esp); mov %esi, %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_sp_third_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
@@ -399,6 +415,15 @@ __asm__(".text\n"
 	"1: .byte 0x89, 0xca, 0x89, 0xcb\n" /* mov %ecx, %edx; mov %ecx, %ebx */
 	"xor %ebp, %ebp; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_smc_end:\n"
+	/* a triple's second member, a spill store (run 0: into DATA; then
+	 * through ESP into the triple's third, decoded: the triple ends
+	 * there and the third runs as rewritten, mov %ebx, %edx) */
+	"snip_triple_smc_third: lea 1f, %edi; mov $" STR(DATA) "+0x100, %edx; test %cl, %cl; cmovz %edx, %edi\n"
+	"mov %esp, %ebp; lea -4(%edi), %esp; mov $0x9090da89, %ecx; cmc\n"
+	"mov %ecx, %eax; mov %ecx, 4(%esp)\n"
+	"1: mov %ecx, %edx; nop; nop\n"
+	"mov %ebp, %esp; xor %ebp, %ebp; xor %edi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_smc_third_end:\n"
 	".p2align 12\n");
 #else
 __asm__(".text\n"
@@ -635,6 +660,15 @@ __asm__(".text\n"
 	"snip_sp_store_cross:\n"
 	"xor %ecx, %eax; mov %rcx, 8(%rsp); cmc; cmc; jmp exit_regs\n"
 	"snip_sp_store_cross_end:\n"
+	"snip_triple_sp_first:\n"
+	"mov 4(%rsp), %edx; mov %edx, 8(%rsp); mov 12(%rsp), %eax; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_sp_first_end:\n"
+	"snip_triple_sp_second:\n"
+	"mov %ecx, %eax; mov %eax, 4(%rsp); mov 8(%rsp), %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_sp_second_end:\n"
+	"snip_triple_sp_third:\n"
+	"xor %ecx, %eax; mov 4(%rsp), %edx; mov %eax, 8(%rsp); mov %esi, %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_sp_third_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"
@@ -647,6 +681,12 @@ __asm__(".text\n"
 	"1: .byte 0x89, 0xca, 0x89, 0xcb\n"
 	"xor %ebp, %ebp; cmc; cmc; jmp exit_regs\n"
 	"snip_rebuild_smc_end:\n"
+	"snip_triple_smc_third: lea 1f(%rip), %rdi; mov $" STR(DATA) "+0x100, %edx; test %cl, %cl; cmovz %rdx, %rdi\n"
+	"mov %rsp, %rbp; lea -4(%rdi), %rsp; mov $0x9090da89, %ecx; cmc\n"
+	"mov %ecx, %eax; mov %ecx, 4(%rsp)\n"
+	"1: mov %ecx, %edx; nop; nop\n"
+	"mov %rbp, %rsp; xor %ebp, %ebp; xor %edi, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_triple_smc_third_end:\n"
 	".p2align 12\n");
 #endif
 

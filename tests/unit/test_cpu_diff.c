@@ -453,6 +453,17 @@ static const struct snippet cases32[] = {
 	 * load, in runs of pair units; CF read after each */
 	{ "INC TAIL: xor %ecx,%edx; inc %ebp; adc %edx,%eax; add %ecx,%edx; inc %ebp; adc $0,%eax; mov 4(%esi),%edi; inc %ebp; setc %bl; add %edi,%edx; ror $3,%ecx; inc %ebx; sbb %edi,%edi; add %ecx,%edx; inc %ebp; mov %edx,8(%esi); mov 12(%esi),%ecx; add %ecx,%eax",
 	  "\x31\xca\xff\xc5\x11\xd0\x01\xca\xff\xc5\x83\xd0\x00\x8b\x7e\x04\xff\xc5\x0f\x92\xc3\x01\xfa\xc1\xc9\x03\xff\xc3\x19\xff\x01\xca\xff\xc5\x89\x56\x08\x8b\x4e\x0c\x01\xc8", 42, MASK_ARITH },
+	/* reg op= memory through an indexed flat-32 operand (alu.c's
+	 * _fx32 forms, i386 SHA-256's 'add -0x5b07c(%esi,%ebp,8),%edx'),
+	 * flag-free and paired (the ADDs into EDX) and with the flags (the
+	 * last); the native run is 64-bit: (%rsi,%rcx,S) */
+	{ "FX32: mov $3,%ecx; add 8(%esi,%ecx,4),%eax; sub 4(%esi,%ecx,8),%ebx; add -4(%esi,%ecx,2),%eax; and (%esi,%ecx,1),%edx; or 12(%esi,%ecx,2),%edi; add 0x10(%esi,%ecx,4),%edx; add 0x14(%esi,%ecx,4),%edx; xor 16(%esi,%ecx,4),%ebp; add %ebx,%eax; add 20(%esi,%ecx,8),%eax",
+	  "\xb9\x03\x00\x00\x00\x03\x44\x8e\x08\x2b\x5c\xce\x04\x03\x44\x4e\xfc\x23\x14\x0e\x0b\x7c\x4e\x0c\x03\x54\x8e\x10\x03\x54\x8e\x14\x33\x6c\x8e\x10\x01\xd8\x03\x44\xce\x14", 42, MASK_ARITH },
+	/* the i386 message schedule's and qsort's pair units: ADD of base +
+	 * disp, ADD/SUB of an immediate, flag-free between loads and stores,
+	 * the last with its flags */
+	{ "SCHED32: mov (%esi),%ebx; add 0x24(%esi),%ebx; add %ebx,%ecx; mov %ecx,0x40(%esi); add $4,%edx; sub $1,%edi; mov 4(%esi),%eax; add 8(%esi),%ebp; add $8,%eax; mov %eax,0x44(%esi); sub $1,%edi; mov 0x44(%esi),%ebx; add $-3,%ebx",
+	  "\x8b\x1e\x03\x5e\x24\x01\xd9\x89\x4e\x40\x83\xc2\x04\x83\xef\x01\x8b\x46\x04\x03\x6e\x08\x83\xc0\x08\x89\x46\x44\x83\xef\x01\x8b\x5e\x44\x83\xc3\xfd", 37, MASK_ARITH },
 	{ "MOVSX MEM32: movsbl 1(%esi),%ebx; movswl 6(%esi),%edx; xor %ecx,%ecx; movsbl 3(%esi,%ecx,2),%eax; movswl 8(%esi,%ecx,4),%edi",
 	  "\x0f\xbe\x5e\x01\x0f\xbf\x56\x06\x31\xc9\x0f\xbe\x44\x4e\x03\x0f\xbf\x7c\x8e\x08", 20, MASK_ARITH },
 	{ "MEM32: mov (%esi),%eax; add %eax,4(%esi); cld; mov $11,%ecx; rep movsb; lock xaddl %edx,8(%esi)",
