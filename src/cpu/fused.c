@@ -582,20 +582,28 @@ static void fuse_setcc(struct insn *pool, uint32_t n)
  * flags_cf). Registers as the two would leave them, in order (NEG's
  * register may hold SBB's byte); the flags recorded as SBB's fast form
  * records them (alu.c, FAST_CARRY). */
-static const struct insn *fused_neg16_sbb8(struct cpu *c, const struct insn *i)
-{
-	const struct insn *s = i + 1;
-	uint16_t a = (uint16_t)c->r[i->rm];
-	bool cin = a != 0;
-	uint8_t v;
-
-	REG_PUT16(c->r[i->rm], (uint16_t)(0 - a));
-	v = (uint8_t)reg_get(c, s->rm8, 1);
-	reg_set(c, s->rm8, 1, (uint8_t)(0 - cin));
-	flags_record(c, FL_SBB, 1, (uint8_t)(v - v - cin), v, v);
-	c->lf.aux = cin;
-	return exec_next(c, s);
-}
+#define FUSED_NEG16_SBB8(NAME, LOW)                                                        \
+	static const struct insn *NAME(struct cpu *c, const struct insn *i)                \
+	{                                                                                  \
+		const struct insn *s = i + 1;                                              \
+		uint16_t a = (uint16_t)c->r[i->rm];                                        \
+		bool cin = a != 0;                                                         \
+		uint8_t v;                                                                 \
+                                                                                           \
+		REG_PUT16(c->r[i->rm], (uint16_t)(0 - a));                                 \
+		if (LOW) { /* not AH..BH: no frame for reg_get's and reg_set's paths */    \
+			v = (uint8_t)c->r[s->rm8];                                         \
+			c->r[s->rm8] = (c->r[s->rm8] & ~0xffull) | (uint8_t)(0 - cin);     \
+		} else {                                                                   \
+			v = (uint8_t)reg_get(c, s->rm8, 1);                                \
+			reg_set(c, s->rm8, 1, (uint8_t)(0 - cin));                         \
+		}                                                                          \
+		flags_record(c, FL_SBB, 1, (uint8_t)(v - v - cin), v, v);                  \
+		c->lf.aux = cin;                                                           \
+		return exec_next(c, s);                                                    \
+	}
+FUSED_NEG16_SBB8(fused_neg16_sbb8, false)
+FUSED_NEG16_SBB8(fused_neg16_sbb8_low, true)
 
 /* CPython's Py_DECREF, 'subq $1,disp(%reg); je/jne' (~7,000 sites in
  * python3.11): SUB of an immediate from a 64-bit memory operand through a
@@ -666,7 +674,7 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 	if (!insn_cold(neg)->seq || insn_cold(neg)->fn != op_neg_Ev || insn_cold(neg)->mod != 3 || insn_cold(neg)->osz != 2 ||
 	    neg->exec == exec_generic || (insn_cold(neg)->lf & LF_PAIR_HEAD))
 		return false;
-	neg->exec = fused_neg16_sbb8;
+	neg->exec = s->rm8 < 16 ? fused_neg16_sbb8_low : fused_neg16_sbb8;
 	insn_cold(neg)->lf = (insn_cold(neg)->lf & LF_STALE) | LF_PAIR_HEAD;
 	return true;
 }
