@@ -505,6 +505,26 @@ static const unsigned char move_test_w[MOVE_TEST_KINDS] = {
 	[MOVE_TEST_LOAD32_F64] = 1, [MOVE_TEST_MOVSX_B64_FX64] = 2,
 };
 
+/* SUB of a 64-bit memory operand from a register, base + disp (the
+ * stack protector's "sub %fs:0x28,%rax; jne": 126 k runs in Perl's
+ * compute.pl 40000) or flat base + disp, fused with the Jcc after it:
+ * the register written and the flags recorded as SUB's fast form does,
+ * the condition from the operands. */
+#define FUSED_SUB_RM64(SH, EA, cc)                                                            \
+	static const struct insn *fused_sub_rm64##SH##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                     \
+		uint64_t a = c->r[i->reg], b = mem_read_fast(EA(c, i), 8), r = a - b;        \
+		c->r[i->reg] = r;                                                             \
+		flags_record(c, FL_SUB, 8, r, a, b);                                          \
+		if (cc_sub(a, b, r, 1ull << 63, cc))                                          \
+			return exec_rel_target(c, i + 1);                                     \
+		return exec_next(c, i + 1);                                                   \
+	}
+FUSED_CC16(FUSED_SUB_RM64, _bd, insn_ea_bd)
+FUSED_CC16(FUSED_SUB_RM64, _f64, insn_ea_flat64)
+/* [EA_BD, EA_FLAT64][cc] */
+static const insn_exec fused_sub_rm64[2][16] = { ROW_CC(sub, rm, 64_bd), ROW_CC(sub, rm, 64_f64) };
+
 /* [dec][EA_*] */
 static const insn_exec fused_incdec_mem[2][EA_SHAPE_COUNT] = {
 	{ fused_inc_m32, fused_inc_m32_bd, fused_inc_m32_f32, fused_inc_m32_f64 },
@@ -659,6 +679,23 @@ static bool fuse_and_jcc(struct insn *jcc)
 	return true;
 }
 
+/* pool[n - 1] a Jcc after a SUB r64, m64 in its fast form with the
+ * flags, base + disp or flat base + disp. */
+static bool fuse_sub_rm_jcc(struct insn *jcc)
+{
+	struct insn *sub = jcc - 1;
+	struct insn_cold *ic = insn_cold(sub);
+	unsigned op, form, shape;
+
+	if (!ic->seq || ic->mod == 3 || ic->osz != 8 || (ic->lf & LF_PAIR_HEAD) || !alu_fast_form(sub, &op, &form) ||
+	    op != ALU_SUB || form != FORM_RM || ((shape = ea_shape(sub)) != EA_BD && shape != EA_FLAT64) ||
+	    sub->exec != alu_shaped_form(ALU_SUB, FORM_RM, shape, 8))
+		return false;
+	sub->exec = fused_sub_rm64[shape == EA_FLAT64][insn_cold(jcc)->op & 15];
+	ic->lf &= LF_STALE; /* a reader for lflive, as the fused compares */
+	return true;
+}
+
 /* pool[n - 1] the SBB, pool[n - 2] the NEG, both fast forms. The head
  * then runs the next entry too, as a pair's (LF_PAIR_HEAD: the run loop's
  * stale stretch runs through it), and is a flag reader for lflive. */
@@ -796,7 +833,7 @@ static void fuse_jcc(struct insn *pool, uint32_t n)
 		insn_cold(cmp)->lf &= LF_STALE; /* a reader for lflive, as the compares */
 		return;
 	}
-	if (fuse_sub_jz(jcc) || fuse_and_jcc(jcc) || !fusable_compare(cmp, &op, &form, &w))
+	if (fuse_sub_jz(jcc) || fuse_and_jcc(jcc) || fuse_sub_rm_jcc(jcc) || !fusable_compare(cmp, &op, &form, &w))
 		return;
 	if (op == ALU_CMP && w == 1 && form >= FORM_RM && ea_shape(cmp) != EA_ANY)
 		cmp->exec = fused_cmp32_shaped[form - FORM_RM][ea_shape(cmp) - EA_BD][insn_cold(jcc)->op & 15];

@@ -285,14 +285,15 @@ static __attribute__((unused)) unsigned logic_flags(uint64_t r, unsigned bits)
 /* A MOV load or store of a register, a TEST of it by itself and the Jcc
  * after it (fused.c, fused_move_test: "mov disp(%reg),%rax; test
  * %rax,%rax; je", indexed, 32 bits, a sign-extended byte, a store), AND
- * of a register with the Jcc after it (fused_and), and "neg %cx; sbb
+ * of a register with the Jcc after it (fused_and), SUB r64, m64 with it
+ * (fused_sub_rm64: flat, and through FS as the stack protector's), and "neg %cx; sbb
  * %sil,%sil" (fused_neg16_sbb8): for each, whether it jumped, the flags
  * after it and what it wrote. i386 has no 64-bit forms: the same from C
  * (HOTLOOPS_NO_ASM builds that path on x86_64 to compare). */
 static void move_tests(uint64_t v)
 {
 	volatile uint64_t slot[3] = { 0x5555, v, 0x7777 };
-	uint64_t out[8][3];
+	uint64_t out[10][3];
 	unsigned n = 0;
 
 #if defined(__x86_64__) && !defined(HOTLOOPS_NO_ASM)
@@ -313,6 +314,11 @@ static void move_tests(uint64_t v)
 	MOVE_TEST("mov 8(%[p]), %[t]\n\tand $0x80000080, %k[t]", "jne");
 	SAVE();
 	MOVE_TEST("mov 8(%[p]), %[t]\n\tand %[a], %[t]", "je", [a] "r"(0xffff0000ffff0000ull));
+	SAVE();
+	MOVE_TEST("mov 8(%[p]), %[t]\n\tsub (%[p]), %[t]", "jb");
+	SAVE();
+	MOVE_TEST("mov %%fs:0, %[t]\n\tadd %[m], %[t]\n\tsub %%fs:0, %[t]", "jne");
+	t = t == v, f = 0; /* the flags of the TCB pointer's sum: not compared */
 	SAVE();
 	{
 		unsigned long long c = v, b = 0x1234;
@@ -338,6 +344,10 @@ static void move_tests(uint64_t v)
 	SAVE((v & 0x80000080u) != 0, logic_flags(v & 0x80000080u, 32), v & 0x80000080u);
 	SAVE((v & 0xffff0000ffff0000ull) == 0, logic_flags(v & 0xffff0000ffff0000ull, 64),
 	     v & 0xffff0000ffff0000ull);
+	SAVE(v < 0x5555, (logic_flags(v - 0x5555, 64) & ~0x40u) | (v == 0x5555 ? 0x40 : 0) |
+				 (v < 0x5555) | (((v ^ 0x5555) & (v ^ (v - 0x5555))) >> 63 ? 0x800 : 0),
+	     v - 0x5555);
+	SAVE(v != 0, 0, 1);
 	{
 		uint16_t c16 = (uint16_t)v;
 		unsigned cin = c16 != 0;
@@ -373,7 +383,7 @@ int main(void)
 	{
 		static const uint64_t vs[] = { 0, 1, 0x80, 0x7f, 0x80000000u, 0x100000000ull,
 					       0x8000000000000000ull, 0xffff0000ull, 0xffffffffffffffffull,
-					       0x10000ull, 0xffffull };
+					       0x10000ull, 0xffffull, 0x5555 };
 
 		for (unsigned j = 0; j < sizeof(vs) / sizeof(vs[0]); j++)
 			move_tests(vs[j]);
