@@ -422,6 +422,109 @@ EA_SHAPES(UNIT_INCDEC_MEM, dec, FL_DEC, -1, 32, uint32_t, 4)
 	}
 EA_SHAPES(FUSED_INCDEC_MEM, inc, true)
 EA_SHAPES(FUSED_INCDEC_MEM, dec, false)
+/* AND of registers or of a register and an immediate fused with the Jcc
+ * after it (Perl's flag tests, "and $0x...,%eax; jne": 360 k runs of
+ * compute.pl 40000, whose Jcc decoded the flags AND recorded): the unit
+ * writes the register and records the flags as AND's fast form does, the
+ * condition comes from the result. */
+UNIT_ALU_REG(and, FL_LOGIC, a &b, 1, rr, 32, uint32_t, 4)
+UNIT_ALU_REG(and, FL_LOGIC, a &b, 1, ri, 32, uint32_t, 4)
+UNIT_ALU_REG(and, FL_LOGIC, a &b, 1, rr, 64, uint64_t, 8)
+UNIT_ALU_REG(and, FL_LOGIC, a &b, 1, ri, 64, uint64_t, 8)
+#define FUSED_AND_ONE(FORM, W, T, cc)                                                        \
+	static const struct insn *fused_and_##FORM##W##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                    \
+		const struct insn *left;                                                     \
+		(void)unit_and_##FORM##W(c, i, &left); /* registers: always done */          \
+		if (cc_logic((T)c->r[i->rm], (T)1 << (W - 1), cc))                           \
+			return exec_rel_target(c, i + 1);                                    \
+		return exec_next(c, i + 1);                                                  \
+	}
+#define FUSED_AND(FORM, W, T) FUSED_CC16(FUSED_AND_ONE, FORM, W, T)
+FUSED_AND(rr, 32, uint32_t)
+FUSED_AND(ri, 32, uint32_t)
+FUSED_AND(rr, 64, uint64_t)
+FUSED_AND(ri, 64, uint64_t)
+/* [64-bit][FORM_RR, FORM_RI][cc] */
+static const insn_exec fused_and[2][2][16] = {
+	{ ROW_CC(and, rr, 32), ROW_CC(and, ri, 32) },
+	{ ROW_CC(and, rr, 64), ROW_CC(and, ri, 64) },
+};
+
+/* A MOV load or store of a register fused with a TEST of that register
+ * by itself and the Jcc after it (CPython's "mov disp(%reg),%rax; test
+ * %rax,%rax; je" and its indexed loads, Perl's run loop "mov
+ * %rax,0x8(%rbx); test %rax,%rax; jne"): the MOV as its fast form does
+ * it (a store that is not plain runs through its table handler, the
+ * TEST from there), the flags recorded as the TEST records them, the
+ * condition from the value moved, one dispatch for the three. */
+UNIT_LOAD(load64, 8, _f64, insn_ea_flat64)
+UNIT_LOAD(load64, 8, _fx64, insn_ea_flat64_ix)
+UNIT_STORE(store64, 8, _f64, insn_ea_flat64, c->r[i->reg])
+UNIT_LOAD(load32, 4, _f64, insn_ea_flat64)
+UNIT_FN(movsx_b64_load_fx64)
+{
+	(void)out;
+	c->r[i->reg] = (uint64_t)(int64_t)(int8_t)mem_read_fast(insn_ea_flat64_ix(c, i), 1);
+	return true;
+}
+#define FUSED_MOVE_TEST_ONE(NAME, W, T, cc)                                                     \
+	static const struct insn *fused_##NAME##_test_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                       \
+		const struct insn *left;                                                        \
+		T r;                                                                            \
+		if (__builtin_expect(!unit_##NAME(c, i, &left), 0))                             \
+			return left; /* the TEST runs from there */                             \
+		r = (T)c->r[i->reg];                                                            \
+		flags_record(c, FL_LOGIC, W / 8, r, 0, 0);                                      \
+		if (cc_logic(r, (T)1 << (W - 1), cc))                                           \
+			return exec_rel_target(c, i + 2);                                       \
+		return exec_next(c, i + 2);                                                     \
+	}
+#define FUSED_MOVE_TEST(NAME, W, T) FUSED_CC16(FUSED_MOVE_TEST_ONE, NAME, W, T)
+FUSED_MOVE_TEST(load64_f64, 64, uint64_t)
+FUSED_MOVE_TEST(load64_fx64, 64, uint64_t)
+FUSED_MOVE_TEST(store64_f64, 64, uint64_t)
+FUSED_MOVE_TEST(load32_f64, 32, uint32_t)
+FUSED_MOVE_TEST(movsx_b64_load_fx64, 64, uint64_t)
+#define ROW_MOVE_TEST(NAME)                                                                         \
+	{ fused_##NAME##_test_0, fused_##NAME##_test_1, fused_##NAME##_test_2, fused_##NAME##_test_3,     \
+	  fused_##NAME##_test_4, fused_##NAME##_test_5, fused_##NAME##_test_6, fused_##NAME##_test_7,     \
+	  fused_##NAME##_test_8, fused_##NAME##_test_9, fused_##NAME##_test_10, fused_##NAME##_test_11,   \
+	  fused_##NAME##_test_12, fused_##NAME##_test_13, fused_##NAME##_test_14, fused_##NAME##_test_15 }
+/* [MOVE_TEST_*][cc], and the TEST's width index (fused_test's) */
+static const insn_exec fused_move_test[MOVE_TEST_KINDS][16] = {
+	[MOVE_TEST_LOAD64_F64] = ROW_MOVE_TEST(load64_f64),
+	[MOVE_TEST_LOAD64_FX64] = ROW_MOVE_TEST(load64_fx64),
+	[MOVE_TEST_STORE64_F64] = ROW_MOVE_TEST(store64_f64),
+	[MOVE_TEST_LOAD32_F64] = ROW_MOVE_TEST(load32_f64),
+	[MOVE_TEST_MOVSX_B64_FX64] = ROW_MOVE_TEST(movsx_b64_load_fx64),
+};
+static const unsigned char move_test_w[MOVE_TEST_KINDS] = {
+	[MOVE_TEST_LOAD64_F64] = 2, [MOVE_TEST_LOAD64_FX64] = 2, [MOVE_TEST_STORE64_F64] = 2,
+	[MOVE_TEST_LOAD32_F64] = 1, [MOVE_TEST_MOVSX_B64_FX64] = 2,
+};
+
+/* SUB of a 64-bit memory operand from a register, base + disp (the
+ * stack protector's "sub %fs:0x28,%rax; jne": 126 k runs in Perl's
+ * compute.pl 40000) or flat base + disp, fused with the Jcc after it:
+ * the register written and the flags recorded as SUB's fast form does,
+ * the condition from the operands. */
+#define FUSED_SUB_RM64(SH, EA, cc)                                                            \
+	static const struct insn *fused_sub_rm64##SH##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                     \
+		uint64_t a = c->r[i->reg], b = mem_read_fast(EA(c, i), 8), r = a - b;        \
+		c->r[i->reg] = r;                                                             \
+		flags_record(c, FL_SUB, 8, r, a, b);                                          \
+		if (cc_sub(a, b, r, 1ull << 63, cc))                                          \
+			return exec_rel_target(c, i + 1);                                     \
+		return exec_next(c, i + 1);                                                   \
+	}
+FUSED_CC16(FUSED_SUB_RM64, _bd, insn_ea_bd)
+FUSED_CC16(FUSED_SUB_RM64, _f64, insn_ea_flat64)
+/* [EA_BD, EA_FLAT64][cc] */
+static const insn_exec fused_sub_rm64[2][16] = { ROW_CC(sub, rm, 64_bd), ROW_CC(sub, rm, 64_f64) };
+
 /* [dec][EA_*] */
 static const insn_exec fused_incdec_mem[2][EA_SHAPE_COUNT] = {
 	{ fused_inc_m32, fused_inc_m32_bd, fused_inc_m32_f32, fused_inc_m32_f64 },
@@ -499,20 +602,28 @@ static void fuse_setcc(struct insn *pool, uint32_t n)
  * flags_cf). Registers as the two would leave them, in order (NEG's
  * register may hold SBB's byte); the flags recorded as SBB's fast form
  * records them (alu.c, FAST_CARRY). */
-static const struct insn *fused_neg16_sbb8(struct cpu *c, const struct insn *i)
-{
-	const struct insn *s = i + 1;
-	uint16_t a = (uint16_t)c->r[i->rm];
-	bool cin = a != 0;
-	uint8_t v;
-
-	REG_PUT16(c->r[i->rm], (uint16_t)(0 - a));
-	v = (uint8_t)reg_get(c, s->rm8, 1);
-	reg_set(c, s->rm8, 1, (uint8_t)(0 - cin));
-	flags_record(c, FL_SBB, 1, (uint8_t)(v - v - cin), v, v);
-	c->lf.aux = cin;
-	return exec_next(c, s);
-}
+#define FUSED_NEG16_SBB8(NAME, LOW)                                                        \
+	static const struct insn *NAME(struct cpu *c, const struct insn *i)                \
+	{                                                                                  \
+		const struct insn *s = i + 1;                                              \
+		uint16_t a = (uint16_t)c->r[i->rm];                                        \
+		bool cin = a != 0;                                                         \
+		uint8_t v;                                                                 \
+                                                                                           \
+		REG_PUT16(c->r[i->rm], (uint16_t)(0 - a));                                 \
+		if (LOW) { /* not AH..BH: no frame for reg_get's and reg_set's paths */    \
+			v = (uint8_t)c->r[s->rm8];                                         \
+			c->r[s->rm8] = (c->r[s->rm8] & ~0xffull) | (uint8_t)(0 - cin);     \
+		} else {                                                                   \
+			v = (uint8_t)reg_get(c, s->rm8, 1);                                \
+			reg_set(c, s->rm8, 1, (uint8_t)(0 - cin));                         \
+		}                                                                          \
+		flags_record(c, FL_SBB, 1, (uint8_t)(v - v - cin), v, v);                  \
+		c->lf.aux = cin;                                                           \
+		return exec_next(c, s);                                                    \
+	}
+FUSED_NEG16_SBB8(fused_neg16_sbb8, false)
+FUSED_NEG16_SBB8(fused_neg16_sbb8_low, true)
 
 /* CPython's Py_DECREF, 'subq $1,disp(%reg); je/jne' (~7,000 sites in
  * python3.11): SUB of an immediate from a 64-bit memory operand through a
@@ -550,6 +661,41 @@ static bool fuse_sub_jz(struct insn *jcc)
 	return true;
 }
 
+/* pool[n - 1] a Jcc after an AND of registers (AND r/m, r) or of a
+ * register and an immediate, 32 or 64 bits, in its fast form with the
+ * flags (a reader follows it: lflive leaves it so). */
+static bool fuse_and_jcc(struct insn *jcc)
+{
+	struct insn *and = jcc - 1;
+	struct insn_cold *ic = insn_cold(and);
+	unsigned op, form;
+
+	if (!ic->seq || ic->mod != 3 || (ic->osz != 4 && ic->osz != 8) || (ic->pfx & PFX_LOCK) ||
+	    and->exec == exec_generic || and->exec == exec_plain || (ic->lf & LF_PAIR_HEAD) ||
+	    !alu_fast_form(and, &op, &form) || op != ALU_AND || (form != FORM_RR && form != FORM_RI))
+		return false;
+	and->exec = fused_and[ic->osz == 8][form == FORM_RI][insn_cold(jcc)->op & 15];
+	ic->lf &= LF_STALE; /* a reader for lflive, as the fused compares */
+	return true;
+}
+
+/* pool[n - 1] a Jcc after a SUB r64, m64 in its fast form with the
+ * flags, base + disp or flat base + disp. */
+static bool fuse_sub_rm_jcc(struct insn *jcc)
+{
+	struct insn *sub = jcc - 1;
+	struct insn_cold *ic = insn_cold(sub);
+	unsigned op, form, shape;
+
+	if (!ic->seq || ic->mod == 3 || ic->osz != 8 || (ic->lf & LF_PAIR_HEAD) || !alu_fast_form(sub, &op, &form) ||
+	    op != ALU_SUB || form != FORM_RM || ((shape = ea_shape(sub)) != EA_BD && shape != EA_FLAT64) ||
+	    sub->exec != alu_shaped_form(ALU_SUB, FORM_RM, shape, 8))
+		return false;
+	sub->exec = fused_sub_rm64[shape == EA_FLAT64][insn_cold(jcc)->op & 15];
+	ic->lf &= LF_STALE; /* a reader for lflive, as the fused compares */
+	return true;
+}
+
 /* pool[n - 1] the SBB, pool[n - 2] the NEG, both fast forms. The head
  * then runs the next entry too, as a pair's (LF_PAIR_HEAD: the run loop's
  * stale stretch runs through it), and is a flag reader for lflive. */
@@ -565,7 +711,7 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 	if (!insn_cold(neg)->seq || insn_cold(neg)->fn != op_neg_Ev || insn_cold(neg)->mod != 3 || insn_cold(neg)->osz != 2 ||
 	    neg->exec == exec_generic || (insn_cold(neg)->lf & LF_PAIR_HEAD))
 		return false;
-	neg->exec = fused_neg16_sbb8;
+	neg->exec = s->rm8 < 16 ? fused_neg16_sbb8_low : fused_neg16_sbb8;
 	insn_cold(neg)->lf = (insn_cold(neg)->lf & LF_STALE) | LF_PAIR_HEAD;
 	return true;
 }
@@ -655,6 +801,20 @@ static void fuse_setcc_last(struct insn *pool, uint32_t n)
 		fuse_setcc(pool, n);
 }
 
+/* test, fused with the Jcc after it as a TEST of registers of width
+ * index w: a MOV of the TEST's register right before it runs the three
+ * (fused_move_test), unless it heads a pair already. */
+static void fuse_move_test(struct insn *test, unsigned w, unsigned cc)
+{
+	struct insn *mov = test - 1;
+	int kind;
+
+	if (!insn_cold(mov)->seq || (insn_cold(mov)->lf & LF_PAIR_HEAD) || test->rm != test->reg ||
+	    (kind = move_test_kind(mov)) < 0 || mov->reg != test->reg || move_test_w[kind] != w)
+		return;
+	mov->exec = fused_move_test[kind][cc];
+}
+
 /* pool[n - 1] a Jcc: the compare, TEST, INC or DEC before it runs both. */
 static void fuse_jcc(struct insn *pool, uint32_t n)
 {
@@ -673,7 +833,7 @@ static void fuse_jcc(struct insn *pool, uint32_t n)
 		insn_cold(cmp)->lf &= LF_STALE; /* a reader for lflive, as the compares */
 		return;
 	}
-	if (fuse_sub_jz(jcc) || !fusable_compare(cmp, &op, &form, &w))
+	if (fuse_sub_jz(jcc) || fuse_and_jcc(jcc) || fuse_sub_rm_jcc(jcc) || !fusable_compare(cmp, &op, &form, &w))
 		return;
 	if (op == ALU_CMP && w == 1 && form >= FORM_RM && ea_shape(cmp) != EA_ANY)
 		cmp->exec = fused_cmp32_shaped[form - FORM_RM][ea_shape(cmp) - EA_BD][insn_cold(jcc)->op & 15];
@@ -683,8 +843,11 @@ static void fuse_jcc(struct insn *pool, uint32_t n)
 		cmp->exec = fused_test8_mi_f64[insn_cold(jcc)->op & 15];
 	else if (insn_addr32_in_64(cmp))
 		return; /* fused_cmp/fused_test address with insn_ea_fast (insn.h) */
-	else
+	else {
 		cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][insn_cold(jcc)->op & 15];
+		if (op == ALU_TEST && form == FORM_RR && n >= 3)
+			fuse_move_test(cmp, w, insn_cold(jcc)->op & 15);
+	}
 	insn_cold(cmp)->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
 }
 

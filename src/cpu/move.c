@@ -336,6 +336,25 @@ MEM_LOAD(movsx_b64_load, _fx64, insn_ea_flat64_ix,
 UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
 UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[i->reg])
 
+
+/* The MOV form of i as fused.c's MOVE_TEST_* (a MOV a TEST of its
+ * register and a Jcc may run with), or -1. */
+int move_test_kind(const struct insn *i)
+{
+	static const insn_exec forms[MOVE_TEST_KINDS] = {
+		[MOVE_TEST_LOAD64_F64] = fast_load64_f64,
+		[MOVE_TEST_LOAD64_FX64] = fast_load64_fx64,
+		[MOVE_TEST_STORE64_F64] = fast_store64_f64,
+		[MOVE_TEST_LOAD32_F64] = fast_load32_f64,
+		[MOVE_TEST_MOVSX_B64_FX64] = fast_movsx_b64_load_fx64,
+	};
+
+	for (int k = 0; k < MOVE_TEST_KINDS; k++)
+		if (i->exec == forms[k])
+			return k;
+	return -1;
+}
+
 UNIT_MOVZX_B_RR()
 
 static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)

@@ -85,6 +85,17 @@ extern const unsigned fusion_end_count;
 void push_run_decoded(struct insn *pool, uint32_t n);
 extern const struct pass_end push_run_ends[];
 extern const unsigned push_run_end_count;
+/* MOV forms a TEST of their register by itself and the Jcc after it run
+ * with (fused.c): move_test_kind (move.c) names i's, or -1. */
+enum {
+	MOVE_TEST_LOAD64_F64,
+	MOVE_TEST_LOAD64_FX64,
+	MOVE_TEST_STORE64_F64,
+	MOVE_TEST_LOAD32_F64,
+	MOVE_TEST_MOVSX_B64_FX64,
+	MOVE_TEST_KINDS
+};
+int move_test_kind(const struct insn *i);
 /* Whether i runs a near RET's fast form of the width (control.c): a POP
  * run ends in it. */
 bool control_fast_ret(const struct insn *i, bool m64);

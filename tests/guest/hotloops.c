@@ -262,6 +262,107 @@ static void push_run_mixed(uint32_t a, uint32_t b, uint32_t c)
 	printf("push_run_mixed %08x %08x %08x\n", a, b, c);
 }
 
+/* The flags a TEST or AND leaves of its result r of bits bits: ZF, SF,
+ * PF (CF and OF clear; AF undefined: not compared). */
+#define FLAGS_SEEN 0x8c5u
+static __attribute__((unused)) unsigned logic_flags(uint64_t r, unsigned bits)
+{
+	r &= bits == 64 ? ~0ull : (1ull << bits) - 1;
+	return (r == 0 ? 0x40u : 0) | ((r >> (bits - 1)) & 1 ? 0x80u : 0) |
+	       (__builtin_parity((unsigned)(r & 0xff)) ? 0 : 0x4u);
+}
+
+#if defined(__x86_64__) && !defined(HOTLOOPS_NO_ASM)
+/* flags after the Jcc on either path (below the red zone: pushfq) */
+#define SEEN_FLAGS "2: lea -128(%%rsp), %%rsp\n\tpushfq\n\tpop %[f]\n\tlea 128(%%rsp), %%rsp"
+#define MOVE_TEST(INSNS, JCC, ...)                                                          \
+	__asm__ volatile(INSNS "\n\t" JCC " 1f\n\tjmp 2f\n1: lea 1(%[k]), %[k]\n" SEEN_FLAGS \
+			 : [t] "=&r"(t), [k] "+r"(k), [f] "=&r"(f), [m] "+m"(slot[1])          \
+			 : [p] "r"((unsigned long long)(uintptr_t)slot), [ix] "r"(ix), ##__VA_ARGS__ \
+			 : "cc", "memory")
+#endif
+
+/* A MOV load or store of a register, a TEST of it by itself and the Jcc
+ * after it (fused.c, fused_move_test: "mov disp(%reg),%rax; test
+ * %rax,%rax; je", indexed, 32 bits, a sign-extended byte, a store), AND
+ * of a register with the Jcc after it (fused_and), SUB r64, m64 with it
+ * (fused_sub_rm64: flat, and through FS as the stack protector's), and "neg %cx; sbb
+ * %sil,%sil" (fused_neg16_sbb8): for each, whether it jumped, the flags
+ * after it and what it wrote. i386 has no 64-bit forms: the same from C
+ * (HOTLOOPS_NO_ASM builds that path on x86_64 to compare). */
+static void move_tests(uint64_t v)
+{
+	volatile uint64_t slot[3] = { 0x5555, v, 0x7777 };
+	uint64_t out[10][3];
+	unsigned n = 0;
+
+#if defined(__x86_64__) && !defined(HOTLOOPS_NO_ASM)
+	unsigned long long ix = 1, t = 0, k = 0, f = 0;
+
+#define SAVE() (out[n][0] = k, out[n][1] = f & FLAGS_SEEN, out[n][2] = t, n++, k = 0)
+	MOVE_TEST("mov 8(%[p]), %[t]\n\ttest %[t], %[t]", "jne");
+	SAVE();
+	MOVE_TEST("mov (%[p],%[ix],8), %[t]\n\ttest %[t], %[t]", "je");
+	SAVE();
+	MOVE_TEST("mov 8(%[p]), %[t]\n\tnot %[t]\n\tmov %[t], 16(%[p])\n\ttest %[t], %[t]", "jns");
+	t = slot[2];
+	SAVE();
+	MOVE_TEST("mov 8(%[p]), %k[t]\n\ttest %k[t], %k[t]", "je");
+	SAVE();
+	MOVE_TEST("movsbq (%[p],%[ix],8), %[t]\n\ttest %[t], %[t]", "js");
+	SAVE();
+	MOVE_TEST("mov 8(%[p]), %[t]\n\tand $0x80000080, %k[t]", "jne");
+	SAVE();
+	MOVE_TEST("mov 8(%[p]), %[t]\n\tand %[a], %[t]", "je", [a] "r"(0xffff0000ffff0000ull));
+	SAVE();
+	MOVE_TEST("mov 8(%[p]), %[t]\n\tsub (%[p]), %[t]", "jb");
+	SAVE();
+	MOVE_TEST("mov %%fs:0, %[t]\n\tadd %[m], %[t]\n\tsub %%fs:0, %[t]", "jne");
+	t = t == v, f = 0; /* the flags of the TCB pointer's sum: not compared */
+	SAVE();
+	{
+		unsigned long long c = v, b = 0x1234;
+
+		__asm__ volatile("neg %w[c]\n\tsbb %b[b], %b[b]\n\t" SEEN_FLAGS
+				 : [c] "+r"(c), [b] "+q"(b), [f] "=&r"(f)
+				 :
+				 : "cc");
+		k = c, t = b;
+		SAVE();
+	}
+#else
+#define SAVE(K, F, T) (out[n][0] = (K), out[n][1] = (F), out[n][2] = (T), n++)
+	int8_t b8 = (int8_t)v;
+	uint64_t sx = (uint64_t)(int64_t)b8;
+
+	SAVE(v != 0, logic_flags(v, 64), v);
+	SAVE(v == 0, logic_flags(v, 64), v);
+	slot[2] = ~v;
+	SAVE(!(~v >> 63), logic_flags(~v, 64), slot[2]);
+	SAVE((uint32_t)v == 0, logic_flags(v, 32), (uint32_t)v);
+	SAVE(b8 < 0, logic_flags(sx, 64), sx);
+	SAVE((v & 0x80000080u) != 0, logic_flags(v & 0x80000080u, 32), v & 0x80000080u);
+	SAVE((v & 0xffff0000ffff0000ull) == 0, logic_flags(v & 0xffff0000ffff0000ull, 64),
+	     v & 0xffff0000ffff0000ull);
+	SAVE(v < 0x5555, (logic_flags(v - 0x5555, 64) & ~0x40u) | (v == 0x5555 ? 0x40 : 0) |
+				 (v < 0x5555) | (((v ^ 0x5555) & (v ^ (v - 0x5555))) >> 63 ? 0x800 : 0),
+	     v - 0x5555);
+	SAVE(v != 0, 0, 1);
+	{
+		uint16_t c16 = (uint16_t)v;
+		unsigned cin = c16 != 0;
+
+		SAVE((v & ~0xffffull) | (uint16_t)(0 - c16), cin | (cin ? 0x80 : 0x40) | 0x4,
+		     0x1200 | (cin ? 0xff : 0));
+	}
+#endif
+	printf("move_tests %016llx:", (unsigned long long)v);
+	for (unsigned j = 0; j < n; j++)
+		printf(" %llx/%03llx/%llx", (unsigned long long)out[j][0], (unsigned long long)out[j][1],
+		       (unsigned long long)out[j][2]);
+	printf(" %llx\n", (unsigned long long)slot[2]);
+}
+
 int main(void)
 {
 	uint32_t w[64];
@@ -279,5 +380,13 @@ int main(void)
 	push_mem(w + 3, 7);
 	push_run(w[5], w[9], w[11]);
 	push_run_mixed(w[6], w[10], w[12]);
+	{
+		static const uint64_t vs[] = { 0, 1, 0x80, 0x7f, 0x80000000u, 0x100000000ull,
+					       0x8000000000000000ull, 0xffff0000ull, 0xffffffffffffffffull,
+					       0x10000ull, 0xffffull, 0x5555 };
+
+		for (unsigned j = 0; j < sizeof(vs) / sizeof(vs[0]); j++)
+			move_tests(vs[j]);
+	}
 	return 0;
 }
