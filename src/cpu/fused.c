@@ -591,7 +591,7 @@ static void fuse_setcc(struct insn *pool, uint32_t n)
 	    op != ALU_CMP || (kind = threeway_of(insn_cold(set1)->op & 15, insn_cold(set2)->op & 15)) < 0)
 		return;
 	cmp->exec = fused_3way[kind][w][form][insn_cold(cmp)->mod == 3 ? EA_ANY : ea_shape(cmp)];
-	insn_cold(cmp)->lf &= LF_STALE; /* a reader for lflive, as the fused Jcc */
+	insn_cold(cmp)->lf &= LF_STALE | LF_REBUILD; /* a reader for lflive, as the fused Jcc */
 }
 
 /* CPython 3.11's dispatch, 'neg %cx; sbb %sil,%sil' (the eval breaker's
@@ -657,7 +657,7 @@ static bool fuse_sub_jz(struct insn *jcc)
 	    sub->exec != alu_shaped_form(ALU_SUB, FORM_MI, EA_FLAT64, 8))
 		return false;
 	sub->exec = cc == 4 ? fused_sub_mi64_f64_je : fused_sub_mi64_f64_jne;
-	insn_cold(sub)->lf &= LF_STALE; /* a reader for lflive, as the fused compares */
+	insn_cold(sub)->lf &= LF_STALE | LF_REBUILD; /* a reader for lflive, as the fused compares */
 	return true;
 }
 
@@ -692,7 +692,7 @@ static bool fuse_sub_rm_jcc(struct insn *jcc)
 	    sub->exec != alu_shaped_form(ALU_SUB, FORM_RM, shape, 8))
 		return false;
 	sub->exec = fused_sub_rm64[shape == EA_FLAT64][insn_cold(jcc)->op & 15];
-	ic->lf &= LF_STALE; /* a reader for lflive, as the fused compares */
+	ic->lf &= LF_STALE | LF_REBUILD; /* a reader for lflive, as the fused compares; its load's fault rebuilds */
 	return true;
 }
 
@@ -830,7 +830,7 @@ static void fuse_jcc(struct insn *pool, uint32_t n)
 
 		cmp->exec = insn_cold(cmp)->mod == 3 ? fused_incdec[dec][insn_cold(cmp)->osz == 8][insn_cold(jcc)->op & 15]
 					  : fused_incdec_mem[dec][ea_shape(cmp)];
-		insn_cold(cmp)->lf &= LF_STALE; /* a reader for lflive, as the compares */
+		insn_cold(cmp)->lf &= LF_STALE | LF_REBUILD; /* a reader for lflive, as the compares */
 		return;
 	}
 	if (fuse_sub_jz(jcc) || fuse_and_jcc(jcc) || fuse_sub_rm_jcc(jcc) || !fusable_compare(cmp, &op, &form, &w))
@@ -848,7 +848,9 @@ static void fuse_jcc(struct insn *pool, uint32_t n)
 		if (op == ALU_TEST && form == FORM_RR && n >= 3)
 			fuse_move_test(cmp, w, insn_cold(jcc)->op & 15);
 	}
-	insn_cold(cmp)->lf &= LF_STALE; /* the fused form is no flag form of lflive's (a reader) */
+	/* a reader for lflive; a fault in its load (reg op= memory) still
+	 * finds the flags before it rebuilt, as the compare's would (LF_REBUILD) */
+	insn_cold(cmp)->lf &= LF_STALE | LF_REBUILD;
 }
 
 /* Every fusion by the handler of its last instruction, the only place

@@ -910,7 +910,12 @@ struct seq {
 	unsigned n;
 	unsigned defined; /* flags defined after the instructions so far */
 	uint16_t defined_at[SEQ_MAX + 32]; /* ... before the instruction at each offset */
+	bool nostop; /* the last group holds the stack: no native prefix ends inside it */
 };
+
+/* in defined_at: a stop here is not checked (a prefix ending here would
+ * return with the group's pushes on the stack) */
+#define SEQ_NOSTOP 0x8000u
 
 /* 32-bit mode: no REX (the bytes mean the same run natively as 64-bit
  * code), registers EAX..EBX and EBP, byte registers AL..BL and CH */
@@ -994,7 +999,7 @@ static void seq_one(struct seq *q)
 	bool w = !seq_m32 && rnd() % 2;
 	int c;
 
-	switch (rnd() % 24) {
+	switch (rnd() % 30) {
 	case 0: case 1: case 2: /* ALU of registers (ADC/SBB read CF: always defined) */
 		op = (unsigned)(rnd() % 8);
 		seq_put(q, 3, seq_rex(w, r, d), op << 3 | 1, seq_modrm(3, r, d));
@@ -1124,10 +1129,72 @@ static void seq_one(struct seq *q)
 	case 22: /* MOV of an immediate into CL (shift counts 0, 32, 64 and others) */
 		seq_put(q, 2, 0xb1, rnd() % 2 ? (unsigned)(rnd() % 3) * 32 : (unsigned)rnd() & 0xff);
 		break;
-	default: /* ADC/SBB of registers (CF readers) */
+	case 23: /* ADC/SBB of registers (CF readers) */
 		seq_put(q, 3, seq_rex(w, r, d), rnd() % 2 ? 0x11 : 0x19, seq_modrm(3, r, d));
 		q->defined = ALL_FLAGS;
 		break;
+	case 24: /* ALU into a buffer word (memory op= reg, memory op= imm8) */
+		op = (unsigned)(rnd() % 8);
+		if (rnd() % 2)
+			seq_put(q, 4, seq_rex(w, r, 7), op << 3 | 1, seq_modrm(1, r, 7), (unsigned)(rnd() % 16) * 8);
+		else
+			seq_put(q, 5, seq_rex(w, 0, 7), 0x83, seq_modrm(1, op, 7), (unsigned)(rnd() % 16) * 8,
+				(unsigned)rnd() & 0xff);
+		q->defined = op == 1 || op == 4 || op == 6 ? ALL_FLAGS & ~F_AF : ALL_FLAGS;
+		break;
+	case 25: /* INC/DEC of a buffer word: CF kept */
+		seq_put(q, 4, seq_rex(w, 0, 6), 0xff, seq_modrm(1, (unsigned)(rnd() % 2), 6),
+			(unsigned)(rnd() % 16) * 8);
+		q->defined |= ALL_FLAGS & ~F_CF;
+		break;
+	case 26: { /* JMP over a flag writer: the instruction after it finds the flags from before */
+		unsigned k = rnd() % 2 ? 0x31 : 0x01; /* xor, add */
+
+		if (seq_m32)
+			seq_put(q, 4, 0xeb, 2, k, seq_modrm(3, r, d));
+		else
+			seq_put(q, 5, 0xeb, 3, seq_rex(w, r, d), k, seq_modrm(3, r, d));
+		break;
+	}
+	case 27: case 28: { /* 64-bit: a run of PUSHes, then one of POPs (POP runs) */
+		unsigned k = 2 + (unsigned)(rnd() % 5);
+
+		if (seq_m32)
+			break;
+		q->nostop = true;
+		for (unsigned j = 0; j < k; j++) {
+			r = seq_reg();
+			seq_put(q, 2, r >= 8 ? 0x41 : SEQ_NOREX, 0x50 + (r & 7));
+		}
+		for (unsigned j = 0; j < k; j++) {
+			r = seq_reg();
+			seq_put(q, 2, r >= 8 ? 0x41 : SEQ_NOREX, 0x58 + (r & 7));
+		}
+		break;
+	}
+	default: { /* 64-bit: CALL of PUSHes, POPs and RET (the POP run + RET form) */
+		unsigned k = 1 + (unsigned)(rnd() % 5), at;
+
+		if (seq_m32)
+			break;
+		q->nostop = true;
+		seq_put(q, 7, 0xe8, 2, 0, 0, 0, 0xeb, 0); /* call over the jmp; jmp over the body */
+		at = q->n;
+		for (unsigned j = 0; j < k; j++) {
+			r = seq_reg();
+			seq_put(q, 2, r >= 8 ? 0x41 : SEQ_NOREX, 0x50 + (r & 7));
+		}
+		if (rnd() % 2) /* a flag writer in the body */
+			seq_put(q, 3, seq_rex(w, r, d), 0x01, seq_modrm(3, r, d)),
+				q->defined = ALL_FLAGS;
+		for (unsigned j = 0; j < k; j++) {
+			r = seq_reg();
+			seq_put(q, 2, r >= 8 ? 0x41 : SEQ_NOREX, 0x58 + (r & 7));
+		}
+		seq_put(q, 1, 0xc3);
+		q->b[at - 1] = (uint8_t)(q->n - at);
+		break;
+	}
 	}
 }
 
@@ -1139,9 +1206,10 @@ static void seq_step(struct seq *q)
 {
 	unsigned start = q->n, before = q->defined;
 
+	q->nostop = false;
 	seq_one(q);
 	for (unsigned o = start; o < q->n; o++)
-		q->defined_at[o] = (uint16_t)(o == start ? before : q->defined);
+		q->defined_at[o] = (uint16_t)(o == start ? before : q->defined | (q->nostop ? SEQ_NOSTOP : 0));
 }
 
 /* Asynchronous stops inside such sequences (the run loop's run-on over a
@@ -1258,8 +1326,8 @@ static void seq_stop_one(const struct seq *q, const uint16_t *defined_at, uint64
 
 		if (why != CPU_STOP_REQUEST)
 			break;
-		if (cpu->rip < (uintptr_t)loop + 6 || off >= q->n)
-			continue; /* in the loop's own instructions */
+		if (cpu->rip < (uintptr_t)loop + 6 || off >= q->n || (defined_at[off] & SEQ_NOSTOP))
+			continue; /* in the loop's own instructions, or holding the stack */
 		stops++;
 		memcpy(at_stop, buf, BUF_SIZE);
 		native = start;
@@ -1343,8 +1411,129 @@ static void seq_stops(uint64_t base)
 	print_message("%u looped sequences, %lu stops inside them checked\n", runs, seq_total_stops);
 }
 
+/* Faults inside such sequences (a pair's or triple's second or third
+ * member, a flag-free stretch whose flags are rebuilt at the fault, a
+ * fused compare of memory): an access to the guard page after buf put
+ * between two of seq_step's groups. The state at the fault must be the
+ * native state after the bytes before it; each sequence faults three
+ * times: cold, warm, and once more after a run with the guard page
+ * readable has decoded all of it (forms that change when later code is
+ * decoded, such as pairs and twins, then final). */
+#define SEQ_FAULT_RUNS 2000
+
+static void seq_put_fault(struct seq *q)
+{
+	unsigned r = seq_reg(), w = !seq_m32 && rnd() % 2;
+	/* RDI is buf + 256: the guard page at buf + 4096, and up to 63 past */
+	uint32_t disp = 4096 - 256 + (uint32_t)(rnd() % 64);
+	unsigned kind = (unsigned)(rnd() % 9);
+	static const uint8_t ops[] = { 0x8b, 0x89, 0x03, 0x33, 0x2b, 0x3b, 0x01, 0x85, 0x0f };
+
+	if (kind == 8) /* MOVZX of a word */
+		seq_put(q, 3, seq_rex(false, r, 7), 0x0f, 0xb7);
+	else
+		seq_put(q, 2, seq_rex(w, r, 7), ops[kind]);
+	seq_put(q, 5, seq_modrm(2, r, 7), disp & 0xff, disp >> 8 & 0xff, disp >> 16 & 0xff, disp >> 24);
+	if (kind == 5) /* CMP + Jcc, fused */
+		seq_jcc_over(q, 0x70 + (unsigned)(rnd() % 16));
+}
+
+static void seq_faults(uint64_t base)
+{
+	const char *runs_env = getenv("SEQ_FAULT_RUNS");
+	unsigned runs = runs_env ? (unsigned)strtoul(runs_env, NULL, 0) : SEQ_FAULT_RUNS;
+	uint8_t *guard = buf + 4096;
+
+	cpu_install_fault_handler(); /* cmocka installs its own per test */
+	for (unsigned run = 0; run < 2 * runs; run++) {
+		struct seq q = { .n = 0, .defined = ALL_FLAGS };
+		struct state start, native;
+		unsigned count, at, off = 0, defined = ALL_FLAGS;
+		bool placed = false;
+		uint64_t seed, mask32;
+		struct cpu *cpu;
+
+		seq_m32 = run >= runs;
+		mask32 = seq_m32 ? 0xffffffffull : ~0ull;
+		rng_state = (0xfa170000ull + base + run) * 0x9e3779b97f4a7c15ull | 1;
+		count = 4 + (unsigned)(rnd() % 17);
+		at = (unsigned)(rnd() % (count + 1));
+		for (unsigned k = 0; k <= count && q.n < SEQ_MAX; k++) {
+			if (k == at) {
+				off = q.n, defined = q.defined, placed = true;
+				seq_put_fault(&q);
+			}
+			if (k < count)
+				seq_step(&q);
+		}
+		if (!placed)
+			continue;
+		seed = rng_state ^ 0x89abcdefull;
+		rng_state = seed;
+		init_state(&start, seq_m32);
+		native = start;
+		memcpy(code_page, q.b, off);
+		code_page[off] = 0xc3;
+		fill_buf(seed);
+		run_native(&native, code_page);
+		memcpy(expect_buf, buf, BUF_SIZE);
+		memcpy(code_page, q.b, q.n);
+		code_page[q.n] = 0xcc;
+		cpu_invalidate_code((uint64_t)(uintptr_t)code_page, 4096);
+		cpu = calloc(1, sizeof(*cpu));
+		for (int pass = 0; pass < 4; pass++) {
+			enum cpu_stop_reason why;
+
+			fill_buf(seed);
+			cpu_init(cpu, seq_m32 ? CPU_MODE_32 : CPU_MODE_64);
+			if (!seq_m32)
+				cpu->base[SEG_FS] = host_fs_base;
+			memcpy(cpu->r, start.r, sizeof(start.r));
+			cpu->r[4] = (uint64_t)(uintptr_t)(guest_stack + 65536 - 64);
+			cpu_set_rflags(cpu, start.rflags);
+			cpu->rip = (uint64_t)(uintptr_t)code_page;
+			if (pass == 2) { /* the whole sequence decoded and run */
+				mprotect(guard, 4096, PROT_READ | PROT_WRITE);
+				why = cpu_run(cpu);
+				mprotect(guard, 4096, PROT_NONE);
+				if (why != CPU_STOP_FAULT || cpu->fault.vector != VEC_BP)
+					fail_msg("SEQFAULT %u: the readable run stopped with %d", run, cpu->fault.vector);
+				continue;
+			}
+			why = cpu_run(cpu);
+			if (why != CPU_STOP_FAULT || cpu->fault.vector != VEC_PF ||
+			    cpu->fault.insn_addr != (uintptr_t)code_page + off) {
+				seq_print_on_failure(&q, cpu, &native, ~0u);
+				fail_msg("SEQFAULT%s %u pass %d: stop %d vector %d at +%llx, not #PF at +%u",
+					 seq_m32 ? "32" : "", run, pass, why, cpu->fault.vector,
+					 (unsigned long long)(cpu->fault.insn_addr - (uintptr_t)code_page), off);
+			}
+			for (int r = 0; r < 16; r++)
+				if (r != 4 && (cpu->r[r] & mask32) != (native.r[r] & mask32)) {
+					seq_print_on_failure(&q, cpu, &native, ~0u);
+					fail_msg("SEQFAULT%s %u pass %d (fault at +%u): r%d = %llx, native %llx",
+						 seq_m32 ? "32" : "", run, pass, off, r, (unsigned long long)cpu->r[r],
+						 (unsigned long long)native.r[r]);
+				}
+			if ((cpu_get_rflags(cpu) & defined) != (native.rflags & defined)) {
+				seq_print_on_failure(&q, cpu, &native, defined);
+				fail_msg("SEQFAULT%s %u pass %d (fault at +%u): flags %llx, native %llx (mask %x)",
+					 seq_m32 ? "32" : "", run, pass, off, (unsigned long long)cpu_get_rflags(cpu),
+					 (unsigned long long)native.rflags, defined);
+			}
+			if (memcmp(buf, expect_buf, BUF_SIZE) != 0)
+				fail_msg("SEQFAULT%s %u pass %d: memory differs", seq_m32 ? "32" : "", run, pass);
+		}
+		cpu_release(cpu);
+		free(cpu);
+	}
+	seq_m32 = false;
+	print_message("%u sequences faulted inside, cold, warm and fully decoded\n", 2 * runs);
+}
+
 /* SEQ_RUNS=N, SEQ_SEED=S (environment): longer runs, other sequences;
- * SEQ_STOP_RUNS=N: looped sequences stopped */
+ * SEQ_STOP_RUNS=N: looped sequences stopped; SEQ_FAULT_RUNS=N: sequences
+ * faulted */
 static void test_fused_sequences(void **state)
 {
 	char name[SEQ_MAX * 3 + 64];
@@ -1372,14 +1561,18 @@ static void test_fused_sequences(void **state)
 	}
 	seq_m32 = false;
 	seq_stops(base);
+	seq_faults(base);
 }
 
 static int setup(void **state)
 {
 	code_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-	buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+	/* and a guard page after it (seq_faults) */
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
 		   -1, 0);
+	if (buf != MAP_FAILED && mprotect(buf + 4096, 4096, PROT_NONE) != 0)
+		return 1;
 	guest_stack = malloc(65536);
 	cpu_install_fault_handler();
 	if (syscall(SYS_arch_prctl, ARCH_GET_FS, &host_fs_base) != 0)
@@ -1390,7 +1583,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	munmap(code_page, 4096);
-	munmap(buf, 4096);
+	munmap(buf, 8192);
 	free(guest_stack);
 	return 0;
 }

@@ -630,6 +630,19 @@ static void test_flags_rebuilt_at_fault(void **state)
 		/* add eax, [esp]; mov eax, ecx; mov edx, [ebx+4]; xor edi, ecx;
 		 * int3 (its destination written before the load: not rebuilt) */
 		{ "\x03\x04\x24\x89\xc8\x8b\x53\x04\x31\xcf\xcc", 11, CPU_MODE_32, W_ADD32, R_AX, -1 },
+		/* the compare a reg op= memory form fused with the Jcc after
+		 * it (fused.c), its load faulting: add eax, [esp]; cmp edx,
+		 * [ebx+4]; jne +0; int3 (found by test_cpu_diff's SEQFAULT) */
+		{ "\x03\x04\x24\x3b\x53\x04\x75\x00\xcc", 9, CPU_MODE_32, W_ADD32, R_AX, -1 },
+		{ "\x03\x04\x24\x3b\x53\x04\x75\x00\xcc", 9, CPU_MODE_64, W_ADD32, R_AX, -1 },
+		/* ... a SUB r64, m64 fused with its Jcc (fused_sub_rm64): add
+		 * eax, [rsp]; sub rdx, [rbx+8]; jne +0; int3 */
+		{ "\x03\x04\x24\x48\x2b\x53\x08\x75\x00\xcc", 10, CPU_MODE_64, W_ADD32, R_AX, -1 },
+		/* ... and the three-way compare's: add eax, [esp]; cmp edx,
+		 * [ebx+4]; setg cl; setl dl; movzbl dl, edx; movzbl cl, ecx;
+		 * sub ecx, edx (the flags the SUB reads: fused.c); int3 */
+		{ "\x03\x04\x24\x3b\x53\x04\x0f\x9f\xc1\x0f\x9c\xc2\x0f\xb6\xd2\x0f\xb6\xc9\x29\xd1\xcc", 21,
+		  CPU_MODE_64, W_ADD32, R_AX, -1 },
 		/* INC/DEC deferring its flags over the record before it:
 		 * add eax, esi; inc esi; mov edx, [ebx+4]; xor edi, ecx; int3 */
 		{ "\x01\xf0\x46\x8b\x53\x04\x31\xcf\xcc", 9, CPU_MODE_32, W_ADD32_INC, R_AX, R_SI },
