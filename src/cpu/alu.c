@@ -437,6 +437,10 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)
 
 ALU_FAST_OPS(FAST_ALU)
+/* ADD of memory to a 32-bit register, indexed and flat with a 64-bit
+ * address (busybox's SHA-256 round, `add 0x4(%r14,%r10,8),%edx`): no
+ * segment base, no mask (insn_ea_flat64_ix). */
+UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, _fx64, insn_ea_flat64_ix)
 
 /* Byte operands: registers through reg_get/reg_set (AH..BH). */
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
@@ -809,6 +813,8 @@ insn_exec alu_flag_free(const struct insn *i)
 		return NULL;
 	if (alu_rm_fx32(i, op, form, true))
 		return alu_rm_fx32(i, op, form, true);
+	if (form == FORM_RM && op == ALU_ADD && ic->osz == 4 && ea_flat64_ix(i))
+		return fast_add_rm32_fx64_nf;
 	if (form == FORM_RM)
 		return ic->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(ic->osz)];
 	if (form > FORM_RI)
@@ -975,6 +981,8 @@ void alu_specialise(struct insn *i)
 			  : fast_alu[op][form][w];
 	if (alu_rm_fx32(i, op, form, false))
 		i->exec = alu_rm_fx32(i, op, form, false);
+	if (form == FORM_RM && op == ALU_ADD && ic->osz == 4 && ea_flat64_ix(i))
+		i->exec = fast_add_rm32_fx64;
 	if ((form <= FORM_RI && fast_alu_nf[op][form][w]) ||
 	    (form == FORM_RM && fast_alu_rm_nf[ea_shape(i)][op][w]))
 		ic->lf = LF_WRITES | LF_TWIN_ALU;

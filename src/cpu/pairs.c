@@ -45,7 +45,7 @@
 	X(not32, 64, "\xf7\xd0", 0, __VA_ARGS__)             /* not %eax */                      \
 	X(lea32, 64, "\x8d\x04\x08", 0, __VA_ARGS__)         /* lea (%rax,%rcx),%eax */          \
 	X(add_ri64_nf, 64, "\x48\x83\xc0\x08", 1, __VA_ARGS__) /* add $8,%rax */                 \
-	X(add_rm32, 64, "\x03\x04\x88", 0, __VA_ARGS__)      /* add (%rax,%rcx,4),%eax */        \
+	X(add_rm32_fx64, 64, "\x03\x04\x88", 0, __VA_ARGS__) /* add (%rax,%rcx,4),%eax */      \
 	X(add_rm32_f64, 64, "\x03\x40\x04", 0, __VA_ARGS__)  /* add 4(%rax),%eax */              \
 	X(load32_f64, 64, "\x8b\x40\x04", 0, __VA_ARGS__)    /* mov 4(%rax),%eax */              \
 	X(store32_f64, 64, "\x89\x40\x04", 0, __VA_ARGS__)   /* mov %eax,4(%rax) */              \
@@ -60,7 +60,7 @@
 	X(and_ri32, 64, "\x83\xe0\x0f", 0, __VA_ARGS__)      /* and $0xf,%eax */               \
 	X(add_ri64, 64, "\x48\x83\xc0\x08", 0, __VA_ARGS__)  /* add $8,%rax */                  \
 	X(sub_ri64_nf, 64, "\x48\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%rax */              \
-	X(add_rm32_nf, 64, "\x03\x04\x88", 1, __VA_ARGS__)   /* add (%rax,%rcx,4),%eax */        \
+	X(add_rm32_fx64_nf, 64, "\x03\x04\x88", 1, __VA_ARGS__) /* add (%rax,%rcx,4),%eax */   \
 	X(add_rm32_f64_nf, 64, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%rax),%eax */ \
 	X(inc64_nf, 64, "\x48\xff\xc0", 1, __VA_ARGS__)     /* inc %rax */                      \
 	X(load32_sp32, 32, "\x8b\x44\x24\x04", 0, __VA_ARGS__) /* mov 4(%esp),%eax */       \
@@ -83,6 +83,7 @@ UNIT_ALU_REG(sub, FL_SUB, a - b, 1, ri, 64, uint64_t, 8)
 #define UNIT_ALU_RM32(NAME, KIND, EXPR, WRITES) \
 	EA_SHAPES(UNIT_ALU_RM, NAME, KIND, EXPR, WRITES, 32, uint32_t, 4)
 UNIT_ALU_RM32(add, FL_ADD, a + b, 1)
+UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, _fx64, insn_ea_flat64_ix)
 UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, _fx32, insn_ea_flat32_ix)
 SHIFT_NF_OPS(UNIT_SHIFT_NF, 32, uint32_t, int32_t)
 UNIT_MOV_RR(32)

@@ -123,6 +123,8 @@ extern char exit_regs[];
 	X(triple_sp_first, 4, GOOD_SP, GUARD + 0x100, 0)                               \
 	X(triple_sp_second, 4, GOOD_SP, RO + 0x100, 0)                                 \
 	X(triple_sp_third, 4, GOOD_SP, RO + 0x100, 0)                                  \
+	X(sha_round_addmem, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
+	X(sha_schedule_store, 3, DATA + 0x100, RO + 0x100, 0)                          \
 	X(triple_smc_third, -1, 0, 0, 0)
 #define DECLARE(name, ...) extern char snip_##name[], snip_##name##_end[];
 SNIPPETS(DECLARE)
@@ -400,6 +402,22 @@ __asm__(".text\n"
 	"snip_triple_sp_third:\n"
 	"xor %ecx, %eax; mov 4(%esp), %edx; mov %eax, 8(%esp); mov %esi, %ebx; cmc; cmc; jmp exit_regs\n"
 	"snip_triple_sp_third_end:\n"
+	/* busybox's SHA-256 round and message schedule, their units' kinds
+	 * (the indexed ADD of memory flat-32 here) */
+	"snip_sha_round_addmem: mov $" STR(DATA) "+0x200, %ebp; mov $4, %eax; cmc\n"
+	"mov %esi, %ecx; mov %esi, %edx; mov %esi, %edi; ror $6, %ecx; ror $11, %edx; and %ebp, %edi\n"
+	"xor %ecx, %edx; mov %esi, %ecx; rol $7, %ecx; xor %ecx, %edx; mov %esi, %ecx\n"
+	"add 8(%ebp,%eax,4), %edx; add -12(%ebx,%eax,4), %edx; not %ecx; inc %eax; and %edi, %ecx\n"
+	"xor %esi, %ecx; mov %edx, %edi; add %ecx, %edx; ror $13, %ecx; xor %ecx, %edi; lea (%edx,%esi), %ecx\n"
+	"add %edi, %ecx; cmp %eax, %ecx; mov %ebp, %ebx; mov %ecx, %ebp; mov %esi, %edx; mov %edi, %esi\n"
+	"cmc; cmc; jmp exit_regs\n"
+	"snip_sha_round_addmem_end:\n"
+	"snip_sha_schedule_store:\n"
+	"mov 0x38(%ebx), %esi; mov 0x4(%ebx), %edi; add $4, %ebx; mov %esi, %ecx; mov %esi, %ebp; shr $10, %esi\n"
+	"rol $13, %ebp; rol $15, %ecx; xor %ebp, %ecx; mov %edi, %ebp; xor %esi, %ecx; mov -4(%ebx), %esi\n"
+	"add 0x20(%ebx), %esi; rol $14, %ebp; add %esi, %ecx; mov %edi, %esi; shr $3, %edi; ror $7, %esi\n"
+	"xor %ebp, %esi; xor %edi, %esi; add %esi, %ecx; mov %ecx, 0x3c(%ebx); cmp %ebx, %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_sha_schedule_store_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f, %edi; mov $0x9090da89, %ecx\n"
@@ -669,6 +687,27 @@ __asm__(".text\n"
 	"snip_triple_sp_third:\n"
 	"xor %ecx, %eax; mov 4(%rsp), %edx; mov %eax, 8(%rsp); mov %esi, %ebx; cmc; cmc; jmp exit_regs\n"
 	"snip_triple_sp_third_end:\n"
+	/* busybox's SHA-256 round (its two indexed ADDs of memory, fx64
+	 * pair units, the second faulting after the first's flags went
+	 * flag-free) and its message schedule (the store faulting): runs
+	 * of pairs and triples */
+	"snip_sha_round_addmem: mov $" STR(DATA) "+0x200, %ebp; mov $4, %eax; cmc\n"
+	"mov %esi, %ecx; mov %esi, %edx; mov %esi, %r15d; ror $6, %ecx; ror $11, %edx; and %ebp, %r15d\n"
+	"xor %ecx, %edx; mov %esi, %ecx; rol $7, %ecx; xor %ecx, %edx; mov %esi, %ecx\n"
+	"add 8(%rbp,%rax,4), %edx; add -12(%rbx,%rax,4), %edx; not %ecx; inc %r10; and %edi, %ecx\n"
+	"xor %r15d, %ecx; mov %r9d, %r15d; add %ecx, %edx; mov %edi, %ecx; and %r8d, %r15d; add %r11d, %edx\n"
+	"mov %edi, %r11d; ror $13, %ecx; ror $2, %r11d; xor %ecx, %r11d; mov %edi, %ecx; rol $10, %ecx\n"
+	"xor %ecx, %r11d; mov %r9d, %ecx; xor %r8d, %ecx; and %edi, %ecx; xor %r15d, %ecx\n"
+	"lea (%rdx,%r13,1), %r15d; mov %r8d, %r13d; add %r11d, %ecx; mov %ebx, %r11d; add %edx, %ecx\n"
+	"cmp $0x40, %r10; mov %ebp, %ebx; mov %r9d, %r8d; mov %esi, %ebp; mov %edi, %r9d; mov %r15d, %esi\n"
+	"mov %ecx, %edi; cmc; cmc; jmp exit_regs\n"
+	"snip_sha_round_addmem_end:\n"
+	"snip_sha_schedule_store:\n"
+	"mov 0x38(%rbx), %esi; mov 0x4(%rbx), %edi; add $4, %rbx; mov %esi, %ecx; mov %esi, %r9d; shr $10, %esi\n"
+	"rol $13, %r9d; rol $15, %ecx; xor %r9d, %ecx; mov %edi, %r9d; xor %esi, %ecx; mov -4(%rbx), %esi\n"
+	"add 0x20(%rbx), %esi; rol $14, %r9d; add %esi, %ecx; mov %edi, %esi; shr $3, %edi; ror $7, %esi\n"
+	"xor %r9d, %esi; xor %edi, %esi; add %esi, %ecx; mov %ecx, 0x3c(%rbx); cmp %rbx, %r8; cmc; cmc; jmp exit_regs\n"
+	"snip_sha_schedule_store_end:\n"
 	/* a page of its own: the stores into it drop its decoded code */
 	".p2align 12\n"
 	"snip_pair_smc_second: lea 1f(%rip), %rdi; mov $0x9090da89, %ecx\n"
