@@ -31,6 +31,12 @@ static inline __attribute__((always_inline)) bool cc_sub(uint64_t a, uint64_t b,
 	return v ^ (cc & 1);
 }
 
+/* The Jcc at jcc, taken or not: every fused form's end. */
+static inline __attribute__((always_inline)) const struct insn *exec_jcc(struct cpu *c, const struct insn *jcc, bool taken)
+{
+	return taken ? exec_rel_target(c, jcc) : exec_next(c, jcc);
+}
+
 /* Condition cc after a & b (TEST): CF = OF = 0. */
 static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t sb, unsigned cc)
 {
@@ -72,9 +78,7 @@ static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t 
 		OPND;                                                                        \
 		a = (T)a, b = (T)b, r = (T)(a - b);                                          \
 		flags_record(c, FL_SUB, W / 8, r, a, b);                                     \
-		if (cc_sub(a, b, r, (T)1 << (W - 1), cc))                                    \
-			return exec_rel_target(c, i + 1);                                    \
-		return exec_next(c, i + 1);                                                  \
+		return exec_jcc(c, i + 1, cc_sub(a, b, r, (T)1 << (W - 1), cc));             \
 	}
 #define FUSED_ONE(FORM, W, T, cc)                                                            \
 	FUSED_CMP_FN(fused_cmp_##FORM##W##_##cc, OPND_##FORM(W), W, T, cc)                   \
@@ -85,9 +89,7 @@ static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t 
 		OPND_##FORM(W);                                                              \
 		r = (T)(a & b);                                                              \
 		flags_record(c, FL_LOGIC, W / 8, r, 0, 0);                                   \
-		if (cc_logic(r, (T)1 << (W - 1), cc))                                        \
-			return exec_rel_target(c, i + 1);                                    \
-		return exec_next(c, i + 1);                                                  \
+		return exec_jcc(c, i + 1, cc_logic(r, (T)1 << (W - 1), cc));                 \
 	}
 
 #define FUSED_CC(FORM, W, T)                                                                  \
@@ -144,9 +146,7 @@ FUSED_CMP32_SHAPE(_f64, insn_ea_flat64)
 		OPND_EA_mi(8, insn_ea_flat64);                                                \
 		r = (uint8_t)(a & b);                                                         \
 		flags_record(c, FL_LOGIC, 1, r, 0, 0);                                        \
-		if (cc_logic(r, 0x80, cc))                                                    \
-			return exec_rel_target(c, i + 1);                                     \
-		return exec_next(c, i + 1);                                                   \
+		return exec_jcc(c, i + 1, cc_logic(r, 0x80, cc));                             \
 	}
 FUSED_CC16(FUSED_CMP64_F64, rm)
 FUSED_CC16(FUSED_CMP64_F64, mr)
@@ -388,9 +388,7 @@ static inline __attribute__((always_inline)) bool cc_incdec(struct cpu *c, uint6
 	{                                                                                    \
 		const struct insn *left;                                                     \
 		(void)unit_##NAME##W(c, i, &left); /* registers: always done */              \
-		if (cc_incdec(c, 1ull << (W - 1), INC, cc))                                  \
-			return exec_rel_target(c, i + 1);                                    \
-		return exec_next(c, i + 1);                                                  \
+		return exec_jcc(c, i + 1, cc_incdec(c, 1ull << (W - 1), INC, cc));           \
 	}
 #define FUSED_INCDEC(NAME, INC, W)                                                                \
 	FUSED_INCDEC_ONE(NAME, INC, W, 0) FUSED_INCDEC_ONE(NAME, INC, W, 1)                     \
@@ -416,9 +414,7 @@ EA_SHAPES(UNIT_INCDEC_MEM, dec, FL_DEC, -1, 32, uint32_t, 4)
 		const struct insn *left;                                                      \
 		if (__builtin_expect(!unit_##NAME##_m32##SH(c, i, &left), 0))                 \
 			return left; /* the Jcc runs from there */                            \
-		if (cc_incdec(c, 1ull << 31, INC, insn_cold(&i[1])->op & 15))                              \
-			return exec_rel_target(c, i + 1);                                     \
-		return exec_next(c, i + 1);                                                   \
+		return exec_jcc(c, i + 1, cc_incdec(c, 1ull << 31, INC, insn_cold(&i[1])->op & 15)); \
 	}
 EA_SHAPES(FUSED_INCDEC_MEM, inc, true)
 EA_SHAPES(FUSED_INCDEC_MEM, dec, false)
@@ -436,9 +432,7 @@ UNIT_ALU_REG(and, FL_LOGIC, a &b, 1, ri, 64, uint64_t, 8)
 	{                                                                                    \
 		const struct insn *left;                                                     \
 		(void)unit_and_##FORM##W(c, i, &left); /* registers: always done */          \
-		if (cc_logic((T)c->r[i->rm], (T)1 << (W - 1), cc))                           \
-			return exec_rel_target(c, i + 1);                                    \
-		return exec_next(c, i + 1);                                                  \
+		return exec_jcc(c, i + 1, cc_logic((T)c->r[i->rm], (T)1 << (W - 1), cc));    \
 	}
 #define FUSED_AND(FORM, W, T) FUSED_CC16(FUSED_AND_ONE, FORM, W, T)
 FUSED_AND(rr, 32, uint32_t)
@@ -477,9 +471,7 @@ UNIT_FN(movsx_b64_load_fx64)
 			return left; /* the TEST runs from there */                             \
 		r = (T)c->r[i->reg];                                                            \
 		flags_record(c, FL_LOGIC, W / 8, r, 0, 0);                                      \
-		if (cc_logic(r, (T)1 << (W - 1), cc))                                           \
-			return exec_rel_target(c, i + 2);                                       \
-		return exec_next(c, i + 2);                                                     \
+		return exec_jcc(c, i + 2, cc_logic(r, (T)1 << (W - 1), cc));                    \
 	}
 #define FUSED_MOVE_TEST(NAME, W, T) FUSED_CC16(FUSED_MOVE_TEST_ONE, NAME, W, T)
 FUSED_MOVE_TEST(load64_f64, 64, uint64_t)
@@ -516,9 +508,7 @@ static const unsigned char move_test_w[MOVE_TEST_KINDS] = {
 		uint64_t a = c->r[i->reg], b = mem_read_fast(EA(c, i), 8), r = a - b;        \
 		c->r[i->reg] = r;                                                             \
 		flags_record(c, FL_SUB, 8, r, a, b);                                          \
-		if (cc_sub(a, b, r, 1ull << 63, cc))                                          \
-			return exec_rel_target(c, i + 1);                                     \
-		return exec_next(c, i + 1);                                                   \
+		return exec_jcc(c, i + 1, cc_sub(a, b, r, 1ull << 63, cc));                   \
 	}
 FUSED_CC16(FUSED_SUB_RM64, _bd, insn_ea_bd)
 FUSED_CC16(FUSED_SUB_RM64, _f64, insn_ea_flat64)
@@ -638,9 +628,7 @@ FUSED_NEG16_SBB8(fused_neg16_sbb8_low, true)
 		EXEC_STORE_OR_GENERIC(c, i, ea, 8);                                  \
 		mem_write_nocheck(ea, 8, r);                                         \
 		flags_record(c, FL_SUB, 8, r, a, b);                                 \
-		if ((r == 0) != JNE)                                                 \
-			return exec_rel_target(c, i + 1);                            \
-		return exec_next(c, i + 1);                                          \
+		return exec_jcc(c, i + 1, (r == 0) != JNE);                          \
 	}
 FUSED_SUB_MI64_F64(fused_sub_mi64_f64_je, false)
 FUSED_SUB_MI64_F64(fused_sub_mi64_f64_jne, true)
