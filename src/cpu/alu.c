@@ -791,13 +791,18 @@ static const insn_exec fast_alu_rm_fx32[ALU_ROWS][2] = {
 	[ALU_SUB] = RM_FX32_ROW(sub), [ALU_XOR] = RM_FX32_ROW(xor),
 };
 
-/* i's fast form of reg op= memory of 32 bits in the indexed flat-32
- * shape (nf: its flag-free twin), or NULL. */
-static insn_exec alu_rm_fx32(const struct insn *i, unsigned op, unsigned form, bool nf)
+/* i's fast form of reg op= memory of 32 bits in an indexed flat shape
+ * (nf: its flag-free twin), or NULL: flat-32 in 32-bit mode, and ADD's
+ * flat-64 in 64-bit mode (fast_add_rm32_fx64). */
+static insn_exec alu_rm_indexed(const struct insn *i, unsigned op, unsigned form, bool nf)
 {
-	if (form != FORM_RM || insn_cold(i)->osz != 4 || !ea_flat32_ix(i))
+	if (form != FORM_RM || insn_cold(i)->osz != 4)
 		return NULL;
-	return fast_alu_rm_fx32[op][nf];
+	if (ea_flat32_ix(i))
+		return fast_alu_rm_fx32[op][nf];
+	if (ea_flat64_ix(i) && op == ALU_ADD)
+		return nf ? fast_add_rm32_fx64_nf : fast_add_rm32_fx64;
+	return NULL;
 }
 
 /* lflive.c: the flag-free twin of a register ALU/TEST form that has one
@@ -806,15 +811,14 @@ insn_exec alu_flag_free(const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
 	unsigned op, form;
+	insn_exec indexed;
 
 	if (insn_fn_is_inc(ic->fn) || insn_fn_is_dec(ic->fn))
 		return incdec_flag_free(i);
 	if (!alu_fast_form(i, &op, &form))
 		return NULL;
-	if (alu_rm_fx32(i, op, form, true))
-		return alu_rm_fx32(i, op, form, true);
-	if (form == FORM_RM && op == ALU_ADD && ic->osz == 4 && ea_flat64_ix(i))
-		return fast_add_rm32_fx64_nf;
+	if ((indexed = alu_rm_indexed(i, op, form, true)))
+		return indexed;
 	if (form == FORM_RM)
 		return ic->osz == 1 ? NULL : fast_alu_rm_nf[ea_shape(i)][op][fast_width(ic->osz)];
 	if (form > FORM_RI)
@@ -913,6 +917,7 @@ void alu_specialise(struct insn *i)
 {
 	struct insn_cold *ic = insn_cold(i);
 	unsigned op, form, w;
+	insn_exec indexed;
 
 	if ((ic->osz != 1 && ic->osz != 2 && ic->osz != 4 && ic->osz != 8) || (ic->pfx & PFX_LOCK))
 		return;
@@ -979,10 +984,8 @@ void alu_specialise(struct insn *i)
 	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]
 			  : fast_alu[op][form][w];
-	if (alu_rm_fx32(i, op, form, false))
-		i->exec = alu_rm_fx32(i, op, form, false);
-	if (form == FORM_RM && op == ALU_ADD && ic->osz == 4 && ea_flat64_ix(i))
-		i->exec = fast_add_rm32_fx64;
+	if ((indexed = alu_rm_indexed(i, op, form, false)))
+		i->exec = indexed;
 	if ((form <= FORM_RI && fast_alu_nf[op][form][w]) ||
 	    (form == FORM_RM && fast_alu_rm_nf[ea_shape(i)][op][w]))
 		ic->lf = LF_WRITES | LF_TWIN_ALU;
