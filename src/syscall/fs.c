@@ -143,6 +143,11 @@ SG_SYSCALL_DEFINE3(compat_sys_open, filename, flags, mode)
 	return do_openat(t, AT_FDCWD, filename, flags, mode);
 }
 
+SG_SYSCALL_DEFINE2(sys_creat, filename, mode)
+{
+	return do_openat(t, AT_FDCWD, filename, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
 SG_SYSCALL_DEFINE4(sys_openat, dfd, filename, flags, mode)
 {
 	return do_openat(t, (int)dfd, filename, flags, mode);

@@ -79,8 +79,7 @@ SG_PASSTHROUGH(sys_flock, SYS_flock)
 /* ioctl: ioctl.c; fcntl: fs.c (pointer arguments by command) */
 
 /* --- paths -------------------------------------------------------------- */
-/* open/openat: fs.c (/proc/self/maps is the guest's) */
-SG_PASSTHROUGH(sys_creat, SYS_creat)
+/* open/openat/creat: fs.c (/proc/self/maps is the guest's) */
 SG_PASSTHROUGH(sys_access, SYS_access)
 SG_PASSTHROUGH(sys_faccessat, SYS_faccessat)
 SG_PASSTHROUGH(sys_faccessat2, SYS_faccessat2)

@@ -328,8 +328,19 @@ long sc_proc_view(struct sg_thread *t, long fd, int flags)
 	bool known = false;
 	long mfd, r, n;
 
-	if (fd < 0 || (flags & O_PATH) || (flags & O_ACCMODE) != O_RDONLY ||
-	    !sc_own_proc_file(fd, entry, sizeof(entry)))
+	if (fd < 0 || (flags & O_PATH))
+		return fd;
+	/* the kernel writes through mem even to read-only pages, so a guest
+	 * could write sysgate's memory, text included, past the store check
+	 * (docs/isolation.md): refused */
+	if ((flags & O_ACCMODE) != O_RDONLY) {
+		if (sc_own_proc_file(fd, entry, sizeof(entry)) && strcmp(entry, "mem") == 0) {
+			host_syscall1(SYS_close, fd);
+			return -EACCES;
+		}
+		return fd;
+	}
+	if (!sc_own_proc_file(fd, entry, sizeof(entry)))
 		return fd;
 	/* the host's own are the guest's then, and live (core/identity.c) */
 	if (sc_host_shows_guest(t) &&
