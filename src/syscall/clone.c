@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cpu/syscall_regs.h"
@@ -140,8 +141,17 @@ static long new_process(struct sg_task *t, const struct clone_req *r)
 			cpu_set_stack_pointer(&t->cpu, r->sp);
 		if (r->flags & CLONE_SETTLS)
 			set_tls(t, r->tls);
-		if (r->flags & CLONE_CHILD_SETTID)
-			copy_to_guest(t->group->mm, r->ctid, &tid, sizeof(tid));
+		if ((r->flags & CLONE_CHILD_SETTID) &&
+		    mm_access_ok(t->group->mm, r->ctid, sizeof(tid), PROT_WRITE)) {
+			/* through the host kernel: a page the guest marked
+			 * MADV_DONTFORK is listed but not in this child, and
+			 * the kernel's own write then fails silently */
+			struct iovec from = { &tid, sizeof(tid) },
+				     to = { g2h(r->ctid), sizeof(tid) };
+
+			host_syscall6(SYS_process_vm_writev, host_syscall0(SYS_getpid),
+				      (long)&from, 1, (long)&to, 1, 0);
+		}
 		if (r->flags & CLONE_CHILD_CLEARTID)
 			t->clear_child_tid = r->ctid;
 		return 0;
@@ -176,11 +186,16 @@ static long do_clone(struct sg_task *t, const struct clone_req *r)
 		return -EINVAL;
 	if ((f & CLONE_SIGHAND) && !(f & CLONE_VM))
 		return -EINVAL;
-	if (f & CLONE_THREAD)
-		return new_thread(t, r);
+	/* for threads too (the kernel refuses some with CLONE_THREAD, and a
+	 * thread's pidfd would not be written) */
 	if (f & (CLONE_PIDFD | CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID |
 		 CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP))
 		return -EINVAL; /* not emulated */
+	/* the kernel's copy_thread: arch_prctl(ARCH_SET_FS)'s bound */
+	if ((f & CLONE_SETTLS) && t->cpu.mode == CPU_MODE_64 && r->tls >= 0x00007ffffffff000ull)
+		return -EPERM;
+	if (f & CLONE_THREAD)
+		return new_thread(t, r);
 	return new_process(t, r);
 }
 
@@ -214,12 +229,29 @@ SG_SYSCALL_DEFINE2(sys_clone3, uargs, size)
 	struct clone_args ca;
 	struct clone_req r;
 
-	if (size < 64 || size > 4096)
+	uint8_t tail[4096];
+
+	if (size > sizeof(tail))
+		return -E2BIG; /* PAGE_SIZE */
+	if (size < 64)
 		return -EINVAL; /* CLONE_ARGS_SIZE_VER0 */
 	memset(&ca, 0, sizeof(ca));
 	if (copy_from_guest(sc_mm(t), &ca, uargs, size < sizeof(ca) ? size : sizeof(ca)))
 		return -EFAULT;
-	if (ca.exit_signal & ~(uint64_t)CSIGNAL_MASK)
+	/* a newer caller's fields past ours must be zero (copy_struct_from_user) */
+	if (size > sizeof(ca)) {
+		if (copy_from_guest(sc_mm(t), tail, uargs + sizeof(ca), size - sizeof(ca)))
+			return -EFAULT;
+		for (uint64_t i = 0; i < size - sizeof(ca); i++)
+			if (tail[i])
+				return -E2BIG;
+	}
+	if ((ca.exit_signal & ~(uint64_t)CSIGNAL_MASK) || ca.exit_signal > SG_NSIG)
+		return -EINVAL;
+	/* clone3_args_valid: no flag above CLONE_INTO_CGROUP, no exit signal
+	 * in the flags (CLONE_NEWTIME's bit aside) nor with a thread */
+	if ((ca.flags >> 34) || (ca.flags & (CLONE_DETACHED | (CSIGNAL_MASK & ~0x80ull))) ||
+	    ((ca.flags & (CLONE_THREAD | CLONE_PARENT)) && ca.exit_signal))
 		return -EINVAL;
 	if ((ca.stack == 0) != (ca.stack_size == 0))
 		return -EINVAL;
