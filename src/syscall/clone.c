@@ -14,7 +14,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cpu/syscall_regs.h"
@@ -103,6 +102,16 @@ void sc_vfork_release(void)
 	vfork_done_fd = -1;
 }
 
+/* Are the host pages under [addr, addr + len) mapped (mincore: ENOMEM)? */
+static bool host_mapped(uint64_t addr, uint64_t len)
+{
+	uint64_t h = (uint64_t)(uintptr_t)g2h(addr), start = MM_PAGE_ALIGN_DOWN(h);
+	unsigned char vec[2];
+
+	return len <= MM_PAGE_SIZE && h + len > h &&
+	       host_syscall3(SYS_mincore, start, MM_PAGE_ALIGN_UP(h + len) - start, vec) == 0;
+}
+
 static long new_process(struct sg_task *t, const struct clone_req *r)
 {
 	bool vfork = r->flags & CLONE_VFORK;
@@ -141,17 +150,10 @@ static long new_process(struct sg_task *t, const struct clone_req *r)
 			cpu_set_stack_pointer(&t->cpu, r->sp);
 		if (r->flags & CLONE_SETTLS)
 			set_tls(t, r->tls);
-		if ((r->flags & CLONE_CHILD_SETTID) &&
-		    mm_access_ok(t->group->mm, r->ctid, sizeof(tid), PROT_WRITE)) {
-			/* through the host kernel: a page the guest marked
-			 * MADV_DONTFORK is listed but not in this child, and
-			 * the kernel's own write then fails silently */
-			struct iovec from = { &tid, sizeof(tid) },
-				     to = { g2h(r->ctid), sizeof(tid) };
-
-			host_syscall6(SYS_process_vm_writev, host_syscall0(SYS_getpid),
-				      (long)&from, 1, (long)&to, 1, 0);
-		}
+		/* a page the guest marked MADV_DONTFORK is listed but not
+		 * in this child: the kernel's own write fails silently */
+		if ((r->flags & CLONE_CHILD_SETTID) && host_mapped(r->ctid, sizeof(tid)))
+			copy_to_guest(t->group->mm, r->ctid, &tid, sizeof(tid));
 		if (r->flags & CLONE_CHILD_CLEARTID)
 			t->clear_child_tid = r->ctid;
 		return 0;
@@ -228,7 +230,6 @@ SG_SYSCALL_DEFINE2(sys_clone3, uargs, size)
 {
 	struct clone_args ca;
 	struct clone_req r;
-
 	uint8_t tail[4096];
 
 	if (size > sizeof(tail))
