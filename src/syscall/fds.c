@@ -384,6 +384,11 @@ static long other_sysgate_floor(struct sg_thread *t, long pid)
 	return limit > 0 ? limit : -1;
 }
 
+bool sc_is_sysgate_process(struct sg_thread *t, long pid)
+{
+	return other_sysgate_floor(t, pid) >= 0;
+}
+
 bool sc_other_proc_fd_entry_private(struct sg_thread *t, long pid, const char *entry)
 {
 	long fd = proc_fd_entry_number(entry), floor;

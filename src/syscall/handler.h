@@ -294,6 +294,8 @@ const char *sc_proc_view_path(const char *target);
 /* Is fd /proc/<pid>/ENTRY or /proc/<pid>/task/<tid>/ENTRY of this
  * process? entry: the last component. */
 bool sc_own_proc_file(long fd, char *entry, size_t size);
+/* pid (or a tid of it) runs sysgate, as this process does (fds.c) */
+bool sc_is_sysgate_process(struct sg_thread *t, long pid);
 
 /* fds.c: sysgate's own descriptors kept from the guest (hostfd.h) */
 bool sc_names_private_fd(unsigned fd_args, const uint64_t *a);

@@ -231,15 +231,15 @@ static bool pop_number(char *path, long *n)
 }
 
 /* Does fd (an open file or an O_PATH one) name /proc/<pid>/ENTRY or
- * /proc/<pid>/task/<tid>/ENTRY of this process? The kernel has resolved
- * the path already (any spelling, symlinks, a /proc/self directory fd),
- * so its name of the file says, not the guest's string. entry gets the
- * last component. */
-bool sc_own_proc_file(long fd, char *entry, size_t size)
+ * /proc/<pid>/task/<tid>/ENTRY (*id: the pid or tid)? The kernel has
+ * resolved the path already (any spelling, symlinks, a /proc/self
+ * directory fd), so its name of the file says, not the guest's string.
+ * entry gets the last component. sc_own_proc_file: of this process. */
+static bool proc_file_thread(long fd, char *entry, size_t size, long *id)
 {
 	char link[40], path[PATH_MAX], *last;
 	struct statfs sfs;
-	long n, id;
+	long n;
 
 	if (host_syscall2(SYS_fstatfs, fd, &sfs) != 0 || sfs.f_type != PROC_SUPER_MAGIC)
 		return false;
@@ -253,15 +253,22 @@ bool sc_own_proc_file(long fd, char *entry, size_t size)
 		return false;
 	memcpy(entry, last + 1, strlen(last + 1) + 1);
 	*last = '\0';
-	if (!pop_number(path, &id))
+	if (!pop_number(path, id))
 		return false;
 	last = strrchr(path, '/');
 	if (last && strcmp(last + 1, "task") == 0) {
 		*last = '\0';
-		if (!pop_number(path, &id))
+		if (!pop_number(path, id))
 			return false;
 	}
-	return own_thread(id);
+	return true;
+}
+
+bool sc_own_proc_file(long fd, char *entry, size_t size)
+{
+	long id;
+
+	return proc_file_thread(fd, entry, size, &id) && own_thread(id);
 }
 
 static long fill_proc_file(struct sg_thread *t, const char *entry, long fd)
@@ -332,9 +339,13 @@ long sc_proc_view(struct sg_thread *t, long fd, int flags)
 		return fd;
 	/* the kernel writes through mem even to read-only pages, so a guest
 	 * could write sysgate's memory, text included, past the store check
-	 * (docs/isolation.md): refused */
+	 * (docs/isolation.md): refused, for this process and another
+	 * sysgate's (a parent's write into its child) */
 	if ((flags & O_ACCMODE) != O_RDONLY) {
-		if (sc_own_proc_file(fd, entry, sizeof(entry)) && strcmp(entry, "mem") == 0) {
+		long id;
+
+		if (proc_file_thread(fd, entry, sizeof(entry), &id) && strcmp(entry, "mem") == 0 &&
+		    (own_thread(id) || sc_is_sysgate_process(t, id))) {
 			host_syscall1(SYS_close, fd);
 			return -EACCES;
 		}

@@ -10,8 +10,9 @@
  * MADV_DONTFORK page (not in the child). No addresses are printed: the
  * output is the same for every ABI.
  *   hostile            every case
- *   hostile procmem    /proc/self/mem opened for writing: refused under
- *                      sysgate (docs/syscalls.md), so no native oracle */
+ *   hostile procmem    /proc/self/mem and a child's opened for writing:
+ *                      refused under sysgate (docs/syscalls.md), so no
+ *                      native oracle */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -557,6 +558,7 @@ static void c_procmem(void)
 	static volatile int target = 1;
 	int v = 0, fd = open("/proc/self/mem", O_RDONLY), dfd = open("/proc/self", O_PATH);
 	char p[64];
+	pid_t child;
 
 	long r = err(pread(fd, &v, sizeof(v), (off_t)(uintptr_t)&target));
 
@@ -569,6 +571,15 @@ static void c_procmem(void)
 	snprintf(p, sizeof(p), "/proc/%d/task/%d/mem", getpid(), gettid());
 	SAY("the thread's: %ld\n", err(open(p, O_RDWR)));
 	SAY("at a /proc/self fd: %ld\n", err(openat(dfd, "mem", O_RDWR)));
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(p, sizeof(p), "/proc/%d/mem", child);
+	SAY("a child's: %ld\n", err(open(p, O_RDWR)));
+	kill(child, SIGKILL);
+	waitpid(child, 0, 0);
 }
 
 static const struct { const char *name; void (*fn)(void); } cases[] = {
