@@ -42,6 +42,10 @@ bool mm_is_low4g(const struct mm *mm);
  * part of the host's RLIMIT_AS that is not the guest's (docs/syscalls.md,
  * RLIMIT_AS). */
 uint64_t mm_own_reserved(const struct mm *mm);
+/* x86_64's TASK_SIZE with 4-level paging, the end of the host's user
+ * address space too: the kernel's bound for user pointers, FS/GS bases
+ * (arch_prctl, CLONE_SETTLS); compat tasks get 0xffffe000. */
+#define MM_X64_TASK_SIZE 0x7ffffffff000ull
 /* Highest guest address + 1: 0xffffe000 for low4g (a compat task's
  * TASK_SIZE), 0x7ffffffff000 for x86_64. */
 uint64_t mm_task_size(const struct mm *mm);

@@ -48,8 +48,6 @@ struct mm {
 	pthread_rwlock_t lock;
 };
 
-/* x86_64 TASK_SIZE with 4-level paging; compat tasks get 0xffffe000. */
-#define MM_X64_TASK_SIZE 0x7ffffffff000ull
 /* The gap the kernel leaves between the stack top and mmap_base when the
  * stack rlimit is small (mmap_base(): at least 128 MiB). */
 #define MM_STACK_GAP (128ull << 20)

@@ -194,7 +194,7 @@ static long do_clone(struct sg_task *t, const struct clone_req *r)
 		 CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP))
 		return -EINVAL; /* not emulated */
 	/* the kernel's copy_thread: arch_prctl(ARCH_SET_FS)'s bound */
-	if ((f & CLONE_SETTLS) && t->cpu.mode == CPU_MODE_64 && r->tls >= 0x00007ffffffff000ull)
+	if ((f & CLONE_SETTLS) && t->cpu.mode == CPU_MODE_64 && r->tls >= MM_X64_TASK_SIZE)
 		return -EPERM;
 	if (f & CLONE_THREAD)
 		return new_thread(t, r);

@@ -134,7 +134,7 @@ SG_SYSCALL_DEFINE2(sys_arch_prctl, option, addr)
 	case ARCH_SET_FS:
 	case ARCH_SET_GS:
 		/* the kernel refuses bases outside the user address space */
-		if (addr >= 0x00007ffffffff000ull)
+		if (addr >= MM_X64_TASK_SIZE)
 			return -EPERM;
 		cpu_set_seg_base(cpu, (int)option == ARCH_SET_FS ? SEG_FS : SEG_GS, addr);
 		return 0;

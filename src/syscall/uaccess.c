@@ -68,7 +68,7 @@ static __thread unsigned nbounces;
 /* The end of the host's user address space (4-level paging): an address
  * at or above it is refused by the host as by the kernel for the guest
  * (access_ok), and is no memory of sysgate's; x32 passes full registers. */
-#define SC_HOST_USER_END 0x7ffffffff000ull
+#define SC_HOST_USER_END MM_X64_TASK_SIZE
 
 void *sc_fault_ptr(struct sg_thread *t, uint64_t addr)
 {
