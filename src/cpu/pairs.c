@@ -95,12 +95,12 @@ UNIT_MOVSXD_RR()
 UNIT_INCDEC_NF(inc, 1, 64)
 #define PAIR_MOVES(_, SH, EA)                                    \
 	UNIT_LOAD(load32, 4, SH, EA) UNIT_LOAD(load64, 8, SH, EA) \
-	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])    \
-	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                   \
+	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[reg_])      \
+	UNIT_STORE(store64, 8, SH, EA, c->r[reg_])                     \
 	UNIT_LOAD8(SH, EA) UNIT_LOAD(movzx_w_load, 2, SH, EA)
 EA_SHAPES(PAIR_MOVES, moves)
 UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
-UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[i->reg])
+UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[reg_])
 
 enum {
 #define UNIT_ENUM(name, mode, bytes, nf, ...) U_##name,
@@ -131,6 +131,74 @@ enum {
 		return exec_next(c, i + 1);                                               \
 	}
 PAIR_CROSS(PAIR_FN)
+
+/* Linked pairs: the second member names, in its field rm or reg, the
+ * register the first wrote (or stored): `mov %ecx,%esi; ror $6,%esi`,
+ * `rol $7,%esi; xor %esi,%edx`, `mov 0xc(%esp),%edi; and %edi,%esi`, what
+ * compilers emit for any chain of two-operand operations. Given the first
+ * member's register number for it, the compiler keeps the value in a host
+ * register from one member to the next instead of loading the field and
+ * the guest register again. A unit's link field names the register it
+ * writes (a store: the one it stores). */
+#define PAIR_LINK_mov_rr32 rm
+#define PAIR_LINK_mov_rr64 rm
+#define PAIR_LINK_xor_rr32 rm
+#define PAIR_LINK_xor_rr32_nf rm
+#define PAIR_LINK_add_rr32 rm
+#define PAIR_LINK_add_rr32_nf rm
+#define PAIR_LINK_and_rr32 rm
+#define PAIR_LINK_and_rr32_nf rm
+#define PAIR_LINK_ror32_nf rm
+#define PAIR_LINK_rol32_nf rm
+#define PAIR_LINK_shr32_nf rm
+#define PAIR_LINK_not32 rm
+#define PAIR_LINK_lea32 reg
+#define PAIR_LINK_add_ri64_nf rm
+#define PAIR_LINK_add_rm32_fx64 reg
+#define PAIR_LINK_add_rm32_f64 reg
+#define PAIR_LINK_load32_f64 reg
+#define PAIR_LINK_store32_f64 reg
+#define PAIR_LINK_load64_f64 reg
+#define PAIR_LINK_load32_f32 reg
+#define PAIR_LINK_store32_f32 reg
+#define PAIR_LINK_movzx_b_rr reg
+#define PAIR_LINK_movsxd_rr reg
+#define PAIR_LINK_mov_load8_f64 reg
+#define PAIR_LINK_movzx_w_load reg
+#define PAIR_LINK_add_rr64 rm
+#define PAIR_LINK_and_ri32 rm
+#define PAIR_LINK_add_ri64 rm
+#define PAIR_LINK_sub_ri64_nf rm
+#define PAIR_LINK_add_rm32_fx64_nf reg
+#define PAIR_LINK_add_rm32_f64_nf reg
+#define PAIR_LINK_inc64_nf rm
+#define PAIR_LINK_load32_sp32 reg
+#define PAIR_LINK_store32_sp32 reg
+#define PAIR_LINK_add_rm32_fx32_nf reg
+#define PAIR_LINK_add_rm32_f32_nf reg
+#define PAIR_LINK_add_ri32 rm
+#define PAIR_LINK_add_ri32_nf rm
+#define PAIR_LINK_sub_ri32_nf rm
+#define PAIR_FIELD(f) PAIR_FIELD_(f)
+#define PAIR_FIELD_(f) PAIR_FIELD_##f
+enum { PAIR_FIELD_rm, PAIR_FIELD_reg };
+/* The second member's rm and reg, x in field F. */
+#define PAIR_LINKED_ARGS_rm(x, j) x, (j)->reg
+#define PAIR_LINKED_ARGS_reg(x, j) (j)->rm, x
+
+#define PAIR_LINKED_FN(a, b, F)                                                           \
+	static const struct insn *pair_##F##_##a##_##b(struct cpu *c, const struct insn *i) \
+	{                                                                                 \
+		const struct insn *left;                                                  \
+		unsigned rm = i->rm, reg = i->reg, x = i->PAIR_LINK_##a;                  \
+		if (__builtin_expect(!unit_##a##_at(c, i, &left, rm, reg), 0))            \
+			return left;                                                      \
+		if (__builtin_expect(!unit_##b##_at(c, i + 1, &left, PAIR_LINKED_ARGS_##F(x, i + 1)), 0)) \
+			return left;                                                      \
+		return exec_next(c, i + 1);                                               \
+	}
+#define PAIR_LINKED_FNS(a, b) PAIR_LINKED_FN(a, b, rm) PAIR_LINKED_FN(a, b, reg)
+PAIR_CROSS(PAIR_LINKED_FNS)
 
 /* Triples: three units of straight code, one dispatch (SHA-256 rounds:
  * 39 of the 52 instructions of busybox's x86_64 round are register
@@ -178,6 +246,10 @@ TRIPLE_CROSS(TRIPLE_FN)
  * docs/performance.md). */
 static insn_exec unit_exec[PAIR_UNIT_COUNT];
 static insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
+/* The linked pairs, [the second's field][first][second], and each unit's
+ * link field. */
+static insn_exec pair_linked_forms[2][PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
+static uint8_t pair_link_field[PAIR_UNIT_COUNT];
 /* The triples, [first][second][third] by TRIPLE_UNITS' order, and each
  * pair unit's place there (-1: none). */
 static insn_exec triple_forms[TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT];
@@ -229,6 +301,12 @@ static void pairs_init(void)
 	PAIR_UNITS(UNIT_EXEC, )
 #define PAIR_SET(a, b) pair_forms[U_##a][U_##b] = pair_##a##_##b;
 	PAIR_CROSS(PAIR_SET)
+#define PAIR_LINKED_SET(a, b)                                            \
+	pair_linked_forms[PAIR_FIELD_rm][U_##a][U_##b] = pair_rm_##a##_##b; \
+	pair_linked_forms[PAIR_FIELD_reg][U_##a][U_##b] = pair_reg_##a##_##b;
+	PAIR_CROSS(PAIR_LINKED_SET)
+#define PAIR_LINK_SET(name, ...) pair_link_field[U_##name] = PAIR_FIELD(PAIR_LINK_##name);
+	PAIR_UNITS(PAIR_LINK_SET, )
 #define TRIPLE_SET(a, b, c3) triple_forms[T_##a][T_##b][T_##c3] = triple_##a##_##b##_##c3;
 	TRIPLE_CROSS(TRIPLE_SET)
 	memset(triple_of_unit, -1, sizeof(triple_of_unit));
@@ -260,6 +338,19 @@ static int unit_of(const struct insn *i)
 	return -1;
 }
 
+/* The pair of units a and b at i: linked when i + 1 names the register
+ * of i's link field. */
+static insn_exec pair_linked_exec(const struct insn *i, int a, int b)
+{
+	uint8_t r = pair_link_field[a] == PAIR_FIELD_reg ? i->reg : i->rm;
+
+	if (i[1].rm == r)
+		return pair_linked_forms[PAIR_FIELD_rm][a][b];
+	if (i[1].reg == r)
+		return pair_linked_forms[PAIR_FIELD_reg][a][b];
+	return pair_forms[a][b];
+}
+
 /* At most this many entries are looked at backwards per barrier. */
 #define PAIR_WALK_MAX 32
 
@@ -288,7 +379,7 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 
 		if (a < 0 || !insn_cold(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
 			continue;
-		pool[k].exec = pair_forms[a][b];
+		pool[k].exec = pair_linked_exec(&pool[k], a, b);
 		/* three when the third is a triple unit too (pool[k + 2] is
 		 * before the barrier, so final) */
 		if (k + 2 < end && insn_cold(&pool[k + 1])->seq && triple_of_unit[a] >= 0 &&
