@@ -202,7 +202,7 @@ enum { PAIR_FIELD_rm, PAIR_FIELD_reg, PAIR_LINK_NONE };
 	static const struct insn *pair_##F##_##a##_##b(struct cpu *c, const struct insn *i) \
 	{                                                                                 \
 		const struct insn *left;                                                  \
-		unsigned x = i->PAIR_LINK_FIELD_NAME(a);                                  \
+		uint8_t x = i->PAIR_LINK_FIELD_NAME(a);                                   \
 		if (__builtin_expect(!unit_##a##_at(c, i, &left, i->rm, i->reg), 0))      \
 			return left;                                                      \
 		if (__builtin_expect(!unit_##b##_at(c, i + 1, &left, PAIR_LINKED_ARGS_##F(x, i + 1)), 0)) \
@@ -248,7 +248,7 @@ enum {
 									const struct insn *i) \
 	{                                                                                 \
 		const struct insn *left;                                                  \
-		unsigned rm0 = i->rm, reg0 = i->reg, rm1, reg1, x;                        \
+		uint8_t rm0 = i->rm, reg0 = i->reg, rm1, reg1, x;                         \
 		if (__builtin_expect(!unit_##a##_at(c, i, &left, rm0, reg0), 0))          \
 			return left;                                                      \
 		x = TRIPLE_LINK_VALUE(a, rm0, reg0);                                      \

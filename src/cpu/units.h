@@ -21,16 +21,16 @@
  * members name the same. unit_NAME reads them itself. */
 #define UNIT_FN(NAME)                                                                       \
 	static inline __attribute__((always_inline, unused)) bool unit_##NAME##_at(           \
-		struct cpu *c, const struct insn *i, const struct insn **out, unsigned rm_,   \
-		unsigned reg_);                                                               \
+		struct cpu *c, const struct insn *i, const struct insn **out, uint8_t rm_,    \
+		uint8_t reg_);                                                                 \
 	static inline __attribute__((always_inline, unused)) bool unit_##NAME(                \
 		struct cpu *c, const struct insn *i, const struct insn **out)                 \
 	{                                                                                     \
 		return unit_##NAME##_at(c, i, out, i->rm, i->reg);                            \
 	}                                                                                     \
 	static inline __attribute__((always_inline, unused)) bool unit_##NAME##_at(           \
-		struct cpu *c, const struct insn *i, const struct insn **out, unsigned rm_,   \
-		unsigned reg_)
+		struct cpu *c, const struct insn *i, const struct insn **out, uint8_t rm_,    \
+		uint8_t reg_)
 
 /* The single form of a unit: fast_NAME. */
 #define UNIT_FORM(NAME)                                                                    \
