@@ -164,13 +164,14 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 #define UNIT_NOT(BITS) UNIT_AND_FORM(not##BITS, REG_PUT##BITS(c->r[rm_], ~c->r[rm_]))
 /* INC and DEC: CF is kept (in rf, as FL_INC/FL_DEC expect), evaluated
  * from the lazy record first; of a register, and of memory in the
- * address shapes. */
+ * address shapes. The register's field is read after flags_cf, which may
+ * call out: read before, it is kept across the call (no pair has it). */
 #define INCDEC_RECORD(KIND, SZ, A, R, CF)                                               \
 	c->lf.rf = (c->lf.rf & ~FL_CF) | ((CF) ? FL_CF : 0); c->lf.op = KIND;            \
 	c->lf.size = SZ; c->lf.res = R; c->lf.a = A; c->lf.b = 1
 #define UNIT_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                                      \
-	UNIT_AND_FORM(NAME##BITS, bool cf = flags_cf(c); T a = (T)c->r[rm_];           \
-		      T r = (T)(a + (uint64_t)(DELTA)); c->r[rm_] = r;                  \
+	UNIT_AND_FORM(NAME##BITS, bool cf = flags_cf(c); T a = (T)c->r[i->rm];           \
+		      T r = (T)(a + (uint64_t)(DELTA)); c->r[i->rm] = r;                  \
 		      INCDEC_RECORD(KIND, SZ, a, r, cf))
 #define UNIT_INCDEC_MEM(NAME, KIND, DELTA, BITS, T, SZ, SH, EA)      \
 	UNIT_FN(NAME##_m##BITS##SH)                                  \
