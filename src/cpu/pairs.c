@@ -95,12 +95,12 @@ UNIT_MOVSXD_RR()
 UNIT_INCDEC_NF(inc, 1, 64)
 #define PAIR_MOVES(_, SH, EA)                                    \
 	UNIT_LOAD(load32, 4, SH, EA) UNIT_LOAD(load64, 8, SH, EA) \
-	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])    \
-	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                   \
+	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[reg_])      \
+	UNIT_STORE(store64, 8, SH, EA, c->r[reg_])                     \
 	UNIT_LOAD8(SH, EA) UNIT_LOAD(movzx_w_load, 2, SH, EA)
 EA_SHAPES(PAIR_MOVES, moves)
 UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
-UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[i->reg])
+UNIT_STORE(store32, 4, _sp32, insn_ea_sp32, (uint32_t)c->r[reg_])
 
 enum {
 #define UNIT_ENUM(name, mode, bytes, nf, ...) U_##name,
@@ -132,6 +132,89 @@ enum {
 	}
 PAIR_CROSS(PAIR_FN)
 
+/* Linked pairs: the second member names, in its field rm or reg, the
+ * register the first wrote (or stored): `mov %ecx,%esi; ror $6,%esi`,
+ * `rol $7,%esi; xor %esi,%edx`, `mov 0xc(%esp),%edi; and %edi,%esi`, what
+ * compilers emit for any chain of two-operand operations. Given the first
+ * member's register number for it, the compiler keeps the value in a host
+ * register from one member to the next instead of loading the field and
+ * the guest register again. Each unit: its link field, naming the register
+ * it writes (a store: the one it stores), and which of rm and reg it reads
+ * (rm, reg, both or none: only those links have linked pairs). */
+#define PAIR_LINK_mov_rr32 rm, reg
+#define PAIR_LINK_mov_rr64 rm, reg
+#define PAIR_LINK_xor_rr32 rm, both
+#define PAIR_LINK_xor_rr32_nf rm, both
+#define PAIR_LINK_add_rr32 rm, both
+#define PAIR_LINK_add_rr32_nf rm, both
+#define PAIR_LINK_and_rr32 rm, both
+#define PAIR_LINK_and_rr32_nf rm, both
+#define PAIR_LINK_ror32_nf rm, rm
+#define PAIR_LINK_rol32_nf rm, rm
+#define PAIR_LINK_shr32_nf rm, rm
+#define PAIR_LINK_not32 rm, rm
+#define PAIR_LINK_lea32 reg, none
+#define PAIR_LINK_add_ri64_nf rm, rm
+#define PAIR_LINK_add_rm32_fx64 reg, reg
+#define PAIR_LINK_add_rm32_f64 reg, reg
+#define PAIR_LINK_load32_f64 reg, none
+#define PAIR_LINK_store32_f64 reg, reg
+#define PAIR_LINK_load64_f64 reg, none
+#define PAIR_LINK_load32_f32 reg, none
+#define PAIR_LINK_store32_f32 reg, reg
+#define PAIR_LINK_movzx_b_rr reg, none
+#define PAIR_LINK_movsxd_rr reg, rm
+#define PAIR_LINK_mov_load8_f64 reg, none
+#define PAIR_LINK_movzx_w_load reg, none
+#define PAIR_LINK_add_rr64 rm, both
+#define PAIR_LINK_and_ri32 rm, rm
+#define PAIR_LINK_add_ri64 rm, rm
+#define PAIR_LINK_sub_ri64_nf rm, rm
+#define PAIR_LINK_add_rm32_fx64_nf reg, reg
+#define PAIR_LINK_add_rm32_f64_nf reg, reg
+#define PAIR_LINK_inc64_nf rm, rm
+#define PAIR_LINK_load32_sp32 reg, none
+#define PAIR_LINK_store32_sp32 reg, reg
+#define PAIR_LINK_add_rm32_fx32_nf reg, reg
+#define PAIR_LINK_add_rm32_f32_nf reg, reg
+#define PAIR_LINK_add_ri32 rm, rm
+#define PAIR_LINK_add_ri32_nf rm, rm
+#define PAIR_LINK_sub_ri32_nf rm, rm
+#define PAIR_LINK_FIELD(a) PAIR_LINK_FIELD_(PAIR_LINK_##a)
+#define PAIR_LINK_FIELD_(...) PAIR_LINK_FIELD__(__VA_ARGS__)
+#define PAIR_LINK_FIELD__(f, reads) PAIR_FIELD_##f
+#define PAIR_LINK_READS(b, WHAT, ...) PAIR_LINK_READS_(PAIR_LINK_##b, WHAT, __VA_ARGS__)
+#define PAIR_LINK_READS_(...) PAIR_LINK_READS__(__VA_ARGS__)
+#define PAIR_LINK_READS__(f, reads, WHAT, ...) PAIR_READS_##reads(WHAT, __VA_ARGS__)
+#define PAIR_READS_none(WHAT, ...)
+#define PAIR_READS_rm(WHAT, ...) WHAT(__VA_ARGS__, rm)
+#define PAIR_READS_reg(WHAT, ...) WHAT(__VA_ARGS__, reg)
+#define PAIR_READS_both(WHAT, ...) WHAT(__VA_ARGS__, rm) WHAT(__VA_ARGS__, reg)
+enum { PAIR_FIELD_rm, PAIR_FIELD_reg, PAIR_LINK_NONE };
+#define PAIR_LINK_rm PAIR_FIELD_rm
+#define PAIR_LINK_reg PAIR_FIELD_reg
+#define PAIR_LINK_n PAIR_LINK_NONE
+/* The second member's rm and reg, x in field F. */
+#define PAIR_LINKED_ARGS_rm(x, j) x, (j)->reg
+#define PAIR_LINKED_ARGS_reg(x, j) (j)->rm, x
+
+#define PAIR_LINKED_FN(a, b, F)                                                           \
+	static const struct insn *pair_##F##_##a##_##b(struct cpu *c, const struct insn *i) \
+	{                                                                                 \
+		const struct insn *left;                                                  \
+		uint8_t x = i->PAIR_LINK_FIELD_NAME(a);                                   \
+		if (__builtin_expect(!unit_##a##_at(c, i, &left, i->rm, i->reg), 0))      \
+			return left;                                                      \
+		if (__builtin_expect(!unit_##b##_at(c, i + 1, &left, PAIR_LINKED_ARGS_##F(x, i + 1)), 0)) \
+			return left;                                                      \
+		return exec_next(c, i + 1);                                               \
+	}
+#define PAIR_LINK_FIELD_NAME(a) PAIR_LINK_FIELD_NAME_(PAIR_LINK_##a)
+#define PAIR_LINK_FIELD_NAME_(...) PAIR_LINK_FIELD_NAME__(__VA_ARGS__)
+#define PAIR_LINK_FIELD_NAME__(f, reads) f
+#define PAIR_LINKED_FNS(a, b) PAIR_LINK_READS(b, PAIR_LINKED_FN, a, b)
+PAIR_CROSS(PAIR_LINKED_FNS)
+
 /* Triples: three units of straight code, one dispatch (SHA-256 rounds:
  * 39 of the 52 instructions of busybox's x86_64 round are register
  * units; i386's round is spill loads and stores between them), by
@@ -158,29 +241,73 @@ enum {
 #define TRIPLE_CROSS_C(c, EACH, a, b) EACH(a, b, c)
 
 /* Runs i, i + 1 and i + 2 (each falling through to the next) and
- * dispatches once. */
-#define TRIPLE_FN(a, b, c3)                                                               \
-	static const struct insn *triple_##a##_##b##_##c3(struct cpu *c, const struct insn *i) \
+ * dispatches once; linked as pairs are (L1 between the first and the
+ * second, L2 between the second and the third: rm, reg or n for none). */
+#define TRIPLE_FN(a, b, c3, L1, L2)                                                       \
+	static const struct insn *triple_##L1##_##L2##_##a##_##b##_##c3(struct cpu *c,    \
+									const struct insn *i) \
 	{                                                                                 \
 		const struct insn *left;                                                  \
-		if (__builtin_expect(!unit_##a(c, i, &left), 0))                          \
+		uint8_t rm0 = i->rm, reg0 = i->reg, rm1, reg1, x;                         \
+		if (__builtin_expect(!unit_##a##_at(c, i, &left, rm0, reg0), 0))          \
 			return left;                                                      \
-		if (__builtin_expect(!unit_##b(c, i + 1, &left), 0))                      \
+		x = TRIPLE_LINK_VALUE(a, rm0, reg0);                                      \
+		rm1 = TRIPLE_PICK_##L1##_rm(x, i[1].rm);                                  \
+		reg1 = TRIPLE_PICK_##L1##_reg(x, i[1].reg);                               \
+		if (__builtin_expect(!unit_##b##_at(c, i + 1, &left, rm1, reg1), 0))      \
 			return left;                                                      \
-		if (__builtin_expect(!unit_##c3(c, i + 2, &left), 0))                     \
+		x = TRIPLE_LINK_VALUE(b, rm1, reg1);                                      \
+		if (__builtin_expect(!unit_##c3##_at(c, i + 2, &left,                     \
+						     TRIPLE_PICK_##L2##_rm(x, i[2].rm),   \
+						     TRIPLE_PICK_##L2##_reg(x, i[2].reg)), 0)) \
 			return left;                                                      \
+		(void)x; /* unused when L2 is n */                                        \
 		return exec_next(c, i + 2);                                               \
 	}
-TRIPLE_CROSS(TRIPLE_FN)
+/* A member's rm or reg: x when linked in that field, else its own y. */
+#define TRIPLE_PICK_n_rm(x, y) y
+#define TRIPLE_PICK_n_reg(x, y) y
+#define TRIPLE_PICK_rm_rm(x, y) x
+#define TRIPLE_PICK_rm_reg(x, y) y
+#define TRIPLE_PICK_reg_rm(x, y) y
+#define TRIPLE_PICK_reg_reg(x, y) x
+/* The register number in unit a's link field, of its rm and reg. */
+#define TRIPLE_LINK_VALUE(a, rm, reg) TRIPLE_LINK_VALUE_(PAIR_LINK_##a, rm, reg)
+#define TRIPLE_LINK_VALUE_(...) TRIPLE_LINK_VALUE__(__VA_ARGS__)
+#define TRIPLE_LINK_VALUE__(f, reads, rm, reg) TRIPLE_VALUE_##f(rm, reg)
+#define TRIPLE_VALUE_rm(rm, reg) rm
+#define TRIPLE_VALUE_reg(rm, reg) reg
+/* Every link of a triple: EACH(a, b, c3, L1, L2) for L1 among none and
+ * what b reads, L2 among none and what c3 reads. */
+#define TRIPLE_LINKS(EACH, a, b, c3) TRIPLE_LINKS_B(PAIR_LINK_##b, EACH, a, b, c3)
+#define TRIPLE_LINKS_B(...) TRIPLE_LINKS_B_(__VA_ARGS__)
+#define TRIPLE_LINKS_B_(f, reads, ...) TRIPLE_B_##reads(__VA_ARGS__)
+#define TRIPLE_B_none(EACH, a, b, c3) TRIPLE_LINKS_C(PAIR_LINK_##c3, EACH, a, b, c3, n)
+#define TRIPLE_B_rm(EACH, a, b, c3) TRIPLE_B_none(EACH, a, b, c3) TRIPLE_LINKS_C(PAIR_LINK_##c3, EACH, a, b, c3, rm)
+#define TRIPLE_B_reg(EACH, a, b, c3) TRIPLE_B_none(EACH, a, b, c3) TRIPLE_LINKS_C(PAIR_LINK_##c3, EACH, a, b, c3, reg)
+#define TRIPLE_B_both(EACH, a, b, c3) TRIPLE_B_rm(EACH, a, b, c3) TRIPLE_LINKS_C(PAIR_LINK_##c3, EACH, a, b, c3, reg)
+#define TRIPLE_LINKS_C(...) TRIPLE_LINKS_C_(__VA_ARGS__)
+#define TRIPLE_LINKS_C_(f, reads, ...) TRIPLE_C_##reads(__VA_ARGS__)
+#define TRIPLE_C_none(EACH, a, b, c3, L1) EACH(a, b, c3, L1, n)
+#define TRIPLE_C_rm(EACH, a, b, c3, L1) EACH(a, b, c3, L1, n) EACH(a, b, c3, L1, rm)
+#define TRIPLE_C_reg(EACH, a, b, c3, L1) EACH(a, b, c3, L1, n) EACH(a, b, c3, L1, reg)
+#define TRIPLE_C_both(EACH, a, b, c3, L1) EACH(a, b, c3, L1, n) EACH(a, b, c3, L1, rm) EACH(a, b, c3, L1, reg)
+#define TRIPLE_FNS(a, b, c3) TRIPLE_LINKS(TRIPLE_FN, a, b, c3)
+TRIPLE_CROSS(TRIPLE_FNS)
 
 /* The single forms the pairs are made of, and the pairs, [first][second];
  * filled at first use (no table of pointers to relocate at every start:
  * docs/performance.md). */
 static insn_exec unit_exec[PAIR_UNIT_COUNT];
 static insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
-/* The triples, [first][second][third] by TRIPLE_UNITS' order, and each
- * pair unit's place there (-1: none). */
-static insn_exec triple_forms[TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT];
+/* The linked pairs, [the second's field][first][second], and each unit's
+ * link field. */
+static insn_exec pair_linked_forms[2][PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
+static uint8_t pair_link_field[PAIR_UNIT_COUNT];
+/* The triples, [L1][L2][first][second][third] by TRIPLE_UNITS' order
+ * (links: PAIR_LINK_NONE or a PAIR_FIELD_*), and each pair unit's place
+ * there (-1: none). */
+static insn_exec triple_forms[3][3][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT];
 static int8_t triple_of_unit[PAIR_UNIT_COUNT];
 static pthread_once_t pairs_once = PTHREAD_ONCE_INIT;
 static bool pairs_ready; /* pairs_init has run: no call to pthread_once per barrier */
@@ -229,7 +356,14 @@ static void pairs_init(void)
 	PAIR_UNITS(UNIT_EXEC, )
 #define PAIR_SET(a, b) pair_forms[U_##a][U_##b] = pair_##a##_##b;
 	PAIR_CROSS(PAIR_SET)
-#define TRIPLE_SET(a, b, c3) triple_forms[T_##a][T_##b][T_##c3] = triple_##a##_##b##_##c3;
+#define PAIR_LINKED_SET1(a, b, F) pair_linked_forms[PAIR_FIELD_##F][U_##a][U_##b] = pair_##F##_##a##_##b;
+#define PAIR_LINKED_SET(a, b) PAIR_LINK_READS(b, PAIR_LINKED_SET1, a, b)
+	PAIR_CROSS(PAIR_LINKED_SET)
+#define PAIR_LINK_SET(name, ...) pair_link_field[U_##name] = PAIR_LINK_FIELD(name);
+	PAIR_UNITS(PAIR_LINK_SET, )
+#define TRIPLE_SET1(a, b, c3, L1, L2) \
+	triple_forms[PAIR_LINK_##L1][PAIR_LINK_##L2][T_##a][T_##b][T_##c3] = triple_##L1##_##L2##_##a##_##b##_##c3;
+#define TRIPLE_SET(a, b, c3) TRIPLE_LINKS(TRIPLE_SET1, a, b, c3)
 	TRIPLE_CROSS(TRIPLE_SET)
 	memset(triple_of_unit, -1, sizeof(triple_of_unit));
 #define TRIPLE_PLACE(name, ...) triple_of_unit[U_##name] = T_##name;
@@ -260,6 +394,19 @@ static int unit_of(const struct insn *i)
 	return -1;
 }
 
+/* How i + 1 names the register of i's link field: PAIR_FIELD_rm or
+ * PAIR_FIELD_reg where unit b reads that field, else PAIR_LINK_NONE. */
+static int pair_link(const struct insn *i, int a, int b)
+{
+	uint8_t r = pair_link_field[a] == PAIR_FIELD_reg ? i->reg : i->rm;
+
+	if (i[1].rm == r && pair_linked_forms[PAIR_FIELD_rm][a][b])
+		return PAIR_FIELD_rm;
+	if (i[1].reg == r && pair_linked_forms[PAIR_FIELD_reg][a][b])
+		return PAIR_FIELD_reg;
+	return PAIR_LINK_NONE;
+}
+
 /* At most this many entries are looked at backwards per barrier. */
 #define PAIR_WALK_MAX 32
 
@@ -284,16 +431,18 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 	 * run dispatches once per two, as greedy pairs would, and entered in
 	 * its middle (a jump to a loop's head) as well */
 	for (k = start; k + 1 < end; k++) {
-		int a = unit_of(&pool[k]), b, c;
+		int a = unit_of(&pool[k]), b, c, l1;
 
 		if (a < 0 || !insn_cold(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
 			continue;
-		pool[k].exec = pair_forms[a][b];
+		l1 = pair_link(&pool[k], a, b);
+		pool[k].exec = l1 == PAIR_LINK_NONE ? pair_forms[a][b] : pair_linked_forms[l1][a][b];
 		/* three when the third is a triple unit too (pool[k + 2] is
 		 * before the barrier, so final) */
 		if (k + 2 < end && insn_cold(&pool[k + 1])->seq && triple_of_unit[a] >= 0 &&
 		    triple_of_unit[b] >= 0 && (c = unit_of(&pool[k + 2])) >= 0 && triple_of_unit[c] >= 0)
-			pool[k].exec = triple_forms[triple_of_unit[a]][triple_of_unit[b]][triple_of_unit[c]];
+			pool[k].exec = triple_forms[l1][pair_link(&pool[k + 1], b, c)][triple_of_unit[a]]
+						  [triple_of_unit[b]][triple_of_unit[c]];
 		insn_cold(&pool[k])->lf |= LF_PAIR_HEAD;
 	}
 	return start;

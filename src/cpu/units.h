@@ -15,9 +15,22 @@
 #include "cpu/cache.h"
 #include "cpu/ops.h"
 
+/* A unit names its registers by rm_ and reg_, i->rm and i->reg as its
+ * caller read them: a linked pair (pairs.c) passes the value it read for
+ * the first member, so the compiler sees one register where the two
+ * members name the same. unit_NAME reads them itself. */
 #define UNIT_FN(NAME)                                                                       \
+	static inline __attribute__((always_inline, unused)) bool unit_##NAME##_at(           \
+		struct cpu *c, const struct insn *i, const struct insn **out, uint8_t rm_,    \
+		uint8_t reg_);                                                                 \
 	static inline __attribute__((always_inline, unused)) bool unit_##NAME(                \
-		struct cpu *c, const struct insn *i, const struct insn **out)
+		struct cpu *c, const struct insn *i, const struct insn **out)                 \
+	{                                                                                     \
+		return unit_##NAME##_at(c, i, out, i->rm, i->reg);                            \
+	}                                                                                     \
+	static inline __attribute__((always_inline, unused)) bool unit_##NAME##_at(           \
+		struct cpu *c, const struct insn *i, const struct insn **out, uint8_t rm_,    \
+		uint8_t reg_)
 
 /* The single form of a unit: fast_NAME. */
 #define UNIT_FORM(NAME)                                                                    \
@@ -93,11 +106,11 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 
 /* The register operand forms (ops.h, FORM_*): the destination's insn
  * field and the source. */
-#define UNIT_DST_rr rm
-#define UNIT_SRC_rr c->r[i->reg]
-#define UNIT_DST_gr reg
-#define UNIT_SRC_gr c->r[i->rm]
-#define UNIT_DST_ri rm
+#define UNIT_DST_rr rm_
+#define UNIT_SRC_rr c->r[reg_]
+#define UNIT_DST_gr reg_
+#define UNIT_SRC_gr c->r[rm_]
+#define UNIT_DST_ri rm_
 #define UNIT_SRC_ri i->imm
 
 /* ALU on registers (or an immediate), 16/32/64 bits: with the flags and
@@ -105,13 +118,13 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
  * FL_DEFER in lf.op, the mark under which a fault in a load or store
  * after it rebuilds its flags from the registers). */
 #define UNIT_ALU_REG(NAME, KIND, EXPR, WRITES, FORM, BITS, T, SZ)                                  \
-	UNIT_AND_FORM(NAME##_##FORM##BITS, T a = (T)c->r[i->UNIT_DST_##FORM];                     \
+	UNIT_AND_FORM(NAME##_##FORM##BITS, T a = (T)c->r[UNIT_DST_##FORM];                     \
 		      T b = (T)(UNIT_SRC_##FORM); T r = (T)(EXPR);                                 \
-		      if (WRITES) REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], r);                      \
+		      if (WRITES) REG_PUT##BITS(c->r[UNIT_DST_##FORM], r);                      \
 		      flags_record(c, KIND, SZ, r, a, b))                                          \
-	UNIT_AND_FORM(NAME##_##FORM##BITS##_nf, T a = (T)c->r[i->UNIT_DST_##FORM];                \
+	UNIT_AND_FORM(NAME##_##FORM##BITS##_nf, T a = (T)c->r[UNIT_DST_##FORM];                \
 		      T b = (T)(UNIT_SRC_##FORM);                                                  \
-		      if (WRITES) REG_PUT##BITS(c->r[i->UNIT_DST_##FORM], (T)(EXPR));              \
+		      if (WRITES) REG_PUT##BITS(c->r[UNIT_DST_##FORM], (T)(EXPR));              \
 		      c->lf.op = FL_DEFER)
 
 #define UNIT_ALU_REG_SZ(NAME, KIND, EXPR, WRITES, BITS, T, SZ)   \
@@ -124,13 +137,13 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
  * twin keeps the value loaded in lf.b and leaves FL_DEFER, from which and
  * the register a fault after it rebuilds its flags). */
 #define UNIT_ALU_RM(NAME, KIND, EXPR, WRITES, BITS, T, SZ, SH, EA)                               \
-	UNIT_AND_FORM(NAME##_rm##BITS##SH, T a = (T)c->r[i->reg];                                \
+	UNIT_AND_FORM(NAME##_rm##BITS##SH, T a = (T)c->r[reg_];                                \
 		      T b = (T)unit_read(c, EA(c, i), SZ); T r = (T)(EXPR);                          \
-		      if (WRITES) REG_PUT##BITS(c->r[i->reg], r);                                \
+		      if (WRITES) REG_PUT##BITS(c->r[reg_], r);                                \
 		      flags_record(c, KIND, SZ, r, a, b))                                        \
-	UNIT_AND_FORM(NAME##_rm##BITS##SH##_nf, T a = (T)c->r[i->reg];                           \
+	UNIT_AND_FORM(NAME##_rm##BITS##SH##_nf, T a = (T)c->r[reg_];                           \
 		      T b = (T)unit_read(c, EA(c, i), SZ);                                           \
-		      if (WRITES) REG_PUT##BITS(c->r[i->reg], (T)(EXPR));                        \
+		      if (WRITES) REG_PUT##BITS(c->r[reg_], (T)(EXPR));                        \
 		      c->lf.b = b; c->lf.op = FL_DEFER)
 
 /* Flag-free shifts and rotates of a register by an immediate n (decode
@@ -142,16 +155,17 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 	X(sar, BITS, T, (ST)v >> n)
 #define UNIT_SHIFT_NF(NAME, BITS, T, EXPR)                                        \
 	UNIT_AND_FORM(NAME##BITS##_nf, unsigned n = (unsigned)i->imm & (BITS - 1); \
-		      T v = (T)c->r[i->rm]; REG_PUT##BITS(c->r[i->rm], (T)(EXPR)))
+		      T v = (T)c->r[rm_]; REG_PUT##BITS(c->r[rm_], (T)(EXPR)))
 
 /* MOV r/m, r and NOT of registers, LEA (no memory access), MOV loads and
  * stores of 32/64 bits (a 32-bit write zero-extends: 64-bit mode's rule,
  * harmless in 32-bit mode). */
-#define UNIT_MOV_RR(BITS) UNIT_AND_FORM(mov_rr##BITS, REG_PUT##BITS(c->r[i->rm], c->r[i->reg]))
-#define UNIT_NOT(BITS) UNIT_AND_FORM(not##BITS, REG_PUT##BITS(c->r[i->rm], ~c->r[i->rm]))
+#define UNIT_MOV_RR(BITS) UNIT_AND_FORM(mov_rr##BITS, REG_PUT##BITS(c->r[rm_], c->r[reg_]))
+#define UNIT_NOT(BITS) UNIT_AND_FORM(not##BITS, REG_PUT##BITS(c->r[rm_], ~c->r[rm_]))
 /* INC and DEC: CF is kept (in rf, as FL_INC/FL_DEC expect), evaluated
  * from the lazy record first; of a register, and of memory in the
- * address shapes. */
+ * address shapes. The register's field is read after flags_cf, which may
+ * call out: read before, it is kept across the call (no pair has it). */
 #define INCDEC_RECORD(KIND, SZ, A, R, CF)                                               \
 	c->lf.rf = (c->lf.rf & ~FL_CF) | ((CF) ? FL_CF : 0); c->lf.op = KIND;            \
 	c->lf.size = SZ; c->lf.res = R; c->lf.a = A; c->lf.b = 1
@@ -178,21 +192,21 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
  * deferring theirs (FL_INCDEC_DEFER: a load or store after it may fault,
  * and it sees CF from the record before and the rest from the register). */
 #define UNIT_INCDEC_NF(NAME, DELTA, BITS) \
-	UNIT_AND_FORM(NAME##BITS##_nf, REG_PUT##BITS(c->r[i->rm], c->r[i->rm] + (uint64_t)(DELTA)))
+	UNIT_AND_FORM(NAME##BITS##_nf, REG_PUT##BITS(c->r[rm_], c->r[rm_] + (uint64_t)(DELTA)))
 #define UNIT_INCDEC_DEFER(NAME, DELTA, BITS)                                                   \
-	UNIT_AND_FORM(NAME##BITS##_defer, REG_PUT##BITS(c->r[i->rm], c->r[i->rm] + (uint64_t)(DELTA)); \
+	UNIT_AND_FORM(NAME##BITS##_defer, REG_PUT##BITS(c->r[rm_], c->r[rm_] + (uint64_t)(DELTA)); \
 		      c->lf.op |= FL_INCDEC_DEFER)
-#define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[i->reg], insn_offset_fast(c, i)))
+#define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[reg_], insn_offset_fast(c, i)))
 
 /* A load of SZ bytes zero-extended into a 32/64-bit register: MOV of 32
  * and 64 bits, MOVZX of 8 and 16 (to a 32-bit register it zero-extends
  * to 64 bits as well). */
-#define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[i->reg] = unit_read(c, EA(c, i), SZ))
+#define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[reg_] = unit_read(c, EA(c, i), SZ))
 /* MOV of a byte into a byte register (AH..BH through reg_set). */
 #define UNIT_LOAD8(SH, EA) UNIT_AND_FORM(mov_load8##SH, reg_set(c, i->reg8, 1, unit_read(c, EA(c, i), 1)))
 /* MOVZX of a byte register, MOVSXD of a register (64-bit mode). */
-#define UNIT_MOVZX_B_RR() UNIT_AND_FORM(movzx_b_rr, c->r[i->reg] = reg_get(c, i->rm8, 1))
-#define UNIT_MOVSXD_RR() UNIT_AND_FORM(movsxd_rr, c->r[i->reg] = (uint64_t)(int64_t)(int32_t)c->r[i->rm])
+#define UNIT_MOVZX_B_RR() UNIT_AND_FORM(movzx_b_rr, c->r[reg_] = reg_get(c, i->rm8, 1))
+#define UNIT_MOVSXD_RR() UNIT_AND_FORM(movsxd_rr, c->r[reg_] = (uint64_t)(int64_t)(int32_t)c->r[rm_])
 
 #define UNIT_STORE(NAME, SZ, SH, EA, VAL)                    \
 	UNIT_FN(NAME##SH)                                    \
