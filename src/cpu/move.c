@@ -365,13 +365,7 @@ static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
 
 UNIT_LEA(32)
 UNIT_LEA(64)
-/* ... without an index (structure fields, 'lea 0x10(%rax),%rdx'; a
- * RIP-relative one once resolved): the index's loads and shift skipped */
-static const struct insn *fast_lea64_bd(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = (uint64_t)i->disp + c->r[i->base];
-	return exec_next(c, i);
-}
+UNIT_LEA64_BD()
 
 /* PUSH/POP of a 64-bit register in 64-bit mode. */
 static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
