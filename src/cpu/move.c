@@ -355,6 +355,11 @@ int move_test_kind(const struct insn *i)
 	return -1;
 }
 
+bool move_is_mov_rr64(const struct insn *i)
+{
+	return i->exec == fast_mov_rr64;
+}
+
 UNIT_MOVZX_B_RR()
 
 static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
