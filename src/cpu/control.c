@@ -449,13 +449,17 @@ indirect_poly(struct cpu *c, const struct insn *i, uint64_t target)
 	return exec_indirect_lookup(c, i, target);
 }
 
+static void mov_call_fuse(struct cpu *c, const struct insn *i, insn_exec poly);
+
 static __attribute__((noinline)) const struct insn *
 indirect_turn_poly(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly)
 {
 	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
 
-	if (quiet == 0)
+	if (quiet == 0) {
 		((struct insn *)i)->exec = poly;
+		mov_call_fuse(c, i, poly);
+	}
 	else /* threads may race here: a miscount is harmless */
 		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
 	return indirect_poly(c, i, target);
@@ -544,6 +548,56 @@ INDIRECT_FORM(fast_call_ind32, c->cur = i; return call_ind32(c, i, (uint32_t)c->
 	INDIRECT_FORM(fast_call_ind32_m##SH,                                                     \
 		      return call_ind32(c, i, (uint32_t)mem_read_fast(EA(c, i), 4), poly))
 EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
+
+/* MOV r64, r64 and the polymorphic indirect CALL after it (64-bit mode)
+ * as one handler, the MOV's entry: a call's argument moved into place
+ * (Perl's op dispatch `mov %rbx,%rdi; call *0x10(%rax)`, 720 k runs per
+ * compute.pl 40000) dispatches once. Only a polymorphic site: its form
+ * is final (a kept-target form may still turn), so the MOV's entry turns
+ * with it (mov_call_fuse). The MOV is done first, then the CALL as its
+ * own form: a fault in the CALL has cur naming it, the MOV done. A jump
+ * to the CALL runs its own entry. */
+#define MOV_CALL_FORM(NAME, BODY)                                                        \
+	static const struct insn *mov_##NAME##_poly(struct cpu *c, const struct insn *m) \
+	{                                                                                \
+		const struct insn *i = m + 1;                                            \
+		const insn_exec poly = NULL;                                             \
+		c->r[m->rm] = c->r[m->reg];                                              \
+		BODY;                                                                    \
+	}
+MOV_CALL_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], poly))
+#define MOV_CALL_MEM_FORM(_, SH, EA) \
+	MOV_CALL_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly))
+EA_SHAPES(MOV_CALL_MEM_FORM, mov_call)
+
+/* When the CALL site i turns polymorphic (poly its form now): the MOV r64,
+ * r64 decoded right before it (3 bytes; its slot names the entry before
+ * i, whose fall-through i is) takes the fused form. */
+static void mov_call_fuse(struct cpu *c, const struct insn *i, insn_exec poly)
+{
+	static const struct {
+		insn_exec poly, fused;
+	} forms[] = {
+		{ fast_call_ind64_poly, mov_fast_call_ind64_poly },
+#define MOV_CALL_ROW(_, SH, EA) { fast_call_ind64_m##SH##_poly, mov_fast_call_ind64_m##SH##_poly },
+		EA_SHAPES(MOV_CALL_ROW, mov_call)
+#undef MOV_CALL_ROW
+	};
+	uint64_t addr = insn_cold(i)->addr;
+	unsigned off = (unsigned)(addr & (CODE_PAGE_SIZE - 1)), s;
+	const struct code_page *pg;
+	insn_exec fused = NULL;
+
+	for (unsigned k = 0; k < sizeof(forms) / sizeof(forms[0]); k++)
+		if (forms[k].poly == poly)
+			fused = forms[k].fused;
+	if (!fused || off < 3)
+		return;
+	pg = cache_page(c, addr - off);
+	s = code_slot(pg, off - 3);
+	if (s && &pg->pool[s - 1] == i - 1 && insn_cold(i - 1)->seq && move_is_mov_rr64(i - 1))
+		((struct insn *)(i - 1))->exec = fused;
+}
 
 bool control_fast_ret(const struct insn *i, bool m64)
 {

@@ -355,6 +355,11 @@ int move_test_kind(const struct insn *i)
 	return -1;
 }
 
+bool move_is_mov_rr64(const struct insn *i)
+{
+	return i->exec == fast_mov_rr64;
+}
+
 UNIT_MOVZX_B_RR()
 
 static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
@@ -365,13 +370,7 @@ static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
 
 UNIT_LEA(32)
 UNIT_LEA(64)
-/* ... without an index (structure fields, 'lea 0x10(%rax),%rdx'; a
- * RIP-relative one once resolved): the index's loads and shift skipped */
-static const struct insn *fast_lea64_bd(struct cpu *c, const struct insn *i)
-{
-	c->r[i->reg] = (uint64_t)i->disp + c->r[i->base];
-	return exec_next(c, i);
-}
+UNIT_LEA64_BD()
 
 /* PUSH/POP of a 64-bit register in 64-bit mode. */
 static const struct insn *fast_push64(struct cpu *c, const struct insn *i)
@@ -537,6 +536,54 @@ static const insn_exec push32_runs[] = {
 };
 #define PUSH_RUN_MAX (sizeof(push64_runs) / sizeof(push64_runs[0]) - 1)
 
+/* A run of N PUSH r64 with MOV r64, r64 between them (64-bit mode: gcc
+ * interleaves a prologue's pushes with the moves of its arguments into
+ * the registers just saved, "push %r15; mov %rdi,%r15; push %r14"): as
+ * push_run, one page test and one dispatch for all, the members in
+ * order. The head and the last member are pushes, and each MOV has a
+ * push on either side (push_mix_scan), so no pass pairs or fuses it
+ * later: its form stays fast_mov_rr64, which tells it from the pushes
+ * here. A MOV does not write RSP; one that reads it sees the pushes
+ * before it (the stack pointer is written before each MOV). The first
+ * store comes before any MOV: a fault there (a read-only page) has
+ * changed nothing, cur naming the head. Pure push runs keep their own
+ * forms (no test per member). */
+static inline __attribute__((always_inline)) const struct insn *
+push_mix(struct cpu *c, const struct insn *i, unsigned n)
+{
+	uint64_t sp = c->r[R_SP], low = sp - 8 * n; /* n >= the pushes */
+
+	c->cur = i;
+	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, 8), 0))
+		return fast_push64(c, i);
+	for (unsigned k = 0; k < n; k++) {
+		const struct insn *e = &i[k];
+
+		if (k > 0 && e->exec == fast_mov_rr64) {
+			c->r[R_SP] = sp;
+			c->r[e->rm] = c->r[e->reg];
+			continue;
+		}
+		sp -= 8;
+		mem_store_nocheck(sp, 8, c->r[e->rm]);
+	}
+	c->r[R_SP] = sp;
+	return exec_next(c, i + n - 1);
+}
+
+#define PUSH_MIX(N)                                                                      \
+	static const struct insn *fast_push64_mix##N(struct cpu *c, const struct insn *i) \
+	{                                                                                \
+		return push_mix(c, i, N);                                                \
+	}
+PUSH_MIX(3) PUSH_MIX(4) PUSH_MIX(5) PUSH_MIX(6) PUSH_MIX(7) PUSH_MIX(8)
+#undef PUSH_MIX
+static const insn_exec push64_mixes[] = {
+	NULL, NULL, NULL, fast_push64_mix3, fast_push64_mix4,
+	fast_push64_mix5, fast_push64_mix6, fast_push64_mix7, fast_push64_mix8,
+};
+_Static_assert(sizeof(push64_mixes) == sizeof(push64_runs), "one length for pure and mixed runs");
+
 /* Whether e can be in a run of width w: a single push of its kinds (not
  * of the stack pointer, whose value the run's order would change) or a
  * run's head. */
@@ -549,9 +596,24 @@ static bool push_run_member(const struct insn *e, bool w)
 			e->exec == fast_push_m32_sp32)
 		return true;
 	for (unsigned k = 2; k <= PUSH_RUN_MAX; k++)
-		if (e->exec == runs[k])
+		if (e->exec == runs[k] || (w && e->exec == push64_mixes[k]))
 			return true;
 	return false;
+}
+
+/* Whether e heads a mixed run (a longer run taking it in is mixed too). */
+static bool push_mix_head(const struct insn *e)
+{
+	for (unsigned k = 3; k <= PUSH_RUN_MAX; k++)
+		if (e->exec == push64_mixes[k])
+			return true;
+	return false;
+}
+
+/* Whether e can be a MOV member of a mixed run (push_mix). */
+static bool push_mix_mov(const struct insn *e)
+{
+	return e->exec == fast_mov_rr64 && e->rm != R_SP;
 }
 
 /* A run of N POPs decoded one after another, from its first: POP r64 in
@@ -663,14 +725,26 @@ static void push_run_scan(struct insn *pool, uint32_t n)
 	uint32_t head = n - 1;
 	bool w;
 
+	bool mixed = false;
+
 	w = pool[n - 1].exec == fast_push64;
 	if (n < 2 || !push_run_member(&pool[n - 1], w))
 		return;
-	while (head > 0 && insn_cold(&pool[head - 1])->seq && push_run_member(&pool[head - 1], w) &&
-	       n - head < PUSH_RUN_MAX)
-		head--;
+	/* 64-bit: a MOV between two members joins the run (push_mix) */
+	while (head > 0 && insn_cold(&pool[head - 1])->seq && n - head < PUSH_RUN_MAX) {
+		if (push_run_member(&pool[head - 1], w)) {
+			head--;
+			mixed |= w && push_mix_head(&pool[head]);
+		} else if (w && head >= 2 && n - head + 2 <= PUSH_RUN_MAX && push_mix_mov(&pool[head - 1]) &&
+			   insn_cold(&pool[head - 2])->seq && push_run_member(&pool[head - 2], w)) {
+			head -= 2;
+			mixed = true;
+		} else {
+			break;
+		}
+	}
 	if (head < n - 1)
-		pool[head].exec = (w ? push64_runs : push32_runs)[n - head];
+		pool[head].exec = (mixed ? push64_mixes : w ? push64_runs : push32_runs)[n - head];
 }
 
 /* The handlers that end a run (cache.c calls push_run_decoded for these

@@ -96,6 +96,9 @@ enum {
 	MOVE_TEST_KINDS
 };
 int move_test_kind(const struct insn *i);
+/* Whether i runs MOV r64, r64's single form (move.c): a polymorphic
+ * indirect CALL after it takes it in (control.c). */
+bool move_is_mov_rr64(const struct insn *i);
 /* Whether i runs a near RET's fast form of the width (control.c): a POP
  * run ends in it. */
 bool control_fast_ret(const struct insn *i, bool m64);

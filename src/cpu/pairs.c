@@ -69,7 +69,9 @@
 	X(add_rm32_f32_nf, 32, "\x03\x40\x04", 1, __VA_ARGS__) /* add 4(%eax),%eax */    \
 	X(add_ri32, 64, "\x83\xc0\x08", 0, __VA_ARGS__)    /* add $8,%eax */                   \
 	X(add_ri32_nf, 64, "\x83\xc0\x08", 1, __VA_ARGS__)                                      \
-	X(sub_ri32_nf, 64, "\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%eax */
+	X(sub_ri32_nf, 64, "\x83\xe8\x01", 1, __VA_ARGS__) /* sub $1,%eax */                   \
+	X(lea64, 64, "\x48\x8d\x04\x08", 0, __VA_ARGS__)   /* lea (%rax,%rcx),%rax */          \
+	X(lea64_bd, 64, "\x48\x8d\x50\x10", 0, __VA_ARGS__) /* lea 0x10(%rax),%rdx */
 
 /* The units' bodies, from the same macros as their single forms (which
  * live in their own files). */
@@ -90,6 +92,8 @@ UNIT_MOV_RR(32)
 UNIT_MOV_RR(64)
 UNIT_NOT(32)
 UNIT_LEA(32)
+UNIT_LEA(64)
+UNIT_LEA64_BD()
 UNIT_MOVZX_B_RR()
 UNIT_MOVSXD_RR()
 UNIT_INCDEC_NF(inc, 1, 64)
@@ -180,6 +184,8 @@ PAIR_CROSS(PAIR_FN)
 #define PAIR_LINK_add_ri32 rm, rm
 #define PAIR_LINK_add_ri32_nf rm, rm
 #define PAIR_LINK_sub_ri32_nf rm, rm
+#define PAIR_LINK_lea64 reg, none
+#define PAIR_LINK_lea64_bd reg, none
 #define PAIR_LINK_FIELD(a) PAIR_LINK_FIELD_(PAIR_LINK_##a)
 #define PAIR_LINK_FIELD_(...) PAIR_LINK_FIELD__(__VA_ARGS__)
 #define PAIR_LINK_FIELD__(f, reads) PAIR_FIELD_##f
@@ -450,9 +456,8 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 
 /* Pairs the runs of single units before pool[n - 1] (a barrier, or the
  * stub ending a run): the one right before it, and the ones before
- * entries that are no unit and no barrier either (LEA of 64 bits, shifts
- * by CL), which no barrier came right after (everything before a barrier
- * is final). */
+ * entries that are no unit and no barrier either (shifts by CL), which
+ * no barrier came right after (everything before a barrier is final). */
 static void pair_run(struct insn *pool, uint32_t n)
 {
 	uint32_t end = n - 1, walk = 0, start;

@@ -197,6 +197,9 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 	UNIT_AND_FORM(NAME##BITS##_defer, REG_PUT##BITS(c->r[rm_], c->r[rm_] + (uint64_t)(DELTA)); \
 		      c->lf.op |= FL_INCDEC_DEFER)
 #define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[reg_], insn_offset_fast(c, i)))
+/* ... of 64 bits without an index (structure fields, 'lea 0x10(%rax),%rdx';
+ * a RIP-relative one once resolved): the index's loads and shift skipped */
+#define UNIT_LEA64_BD() UNIT_AND_FORM(lea64_bd, c->r[reg_] = (uint64_t)i->disp + c->r[i->base])
 
 /* A load of SZ bytes zero-extended into a 32/64-bit register: MOV of 32
  * and 64 bits, MOVZX of 8 and 16 (to a 32-bit register it zero-extends

@@ -86,6 +86,8 @@ extern char exit_regs[];
 	X(push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                      \
 	X(push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                    \
 	X(push_run_mixed_read, 4, GOOD_SP, GOOD_SP + 0x100, 0)                         \
+	X(push_mov_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                  \
+	X(push_mov_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                \
 	X(rebuild_add_load, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
 	X(rebuild_sub_store, 3, DATA + 0x100, RO + 0x100, 0)                           \
 	X(rebuild_load_store, 3, DATA + 0x100, RO + 0x100, 0)                          \
@@ -252,6 +254,16 @@ __asm__(".text\n"
 	"snip_push_run_cross:\n"
 	"mov %ecx, %eax; push %eax; push %ebx; push %esi; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_cross_end:\n"
+	/* pushes with MOVs between them (a mixed run in 64-bit mode:
+	 * move.c, push_mix): into a read-only page (the first push faults,
+	 * nothing done) and across into the guard (the first push and the
+	 * MOV after it done) */
+	"snip_push_mov_run_ro:\n"
+	"mov %ecx, %eax; push %eax; mov %ebx, %edi; push %edi; mov %esi, %edx; push %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mov_run_ro_end:\n"
+	"snip_push_mov_run_cross:\n"
+	"mov %ecx, %eax; push %eax; mov %ebx, %edi; push %edi; mov %esi, %edx; push %edx; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mov_run_cross_end:\n"
 	/* a mixed run (registers, an immediate, ESP + disp) whose PUSH of
 	 * memory reads past DATA2's page: the two pushes before it done */
 	"snip_push_run_mixed_read:\n"
@@ -564,6 +576,12 @@ __asm__(".text\n"
 	"snip_push_run_cross:\n"
 	"mov %ecx, %eax; push %rax; push %rbx; push %rsi; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_cross_end:\n"
+	"snip_push_mov_run_ro:\n"
+	"mov %ecx, %eax; push %rax; mov %rbx, %rdi; push %rdi; mov %rsi, %rdx; push %rdx; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mov_run_ro_end:\n"
+	"snip_push_mov_run_cross:\n"
+	"mov %ecx, %eax; push %rax; mov %rbx, %rdi; push %rdi; mov %rsi, %rdx; push %rdx; cmc; cmc; jmp exit_regs\n"
+	"snip_push_mov_run_cross_end:\n"
 	"snip_push_run_mixed_read:\n"
 	"mov %ecx, %eax; push %rax; push $0x1234; push 0x800(%rsp); push %rbx; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_mixed_read_end:\n"

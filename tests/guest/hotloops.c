@@ -262,6 +262,86 @@ static void push_run_mixed(uint32_t a, uint32_t b, uint32_t c)
 	printf("push_run_mixed %08x %08x %08x\n", a, b, c);
 }
 
+/* PUSH r64 with MOV r64, r64 between them (move.c, push_mix: a prologue
+ * saving registers while it moves its arguments): a MOV's result pushed
+ * later in the run, a MOV reading RSP mid-run (the pushes before it
+ * done); run three times, the run's form taking over after the first.
+ * (a, b, c) -> (a, b, 8, c, b). 128 bytes first: the red zone. */
+static void push_mov_run(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t d = 0, e = 0;
+
+	for (int k = 0; k < 3; k++) {
+#if defined(__x86_64__) && !defined(HOTLOOPS_NO_ASM)
+		uint64_t a1 = a, b1 = b, c1 = c;
+
+		__asm__ volatile("sub $128, %%rsp\n\t"
+				 "push %[a]\n\t"
+				 "mov %[b], %[a]\n\t"
+				 "push %[a]\n\t"
+				 "mov %%rsp, %[d]\n\t"
+				 "push %[c]\n\t"
+				 "mov %[a], %[e]\n\t"
+				 "push %[d]\n\t"
+				 "pop %[c]\n\t"
+				 "sub %%rsp, %[c]\n\t"
+				 "pop %[d]\n\t"
+				 "pop %[b]\n\t"
+				 "pop %[a]\n\t"
+				 "add $128, %%rsp"
+				 : [a] "+r"(a1), [b] "+r"(b1), [c] "+r"(c1), [d] "=&r"(d), [e] "=&r"(e)
+				 :
+				 : "memory", "cc");
+		printf("push_mov_run %llx %llx %llx %llx %llx\n", (unsigned long long)a1,
+		       (unsigned long long)b1, (unsigned long long)c1, (unsigned long long)d,
+		       (unsigned long long)e);
+#else
+		d = c, e = b;
+		printf("push_mov_run %llx %llx %llx %llx %llx\n", (unsigned long long)a,
+		       (unsigned long long)b, 8ull, (unsigned long long)d, (unsigned long long)e);
+#endif
+	}
+}
+
+/* MOV r64, r64 right before a polymorphic indirect CALL (control.c,
+ * mov_call_fuse: the two one handler once the site has seen a second
+ * target): an argument moved into RDI, then a call through base + disp
+ * and through a register, the targets rotating (a SUB with its flags
+ * before each MOV: a unit there would pair with the MOV). */
+static __attribute__((noinline, used)) uint64_t poly_a(uint64_t x) { return x * 3 + 1; }
+static __attribute__((noinline, used)) uint64_t poly_b(uint64_t x) { return x ^ 0x5555; }
+static __attribute__((noinline, used)) uint64_t poly_c(uint64_t x) { return (x >> 1) + 77; }
+
+static void mov_call_poly(void)
+{
+	static uint64_t (*const fns[3])(uint64_t) = { poly_a, poly_b, poly_c };
+	uint64_t acc = 1, acc2 = 5;
+
+	for (int k = 0; k < 3000; k++) {
+		uint64_t (*const *f)(uint64_t) = &fns[k % 3];
+#if defined(__x86_64__) && defined(__LP64__) && !defined(HOTLOOPS_NO_ASM) /* not x32: 4-byte pointers */
+		/* the callees' frames below the red zone; no SSE there */
+		__asm__ volatile("sub $128, %%rsp\n\t"
+				 "mov %[acc], %%rdi\n\t"
+				 "call *-0x10(%[f])\n\t"
+				 "add $128, %%rsp\n\t"
+				 "mov %%rax, %[acc]\n\t"
+				 "sub $128, %%rsp\n\t"
+				 "mov %[acc2], %%rdi\n\t"
+				 "call *%[g]\n\t"
+				 "add $128, %%rsp\n\t"
+				 "mov %%rax, %[acc2]"
+				 : [acc] "+r"(acc), [acc2] "+r"(acc2)
+				 : [f] "b"((const char *)f + 0x10), [g] "r"(*f)
+				 : "rax", "rdi", "rsi", "rdx", "rcx", "r8", "r9", "r10", "r11", "memory", "cc");
+#else
+		acc = (*f)(acc);
+		acc2 = (*f)(acc2);
+#endif
+	}
+	printf("mov_call_poly %llx %llx\n", (unsigned long long)acc, (unsigned long long)acc2);
+}
+
 /* The flags a TEST or AND leaves of its result r of bits bits: ZF, SF,
  * PF (CF and OF clear; AF undefined: not compared). */
 #define FLAGS_SEEN 0x8c5u
@@ -380,6 +460,8 @@ int main(void)
 	push_mem(w + 3, 7);
 	push_run(w[5], w[9], w[11]);
 	push_run_mixed(w[6], w[10], w[12]);
+	push_mov_run(0x1122334455667788ull, (uint64_t)w[7] << 32 | w[13], w[14]);
+	mov_call_poly();
 	{
 		static const uint64_t vs[] = { 0, 1, 0x80, 0x7f, 0x80000000u, 0x100000000ull,
 					       0x8000000000000000ull, 0xffff0000ull, 0xffffffffffffffffull,
