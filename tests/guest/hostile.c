@@ -419,6 +419,17 @@ static void write_file(const char *path, const void *bytes, size_t n, int mode)
 	close(fd);
 }
 
+/* writes DIR/NAME with BYTES and MODE, then execs it (NAME the label too) */
+static void exec_file(const char *dir, const char *name, const void *bytes, size_t n, int mode,
+		      char **argv, char **envp)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	write_file(path, bytes, n, mode);
+	try_exec(name, path, argv, envp);
+}
+
 static void c_exec_bad(void)
 {
 	char *argv[] = { "x", 0 }, *envp[] = { 0 }, *bad1[] = { "x", (char *)8, 0 };
@@ -430,31 +441,18 @@ static void c_exec_bad(void)
 	if (!mkdtemp(dir) || !big || !arg)
 		return;
 	memset(garbage, 0xa5, sizeof(garbage));
-	snprintf(p, sizeof(p), "%s/garbage", dir);
-	write_file(p, garbage, sizeof(garbage), 0755);
-	try_exec("garbage", p, argv, envp);
-	snprintf(p, sizeof(p), "%s/empty", dir);
-	write_file(p, "", 0, 0755);
-	try_exec("empty", p, argv, envp);
+	exec_file(dir, "garbage", garbage, sizeof(garbage), 0755, argv, envp);
+	exec_file(dir, "empty", "", 0, 0755, argv, envp);
 	try_exec("directory", dir, argv, envp);
 	memset(elf, 0xff, sizeof(elf));
 	memcpy(elf, "\177ELF\2\1\1\0", 8);
-	snprintf(p, sizeof(p), "%s/elf20", dir);
-	write_file(p, elf, 20, 0755);
-	try_exec("truncated ELF", p, argv, envp);
-	snprintf(p, sizeof(p), "%s/elfff", dir);
-	write_file(p, elf, sizeof(elf), 0755);
-	try_exec("ELF of 0xff", p, argv, envp);
-	snprintf(p, sizeof(p), "%s/shebang", dir);
-	write_file(p, "#!/nonexistent/interp\n", 22, 0755);
-	try_exec("#! to nothing", p, argv, envp);
+	exec_file(dir, "elf20", elf, 20, 0755, argv, envp);
+	exec_file(dir, "elfff", elf, sizeof(elf), 0755, argv, envp);
+	exec_file(dir, "shebang", "#!/nonexistent/interp\n", 22, 0755, argv, envp);
 	snprintf(p, sizeof(p), "%s/loop", dir);
 	snprintf(cmd, sizeof(cmd), "#!%s\n", p);
-	write_file(p, cmd, strlen(cmd), 0755);
-	try_exec("#! to itself", p, argv, envp);
-	snprintf(p, sizeof(p), "%s/noexec", dir);
-	write_file(p, "", 0, 0644);
-	try_exec("no x bit", p, argv, envp);
+	exec_file(dir, "loop", cmd, strlen(cmd), 0755, argv, envp);
+	exec_file(dir, "noexec", "", 0, 0644, argv, envp);
 	try_exec("argv bad", "/proc/self/exe", (char **)8, envp);
 	try_exec("envp bad", "/proc/self/exe", argv, (char **)8);
 	try_exec("argv[1] bad", "/proc/self/exe", bad1, envp);
