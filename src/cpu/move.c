@@ -723,9 +723,7 @@ static void pop_run_decoded(struct insn *pool, uint32_t n)
 static void push_run_scan(struct insn *pool, uint32_t n)
 {
 	uint32_t head = n - 1;
-	bool w;
-
-	bool mixed = false;
+	bool w, mixed = false;
 
 	w = pool[n - 1].exec == fast_push64;
 	if (n < 2 || !push_run_member(&pool[n - 1], w))
