@@ -230,9 +230,8 @@ SG_SYSCALL_DEFINE2(sys_clone3, uargs, size)
 {
 	struct clone_args ca;
 	struct clone_req r;
-	uint8_t tail[4096];
 
-	if (size > sizeof(tail))
+	if (size > 4096)
 		return -E2BIG; /* PAGE_SIZE */
 	if (size < 64)
 		return -EINVAL; /* CLONE_ARGS_SIZE_VER0 */
@@ -240,12 +239,16 @@ SG_SYSCALL_DEFINE2(sys_clone3, uargs, size)
 	if (copy_from_guest(sc_mm(t), &ca, uargs, size < sizeof(ca) ? size : sizeof(ca)))
 		return -EFAULT;
 	/* a newer caller's fields past ours must be zero (copy_struct_from_user) */
-	if (size > sizeof(ca)) {
-		if (copy_from_guest(sc_mm(t), tail, uargs + sizeof(ca), size - sizeof(ca)))
+	for (uint64_t at = sizeof(ca); at < size;) {
+		uint8_t tail[256];
+		uint64_t n = size - at < sizeof(tail) ? size - at : sizeof(tail);
+
+		if (copy_from_guest(sc_mm(t), tail, uargs + at, n))
 			return -EFAULT;
-		for (uint64_t i = 0; i < size - sizeof(ca); i++)
+		for (uint64_t i = 0; i < n; i++)
 			if (tail[i])
 				return -E2BIG;
+		at += n;
 	}
 	if ((ca.exit_signal & ~(uint64_t)CSIGNAL_MASK) || ca.exit_signal > SG_NSIG)
 		return -EINVAL;

@@ -539,6 +539,13 @@ static void c_clone(void)
 	memcpy(big, &ca, sizeof(ca));
 	big[sizeof(ca) + 3] = 1;
 	SAY("clone3 nonzero past its struct: %ld\n", err(syscall(SYS_clone3, big, sizeof(ca) + 8)));
+	big[sizeof(ca) + 3] = 0;
+	big[4000] = 1; /* far past the struct, in a full page of arguments */
+	SAY("clone3 nonzero at 4000 of 4096: %ld\n", err(syscall(SYS_clone3, big, 4096)));
+	big[4000] = 0;
+	ca.exit_signal = 99; /* a zero page-long tail is accepted */
+	memcpy(big, &ca, sizeof(ca));
+	SAY("clone3 4096 zero-tailed, exit_signal 99: %ld\n", err(syscall(SYS_clone3, big, 4096)));
 	ca.exit_signal = 99;
 	SAY("clone3 exit_signal 99: %ld\n", err(syscall(SYS_clone3, &ca, sizeof(ca))));
 	ca.exit_signal = 0;
