@@ -30,9 +30,7 @@ PAIR_CROSS(PAIR_FN)
 PAIR_CROSS(PAIR_LINKED_FNS)
 
 /* The single forms the pairs are made of, filled at the first pairing
- * (no table of pointers to relocate at every start: docs/performance.md).
- * The pairs and triples are chosen by switch (pair_form,
- * pairs_triple_form), not from tables. */
+ * (no table of pointers to relocate at every start: docs/performance.md). */
 static insn_exec unit_exec[PAIR_UNIT_COUNT];
 /* Each unit's link field, which fields it reads (bit PAIR_FIELD_*: those
  * links have forms), and its place in TRIPLE_UNITS (-1: none). */
