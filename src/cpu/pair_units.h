@@ -277,7 +277,8 @@ enum {
 #define TRIPLE_C_reg(EACH, a, b, c3, L1) EACH(a, b, c3, L1, n) EACH(a, b, c3, L1, reg)
 #define TRIPLE_C_both(EACH, a, b, c3, L1) EACH(a, b, c3, L1, n) EACH(a, b, c3, L1, rm) EACH(a, b, c3, L1, reg)
 
-/* triples.c: every triple form into its table, [L1][L2][first][second][third]. */
-void pairs_fill_triples(insn_exec forms[3][3][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT]);
+/* triples.c: the triple form of triple units a, b, c3 (T_*) with links
+ * l1 and l2 (PAIR_LINK_NONE or a field c3, b reads), or NULL. */
+insn_exec pairs_triple_form(int a, int b, int c3, int l1, int l2);
 
 #endif

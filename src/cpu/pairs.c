@@ -29,19 +29,13 @@
 PAIR_CROSS(PAIR_FN)
 PAIR_CROSS(PAIR_LINKED_FNS)
 
-/* The single forms the pairs are made of, and the pairs, [first][second];
- * filled at first use (no table of pointers to relocate at every start:
- * docs/performance.md). */
+/* The single forms the pairs are made of, filled at the first pairing
+ * (no table of pointers to relocate at every start: docs/performance.md). */
 static insn_exec unit_exec[PAIR_UNIT_COUNT];
-static insn_exec pair_forms[PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
-/* The linked pairs, [the second's field][first][second], and each unit's
- * link field. */
-static insn_exec pair_linked_forms[2][PAIR_UNIT_COUNT][PAIR_UNIT_COUNT];
+/* Each unit's link field, which fields it reads (bit PAIR_FIELD_*: those
+ * links have forms), and its place in TRIPLE_UNITS (-1: none). */
 static uint8_t pair_link_field[PAIR_UNIT_COUNT];
-/* The triples, [L1][L2][first][second][third] by TRIPLE_UNITS' order
- * (links: PAIR_LINK_NONE or a PAIR_FIELD_*), and each pair unit's place
- * there (-1: none). */
-static insn_exec triple_forms[3][3][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT][TRIPLE_UNIT_COUNT];
+static uint8_t pair_link_reads[PAIR_UNIT_COUNT];
 static int8_t triple_of_unit[PAIR_UNIT_COUNT];
 static pthread_once_t pairs_once = PTHREAD_ONCE_INIT;
 static bool pairs_ready; /* pairs_init has run: no call to pthread_once per barrier */
@@ -88,14 +82,11 @@ static void pairs_init(void)
 #define UNIT_EXEC(name, mode, bytes, nf, ...) \
 	unit_exec[U_##name] = canned_form(mode, bytes, sizeof(bytes) - 1, nf);
 	PAIR_UNITS(UNIT_EXEC, )
-#define PAIR_SET(a, b) pair_forms[U_##a][U_##b] = pair_##a##_##b;
-	PAIR_CROSS(PAIR_SET)
-#define PAIR_LINKED_SET1(a, b, F) pair_linked_forms[PAIR_FIELD_##F][U_##a][U_##b] = pair_##F##_##a##_##b;
-#define PAIR_LINKED_SET(a, b) PAIR_LINK_READS(b, PAIR_LINKED_SET1, a, b)
-	PAIR_CROSS(PAIR_LINKED_SET)
-#define PAIR_LINK_SET(name, ...) pair_link_field[U_##name] = PAIR_LINK_FIELD(name);
+#define PAIR_READS_BIT(name, F) | 1u << PAIR_FIELD_##F
+#define PAIR_LINK_SET(name, ...)                           \
+	pair_link_field[U_##name] = PAIR_LINK_FIELD(name); \
+	pair_link_reads[U_##name] = 0 PAIR_LINK_READS(name, PAIR_READS_BIT, name);
 	PAIR_UNITS(PAIR_LINK_SET, )
-	pairs_fill_triples(triple_forms);
 	memset(triple_of_unit, -1, sizeof(triple_of_unit));
 #define TRIPLE_PLACE(name, ...) triple_of_unit[U_##name] = T_##name;
 	TRIPLE_UNITS(TRIPLE_PLACE, )
@@ -110,6 +101,27 @@ static void pairs_init(void)
 			unit_hash[h].exec = unit_exec[u], unit_hash[h].unit = u;
 	}
 	__atomic_store_n(&pairs_ready, true, __ATOMIC_RELEASE);
+}
+
+/* The pair form of units a and b, linked in the second's field link (a
+ * PAIR_FIELD_* b reads) or not (PAIR_LINK_NONE). A switch over one key,
+ * not a table: gcc makes it a jump table of relative offsets in .rodata,
+ * so a start reads only the pages of the forms it chooses and writes none
+ * (tables of pointers filled at the first pairing were 40 KiB of .bss
+ * touched at every start, and filling them per first unit still touched
+ * most of their pages: docs/history.md). */
+static insn_exec pair_form(int a, int b, int link)
+{
+#define PAIR_KEY(a, b, link) (((a) * PAIR_UNIT_COUNT + (b)) * 3 + (link))
+#define PAIR_LINKED_CASE(a, b, F) \
+	case PAIR_KEY(U_##a, U_##b, PAIR_FIELD_##F): return pair_##F##_##a##_##b;
+#define PAIR_CASES(a, b)                                                       \
+	case PAIR_KEY(U_##a, U_##b, PAIR_LINK_NONE): return pair_##a##_##b; \
+	PAIR_LINK_READS(b, PAIR_LINKED_CASE, a, b)
+	switch (PAIR_KEY(a, b, link)) {
+	PAIR_CROSS(PAIR_CASES)
+	}
+	return NULL;
 }
 
 /* The unit whose single form i runs, or -1. */
@@ -131,9 +143,9 @@ static int pair_link(const struct insn *i, int a, int b)
 {
 	uint8_t r = pair_link_field[a] == PAIR_FIELD_reg ? i->reg : i->rm;
 
-	if (i[1].rm == r && pair_linked_forms[PAIR_FIELD_rm][a][b])
+	if (i[1].rm == r && (pair_link_reads[b] & 1u << PAIR_FIELD_rm))
 		return PAIR_FIELD_rm;
-	if (i[1].reg == r && pair_linked_forms[PAIR_FIELD_reg][a][b])
+	if (i[1].reg == r && (pair_link_reads[b] & 1u << PAIR_FIELD_reg))
 		return PAIR_FIELD_reg;
 	return PAIR_LINK_NONE;
 }
@@ -167,13 +179,13 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 		if (a < 0 || !insn_cold(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
 			continue;
 		l1 = pair_link(&pool[k], a, b);
-		pool[k].exec = l1 == PAIR_LINK_NONE ? pair_forms[a][b] : pair_linked_forms[l1][a][b];
+		pool[k].exec = pair_form(a, b, l1);
 		/* three when the third is a triple unit too (pool[k + 2] is
 		 * before the barrier, so final) */
 		if (k + 2 < end && insn_cold(&pool[k + 1])->seq && triple_of_unit[a] >= 0 &&
 		    triple_of_unit[b] >= 0 && (c = unit_of(&pool[k + 2])) >= 0 && triple_of_unit[c] >= 0)
-			pool[k].exec = triple_forms[l1][pair_link(&pool[k + 1], b, c)][triple_of_unit[a]]
-						  [triple_of_unit[b]][triple_of_unit[c]];
+			pool[k].exec = pairs_triple_form(triple_of_unit[a], triple_of_unit[b], triple_of_unit[c], l1,
+							 pair_link(&pool[k + 1], b, c));
 		insn_cold(&pool[k])->lf |= LF_PAIR_HEAD;
 	}
 	return start;
