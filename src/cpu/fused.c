@@ -851,6 +851,7 @@ const struct pass_end fusion_ends[] = {
 	{ op_alu_GvEv, fuse_alu_last },
 	{ op_ret, fuse_3way_ret },
 	{ op_setcc_Eb, fuse_setcc_last },
+	{ op_call_Ev, control_load_call_decoded },
 };
 const unsigned fusion_end_count = sizeof(fusion_ends) / sizeof(fusion_ends[0]);
 

@@ -86,6 +86,8 @@ extern char exit_regs[];
 	X(push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                      \
 	X(push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                    \
 	X(push_run_mixed_read, 4, GOOD_SP, GOOD_SP + 0x100, 0)                         \
+	X(sub_push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                  \
+	X(sub_push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                \
 	X(push_mov_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                  \
 	X(push_mov_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                \
 	X(rebuild_add_load, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
@@ -269,6 +271,15 @@ __asm__(".text\n"
 	"snip_push_run_mixed_read:\n"
 	"mov %ecx, %eax; push %eax; push $0x1234; push 0x800(%esp); push %ebx; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_mixed_read_end:\n"
+	/* SUB ESP and the pushes after it, one handler (move.c,
+	 * sub_push_run): a fault at the first push (read-only page) and at
+	 * the second (across into the guard) has the SUB done, its flags */
+	"snip_sub_push_run_ro:\n"
+	"mov %ecx, %eax; sub $4, %esp; push %eax; push %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_ro_end:\n"
+	"snip_sub_push_run_cross:\n"
+	"mov %ecx, %eax; sub $4, %esp; push %eax; push %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_cross_end:\n"
 	/* a register flag writer, a load or store, a register flag writer:
 	 * the first flag-free, its flags rebuilt at a fault in the access
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
@@ -585,6 +596,12 @@ __asm__(".text\n"
 	"snip_push_run_mixed_read:\n"
 	"mov %ecx, %eax; push %rax; push $0x1234; push 0x800(%rsp); push %rbx; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_mixed_read_end:\n"
+	"snip_sub_push_run_ro:\n"
+	"mov %ecx, %eax; sub $8, %rsp; push %rax; push %rbx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_ro_end:\n"
+	"snip_sub_push_run_cross:\n"
+	"mov %ecx, %eax; sub $8, %rsp; push %rax; push %rbx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_cross_end:\n"
 	/* a register flag writer, a load or store, a register flag writer:
 	 * the first flag-free, its flags rebuilt at a fault in the access
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
