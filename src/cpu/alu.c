@@ -814,6 +814,11 @@ bool alu_sub_ri32_flagged(const struct insn *i)
 	return i->exec == fast_sub_ri32;
 }
 
+bool alu_add_ri32_flag_free(const struct insn *i)
+{
+	return i->exec == fast_add_ri32_nf;
+}
+
 insn_exec alu_flag_free(const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);

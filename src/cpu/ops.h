@@ -139,6 +139,9 @@ void avx_fuse_decoded(struct insn *pool, uint32_t n);
 insn_exec alu_flag_free(const struct insn *i);
 /* Whether i runs as SUB r32, imm with its flags (fast_sub_ri32). */
 bool alu_sub_ri32_flagged(const struct insn *i);
+/* Whether i runs as ADD r32, imm without its flags (fused.c: a TEST and
+ * Jcc after it run with it). */
+bool alu_add_ri32_flag_free(const struct insn *i);
 insn_exec shift_flag_free(const struct insn *i);
 /* INC's and DEC's handlers (the r/m and the register encodings). */
 static inline bool insn_fn_is_inc(insn_fn fn) { return fn == op_inc_Ev || fn == op_inc_r; }

@@ -91,6 +91,7 @@ extern char exit_regs[];
 	X(load_call_read, 4, GOOD_SP, DATA2 + 8, 0)                                    \
 	X(load_call_push, 4, GOOD_SP, DATA2, 0)                                        \
 	X(load_call_poly, -1, 0, 0, 0)                                                 \
+	X(add_test_jcc, -1, 0, 0, 0)                                                   \
 	X(push_mov_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                  \
 	X(push_mov_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                \
 	X(rebuild_add_load, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
@@ -304,6 +305,14 @@ __asm__(".text\n"
 	"3: movl $4f, 0x100117f0; ret\n"
 	"4: movl $3b, 0x100117f0; ret\n"
 	"snip_load_call_poly_end:\n"
+	/* the caller's ADD ESP after a call, the TEST of its result and
+	 * the Jcc, one handler from the return target (fused.c,
+	 * fused_add_test_rr32_*): taken in two runs, not in the first */
+	"snip_add_test_jcc:\n"
+	"mov %ecx, %eax; and $0xff, %eax; sub $0xc, %esp; call 3f; add $0xc, %esp; test %eax, %eax; jne 1f\n"
+	"inc %ebx; 1: cmc; cmc; jmp exit_regs\n"
+	"3: ret\n"
+	"snip_add_test_jcc_end:\n"
 	/* a register flag writer, a load or store, a register flag writer:
 	 * the first flag-free, its flags rebuilt at a fault in the access
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
@@ -643,6 +652,11 @@ __asm__(".text\n"
 	"3: lea 4f(%rip), %rdx; mov %rdx, 0x100117f0; xor %edx, %edx; ret\n"
 	"4: lea 3b(%rip), %rdx; mov %rdx, 0x100117f0; xor %edx, %edx; ret\n"
 	"snip_load_call_poly_end:\n"
+	"snip_add_test_jcc:\n"
+	"mov %ecx, %eax; and $0xff, %eax; sub $0x8, %rsp; call 3f; add $0x8, %rsp; test %eax, %eax; jne 1f\n"
+	"inc %ebx; 1: cmc; cmc; jmp exit_regs\n"
+	"3: ret\n"
+	"snip_add_test_jcc_end:\n"
 	/* a register flag writer, a load or store, a register flag writer:
 	 * the first flag-free, its flags rebuilt at a fault in the access
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
