@@ -570,6 +570,38 @@ MOV_CALL_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], 
 	MOV_CALL_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly))
 EA_SHAPES(MOV_CALL_MEM_FORM, mov_call)
 
+/* MOV r32, [ESP + disp] and the indirect CALL of that register right
+ * after it (32-bit mode: gcc -m32 loads a function pointer kept in a
+ * stack slot, then "call *%eax": glibc's msort calling qsort's
+ * comparison) as one handler, the MOV's entry (control_load_call_decoded);
+ * the CALL's kept target and its polymorphic form as the CALL's own
+ * (mov_call_fuse turns this entry with the CALL's). The load first, cur
+ * naming the MOV; then the CALL with cur naming it: a fault in its push
+ * has the MOV done. A jump to the CALL runs its own entry. */
+#define LOAD_CALL_FORM(NAME, POLY)                                                      \
+	static const struct insn *NAME(struct cpu *c, const struct insn *m)              \
+	{                                                                                \
+		const struct insn *i = m + 1;                                            \
+		const insn_exec poly = POLY;                                             \
+		uint32_t target = (uint32_t)mem_read_fast(insn_ea_sp32(c, m), 4);        \
+		c->r[m->reg] = target;                                                   \
+		c->cur = i;                                                              \
+		return call_ind32(c, i, target, poly);                                   \
+	}
+LOAD_CALL_FORM(load_sp32_call_ind32_poly, NULL)
+LOAD_CALL_FORM(load_sp32_call_ind32, fast_call_ind32_poly)
+
+void control_load_call_decoded(struct insn *pool, uint32_t n)
+{
+	struct insn *m, *i = &pool[n - 1];
+
+	if (n < 2 || i->exec != fast_call_ind32)
+		return;
+	m = &pool[n - 2];
+	if (insn_cold(m)->seq && move_is_load32_sp32(m) && m->reg == i->rm)
+		m->exec = load_sp32_call_ind32;
+}
+
 /* When the CALL site i turns polymorphic (poly its form now): the MOV r64,
  * r64 decoded right before it (3 bytes; its slot names the entry before
  * i, whose fall-through i is) takes the fused form. */
@@ -591,6 +623,15 @@ static void mov_call_fuse(struct cpu *c, const struct insn *i, insn_exec poly)
 	for (unsigned k = 0; k < sizeof(forms) / sizeof(forms[0]); k++)
 		if (forms[k].poly == poly)
 			fused = forms[k].fused;
+	if (poly == fast_call_ind32_poly) { /* a MOV load through ESP: 4 or 7 bytes */
+		for (unsigned len = 4; len <= 7; len += 3) {
+			pg = off >= len ? cache_page(c, addr - off) : NULL;
+			s = pg ? code_slot(pg, off - len) : 0;
+			if (s && &pg->pool[s - 1] == i - 1 && (i - 1)->exec == load_sp32_call_ind32)
+				((struct insn *)(i - 1))->exec = load_sp32_call_ind32_poly;
+		}
+		return;
+	}
 	if (!fused || off < 3)
 		return;
 	pg = cache_page(c, addr - off);

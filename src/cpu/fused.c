@@ -803,6 +803,31 @@ static void fuse_move_test(struct insn *test, unsigned w, unsigned cc)
 	mov->exec = fused_move_test[kind][cc];
 }
 
+/* ADD r32, imm, flag-free (the TEST overwrites its flags: lflive.c), and
+ * the fused TEST of registers and Jcc after it as one handler from the
+ * ADD's entry: i386's caller popping a call's stack arguments and testing
+ * the result, "add $0x10,%esp; test %eax,%eax; jg" (msort after qsort's
+ * callback), a pointer stepped before a loop's test ("add $0x4,%ebx; test
+ * %eax,%eax; je", msort's merge). Neither can fault; the TEST's entry
+ * keeps its own form for a jump to it. */
+#define FUSED_ADD_TEST(_, cc)                                                                       \
+	static const struct insn *fused_add_test_rr32_##cc(struct cpu *c, const struct insn *a)    \
+	{                                                                                          \
+		c->r[a->rm] = (uint32_t)(c->r[a->rm] + a->imm);                                    \
+		return fused_test_rr32_##cc(c, a + 1);                                             \
+	}
+FUSED_CC16(FUSED_ADD_TEST, _)
+#define FUSED_ADD_TEST_ROW(_, cc) fused_add_test_rr32_##cc,
+static const insn_exec fused_add_test_rr32[16] = { FUSED_CC16(FUSED_ADD_TEST_ROW, _) };
+
+static void fuse_add_test(struct insn *test, unsigned cc)
+{
+	struct insn *add = test - 1;
+
+	if (insn_cold(add)->seq && !(insn_cold(add)->lf & LF_PAIR_HEAD) && alu_add_ri32_flag_free(add))
+		add->exec = fused_add_test_rr32[cc];
+}
+
 /* pool[n - 1] a Jcc: the compare, TEST, INC or DEC before it runs both. */
 static void fuse_jcc(struct insn *pool, uint32_t n)
 {
@@ -835,6 +860,8 @@ static void fuse_jcc(struct insn *pool, uint32_t n)
 		cmp->exec = (op == ALU_CMP ? fused_cmp : fused_test)[w][form][insn_cold(jcc)->op & 15];
 		if (op == ALU_TEST && form == FORM_RR && n >= 3)
 			fuse_move_test(cmp, w, insn_cold(jcc)->op & 15);
+		if (op == ALU_TEST && form == FORM_RR && w == 1 && n >= 3)
+			fuse_add_test(cmp, insn_cold(jcc)->op & 15);
 	}
 	/* a reader for lflive; a fault in its load (reg op= memory) still
 	 * finds the flags before it rebuilt, as the compare's would (LF_REBUILD) */
@@ -851,6 +878,7 @@ const struct pass_end fusion_ends[] = {
 	{ op_alu_GvEv, fuse_alu_last },
 	{ op_ret, fuse_3way_ret },
 	{ op_setcc_Eb, fuse_setcc_last },
+	{ op_call_Ev, control_load_call_decoded },
 };
 const unsigned fusion_end_count = sizeof(fusion_ends) / sizeof(fusion_ends[0]);
 

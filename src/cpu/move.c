@@ -360,6 +360,11 @@ bool move_is_mov_rr64(const struct insn *i)
 	return i->exec == fast_mov_rr64;
 }
 
+bool move_is_load32_sp32(const struct insn *i)
+{
+	return i->exec == fast_load32_sp32;
+}
+
 UNIT_MOVZX_B_RR()
 
 static const struct insn *fast_movzx_w_rr(struct cpu *c, const struct insn *i)
@@ -536,6 +541,38 @@ static const insn_exec push32_runs[] = {
 };
 #define PUSH_RUN_MAX (sizeof(push64_runs) / sizeof(push64_runs[0]) - 1)
 
+/* SUB ESP, imm32 (its flags recorded) and the N pushes right after it
+ * (32-bit mode, push_run_scan): gcc -m32 keeps the stack 16-byte aligned
+ * at calls, so a call with stack arguments starts "sub $N,%esp" and
+ * pushes them (msort's "sub $0x4,%esp; push 0x14(%esp); push %edi; push
+ * %ebp"). The SUB done, the pushes are the run from i + 1 (which has its
+ * own form for a jump to it), with its page test and fallback: one
+ * dispatch for all, the stack pointer kept in a host register. N from 1:
+ * a single push goes through push_run too. */
+static inline __attribute__((always_inline)) const struct insn *
+sub_push_run(struct cpu *c, const struct insn *i, unsigned n)
+{
+	uint32_t a = (uint32_t)c->r[R_SP], b = (uint32_t)i->imm, r = a - b;
+
+	c->r[R_SP] = r;
+	flags_record(c, FL_SUB, 4, r, a, b);
+	return push_run(c, i + 1, n, 4);
+}
+
+#define SUB_PUSH_RUN(N)                                                                    \
+	static const struct insn *fast_sub_push32_run##N(struct cpu *c, const struct insn *i) \
+	{                                                                                  \
+		return sub_push_run(c, i, N);                                              \
+	}
+SUB_PUSH_RUN(1) SUB_PUSH_RUN(2) SUB_PUSH_RUN(3) SUB_PUSH_RUN(4) SUB_PUSH_RUN(5)
+SUB_PUSH_RUN(6) SUB_PUSH_RUN(7) SUB_PUSH_RUN(8)
+#undef SUB_PUSH_RUN
+static const insn_exec sub_push32_runs[] = {
+	NULL, fast_sub_push32_run1, fast_sub_push32_run2, fast_sub_push32_run3, fast_sub_push32_run4,
+	fast_sub_push32_run5, fast_sub_push32_run6, fast_sub_push32_run7, fast_sub_push32_run8,
+};
+_Static_assert(sizeof(sub_push32_runs) == sizeof(push32_runs), "one length for runs with and without the SUB");
+
 /* A run of N PUSH r64 with MOV r64, r64 between them (64-bit mode: gcc
  * interleaves a prologue's pushes with the moves of its arguments into
  * the registers just saved, "push %r15; mov %rdi,%r15; push %r14"): as
@@ -606,6 +643,15 @@ static bool push_mix_head(const struct insn *e)
 {
 	for (unsigned k = 3; k <= PUSH_RUN_MAX; k++)
 		if (e->exec == push64_mixes[k])
+			return true;
+	return false;
+}
+
+/* Whether e heads a run of a SUB and pushes (sub_push_run). */
+static bool sub_push_head(const struct insn *e)
+{
+	for (unsigned k = 1; k <= PUSH_RUN_MAX; k++)
+		if (e->exec == sub_push32_runs[k])
 			return true;
 	return false;
 }
@@ -743,6 +789,9 @@ static void push_run_scan(struct insn *pool, uint32_t n)
 	}
 	if (head < n - 1)
 		pool[head].exec = (mixed ? push64_mixes : w ? push64_runs : push32_runs)[n - head];
+	if (!w && head > 0 && insn_cold(&pool[head - 1])->seq && pool[head - 1].rm == R_SP &&
+	    (alu_sub_ri32_flagged(&pool[head - 1]) || sub_push_head(&pool[head - 1])))
+		pool[head - 1].exec = sub_push32_runs[n - head];
 }
 
 /* The handlers that end a run (cache.c calls push_run_decoded for these

@@ -99,6 +99,12 @@ int move_test_kind(const struct insn *i);
 /* Whether i runs MOV r64, r64's single form (move.c): a polymorphic
  * indirect CALL after it takes it in (control.c). */
 bool move_is_mov_rr64(const struct insn *i);
+/* Whether i runs MOV r32, [ESP + disp]'s single form (move.c): an
+ * indirect CALL of that register after it takes it in (control.c). */
+bool move_is_load32_sp32(const struct insn *i);
+/* After pool[n - 1], an indirect CALL, was decoded: the MOV load of its
+ * target right before it runs both (control.c). */
+void control_load_call_decoded(struct insn *pool, uint32_t n);
 /* Whether i runs a near RET's fast form of the width (control.c): a POP
  * run ends in it. */
 bool control_fast_ret(const struct insn *i, bool m64);
@@ -131,6 +137,11 @@ void avx_fuse_decoded(struct insn *pool, uint32_t n);
  * alu_specialise (LF_TWIN_ALU) or shift_specialise (LF_TWIN_SHIFT) chose
  * for i, whose exec is that form or already its twin; NULL if none. */
 insn_exec alu_flag_free(const struct insn *i);
+/* Whether i runs as SUB r32, imm with its flags (fast_sub_ri32). */
+bool alu_sub_ri32_flagged(const struct insn *i);
+/* Whether i runs as ADD r32, imm without its flags (fused.c: a TEST and
+ * Jcc after it run with it). */
+bool alu_add_ri32_flag_free(const struct insn *i);
 insn_exec shift_flag_free(const struct insn *i);
 /* INC's and DEC's handlers (the r/m and the register encodings). */
 static inline bool insn_fn_is_inc(insn_fn fn) { return fn == op_inc_Ev || fn == op_inc_r; }

@@ -86,6 +86,12 @@ extern char exit_regs[];
 	X(push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                      \
 	X(push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                    \
 	X(push_run_mixed_read, 4, GOOD_SP, GOOD_SP + 0x100, 0)                         \
+	X(sub_push_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                  \
+	X(sub_push_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                \
+	X(load_call_read, 4, GOOD_SP, DATA2 + 8, 0)                                    \
+	X(load_call_push, 4, GOOD_SP, DATA2, 0)                                        \
+	X(load_call_poly, -1, 0, 0, 0)                                                 \
+	X(add_test_jcc, -1, 0, 0, 0)                                                   \
 	X(push_mov_run_ro, 4, GOOD_SP, RO + 0x100, 0)                                  \
 	X(push_mov_run_cross, 4, GOOD_SP, DATA2 + 8, 0)                                \
 	X(rebuild_add_load, 3, DATA + 0x100, GUARD + 0x100, 0)                         \
@@ -269,6 +275,44 @@ __asm__(".text\n"
 	"snip_push_run_mixed_read:\n"
 	"mov %ecx, %eax; push %eax; push $0x1234; push 0x800(%esp); push %ebx; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_mixed_read_end:\n"
+	/* SUB ESP and the pushes after it, one handler (move.c,
+	 * sub_push_run): a fault at the first push (read-only page) and at
+	 * the second (across into the guard) has the SUB done, its flags */
+	"snip_sub_push_run_ro:\n"
+	"mov %ecx, %eax; sub $4, %esp; push %eax; push %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_ro_end:\n"
+	"snip_sub_push_run_cross:\n"
+	"mov %ecx, %eax; sub $4, %esp; push %eax; push %ebx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_cross_end:\n"
+	/* MOV r32, [ESP + disp] and the CALL of that register, one handler
+	 * (control.c, load_sp32_call_ind32): the load faulting (into the
+	 * guard) and the CALL's push (the MOV done); the first run's slot
+	 * holds the target, 0x100117f0 = GOOD_SP - 0x10 */
+	"snip_load_call_read:\n"
+	"mov %ecx, %eax; mov $2f, %edx; mov %edx, 0x100117f0; mov -0x10(%esp), %eax; call *%eax\n"
+	"2: cmc; cmc; jmp exit_regs\n"
+	"snip_load_call_read_end:\n"
+	"snip_load_call_push:\n"
+	"mov %ecx, %eax; mov $2f, %edx; mov %edx, 8(%esp); mov 8(%esp), %eax; call *%eax\n"
+	"2: cmc; cmc; jmp exit_regs\n"
+	"snip_load_call_push_end:\n"
+	/* ... and its site with two targets in turn (it turns polymorphic,
+	 * the fused entry with it: mov_call_fuse) */
+	"snip_load_call_poly:\n"
+	"mov %ecx, %eax; mov $6, %edi; movl $3f, 0x100117f0\n"
+	"1: mov -0x10(%esp), %eax; call *%eax\n"
+	"dec %edi; jnz 1b; cmc; cmc; jmp exit_regs\n"
+	"3: movl $4f, 0x100117f0; ret\n"
+	"4: movl $3b, 0x100117f0; ret\n"
+	"snip_load_call_poly_end:\n"
+	/* the caller's ADD ESP after a call, the TEST of its result and
+	 * the Jcc, one handler from the return target (fused.c,
+	 * fused_add_test_rr32_*): taken in two runs, not in the first */
+	"snip_add_test_jcc:\n"
+	"mov %ecx, %eax; and $0xff, %eax; sub $0xc, %esp; call 3f; add $0xc, %esp; test %eax, %eax; jne 1f\n"
+	"inc %ebx; 1: cmc; cmc; jmp exit_regs\n"
+	"3: ret\n"
+	"snip_add_test_jcc_end:\n"
 	/* a register flag writer, a load or store, a register flag writer:
 	 * the first flag-free, its flags rebuilt at a fault in the access
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
@@ -585,6 +629,34 @@ __asm__(".text\n"
 	"snip_push_run_mixed_read:\n"
 	"mov %ecx, %eax; push %rax; push $0x1234; push 0x800(%rsp); push %rbx; cmc; cmc; jmp exit_regs\n"
 	"snip_push_run_mixed_read_end:\n"
+	"snip_sub_push_run_ro:\n"
+	"mov %ecx, %eax; sub $8, %rsp; push %rax; push %rbx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_ro_end:\n"
+	"snip_sub_push_run_cross:\n"
+	"mov %ecx, %eax; sub $8, %rsp; push %rax; push %rbx; cmc; cmc; jmp exit_regs\n"
+	"snip_sub_push_run_cross_end:\n"
+	/* no fused form in 64-bit mode; the target not left in a register
+	 * (x32's and x86_64's code addresses differ) */
+	"snip_load_call_read:\n"
+	"mov %ecx, %eax; lea 2f(%rip), %rdx; mov %rdx, 0x100117f0; xor %edx, %edx; call *-0x10(%rsp)\n"
+	"2: cmc; cmc; jmp exit_regs\n"
+	"snip_load_call_read_end:\n"
+	"snip_load_call_push:\n"
+	"mov %ecx, %eax; lea 2f(%rip), %rdx; mov %rdx, 8(%rsp); xor %edx, %edx; call *8(%rsp)\n"
+	"2: cmc; cmc; jmp exit_regs\n"
+	"snip_load_call_push_end:\n"
+	"snip_load_call_poly:\n"
+	"mov %ecx, %eax; mov $6, %edi; lea 3f(%rip), %rdx; mov %rdx, 0x100117f0; xor %edx, %edx\n"
+	"1: call *-0x10(%rsp)\n"
+	"dec %edi; jnz 1b; cmc; cmc; jmp exit_regs\n"
+	"3: lea 4f(%rip), %rdx; mov %rdx, 0x100117f0; xor %edx, %edx; ret\n"
+	"4: lea 3b(%rip), %rdx; mov %rdx, 0x100117f0; xor %edx, %edx; ret\n"
+	"snip_load_call_poly_end:\n"
+	"snip_add_test_jcc:\n"
+	"mov %ecx, %eax; and $0xff, %eax; sub $0x8, %rsp; call 3f; add $0x8, %rsp; test %eax, %eax; jne 1f\n"
+	"inc %ebx; 1: cmc; cmc; jmp exit_regs\n"
+	"3: ret\n"
+	"snip_add_test_jcc_end:\n"
 	/* a register flag writer, a load or store, a register flag writer:
 	 * the first flag-free, its flags rebuilt at a fault in the access
 	 * (lflive.c): ADD, SUB, XOR, CMP and TEST, 16 bits, a load then a
