@@ -805,8 +805,6 @@ static insn_exec alu_rm_indexed(const struct insn *i, unsigned op, unsigned form
 	return NULL;
 }
 
-/* lflive.c: the flag-free twin of a register ALU/TEST form that has one
- * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU), or of INC/DEC. */
 /* Whether i runs as SUB r32, imm with its flags (move.c: a SUB of ESP
  * before a push run joins it). */
 bool alu_sub_ri32_flagged(const struct insn *i)
@@ -819,6 +817,8 @@ bool alu_add_ri32_flag_free(const struct insn *i)
 	return i->exec == fast_add_ri32_nf;
 }
 
+/* lflive.c: the flag-free twin of a register ALU/TEST form that has one
+ * (alu_specialise marked it LF_WRITES | LF_TWIN_ALU), or of INC/DEC. */
 insn_exec alu_flag_free(const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
