@@ -106,10 +106,6 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 
 	if (!avx_ok(c, i, (fl & (AV_L256 | AV_LIG)) != 0, no_vvvv))
 		return;
-	if ((fl & AV_W64) && VEX_W(i) && c->mode != CPU_MODE_64) {
-		op_ud(c, i);
-		return;
-	}
 	if (form == V_ASIS) {
 		legacy(c, i);
 		if (c->stop == CPU_STOP_NONE && (fl & AV_ZUP))
@@ -753,12 +749,14 @@ void op_v_perm2f128(struct cpu *c, const struct insn *i)
 	ymm_set(c, i->reg, r, true);
 }
 
-/* VPERMQ/VPERMPD ymm, ymm/m256, imm8 (VEX.256, vvvv 1111b). */
+/* VPERMQ/VPERMPD ymm, ymm/m256, imm8 (VEX.256.W1, vvvv 1111b): W0 is #UD
+ * on Intel (AMD runs it the same, docs/cpu.md). */
 void op_v_permq(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm s[2], r[2];
 
-	/* VEX.W1 in the SDM; the AMD host runs W0 the same: not checked */
+	if (avx_enabled(c) && !w_is(c, i, 1))
+		return;
 	if (!avx_ok(c, i, true, true))
 		return;
 	if (!VEX_L(i)) {
@@ -924,26 +922,27 @@ void op_v_psrav(struct cpu *c, const struct insn *i)
  * VMASKMOVPS/PD, VPMASKMOVD/Q: the elements whose mask (vvvv) element has
  * its top bit set are loaded (the rest 0) or stored; masked-out elements
  * never fault. */
-/* A masked store across pages faults, with nothing written, when a
- * masked-in element touches a page it may not write, at the first byte
- * of that page a masked-in element writes (the host's si_addr); within
- * one page the in-order element stores do the same by themselves. */
+/* A masked store faults, with nothing written, when a masked-in element
+ * touches a page it may not write. Intel (measured on a Xeon) checks the
+ * first byte of the lowest masked-in element, then the last byte of the
+ * highest: the fault names the first of those that fails (AMD: the first
+ * byte a masked-in element writes on the failing page, docs/cpu.md).
+ * Within one page the in-order element stores fault at the first. */
 static void maskmov_probe(uint64_t a, const uint8_t *mask, unsigned n, unsigned esz)
 {
-	uint64_t probed = 1; /* page of the last probe: none yet */
+	unsigned lo = n, hi = 0;
 
-	for (unsigned k = 0; k < n; k++) {
-		uint64_t e = a + k * esz, last = e + esz - 1;
-
-		if (!(mask[k * esz + esz - 1] & 0x80))
-			continue;
-		store_guard(e, esz);
-		if ((e & ~(uint64_t)4095) != probed)
-			store_probe(e);
-		probed = last & ~(uint64_t)4095;
-		if ((e ^ last) >> 12)
-			store_probe(probed);
-	}
+	for (unsigned k = 0; k < n; k++)
+		if (mask[k * esz + esz - 1] & 0x80) {
+			lo = lo < k ? lo : k;
+			hi = k;
+		}
+	if (lo == n)
+		return;
+	store_guard(a + lo * esz, 1);
+	store_probe(a + lo * esz);
+	store_guard(a + hi * esz + esz - 1, 1);
+	store_probe(a + hi * esz + esz - 1);
 }
 
 static void maskmov(struct cpu *c, const struct insn *i, unsigned esz, bool store)

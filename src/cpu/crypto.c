@@ -360,8 +360,8 @@ static void crypto_insn(struct cpu *c, const struct insn *i, enum crypto_op op)
 {
 	cpu_xmm src, dst = c->xmm[i->reg];
 
-	/* AES-NI and PCLMULQDQ want an aligned m128 (#GP), SHA any (as the host) */
-	if (!xmm_rm_load(c, i, &src, op <= CR_PCLMULQDQ))
+	/* an aligned m128, else #GP (legacy SSE; AMD runs SHA on any, docs/cpu.md) */
+	if (!xmm_rm_load(c, i, &src, true))
 		return;
 	if (!crypto_host(op, &dst, &src, (unsigned)i->imm, &c->xmm[0]))
 		crypto_portable(op, &dst, &src, (unsigned)i->imm, &c->xmm[0]);

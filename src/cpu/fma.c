@@ -367,18 +367,17 @@ void op_v_cvtps2ph(struct cpu *c, const struct insn *i)
 	memset(r, 0, sizeof(r));
 	for (unsigned k = 0; k < n; k++)
 		r[0].w[k] = float_to_half(s[k / 4].d[k % 4], rc, c->mxcsr, &flags);
+	/* before the store: Intel sets the flags of a store that faults
+	 * (AMD leaves MXCSR as it was, docs/cpu.md) */
+	c->mxcsr |= flags;
 	if (flags & ~(c->mxcsr >> 7) & MXCSR_FLAGS) {
-		c->mxcsr |= flags;
 		cpu_raise(c, VEC_XM);
 		return;
 	}
-	if (insn_cold(i)->mod == 3) {
+	if (insn_cold(i)->mod == 3)
 		ymm_write(c, i->rm, r, false);
-	} else if (l256) {
+	else if (l256)
 		mem_write16(insn_ea(c, i), &r[0]);
-	} else {
+	else
 		mem_write(insn_ea(c, i), 8, r[0].q[0]);
-	}
-	/* after the store: one that faults leaves MXCSR as it was (host) */
-	c->mxcsr |= flags;
 }

@@ -221,6 +221,11 @@ static bool xrstor_area(struct cpu *c, uint8_t *area, uint64_t rfbm, bool w,
 		get(area, src, XS_AVX, XS_AVX_LEN);
 
 	if (rfbm & (CPU_XSTATE_X87 | CPU_XSTATE_SSE) || load_mxcsr || init_mxcsr) {
+		/* the 32-bit legacy format holds FIP/FDP as 32 bits and a
+		 * selector: an x87 state not requested is kept whole (its
+		 * 64-bit pointers too), as the hardware keeps it */
+		struct cpu_x87 keep = c->x87;
+
 		memset(fx, 0, sizeof(fx));
 		fx_host_save(c, fx, w);
 		if (rfbm & CPU_XSTATE_X87) {
@@ -246,6 +251,8 @@ static bool xrstor_area(struct cpu *c, uint8_t *area, uint64_t rfbm, bool w,
 				memset(fx + LG_XMM, 0, vec_regs(c) * 16);
 		}
 		fx_host_load(c, fx, w);
+		if (!(rfbm & CPU_XSTATE_X87))
+			c->x87 = keep;
 	}
 	if (rfbm & CPU_XSTATE_AVX) {
 		if (ld & CPU_XSTATE_AVX)
