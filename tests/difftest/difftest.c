@@ -410,17 +410,19 @@ static const char *const rnames[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp"
  * the comparator accepts AMD's result by name, only where the rule's
  * condition holds; each acceptance is counted and reported. */
 enum vendor_alt {
-	ALT_MASKMOV_FIRST_BYTE, /* MASKMOVQ/MASKMOVDQU fault on the store's first byte */
+	ALT_MASKMOV_FIRST_BYTE, /* MASKMOVQ/MASKMOVDQU, VEX masked stores: the first byte */
 	ALT_REP_CMP_FLAGS,      /* REP CMPS/SCAS faulting part-way: last iteration's flags */
 	ALT_SPLIT_STORE,        /* FSTP m80/FBSTP into an unmapped page: nothing written */
 	ALT_PUSH_SREG_ZEXT,     /* 32-bit PUSH Sreg: the slot zero-extended */
 	ALT_BOUND_READS_BOTH,   /* BOUND reads both bounds before the check */
 	ALT_CMPS_SOURCE_FIRST,  /* CMPS reads DS:rSI before ES:rDI */
+	ALT_F16C_FAULT_MXCSR,   /* VCVTPS2PH to memory that faults: MXCSR's flags kept */
 	ALT_COUNT
 };
 static const char *const alt_names[ALT_COUNT] = {
 	"maskmov-first-byte", "rep-cmp-flags",      "split-store",
 	"push-sreg-zext",     "bound-reads-both",   "cmps-source-first",
+	"f16c-fault-mxcsr",
 };
 static unsigned long alt_accepted[ALT_COUNT];
 
@@ -502,9 +504,17 @@ static void compare(const struct trial *t, const struct outcome *n, const struct
 		OUT("  rflags: native %#llx, interpreter %#llx (compared %#llx)\n",
 		    (unsigned long long)n->rflags, (unsigned long long)i->rflags,
 		    (unsigned long long)fmask);
-	if (memcmp(n->fx + 24, i->fx + 24, 4))
-		OUT("  mxcsr: native %#x, interpreter %#x\n", *(const uint32_t *)(n->fx + 24),
-		    *(const uint32_t *)(i->fx + 24));
+	uint32_t n_mxcsr, i_mxcsr, mxcsr_mask = ~0u;
+
+	memcpy(&n_mxcsr, n->fx + 24, 4);
+	memcpy(&i_mxcsr, i->fx + 24, 4);
+	if (host_amd && t->f16c_store && both_segv && same_fault && n_mxcsr != i_mxcsr) {
+		mxcsr_mask = ~0x3fu; /* the exception flags */
+		if (!((n_mxcsr ^ i_mxcsr) & mxcsr_mask))
+			*alts |= 1u << ALT_F16C_FAULT_MXCSR;
+	}
+	if ((n_mxcsr ^ i_mxcsr) & mxcsr_mask)
+		OUT("  mxcsr: native %#x, interpreter %#x\n", n_mxcsr, i_mxcsr);
 	for (unsigned k = 0; k < nr; k++)
 		if (memcmp(n->fx + 160 + 16 * k, i->fx + 160 + 16 * k, 16))
 			OUT("  xmm%u: native %016llx%016llx, interpreter %016llx%016llx\n", k,

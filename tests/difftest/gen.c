@@ -909,6 +909,29 @@ static bool loads_tls_ss(struct gen *g, const struct trial *t, const cs_insn *in
  * AMD raises #GP); 16-bit MOVSXD (66 63, no REX.W) reads 32 bits of
  * memory (Intel: 16); SSE4A (F2/F3 0F 2B, 66/F2 0F 78/79) runs, even
  * where CPUID hides it (Intel, and sysgate: #UD or another meaning). */
+static bool has_mem_operand(const cs_insn *in)
+{
+	for (unsigned k = 0; k < in->detail->x86.op_count; k++)
+		if (in->detail->x86.operands[k].type == X86_OP_MEM)
+			return true;
+	return false;
+}
+
+/* The VEX and SHA differences (docs/cpu.md): outside 64-bit mode AMD
+ * raises #UD for VEX.W1 VPINSRQ/VPEXTRQ (Intel runs VPINSRD/VPEXTRD); AMD
+ * runs VPERMQ/VPERMPD with VEX.W0 (Intel #UD) and SHA on an unaligned
+ * m128 (Intel #GP). op: the opcode's first byte. */
+static bool vex_differs(const struct gen *g, const cs_insn *in, const uint8_t *op)
+{
+	const char *m = in->mnemonic;
+
+	if (!g->m64 && (!strcmp(m, "vpinsrq") || !strcmp(m, "vpextrq")))
+		return true;
+	if ((!strcmp(m, "vpermq") || !strcmp(m, "vpermpd")) && op[0] == 0xc4 && !(op[2] & 0x80))
+		return true;
+	return !strncmp(m, "sha", 3) && has_mem_operand(in);
+}
+
 static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b)
 {
 	bool f0 = false, f2 = false, f3 = false, o16 = false;
@@ -956,7 +979,7 @@ static bool amd_differs(const struct gen *g, const cs_insn *in, const uint8_t *b
 	 * conditional branches have a displacement (gen_tail). */
 	if ((b[k] == 0xe0 || b[k] == 0xe1) && (f2 || f3))
 		return true;
-	return false;
+	return vex_differs(g, in, b + k);
 }
 
 /* ---- long-mode twins of mode-32 trials ---- */
@@ -1365,6 +1388,15 @@ bool gen_trial(struct gen *g, struct trial *t)
 	if (is_string(m) && (!strncmp(m, "cmps", 4) || !strncmp(m, "scas", 4)) &&
 	    (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE))
 		t->rep_cmp = true;
+	/* VMASKMOVPS/PD, VPMASKMOVD/Q stores */
+	if ((!strcmp(m, "vmaskmovps") || !strcmp(m, "vmaskmovpd") || !strcmp(m, "vpmaskmovd") ||
+	     !strcmp(m, "vpmaskmovq")) &&
+	    x->op_count == 3 && x->operands[0].type == X86_OP_MEM) {
+		t->maskmov_ea = mem_ea(g, t, in, &x->operands[0].mem, end);
+		t->maskmov_len = x->operands[0].size;
+	}
+	if (!strcmp(m, "vcvtps2ph") && x->operands[0].type == X86_OP_MEM)
+		t->f16c_store = true;
 	if (!strcmp(m, "maskmovq") || !strcmp(m, "maskmovdqu") || !strcmp(m, "vmaskmovdqu")) {
 		uint64_t a = t->r[7];
 

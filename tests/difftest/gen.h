@@ -21,8 +21,10 @@ struct trial {
 	bool x87;                     /* compare x87 state */
 	/* vendor-divergent outcomes the comparator may accept (host_amd) */
 	bool rep_cmp;                 /* REP/REPNE CMPS/SCAS */
-	uint64_t maskmov_ea;          /* MASKMOVQ/MASKMOVDQU: the store address */
+	uint64_t maskmov_ea;          /* MASKMOVQ/MASKMOVDQU and the VEX masked
+				       * stores: the store address */
 	unsigned maskmov_len;         /* ... and its length (0: not one) */
+	bool f16c_store;              /* VCVTPS2PH to memory */
 	bool split_store;             /* FSTP m80/FBSTP: 8 bytes, then 2 */
 	bool push_sreg32;             /* PUSH Sreg with a 32-bit operand size */
 	uint64_t bound_ea;            /* BOUND: the address of the bounds pair */
