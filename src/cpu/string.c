@@ -39,6 +39,22 @@ static inline bool is_rep(const struct insn *i)
 	return insn_cold(i)->pfx & (PFX_REP | PFX_REPNE);
 }
 
+/* Intel, 64-bit mode with a 32-bit address size: REP writes ECX, and
+ * REP MOVS/STOS their pointers, before the first element, so RCX's upper
+ * half (and RSI/RDI's) is cleared even when ECX is 0 or the first element
+ * faults (measured on a Xeon; LODS/CMPS/SCAS keep their pointers until an
+ * element is done). */
+static inline void rep_a32_start(struct cpu *c, const struct insn *i, bool si, bool di)
+{
+	if (c->mode != CPU_MODE_64 || insn_cold(i)->asz != 4)
+		return;
+	c->r[R_CX] = (uint32_t)c->r[R_CX];
+	if (si)
+		c->r[R_SI] = (uint32_t)c->r[R_SI];
+	if (di)
+		c->r[R_DI] = (uint32_t)c->r[R_DI];
+}
+
 /* A long REP yields to a stop request (a signal, another thread's exit, a
  * debugger) between elements, as hardware takes interrupts between
  * iterations: rCX, rSI and rDI say how far it got and rip stays at the
@@ -85,6 +101,7 @@ void op_movs(struct cpu *c, const struct insn *i)
 		advance(c, i, R_DI, d);
 		return;
 	}
+	rep_a32_start(c, i, true, true);
 	for (uint64_t n = count(c, i); n;) {
 		uint64_t src = str_addr(c, i, R_SI, i->seg), dst = str_addr(c, i, R_DI, SEG_ES);
 		uint64_t k = d > 0 ? run_len(src, dst, sz, n) : 1;
@@ -122,6 +139,7 @@ void op_stos(struct cpu *c, const struct insn *i)
 		advance(c, i, R_DI, d);
 		return;
 	}
+	rep_a32_start(c, i, false, true);
 	for (uint64_t n = count(c, i); n;) {
 		uint64_t dst = str_addr(c, i, R_DI, SEG_ES);
 		uint64_t k = d > 0 ? run_len(dst, dst, sz, n) : 1;
@@ -151,6 +169,8 @@ void op_lods(struct cpu *c, const struct insn *i)
 	int64_t d = step(c, sz);
 	uint64_t n = is_rep(i) ? count(c, i) : 1;
 
+	if (is_rep(i))
+		rep_a32_start(c, i, false, false);
 	for (; n; n--) {
 		reg_set(c, R_AX, sz, mem_read(str_addr(c, i, R_SI, i->seg), sz));
 		advance(c, i, R_SI, d);
@@ -177,6 +197,8 @@ void op_cmps(struct cpu *c, const struct insn *i)
 	uint64_t n = is_rep(i) ? count(c, i) : 1, a = 0, b = 0;
 	bool any = false;
 
+	if (is_rep(i))
+		rep_a32_start(c, i, false, false);
 	for (; n; n--) {
 		/* Intel reads ES:rDI first (seen when both fault; AMD reads
 		 * DS:rSI first: docs/cpu.md, vendor differences) */
@@ -205,6 +227,8 @@ void op_scas(struct cpu *c, const struct insn *i)
 	uint64_t a = reg_get(c, R_AX, sz);
 	bool any = false;
 
+	if (is_rep(i))
+		rep_a32_start(c, i, false, false);
 	for (; n; n--) {
 		b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
 		any = true;

@@ -1388,6 +1388,9 @@ bool gen_trial(struct gen *g, struct trial *t)
 	if (is_string(m) && (!strncmp(m, "cmps", 4) || !strncmp(m, "scas", 4)) &&
 	    (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE))
 		t->rep_cmp = true;
+	if (is_string(m) && g->m64 && x->addr_size == 4 &&
+	    (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE))
+		t->rep_a32 = true;
 	/* VMASKMOVPS/PD, VPMASKMOVD/Q stores */
 	if ((!strcmp(m, "vmaskmovps") || !strcmp(m, "vmaskmovpd") || !strcmp(m, "vpmaskmovd") ||
 	     !strcmp(m, "vpmaskmovq")) &&

@@ -25,6 +25,7 @@ struct trial {
 				       * stores: the store address */
 	unsigned maskmov_len;         /* ... and its length (0: not one) */
 	bool f16c_store;              /* VCVTPS2PH to memory */
+	bool rep_a32;                 /* REP string, 64-bit mode, 32-bit addresses */
 	bool split_store;             /* FSTP m80/FBSTP: 8 bytes, then 2 */
 	bool push_sreg32;             /* PUSH Sreg with a 32-bit operand size */
 	uint64_t bound_ea;            /* BOUND: the address of the bounds pair */
