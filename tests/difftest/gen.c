@@ -489,6 +489,11 @@ static uint64_t rnd_value(struct gen *g)
 	}
 }
 
+static bool is_maskmov(const char *m)
+{
+	return !strcmp(m, "maskmovq") || !strcmp(m, "maskmovdqu") || !strcmp(m, "vmaskmovdqu");
+}
+
 static bool is_string(const char *m)
 {
 	static const char *const p[] = { "movs", "cmps", "scas", "lods", "stos", "ins", "outs" };
@@ -1325,6 +1330,13 @@ bool gen_trial(struct gen *g, struct trial *t)
 		if (chance(g, 50))
 			t->r[1] = below(g, 40);
 	}
+	/* MASKMOVQ/MASKMOVDQU store through rDI: into the scratch data, or
+	 * (one in ten) just below 4 GiB, where a mode-32 store wraps to 0
+	 * (unmapped on both sides); never a random address, which a 32-bit
+	 * runner's randomised stack may hold natively (seen: vmaskmovdqu at
+	 * EDI = 0xff922bac ran natively, faulted interpreted) */
+	if (is_maskmov(m))
+		t->r[7] = chance(g, 10) ? 0xffffffffull - below(g, 16) : data_ptr(g);
 	if (!strcmp(m, "popf") || !strcmp(m, "popfd") || !strcmp(m, "popfq")) {
 		t->data[t->r[4] - DT_DATA + 1] &= (uint8_t)~1; /* no TF: single-step trap */
 	}
@@ -1400,7 +1412,7 @@ bool gen_trial(struct gen *g, struct trial *t)
 	}
 	if (!strcmp(m, "vcvtps2ph") && x->operands[0].type == X86_OP_MEM)
 		t->f16c_store = true;
-	if (!strcmp(m, "maskmovq") || !strcmp(m, "maskmovdqu") || !strcmp(m, "vmaskmovdqu")) {
+	if (is_maskmov(m)) {
 		uint64_t a = t->r[7];
 
 		a = x->addr_size == 8 ? a : x->addr_size == 4 ? (uint32_t)a : (uint16_t)a;
