@@ -750,7 +750,7 @@ void op_v_perm2f128(struct cpu *c, const struct insn *i)
 }
 
 /* VPERMQ/VPERMPD ymm, ymm/m256, imm8 (VEX.256.W1, vvvv 1111b): W0 is #UD
- * on Intel (AMD runs it the same, docs/cpu.md). */
+ * on Intel (AMD runs W0 as W1, docs/cpu.md). */
 void op_v_permq(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm s[2], r[2];
