@@ -570,6 +570,11 @@ MOV_CALL_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], 
 	MOV_CALL_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly))
 EA_SHAPES(MOV_CALL_MEM_FORM, mov_call)
 
+const struct insn *control_mov_call_m64_f64_poly(struct cpu *c, const struct insn *m)
+{
+	return mov_fast_call_ind64_m_f64_poly(c, m);
+}
+
 /* MOV r32, [ESP + disp] and the indirect CALL of that register right
  * after it (32-bit mode: gcc -m32 loads a function pointer kept in a
  * stack slot, then "call *%eax": glibc's msort calling qsort's
@@ -636,8 +641,14 @@ static void mov_call_fuse(struct cpu *c, const struct insn *i, insn_exec poly)
 		return;
 	pg = cache_page(c, addr - off);
 	s = code_slot(pg, off - 3);
-	if (s && &pg->pool[s - 1] == i - 1 && insn_cold(i - 1)->seq && move_is_mov_rr64(i - 1))
-		((struct insn *)(i - 1))->exec = fused;
+	if (!s || &pg->pool[s - 1] != i - 1 || !insn_cold(i - 1)->seq || !move_is_mov_rr64(i - 1))
+		return;
+	((struct insn *)(i - 1))->exec = fused;
+	/* the CALL's return address on the page: Perl's run loop stores,
+	 * tests and jumps back to the MOV there */
+	off += insn_cold(i)->len;
+	if (fused == mov_fast_call_ind64_m_f64_poly && off < CODE_PAGE_SIZE && (s = code_slot(pg, off)))
+		fuse_store_test_loop_call(&pg->pool[s - 1], i - 1);
 }
 
 bool control_fast_ret(const struct insn *i, bool m64)

@@ -503,21 +503,29 @@ static inline void code_write_check(uint64_t addr, uint64_t len)
 		code_write_slow(addr, len);
 }
 
-/* A guest store of sz bytes (a power of two up to 16) at addr may go
- * straight to the host: its page is the guest's (not PROT_NONE), holds no
- * decoded code, and the store stays on it (an aligned one always does).
- * One table load and one byte compare: the decoded-code test every store
- * made before, with "not the guest's" folded into the same byte. */
-static inline bool store_plain(uint64_t addr, unsigned sz)
+/* A guest store may go straight to the host as far as its page says: the
+ * page is the guest's (not PROT_NONE) and holds no decoded code. One
+ * table load and one byte compare: the decoded-code test every store made
+ * before, with "not the guest's" folded into the same byte. Alone for
+ * the callers that know their stores stay on addr's page (the PUSH runs'
+ * page test). */
+static inline __attribute__((always_inline)) bool store_page_plain(uint64_t addr)
 {
 	/* An address the compiler knows to be 32-bit (zero-extended: the
 	 * flat-32 shape, insn_ea_flat32) reads the low 4 GiB's flat map, one
 	 * load instead of two dependent ones and a NULL test */
 	if (__builtin_constant_p(addr >> 32) && (addr >> 32) == 0)
-		return __builtin_expect(mm_page_map_low[addr >> 12] == MM_PAGE_GUEST, 1) &&
-		       __builtin_expect((addr & (sz - 1)) == 0 || (addr & 4095) + sz <= 4096, 1);
+		return __builtin_expect(mm_page_map_low[addr >> 12] == MM_PAGE_GUEST, 1);
 	/* any other address reads the flat map: one load that depends on it */
-	return __builtin_expect(mm_page_flat.map[(addr >> 12) & mm_page_flat.mask] == MM_PAGE_GUEST, 1) &&
+	return __builtin_expect(mm_page_flat.map[(addr >> 12) & mm_page_flat.mask] == MM_PAGE_GUEST, 1);
+}
+
+/* A guest store of sz bytes (a power of two up to 16) at addr may go
+ * straight to the host: its page is plain and the store stays on it (an
+ * aligned one always does). */
+static inline bool store_plain(uint64_t addr, unsigned sz)
+{
+	return store_page_plain(addr) &&
 	       __builtin_expect((addr & (sz - 1)) == 0 || (addr & 4095) + sz <= 4096, 1);
 }
 

@@ -500,7 +500,8 @@ push_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz)
 	uint64_t sp = c->r[R_SP] & mask, low = (sp - sz * n) & mask;
 
 	c->cur = i;
-	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, sz), 0))
+	/* all N stores on low's page: its byte alone checks them */
+	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_page_plain(low), 0))
 		return sz == 8 ? fast_push64(c, i) : i->base == R_SP ? fast_push_m32_sp32(c, i) :
 				 i->rm == GREG_NONE ? fast_push_imm32(c, i) : fast_push32(c, i);
 	for (unsigned k = 0; k < n; k++) {
@@ -591,7 +592,7 @@ push_mix(struct cpu *c, const struct insn *i, unsigned n)
 	uint64_t sp = c->r[R_SP], low = sp - 8 * n; /* n >= the pushes */
 
 	c->cur = i;
-	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_plain(low, 8), 0))
+	if (__builtin_expect((((sp - 1) ^ low) >> 12) != 0 || !store_page_plain(low), 0))
 		return fast_push64(c, i);
 	for (unsigned k = 0; k < n; k++) {
 		const struct insn *e = &i[k];

@@ -105,6 +105,15 @@ bool move_is_load32_sp32(const struct insn *i);
 /* After pool[n - 1], an indirect CALL, was decoded: the MOV load of its
  * target right before it runs both (control.c). */
 void control_load_call_decoded(struct insn *pool, uint32_t n);
+/* MOV r64, r64 and the polymorphic CALL through a flat base + disp after
+ * it, run from the MOV's entry m (control.c): Perl's run loop goes on to
+ * it straight from the store, TEST and JNE at the CALL's return address
+ * (fused.c). */
+const struct insn *control_mov_call_m64_f64_poly(struct cpu *c, const struct insn *m);
+/* When the MOV at mov took that form: the fused store, TEST and JNE at
+ * store (the CALL's return address) that jumps back to mov runs the MOV
+ * and the CALL too (fused.c). */
+void fuse_store_test_loop_call(struct insn *store, const struct insn *mov);
 /* Whether i runs a near RET's fast form of the width (control.c): a POP
  * run ends in it. */
 bool control_fast_ret(const struct insn *i, bool m64);

@@ -342,6 +342,67 @@ static void mov_call_poly(void)
 	printf("mov_call_poly %llx %llx\n", (unsigned long long)acc, (unsigned long long)acc2);
 }
 
+/* Perl's run loop (fused.c, fuse_store_test_loop_call): "mov %rbx,%rdi;
+ * call *0x10(%rax)", then at the CALL's return address "mov
+ * %rax,0x8(%rbx); test %rax,%rax; jne" back to the MOV, the ops' handlers
+ * rotating (the CALL polymorphic): once turned, the store, TEST and JNE
+ * run the MOV and the CALL too. Each op's handler reads the interpreter's
+ * current op (the store) and its argument through RDI (the MOV); the
+ * chain ends in a NULL next (the JNE falls through). */
+struct runops_interp {
+	uint64_t acc;
+	const struct runops_op *op;
+};
+struct runops_op {
+	const struct runops_op *next;
+	uint64_t arg;
+	const struct runops_op *(*pp)(struct runops_interp *);
+};
+static __attribute__((noinline, used)) const struct runops_op *pp_add(struct runops_interp *in)
+{
+	in->acc += in->op->arg;
+	return in->op->next;
+}
+static __attribute__((noinline, used)) const struct runops_op *pp_mul(struct runops_interp *in)
+{
+	in->acc = in->acc * in->op->arg + 1;
+	return in->op->next;
+}
+static __attribute__((noinline, used)) const struct runops_op *pp_rot(struct runops_interp *in)
+{
+	in->acc = (in->acc << 7 | in->acc >> 57) ^ in->op->arg;
+	return in->op->next;
+}
+
+static void runops_loop(void)
+{
+	static struct runops_op ops[3001];
+	static const struct runops_op *(*const pps[3])(struct runops_interp *) = { pp_add, pp_mul, pp_rot };
+	struct runops_interp in = { 7, ops };
+
+	for (unsigned k = 0; k < 3001; k++)
+		ops[k] = (struct runops_op){ k < 3000 ? &ops[k + 1] : NULL, k * 0x9e3779b97f4a7c15ull, pps[k % 3] };
+#if defined(__x86_64__) && defined(__LP64__) && !defined(HOTLOOPS_NO_ASM) /* not x32: 4-byte pointers */
+	/* the handlers' frames below the red zone; no SSE there */
+	__asm__ volatile("sub $128, %%rsp\n\t"
+			 "mov 0x8(%%rbx), %%rax\n"
+			 "1:\n\t"
+			 "mov %%rbx, %%rdi\n\t"
+			 "call *0x10(%%rax)\n\t"
+			 "mov %%rax, 0x8(%%rbx)\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jne 1b\n\t"
+			 "add $128, %%rsp"
+			 :
+			 : "b"(&in)
+			 : "rax", "rdi", "rsi", "rdx", "rcx", "r8", "r9", "r10", "r11", "memory", "cc");
+#else
+	while (in.op)
+		in.op = in.op->pp(&in);
+#endif
+	printf("runops_loop %llx %d\n", (unsigned long long)in.acc, in.op == NULL);
+}
+
 /* The flags a TEST or AND leaves of its result r of bits bits: ZF, SF,
  * PF (CF and OF clear; AF undefined: not compared). */
 #define FLAGS_SEEN 0x8c5u
@@ -462,6 +523,7 @@ int main(void)
 	push_run_mixed(w[6], w[10], w[12]);
 	push_mov_run(0x1122334455667788ull, (uint64_t)w[7] << 32 | w[13], w[14]);
 	mov_call_poly();
+	runops_loop();
 	{
 		static const uint64_t vs[] = { 0, 1, 0x80, 0x7f, 0x80000000u, 0x100000000ull,
 					       0x8000000000000000ull, 0xffff0000ull, 0xffffffffffffffffull,
