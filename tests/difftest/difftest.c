@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include "difftest.h"
 #include "gen.h"
+#include "../host_cpu.h"
 #include "cpu/cpu.h"
 
 #define MAX_FAMILIES 32
@@ -865,7 +866,7 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
-	host_amd = host_is_amd();
+	host_amd = host_cpu_is_amd();
 	host_avx = host_has_avx_state();
 	setup_memory();
 	io->avx = host_avx;

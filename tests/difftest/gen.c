@@ -8,6 +8,7 @@
 #include <string.h>
 #include "difftest.h"
 #include "gen.h"
+#include "../host_cpu.h"
 #include "cpu/cpu.h"
 
 uint64_t gen_rnd(struct gen *g)
@@ -800,14 +801,6 @@ bool host_has_avx_state(void)
 	return (xcr0_lo & 6) == 6;
 }
 
-bool host_is_amd(void)
-{
-	uint32_t a, b, c, d;
-
-	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-	return b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163; /* AuthenticAMD */
-}
-
 /* LAR of the 32-bit user code selector: ZF = 1 when the descriptor is
  * present (a kernel without IA32 emulation clears it). Never faults. */
 static bool host_has_compat_cs(void)
@@ -1166,7 +1159,7 @@ int gen_init(struct gen *g, bool m64, uint64_t seed)
 	g->cpuid7_ebx = out[1];
 	cpu_cpuid(0x80000001u, 0, out);
 	g->cpuidx_ecx = out[2];
-	g->host_amd = host_is_amd();
+	g->host_amd = host_cpu_is_amd();
 	g->host_compat_cs = host_has_compat_cs();
 	g->host_avx = host_has_avx_state();
 	/* what sysgate reports, less what the host cannot run: the host is

@@ -69,7 +69,6 @@ struct long_twin {
 void gen_tail(uint8_t *code, unsigned len);
 
 /* CPUID vendor of the host is AuthenticAMD. */
-bool host_is_amd(void);
 /* The host runs AVX: CPUID.1:ECX OSXSAVE and AVX, and XGETBV(0) has the
  * SSE and AVX components (bits 1 and 2) enabled by the kernel. */
 bool host_has_avx_state(void);

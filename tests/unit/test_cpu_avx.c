@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <cmocka.h>
+#include "../host_cpu.h"
 #include "cpu/cpu.h"
 #include "cpu/insn.h"
 
@@ -130,18 +131,10 @@ static bool host_ok(void)
 
 /* AMD runs VPERMQ/VPERMPD with VEX.W0, which Intel and sysgate raise #UD
  * for (docs/cpu.md, "Host vendor and host kernel differences"). */
-static bool host_amd(void)
-{
-	uint32_t a, b, c, d;
-
-	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-	return b == 0x68747541; /* "Auth" */
-}
-
 static bool amd_runs_vperm_w0(const char *row, const uint8_t *insn, int vec_native, int vec_interp)
 {
 	return vec_native < 0 && vec_interp == VEC_UD && !strcmp(row, "op_v_permq") &&
-	       !(insn[2] & 0x80) && host_amd();
+	       !(insn[2] & 0x80) && host_cpu_is_amd();
 }
 
 /* GPRs the trials use as instruction operands: not rsp, rbx (final

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <cmocka.h>
+#include "../host_cpu.h"
 #include "cpu/cpu.h"
 
 /* FXSAVE64 layout (SDM Vol. 1, 10.5.1), the test's own copy. */
@@ -86,12 +87,8 @@ static bool h_host_amd(void)
 {
 	static int amd = -1;
 
-	if (amd < 0) {
-		uint32_t a, b, c, d;
-
-		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-		amd = b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163; /* AuthenticAMD */
-	}
+	if (amd < 0)
+		amd = host_cpu_is_amd();
 	return amd;
 }
 static uint8_t *h_stack;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <cmocka.h>
+#include "../host_cpu.h"
 #include "cpu/cpu.h"
 
 #define AREA 1024
@@ -76,14 +77,6 @@ static uint64_t host_xcr0(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static bool host_amd(void)
-{
-	uint32_t a, b, c, d;
-
-	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-	return b == 0x68747541;
-}
-
 /* Bits neither this model's XCR0 nor the host's has: both CPUs must
  * reject them in a header and ignore them in a mask. */
 static uint64_t foreign_bits;
@@ -111,7 +104,7 @@ static void random_area(uint8_t *a, bool valid)
 	uint64_t bv = rnd() & 7, comp = 0;
 	uint32_t mxcsr = (uint32_t)rnd() & 0xffff;
 
-	if (host_amd() && rnd() % 4 == 0)
+	if (host_cpu_is_amd() && rnd() % 4 == 0)
 		mxcsr = 0x1f80;
 
 	fill(a, AREA);
@@ -121,16 +114,16 @@ static void random_area(uint8_t *a, bool valid)
 		comp = 1ull << 63 | bv | (rnd() & 7);
 	/* components loaded with their initial values: in use on Intel
 	 * CPUs, not on AMD's, nor for sysgate (src/cpu/xsave.c, XINUSE) */
-	if (host_amd() && rnd() % 8 == 0)
+	if (host_cpu_is_amd() && rnd() % 8 == 0)
 		memset(a, 0, 160), a[0] = 0x7f, a[1] = 3; /* x87 initial */
-	if (host_amd() && rnd() % 8 == 0)
+	if (host_cpu_is_amd() && rnd() % 8 == 0)
 		memset(a + 160, 0, 256); /* XMM all 0 */
-	if (host_amd() && rnd() % 8 == 0)
+	if (host_cpu_is_amd() && rnd() % 8 == 0)
 		memset(a + 576, 0, 256); /* upper YMM all 0 */
 	/* a reserved MXCSR bit; AMD's MXCSR_MASK has bit 17 (MM, misaligned
 	 * SSE exceptions), sysgate's is Intel's 0xffff */
 	if (!valid && rnd() % 16 == 0)
-		mxcsr |= 1u << (host_amd() ? 18 + rnd() % 14 : 16 + rnd() % 16);
+		mxcsr |= 1u << (host_cpu_is_amd() ? 18 + rnd() % 14 : 16 + rnd() % 16);
 	memcpy(a + 24, &mxcsr, 4);
 	memset(a + 512, 0, 64);
 	if (!valid) {
@@ -194,7 +187,7 @@ static unsigned emit(uint8_t *p, const struct op *op, uint64_t mask, uint8_t end
  * pointers natively (docs/cpu.md, "Host vendor differences"). */
 static bool ignored(size_t off)
 {
-	return host_amd() && off >= 6 && off < 24;
+	return host_cpu_is_amd() && off >= 6 && off < 24;
 }
 
 static bool quiet; /* a first attempt: differences not printed */
