@@ -20,6 +20,8 @@
 #undef X87R
 
 void op_nop(struct cpu *cpu, const struct insn *i);
+/* ... and its fast form (exec.c; SPEC_NOP: decode.c picks it itself). */
+const struct insn *fast_nop(struct cpu *cpu, const struct insn *i);
 /* XGETBV (0F 01 D0, reached from op_grp7; xsave.c). */
 void op_xgetbv(struct cpu *cpu, const struct insn *i);
 /* The OS enabled AVX state (XCR0[2:1] = 11b): AVX forms run, else #UD. */
