@@ -391,6 +391,7 @@ specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m
 		i->exec = fast_nop;
 		ic->lf = LF_NEUTRAL_NOFAULT;
 		break;
+	case SPEC_BMI: bmi_specialise(i); break;
 	}
 }
 

@@ -131,6 +131,8 @@ void control_specialise(struct insn *i, bool m64);
  * and the legacy SSE forms of the same and of SHA-NI code; the handlers
  * it may replace are SPEC_AVX in handler_props.def. */
 void avx_specialise(const struct cpu *c, struct insn *i);
+/* The BMI register forms (bmi.c): BZHI. */
+void bmi_specialise(struct insn *i);
 /* After pool[n - 1] was decoded and the passes above ran: pair the hot
  * register and memory forms before it whose forms are final (pairs.c). */
 void pairs_decoded(struct insn *pool, uint32_t n);
