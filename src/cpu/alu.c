@@ -701,6 +701,28 @@ static const insn_exec fast_imul[2][FAST_WIDTHS] = {
 	{ fast_imul_gri32, fast_imul_gri64, fast_imul_gri16 },
 };
 
+/* MUL of rAX by a 16/32/64-bit register (F7 /4): the host's widening
+ * multiply in the next wider type (64 bits: unsigned __int128, one MUL);
+ * the low half to rAX, the high half to rDX, CF = OF = the high half is
+ * not 0 and the rest from the low half, as op_mul_Ev records them. */
+#define FAST_MUL(BITS, T, WT, SZ)                                                        \
+	static const struct insn *fast_mul##BITS(struct cpu *c, const struct insn *i) \
+	{                                                                             \
+		WT p = (WT)(T)c->r[R_AX] * (WT)(T)c->r[i->rm];                        \
+		T lo = (T)p, hi = (T)(p >> BITS);                                     \
+		REG_PUT##BITS(c->r[R_AX], lo);                                        \
+		REG_PUT##BITS(c->r[R_DX], hi);                                        \
+		flags_set_resco(c, SZ, lo, hi != 0, hi != 0);                         \
+		return exec_next(c, i);                                               \
+	}
+FAST_MUL(16, uint16_t, uint32_t, 2)
+FAST_MUL(32, uint32_t, uint64_t, 4)
+FAST_MUL(64, uint64_t, unsigned __int128, 8)
+
+static const insn_exec fast_mul[FAST_WIDTHS] = {
+	[FAST_W32] = fast_mul32, [FAST_W64] = fast_mul64, [FAST_W16] = fast_mul16,
+};
+
 /* DIV and IDIV of rDX:rAX by a 32/64-bit register when the quotient fits
  * the common way (64-bit IDIV: rDX the sign of rAX); everything else,
  * #DE included, through the table handler before anything changed. */
@@ -944,6 +966,11 @@ void alu_specialise(struct insn *i)
 	if (ic->fn == op_imul_GvEv || ic->fn == op_imul_GvEvIz) {
 		if (ic->mod == 3 && ic->osz >= 2)
 			i->exec = fast_imul[ic->fn == op_imul_GvEvIz][fast_width(ic->osz)];
+		return;
+	}
+	if (ic->fn == op_mul_Ev) { /* bytes (F6 /4) write AX: generic */
+		if (ic->mod == 3 && ic->osz >= 2)
+			i->exec = fast_mul[fast_width(ic->osz)];
 		return;
 	}
 	if (ic->fn == op_div_Ev || ic->fn == op_idiv_Ev) {

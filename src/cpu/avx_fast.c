@@ -922,9 +922,27 @@ static insn_exec legacy_form(const struct insn *i)
 	return legacy_crypto_form(i);
 }
 
+/* VZEROUPPER (VEX.128 0F 77; glibc's AVX2 string functions end with it):
+ * bits 255:128 of the mode's YMM registers cleared (16 in 64-bit mode, 8
+ * outside: a mode switch drops the decoded code), a 16-byte store each;
+ * op_vzero's #UD conditions (AVX enabled, vvvv 1111b) are settled at
+ * decode time. The zero goes through an empty asm so that the compiler
+ * sees no memset in the stores (it made one REP STOS of them). */
+#define FAST_VZEROUPPER(REGS)                                                                \
+	static const struct insn *fast_vzeroupper##REGS(struct cpu *c, const struct insn *i) \
+	{                                                                                    \
+		__m128i zero = _mm_setzero_si128();                                          \
+		__asm__("" : "+x"(zero));                                                    \
+		_Pragma("GCC unroll 16") for (unsigned k = 0; k < REGS; k++)                 \
+			_mm_store_si128((__m128i *)&c->ymm_hi[k], zero);                     \
+		return exec_next(c, i);                                                      \
+	}
+FAST_VZEROUPPER(8)
+FAST_VZEROUPPER(16)
+
 /* ---- decode time ---- */
 
-static void pick_form(struct insn *i);
+static void pick_form(const struct cpu *c, struct insn *i);
 
 void avx_specialise(const struct cpu *c, struct insn *i)
 {
@@ -935,7 +953,7 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 		if (legacy)
 			i->exec = legacy;
 	} else if (avx_enabled(c)) { /* else #UD: the table handler */
-		pick_form(i);
+		pick_form(c, i);
 	}
 	if (i->exec == table)
 		return;
@@ -945,7 +963,7 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 		i->imm = reg_offsets(i);
 }
 
-static void pick_form(struct insn *i)
+static void pick_form(const struct cpu *c, struct insn *i)
 {
 	insn_fn fn = insn_cold(i)->fn;
 	bool mem = insn_cold(i)->mod != 3, l256 = VEX_L(i);
@@ -984,7 +1002,10 @@ static void pick_form(struct insn *i)
 	}
 	if (VEX_V(i)) /* vvvv must be 1111b for the moves: #UD, the table handler's */
 		return;
-	if (fn == op_v_pmovmskb) /* registers only (G_REG_ANY) */
+	if (fn == op_vzero) {
+		if (!l256) /* VZEROALL: the table handler */
+			i->exec = c->mode == CPU_MODE_64 ? fast_vzeroupper16 : fast_vzeroupper8;
+	} else if (fn == op_v_pmovmskb) /* registers only (G_REG_ANY) */
 		i->exec = l256 ? fast_vpmovmskb_y : fast_vpmovmskb_x;
 	else if (fn == op_v_movdqu || fn == op_v_movups || fn == op_v_movupd)
 		i->exec = mem ? (l256 ? EA_PICK(i, fast_vload_my) : EA_PICK(i, fast_vload_mx))

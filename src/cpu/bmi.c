@@ -3,6 +3,7 @@
  * SHRX) and ADX (ADCX, ADOX). The VEX forms take their operand size from
  * VEX.W (64-bit mode only; 32 bits elsewhere), their extra register from
  * VEX.vvvv; VEX.L = 1 is #UD. */
+#include "cpu/cache.h"
 #include "cpu/ops.h"
 
 static unsigned vex_size(const struct insn *i)
@@ -30,10 +31,11 @@ static uint64_t top_bit(uint64_t v, unsigned sz)
 	return v >> (sz * 8 - 1) & 1;
 }
 
-/* SF and ZF from res, CF as given, OF clear (AF, PF: undefined, 0). */
-static void bmi_flags(struct cpu *c, unsigned sz, uint64_t res, bool cf)
+/* SF and ZF from res, CF as given, OF clear (AF, PF: undefined, 0);
+ * inline, so that a fast form's constant size folds. */
+static inline void bmi_flags(struct cpu *c, unsigned sz, uint64_t res, bool cf)
 {
-	flags_put(c, FL_ARITH, (top_bit(res, sz) ? FL_SF : 0) | (res ? 0 : FL_ZF) | (cf ? FL_CF : 0));
+	flags_put_arith(c, (top_bit(res, sz) ? FL_SF : 0) | (res ? 0 : FL_ZF) | (cf ? FL_CF : 0));
 }
 
 void op_andn_GyByEy(struct cpu *c, const struct insn *i)
@@ -119,6 +121,32 @@ void op_bzhi_GyEyBy(struct cpu *c, const struct insn *i)
 		res &= (1ull << n) - 1;
 	greg_set(c, i, sz, res);
 	bmi_flags(c, sz, res, n > bits - 1);
+}
+
+/* BZHI of registers (bmi_specialise; Perl's `bzhi %edx,%eax,%edx`), 32
+ * or 64 bits by VEX.W: the index register's number in insn.imm (BZHI has
+ * no immediate), VEX.L 0 checked at decode time (vvvv is an operand: no
+ * #UD of it); result and flags as op_bzhi_GyEyBy's. */
+#define FAST_BZHI(BITS, T)                                                             \
+	static const struct insn *fast_bzhi##BITS(struct cpu *c, const struct insn *i) \
+	{                                                                              \
+		unsigned n = (uint8_t)c->r[i->imm];                                    \
+		T res = (T)c->r[i->rm];                                                \
+		if (n < BITS)                                                          \
+			res &= ((T)1 << n) - 1;                                        \
+		REG_PUT##BITS(c->r[i->reg], res);                                      \
+		bmi_flags(c, BITS / 8, res, n > BITS - 1);                             \
+		return exec_next(c, i);                                                \
+	}
+FAST_BZHI(32, uint32_t)
+FAST_BZHI(64, uint64_t)
+
+void bmi_specialise(struct insn *i)
+{
+	if (insn_cold(i)->fn == op_bzhi_GyEyBy && insn_cold(i)->mod == 3 && !VEX_L(i)) {
+		i->imm = VEX_V(i);
+		i->exec = vex_size(i) == 8 ? fast_bzhi64 : fast_bzhi32;
+	}
 }
 
 void op_pext_GyByEy(struct cpu *c, const struct insn *i)

@@ -79,15 +79,42 @@ static const insn_exec fast_jcc[16] = {
 	fast_jcc_8, fast_jcc_9, fast_jcc_10, fast_jcc_11, fast_jcc_12, fast_jcc_13, fast_jcc_14, fast_jcc_15,
 };
 
-/* SETcc of a byte register, CMOVcc of 32/64-bit registers or a memory
- * source (read whatever the condition; a 32-bit destination is written,
- * so zero-extended, either way). */
+/* SETcc of memory in the address shapes (insn.h, EA_SHAPES; Perl's
+ * `setne 0x5e(%rsp)`): the address names the instruction in cpu.cur
+ * before the store can fault, and a store that is not plain goes to the
+ * table handler (EXEC_STORE_OR_GENERIC), nothing changed. A record
+ * flags_test_inline does not read goes out of line, as for Jcc (with
+ * flags_cond's call in them the forms had a frame). */
+static __attribute__((noinline)) const struct insn *setcc_m_slow(struct cpu *c, const struct insn *i,
+								 uint64_t ea, unsigned cc)
+{
+	mem_write_nocheck(ea, 1, flags_cond(c, cc));
+	return exec_next(c, i);
+}
+
+#define FAST_SETCC_M(cc, SH, EA)                                                          \
+	static const struct insn *fast_setcc_m##SH##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                 \
+		uint64_t ea = EA(c, i);                                                   \
+		bool slow = false, set;                                                   \
+		EXEC_STORE_OR_GENERIC(c, i, ea, 1);                                       \
+		set = flags_test_inline(c, cc, &slow);                                    \
+		if (__builtin_expect(slow, 0))                                            \
+			return setcc_m_slow(c, i, ea, cc);                                \
+		mem_write_nocheck(ea, 1, set);                                            \
+		return exec_next(c, i);                                                   \
+	}
+
+/* SETcc of a byte register or of memory, CMOVcc of 32/64-bit registers
+ * or a memory source (read whatever the condition; a 32-bit destination
+ * is written, so zero-extended, either way). */
 #define FAST_CC(cc)                                                                  \
 	static const struct insn *fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
 	{                                                                            \
 		reg_set(c, i->rm8, 1, flags_test(c, cc));                            \
 		return exec_next(c, i); \
 	}                                                                            \
+	EA_SHAPES(FAST_SETCC_M, cc)                                                  \
 	static const struct insn *fast_cmov32_##cc(struct cpu *c, const struct insn *i)            \
 	{                                                                            \
 		uint32_t v = (uint32_t)(insn_cold(i)->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 4)); \
@@ -107,6 +134,10 @@ FAST_CC(8) FAST_CC(9) FAST_CC(10) FAST_CC(11) FAST_CC(12) FAST_CC(13) FAST_CC(14
 #define CC_ROW(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, \
 		  p##8, p##9, p##10, p##11, p##12, p##13, p##14, p##15
 static const insn_exec fast_setcc_r[16] = { CC_ROW(fast_setcc_r_) };
+static const insn_exec fast_setcc_m[EA_SHAPE_COUNT][16] = {
+	[EA_ANY] = { CC_ROW(fast_setcc_m_) },       [EA_BD] = { CC_ROW(fast_setcc_m_bd_) },
+	[EA_FLAT32] = { CC_ROW(fast_setcc_m_f32_) }, [EA_FLAT64] = { CC_ROW(fast_setcc_m_f64_) },
+};
 static const insn_exec fast_cmov32[16] = { CC_ROW(fast_cmov32_) };
 static const insn_exec fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
 
@@ -118,8 +149,8 @@ void cond_specialise(struct insn *i)
 		insn_cold(i)->chains = 1;
 		i->disp = insn_chain_unlinked();
 	}
-	else if (ic->fn == op_setcc_Eb && ic->mod == 3)
-		i->exec = fast_setcc_r[ic->op & 15];
+	else if (ic->fn == op_setcc_Eb)
+		i->exec = ic->mod == 3 ? fast_setcc_r[ic->op & 15] : fast_setcc_m[ea_shape(i)][ic->op & 15];
 	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 4)
 		i->exec = fast_cmov32[ic->op & 15];
 	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 8)

@@ -387,6 +387,11 @@ specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m
 	case SPEC_COND: cond_specialise(i); break;
 	case SPEC_CONTROL: control_specialise(i, m64); break;
 	case SPEC_AVX: avx_specialise(c, i); break;
+	case SPEC_NOP: /* lflive's walk and the pairs pass it (neither flags nor memory) */
+		i->exec = fast_nop;
+		ic->lf = LF_NEUTRAL_NOFAULT;
+		break;
+	case SPEC_BMI: bmi_specialise(i); break;
 	}
 }
 

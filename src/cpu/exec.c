@@ -138,6 +138,14 @@ void op_nop(struct cpu *c, const struct insn *i)
 {
 }
 
+/* op_nop's fast form (decode.c, SPEC_NOP): the multi-byte NOPs compilers
+ * pad loop heads with run at every iteration; nothing to do but the
+ * dispatch (no cpu.cur: it cannot fault). */
+const struct insn *fast_nop(struct cpu *c, const struct insn *i)
+{
+	return exec_next(c, i);
+}
+
 /* Threaded dispatch: each instruction's exec runs it and returns the next
  * one, so straight-line code and branches whose fast form knows its
  * target never go back through a lookup here. An instruction decoded

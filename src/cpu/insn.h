@@ -958,6 +958,15 @@ static inline void flags_set_resco(struct cpu *c, unsigned sz, uint64_t res, boo
 	c->lf.aux = (cf ? FL_CF : 0) | (of ? FL_OF : 0);
 }
 
+/* All six arithmetic flags given, no record (BMI's: PF and AF 0, which
+ * no record kind leaves): what flags_put(c, FL_ARITH, bits) does, inline
+ * (the other bits of lf.rf are the current ones whatever the record). */
+static inline void flags_put_arith(struct cpu *c, uint64_t bits)
+{
+	c->lf.rf = (c->lf.rf & ~FL_ARITH) | bits;
+	c->lf.op = FL_NONE;
+}
+
 /* Set CF and OF only (rotates), keeping the other flags lazy. */
 static inline void flags_set_cf_of(struct cpu *c, bool cf, bool of)
 {

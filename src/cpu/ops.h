@@ -20,6 +20,8 @@
 #undef X87R
 
 void op_nop(struct cpu *cpu, const struct insn *i);
+/* ... and its fast form (exec.c; SPEC_NOP: decode.c picks it itself). */
+const struct insn *fast_nop(struct cpu *cpu, const struct insn *i);
 /* XGETBV (0F 01 D0, reached from op_grp7; xsave.c). */
 void op_xgetbv(struct cpu *cpu, const struct insn *i);
 /* The OS enabled AVX state (XCR0[2:1] = 11b): AVX forms run, else #UD. */
@@ -129,6 +131,8 @@ void control_specialise(struct insn *i, bool m64);
  * and the legacy SSE forms of the same and of SHA-NI code; the handlers
  * it may replace are SPEC_AVX in handler_props.def. */
 void avx_specialise(const struct cpu *c, struct insn *i);
+/* The BMI register forms (bmi.c): BZHI. */
+void bmi_specialise(struct insn *i);
 /* After pool[n - 1] was decoded and the passes above ran: pair the hot
  * register and memory forms before it whose forms are final (pairs.c). */
 void pairs_decoded(struct insn *pool, uint32_t n);

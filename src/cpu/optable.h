@@ -11,7 +11,7 @@
 #include "cpu/insn.h"
 
 /* handler_props.def's columns */
-enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL, SPEC_AVX };
+enum { SPEC_NONE, SPEC_ALU, SPEC_MOVE, SPEC_SHIFT, SPEC_COND, SPEC_CONTROL, SPEC_AVX, SPEC_NOP, SPEC_BMI };
 enum { FLOW_PLAIN, FLOW_RIP, FLOW_BRANCH, FLOW_END };
 
 struct op_entry {

@@ -183,6 +183,23 @@ static unsigned put_vex_simd(struct gen *g, uint8_t *p)
 	return n;
 }
 
+/* VZEROUPPER, or VZEROALL (VEX.L 1), in the two-byte VEX form (C5,
+ * R 1): glibc's AVX2 string functions end with VZEROUPPER, which random
+ * VEX fields hardly ever make (vvvv must be 1111b, L 0), and only --vex
+ * makes VEX SIMD forms at all. One in eight has another vvvv (#UD); bit 6
+ * stays 1, so that 32-bit mode reads VEX, not LDS. */
+static unsigned put_vzero(struct gen *g, uint8_t *p)
+{
+	uint8_t b1 = (uint8_t)(0xf8 | (chance(g, 25) ? 4 : 0));
+
+	if (chance(g, 12))
+		b1 ^= (uint8_t)((1 + below(g, 7)) << 3);
+	p[0] = 0xc5;
+	p[1] = b1;
+	p[2] = 0x77;
+	return 3;
+}
+
 /* Bytes of one instruction candidate into p (at least 15 + tail). */
 static unsigned candidate(struct gen *g, uint8_t *p, int kind)
 {
@@ -190,6 +207,8 @@ static unsigned candidate(struct gen *g, uint8_t *p, int kind)
 
 	if (kind == 0 && chance(g, 6)) {
 		n = put_vex_gpr(g, p);
+	} else if (kind == 1 && chance(g, 2)) {
+		n = put_vzero(g, p);
 	} else if (kind == 3) {
 		n = put_vex_simd(g, p);
 	} else if (kind == 2) { /* random bytes, random map */

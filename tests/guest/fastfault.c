@@ -77,6 +77,7 @@ extern char exit_regs[];
 	X(decref_taken, -1, 0, 0, 0)                                                   \
 	X(cmp_jcc_mem, 3, DATA + 0x100, GUARD + 0x100, 0)                              \
 	X(dec_mem_jcc, 3, DATA + 0x100, RO + 0x100, 0)                                 \
+	X(setcc_store, 3, DATA + 0x100, RO + 0x100, 0)                                 \
 	X(push_mem_read, 3, DATA + 0x100, GUARD + 0x100, 0)                            \
 	X(push_mem_store, 4, GOOD_SP, DATA2, 0)                                        \
 	X(sp_load_second, 4, GOOD_SP, GUARD + 0x100, 0)                                \
@@ -231,6 +232,12 @@ __asm__(".text\n"
 	"snip_dec_mem_jcc:\n"
 	"decl 8(%ebx); jne 1f; inc %ecx; 1: jmp exit_regs\n"
 	"snip_dec_mem_jcc_end:\n"
+	/* SETcc of memory (cond.c, fast_setcc_m*): its store to a read-only
+	 * page of the guest's, which the store check lets through to the
+	 * host's fault */
+	"snip_setcc_store:\n"
+	"cmp %ecx, %eax; setne 8(%ebx); inc %ecx; cmc; cmc; jmp exit_regs\n"
+	"snip_setcc_store_end:\n"
 	"snip_push_mem_read:\n"
 	"mov %ecx, %eax; push 8(%ebx); pop %eax; cmc; cmc; jmp exit_regs\n"
 	"snip_push_mem_read_end:\n"
@@ -595,6 +602,9 @@ __asm__(".text\n"
 	"snip_dec_mem_jcc:\n"
 	"decl 8(%rbx); jne 1f; inc %ecx; 1: jmp exit_regs\n"
 	"snip_dec_mem_jcc_end:\n"
+	"snip_setcc_store:\n"
+	"cmp %rcx, %rax; setne 8(%rbx); inc %ecx; cmc; cmc; jmp exit_regs\n"
+	"snip_setcc_store_end:\n"
 	"snip_push_mem_read:\n"
 	"mov %ecx, %eax; push 8(%rbx); pop %rax; cmc; cmc; jmp exit_regs\n"
 	"snip_push_mem_read_end:\n"

@@ -114,6 +114,13 @@ static const struct snippet cases64[] = {
 	  "\x66\xf7\xd9\x41\xf7\xd9\x48\xf7\xd8\x66\xf7\xdb\x40\x18\xf6\x10\xe3\x80\xde\x03\x11\xca\x4d\x19\xc1\x66\x41\x83\xd2\xfe", 30, MASK_ARITH },
 	{ "MULDIV: mov $0x12345,%ecx; xor %edx,%edx; div %ecx; mov $-7,%r8; cqo; idiv %r8; movabs $0x100000000,%r10; mov $5,%edx; div %r10; mov $-9,%ecx; cltd; idiv %ecx; mov $-1,%r13d; cltd; idiv %r13d (generic); imul %ebx,%eax; imul %r9,%r10; imul $1000,%cx,%dx; imul $-3,%r11,%r12; imul %si,%di",
 	  "\xb9\x45\x23\x01\x00\x31\xd2\xf7\xf1\x49\xc7\xc0\xf9\xff\xff\xff\x48\x99\x49\xf7\xf8\x49\xba\x00\x00\x00\x00\x01\x00\x00\x00\xba\x05\x00\x00\x00\x49\xf7\xf2\xb9\xf7\xff\xff\xff\x99\xf7\xf9\x41\xbd\xff\xff\xff\xff\x99\x41\xf7\xfd\x0f\xaf\xc3\x4d\x0f\xaf\xd1\x66\x69\xd1\xe8\x03\x4d\x6b\xe3\xfd\x66\x0f\xaf\xfe", 77, MASK_CO },
+	/* MUL of a register (alu.c, fast_mul), multi-byte NOPs between */
+	{ "MUL: mul %rbx; mov %rdx,%r8; mul %ecx; mov %edx,%r9d; mul %r10w; nopw 0x0(%rax,%rax,1); nopl 0x0(%rax); mul %rdx",
+	  "\x48\xf7\xe3\x49\x89\xd0\xf7\xe1\x41\x89\xd1\x66\x41\xf7\xe2\x66\x0f\x1f\x04\x00\x0f\x1f\x00\x48\xf7\xe2", 26, MASK_CO },
+	/* SETcc of memory (cond.c, fast_setcc_m*), base + disp and indexed,
+	 * after a CMP, an ADD and an ADC (flags_cond's records) */
+	{ "SETCC MEM: xor %r8d,%r8d; cmp %eax,%ebx; setne 0x5e(%rsi); setb (%rdi); setg 0x7(%rsi); setle 0x4(%rsi,%r8,2); add %ecx,%edx; seto 0x3(%rdi); setp 0x9(%rsi); adc %r9,%r10; setbe 0xb(%rsi)",
+	  "\x45\x31\xc0\x39\xc3\x0f\x95\x46\x5e\x0f\x92\x07\x0f\x9f\x46\x07\x42\x0f\x9e\x44\x46\x04\x01\xca\x0f\x90\x47\x03\x0f\x9a\x46\x09\x4d\x11\xca\x0f\x96\x46\x0b", 39, MASK_ARITH },
 	{ "FUSE16 (16-bit compares are not fused): cmp %ax,%bx; jb 1f; inc %ecx; 1: test %dx,%si; jne 2f; inc %edx; 2: cmp $0x7fff,%r9w; jg 3f; inc %r8d; 3: cmp %r10w,%r11w; jae 4f; inc %edi; 4: nop",
 	  "\x66\x39\xc3\x72\x02\xff\xc1\x66\x85\xd6\x75\x02\xff\xc2\x66\x41\x81\xf9\xff\x7f\x7f\x03\x41\xff\xc0\x66\x45\x39\xd3\x73\x02\xff\xc7\x90", 34, MASK_ARITH },
 	{ "MEM16: movw %ax,6(%rsi); movw 10(%rsi),%bx; mov %r9w,(%rdi); mov 2(%rdi),%r10w",

@@ -485,6 +485,9 @@ static void test_fast_form_fault_rip(void **state)
 		{ "\x48\x0f\xbe\x04\x08", 5, CPU_MODE_64, false }, /* movsx rax, byte [rax+rcx] */
 		{ "\x0f\xbe\x00", 3, CPU_MODE_64, false },         /* movsx eax, byte [rax] */
 		{ "\x0f\x44\x00", 3, CPU_MODE_64, false },         /* cmove eax, [rax] */
+		{ "\x0f\x95\x00", 3, CPU_MODE_64, false },         /* setne byte [rax] */
+		{ "\x0f\x94\x04\x08", 4, CPU_MODE_64, false },     /* sete byte [rax+rcx] */
+		{ "\x0f\x95\x00", 3, CPU_MODE_32, false },         /* setne byte [eax] */
 		{ "\xff\x20", 2, CPU_MODE_64, false },             /* jmp [rax] */
 		{ "\xff\x10", 2, CPU_MODE_64, false },             /* call [rax] */
 		{ "\x66\x0f\x6f\x00", 4, CPU_MODE_64, false },     /* movdqa xmm0, [rax] */
