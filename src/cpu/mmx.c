@@ -44,17 +44,17 @@ void op_movq_QqPq(struct cpu *c, const struct insn *i)
 /* The hardware accesses the destination in 8-byte chunks, the high one
  * first (MASKMOVDQU), whatever the mask (so a fault names the chunk, or its
  * first byte on an unmapped page), then stores the selected bytes; as
- * measured on this host by the difftest. */
+ * measured on this host by the difftest. A chunk's offset from rDI wraps
+ * at the address size (67 with DI = 0xfffd: the high chunk at DS:0005,
+ * as the Xeon faults there). */
 static void masked_store(struct cpu *c, const struct insn *i, const uint8_t *data,
 			 const uint8_t *mask, unsigned n)
 {
-	uint64_t a = c->r[R_DI], probe;
+	unsigned asz = insn_cold(i)->asz;
+	uint64_t omask = asz == 8 ? ~0ull : asz == 4 ? 0xffffffffull : 0xffffull, probe;
 
-	if (insn_cold(i)->asz != 8)
-		a = insn_cold(i)->asz == 4 ? (uint32_t)a : (uint16_t)a;
-	a += c->base[i->seg];
 	for (int chunk = (int)n / 8 - 1; chunk >= 0; chunk--) {
-		uint64_t base = a + 8 * (unsigned)chunk;
+		uint64_t base = ((c->r[R_DI] + 8 * (unsigned)chunk) & omask) + c->base[i->seg];
 
 		if (c->mode == CPU_MODE_32)
 			base = (uint32_t)base;

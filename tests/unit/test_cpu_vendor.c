@@ -218,6 +218,17 @@ static void test_maskmov(void **state)
 	assert_int_equal(c->stop, CPU_STOP_FAULT);
 	assert_int_equal(c->fault.vector, VEC_PF);
 	assert_int_equal(c->fault.data_addr, 7); /* AMD (seed 11 trial 185656): 0 */
+	/* with 67 (16-bit addresses) the chunk's offset wraps at 64 KiB: DI
+	 * 0xfffd, the high chunk at DS:0005 (Xeon, difftest mode 32 seed 7
+	 * trial 145199; AMD not measured) */
+	uint8_t x16[] = { 0xf3, 0x0f, 0x6f, 0x05, 0, 0, 0, 0, 0x66, 0x67, 0x0f, 0xf7, 0xd0 };
+
+	memcpy(x16 + 4, &b, 4);
+	regs[7] = 0xfffffffd;
+	c = run32(x16, sizeof(x16), regs, 0x202);
+	assert_int_equal(c->stop, CPU_STOP_FAULT);
+	assert_int_equal(c->fault.vector, VEC_PF);
+	assert_int_equal(c->fault.data_addr, 5);
 }
 
 /* The VEX, SHA and F16C vectors below were measured against an Intel Xeon
