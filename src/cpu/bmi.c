@@ -108,6 +108,13 @@ void op_tzcnt_GvEv(struct cpu *c, const struct insn *i)
 	flags_put(c, FL_CF | FL_ZF, (v ? 0 : FL_CF) | (n ? 0 : FL_ZF));
 }
 
+/* BZHI's result: v with the bits from index n up cleared (none when n is
+ * the width or more). */
+static inline uint64_t bzhi_value(uint64_t v, unsigned n, unsigned bits)
+{
+	return n < bits ? v & ((1ull << n) - 1) : v;
+}
+
 void op_bzhi_GyEyBy(struct cpu *c, const struct insn *i)
 {
 	unsigned sz = vex_size(i), bits = sz * 8, n;
@@ -115,10 +122,8 @@ void op_bzhi_GyEyBy(struct cpu *c, const struct insn *i)
 
 	if (vex_bad(c, i, true))
 		return;
-	res = rm_read(c, i, sz);
 	n = vreg(c, i, sz) & 0xff;
-	if (n < bits)
-		res &= (1ull << n) - 1;
+	res = bzhi_value(rm_read(c, i, sz), n, bits);
 	greg_set(c, i, sz, res);
 	bmi_flags(c, sz, res, n > bits - 1);
 }
@@ -131,9 +136,7 @@ void op_bzhi_GyEyBy(struct cpu *c, const struct insn *i)
 	static const struct insn *fast_bzhi##BITS(struct cpu *c, const struct insn *i) \
 	{                                                                              \
 		unsigned n = (uint8_t)c->r[i->imm];                                    \
-		T res = (T)c->r[i->rm];                                                \
-		if (n < BITS)                                                          \
-			res &= ((T)1 << n) - 1;                                        \
+		T res = (T)bzhi_value((T)c->r[i->rm], n, BITS);                        \
 		REG_PUT##BITS(c->r[i->reg], res);                                      \
 		bmi_flags(c, BITS / 8, res, n > BITS - 1);                             \
 		return exec_next(c, i);                                                \
