@@ -22,6 +22,9 @@
 #     depend on timing: a split call is joined back into one line; and the
 #     interleaving of tasks: each task's lines are kept in order, tasks in
 #     the order they first appear
+#   - a task's SIGCHLD deliveries after its first, and the sigreturn
+#     after each (how many a parent takes depends on its children's
+#     timing)
 #   - pids and tids (numbered in order of appearance; in the lines of
 #     calls that take or return one, signals and ends, elsewhere only in
 #     strings and pid=/tid fields: fcntl(5773, ...) is a descriptor,
@@ -206,7 +209,7 @@ fi
 # part of every Debian system).
 normalise() {
 	SKIP_EXECS=${2:-} ALLOW=$allow perl -e '
-	my (%open, %ids, $n, %task, @order, @allow);
+	my (%open, %ids, $n, %task, @order, @allow, %chld, %chld_ret);
 	if (open(my $a, "<", $ENV{ALLOW})) {
 		while (<$a>) {
 			next if /^\s*(#|$)/;
@@ -234,6 +237,12 @@ normalise() {
 		}
 		my $line = $_;
 		next if grep { $line =~ $_ } @allow;
+		# how many SIGCHLD a parent takes is timing (an exiting child'"'"'s
+		# coalesces with one still pending), natively too: a task'"'"'s
+		# first stays (one never delivered is seen), the later ones
+		# and their handlers'"'"' returns are left out
+		if (/^--- SIGCHLD / && $chld{$pid}++) { $chld_ret{$pid} = 1; next; }
+		if ($chld_ret{$pid} && /^(?:rt_)?sigreturn\(/) { delete $chld_ret{$pid}; next; }
 		push @order, $pid unless $task{$pid};
 		push @{$task{$pid}}, $_;
 	}
