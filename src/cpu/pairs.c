@@ -33,10 +33,20 @@ PAIR_CROSS(PAIR_LINKED_FNS)
  * (no table of pointers to relocate at every start: docs/performance.md). */
 static insn_exec unit_exec[PAIR_UNIT_COUNT];
 /* Each unit's link field, which fields it reads (bit PAIR_FIELD_*: those
- * links have forms), and its place in TRIPLE_UNITS (-1: none). */
-static uint8_t pair_link_field[PAIR_UNIT_COUNT];
-static uint8_t pair_link_reads[PAIR_UNIT_COUNT];
-static int8_t triple_of_unit[PAIR_UNIT_COUNT];
+ * links have forms), and its place in TRIPLE_UNITS plus one (0: none). */
+#define PAIR_READS_BIT(name, F) | 1u << PAIR_FIELD_##F
+#define PAIR_LINK_FIELD_OF(name, ...) [U_##name] = PAIR_LINK_FIELD(name),
+#define PAIR_LINK_READS_OF(name, ...) [U_##name] = 0 PAIR_LINK_READS(name, PAIR_READS_BIT, name),
+#define TRIPLE_PLACE_OF(name, ...) [U_##name] = T_##name + 1,
+static const uint8_t pair_link_field[PAIR_UNIT_COUNT] = { PAIR_UNITS(PAIR_LINK_FIELD_OF, ) };
+static const uint8_t pair_link_reads[PAIR_UNIT_COUNT] = { PAIR_UNITS(PAIR_LINK_READS_OF, ) };
+static const uint8_t triple_place[PAIR_UNIT_COUNT] = { TRIPLE_UNITS(TRIPLE_PLACE_OF, ) };
+
+/* Unit u's place in TRIPLE_UNITS, or -1. */
+static inline int triple_of_unit(int u)
+{
+	return (int)triple_place[u] - 1;
+}
 static pthread_once_t pairs_once = PTHREAD_ONCE_INIT;
 static bool pairs_ready; /* pairs_init has run: no call to pthread_once per barrier */
 /* unit_exec by exec pointer (open addressing; the walk asks every entry
@@ -82,14 +92,6 @@ static void pairs_init(void)
 #define UNIT_EXEC(name, mode, bytes, nf, ...) \
 	unit_exec[U_##name] = canned_form(mode, bytes, sizeof(bytes) - 1, nf);
 	PAIR_UNITS(UNIT_EXEC, )
-#define PAIR_READS_BIT(name, F) | 1u << PAIR_FIELD_##F
-#define PAIR_LINK_SET(name, ...)                           \
-	pair_link_field[U_##name] = PAIR_LINK_FIELD(name); \
-	pair_link_reads[U_##name] = 0 PAIR_LINK_READS(name, PAIR_READS_BIT, name);
-	PAIR_UNITS(PAIR_LINK_SET, )
-	memset(triple_of_unit, -1, sizeof(triple_of_unit));
-#define TRIPLE_PLACE(name, ...) triple_of_unit[U_##name] = T_##name;
-	TRIPLE_UNITS(TRIPLE_PLACE, )
 	for (int u = 0; u < PAIR_UNIT_COUNT; u++) {
 		unsigned h = unit_hash_slot(unit_exec[u]);
 
@@ -182,9 +184,9 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 		pool[k].exec = pair_form(a, b, l1);
 		/* three when the third is a triple unit too (pool[k + 2] is
 		 * before the barrier, so final) */
-		if (k + 2 < end && insn_cold(&pool[k + 1])->seq && triple_of_unit[a] >= 0 &&
-		    triple_of_unit[b] >= 0 && (c = unit_of(&pool[k + 2])) >= 0 && triple_of_unit[c] >= 0)
-			pool[k].exec = pairs_triple_form(triple_of_unit[a], triple_of_unit[b], triple_of_unit[c], l1,
+		if (k + 2 < end && insn_cold(&pool[k + 1])->seq && triple_of_unit(a) >= 0 &&
+		    triple_of_unit(b) >= 0 && (c = unit_of(&pool[k + 2])) >= 0 && triple_of_unit(c) >= 0)
+			pool[k].exec = pairs_triple_form(triple_of_unit(a), triple_of_unit(b), triple_of_unit(c), l1,
 							 pair_link(&pool[k + 1], b, c));
 		insn_cold(&pool[k])->lf |= LF_PAIR_HEAD;
 	}
