@@ -437,6 +437,16 @@ static bool regs_equal(const struct outcome *n, const struct outcome *i, unsigne
 	return true;
 }
 
+/* A fault address among the bytes a masked store may write: MASKMOVQ and
+ * MASKMOVDQU's offsets from rDI wrap at the address size (67 with DI
+ * 0xfffd: the high chunk at DS:0005), the VEX stores' at the mode's. */
+static bool maskmov_in_window(const struct trial *t, uint64_t addr, uint64_t rmask)
+{
+	uint64_t amask = t->maskmov_amask ? t->maskmov_amask : rmask;
+
+	return ((addr - t->maskmov_ea) & amask & rmask) < t->maskmov_len;
+}
+
 /* Differences as text into buf; empty when they agree. *alts gets a bit
  * per vendor alternative that explained a difference. */
 static void compare(const struct trial *t, const struct outcome *n, const struct outcome *i,
@@ -456,8 +466,7 @@ static void compare(const struct trial *t, const struct outcome *n, const struct
 	buf[0] = 0;
 	*alts = 0;
 	if (host_amd && !same_fault && both_segv && t->maskmov_len &&
-	    ((n->addr - t->maskmov_ea) & rmask) < t->maskmov_len &&
-	    ((i->addr - t->maskmov_ea) & rmask) < t->maskmov_len) {
+	    maskmov_in_window(t, n->addr, rmask) && maskmov_in_window(t, i->addr, rmask)) {
 		same_fault = true;
 		*alts |= 1u << ALT_MASKMOV_FIRST_BYTE;
 	}

@@ -1427,7 +1427,8 @@ bool gen_trial(struct gen *g, struct trial *t)
 	if (is_maskmov(m)) {
 		uint64_t a = t->r[7];
 
-		a = x->addr_size == 8 ? a : x->addr_size == 4 ? (uint32_t)a : (uint16_t)a;
+		t->maskmov_amask = x->addr_size == 8 ? ~0ull : x->addr_size == 4 ? 0xffffffffull : 0xffff;
+		a &= t->maskmov_amask;
 		if (g->m64 && x->prefix[1] == X86_PREFIX_GS)
 			a += DT_GS_BASE;
 		t->maskmov_ea = g->m64 ? a : (uint32_t)a;

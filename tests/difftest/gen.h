@@ -24,6 +24,9 @@ struct trial {
 	uint64_t maskmov_ea;          /* MASKMOVQ/MASKMOVDQU and the VEX masked
 				       * stores: the store address */
 	unsigned maskmov_len;         /* ... and its length (0: not one) */
+	uint64_t maskmov_amask;       /* MASKMOVQ/MASKMOVDQU: the address size's
+				       * mask, where rDI's offsets wrap (0: the
+				       * mode's) */
 	bool f16c_store;              /* VCVTPS2PH to memory */
 	bool rep_a32;                 /* REP string, 64-bit mode, 32-bit addresses */
 	bool split_store;             /* FSTP m80/FBSTP: 8 bytes, then 2 */
