@@ -744,15 +744,12 @@ static const struct insn *fast_div64(struct cpu *c, const struct insn *i)
 
 	if (d == 0 || hi >= d)
 		return exec_generic(c, i);
-	if (hi == 0) {
-		c->r[R_AX] = lo / d;
-		c->r[R_DX] = lo % d;
-	} else {
-		unsigned __int128 n = (unsigned __int128)hi << 64 | lo;
-
-		c->r[R_AX] = (uint64_t)(n / d);
-		c->r[R_DX] = (uint64_t)(n % d);
-	}
+	/* the host's DIV: with hi < d the quotient fits (no #DE); C's
+	 * 128-bit division was a call into libgcc, and its frame cost the
+	 * hi == 0 path too */
+	__asm__("divq %4" : "=a"(lo), "=d"(hi) : "0"(lo), "1"(hi), "rm"(d));
+	c->r[R_AX] = lo;
+	c->r[R_DX] = hi;
 	return exec_next(c, i);
 }
 

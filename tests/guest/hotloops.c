@@ -534,6 +534,56 @@ static void setcc_mem(void)
 	printf("setcc_mem %08x\n", (unsigned)sum);
 }
 
+/* DIV r64 with a 128-bit dividend (alu.c, fast_div64: RDX below the
+ * divisor, the host's DIV): quotients and remainders summed. i386 has no
+ * 64-bit DIV: it sums the same by long division, so every ABI prints the
+ * same (its twin is the x86_64 run). */
+static void div128(uint64_t hi, uint64_t lo, uint64_t d, uint64_t *q, uint64_t *r)
+{
+#if defined(__x86_64__)
+	__asm__("divq %4" : "=a"(*q), "=d"(*r) : "0"(lo), "1"(hi), "rm"(d));
+#else
+	uint64_t quo = 0, rem = hi;
+
+	for (int b = 63; b >= 0; b--) {
+		uint64_t top = rem >> 63;
+
+		rem = rem << 1 | (lo >> b & 1);
+		quo <<= 1;
+		if (top || rem >= d) {
+			rem -= d;
+			quo |= 1;
+		}
+	}
+	*q = quo;
+	*r = rem;
+#endif
+}
+
+static void divides(void)
+{
+	static const uint64_t ds[] = { 1, 3, 10, 0xffffffffull, 0x100000000ull, 0x123456789abcdefull,
+				       0x8000000000000000ull, 0xfffffffffffffffbull, 0xffffffffffffffffull };
+	static const uint64_t los[] = { 0, 1, 0x7fffffffffffffffull, 0xffffffffffffffffull, 0x0123456789abcdefull };
+	uint64_t sum = 0;
+
+	for (unsigned round = 0; round < 50; round++)
+		for (unsigned j = 0; j < sizeof(ds) / sizeof(ds[0]); j++)
+			for (unsigned k = 0; k < sizeof(los) / sizeof(los[0]); k++) {
+				uint64_t d = ds[j], q, r;
+				uint64_t his[] = { 0, 1, d - 1, d / 2, (d >> 1) ^ (uint64_t)round * 0x9e3779b97f4a7c15ull % d };
+
+				for (unsigned h = 0; h < sizeof(his) / sizeof(his[0]); h++) {
+					if (his[h] >= d)
+						continue;
+					div128(his[h], los[k] + round, d, &q, &r);
+					sum = sum * 31 + q;
+					sum = sum * 31 + r;
+				}
+			}
+	printf("divides %016llx\n", (unsigned long long)sum);
+}
+
 int main(void)
 {
 	uint32_t w[64];
@@ -555,6 +605,7 @@ int main(void)
 	mov_call_poly();
 	runops_loop();
 	setcc_mem();
+	divides();
 	{
 		static const uint64_t vs[] = { 0, 1, 0x80, 0x7f, 0x80000000u, 0x100000000ull,
 					       0x8000000000000000ull, 0xffff0000ull, 0xffffffffffffffffull,
