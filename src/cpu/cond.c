@@ -105,29 +105,40 @@ static __attribute__((noinline)) const struct insn *setcc_m_slow(struct cpu *c, 
 		return exec_next(c, i);                                                   \
 	}
 
+/* CMOVcc of BITS from a register or (M _m) memory, SRC: the source read
+ * whatever the condition; a 32-bit destination is written, so
+ * zero-extended, either way. */
+#define FAST_CMOV(cc, BITS, T, M, SRC)                                                        \
+	static const struct insn *fast_cmov##BITS##M##_##cc(struct cpu *c, const struct insn *i) \
+	{                                                                                     \
+		bool slow = false, move = flags_test_inline(c, cc, &slow);                    \
+		if (__builtin_expect(slow, 0))                                                \
+			return exec_generic(c, i);                                            \
+		T v = (T)(SRC);                                                               \
+		if (BITS == 32 || move)                                                       \
+			c->r[i->reg] = move ? v : (T)c->r[i->reg];                            \
+		return exec_next(c, i);                                                       \
+	}
+
 /* SETcc of a byte register or of memory, CMOVcc of 32/64-bit registers
- * or a memory source (read whatever the condition; a 32-bit destination
- * is written, so zero-extended, either way). */
+ * or a memory source, each form for one of the two (no read of ModRM.mod
+ * from the cold half). A record flags_test_inline does not read runs the
+ * instruction through its table handler, nothing changed yet
+ * (flags_cond's call in them gave these forms a frame). */
 #define FAST_CC(cc)                                                                  \
 	static const struct insn *fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
 	{                                                                            \
-		reg_set(c, i->rm8, 1, flags_test(c, cc));                            \
+		bool slow = false, set = flags_test_inline(c, cc, &slow);            \
+		if (__builtin_expect(slow, 0))                                       \
+			return exec_generic(c, i);                                   \
+		reg_set(c, i->rm8, 1, set);                                          \
 		return exec_next(c, i); \
 	}                                                                            \
 	EA_SHAPES(FAST_SETCC_M, cc)                                                  \
-	static const struct insn *fast_cmov32_##cc(struct cpu *c, const struct insn *i)            \
-	{                                                                            \
-		uint32_t v = (uint32_t)(insn_cold(i)->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 4)); \
-		c->r[i->reg] = flags_test(c, cc) ? v : (uint32_t)c->r[i->reg];       \
-		return exec_next(c, i); \
-	}                                                                            \
-	static const struct insn *fast_cmov64_##cc(struct cpu *c, const struct insn *i)            \
-	{                                                                            \
-		uint64_t v = insn_cold(i)->mod == 3 ? c->r[i->rm] : mem_read_fast(insn_ea_fast(c, i), 8);  \
-		if (flags_test(c, cc))                                               \
-			c->r[i->reg] = v;                                            \
-		return exec_next(c, i); \
-	}
+	FAST_CMOV(cc, 32, uint32_t, , c->r[i->rm])                                   \
+	FAST_CMOV(cc, 32, uint32_t, _m, mem_read_fast(insn_ea_fast(c, i), 4))        \
+	FAST_CMOV(cc, 64, uint64_t, , c->r[i->rm])                                   \
+	FAST_CMOV(cc, 64, uint64_t, _m, mem_read_fast(insn_ea_fast(c, i), 8))
 FAST_CC(0) FAST_CC(1) FAST_CC(2) FAST_CC(3) FAST_CC(4) FAST_CC(5) FAST_CC(6) FAST_CC(7)
 FAST_CC(8) FAST_CC(9) FAST_CC(10) FAST_CC(11) FAST_CC(12) FAST_CC(13) FAST_CC(14) FAST_CC(15)
 
@@ -138,8 +149,9 @@ static const insn_exec fast_setcc_m[EA_SHAPE_COUNT][16] = {
 	[EA_ANY] = { CC_ROW(fast_setcc_m_) },       [EA_BD] = { CC_ROW(fast_setcc_m_bd_) },
 	[EA_FLAT32] = { CC_ROW(fast_setcc_m_f32_) }, [EA_FLAT64] = { CC_ROW(fast_setcc_m_f64_) },
 };
-static const insn_exec fast_cmov32[16] = { CC_ROW(fast_cmov32_) };
-static const insn_exec fast_cmov64[16] = { CC_ROW(fast_cmov64_) };
+/* [memory source][cc] */
+static const insn_exec fast_cmov32[2][16] = { { CC_ROW(fast_cmov32_) }, { CC_ROW(fast_cmov32_m_) } };
+static const insn_exec fast_cmov64[2][16] = { { CC_ROW(fast_cmov64_) }, { CC_ROW(fast_cmov64_m_) } };
 
 void cond_specialise(struct insn *i)
 {
@@ -152,7 +164,7 @@ void cond_specialise(struct insn *i)
 	else if (ic->fn == op_setcc_Eb)
 		i->exec = ic->mod == 3 ? fast_setcc_r[ic->op & 15] : fast_setcc_m[ea_shape(i)][ic->op & 15];
 	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 4)
-		i->exec = fast_cmov32[ic->op & 15];
+		i->exec = fast_cmov32[ic->mod != 3][ic->op & 15];
 	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 8)
-		i->exec = fast_cmov64[ic->op & 15];
+		i->exec = fast_cmov64[ic->mod != 3][ic->op & 15];
 }
