@@ -387,7 +387,8 @@ static inline __attribute__((always_inline)) bool cc_incdec(struct cpu *c, uint6
 	static const struct insn *fused_##NAME##W##_##cc(struct cpu *c, const struct insn *i) \
 	{                                                                                    \
 		const struct insn *left;                                                     \
-		(void)unit_##NAME##W(c, i, &left); /* registers: always done */              \
+		if (__builtin_expect(!unit_##NAME##W(c, i, &left), 0))                       \
+			return left; /* a CF record it does not read: the Jcc runs from there */ \
 		return exec_jcc(c, i + 1, cc_incdec(c, 1ull << (W - 1), INC, cc));           \
 	}
 #define FUSED_INCDEC(NAME, INC, W)                                                                \

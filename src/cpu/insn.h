@@ -988,8 +988,10 @@ void flags_put(struct cpu *c, uint64_t mask, uint64_t value);
 bool flags_cf_slow(struct cpu *c);
 /* POPF/IRET: the user-changeable bits of v (osz 2: the low 16 only). */
 void flags_load_user(struct cpu *c, uint64_t v, unsigned osz);
-/* CF, the common records inline (INC/DEC keep CF). */
-static inline bool flags_cf(struct cpu *c)
+/* CF of the common records (INC/DEC keep CF); any other sets *slow
+ * (false returned), for the caller to take flags_cf_slow or its table
+ * handler out of line (a call in a fast form gives it a frame). */
+static inline __attribute__((always_inline)) bool flags_cf_inline(const struct cpu *c, bool *slow)
 {
 	switch (c->lf.op) {
 	case FL_NONE:
@@ -1003,8 +1005,17 @@ static inline bool flags_cf(struct cpu *c)
 	case FL_ADD:
 		return c->lf.res < c->lf.a;
 	default:
-		return flags_cf_slow(c);
+		*slow = true;
+		return false;
 	}
+}
+
+/* CF, the common records inline. */
+static inline bool flags_cf(struct cpu *c)
+{
+	bool slow = false, cf = flags_cf_inline(c, &slow);
+
+	return slow ? flags_cf_slow(c) : cf;
 }
 
 /* Condition code cc (0..15, as in Jcc/SETcc/CMOVcc). */

@@ -164,15 +164,31 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 #define UNIT_NOT(BITS) UNIT_AND_FORM(not##BITS, REG_PUT##BITS(c->r[rm_], ~c->r[rm_]))
 /* INC and DEC: CF is kept (in rf, as FL_INC/FL_DEC expect), evaluated
  * from the lazy record first; of a register, and of memory in the
- * address shapes. The register's field is read after flags_cf, which may
- * call out: read before, it is kept across the call (no pair has it). */
+ * address shapes. A record flags_cf_inline does not read runs the
+ * instruction through its table handler, nothing changed yet. */
 #define INCDEC_RECORD(KIND, SZ, A, R, CF)                                               \
 	c->lf.rf = (c->lf.rf & ~FL_CF) | ((CF) ? FL_CF : 0); c->lf.op = KIND;            \
 	c->lf.size = SZ; c->lf.res = R; c->lf.a = A; c->lf.b = 1
+#define INCDEC_CF_OR_LEAVE(cf)                                   \
+	do {                                                     \
+		bool slow_ = false;                              \
+		cf = flags_cf_inline(c, &slow_);                 \
+		if (__builtin_expect(slow_, 0)) {                \
+			*out = exec_generic(c, i);               \
+			return false;                            \
+		}                                                \
+	} while (0)
 #define UNIT_INCDEC(NAME, KIND, DELTA, BITS, T, SZ)                                      \
-	UNIT_AND_FORM(NAME##BITS, bool cf = flags_cf(c); T a = (T)c->r[i->rm];           \
-		      T r = (T)(a + (uint64_t)(DELTA)); c->r[i->rm] = r;                  \
-		      INCDEC_RECORD(KIND, SZ, a, r, cf))
+	UNIT_FN(NAME##BITS)                                                              \
+	{                                                                                \
+		bool cf;                                                                 \
+		INCDEC_CF_OR_LEAVE(cf);                                                  \
+		T a = (T)c->r[rm_], r = (T)(a + (uint64_t)(DELTA));                      \
+		c->r[rm_] = r;                                                           \
+		INCDEC_RECORD(KIND, SZ, a, r, cf);                                       \
+		return true;                                                             \
+	}                                                                                \
+	UNIT_FORM(NAME##BITS)
 #define UNIT_INCDEC_MEM(NAME, KIND, DELTA, BITS, T, SZ, SH, EA)      \
 	UNIT_FN(NAME##_m##BITS##SH)                                  \
 	{                                                            \
@@ -180,7 +196,7 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 		T a = (T)unit_read(c, ea, SZ), r;                        \
 		bool cf;                                             \
 		UNIT_STORE_OR_LEAVE(ea, SZ);                         \
-		cf = flags_cf(c);                                    \
+		INCDEC_CF_OR_LEAVE(cf);                              \
 		r = (T)(a + (uint64_t)(DELTA));                      \
 		unit_write(c, ea, SZ, r);                        \
 		INCDEC_RECORD(KIND, SZ, a, r, cf);                   \
