@@ -73,6 +73,10 @@ static uint32_t regs_written(const struct insn *j)
 		return ic->mod == 3 ? REG_BIT(j->rm) : 0; /* a store writes none */
 	if (f == op_mov_rIv || f == op_not_Ev)
 		return REG_BIT(j->rm);
+	if (f == op_cbw) /* CWDE/CDQE */
+		return REG_BIT(R_AX);
+	if (f == op_cwd) /* CDQ/CQO */
+		return REG_BIT(R_DX);
 	if (f == op_mov_GvEv || f == op_movzx_GvEb || f == op_movzx_GvEw || f == op_movsx_GvEb ||
 	    f == op_movsx_GvEw || f == op_movsxd_GvEd || f == op_lea_GvM)
 		return REG_BIT(j->reg);

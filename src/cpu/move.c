@@ -839,6 +839,33 @@ static const struct insn *fast_movsx_w64(struct cpu *c, const struct insn *i)
 }
 
 
+/* CWDE/CDQE and CDQ/CQO (compilers' sign extension before IDIV and of an
+ * int index: CPython's loop runs 7 an iteration): a 32-bit result
+ * zero-extends, as every 32-bit write. */
+static const struct insn *fast_cwde(struct cpu *c, const struct insn *i)
+{
+	c->r[R_AX] = (uint32_t)(int32_t)(int16_t)c->r[R_AX];
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_cdqe(struct cpu *c, const struct insn *i)
+{
+	c->r[R_AX] = (uint64_t)(int64_t)(int32_t)c->r[R_AX];
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_cdq(struct cpu *c, const struct insn *i)
+{
+	c->r[R_DX] = (uint32_t)((int32_t)c->r[R_AX] >> 31);
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_cqo(struct cpu *c, const struct insn *i)
+{
+	c->r[R_DX] = (uint64_t)((int64_t)c->r[R_AX] >> 63);
+	return exec_next(c, i);
+}
+
 /* Replace i->fn by a fast form when the instruction has one (decode time).
  * lflive.c (insn.lf): moves leave the flags alone; those with a register
  * source cannot fault (LEA never accesses memory). MOVSX, MOVSXD and the
@@ -853,6 +880,12 @@ void move_specialise(struct insn *i, bool m64)
 	if (insn_addr32_in_64(i) && (ic->fn == op_movsxd_GvEd || ic->fn == op_movsx_GvEb ||
 				     ic->fn == op_movsx_GvEw || (ic->fn == op_lea_GvM && ic->osz != 4)))
 		return;
+	if ((ic->fn == op_cbw || ic->fn == op_cwd) && ic->osz >= 4) {
+		i->exec = ic->fn == op_cbw ? (ic->osz == 8 ? fast_cdqe : fast_cwde)
+					   : (ic->osz == 8 ? fast_cqo : fast_cdq);
+		ic->lf = LF_NEUTRAL_NOFAULT;
+		return;
+	}
 	if (ic->fn == op_movsxd_GvEd && m64 && ic->osz == 8) {
 		i->exec = ic->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
 		ic->lf = LF_NEUTRAL;
