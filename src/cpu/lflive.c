@@ -71,7 +71,7 @@ static uint32_t regs_written(const struct insn *j)
 		return ~0u;
 	if (f == op_mov_EvGv || f == op_mov_EvIz)
 		return ic->mod == 3 ? REG_BIT(j->rm) : 0; /* a store writes none */
-	if (f == op_mov_rIv || f == op_not_Ev)
+	if (f == op_mov_rIv || f == op_not_Ev || f == op_bswap_r)
 		return REG_BIT(j->rm);
 	if (f == op_cbw) /* CWDE/CDQE */
 		return REG_BIT(R_AX);

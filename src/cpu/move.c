@@ -866,6 +866,20 @@ static const struct insn *fast_cqo(struct cpu *c, const struct insn *i)
 	return exec_next(c, i);
 }
 
+/* BSWAP r32/r64 (SHA-256's message words: busybox sha256sum runs one per
+ * 4 bytes hashed); the 16-bit form, undefined, stays with the table. */
+static const struct insn *fast_bswap32(struct cpu *c, const struct insn *i)
+{
+	c->r[i->rm] = __builtin_bswap32((uint32_t)c->r[i->rm]);
+	return exec_next(c, i);
+}
+
+static const struct insn *fast_bswap64(struct cpu *c, const struct insn *i)
+{
+	c->r[i->rm] = __builtin_bswap64(c->r[i->rm]);
+	return exec_next(c, i);
+}
+
 /* Replace i->fn by a fast form when the instruction has one (decode time).
  * lflive.c (insn.lf): moves leave the flags alone; those with a register
  * source cannot fault (LEA never accesses memory). MOVSX, MOVSXD and the
@@ -880,6 +894,11 @@ void move_specialise(struct insn *i, bool m64)
 	if (insn_addr32_in_64(i) && (ic->fn == op_movsxd_GvEd || ic->fn == op_movsx_GvEb ||
 				     ic->fn == op_movsx_GvEw || (ic->fn == op_lea_GvM && ic->osz != 4)))
 		return;
+	if (ic->fn == op_bswap_r && ic->osz >= 4) {
+		i->exec = ic->osz == 8 ? fast_bswap64 : fast_bswap32;
+		ic->lf = LF_NEUTRAL_NOFAULT;
+		return;
+	}
 	if ((ic->fn == op_cbw || ic->fn == op_cwd) && ic->osz >= 4) {
 		i->exec = ic->fn == op_cbw ? (ic->osz == 8 ? fast_cdqe : fast_cwde)
 					   : (ic->osz == 8 ? fast_cqo : fast_cdq);
