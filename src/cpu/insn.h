@@ -470,6 +470,8 @@ static inline bool ea_flat32_ix(const struct insn *i)
 }
 
 #define EA_PICK_IX(i, form) (ea_flat64_ix(i) ? form##_fx64 : EA_PICK(i, form))
+/* ... and the flat-32 indexed one too (i386's arrays) */
+#define EA_PICK_IX2(i, form) (ea_flat32_ix(i) ? form##_fx32 : EA_PICK_IX(i, form))
 
 static inline bool insn_ea_sp32_ok(const struct insn *i)
 {

@@ -329,8 +329,15 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	MEM_STORE(movbe_store64, SH, EA, 8, byte_swap(c->r[i->reg], 8))
 
 EA_SHAPES(MOVE_MEM_FORMS, moves)
-/* CPython's indexed loads (insn.h, insn_ea_flat64_ix) */
+/* CPython's indexed loads (insn.h, insn_ea_flat64_ix), and the 32-bit
+ * loads and stores of arrays (busybox sha256sum's message words, `mov
+ * %eax,(%rsp,%rdx,4)`, one per 4 bytes hashed) in both flat shapes */
 UNIT_LOAD(load64, 8, _fx64, insn_ea_flat64_ix)
+UNIT_LOAD(load32, 4, _fx64, insn_ea_flat64_ix)
+UNIT_LOAD(load32, 4, _fx32, insn_ea_flat32_ix)
+UNIT_STORE(store32, 4, _fx64, insn_ea_flat64_ix, (uint32_t)c->r[i->reg])
+UNIT_STORE(store32, 4, _fx32, insn_ea_flat32_ix, (uint32_t)c->r[i->reg])
+UNIT_STORE(store64, 8, _fx64, insn_ea_flat64_ix, c->r[i->reg])
 MEM_LOAD(movsx_b64_load, _fx64, insn_ea_flat64_ix,
 	 c->r[i->reg] = (uint64_t)(int64_t)(int8_t)mem_read_fast(insn_ea_flat64_ix(c, i), 1))
 UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
@@ -977,7 +984,8 @@ void move_specialise(struct insn *i, bool m64)
 	if (ic->osz != 4 && ic->osz != 8)
 		return;
 	if (ic->fn == op_mov_EvGv && ic->op == 0x89) {
-		i->exec = ic->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32) : (w ? EA_PICK(i, fast_store64) : EA_PICK(i, fast_store32));
+		i->exec = ic->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32)
+				       : (w ? EA_PICK_IX(i, fast_store64) : EA_PICK_IX2(i, fast_store32));
 		if (!w && ic->mod != 3 && insn_ea_sp32_ok(i))
 			i->exec = fast_store32_sp32;
 		ic->lf = ic->mod == 3 ? LF_NEUTRAL_NOFAULT : LF_NEUTRAL;
@@ -986,7 +994,7 @@ void move_specialise(struct insn *i, bool m64)
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
 			ic->lf = LF_NEUTRAL_NOFAULT;
 		} else {
-			i->exec = w ? EA_PICK_IX(i, fast_load64) : EA_PICK(i, fast_load32);
+			i->exec = w ? EA_PICK_IX(i, fast_load64) : EA_PICK_IX2(i, fast_load32);
 			if (!w && insn_ea_sp32_ok(i))
 				i->exec = fast_load32_sp32;
 			ic->lf = LF_NEUTRAL;
