@@ -437,10 +437,15 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)
 
 ALU_FAST_OPS(FAST_ALU)
-/* ADD of memory to a 32-bit register, indexed and flat with a 64-bit
- * address (busybox's SHA-256 round, `add 0x4(%r14,%r10,8),%edx`): no
- * segment base, no mask (insn_ea_flat64_ix). */
-UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, _fx64, insn_ea_flat64_ix)
+/* reg op= memory of 32 bits, indexed and flat with a 64-bit address
+ * (busybox's SHA-256 round, `add 0x4(%r14,%r10,8),%edx`; Perl's hash,
+ * XOR of a table's word): no segment base, no mask (insn_ea_flat64_ix). */
+#define ALU_RM_FX64(NAME, KIND, EXPR) UNIT_ALU_RM(NAME, KIND, EXPR, 1, 32, uint32_t, 4, _fx64, insn_ea_flat64_ix)
+ALU_RM_FX64(add, FL_ADD, a + b)
+ALU_RM_FX64(or, FL_LOGIC, a | b)
+ALU_RM_FX64(and, FL_LOGIC, a & b)
+ALU_RM_FX64(sub, FL_SUB, a - b)
+ALU_RM_FX64(xor, FL_LOGIC, a ^ b)
 
 /* Byte operands: registers through reg_get/reg_set (AH..BH). */
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
@@ -804,23 +809,26 @@ ALU_RM_FX32(or, FL_LOGIC, a | b)
 ALU_RM_FX32(and, FL_LOGIC, a & b)
 ALU_RM_FX32(sub, FL_SUB, a - b)
 ALU_RM_FX32(xor, FL_LOGIC, a ^ b)
-#define RM_FX32_ROW(NAME) { fast_##NAME##_rm32_fx32, fast_##NAME##_rm32_fx32_nf }
-static const insn_exec fast_alu_rm_fx32[ALU_ROWS][2] = {
-	[ALU_ADD] = RM_FX32_ROW(add), [ALU_OR] = RM_FX32_ROW(or), [ALU_AND] = RM_FX32_ROW(and),
-	[ALU_SUB] = RM_FX32_ROW(sub), [ALU_XOR] = RM_FX32_ROW(xor),
-};
+#define RM_FX_ROWS(SH)                                                                          \
+	{ [ALU_ADD] = { fast_add_rm32##SH, fast_add_rm32##SH##_nf },                            \
+	  [ALU_OR] = { fast_or_rm32##SH, fast_or_rm32##SH##_nf },                               \
+	  [ALU_AND] = { fast_and_rm32##SH, fast_and_rm32##SH##_nf },                            \
+	  [ALU_SUB] = { fast_sub_rm32##SH, fast_sub_rm32##SH##_nf },                            \
+	  [ALU_XOR] = { fast_xor_rm32##SH, fast_xor_rm32##SH##_nf } }
+/* [flat 64][op][nf] */
+static const insn_exec fast_alu_rm_fx[2][ALU_ROWS][2] = { RM_FX_ROWS(_fx32), RM_FX_ROWS(_fx64) };
 
 /* i's fast form of reg op= memory of 32 bits in an indexed flat shape
- * (nf: its flag-free twin), or NULL: flat-32 in 32-bit mode, and ADD's
- * flat-64 in 64-bit mode (fast_add_rm32_fx64). */
+ * (nf: its flag-free twin), or NULL: flat-32 in 32-bit mode, flat-64 in
+ * 64-bit mode; ADD OR AND SUB XOR (a NULL row: CMP and TEST). */
 static insn_exec alu_rm_indexed(const struct insn *i, unsigned op, unsigned form, bool nf)
 {
 	if (form != FORM_RM || insn_cold(i)->osz != 4)
 		return NULL;
 	if (ea_flat32_ix(i))
-		return fast_alu_rm_fx32[op][nf];
-	if (ea_flat64_ix(i) && op == ALU_ADD)
-		return nf ? fast_add_rm32_fx64_nf : fast_add_rm32_fx64;
+		return fast_alu_rm_fx[0][op][nf];
+	if (ea_flat64_ix(i))
+		return fast_alu_rm_fx[1][op][nf];
 	return NULL;
 }
 
