@@ -338,6 +338,8 @@ UNIT_LOAD(load32, 4, _fx32, insn_ea_flat32_ix)
 UNIT_STORE(store32, 4, _fx64, insn_ea_flat64_ix, (uint32_t)c->r[i->reg])
 UNIT_STORE(store32, 4, _fx32, insn_ea_flat32_ix, (uint32_t)c->r[i->reg])
 UNIT_STORE(store64, 8, _fx64, insn_ea_flat64_ix, c->r[i->reg])
+MEM_LOAD(movsxd_load, _fx64, insn_ea_flat64_ix,
+	 c->r[i->reg] = (uint64_t)(int64_t)(int32_t)mem_read_fast(insn_ea_flat64_ix(c, i), 4))
 MEM_LOAD(movsx_b64_load, _fx64, insn_ea_flat64_ix,
 	 c->r[i->reg] = (uint64_t)(int64_t)(int8_t)mem_read_fast(insn_ea_flat64_ix(c, i), 1))
 UNIT_LOAD(load32, 4, _sp32, insn_ea_sp32)
@@ -913,7 +915,7 @@ void move_specialise(struct insn *i, bool m64)
 		return;
 	}
 	if (ic->fn == op_movsxd_GvEd && m64 && ic->osz == 8) {
-		i->exec = ic->mod == 3 ? fast_movsxd_rr : EA_PICK(i, fast_movsxd_load);
+		i->exec = ic->mod == 3 ? fast_movsxd_rr : EA_PICK_IX(i, fast_movsxd_load);
 		ic->lf = LF_NEUTRAL;
 		return;
 	}
