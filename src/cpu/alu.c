@@ -437,15 +437,19 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	EA_SHAPES(FAST_ALU_MEM_SZ, NAME, KIND, EXPR, WRITES, 64, uint64_t, 8)
 
 ALU_FAST_OPS(FAST_ALU)
-/* reg op= memory of 32 bits, indexed and flat with a 64-bit address
- * (busybox's SHA-256 round, `add 0x4(%r14,%r10,8),%edx`; Perl's hash,
- * XOR of a table's word): no segment base, no mask (insn_ea_flat64_ix). */
-#define ALU_RM_FX64(NAME, KIND, EXPR) UNIT_ALU_RM(NAME, KIND, EXPR, 1, 32, uint32_t, 4, _fx64, insn_ea_flat64_ix)
-ALU_RM_FX64(add, FL_ADD, a + b)
-ALU_RM_FX64(or, FL_LOGIC, a | b)
-ALU_RM_FX64(and, FL_LOGIC, a & b)
-ALU_RM_FX64(sub, FL_SUB, a - b)
-ALU_RM_FX64(xor, FL_LOGIC, a ^ b)
+/* reg op= memory of 32 bits through an indexed flat operand, with the
+ * flags and flag-free: a 64-bit address (insn_ea_flat64_ix: busybox's
+ * SHA-256 round, `add 0x4(%r14,%r10,8),%edx`; Perl's hash, XOR of a
+ * table's word) and i386's 32-bit one (insn_ea_flat32_ix); no segment
+ * base, no mask. CMP and TEST keep the any-address forms fused.c knows. */
+#define ALU_RM_INDEXED(SH, EA)                                              \
+	UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, SH, EA)         \
+	UNIT_ALU_RM(or, FL_LOGIC, a | b, 1, 32, uint32_t, 4, SH, EA)        \
+	UNIT_ALU_RM(and, FL_LOGIC, a & b, 1, 32, uint32_t, 4, SH, EA)       \
+	UNIT_ALU_RM(sub, FL_SUB, a - b, 1, 32, uint32_t, 4, SH, EA)         \
+	UNIT_ALU_RM(xor, FL_LOGIC, a ^ b, 1, 32, uint32_t, 4, SH, EA)
+ALU_RM_INDEXED(_fx64, insn_ea_flat64_ix)
+ALU_RM_INDEXED(_fx32, insn_ea_flat32_ix)
 
 /* Byte operands: registers through reg_get/reg_set (AH..BH). */
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
@@ -800,22 +804,13 @@ static const insn_exec fast_alu_rm_nf[EA_SHAPE_COUNT][ALU_ROWS][FAST_WIDTHS] = {
 	RM_NF_SHAPE(), RM_NF_SHAPE(_bd), RM_NF_SHAPE(_f32), RM_NF_SHAPE(_f64),
 };
 
-/* reg op= memory of 32 bits through an indexed flat-32 operand (insn.h,
- * insn_ea_flat32_ix: i386's indexed loads), with the flags and flag-free
- * ([op][nf]); CMP and TEST keep the any-address forms fused.c knows. */
-#define ALU_RM_FX32(NAME, KIND, EXPR) UNIT_ALU_RM(NAME, KIND, EXPR, 1, 32, uint32_t, 4, _fx32, insn_ea_flat32_ix)
-ALU_RM_FX32(add, FL_ADD, a + b)
-ALU_RM_FX32(or, FL_LOGIC, a | b)
-ALU_RM_FX32(and, FL_LOGIC, a & b)
-ALU_RM_FX32(sub, FL_SUB, a - b)
-ALU_RM_FX32(xor, FL_LOGIC, a ^ b)
 #define RM_FX_ROWS(SH)                                                                          \
 	{ [ALU_ADD] = { fast_add_rm32##SH, fast_add_rm32##SH##_nf },                            \
 	  [ALU_OR] = { fast_or_rm32##SH, fast_or_rm32##SH##_nf },                               \
 	  [ALU_AND] = { fast_and_rm32##SH, fast_and_rm32##SH##_nf },                            \
 	  [ALU_SUB] = { fast_sub_rm32##SH, fast_sub_rm32##SH##_nf },                            \
 	  [ALU_XOR] = { fast_xor_rm32##SH, fast_xor_rm32##SH##_nf } }
-/* [flat 64][op][nf] */
+/* the indexed forms above, [flat 64][op][nf] */
 static const insn_exec fast_alu_rm_fx[2][ALU_ROWS][2] = { RM_FX_ROWS(_fx32), RM_FX_ROWS(_fx64) };
 
 /* i's fast form of reg op= memory of 32 bits in an indexed flat shape
