@@ -40,7 +40,7 @@ static inline void ymm_set(struct cpu *c, unsigned r, const cpu_xmm v[2], bool l
  * 1111b where the form has no such operand. false: #UD raised. */
 static bool avx_ok(struct cpu *c, const struct insn *i, bool l256_ok, bool no_vvvv)
 {
-	if (!avx_enabled(c) || (VEX_L(i) && !l256_ok) || (no_vvvv && VEX_V(i))) {
+	if (!avx_enabled(c) || (VEX_L(i) && !l256_ok) || (no_vvvv && VEX_V_SET(i))) {
 		op_ud(c, i);
 		return false;
 	}

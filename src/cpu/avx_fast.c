@@ -1000,7 +1000,7 @@ static void pick_form(const struct cpu *c, struct insn *i)
 			i->exec = l256 ? fast_vpslldq_y : fast_vpslldq_x;
 		return;
 	}
-	if (VEX_V(i)) /* vvvv must be 1111b for the moves: #UD, the table handler's */
+	if (VEX_V_SET(i)) /* vvvv must be 1111b for the moves: #UD, the table handler's */
 		return;
 	if (fn == op_vzero) {
 		if (!l256) /* VZEROALL: the table handler */

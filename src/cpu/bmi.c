@@ -14,7 +14,7 @@ static unsigned vex_size(const struct insn *i)
 /* VEX.L must be 0; an unused VEX.vvvv must be 1111b (0 un-inverted). */
 static bool vex_bad(struct cpu *c, const struct insn *i, bool uses_v)
 {
-	if (VEX_L(i) || (!uses_v && VEX_V(i))) {
+	if (VEX_L(i) || (!uses_v && VEX_V_SET(i))) {
 		op_ud(c, i);
 		return true;
 	}

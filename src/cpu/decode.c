@@ -224,7 +224,8 @@ opcode:
 		/* vvvv, L, and W, which selects element sizes in every mode
 		 * (FMA PS/PD, gathers) though it widens no GPR outside 64-bit */
 		ic->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2 |
-				     (b == 0xc4 ? (v2 & 0x80) >> 2 : 0));
+				     (b == 0xc4 ? (v2 & 0x80) >> 2 : 0) |
+				     (!m64 && !(v2 & 0x40) ? VEX_V_TOP : 0));
 		pslot = v2 & 3; /* none, 66, F3, F2: the P_ order */
 		map = MV0F + mmmmm - 1;
 		b = next8(f);

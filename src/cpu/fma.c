@@ -334,7 +334,7 @@ void op_v_cvtph2ps(struct cpu *c, const struct insn *i)
 	cpu_xmm s[2], r[2];
 	uint32_t flags = 0;
 
-	if (!avx_enabled(c) || VEX_V(i) || VEX_W(i)) {
+	if (!avx_enabled(c) || VEX_V_SET(i) || VEX_W(i)) {
 		op_ud(c, i);
 		return;
 	}
@@ -359,7 +359,7 @@ void op_v_cvtps2ph(struct cpu *c, const struct insn *i)
 	cpu_xmm s[2], r[2];
 	uint32_t flags = 0;
 
-	if (!avx_enabled(c) || VEX_V(i) || VEX_W(i)) {
+	if (!avx_enabled(c) || VEX_V_SET(i) || VEX_W(i)) {
 		op_ud(c, i);
 		return;
 	}

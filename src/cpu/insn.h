@@ -204,8 +204,14 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
 #define G_MEM_ANY 24 /* whatever ModRM.reg, only mod != 3 */
 #define G_REG_ANY 25 /* whatever ModRM.reg, only mod == 3 */
 
-/* A VEX instruction's extra register (VEX.vvvv, un-inverted) and VEX.L. */
+/* A VEX instruction's extra register (VEX.vvvv, un-inverted) and VEX.L.
+ * Outside 64-bit mode vvvv's top bit is no part of the register number
+ * (VEX_V has 3 bits) but is kept apart (VEX_V_TOP): an instruction
+ * without a vvvv operand #UDs unless all four bits are 1111b inverted
+ * (the Xeon: `c4 c1 b9 5a f0`, VCVTPD2PS in 32-bit mode; VEX_V_SET). */
 #define VEX_V(i) ((unsigned)insn_cold((i))->imm2 & 15)
+#define VEX_V_TOP 0x40u
+#define VEX_V_SET(i) ((insn_cold((i))->imm2 & (15 | VEX_V_TOP)) != 0)
 #define VEX_L(i) ((insn_cold((i))->imm2 >> 4) & 1)
 /* VEX.W in every mode (REX.W, i->rex & 8, only in 64-bit mode). */
 #define VEX_W(i) ((insn_cold((i))->imm2 >> 5) & 1)

@@ -337,7 +337,7 @@ void op_vzero(struct cpu *c, const struct insn *i)
 {
 	unsigned n = vec_regs(c);
 
-	if (!avx_enabled(c) || VEX_V(i)) {
+	if (!avx_enabled(c) || VEX_V_SET(i)) {
 		op_ud(c, i);
 		return;
 	}

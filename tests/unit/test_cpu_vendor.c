@@ -257,6 +257,29 @@ static void test_vpermq_w0(void **state)
 	assert_int_equal(c->fault.vector, VEC_BP); /* ran to the int3 */
 }
 
+/* VEX.vvvv's top bit outside 64-bit mode: no part of a register number
+ * (vvvv 9 names xmm1), but where the instruction has no vvvv operand all
+ * four bits must be 1111b inverted: the Xeon raises #UD for `c4 c1 b9 5a
+ * f0` (VCVTPD2PS with the bit 0; difftest mode 32, seed 92, trial 346856),
+ * and runs `c4 e1 30 58 c1` as vaddps xmm0, xmm1, xmm1 (AMD not measured). */
+static void test_vex_vvvv_top32(void **state)
+{
+	static const uint8_t cvt[] = { 0xc4, 0xc1, 0xb9, 0x5a, 0xf0 };
+	static const uint8_t cvt_ones[] = { 0xc4, 0xc1, 0xf9, 0x5a, 0xf0 };
+	static const uint8_t add[] = { 0xc4, 0xe1, 0x30, 0x58, 0xc1 };
+	uint32_t regs[8] = { 0 };
+	struct cpu *c;
+
+	(void)state;
+	c = run32(cvt, sizeof(cvt), regs, 0x202);
+	assert_int_equal(c->stop, CPU_STOP_FAULT);
+	assert_int_equal(c->fault.vector, VEC_UD);
+	c = run32(cvt_ones, sizeof(cvt_ones), regs, 0x202);
+	assert_int_equal(c->fault.vector, VEC_BP); /* ran to the int3 */
+	c = run32(add, sizeof(add), regs, 0x202);
+	assert_int_equal(c->fault.vector, VEC_BP);
+}
+
 /* VEX.W1 VPINSRQ/VPEXTRQ outside 64-bit mode: Intel ignores W and runs
  * VPINSRD/VPEXTRD; AMD raises #UD. */
 static void test_vpinsrq_mode32(void **state)
@@ -381,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_maskmov),
 		cmocka_unit_test(test_vpermq_w0),
 		cmocka_unit_test(test_vpinsrq_mode32),
+		cmocka_unit_test(test_vex_vvvv_top32),
 		cmocka_unit_test(test_sha_unaligned),
 		cmocka_unit_test(test_vpmaskmov_fault),
 		cmocka_unit_test(test_f16c_fault_mxcsr),
