@@ -105,15 +105,22 @@ static __attribute__((noinline)) const struct insn *setcc_m_slow(struct cpu *c, 
 		return exec_next(c, i);                                                   \
 	}
 
+/* The condition cc into a new bool VAR from a record flags_test_inline
+ * reads; any other record runs the instruction through its table
+ * handler, nothing changed yet (flags_cond's call in a form gave it a
+ * frame). */
+#define COND_OR_GENERIC(VAR, cc)                                               \
+	bool slow_ = false, VAR = flags_test_inline(c, cc, &slow_);            \
+	if (__builtin_expect(slow_, 0))                                        \
+		return exec_generic(c, i)
+
 /* CMOVcc of BITS from a register or (M _m) memory, SRC: the source read
  * whatever the condition; a 32-bit destination is written, so
  * zero-extended, either way. */
 #define FAST_CMOV(cc, BITS, T, M, SRC)                                                        \
 	static const struct insn *fast_cmov##BITS##M##_##cc(struct cpu *c, const struct insn *i) \
 	{                                                                                     \
-		bool slow = false, move = flags_test_inline(c, cc, &slow);                    \
-		if (__builtin_expect(slow, 0))                                                \
-			return exec_generic(c, i);                                            \
+		COND_OR_GENERIC(move, cc);                                                    \
 		T v = (T)(SRC);                                                               \
 		if (BITS == 32 || move)                                                       \
 			c->r[i->reg] = move ? v : (T)c->r[i->reg];                            \
@@ -122,15 +129,11 @@ static __attribute__((noinline)) const struct insn *setcc_m_slow(struct cpu *c, 
 
 /* SETcc of a byte register or of memory, CMOVcc of 32/64-bit registers
  * or a memory source, each form for one of the two (no read of ModRM.mod
- * from the cold half). A record flags_test_inline does not read runs the
- * instruction through its table handler, nothing changed yet
- * (flags_cond's call in them gave these forms a frame). */
+ * from the cold half). */
 #define FAST_CC(cc)                                                                  \
 	static const struct insn *fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
 	{                                                                            \
-		bool slow = false, set = flags_test_inline(c, cc, &slow);            \
-		if (__builtin_expect(slow, 0))                                       \
-			return exec_generic(c, i);                                   \
+		COND_OR_GENERIC(set, cc);                                            \
 		reg_set(c, i->rm8, 1, set);                                          \
 		return exec_next(c, i); \
 	}                                                                            \
