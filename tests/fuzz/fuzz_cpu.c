@@ -4,7 +4,9 @@
  * Input: byte 0 picks the mode (bit 0: 64-bit) and, in 32-bit mode, how
  * the code runs (bit 1); the rest is code, copied into a sandbox page.
  * Step mode (64-bit, or bit 1 clear) single-steps with cpu_step, which
- * runs the table's handlers. Run mode (32-bit with bit 1) runs the code
+ * runs the table's handlers, under the same kind of timer (STEP_CPU_NS
+ * for all its steps: one REP string instruction may have ~2^32 elements,
+ * which yield to the stop request as to a signal). Run mode (32-bit with bit 1) runs the code
  * with cpu_run twice from the same state and memory: cold (decoded as it
  * runs) and warm (from the decoded code: the fast exec forms, flag-free
  * twins, fused CMP/TEST+Jcc and chained branches that only run from the
@@ -42,6 +44,7 @@
 #define CODE_MAX 4096
 #define STEPS_MAX 4000
 #define RUN_CPU_NS 2000000ll         /* per cpu_run pass (ticks: a few ms) */
+#define STEP_CPU_NS 50000000ll       /* per step-mode input */
 #define RUN_SYSCALLS_MAX 64          /* SYSCALL/INT 80h stops per pass */
 #define SEL_64 0x01                  /* byte 0 */
 #define SEL_RUN 0x02
@@ -58,13 +61,15 @@ static const uint8_t zero_page[4096];
  * only cpu_run, never another thread. in_run: a late tick between runs
  * leaves nothing behind (cpu_init clears stop_requested anyway). */
 static int run_timer = -1;
-static volatile sig_atomic_t in_run;
+static volatile sig_atomic_t in_run, timed_out;
 
 static void run_timeout(int sig)
 {
 	(void)sig;
-	if (in_run)
+	if (in_run) {
+		timed_out = 1;
 		cpu_request_stop(&cpu);
+	}
 }
 
 static void run_timer_init(void)
@@ -216,8 +221,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_twice(h);
 		return 0;
 	}
+	if (run_timer < 0)
+		run_timer_init();
 	set_state(m64, h);
-	for (int s = 0; s < STEPS_MAX; s++) {
+	timed_out = 0;
+	run_timer_set(STEP_CPU_NS);
+	in_run = 1;
+	for (int s = 0; s < STEPS_MAX && !timed_out; s++) {
 		/* the current mode: a 32-bit input may far-jump to CS 0x33 */
 		if (cpu.mode == CPU_MODE_64) {
 			for (int r = 0; r < 16; r++)
@@ -232,5 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cpu.r[0] = (uint64_t)-38; /* -ENOSYS, and go on */
 		}
 	}
+	in_run = 0;
+	run_timer_set(0);
 	return 0;
 }
