@@ -442,14 +442,15 @@ ALU_FAST_OPS(FAST_ALU)
  * SHA-256 round, `add 0x4(%r14,%r10,8),%edx`; Perl's hash, XOR of a
  * table's word) and i386's 32-bit one (insn_ea_flat32_ix); no segment
  * base, no mask. CMP and TEST keep the any-address forms fused.c knows. */
-#define ALU_RM_INDEXED(SH, EA)                                              \
-	UNIT_ALU_RM(add, FL_ADD, a + b, 1, 32, uint32_t, 4, SH, EA)         \
-	UNIT_ALU_RM(or, FL_LOGIC, a | b, 1, 32, uint32_t, 4, SH, EA)        \
-	UNIT_ALU_RM(and, FL_LOGIC, a & b, 1, 32, uint32_t, 4, SH, EA)       \
-	UNIT_ALU_RM(sub, FL_SUB, a - b, 1, 32, uint32_t, 4, SH, EA)         \
-	UNIT_ALU_RM(xor, FL_LOGIC, a ^ b, 1, 32, uint32_t, 4, SH, EA)
-ALU_RM_INDEXED(_fx64, insn_ea_flat64_ix)
-ALU_RM_INDEXED(_fx32, insn_ea_flat32_ix)
+#define ALU_RM_INDEXED_IF1(NAME, KIND, EXPR, SH, EA) \
+	UNIT_ALU_RM(NAME, KIND, EXPR, 1, 32, uint32_t, 4, SH, EA)
+#define ALU_RM_INDEXED_IF0(NAME, KIND, EXPR, SH, EA)
+#define ALU_RM_FX64(NAME, KIND, EXPR, WRITES) \
+	ALU_RM_INDEXED_IF##WRITES(NAME, KIND, EXPR, _fx64, insn_ea_flat64_ix)
+#define ALU_RM_FX32(NAME, KIND, EXPR, WRITES) \
+	ALU_RM_INDEXED_IF##WRITES(NAME, KIND, EXPR, _fx32, insn_ea_flat32_ix)
+ALU_FAST_OPS(ALU_RM_FX64)
+ALU_FAST_OPS(ALU_RM_FX32)
 
 /* Byte operands: registers through reg_get/reg_set (AH..BH). */
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \

@@ -4,10 +4,10 @@
  * Input: byte 0 picks the mode (bit 0: 64-bit) and, in 32-bit mode, how
  * the code runs (bit 1); the rest is code, copied into a sandbox page.
  * Step mode (64-bit, or bit 1 clear) single-steps with cpu_step, which
- * runs the table's handlers, under the same kind of timer (STEP_CPU_NS
- * for all its steps: one REP string instruction may have ~2^32 elements,
- * which yield to the stop request as to a signal). Run mode (32-bit with bit 1) runs the code
- * with cpu_run twice from the same state and memory: cold (decoded as it
+ * runs the table's handlers, under the same kind of timer as run mode
+ * (STEP_CPU_NS for all its steps: one REP string instruction may have
+ * ~2^32 elements, which yield to the stop request as to a signal). Run
+ * mode (32-bit with bit 1) runs the code with cpu_run twice from the same state and memory: cold (decoded as it
  * runs) and warm (from the decoded code: the fast exec forms, flag-free
  * twins, fused CMP/TEST+Jcc and chained branches that only run from the
  * cache). Every 32-bit address wraps below 4 GiB, so the sandbox holds
@@ -96,6 +96,20 @@ static void run_timer_set(long long ns)
 	syscall(SYS_timer_settime, run_timer, 0, &t, NULL);
 }
 
+/* The timer armed for ns of CPU time around the runs or steps of an input. */
+static void timed_begin(long long ns)
+{
+	timed_out = 0;
+	run_timer_set(ns);
+	in_run = 1;
+}
+
+static void timed_end(void)
+{
+	in_run = 0;
+	run_timer_set(0);
+}
+
 /* Reserve [lo, hi) PROT_NONE where nothing is mapped yet, in chunks so a
  * taken chunk (the program's own low mappings) is simply skipped. */
 static void reserve(uint64_t lo, uint64_t hi)
@@ -123,6 +137,7 @@ static void sandbox_init(void)
 #endif
 	reserve(0x10000, LIMIT_64);
 	cpu_install_fault_handler();
+	run_timer_init();
 }
 
 static uint64_t next_rand(uint64_t *x)
@@ -167,23 +182,19 @@ static void sandbox_restore(void)
 
 static void run_timed(void)
 {
-	run_timer_set(RUN_CPU_NS);
-	in_run = 1;
+	timed_begin(RUN_CPU_NS);
 	for (int n = 0; n < RUN_SYSCALLS_MAX; n++) {
 		if (cpu_run(&cpu) != CPU_STOP_SYSCALL)
 			break;
 		cpu.r[0] = (uint32_t)-38; /* -ENOSYS, and go on */
 	}
-	in_run = 0;
-	run_timer_set(0);
+	timed_end();
 }
 
 /* Cold, then warm: nothing between the two drops the decoded code but
  * the restore of pages the cold run wrote (self-modifying inputs). */
 static void run_twice(uint64_t h)
 {
-	if (run_timer < 0)
-		run_timer_init();
 	set_state(false, h);
 	run_timed();
 	if (cpu.mode != CPU_MODE_32)
@@ -221,12 +232,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_twice(h);
 		return 0;
 	}
-	if (run_timer < 0)
-		run_timer_init();
 	set_state(m64, h);
-	timed_out = 0;
-	run_timer_set(STEP_CPU_NS);
-	in_run = 1;
+	timed_begin(STEP_CPU_NS);
 	for (int s = 0; s < STEPS_MAX && !timed_out; s++) {
 		/* the current mode: a 32-bit input may far-jump to CS 0x33 */
 		if (cpu.mode == CPU_MODE_64) {
@@ -242,7 +249,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cpu.r[0] = (uint64_t)-38; /* -ENOSYS, and go on */
 		}
 	}
-	in_run = 0;
-	run_timer_set(0);
+	timed_end();
 	return 0;
 }
