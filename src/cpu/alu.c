@@ -82,7 +82,7 @@ void op_alu_rAXIz(struct cpu *c, const struct insn *i)
 {
 	unsigned op = (insn_cold(i)->op >> 3) & 7, sz = insn_cold(i)->osz;
 	bool cin = (op == ALU_ADC || op == ALU_SBB) && flags_cf(c);
-	uint64_t a = reg_get(c, R_AX, sz), b = i->imm & size_mask(sz);
+	uint64_t a = reg_get(c, R_AX, sz), b = insn_imm(i) & size_mask(sz);
 	uint64_t res = alu_calc(op, a, b, cin);
 
 	if (op != ALU_CMP)
@@ -92,7 +92,7 @@ void op_alu_rAXIz(struct cpu *c, const struct insn *i)
 
 void op_alu_EvIz(struct cpu *c, const struct insn *i)
 {
-	alu_rm(c, i, i->reg & 7, i->imm);
+	alu_rm(c, i, i->reg & 7, insn_imm(i));
 }
 
 void op_test_EvGv(struct cpu *c, const struct insn *i)
@@ -104,12 +104,12 @@ void op_test_EvGv(struct cpu *c, const struct insn *i)
 
 void op_test_rAXIz(struct cpu *c, const struct insn *i)
 {
-	flags_set(c, FL_LOGIC, insn_cold(i)->osz, reg_get(c, R_AX, insn_cold(i)->osz) & i->imm, 0, 0);
+	flags_set(c, FL_LOGIC, insn_cold(i)->osz, reg_get(c, R_AX, insn_cold(i)->osz) & insn_imm(i), 0, 0);
 }
 
 void op_test_EvIz(struct cpu *c, const struct insn *i)
 {
-	flags_set(c, FL_LOGIC, insn_cold(i)->osz, rm_read(c, i, insn_cold(i)->osz) & i->imm, 0, 0);
+	flags_set(c, FL_LOGIC, insn_cold(i)->osz, rm_read(c, i, insn_cold(i)->osz) & insn_imm(i), 0, 0);
 }
 
 /* Unary read-modify-write: NOT, NEG, INC, DEC. */
@@ -235,7 +235,7 @@ static void imul_to_reg(struct cpu *c, const struct insn *i, uint64_t a, uint64_
 
 void op_imul_GvEvIz(struct cpu *c, const struct insn *i)
 {
-	imul_to_reg(c, i, rm_read(c, i, insn_cold(i)->osz), i->imm);
+	imul_to_reg(c, i, rm_read(c, i, insn_cold(i)->osz), insn_imm(i));
 }
 
 void op_imul_GvEv(struct cpu *c, const struct insn *i)
@@ -417,7 +417,7 @@ void op_std(struct cpu *c, const struct insn *i) { c->lf.rf |= FL_DF; }
 	static const struct insn *fast_##NAME##_mi##BITS##SH(struct cpu *c, const struct insn *i)        \
 	{                                                                              \
 		uint64_t ea = EA(c, i);                                           \
-		T a = (T)mem_read_fast(ea, SZ), b = (T)i->imm, r = (T)(EXPR);                \
+		T a = (T)mem_read_fast(ea, SZ), b = (T)insn_imm(i), r = (T)(EXPR);                \
 		if (WRITES) {                                                          \
 			EXEC_STORE_OR_GENERIC(c, i, ea, SZ);                                   \
 			mem_write_nocheck(ea, SZ, r);                                          \
@@ -456,28 +456,28 @@ ALU_FAST_OPS(ALU_RM_FX32)
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
 	static const struct insn *fast_##NAME##_rr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)reg_get(c, insn_reg8(i), 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
-			reg_set(c, i->rm8, 1, r);                                        \
+			reg_set(c, insn_rm8(i), 1, r);                                        \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_gr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1), b = (uint8_t)reg_get(c, i->rm8, 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_reg8(i), 1), b = (uint8_t)reg_get(c, insn_rm8(i), 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
-			reg_set(c, i->reg8, 1, r);                                       \
+			reg_set(c, insn_reg8(i), 1, r);                                       \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_ri8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)i->imm;          \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm(i);          \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
-			reg_set(c, i->rm8, 1, r);                                        \
+			reg_set(c, insn_rm8(i), 1, r);                                        \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}
@@ -485,17 +485,17 @@ ALU_FAST_OPS(ALU_RM_FX32)
 #define FAST_ALU8_MEM(NAME, KIND, EXPR, WRITES, SH, EA)                                   \
 	static const struct insn *fast_##NAME##_rm8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1);                              \
+		uint8_t a = (uint8_t)reg_get(c, insn_reg8(i), 1);                              \
 		uint8_t b = (uint8_t)mem_read_fast(EA(c, i), 1), r = (uint8_t)(EXPR);     \
 		if (WRITES)                                                              \
-			reg_set(c, i->reg8, 1, r);                                       \
+			reg_set(c, insn_reg8(i), 1, r);                                       \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_mr8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = EA(c, i);                                             \
-		uint8_t a = (uint8_t)mem_read_fast(ea, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
+		uint8_t a = (uint8_t)mem_read_fast(ea, 1), b = (uint8_t)reg_get(c, insn_reg8(i), 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES) {                                                            \
 			EXEC_STORE_OR_GENERIC(c, i, ea, 1);                                      \
@@ -507,7 +507,7 @@ ALU_FAST_OPS(ALU_RM_FX32)
 	static const struct insn *fast_##NAME##_mi8##SH(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
 		uint64_t ea = EA(c, i);                                             \
-		uint8_t a = (uint8_t)mem_read_fast(ea, 1), b = (uint8_t)i->imm, r = (uint8_t)(EXPR); \
+		uint8_t a = (uint8_t)mem_read_fast(ea, 1), b = (uint8_t)insn_imm(i), r = (uint8_t)(EXPR); \
 		if (WRITES) {                                                            \
 			EXEC_STORE_OR_GENERIC(c, i, ea, 1);                                      \
 			mem_write_nocheck(ea, 1, r);                                             \
@@ -519,23 +519,23 @@ ALU_FAST_OPS(ALU_RM_FX32)
 #define FAST_ALU8_NF(NAME, EXPR, WRITES)                                                 \
 	static const struct insn *fast_##NAME##_rr8_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)reg_get(c, i->reg8, 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)reg_get(c, insn_reg8(i), 1); \
 		if (WRITES)                                                              \
-			reg_set(c, i->rm8, 1, (uint8_t)(EXPR));                          \
+			reg_set(c, insn_rm8(i), 1, (uint8_t)(EXPR));                          \
 		return exec_next(c, i);                                                  \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_gr8_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, i->reg8, 1), b = (uint8_t)reg_get(c, i->rm8, 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_reg8(i), 1), b = (uint8_t)reg_get(c, insn_rm8(i), 1); \
 		if (WRITES)                                                              \
-			reg_set(c, i->reg8, 1, (uint8_t)(EXPR));                         \
+			reg_set(c, insn_reg8(i), 1, (uint8_t)(EXPR));                         \
 		return exec_next(c, i);                                                  \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_ri8_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, i->rm8, 1), b = (uint8_t)i->imm;          \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm(i);          \
 		if (WRITES)                                                              \
-			reg_set(c, i->rm8, 1, (uint8_t)(EXPR));                          \
+			reg_set(c, insn_rm8(i), 1, (uint8_t)(EXPR));                          \
 		return exec_next(c, i);                                                  \
 	}
 
@@ -565,15 +565,15 @@ ALU_FAST_OPS(FAST_ALU8_BOTH)
 			REG_PUT##BITS(c->r[i->rm], r))                                           \
 	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, BITS, T, SZ, c->r[i->reg], c->r[i->rm],            \
 			REG_PUT##BITS(c->r[i->reg], r))                                          \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, BITS, T, SZ, c->r[i->rm], i->imm,                  \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, BITS, T, SZ, c->r[i->rm], insn_imm(i),                  \
 			REG_PUT##BITS(c->r[i->rm], r))
 #define FAST_CARRY(NAME, KIND, EXPR)                                                             \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, rr, 8, uint8_t, 1, reg_get(c, i->rm8, 1),              \
-			reg_get(c, i->reg8, 1), reg_set(c, i->rm8, 1, r))                        \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, 8, uint8_t, 1, reg_get(c, i->reg8, 1),             \
-			reg_get(c, i->rm8, 1), reg_set(c, i->reg8, 1, r))                        \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, 8, uint8_t, 1, reg_get(c, i->rm8, 1), i->imm,      \
-			reg_set(c, i->rm8, 1, r))                                                \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, rr, 8, uint8_t, 1, reg_get(c, insn_rm8(i), 1),              \
+			reg_get(c, insn_reg8(i), 1), reg_set(c, insn_rm8(i), 1, r))                        \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, 8, uint8_t, 1, reg_get(c, insn_reg8(i), 1),             \
+			reg_get(c, insn_rm8(i), 1), reg_set(c, insn_reg8(i), 1, r))                        \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, 8, uint8_t, 1, reg_get(c, insn_rm8(i), 1), insn_imm(i),      \
+			reg_set(c, insn_rm8(i), 1, r))                                                \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 16, uint16_t, 2)                                         \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 32, uint32_t, 4)                                         \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 64, uint64_t, 8)
@@ -697,7 +697,7 @@ static const insn_exec fast_neg[FAST_WIDTHS] = {
 	static const struct insn *fast_imul_gri##BITS(struct cpu *c, const struct insn *i) \
 	{                                                                                   \
 		T lo;                                                                       \
-		bool ovf = !imul_fits##BITS((ST)c->r[i->rm], (ST)i->imm, &lo);              \
+		bool ovf = !imul_fits##BITS((ST)c->r[i->rm], (ST)insn_imm(i), &lo);              \
 		REG_PUT##BITS(c->r[i->reg], lo);                                            \
 		flags_set_resco(c, SZ, lo, ovf, ovf);                                       \
 		return exec_next(c, i);                                                     \
@@ -1008,7 +1008,7 @@ void alu_specialise(struct insn *i)
 		if (!fast_alu8[op][form])
 			return;
 		if (ic->fn == op_alu_rAXIz || ic->fn == op_test_rAXIz)
-			i->rm8 = R_AX; /* AL */
+			insn_rm8(i) = R_AX; /* AL */
 		i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 				  ? fast_alu8_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM]
 				  : fast_alu8[op][form];

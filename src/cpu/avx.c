@@ -161,11 +161,11 @@ static void avx_lanes(struct cpu *c, const struct insn *i, insn_fn legacy, unsig
 				c->xmm[scratch] = *s2;
 		}
 		if (fl & AV_IMM2)
-			li->imm = k ? i->imm >> 2 : i->imm;
+			insn_imm(li) = k ? insn_imm(i) >> 2 : insn_imm(i);
 		else if (fl & AV_IMM3)
-			li->imm = k ? i->imm >> 3 : i->imm;
+			insn_imm(li) = k ? insn_imm(i) >> 3 : insn_imm(i);
 		else if (fl & AV_IMM4)
-			li->imm = k ? i->imm >> 4 : i->imm;
+			insn_imm(li) = k ? insn_imm(i) >> 4 : insn_imm(i);
 		legacy(c, li);
 		res[k] = c->xmm[dst];
 		c->xmm[scratch] = save_scratch;
@@ -435,7 +435,7 @@ void op_v_testpd(struct cpu *c, const struct insn *i)
 static void blendv(struct cpu *c, const struct insn *i, unsigned esz)
 {
 	cpu_xmm a[2], b[2], m[2], r[2];
-	unsigned mr = (unsigned)(i->imm >> 4) & (c->mode == CPU_MODE_64 ? 15 : 7);
+	unsigned mr = (unsigned)(insn_imm(i) >> 4) & (c->mode == CPU_MODE_64 ? 15 : 7);
 
 	if (avx_enabled(c) && !w_is(c, i, 0))
 		return;
@@ -475,10 +475,10 @@ void op_v_insertps(struct cpu *c, const struct insn *i)
 
 	if (!avx_ok(c, i, false, false))
 		return;
-	e = insn_cold(i)->mod == 3 ? c->xmm[i->rm].d[(i->imm >> 6) & 3] : (uint32_t)mem_read(insn_ea(c, i), 4);
-	r[0].d[(i->imm >> 4) & 3] = e;
+	e = insn_cold(i)->mod == 3 ? c->xmm[i->rm].d[(insn_imm(i) >> 6) & 3] : (uint32_t)mem_read(insn_ea(c, i), 4);
+	r[0].d[(insn_imm(i) >> 4) & 3] = e;
 	for (unsigned k = 0; k < 4; k++)
-		if (i->imm & (1u << k))
+		if (insn_imm(i) & (1u << k))
 			r[0].d[k] = 0;
 	ymm_set(c, i->reg, r, false);
 }
@@ -579,7 +579,7 @@ static void vcmp(struct cpu *c, const struct insn *i, unsigned esz, bool scalar)
 
 		memcpy(&x, (uint8_t *)a + k * esz, esz);
 		memcpy(&y, (uint8_t *)b + k * esz, esz);
-		z = cmp_elem(x, y, esz, (unsigned)i->imm & 31, c->mxcsr, &flags);
+		z = cmp_elem(x, y, esz, (unsigned)insn_imm(i) & 31, c->mxcsr, &flags);
 		memcpy((uint8_t *)r + k * esz, &z, esz);
 	}
 	c->mxcsr |= flags;
@@ -694,7 +694,7 @@ void op_v_insertf128(struct cpu *c, const struct insn *i)
 	else
 		mem_read16(insn_ea(c, i), &s);
 	ymm_get(c, VEX_V(i), r);
-	r[i->imm & 1] = s;
+	r[insn_imm(i) & 1] = s;
 	ymm_set(c, i->reg, r, true);
 }
 
@@ -713,10 +713,10 @@ void op_v_extractf128(struct cpu *c, const struct insn *i)
 	}
 	ymm_get(c, i->reg, v);
 	if (insn_cold(i)->mod == 3) {
-		r[0] = v[i->imm & 1];
+		r[0] = v[insn_imm(i) & 1];
 		ymm_set(c, i->rm, r, false);
 	} else {
-		mem_write16(insn_ea(c, i), &v[i->imm & 1]);
+		mem_write16(insn_ea(c, i), &v[insn_imm(i) & 1]);
 	}
 }
 
@@ -739,7 +739,7 @@ void op_v_perm2f128(struct cpu *c, const struct insn *i)
 	ymm_get(c, VEX_V(i), a);
 	src[0] = a[0], src[1] = a[1], src[2] = b[0], src[3] = b[1];
 	for (int h = 0; h < 2; h++) {
-		unsigned sel = (unsigned)(i->imm >> (4 * h));
+		unsigned sel = (unsigned)(insn_imm(i) >> (4 * h));
 
 		if (sel & 8)
 			memset(&r[h], 0, sizeof(r[h]));
@@ -766,7 +766,7 @@ void op_v_permq(struct cpu *c, const struct insn *i)
 	if (!rm_ymm(c, i, s))
 		return;
 	for (unsigned k = 0; k < 4; k++) {
-		unsigned j = (unsigned)(i->imm >> (2 * k)) & 3;
+		unsigned j = (unsigned)(insn_imm(i) >> (2 * k)) & 3;
 
 		r[k / 2].q[k % 2] = s[j / 2].q[j % 2];
 	}
@@ -820,9 +820,9 @@ static void permil(struct cpu *c, const struct insn *i, unsigned esz, bool imm)
 		unsigned lane = k / per, sel;
 
 		if (esz == 4)
-			sel = imm ? (unsigned)(i->imm >> (2 * (k % 4))) & 3 : ctl[lane].d[k % 4] & 3;
+			sel = imm ? (unsigned)(insn_imm(i) >> (2 * (k % 4))) & 3 : ctl[lane].d[k % 4] & 3;
 		else
-			sel = imm ? (unsigned)(i->imm >> k) & 1 : (unsigned)(ctl[lane].q[k % 2] >> 1) & 1;
+			sel = imm ? (unsigned)(insn_imm(i) >> k) & 1 : (unsigned)(ctl[lane].q[k % 2] >> 1) & 1;
 		if (esz == 4)
 			r[lane].d[k % 4] = s[lane].d[sel];
 		else
@@ -862,7 +862,7 @@ void op_v_pblendd(struct cpu *c, const struct insn *i)
 		return;
 	ymm_get(c, VEX_V(i), a);
 	for (unsigned k = 0; k < 8; k++)
-		r[k / 4].d[k % 4] = (i->imm >> k) & 1 ? b[k / 4].d[k % 4] : a[k / 4].d[k % 4];
+		r[k / 4].d[k % 4] = (insn_imm(i) >> k) & 1 ? b[k / 4].d[k % 4] : a[k / 4].d[k % 4];
 	ymm_set(c, i->reg, r, VEX_L(i));
 }
 
@@ -1044,12 +1044,12 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 		op_ud(c, i);
 		return;
 	}
-	vidx = i->index == GREG_NONE ? 4 : i->index;
+	vidx = insn_index(i) == GREG_NONE ? 4 : insn_index(i);
 	if (dst == vidx || dst == mask || vidx == mask) {
 		op_ud(c, i);
 		return;
 	}
-	li->index = GREG_NONE;
+	insn_set_index(li, GREG_NONE, insn_scale(i));
 	base = insn_ea(c, li);
 	ymm_get(c, vidx, idx);
 	for (unsigned j = 0; j < n; j++) {
@@ -1065,7 +1065,7 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 		} else {
 			ix = (int32_t)idx[j / 4].d[j % 4];
 		}
-		a = (base + ((uint64_t)ix << i->scale)) & (c->mode == CPU_MODE_64 && ic->asz == 8
+		a = (base + ((uint64_t)ix << insn_scale(i))) & (c->mode == CPU_MODE_64 && ic->asz == 8
 								    ? ~0ull : 0xffffffffull);
 		v = mem_read(a, esz);
 		memcpy(d, &v, esz);
@@ -1171,8 +1171,8 @@ static void vcrypto(struct cpu *c, const struct insn *i, enum crypto_op op, bool
 	else
 		mem_read16(insn_ea(c, i), &s);
 	d = nds ? c->xmm[VEX_V(i)] : s;
-	if (!crypto_host(op, &d, &s, (unsigned)i->imm & 0xff, &c->xmm[0]))
-		crypto_portable(op, &d, &s, (unsigned)i->imm & 0xff, &c->xmm[0]);
+	if (!crypto_host(op, &d, &s, (unsigned)insn_imm(i) & 0xff, &c->xmm[0]))
+		crypto_portable(op, &d, &s, (unsigned)insn_imm(i) & 0xff, &c->xmm[0]);
 	r[0] = d;
 	ymm_set(c, i->reg, r, false);
 }

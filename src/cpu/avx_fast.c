@@ -47,8 +47,8 @@ static inline cpu_xmm *xoff(struct cpu *c, const void *field, unsigned which)
 	memcpy(&off, (const uint8_t *)field + 2 * which, sizeof(off));
 	return (cpu_xmm *)((uint8_t *)c + off);
 }
-#define xr(c, i, which) xoff(c, &(i)->disp, which) /* register forms */
-#define xm(c, i, which) xoff(c, &(i)->imm, which)  /* memory forms */
+#define xr(c, i, which) xoff(c, &insn_disp(i), which) /* register forms */
+#define xm(c, i, which) xoff(c, &insn_imm(i), which)  /* memory forms */
 
 static uint64_t reg_offsets(const struct insn *i)
 {
@@ -167,7 +167,7 @@ PACKED_OPS(FAST_PACKED)
 	{                                                                                       \
 		cpu_xmm s;                                                                      \
 		s = c->xmm[i->rm];                                                              \
-		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));                  \
+		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(insn_imm(i) & 0xff));                  \
 		zero_upper(c, VEX_V(i));                                                        \
 		return exec_next(c, i);                                                         \
 	}                                                                                       \
@@ -176,8 +176,8 @@ PACKED_OPS(FAST_PACKED)
 		cpu_xmm s, h;                                                                   \
 		s = c->xmm[i->rm];                                                              \
 		h = c->ymm_hi[i->rm];                                                           \
-		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(i->imm & 0xff));                  \
-		lane_##name(&c->ymm_hi[VEX_V(i)], &h, (unsigned)(i->imm & 0xff));               \
+		lane_##name(&c->xmm[VEX_V(i)], &s, (unsigned)(insn_imm(i) & 0xff));                  \
+		lane_##name(&c->ymm_hi[VEX_V(i)], &h, (unsigned)(insn_imm(i) & 0xff));               \
 		return exec_next(c, i);                                                         \
 	}
 FAST_BYTE_SHIFT(psrldq)
@@ -191,7 +191,7 @@ FAST_BYTE_SHIFT(pslldq)
 static inline __attribute__((always_inline)) const struct insn *
 vpalignr(struct cpu *c, const struct insn *i, const cpu_xmm *b, bool l256)
 {
-	unsigned n = (unsigned)(i->imm & 0xff);
+	unsigned n = (unsigned)(insn_imm(i) & 0xff);
 	cpu_xmm lo, hi;
 
 	lane_alignr(&lo, &c->xmm[VEX_V(i)], &b[0], n);
@@ -584,7 +584,7 @@ static bool crypto_fast_form(struct insn *i)
 	else if (fn == op_v_aesdeclast)
 		op = CR_AESDECLAST, e = fast_vaesdeclast;
 	else if (fn == op_v_pclmulqdq)
-		op = CR_PCLMULQDQ, e = pclmul[(i->imm & 1) | (i->imm >> 3 & 2)];
+		op = CR_PCLMULQDQ, e = pclmul[(insn_imm(i) & 1) | (insn_imm(i) >> 3 & 2)];
 	else
 		return false;
 	/* VEX.256 (VAES, VPCLMULQDQ 256) is #UD: the table handler */
@@ -733,7 +733,7 @@ LEGACY_UNPACKS(FAST_LEGACY_UNPACK)
 	{                                                                                       \
 		cpu_xmm *d = xr(c, i, XR_RM);                                                   \
 		__m128i x = _mm_load_si128((const __m128i *)d);                                 \
-		x = HOST(x, _mm_cvtsi32_si128((int)(i->imm & 0xff)));                           \
+		x = HOST(x, _mm_cvtsi32_si128((int)(insn_imm(i) & 0xff)));                           \
 		_mm_store_si128((__m128i *)d, x);                                               \
 		return exec_next(c, i);                                                         \
 	}
@@ -746,7 +746,7 @@ LEGACY_SHIFT_IMMS(FAST_LEGACY_SHIFT_IMM)
 static const struct insn *fast_pshufd_r(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm s = *xr(c, i, XR_RM), *d = xr(c, i, XR_REG);
-	unsigned imm = (unsigned)i->imm;
+	unsigned imm = (unsigned)insn_imm(i);
 
 	d->d[0] = s.d[imm & 3];
 	d->d[1] = s.d[imm >> 2 & 3];
@@ -760,7 +760,7 @@ static const struct insn *fast_palignr_r(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm *d = xr(c, i, XR_REG), hi = *d, lo = *xr(c, i, XR_RM);
 
-	lane_alignr(d, &hi, &lo, (unsigned)(i->imm & 0xff));
+	lane_alignr(d, &hi, &lo, (unsigned)(insn_imm(i) & 0xff));
 	return exec_next(c, i);
 }
 
@@ -836,9 +836,9 @@ static insn_exec legacy_crypto_form(const struct insn *i)
 	LEGACY_CRYPTO_ROWS(CRYPTO_PICK)
 #undef CRYPTO_PICK
 	if (fn == op_pclmulqdq_VxWxIb)
-		return crypto_host_has(CR_PCLMULQDQ) ? pclmul[(i->imm & 1) | (i->imm >> 3 & 2)] : NULL;
+		return crypto_host_has(CR_PCLMULQDQ) ? pclmul[(insn_imm(i) & 1) | (insn_imm(i) >> 3 & 2)] : NULL;
 	if (fn == op_sha1rnds4_VxWxIb)
-		return crypto_host_has(CR_SHA1RNDS4) ? sha1rnds4[i->imm & 3] : NULL;
+		return crypto_host_has(CR_SHA1RNDS4) ? sha1rnds4[insn_imm(i) & 3] : NULL;
 	return NULL;
 }
 #define LEGACY_CRYPTO_IS(handler, op, form) fn == handler ||
@@ -958,9 +958,9 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 	if (i->exec == table)
 		return;
 	if (insn_cold(i)->mod == 3)
-		i->disp = (int64_t)reg_offsets(i);
+		insn_disp(i) = (int64_t)reg_offsets(i);
 	else if (insn_cold(i)->fn != op_v_palignr) /* the memory forms without an immediate */
-		i->imm = reg_offsets(i);
+		insn_imm(i) = reg_offsets(i);
 }
 
 static void pick_form(const struct cpu *c, struct insn *i)

@@ -55,7 +55,7 @@ void op_aas(struct cpu *c, const struct insn *i) { ascii_adjust(c, true); }
 
 void op_aam(struct cpu *c, const struct insn *i)
 {
-	uint8_t al = (uint8_t)c->r[R_AX], base = (uint8_t)i->imm;
+	uint8_t al = (uint8_t)c->r[R_AX], base = (uint8_t)insn_imm(i);
 
 	if (!base) {
 		cpu_raise(c, VEC_DE);
@@ -68,7 +68,7 @@ void op_aam(struct cpu *c, const struct insn *i)
 void op_aad(struct cpu *c, const struct insn *i)
 {
 	uint16_t ax = (uint16_t)c->r[R_AX];
-	uint8_t al = (uint8_t)((ax & 0xff) + (ax >> 8) * (uint8_t)i->imm);
+	uint8_t al = (uint8_t)((ax & 0xff) + (ax >> 8) * (uint8_t)insn_imm(i));
 
 	reg_set(c, R_AX, 2, al);
 	put_bcd_flags(c, al, false, false);

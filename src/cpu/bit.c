@@ -38,7 +38,7 @@ static void bit_test(struct cpu *c, const struct insn *i, unsigned op, int64_t o
 			if (ic->asz != 8)
 				ea = ic->asz == 4 ? (uint32_t)ea : (uint16_t)ea;
 		}
-		ea += c->base[i->seg];
+		ea += c->base[insn_seg(i)];
 		if (c->mode == CPU_MODE_32)
 			ea = (uint32_t)ea;
 		m = 1ull << (off & (bits - 1));
@@ -66,7 +66,7 @@ void op_btx_EvGv(struct cpu *c, const struct insn *i)
 
 void op_btx_EvIb(struct cpu *c, const struct insn *i)
 {
-	bit_test(c, i, i->reg & 3, (int64_t)(i->imm & 0xff), false);
+	bit_test(c, i, i->reg & 3, (int64_t)(insn_imm(i) & 0xff), false);
 }
 
 /* BSF/BSR: source 0 sets ZF and leaves the destination alone. */

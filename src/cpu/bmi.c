@@ -135,7 +135,7 @@ void op_bzhi_GyEyBy(struct cpu *c, const struct insn *i)
 #define FAST_BZHI(BITS, T)                                                             \
 	static const struct insn *fast_bzhi##BITS(struct cpu *c, const struct insn *i) \
 	{                                                                              \
-		unsigned n = (uint8_t)c->r[i->imm];                                    \
+		unsigned n = (uint8_t)c->r[insn_imm(i)];                                    \
 		T res = (T)bzhi_value((T)c->r[i->rm], n, BITS);                        \
 		REG_PUT##BITS(c->r[i->reg], res);                                      \
 		bmi_flags(c, BITS / 8, res, n > BITS - 1);                             \
@@ -147,7 +147,7 @@ FAST_BZHI(64, uint64_t)
 void bmi_specialise(struct insn *i)
 {
 	if (insn_cold(i)->fn == op_bzhi_GyEyBy && insn_cold(i)->mod == 3 && !VEX_L(i)) {
-		i->imm = VEX_V(i);
+		insn_imm(i) = VEX_V(i);
 		i->exec = vex_size(i) == 8 ? fast_bzhi64 : fast_bzhi32;
 	}
 }
@@ -247,7 +247,7 @@ void op_rorx_GyEyIb(struct cpu *c, const struct insn *i)
 	if (vex_bad(c, i, false))
 		return;
 	v = rm_read(c, i, sz);
-	n = (unsigned)(i->imm & (bits - 1));
+	n = (unsigned)(insn_imm(i) & (bits - 1));
 	if (n)
 		v = (v >> n | v << (bits - n)) & size_mask(sz);
 	greg_set(c, i, sz, v);

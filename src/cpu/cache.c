@@ -81,10 +81,10 @@ static void *xcalloc(size_t n, size_t sz)
 #define SLOT_BLOCK_BYTES (SLOT_BLOCK * sizeof(uint16_t))
 #define POOL_CHUNK (64u << 20)
 #define WINDOW_ENTRIES INSN_WINDOW_ENTRIES /* slot values: pool index + 1, 16 bits */
-#define WINDOW_BYTES ((size_t)WINDOW_ENTRIES * sizeof(struct insn))
-/* A window's hot halves, then their cold halves (insn.h): */
-_Static_assert(INSN_COLD_DELTA == WINDOW_BYTES, "the cold halves follow the hot ones");
-#define WINDOW_SPAN (2 * WINDOW_BYTES)
+/* A window's hot records, ext records and cold records (insn.h), its hot
+ * array aligned to INSN_HOT_SPAN: */
+#define WINDOW_SPAN INSN_WINDOW_SPAN
+_Static_assert(POOL_CHUNK % WINDOW_SPAN == 0, "a chunk's windows stay aligned");
 #define SEG_STEP 16u
 #define PAGE_ENTRIES_MAX (POOL_ENTRIES + 2 * POOL_SEGS + SEG_STEP)
 #define WINDOW_PAGES (WINDOW_ENTRIES / PAGE_ENTRIES_MAX)
@@ -143,6 +143,18 @@ static void *chunk_map_upto(size_t *len, size_t min)
 			out_of_code_memory();
 		*len /= 2;
 	}
+}
+
+/* Windows: *len bytes (as chunk_map_upto) starting on an INSN_HOT_SPAN
+ * boundary (insn_cold's mapping). */
+static char *window_map_upto(size_t *len, size_t min)
+{
+	size_t want = *len + INSN_HOT_SPAN;
+	char *m = chunk_map_upto(&want, min + INSN_HOT_SPAN);
+	char *at = (char *)(((uintptr_t)m + INSN_HOT_SPAN - 1) & ~(INSN_HOT_SPAN - 1));
+
+	*len = (want - (size_t)(at - m)) / WINDOW_SPAN * WINDOW_SPAN;
+	return at;
 }
 
 /* The chunk of page structures and slot blocks, made present 32 KiB
@@ -253,7 +265,7 @@ static struct pool_window *window_for_new_page(void)
 	if ((size_t)(pool_end - pool_next) < WINDOW_SPAN) {
 		size_t len = POOL_CHUNK;
 
-		pool_next = chunk_map_upto(&len, WINDOW_SPAN);
+		pool_next = window_map_upto(&len, WINDOW_SPAN);
 		pool_end = pool_next + len;
 	}
 	w = chunk_take(sizeof(*w));
@@ -272,7 +284,7 @@ static struct pool_window *window_for_new_page(void)
  * past a window's last use is memory for nothing: with python3's ~70
  * windows, 32 KiB steps cost 2 MB of RSS, 16 KiB 1 MB, at the same
  * speed. */
-#define POPULATE_ENTRIES 512u /* 16 KiB of each half */
+#define POPULATE_ENTRIES 512u /* 8 KiB of hot and ext records, 16 of cold */
 
 static void window_populate(struct pool_window *w, uint32_t end)
 {
@@ -288,6 +300,7 @@ static void window_populate(struct pool_window *w, uint32_t end)
 					 __ATOMIC_RELAXED))
 		return;
 	host_populate(w->base + done, w->base + to);
+	host_populate(insn_ext(w->base + done), insn_ext(w->base + to));
 	host_populate(insn_cold(w->base + done), insn_cold(w->base + to));
 }
 
@@ -413,7 +426,7 @@ static void scratch_window(void)
 {
 	size_t len = WINDOW_SPAN;
 
-	scratch_next = chunk_map_upto(&len, WINDOW_SPAN);
+	scratch_next = (struct insn *)window_map_upto(&len, WINDOW_SPAN);
 	scratch_end = scratch_next + WINDOW_ENTRIES;
 }
 
@@ -442,7 +455,7 @@ static struct insn *scratch_take(void)
 	struct insn *b = scratch_free;
 
 	if (b) {
-		scratch_free = (struct insn *)(uintptr_t)b->imm;
+		scratch_free = (struct insn *)(uintptr_t)insn_imm(b);
 		return b;
 	}
 	if (scratch_end - scratch_next < INSN_SCRATCH)
@@ -725,7 +738,7 @@ static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struc
 	memset(stub, 0, sizeof(*stub));
 	memset(insn_cold(stub), 0, sizeof(struct insn_cold));
 	stub->exec = exec_fallthrough;
-	stub->disp = insn_chain_unlinked(); /* nothing kept yet */
+	insn_disp(stub) = insn_chain_unlinked(); /* nothing kept yet */
 	insn_cold(stub)->addr = insn_cold(i)->addr + insn_cold(i)->len;
 	if (c->mode == CPU_MODE_32)
 		insn_cold(stub)->addr = (uint32_t)insn_cold(stub)->addr;
@@ -785,7 +798,7 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	if (i->base == GREG_RIP) {
 		/* RIP-relative: the address is known now; fast forms never
 		 * write cpu->rip (insn.h, insn_exec) */
-		i->disp += (int64_t)(addr + insn_cold(i)->len);
+		insn_disp(i) += (int64_t)(addr + insn_cold(i)->len);
 		i->base = GREG_NONE;
 	}
 	insn_cold(i)->off = off;
@@ -956,7 +969,7 @@ void cache_free(struct cpu *c)
 		pg->next = page_free_list;
 		page_free_list = pg;
 	}
-	cc->scratch->imm = (uint64_t)(uintptr_t)scratch_free;
+	insn_imm(cc->scratch) = (uint64_t)(uintptr_t)scratch_free;
 	scratch_free = cc->scratch;
 	pthread_mutex_unlock(&page_lock);
 	free(cc);

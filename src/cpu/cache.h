@@ -315,7 +315,7 @@ const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i);
 static inline __attribute__((always_inline)) const struct insn *
 exec_rel_kept(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
 {
-	const struct insn *kept = (const struct insn *)((uintptr_t)i->disp - 1);
+	const struct insn *kept = (const struct insn *)((uintptr_t)insn_disp(i) - 1);
 
 	if (!with_next)
 		next = insn_cold(i)->addr + insn_cold(i)->len;
@@ -323,7 +323,7 @@ exec_rel_kept(struct cpu *c, const struct insn *i, bool with_next, uint64_t next
 		__asm__ volatile("" ::: "memory");
 		amask = c->amask;
 	}
-	if (__builtin_expect(insn_cold(kept)->addr == ((next + i->imm) & amask), 1))
+	if (__builtin_expect(insn_cold(kept)->addr == ((next + insn_imm(i)) & amask), 1))
 		return exec_branch(c, kept);
 	return exec_chain_branch(c, i);
 }
@@ -332,7 +332,7 @@ exec_rel_kept(struct cpu *c, const struct insn *i, bool with_next, uint64_t next
 static inline __attribute__((always_inline)) const struct insn *
 exec_rel_target_from(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
 {
-	uintptr_t t = (uintptr_t)i->disp;
+	uintptr_t t = (uintptr_t)insn_disp(i);
 
 	if (__builtin_expect(!(t & 1), 1))
 		return exec_branch(c, (const struct insn *)t);
@@ -348,7 +348,7 @@ const struct insn *exec_rel_target_far(struct cpu *c, const struct insn *i);
 static inline __attribute__((always_inline)) const struct insn *
 exec_rel_target(struct cpu *c, const struct insn *i)
 {
-	uintptr_t t = (uintptr_t)i->disp;
+	uintptr_t t = (uintptr_t)insn_disp(i);
 
 	if (__builtin_expect(!(t & 1), 1))
 		return exec_branch(c, (const struct insn *)t);
@@ -383,7 +383,7 @@ static inline void exec_keep_target(const struct insn *i, const struct insn *t)
 	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
 
 	if (__builtin_expect(quiet == 0, 1))
-		((struct insn *)i)->imm = (uint64_t)(uintptr_t)t;
+		insn_imm(i) = (uint64_t)(uintptr_t)t;
 	else /* threads may race here: a miscount is harmless */
 		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
 }
@@ -406,7 +406,7 @@ static inline unsigned target_slot(uint64_t target)
 
 static inline const struct insn *exec_indirect(struct cpu *c, const struct insn *i, uint64_t target)
 {
-	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm;
+	const struct insn *kept = (const struct insn *)(uintptr_t)insn_imm(i);
 
 	if (__builtin_expect(insn_cold(kept)->addr == target, 1))
 		return exec_branch(c, kept);

@@ -6,7 +6,7 @@
 void op_jcc_Jb(struct cpu *c, const struct insn *i)
 {
 	if (flags_test(c, insn_cold(i)->op & 15))
-		jump_to(c, i, c->rip + i->imm);
+		jump_to(c, i, c->rip + insn_imm(i));
 }
 
 void op_setcc_Eb(struct cpu *c, const struct insn *i)
@@ -41,13 +41,13 @@ void op_loop_Jb(struct cpu *c, const struct insn *i)
 	else if (ic->op == 0xe1)
 		go = go && (flags_get(c) & FL_ZF);
 	if (go)
-		jump_to(c, i, c->rip + i->imm);
+		jump_to(c, i, c->rip + insn_imm(i));
 }
 
 void op_jcxz_Jb(struct cpu *c, const struct insn *i)
 {
 	if (reg_get(c, R_CX, insn_cold(i)->asz) == 0)
-		jump_to(c, i, c->rip + i->imm);
+		jump_to(c, i, c->rip + insn_imm(i));
 }
 
 /* Jcc with the condition fixed at decode time (cond_specialise); a
@@ -134,7 +134,7 @@ static __attribute__((noinline)) const struct insn *setcc_m_slow(struct cpu *c, 
 	static const struct insn *fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
 	{                                                                            \
 		COND_OR_GENERIC(set, cc);                                            \
-		reg_set(c, i->rm8, 1, set);                                          \
+		reg_set(c, insn_rm8(i), 1, set);                                          \
 		return exec_next(c, i); \
 	}                                                                            \
 	EA_SHAPES(FAST_SETCC_M, cc)                                                  \
@@ -162,7 +162,7 @@ void cond_specialise(struct insn *i)
 	if (ic->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) { /* 66: the generic form */
 		i->exec = fast_jcc[ic->op & 15];
 		insn_cold(i)->chains = 1;
-		i->disp = insn_chain_unlinked();
+		insn_disp(i) = insn_chain_unlinked();
 	}
 	else if (ic->fn == op_setcc_Eb)
 		i->exec = ic->mod == 3 ? fast_setcc_r[ic->op & 15] : fast_setcc_m[ea_shape(i)][ic->op & 15];

@@ -7,13 +7,13 @@
 
 void op_jmp_Jz(struct cpu *c, const struct insn *i)
 {
-	jump_to(c, i, c->rip + i->imm);
+	jump_to(c, i, c->rip + insn_imm(i));
 }
 
 void op_call_Jz(struct cpu *c, const struct insn *i)
 {
 	push(c, insn_cold(i)->osz, c->rip);
-	jump_to(c, i, c->rip + i->imm);
+	jump_to(c, i, c->rip + insn_imm(i));
 }
 
 void op_jmp_Ev(struct cpu *c, const struct insn *i)
@@ -39,9 +39,9 @@ void op_ret_Iw(struct cpu *c, const struct insn *i)
 	uint64_t target = pop(c, insn_cold(i)->osz);
 
 	if (c->mode == CPU_MODE_64)
-		c->r[R_SP] += i->imm;
+		c->r[R_SP] += insn_imm(i);
 	else
-		reg_set(c, R_SP, 4, c->r[R_SP] + i->imm);
+		reg_set(c, R_SP, 4, c->r[R_SP] + insn_imm(i));
 	jump_to(c, i, target);
 }
 
@@ -71,10 +71,10 @@ void op_enter(struct cpu *c, const struct insn *i)
 		sp -= sz;
 		mem_write(stack_addr(c, sp), sz, frame);
 	}
-	top = stack_addr(c, sp - i->imm);
+	top = stack_addr(c, sp - insn_imm(i));
 	mem_write(top, 1, mem_read(top, 1));
 	reg_set(c, R_BP, sz, frame);
-	set_sp(c, sp - i->imm);
+	set_sp(c, sp - insn_imm(i));
 }
 
 /* rSP = rBP, then pop rBP (stack width by mode, rBP width by operand size). */
@@ -147,12 +147,12 @@ static void far_jump(struct cpu *c, uint16_t cs, uint64_t ip)
 
 void op_callf_Ap(struct cpu *c, const struct insn *i)
 {
-	far_call(c, i, insn_cold(i)->imm2, i->imm & size_mask(insn_cold(i)->osz));
+	far_call(c, i, insn_cold(i)->imm2, insn_imm(i) & size_mask(insn_cold(i)->osz));
 }
 
 void op_jmpf_Ap(struct cpu *c, const struct insn *i)
 {
-	far_jump(c, insn_cold(i)->imm2, i->imm & size_mask(insn_cold(i)->osz));
+	far_jump(c, insn_cold(i)->imm2, insn_imm(i) & size_mask(insn_cold(i)->osz));
 }
 
 /* FF /3, FF /5: m16:16, m16:32, m16:64 (REX.W) */
@@ -175,7 +175,7 @@ void op_jmpf_Mp(struct cpu *c, const struct insn *i)
 /* RETF [imm16]: pop IP, pop CS (operand-size slots), release imm16 bytes. */
 void op_retf(struct cpu *c, const struct insn *i)
 {
-	uint64_t sp = c->r[R_SP], release = i->imm;
+	uint64_t sp = c->r[R_SP], release = insn_imm(i);
 	uint64_t ip = pop(c, insn_cold(i)->osz);
 	uint16_t cs = (uint16_t)pop(c, insn_cold(i)->osz);
 
@@ -279,7 +279,7 @@ void op_int3(struct cpu *c, const struct insn *i)
  * gate; every other gate has DPL 0, so ring 3 gets #GP. */
 void op_int_Ib(struct cpu *c, const struct insn *i)
 {
-	switch (i->imm) {
+	switch (insn_imm(i)) {
 	case 0x80: stop_syscall(c, CPU_MECH_INT80); break;
 	case 3: trap(c, VEC_BP); break;
 	case 4: trap(c, VEC_OF); break;
@@ -470,7 +470,7 @@ indirect_turn_poly(struct cpu *c, const struct insn *i, uint64_t target, insn_ex
 static inline __attribute__((always_inline)) const struct insn *
 indirect_site(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly)
 {
-	const struct insn *kept = (const struct insn *)(uintptr_t)i->imm;
+	const struct insn *kept = (const struct insn *)(uintptr_t)insn_imm(i);
 
 	if (!poly)
 		return indirect_poly(c, i, target);
@@ -663,7 +663,7 @@ void control_specialise(struct insn *i, bool m64)
 		return;
 	if (ic->fn == op_jmp_Jz || ic->fn == op_call_Jz) {
 		insn_cold(i)->chains = 1;
-		i->disp = insn_chain_unlinked();
+		insn_disp(i) = insn_chain_unlinked();
 	}
 	if (ic->fn == op_jmp_Jz)
 		i->exec = m64 ? fast_jmp_rel64 : fast_jmp_rel32;
@@ -682,5 +682,5 @@ void control_specialise(struct insn *i, bool m64)
 	else
 		return;
 	if (ic->fn != op_jmp_Jz && ic->fn != op_call_Jz) /* the indirect ones and RET */
-		i->imm = (uint64_t)(uintptr_t)insn_no_target;
+		insn_imm(i) = (uint64_t)(uintptr_t)insn_no_target;
 }

@@ -363,8 +363,8 @@ static void crypto_insn(struct cpu *c, const struct insn *i, enum crypto_op op)
 	/* an aligned m128, else #GP (legacy SSE; AMD runs SHA on any, docs/cpu.md) */
 	if (!xmm_rm_load(c, i, &src, true))
 		return;
-	if (!crypto_host(op, &dst, &src, (unsigned)i->imm, &c->xmm[0]))
-		crypto_portable(op, &dst, &src, (unsigned)i->imm, &c->xmm[0]);
+	if (!crypto_host(op, &dst, &src, (unsigned)insn_imm(i), &c->xmm[0]))
+		crypto_portable(op, &dst, &src, (unsigned)insn_imm(i), &c->xmm[0]);
 	c->xmm[i->reg] = dst;
 }
 

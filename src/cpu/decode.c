@@ -71,19 +71,19 @@ static void modrm16(struct insn *i, struct fetch *f, unsigned mod, unsigned rm)
 	static const uint8_t index[8] = { R_SI, R_DI, R_SI, R_DI, R_SI, R_DI, GREG_NONE, GREG_NONE };
 
 	i->base = base[rm];
-	i->index = index[rm];
+	insn_set_index(i, index[rm], 0);
 	if (rm == 4 || rm == 5)
-		i->base = i->index, i->index = GREG_NONE;
+		i->base = index[rm], insn_set_index(i, GREG_NONE, 0);
 	if (mod == 0 && rm == 6) {
 		i->base = GREG_NONE;
-		i->disp = (int16_t)next_n(f, 2);
+		insn_disp(i) = (int16_t)next_n(f, 2);
 	} else if (mod == 1) {
-		i->disp = (int8_t)next8(f);
+		insn_disp(i) = (int8_t)next8(f);
 	} else if (mod == 2) {
-		i->disp = (int16_t)next_n(f, 2);
+		insn_disp(i) = (int16_t)next_n(f, 2);
 	}
 	if (i->base == R_BP && !(insn_cold(i)->pfx & PFX_SEG))
-		i->seg = SEG_SS;
+		insn_seg(i) = SEG_SS;
 }
 
 static inline __attribute__((always_inline)) void
@@ -99,24 +99,23 @@ modrm_mem(struct insn *i, struct fetch *f, unsigned mod, unsigned rm, bool m64)
 		uint8_t sib = next8(f);
 		unsigned idx = ((sib >> 3) & 7) | rexx;
 
-		i->scale = sib >> 6;
-		i->index = idx == 4 ? GREG_NONE : (uint8_t)idx;
+		insn_set_index(i, idx == 4 ? GREG_NONE : idx, sib >> 6);
 		if ((sib & 7) == 5 && mod == 0) {
 			i->base = GREG_NONE;
-			i->disp = (int32_t)next_n(f, 4);
+			insn_disp(i) = (int32_t)next_n(f, 4);
 		} else {
 			i->base = (uint8_t)((sib & 7) | rexb);
 		}
 	} else if (rm == 5 && mod == 0) {
 		i->base = m64 ? GREG_RIP : GREG_NONE;
-		i->disp = (int32_t)next_n(f, 4);
+		insn_disp(i) = (int32_t)next_n(f, 4);
 	} else {
 		i->base = (uint8_t)(rm | rexb);
 	}
 	if (mod == 1)
-		i->disp = (int8_t)next8(f);
+		insn_disp(i) = (int8_t)next8(f);
 	else if (mod == 2)
-		i->disp = (int32_t)next_n(f, 4);
+		insn_disp(i) = (int32_t)next_n(f, 4);
 }
 
 static void immediates(struct insn *i, struct fetch *f, unsigned flags)
@@ -125,17 +124,17 @@ static void immediates(struct insn *i, struct fetch *f, unsigned flags)
 	unsigned z = ic->osz == 2 ? 2 : 4;
 
 	switch (flags & F_IMM_MASK) {
-	case F_I8: i->imm = next8(f); break;
-	case F_I8S: i->imm = (uint64_t)(int64_t)(int8_t)next8(f); break;
-	case F_I16: i->imm = next_n(f, 2); break;
-	case F_IZ: i->imm = sign_extend(next_n(f, z), z); break;
-	case F_IV: i->imm = next_n(f, ic->osz == 8 ? 8 : z); break;
+	case F_I8: insn_imm(i) = next8(f); break;
+	case F_I8S: insn_imm(i) = (uint64_t)(int64_t)(int8_t)next8(f); break;
+	case F_I16: insn_imm(i) = next_n(f, 2); break;
+	case F_IZ: insn_imm(i) = sign_extend(next_n(f, z), z); break;
+	case F_IV: insn_imm(i) = next_n(f, ic->osz == 8 ? 8 : z); break;
 	case F_MOFFS:
-		i->disp = (int64_t)next_n(f, ic->asz);
+		insn_disp(i) = (int64_t)next_n(f, ic->asz);
 		ic->mod = 0;
 		break;
 	case F_ENTER:
-		i->imm = next_n(f, 2);
+		insn_imm(i) = next_n(f, 2);
 		ic->imm2 = next8(f);
 		break;
 	}
@@ -174,10 +173,12 @@ decode_row(struct insn *i, struct fetch *f, bool m64, uint64_t addr)
 	int seg = -1;
 
 	memset(i, 0, sizeof(*i));
+	memset(insn_ext(i), 0, sizeof(struct insn_ext));
 	memset(insn_cold(i), 0, sizeof(struct insn_cold));
 	i->exec = exec_generic;
 	ic->addr = addr;
-	i->base = i->index = GREG_NONE;
+	i->base = GREG_NONE;
+	insn_set_index(i, GREG_NONE, 0);
 	ic->mod = 3;
 	for (;;) {
 		b = next8(f);
@@ -232,7 +233,7 @@ opcode:
 		if (f->too_long)
 			return make_fault(i, f, op_gp);
 		ic->op = (uint8_t)b;
-		i->seg = seg >= 0 && (!m64 || seg >= SEG_FS) ? (uint8_t)seg : SEG_DS;
+		insn_seg(i) = seg >= 0 && (!m64 || seg >= SEG_FS) ? (uint8_t)seg : SEG_DS;
 		if (seg >= 0 && (!m64 || seg >= SEG_FS))
 			ic->pfx |= PFX_SEG;
 		ic->asz = m64 ? (ic->pfx & PFX_ASZ ? 4 : 8) : (ic->pfx & PFX_ASZ ? 2 : 4);
@@ -252,10 +253,10 @@ opcode:
 	if (last_rep) /* F2 and F3 together: the last one counts */
 		ic->pfx &= (uint8_t)~(last_rep == 0xf3 ? PFX_REPNE : PFX_REP);
 	if (seg >= 0 && (!m64 || seg >= SEG_FS)) {
-		i->seg = (uint8_t)seg;
+		insn_seg(i) = (uint8_t)seg;
 		ic->pfx |= PFX_SEG;
 	} else {
-		i->seg = SEG_DS;
+		insn_seg(i) = SEG_DS;
 	}
 	ic->asz = m64 ? (ic->pfx & PFX_ASZ ? 4 : 8) : (ic->pfx & PFX_ASZ ? 2 : 4);
 	pslot = last_rep == 0xf3 ? P_F3 : last_rep == 0xf2 ? P_F2 : ic->pfx & PFX_OSZ ? P_66 : P_NP;
@@ -293,12 +294,12 @@ table:
 		ic->modrm = (uint8_t)modrm;
 		ic->mod = (uint8_t)(modrm >> 6);
 		i->reg = (uint8_t)(((modrm >> 3) & 7) | ((ic->rex & 4) << 1));
-		i->reg8 = byte_reg(i->reg, ic->rex);
+		insn_reg8(i) = byte_reg(i->reg, ic->rex);
 		if (flags & F_MOD3)
 			ic->mod = 3;
 		if (ic->mod == 3) {
 			i->rm = (uint8_t)((modrm & 7) | ((ic->rex & 1) << 3));
-			i->rm8 = byte_reg(i->rm, ic->rex);
+			insn_rm8(i) = byte_reg(i->rm, ic->rex);
 		}
 	}
 	if (e->group) {
@@ -323,7 +324,7 @@ table:
 
 	if (flags & F_OPREG) {
 		i->rm = (uint8_t)((b & 7) | ((ic->rex & 1) << 3));
-		i->rm8 = byte_reg(i->rm, ic->rex);
+		insn_rm8(i) = byte_reg(i->rm, ic->rex);
 	}
 	if ((flags & F_MODRM) && ic->mod != 3)
 		modrm_mem(i, f, ic->mod, modrm & 7, m64);
@@ -366,7 +367,7 @@ specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m
 
 	if (ic->mod != 3 && ic->asz != (m64 ? 8 : 4) && !addr32_in_64)
 		return; /* insn_ea_fast's condition: 16-bit addresses stay generic */
-	ic->flat = i->seg != SEG_FS && i->seg != SEG_GS && c->base[i->seg] == 0;
+	ic->flat = insn_seg(i) != SEG_FS && insn_seg(i) != SEG_GS && c->base[insn_seg(i)] == 0;
 	if (c->lf.rf & FL_AC)
 		return; /* no fast forms: they skip the #AC test (insn.h, mem_read_fast) */
 	if (addr32_in_64) {
@@ -376,7 +377,7 @@ specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m
 		 * needs no address size (the result is truncated anyway) */
 		if (e->spec == SPEC_MOVE && ic->fn == op_lea_GvM && ic->osz == 4)
 			move_specialise(i, m64);
-		else if (i->index == GREG_NONE && ic->flat &&
+		else if (insn_index(i) == GREG_NONE && ic->flat &&
 			 (e->spec == SPEC_ALU || e->spec == SPEC_MOVE))
 			e->spec == SPEC_ALU ? alu_specialise(i) : move_specialise(i, m64);
 		return;

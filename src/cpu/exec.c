@@ -180,7 +180,7 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
  * condition, and two exits taken on the first run. */
 static const struct insn *exec_fallthrough_kept(struct cpu *c, const struct insn *stub)
 {
-	const struct insn *t = (const struct insn *)(uintptr_t)stub->disp;
+	const struct insn *t = (const struct insn *)(uintptr_t)insn_disp(stub);
 
 	if (EXEC_TAIL_DISPATCH) {
 		__asm__("" : "+r"(t)); /* jmp *(reg), as exec_next */
@@ -205,11 +205,11 @@ static const struct insn *exec_fallthrough_kept(struct cpu *c, const struct insn
  * plain stub's exec. */
 static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn *stub)
 {
-	const struct insn *j = (const struct insn *)((uintptr_t)stub->disp - 1);
-	uintptr_t t = (uintptr_t)j->disp;
+	const struct insn *j = (const struct insn *)((uintptr_t)insn_disp(stub) - 1);
+	uintptr_t t = (uintptr_t)insn_disp(j);
 
 	if (__builtin_expect(insn_cold(j)->addr == insn_cold(stub)->addr && insn_cold(j)->fn == op_jmp_Jz && (t & 1) &&
-				     insn_cold(((const struct insn *)(t - 1)))->addr == stub->imm,
+				     insn_cold(((const struct insn *)(t - 1)))->addr == insn_imm(stub),
 			     1))
 		return exec_branch(c, (const struct insn *)(t - 1));
 	((struct insn *)stub)->exec = exec_fallthrough;
@@ -235,16 +235,16 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 
 	/* t == stub: the fall-through was decoded over the stub just now */
 	if (t != stub) {
-		((struct insn *)stub)->disp = (int64_t)((uintptr_t)t | other_page);
+		insn_disp(stub) = (int64_t)((uintptr_t)t | other_page);
 		if (!other_page)
 			((struct insn *)stub)->exec = exec_fallthrough_kept;
 		else if (insn_cold(t)->fn == op_jmp_Jz && insn_cold(t)->osz == (c->mode == CPU_MODE_64 ? 8 : 4)) {
 			/* its fast form (control.c), to another page than its
 			 * own: the target it keeps is tagged */
-			uint64_t back = (insn_cold(t)->addr + insn_cold(t)->len + t->imm) & c->amask;
+			uint64_t back = (insn_cold(t)->addr + insn_cold(t)->len + insn_imm(t)) & c->amask;
 
 			if (((back ^ insn_cold(t)->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) != 0) {
-				((struct insn *)stub)->imm = back;
+				insn_imm(stub) = back;
 				((struct insn *)stub)->exec = exec_fallthrough_jmp;
 			}
 		}
@@ -255,7 +255,7 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 
 const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub)
 {
-	uintptr_t t = (uintptr_t)stub->disp;
+	uintptr_t t = (uintptr_t)insn_disp(stub);
 
 	if (__builtin_expect(!(t & 1), 1)) {
 		const struct insn *same = (const struct insn *)t;
@@ -292,8 +292,8 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i)
  * INSN_ADDR_DEAD). */
 __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const struct insn *i)
 {
-	uint64_t target = insn_cold(i)->addr + insn_cold(i)->len + i->imm;
-	uintptr_t kept = (uintptr_t)i->disp;
+	uint64_t target = insn_cold(i)->addr + insn_cold(i)->len + insn_imm(i);
+	uintptr_t kept = (uintptr_t)insn_disp(i);
 	const struct insn *t;
 
 	if (c->mode == CPU_MODE_32)
@@ -305,9 +305,9 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
 	}
 	t = exec_at(c, target);
 	if (((target ^ insn_cold(i)->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) == 0)
-		((struct insn *)i)->disp = (int64_t)(uintptr_t)t;
+		insn_disp(i) = (int64_t)(uintptr_t)t;
 	else
-		((struct insn *)i)->disp = (int64_t)((uintptr_t)t | 1);
+		insn_disp(i) = (int64_t)((uintptr_t)t | 1);
 	return t;
 }
 
@@ -315,8 +315,8 @@ void exec_prelink(struct cpu *c, const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
 
-	if (ic->chains && i->disp == insn_chain_unlinked()) {
-		uint64_t target = ic->addr + ic->len + i->imm;
+	if (ic->chains && insn_disp(i) == insn_chain_unlinked()) {
+		uint64_t target = ic->addr + ic->len + insn_imm(i);
 
 		if (c->mode == CPU_MODE_32)
 			target = (uint32_t)target;
@@ -327,7 +327,7 @@ void exec_prelink(struct cpu *c, const struct insn *i)
 		const struct insn *stub = i + 1;
 
 		if (stub->exec == exec_fallthrough &&
-		    stub->disp == (int64_t)((uintptr_t)insn_no_target | 1) &&
+		    insn_disp(stub) == (int64_t)((uintptr_t)insn_no_target | 1) &&
 		    cache_find(c, insn_cold(stub)->addr))
 			fallthrough_lookup(c, stub);
 	}
@@ -520,7 +520,7 @@ static bool stack_based(struct cpu *c)
 			r = true;
 		else /* the explicit operand: through SS if RSP/RBP-based, no FS/GS */
 			r = insn_cold(i)->mod != 3 && (i->base == R_SP || i->base == R_BP) &&
-			    i->seg != SEG_FS && i->seg != SEG_GS;
+			    insn_seg(i) != SEG_FS && insn_seg(i) != SEG_GS;
 	}
 	tl_in_guest = 0;
 	tl_jmp = outer;

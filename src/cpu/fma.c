@@ -355,7 +355,7 @@ void op_v_cvtph2ps(struct cpu *c, const struct insn *i)
 void op_v_cvtps2ph(struct cpu *c, const struct insn *i)
 {
 	bool l256 = VEX_L(i);
-	unsigned n = l256 ? 8 : 4, rc = i->imm & 4 ? (c->mxcsr >> 13) & 3 : i->imm & 3;
+	unsigned n = l256 ? 8 : 4, rc = insn_imm(i) & 4 ? (c->mxcsr >> 13) & 3 : insn_imm(i) & 3;
 	cpu_xmm s[2], r[2];
 	uint32_t flags = 0;
 

@@ -57,15 +57,15 @@ static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t 
 
 /* Operands by form (FORM_*) and width; the byte forms through reg_get
  * (AH..BH). */
-#define REG8(n) reg_get(c, i->n##8, 1)
+#define REG8(n) reg_get(c, insn_##n##8(i), 1)
 #define OPND_rr(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = W == 8 ? REG8(reg) : c->r[i->reg]
 #define OPND_gr(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = W == 8 ? REG8(rm) : c->r[i->rm]
-#define OPND_ri(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = i->imm
+#define OPND_ri(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = insn_imm(i)
 /* ... memory operands through the address function EA (insn.h,
  * EA_SHAPES) */
 #define OPND_EA_rm(W, EA) a = W == 8 ? REG8(reg) : c->r[i->reg], b = mem_read_fast(EA(c, i), W / 8)
 #define OPND_EA_mr(W, EA) a = mem_read_fast(EA(c, i), W / 8), b = W == 8 ? REG8(reg) : c->r[i->reg]
-#define OPND_EA_mi(W, EA) a = mem_read_fast(EA(c, i), W / 8), b = i->imm
+#define OPND_EA_mi(W, EA) a = mem_read_fast(EA(c, i), W / 8), b = insn_imm(i)
 #define OPND_rm(W) OPND_EA_rm(W, insn_ea_fast)
 #define OPND_mr(W) OPND_EA_mr(W, insn_ea_fast)
 #define OPND_mi(W) OPND_EA_mi(W, insn_ea_fast)
@@ -195,8 +195,8 @@ static inline __attribute__((always_inline)) void set_byte(struct cpu *c, unsign
 		OPND_EA_##FORM(W, EA);                                                         \
 		a = (T)a, b = (T)b, r = (T)(a - b);                                            \
 		flags_record(c, FL_SUB, W / 8, r, a, b);                                       \
-		set_byte(c, i[1].rm8, cc_sub(a, b, r, (T)1 << (W - 1), CC1));                 \
-		set_byte(c, i[2].rm8, cc_sub(a, b, r, (T)1 << (W - 1), CC2));                 \
+		set_byte(c, insn_rm8(&i[1]), cc_sub(a, b, r, (T)1 << (W - 1), CC1));                 \
+		set_byte(c, insn_rm8(&i[2]), cc_sub(a, b, r, (T)1 << (W - 1), CC2));                 \
 		return exec_next(c, i + 2);                                                    \
 	}
 #define FUSED_3WAY_MEM(NAME, CC1, CC2, W, T, SH, EA)                                      \
@@ -248,8 +248,8 @@ static const insn_exec fused_3way[THREEWAY_COUNT][3][FORM_COUNT][EA_SHAPE_COUNT]
 		first = cc_sub(a, b, r, (T)1 << (W - 1), CC1);                                 \
 		second = cc_sub(a, b, r, (T)1 << (W - 1), CC2);                                \
 		diff = first - second;                                                         \
-		c->r[i[2].rm8] = second;                                                       \
-		c->r[i[1].rm8] = diff;                                                         \
+		c->r[insn_rm8(&i[2])] = second;                                                       \
+		c->r[insn_rm8(&i[1])] = diff;                                                         \
 		flags_record(c, FL_SUB, 4, diff, first, second);                               \
 	} while (0)
 #define FUSED_3WAY_SUB(NAME, CC1, CC2, W, T, FORM, SH, EA)                                      \
@@ -503,14 +503,14 @@ static const struct insn *fused_store64_f64_test_jne_mov_call(struct cpu *c, con
 	r = c->r[i->reg];
 	flags_record(c, FL_LOGIC, 8, r, 0, 0);
 	if (r)
-		return control_mov_call_m64_f64_poly(c, (const struct insn *)(uintptr_t)i[2].disp);
+		return control_mov_call_m64_f64_poly(c, (const struct insn *)(uintptr_t)insn_disp(&i[2]));
 	return exec_next(c, i + 2);
 }
 
 /* JNE is condition 5; a target on the page is kept untagged. */
 void fuse_store_test_loop_call(struct insn *store, const struct insn *mov)
 {
-	if (store->exec == fused_store64_f64_test_5 && (uintptr_t)store[2].disp == (uintptr_t)mov)
+	if (store->exec == fused_store64_f64_test_5 && (uintptr_t)insn_disp(&store[2]) == (uintptr_t)mov)
 		store->exec = fused_store64_f64_test_jne_mov_call;
 }
 
@@ -632,11 +632,11 @@ static void fuse_setcc(struct insn *pool, uint32_t n)
                                                                                            \
 		REG_PUT16(c->r[i->rm], (uint16_t)(0 - a));                                 \
 		if (LOW) { /* not AH..BH: no frame for reg_get's and reg_set's paths */    \
-			v = (uint8_t)c->r[s->rm8];                                         \
-			c->r[s->rm8] = (c->r[s->rm8] & ~0xffull) | (uint8_t)(0 - cin);     \
+			v = (uint8_t)c->r[insn_rm8(s)];                                         \
+			c->r[insn_rm8(s)] = (c->r[insn_rm8(s)] & ~0xffull) | (uint8_t)(0 - cin);     \
 		} else {                                                                   \
-			v = (uint8_t)reg_get(c, s->rm8, 1);                                \
-			reg_set(c, s->rm8, 1, (uint8_t)(0 - cin));                         \
+			v = (uint8_t)reg_get(c, insn_rm8(s), 1);                                \
+			reg_set(c, insn_rm8(s), 1, (uint8_t)(0 - cin));                         \
 		}                                                                          \
 		flags_record(c, FL_SBB, 1, (uint8_t)(v - v - cin), v, v);                  \
 		c->lf.aux = cin;                                                           \
@@ -654,7 +654,7 @@ FUSED_NEG16_SBB8(fused_neg16_sbb8_low, true)
 #define FUSED_SUB_MI64_F64(NAME, JNE)                                                \
 	static const struct insn *NAME(struct cpu *c, const struct insn *i)          \
 	{                                                                            \
-		uint64_t ea = insn_ea_flat64(c, i), a = mem_read_fast(ea, 8), b = i->imm, r = a - b; \
+		uint64_t ea = insn_ea_flat64(c, i), a = mem_read_fast(ea, 8), b = insn_imm(i), r = a - b; \
 		EXEC_STORE_OR_GENERIC(c, i, ea, 8);                                  \
 		mem_write_nocheck(ea, 8, r);                                         \
 		flags_record(c, FL_SUB, 8, r, a, b);                                 \
@@ -724,12 +724,12 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 
 	if (n < 2 || insn_cold(s)->osz != 1 || insn_cold(s)->mod != 3 || s->exec == exec_generic ||
 	    !alu_fast_form(s, &op, &form) || op != ALU_SBB || (form != FORM_RR && form != FORM_GR) ||
-	    s->rm8 != s->reg8)
+	    insn_rm8(s) != insn_reg8(s))
 		return false; /* an immediate's reg is 0 or the /3: not a register */
 	if (!insn_cold(neg)->seq || insn_cold(neg)->fn != op_neg_Ev || insn_cold(neg)->mod != 3 || insn_cold(neg)->osz != 2 ||
 	    neg->exec == exec_generic || (insn_cold(neg)->lf & LF_PAIR_HEAD))
 		return false;
-	neg->exec = s->rm8 < 16 ? fused_neg16_sbb8_low : fused_neg16_sbb8;
+	neg->exec = insn_rm8(s) < 16 ? fused_neg16_sbb8_low : fused_neg16_sbb8;
 	insn_cold(neg)->lf = (insn_cold(neg)->lf & LF_STALE) | LF_PAIR_HEAD;
 	return true;
 }
@@ -739,7 +739,7 @@ static bool is_movzx_self(const struct insn *i, unsigned r)
 {
 	const struct insn_cold *ic = insn_cold(i);
 	return ic->fn == op_movzx_GvEb && ic->mod == 3 && (ic->osz == 4 || ic->osz == 8) &&
-	       i->exec != exec_generic && i->reg == r && i->rm8 == r;
+	       i->exec != exec_generic && i->reg == r && insn_rm8(i) == r;
 }
 
 /* pool[n - 1] a 32-bit SUB of registers: with the two MOVZX before it
@@ -760,7 +760,7 @@ static void fuse_3way_tail(struct insn *pool, uint32_t n)
 	    !fusable_compare(cmp, &op, &form, &w) || op != ALU_CMP || w == 0)
 		return;
 	shape = insn_cold(cmp)->mod == 3 ? EA_ANY : ea_shape(cmp);
-	a = set1->rm8, b = set2->rm8;
+	a = insn_rm8(set1), b = insn_rm8(set2);
 	if (cmp->exec != fused_3way[kind][w][form][shape] || a >= 16 || b >= 16 || a == b)
 		return; /* not fused (or AH..BH) */
 	if (!(is_movzx_self(zx1, a) && is_movzx_self(zx2, b)) &&
@@ -843,7 +843,7 @@ static void fuse_move_test(struct insn *test, unsigned w, unsigned cc)
 #define FUSED_ADD_TEST(_, cc)                                                                       \
 	static const struct insn *fused_add_test_rr32_##cc(struct cpu *c, const struct insn *a)    \
 	{                                                                                          \
-		c->r[a->rm] = (uint32_t)(c->r[a->rm] + a->imm);                                    \
+		c->r[a->rm] = (uint32_t)(c->r[a->rm] + insn_imm(a));                                    \
 		return fused_test_rr32_##cc(c, a + 1);                                             \
 	}
 FUSED_CC16(FUSED_ADD_TEST, _)

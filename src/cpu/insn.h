@@ -60,29 +60,36 @@ typedef const struct insn *(*insn_exec)(struct cpu *cpu, const struct insn *i);
 #define PFX_ASZ 0x10   /* 67 */
 #define PFX_SEG 0x20   /* an explicit segment override */
 
-/* A decoded instruction is two halves of 32 bytes. The hot half, struct
- * insn, holds what the fast forms read: pool entries are these, two to a
- * cache line, so a hot loop's decoded code takes half the L1 it took at
- * 64 bytes (Python's and Perl's loops did not fit: docs/performance.md).
- * The cold half, struct insn_cold, holds what decoding, the table
- * handlers, faults and branch checks read; it lies INSN_COLD_DELTA bytes
- * after its hot half (insn_cold()), so every struct insn lives in a
- * window of the code cache (cache.c) or in a scratch window
- * (insn_scratch: never on the stack). */
+/* A decoded instruction is three records in parallel arrays of a window
+ * (cache.c): the hot one, struct insn, 16 bytes, holds what the fast forms
+ * read, so a hot loop's decoded code takes a quarter of the L1 it took at
+ * 64 bytes (Perl's loop at 32 did not fit: docs/performance.md); struct
+ * insn_ext, 16 bytes INSN_EXT_DELTA after it, the full immediate and
+ * displacement; struct insn_cold, 32 bytes, what decoding, the table
+ * handlers, faults and branch checks read, at twice the hot record's
+ * offset in the window's cold array (insn_cold()). So every struct insn
+ * lives in a window of the code cache (cache.c) or in a scratch window
+ * (insn_scratch: never on the stack), whose hot array starts on an
+ * INSN_HOT_SPAN boundary. */
 struct insn {
 	insn_exec exec;  /* exec_generic, or a fast form (decode time) */
-	uint64_t imm;   /* immediate, extended as the form says (F_I*) */
-	int64_t disp;   /* displacement, sign-extended; moffs for A0..A3 */
+	/* The fast forms' 32-bit operand: with a memory operand its
+	 * displacement when that fits (insn_v_disp_ok), else the immediate
+	 * when it fits in 32 bits sign-extended; a direct branch's chained
+	 * target (cache.h, insn_link). Forms that need more read insn_ext. */
+	int32_t v;
 	uint8_t reg;    /* ModRM.reg | REX.R: GPR or XMM number */
 	uint8_t rm;     /* ModRM.rm | REX.B (mod == 3), or the opcode register */
 	uint8_t base;   /* memory operand: GPR, GREG_RIP or GREG_NONE */
-	uint8_t index;  /* GPR or GREG_NONE */
-	uint8_t scale;  /* shift count 0..3 */
-	uint8_t seg;    /* enum cpu_seg of the memory operand */
-	uint8_t reg8;   /* reg as a byte register: 0..15, or 16..19 for AH..BH */
-	uint8_t rm8;    /* rm as a byte register, same coding */
+	uint8_t ixs;    /* index GPR or GREG_NONE (bits 0-4) | scale << 5: insn_index, insn_scale */
 };
-_Static_assert(sizeof(struct insn) == 32, "two decoded instructions per cache line");
+_Static_assert(sizeof(struct insn) == 16, "four decoded instructions per cache line");
+
+struct insn_ext {
+	uint64_t imm;   /* immediate, extended as the form says (F_I*) */
+	int64_t disp;   /* displacement, sign-extended; moffs for A0..A3 */
+};
+_Static_assert(sizeof(struct insn_ext) == 16, "the ext record");
 
 struct insn_cold {
 	insn_fn fn;      /* the table's handler: single steps call it */
@@ -96,29 +103,74 @@ struct insn_cold {
 	uint8_t op;     /* the last opcode byte */
 	uint8_t mod;    /* ModRM.mod (3: register operand); 3 for opcode-register forms */
 	uint8_t modrm;  /* the raw ModRM byte (x87 register forms) */
-	uint8_t seq;    /* cache: the next pool entry is the fall-through instruction */
 	uint8_t lf;     /* lflive: LF_* of its fast form (its specialiser sets it), LF_STALE */
-	uint16_t off;   /* cache: offset in its code page */
-	uint8_t ends_run : 1; /* decode: never falls through (JMP, RET...: FLOW_END): no stub after it */
-	uint8_t chains : 1;   /* decode: disp chains the relative target (cache.h, exec_rel_target) */
-	uint8_t flat;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
+	uint8_t seg;    /* enum cpu_seg of the memory operand */
+	uint8_t reg8;   /* reg as a byte register: 0..15, or 16..19 for AH..BH */
+	uint8_t rm8;    /* rm as a byte register, same coding */
+	uint16_t off : 12;     /* cache: offset in its code page */
+	uint16_t ends_run : 1; /* decode: never falls through (JMP, RET...: FLOW_END): no stub after it */
+	uint16_t chains : 1;   /* decode: v chains the relative target (cache.h, exec_rel_target) */
+	uint16_t seq : 1;      /* cache: the next pool entry is the fall-through instruction */
+	uint16_t flat : 1;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
 };
-_Static_assert(sizeof(struct insn_cold) == 32, "the cold half");
+_Static_assert(sizeof(struct insn_cold) == 32, "the cold record");
 
 /* Entries per window (cache.c): the slots' 16-bit values reach that far. */
 #define INSN_WINDOW_ENTRIES 65535u
-#define INSN_COLD_DELTA ((uintptr_t)INSN_WINDOW_ENTRIES * sizeof(struct insn))
+/* A window's hot array, and its alignment; the ext array follows it, then
+ * the cold one (twice as long). */
+#define INSN_HOT_SPAN ((uintptr_t)1 << 20)
+_Static_assert(INSN_WINDOW_ENTRIES * sizeof(struct insn) <= INSN_HOT_SPAN, "a window's hot array");
+#define INSN_EXT_DELTA INSN_HOT_SPAN
+#define INSN_WINDOW_SPAN (4 * INSN_HOT_SPAN)
 
-/* A function reading several cold fields takes the half once
+static inline struct insn_ext *insn_ext(const struct insn *i)
+{
+	return (struct insn_ext *)((uintptr_t)i + INSN_EXT_DELTA);
+}
+
+/* A function reading several cold fields takes the record once
  * (`ic = insn_cold(i)`). */
 static inline struct insn_cold *insn_cold(const struct insn *i)
 {
-	return (struct insn_cold *)((uintptr_t)i + INSN_COLD_DELTA);
+	uintptr_t a = (uintptr_t)i;
+
+	return (struct insn_cold *)(a + 2 * INSN_HOT_SPAN + (a & (INSN_HOT_SPAN - 1)));
+}
+
+/* The fields of the other records, by the entry (lvalues). */
+#define insn_imm(i) (insn_ext(i)->imm)
+#define insn_disp(i) (insn_ext(i)->disp)
+#define insn_seg(i) (insn_cold(i)->seg)
+#define insn_reg8(i) (insn_cold(i)->reg8)
+#define insn_rm8(i) (insn_cold(i)->rm8)
+
+static inline unsigned insn_index(const struct insn *i)
+{
+	return i->ixs & 31u;
+}
+
+static inline unsigned insn_scale(const struct insn *i)
+{
+	return i->ixs >> 5;
+}
+
+static inline void insn_set_index(struct insn *i, unsigned index, unsigned scale)
+{
+	i->ixs = (uint8_t)(index | scale << 5);
+}
+
+/* The displacement fits v (the memory forms' address shapes read it
+ * there: insn_ea_bd, insn_ea_flat*). */
+static inline bool insn_v_disp_ok(const struct insn *i)
+{
+	return insn_disp(i) == (int64_t)(int32_t)insn_disp(i);
 }
 
 static inline void insn_copy(struct insn *dst, const struct insn *src)
 {
 	*dst = *src;
+	*insn_ext(dst) = *insn_ext(src);
 	*insn_cold(dst) = *insn_cold(src);
 }
 
@@ -309,12 +361,12 @@ static inline void reg_set(struct cpu *c, unsigned r, unsigned sz, uint64_t v)
 /* ModRM.reg as a GPR of the operand size (byte registers resolved). */
 static inline uint64_t greg_get(const struct cpu *c, const struct insn *i, unsigned sz)
 {
-	return reg_get(c, sz == 1 ? i->reg8 : i->reg, sz);
+	return reg_get(c, sz == 1 ? insn_reg8(i) : i->reg, sz);
 }
 
 static inline void greg_set(struct cpu *c, const struct insn *i, unsigned sz, uint64_t v)
 {
-	reg_set(c, sz == 1 ? i->reg8 : i->reg, sz, v);
+	reg_set(c, sz == 1 ? insn_reg8(i) : i->reg, sz, v);
 }
 
 /* ---- memory ---- */
@@ -323,12 +375,12 @@ static inline void greg_set(struct cpu *c, const struct insn *i, unsigned sz, ui
  * truncation, then the segment base; 32-bit mode wraps at 4 GiB. */
 static inline uint64_t insn_offset(const struct cpu *c, const struct insn *i)
 {
-	uint64_t a = (uint64_t)i->disp;
+	uint64_t a = (uint64_t)insn_disp(i);
 
 	if (i->base != GREG_NONE)
 		a += i->base == GREG_RIP ? c->rip : c->r[i->base];
-	if (i->index != GREG_NONE)
-		a += c->r[i->index] << i->scale;
+	if (insn_index(i) != GREG_NONE)
+		a += c->r[insn_index(i)] << insn_scale(i);
 	if (insn_cold(i)->asz != 8)
 		a = insn_cold(i)->asz == 4 ? (uint32_t)a : (uint16_t)a;
 	return a;
@@ -339,11 +391,11 @@ static inline uint64_t insn_ea(const struct cpu *c, const struct insn *i)
 	uint64_t a = insn_offset(c, i);
 
 	if (insn_cold(i)->asz != 8) {
-		a += c->base[i->seg];
+		a += c->base[insn_seg(i)];
 		if (c->mode == CPU_MODE_32)
 			a = (uint32_t)a;
 	} else {
-		a += c->base[i->seg];
+		a += c->base[insn_seg(i)];
 	}
 	return a;
 }
@@ -356,7 +408,7 @@ _Static_assert(GREG_NONE < sizeof(((struct cpu *)0)->r) / sizeof(uint64_t), "GRE
 
 static inline uint64_t insn_offset_fast(const struct cpu *c, const struct insn *i)
 {
-	return (uint64_t)i->disp + c->r[i->base] + (c->r[i->index] << i->scale);
+	return (uint64_t)insn_disp(i) + c->r[i->base] + (c->r[insn_index(i)] << insn_scale(i));
 }
 
 /* The fast forms' address size is the mode's: one mask (cpu.amask). */
@@ -372,7 +424,7 @@ static inline uint64_t cpu_mode_amask(enum cpu_mode m)
 static inline uint64_t insn_ea_fast(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (insn_offset_fast(c, i) + c->base[i->seg]) & c->amask;
+	return (insn_offset_fast(c, i) + c->base[insn_seg(i)]) & c->amask;
 }
 
 /* A memory operand without an index register (base + disp: stack slots,
@@ -382,7 +434,7 @@ static inline uint64_t insn_ea_fast(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_bd(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return ((uint64_t)i->disp + c->r[i->base] + c->base[i->seg]) & c->amask;
+	return ((uint64_t)insn_disp(i) + c->r[i->base] + c->base[insn_seg(i)]) & c->amask;
 }
 
 /* ... and through a segment whose base is 0 (insn.flat: any but FS/GS in
@@ -391,7 +443,7 @@ static inline uint64_t insn_ea_bd(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_flat32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (uint32_t)((uint64_t)i->disp + c->r[i->base]);
+	return (uint32_t)((uint64_t)insn_disp(i) + c->r[i->base]);
 }
 
 /* ... and the flat-32 shape's commonest base, the stack pointer (i386's
@@ -401,13 +453,13 @@ static inline uint64_t insn_ea_flat32(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_sp32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (uint32_t)((uint64_t)i->disp + c->r[R_SP]);
+	return (uint32_t)((uint64_t)insn_disp(i) + c->r[R_SP]);
 }
 
 static inline uint64_t insn_ea_flat64(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (uint64_t)i->disp + c->r[i->base];
+	return (uint64_t)insn_disp(i) + c->r[i->base];
 }
 
 /* ... and with an index, flat in 64-bit mode with a 64-bit address
@@ -451,7 +503,7 @@ enum { EA_ANY, EA_BD, EA_FLAT32, EA_FLAT64, EA_SHAPE_COUNT };
 
 static inline unsigned ea_shape(const struct insn *i)
 {
-	if (i->index != GREG_NONE)
+	if (insn_index(i) != GREG_NONE)
 		return EA_ANY;
 	if (!insn_cold(i)->flat)
 		return EA_BD;
@@ -464,7 +516,7 @@ static inline unsigned ea_shape(const struct insn *i)
  * 67h: insn_addr32_in_64; in 32-bit mode asz is 4): insn_ea_flat64_ix. */
 static inline bool ea_flat64_ix(const struct insn *i)
 {
-	return i->index != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 8;
+	return insn_index(i) != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 8;
 }
 
 /* An indexed operand through a flat segment with a 32-bit address in
@@ -472,7 +524,7 @@ static inline bool ea_flat64_ix(const struct insn *i)
  * fast form): insn_ea_flat32_ix. */
 static inline bool ea_flat32_ix(const struct insn *i)
 {
-	return i->index != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 4;
+	return insn_index(i) != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 4;
 }
 
 #define EA_PICK_IX(i, form) (ea_flat64_ix(i) ? form##_fx64 : EA_PICK(i, form))
@@ -785,14 +837,14 @@ static inline bool mem_cas(uint64_t addr, unsigned sz, uint64_t *expected, uint6
 static inline uint64_t rm_read(struct cpu *c, const struct insn *i, unsigned sz)
 {
 	if (insn_cold(i)->mod == 3)
-		return reg_get(c, sz == 1 ? i->rm8 : i->rm, sz);
+		return reg_get(c, sz == 1 ? insn_rm8(i) : i->rm, sz);
 	return mem_read(insn_ea(c, i), sz);
 }
 
 static inline void rm_write(struct cpu *c, const struct insn *i, unsigned sz, uint64_t v)
 {
 	if (insn_cold(i)->mod == 3)
-		reg_set(c, sz == 1 ? i->rm8 : i->rm, sz, v);
+		reg_set(c, sz == 1 ? insn_rm8(i) : i->rm, sz, v);
 	else
 		mem_write(insn_ea(c, i), sz, v);
 }
@@ -801,7 +853,7 @@ static inline void rm_write(struct cpu *c, const struct insn *i, unsigned sz, ui
 static inline uint64_t rmw_load(struct cpu *c, const struct insn *i, unsigned sz, uint64_t *ea)
 {
 	if (insn_cold(i)->mod == 3)
-		return reg_get(c, sz == 1 ? i->rm8 : i->rm, sz);
+		return reg_get(c, sz == 1 ? insn_rm8(i) : i->rm, sz);
 	*ea = insn_ea(c, i);
 	return mem_read(*ea, sz);
 }
@@ -809,7 +861,7 @@ static inline uint64_t rmw_load(struct cpu *c, const struct insn *i, unsigned sz
 static inline void rmw_store(struct cpu *c, const struct insn *i, unsigned sz, uint64_t ea, uint64_t v)
 {
 	if (insn_cold(i)->mod == 3)
-		reg_set(c, sz == 1 ? i->rm8 : i->rm, sz, v);
+		reg_set(c, sz == 1 ? insn_rm8(i) : i->rm, sz, v);
 	else
 		mem_write(ea, sz, v);
 }

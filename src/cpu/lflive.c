@@ -221,7 +221,7 @@ void lf_rebuild(struct cpu *c, const struct insn *at)
 	dst = form == FORM_GR || form == FORM_RM ? p->reg : p->rm;
 	d = c->r[dst] & mask;
 	/* reg op= memory: the twin kept the value it loaded in lf.b */
-	s = (form == FORM_RI ? p->imm : form == FORM_RM ? c->lf.b : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
+	s = (form == FORM_RI ? insn_imm(p) : form == FORM_RM ? c->lf.b : c->r[form == FORM_GR ? p->rm : p->reg]) & mask;
 	/* as its form with the flags records them (units.h, UNIT_ALU_REG) */
 	switch (op) {
 	case ALU_ADD:

@@ -85,7 +85,7 @@ static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, u
 {
 	const struct insn_cold *ic = insn_cold(i);
 	uint64_t sp = c->r[R_SP], slot = ic->osz, count = 1;
-	unsigned src_seg = i->seg; /* DS unless overridden */
+	unsigned src_seg = insn_seg(i); /* DS unless overridden */
 
 	if (kind >= IM_MOVS && kind <= IM_SCAS && (ic->pfx & (PFX_REP | PFX_REPNE))) {
 		count = ic->asz == 8 ? c->r[R_CX] : ic->asz == 4 ? (uint32_t)c->r[R_CX]
@@ -124,9 +124,9 @@ static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, u
 	case IM_LODS: string_operand(c, i, src_seg, R_SI, count, true, false, out, n); break;
 	case IM_SCAS: string_operand(c, i, SEG_ES, R_DI, count, true, false, out, n); break;
 	case IM_XLAT:
-		add(out, n, linear(c, i, i->seg, c->r[R_BX] + (c->r[R_AX] & 0xff)), 1, true, false);
+		add(out, n, linear(c, i, insn_seg(i), c->r[R_BX] + (c->r[R_AX] & 0xff)), 1, true, false);
 		break;
-	case IM_MASKMOV: add(out, n, linear(c, i, i->seg, c->r[R_DI]), size, false, true); break;
+	case IM_MASKMOV: add(out, n, linear(c, i, insn_seg(i), c->r[R_DI]), size, false, true); break;
 	}
 }
 
@@ -142,15 +142,15 @@ static int accesses_of(const struct cpu *c, struct insn *i, const uint8_t *bytes
 	m = &op_handler_mem[h];
 	size = size_of(c, i, m->size);
 	if (m->access != MO_NONE && insn_cold(i)->mod != 3) {
-		uint64_t off = (uint64_t)i->disp;
+		uint64_t off = (uint64_t)insn_disp(i);
 
 		if (i->base == GREG_RIP)
 			off += c->rip + insn_cold(i)->len;
 		else if (i->base != GREG_NONE)
 			off += c->r[i->base];
-		if (i->index != GREG_NONE)
-			off += c->r[i->index] << i->scale;
-		add(out, &n, linear(c, i, i->seg, off), size, m->access != MO_W, m->access != MO_R);
+		if (insn_index(i) != GREG_NONE)
+			off += c->r[insn_index(i)] << insn_scale(i);
+		add(out, &n, linear(c, i, insn_seg(i), off), size, m->access != MO_W, m->access != MO_R);
 	}
 	if (m->implicit != IM_NONE)
 		implicit(c, i, m->implicit, size, out, &n);

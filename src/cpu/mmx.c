@@ -54,7 +54,7 @@ static void masked_store(struct cpu *c, const struct insn *i, const uint8_t *dat
 	uint64_t omask = asz == 8 ? ~0ull : asz == 4 ? 0xffffffffull : 0xffffull, probe;
 
 	for (int chunk = (int)n / 8 - 1; chunk >= 0; chunk--) {
-		uint64_t base = ((c->r[R_DI] + 8 * (unsigned)chunk) & omask) + c->base[i->seg];
+		uint64_t base = ((c->r[R_DI] + 8 * (unsigned)chunk) & omask) + c->base[insn_seg(i)];
 
 		if (c->mode == CPU_MODE_32)
 			base = (uint32_t)base;

@@ -15,12 +15,12 @@ void op_mov_GvEv(struct cpu *c, const struct insn *i)
 
 void op_mov_EvIz(struct cpu *c, const struct insn *i)
 {
-	rm_write(c, i, insn_cold(i)->osz, i->imm);
+	rm_write(c, i, insn_cold(i)->osz, insn_imm(i));
 }
 
 void op_mov_rIv(struct cpu *c, const struct insn *i)
 {
-	reg_set(c, insn_cold(i)->osz == 1 ? i->rm8 : i->rm, insn_cold(i)->osz, i->imm);
+	reg_set(c, insn_cold(i)->osz == 1 ? insn_rm8(i) : i->rm, insn_cold(i)->osz, insn_imm(i));
 }
 
 void op_mov_rAXOv(struct cpu *c, const struct insn *i)
@@ -130,7 +130,7 @@ void op_pop_r(struct cpu *c, const struct insn *i)
 
 void op_push_Iz(struct cpu *c, const struct insn *i)
 {
-	push(c, insn_cold(i)->osz, i->imm);
+	push(c, insn_cold(i)->osz, insn_imm(i));
 }
 
 void op_push_Ev(struct cpu *c, const struct insn *i)
@@ -225,7 +225,7 @@ void op_xlat(struct cpu *c, const struct insn *i)
 
 	if (insn_cold(i)->asz != 8)
 		a = insn_cold(i)->asz == 4 ? (uint32_t)a : (uint16_t)a;
-	a += c->base[i->seg];
+	a += c->base[insn_seg(i)];
 	if (c->mode == CPU_MODE_32)
 		a = (uint32_t)a;
 	reg_set(c, R_AX, 1, mem_read(a, 1));
@@ -281,8 +281,8 @@ UNIT_MOV_RR(32)
 UNIT_MOV_RR(64)
 static const struct insn *fast_mov_gr32(struct cpu *c, const struct insn *i) { c->r[i->reg] = (uint32_t)c->r[i->rm]; return exec_next(c, i); }
 static const struct insn *fast_mov_gr64(struct cpu *c, const struct insn *i) { c->r[i->reg] = c->r[i->rm]; return exec_next(c, i); }
-static const struct insn *fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)i->imm; return exec_next(c, i); }
-static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c->r[i->rm] = i->imm; return exec_next(c, i); }
+static const struct insn *fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)insn_imm(i); return exec_next(c, i); }
+static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c->r[i->rm] = insn_imm(i); return exec_next(c, i); }
 
 /* Loads and stores, in both address shapes (insn.h, EA_SHAPES). MOVZX
  * to a 32/64-bit register zero-extends to 64 bits either way; a 16-bit
@@ -317,12 +317,12 @@ static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c
 	MEM_LOAD(movsx_w64_load, SH, EA, c->r[i->reg] = (uint64_t)(int64_t)(int16_t)mem_read_fast(EA(c, i), 2)) \
 	UNIT_STORE(store32, 4, SH, EA, (uint32_t)c->r[i->reg])                                   \
 	UNIT_STORE(store64, 8, SH, EA, c->r[i->reg])                                             \
-	MEM_STORE(storei32, SH, EA, 4, (uint32_t)i->imm)                                         \
-	MEM_STORE(storei64, SH, EA, 8, i->imm)                                                   \
+	MEM_STORE(storei32, SH, EA, 4, (uint32_t)insn_imm(i))                                         \
+	MEM_STORE(storei64, SH, EA, 8, insn_imm(i))                                                   \
 	MEM_STORE(store16, SH, EA, 2, (uint16_t)c->r[i->reg])                                    \
-	MEM_STORE(storei16, SH, EA, 2, (uint16_t)i->imm)                                         \
-	MEM_STORE(storei8, SH, EA, 1, (uint8_t)i->imm)                                           \
-	MEM_STORE(mov_store8, SH, EA, 1, reg_get(c, i->reg8, 1))                                 \
+	MEM_STORE(storei16, SH, EA, 2, (uint16_t)insn_imm(i))                                         \
+	MEM_STORE(storei8, SH, EA, 1, (uint8_t)insn_imm(i))                                           \
+	MEM_STORE(mov_store8, SH, EA, 1, reg_get(c, insn_reg8(i), 1))                                 \
 	MEM_LOAD(movbe_load32, SH, EA, c->r[i->reg] = byte_swap(mem_read_fast(EA(c, i), 4), 4))       \
 	MEM_LOAD(movbe_load64, SH, EA, c->r[i->reg] = byte_swap(mem_read_fast(EA(c, i), 8), 8))       \
 	MEM_STORE(movbe_store32, SH, EA, 4, byte_swap(c->r[i->reg], 4))                          \
@@ -439,7 +439,7 @@ static const struct insn *fast_push_imm64(struct cpu *c, const struct insn *i)
 	uint64_t sp = c->r[R_SP] - 8;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
-	mem_write_nocheck(sp, 8, i->imm);
+	mem_write_nocheck(sp, 8, insn_imm(i));
 	c->r[R_SP] = sp;
 	return exec_next(c, i);
 }
@@ -450,7 +450,7 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
-	mem_write_nocheck(sp, 4, (uint32_t)i->imm);
+	mem_write_nocheck(sp, 4, (uint32_t)insn_imm(i));
 	c->r[R_SP] = sp;
 	return exec_next(c, i);
 }
@@ -520,9 +520,9 @@ push_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz)
 		if (sz == 4 && e->base == R_SP) {
 			c->cur = e;
 			c->r[R_SP] = sp - 4 * k;
-			v = mem_read_fast((uint32_t)((uint64_t)e->disp + sp - 4 * k), 4);
+			v = mem_read_fast((uint32_t)((uint64_t)insn_disp(e) + sp - 4 * k), 4);
 		} else {
-			v = c->r[e->rm] + (sz == 4 ? e->imm : 0); /* 64-bit runs: registers only */
+			v = c->r[e->rm] + (sz == 4 ? insn_imm(e) : 0); /* 64-bit runs: registers only */
 		}
 		mem_store_nocheck(sp - sz * (k + 1), sz, v);
 	}
@@ -562,7 +562,7 @@ static const insn_exec push32_runs[] = {
 static inline __attribute__((always_inline)) const struct insn *
 sub_push_run(struct cpu *c, const struct insn *i, unsigned n)
 {
-	uint32_t a = (uint32_t)c->r[R_SP], b = (uint32_t)i->imm, r = a - b;
+	uint32_t a = (uint32_t)c->r[R_SP], b = (uint32_t)insn_imm(i), r = a - b;
 
 	c->r[R_SP] = r;
 	flags_record(c, FL_SUB, 4, r, a, b);
@@ -1016,7 +1016,7 @@ void move_specialise(struct insn *i, bool m64)
 		if (ic->mod == 3)
 			ic->lf = LF_NEUTRAL_NOFAULT;
 	} else if (ic->fn == op_lea_GvM) {
-		i->exec = !w ? fast_lea32 : i->index == GREG_NONE ? fast_lea64_bd : fast_lea64;
+		i->exec = !w ? fast_lea32 : insn_index(i) == GREG_NONE ? fast_lea64_bd : fast_lea64;
 		ic->lf = LF_NEUTRAL_NOFAULT;
 	} else if (ic->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
 		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);

@@ -97,7 +97,7 @@ static void shift(struct cpu *c, const struct insn *i, unsigned count)
 	flags_set_resco(c, sz, res, cf, of);
 }
 
-void op_shift_EvIb(struct cpu *c, const struct insn *i) { shift(c, i, (unsigned)i->imm); }
+void op_shift_EvIb(struct cpu *c, const struct insn *i) { shift(c, i, (unsigned)insn_imm(i)); }
 void op_shift_Ev1(struct cpu *c, const struct insn *i) { shift(c, i, 1); }
 void op_shift_EvCL(struct cpu *c, const struct insn *i) { shift(c, i, (uint8_t)c->r[R_CX]); }
 
@@ -105,7 +105,7 @@ void op_shift_EvCL(struct cpu *c, const struct insn *i) { shift(c, i, (uint8_t)c
 static void double_shift(struct cpu *c, const struct insn *i, bool left)
 {
 	unsigned sz = insn_cold(i)->osz, bits = sz * 8;
-	unsigned n = (insn_cold(i)->op & 1 ? (uint8_t)c->r[R_CX] : (unsigned)i->imm) & (sz == 8 ? 63 : 31);
+	unsigned n = (insn_cold(i)->op & 1 ? (uint8_t)c->r[R_CX] : (unsigned)insn_imm(i)) & (sz == 8 ? 63 : 31);
 	uint64_t ea = 0, d, s = greg_get(c, i, sz), res, mask = size_mask(sz);
 	bool cf;
 
@@ -205,9 +205,9 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 /* Flag-free twins (lflive.c), units of the pairs (units.h). */
 #define FAST_SHIFTS_NF(BITS, T, ST) SHIFT_NF_OPS(UNIT_SHIFT_NF, BITS, T, ST)
 
-FAST_SHIFTS(, i->imm, 16, uint16_t, int16_t, 2)
-FAST_SHIFTS(, i->imm, 32, uint32_t, int32_t, 4)
-FAST_SHIFTS(, i->imm, 64, uint64_t, int64_t, 8)
+FAST_SHIFTS(, insn_imm(i), 16, uint16_t, int16_t, 2)
+FAST_SHIFTS(, insn_imm(i), 32, uint32_t, int32_t, 4)
+FAST_SHIFTS(, insn_imm(i), 64, uint64_t, int64_t, 8)
 FAST_SHIFTS(_cl, c->r[R_CX], 32, uint32_t, int32_t, 4)
 FAST_SHIFTS(_cl, c->r[R_CX], 64, uint64_t, int64_t, 8)
 FAST_SHIFTS_NF(16, uint16_t, int16_t)
@@ -270,9 +270,9 @@ static const insn_exec fast_shift_cl[8][2] = {
 #define FAST_SHIFT8(NAME, RES, CF, OF)                                                   \
 	static const struct insn *fast_##NAME##8(struct cpu *c, const struct insn *i)   \
 	{                                                                                \
-		unsigned n = (unsigned)i->imm;                                           \
-		uint8_t v = (uint8_t)reg_get(c, i->rm8, 1), res = (uint8_t)(RES);        \
-		reg_set(c, i->rm8, 1, res);                                              \
+		unsigned n = (unsigned)insn_imm(i);                                           \
+		uint8_t v = (uint8_t)reg_get(c, insn_rm8(i), 1), res = (uint8_t)(RES);        \
+		reg_set(c, insn_rm8(i), 1, res);                                              \
 		flags_set_resco(c, 1, res, CF, OF);                                      \
 		return exec_next(c, i);                                                  \
 	}
@@ -290,12 +290,12 @@ void shift_specialise(struct insn *i)
 	insn_exec f;
 
 	if ((ic->fn == op_shift_EvIb || ic->fn == op_shift_Ev1) && ic->mod == 3 && ic->osz == 1) {
-		unsigned n = ic->fn == op_shift_Ev1 ? 1 : (unsigned)i->imm & 31;
+		unsigned n = ic->fn == op_shift_Ev1 ? 1 : (unsigned)insn_imm(i) & 31;
 
 		f = fast_shift8[i->reg & 7];
 		if (!f || n == 0 || n > 7)
 			return; /* 8..31: past the width (generic rules) */
-		i->imm = n;
+		insn_imm(i) = n;
 		i->exec = f;
 		ic->lf = LF_WRITES; /* all six for a nonzero count; no twin */
 		return;
@@ -320,10 +320,10 @@ void shift_specialise(struct insn *i)
 	 * and twins, which read the count from imm (D1 has none: 0 until
 	 * here; op_shift_Ev1, the single steps' handler, ignores it) */
 	if (ic->fn == op_shift_Ev1)
-		i->imm = 1;
-	if (((unsigned)i->imm & (ic->osz * 8 - 1)) == 0)
+		insn_imm(i) = 1;
+	if (((unsigned)insn_imm(i) & (ic->osz * 8 - 1)) == 0)
 		return; /* count 0: the generic form's rules */
-	if (ic->osz == 2 && ((unsigned)i->imm & 31) > 15)
+	if (ic->osz == 2 && ((unsigned)insn_imm(i) & 31) > 15)
 		return; /* 16..31: the 5-bit count passes the width (generic rules) */
 	f = fast_shift[i->reg & 7][fast_width(ic->osz)];
 	if (!f)

@@ -215,7 +215,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 		uint32_t raised;
 
 		f.mxcsr = guest_mxcsr & ~0x3fu; /* its masks: UE depends on UM */
-		f.imm = (uint32_t)i->imm & 0xff;
+		f.imm = (uint32_t)insn_imm(i) & 0xff;
 		if ((fl & SF_M32SEL) && ic->mod != 3)
 			f.imm &= 0x3f; /* INSERTPS m32: no source lane */
 		portable(&f);
@@ -294,7 +294,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	SIMD_PORTABLE_DECL(name) \
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
-		unsigned imm = (unsigned)i->imm & (mask); \
+		unsigned imm = (unsigned)insn_imm(i) & (mask); \
 		if (((fl) & SF_M32SEL) && insn_cold(i)->mod != 3) \
 			imm &= 0x3f; /* INSERTPS m32: no source lane */ \
 		simd_exec(c, i, simd_t_##name + imm * 8, src, dst, fl, SIMD_PORTABLE(name)); \
@@ -314,7 +314,7 @@ simd_exec(struct cpu *c, const struct insn *i, const uint8_t *thunk, unsigned sr
 	void op_simd_##name(struct cpu *c, const struct insn *i) \
 	{ \
 		bool w = insn_cold(i)->rex & 8; \
-		simd_exec(c, i, (w ? simd_t_##name##_w : simd_t_##name) + (i->imm & (mask)) * 8, \
+		simd_exec(c, i, (w ? simd_t_##name##_w : simd_t_##name) + (insn_imm(i) & (mask)) * 8, \
 			  src, dst, fl, w ? SIMD_PORTABLE(name##_w) : SIMD_PORTABLE(name)); \
 	}
 #define SIMDG(map, opc, pfx, grp, name, src, dst, fl, mask, text) \

@@ -96,7 +96,7 @@ void op_pshufd_VxWxIb(struct cpu *c, const struct insn *i)
 	if (!xmm_rm_load(c, i, &s, true))
 		return;
 	for (int k = 0; k < 4; k++)
-		c->xmm[i->reg].d[k] = s.d[(i->imm >> (2 * k)) & 3];
+		c->xmm[i->reg].d[k] = s.d[(insn_imm(i) >> (2 * k)) & 3];
 }
 
 /* PSHUFLW shuffles words 0..3 and copies 4..7; PSHUFHW the reverse. */
@@ -108,7 +108,7 @@ static void pshufw_half(struct cpu *c, const struct insn *i, int half)
 		return;
 	c->xmm[i->reg] = s;
 	for (int k = 0; k < 4; k++)
-		c->xmm[i->reg].w[4 * half + k] = s.w[4 * half + ((i->imm >> (2 * k)) & 3)];
+		c->xmm[i->reg].w[4 * half + k] = s.w[4 * half + ((insn_imm(i) >> (2 * k)) & 3)];
 }
 
 void op_pshuflw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 0); }
@@ -120,7 +120,7 @@ void op_pshufhw_VxWxIb(struct cpu *c, const struct insn *i) { pshufw_half(c, i, 
 	void op_##name##_UxIb(struct cpu *c, const struct insn *i) \
 	{ \
 		cpu_xmm *d = &c->xmm[i->rm]; \
-		unsigned n = (unsigned)(i->imm & 0xff); \
+		unsigned n = (unsigned)(insn_imm(i) & 0xff); \
 		for (int k = 0; k < (N); k++) { \
 			__typeof__(d->LANE[0]) a = d->LANE[k]; \
 			d->LANE[k] = (__typeof__(d->LANE[0]))(EXPR); \
@@ -135,14 +135,14 @@ void op_psrldq_UxIb(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm s = c->xmm[i->rm];
 
-	lane_psrldq(&c->xmm[i->rm], &s, (unsigned)(i->imm & 0xff));
+	lane_psrldq(&c->xmm[i->rm], &s, (unsigned)(insn_imm(i) & 0xff));
 }
 
 void op_pslldq_UxIb(struct cpu *c, const struct insn *i)
 {
 	cpu_xmm s = c->xmm[i->rm];
 
-	lane_pslldq(&c->xmm[i->rm], &s, (unsigned)(i->imm & 0xff));
+	lane_pslldq(&c->xmm[i->rm], &s, (unsigned)(insn_imm(i) & 0xff));
 }
 
 /* The exec forms with the handlers inlined (EXEC rows of handler_props.def). */

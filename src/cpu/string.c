@@ -96,14 +96,14 @@ void op_movs(struct cpu *c, const struct insn *i)
 
 	if (!is_rep(i)) {
 		mem_write(str_addr(c, i, R_DI, SEG_ES), sz,
-			  mem_read(str_addr(c, i, R_SI, i->seg), sz));
+			  mem_read(str_addr(c, i, R_SI, insn_seg(i)), sz));
 		advance(c, i, R_SI, d);
 		advance(c, i, R_DI, d);
 		return;
 	}
 	rep_a32_start(c, i, true, true);
 	for (uint64_t n = count(c, i); n;) {
-		uint64_t src = str_addr(c, i, R_SI, i->seg), dst = str_addr(c, i, R_DI, SEG_ES);
+		uint64_t src = str_addr(c, i, R_SI, insn_seg(i)), dst = str_addr(c, i, R_DI, SEG_ES);
 		uint64_t k = d > 0 ? run_len(src, dst, sz, n) : 1;
 
 		/* A forward copy onto an overlapping higher destination
@@ -172,7 +172,7 @@ void op_lods(struct cpu *c, const struct insn *i)
 	if (is_rep(i))
 		rep_a32_start(c, i, false, false);
 	for (; n; n--) {
-		reg_set(c, R_AX, sz, mem_read(str_addr(c, i, R_SI, i->seg), sz));
+		reg_set(c, R_AX, sz, mem_read(str_addr(c, i, R_SI, insn_seg(i)), sz));
 		advance(c, i, R_SI, d);
 		if (is_rep(i)) {
 			reg_set(c, R_CX, insn_cold(i)->asz, n - 1);
@@ -203,7 +203,7 @@ void op_cmps(struct cpu *c, const struct insn *i)
 		/* Intel reads ES:rDI first (seen when both fault; AMD reads
 		 * DS:rSI first: docs/cpu.md, vendor differences) */
 		b = mem_read(str_addr(c, i, R_DI, SEG_ES), sz);
-		a = mem_read(str_addr(c, i, R_SI, i->seg), sz);
+		a = mem_read(str_addr(c, i, R_SI, insn_seg(i)), sz);
 		any = true;
 		advance(c, i, R_SI, d);
 		advance(c, i, R_DI, d);

@@ -111,7 +111,7 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 #define UNIT_DST_gr reg_
 #define UNIT_SRC_gr c->r[rm_]
 #define UNIT_DST_ri rm_
-#define UNIT_SRC_ri i->imm
+#define UNIT_SRC_ri insn_imm(i)
 
 /* ALU on registers (or an immediate), 16/32/64 bits: with the flags and
  * flag-free (lflive.c's twins: CMP and TEST become no-ops; each leaves
@@ -154,7 +154,7 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 	X(shl, BITS, T, v << n) X(shr, BITS, T, v >> n)            \
 	X(sar, BITS, T, (ST)v >> n)
 #define UNIT_SHIFT_NF(NAME, BITS, T, EXPR)                                        \
-	UNIT_AND_FORM(NAME##BITS##_nf, unsigned n = (unsigned)i->imm & (BITS - 1); \
+	UNIT_AND_FORM(NAME##BITS##_nf, unsigned n = (unsigned)insn_imm(i) & (BITS - 1); \
 		      T v = (T)c->r[rm_]; REG_PUT##BITS(c->r[rm_], (T)(EXPR)))
 
 /* MOV r/m, r and NOT of registers, LEA (no memory access), MOV loads and
@@ -215,16 +215,16 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 #define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[reg_], insn_offset_fast(c, i)))
 /* ... of 64 bits without an index (structure fields, 'lea 0x10(%rax),%rdx';
  * a RIP-relative one once resolved): the index's loads and shift skipped */
-#define UNIT_LEA64_BD() UNIT_AND_FORM(lea64_bd, c->r[reg_] = (uint64_t)i->disp + c->r[i->base])
+#define UNIT_LEA64_BD() UNIT_AND_FORM(lea64_bd, c->r[reg_] = (uint64_t)insn_disp(i) + c->r[i->base])
 
 /* A load of SZ bytes zero-extended into a 32/64-bit register: MOV of 32
  * and 64 bits, MOVZX of 8 and 16 (to a 32-bit register it zero-extends
  * to 64 bits as well). */
 #define UNIT_LOAD(NAME, SZ, SH, EA) UNIT_AND_FORM(NAME##SH, c->r[reg_] = unit_read(c, EA(c, i), SZ))
 /* MOV of a byte into a byte register (AH..BH through reg_set). */
-#define UNIT_LOAD8(SH, EA) UNIT_AND_FORM(mov_load8##SH, reg_set(c, i->reg8, 1, unit_read(c, EA(c, i), 1)))
+#define UNIT_LOAD8(SH, EA) UNIT_AND_FORM(mov_load8##SH, reg_set(c, insn_reg8(i), 1, unit_read(c, EA(c, i), 1)))
 /* MOVZX of a byte register, MOVSXD of a register (64-bit mode). */
-#define UNIT_MOVZX_B_RR() UNIT_AND_FORM(movzx_b_rr, c->r[reg_] = reg_get(c, i->rm8, 1))
+#define UNIT_MOVZX_B_RR() UNIT_AND_FORM(movzx_b_rr, c->r[reg_] = reg_get(c, insn_rm8(i), 1))
 #define UNIT_MOVSXD_RR() UNIT_AND_FORM(movsxd_rr, c->r[reg_] = (uint64_t)(int64_t)(int32_t)c->r[rm_])
 
 #define UNIT_STORE(NAME, SZ, SH, EA, VAL)                    \

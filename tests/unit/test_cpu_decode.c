@@ -105,18 +105,18 @@ static void test_fields(void **state)
 
 	decode(i, &cpu64, "\x48\x8b\x05\x10\x00\x00\x00", 7);
 	assert_int_equal(i->base, GREG_RIP);
-	assert_int_equal(i->disp, 16);
+	assert_int_equal(insn_disp(i), 16);
 	assert_int_equal(insn_cold(i)->osz, 8);
 	cpu64.rip = (uint64_t)(uintptr_t)page + insn_cold(i)->len;
 	assert_int_equal(insn_ea(&cpu64, i), (uintptr_t)page + 7 + 16);
 
 	decode(i, &cpu64, "\x64\x48\x8b\x04\x25\x28\x00\x00\x00", 9);
-	assert_int_equal(i->seg, SEG_FS);
+	assert_int_equal(insn_seg(i), SEG_FS);
 	cpu64.base[SEG_FS] = 0x10000;
 	assert_int_equal(insn_ea(&cpu64, i), 0x10028);
 
 	decode(i, &cpu64, "\x2e\x8b\x00", 3); /* CS override ignored in 64-bit mode */
-	assert_int_equal(i->seg, SEG_DS);
+	assert_int_equal(insn_seg(i), SEG_DS);
 
 	decode(i, &cpu64, "\x67\x8b\x04\x98", 4);
 	assert_int_equal(insn_cold(i)->asz, 4);
@@ -125,9 +125,9 @@ static void test_fields(void **state)
 	assert_int_equal(insn_ea(&cpu64, i), 3); /* wraps at 32 bits */
 
 	decode(i, &cpu64, "\x88\xe0", 2); /* mov al,ah */
-	assert_int_equal(i->reg8, 16 + 0);
+	assert_int_equal(insn_reg8(i), 16 + 0);
 	decode(i, &cpu64, "\x40\x88\xe0", 3); /* mov al,spl */
-	assert_int_equal(i->reg8, R_SP);
+	assert_int_equal(insn_reg8(i), R_SP);
 
 	decode(i, &cpu64, "\x66\x50", 2); /* push ax */
 	assert_int_equal(insn_cold(i)->osz, 2);
@@ -138,8 +138,8 @@ static void test_fields(void **state)
 
 	decode(i, &cpu32, "\x67\x8b\x47\x04", 4); /* mov eax,[bx+4] */
 	assert_int_equal(i->base, R_BX);
-	assert_int_equal(i->index, GREG_NONE);
-	assert_int_equal(i->disp, 4);
+	assert_int_equal(insn_index(i), GREG_NONE);
+	assert_int_equal(insn_disp(i), 4);
 
 	decode(i, &cpu64, "\x48\x41\x8b\x00", 4); /* REX not last: ignored */
 	assert_int_equal(insn_cold(i)->osz, 4);
