@@ -474,7 +474,7 @@ ALU_FAST_OPS(ALU_RM_FX32)
 	}                                                                                \
 	static const struct insn *fast_##NAME##_ri8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm(i);          \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm_v(i);          \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
 			reg_set(c, insn_rm8(i), 1, r);                                        \
@@ -533,7 +533,7 @@ ALU_FAST_OPS(ALU_RM_FX32)
 	}                                                                                \
 	static const struct insn *fast_##NAME##_ri8_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm(i);          \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm_v(i);          \
 		if (WRITES)                                                              \
 			reg_set(c, insn_rm8(i), 1, (uint8_t)(EXPR));                          \
 		return exec_next(c, i);                                                  \
@@ -565,14 +565,14 @@ ALU_FAST_OPS(FAST_ALU8_BOTH)
 			REG_PUT##BITS(c->r[i->rm], r))                                           \
 	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, BITS, T, SZ, c->r[i->reg], c->r[i->rm],            \
 			REG_PUT##BITS(c->r[i->reg], r))                                          \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, BITS, T, SZ, c->r[i->rm], insn_imm(i),                  \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, BITS, T, SZ, c->r[i->rm], insn_imm_v(i),                  \
 			REG_PUT##BITS(c->r[i->rm], r))
 #define FAST_CARRY(NAME, KIND, EXPR)                                                             \
 	FAST_CARRY_FORM(NAME, KIND, EXPR, rr, 8, uint8_t, 1, reg_get(c, insn_rm8(i), 1),              \
 			reg_get(c, insn_reg8(i), 1), reg_set(c, insn_rm8(i), 1, r))                        \
 	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, 8, uint8_t, 1, reg_get(c, insn_reg8(i), 1),             \
 			reg_get(c, insn_rm8(i), 1), reg_set(c, insn_reg8(i), 1, r))                        \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, 8, uint8_t, 1, reg_get(c, insn_rm8(i), 1), insn_imm(i),      \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, 8, uint8_t, 1, reg_get(c, insn_rm8(i), 1), insn_imm_v(i),    \
 			reg_set(c, insn_rm8(i), 1, r))                                                \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 16, uint16_t, 2)                                         \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 32, uint32_t, 4)                                         \
@@ -697,7 +697,7 @@ static const insn_exec fast_neg[FAST_WIDTHS] = {
 	static const struct insn *fast_imul_gri##BITS(struct cpu *c, const struct insn *i) \
 	{                                                                                   \
 		T lo;                                                                       \
-		bool ovf = !imul_fits##BITS((ST)c->r[i->rm], (ST)insn_imm(i), &lo);              \
+		bool ovf = !imul_fits##BITS((ST)c->r[i->rm], (ST)insn_imm_v(i), &lo);              \
 		REG_PUT##BITS(c->r[i->reg], lo);                                            \
 		flags_set_resco(c, SZ, lo, ovf, ovf);                                       \
 		return exec_next(c, i);                                                     \

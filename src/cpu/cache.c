@@ -800,6 +800,7 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 		 * write cpu->rip (insn.h, insn_exec) */
 		insn_disp(i) += (int64_t)(addr + insn_cold(i)->len);
 		i->base = GREG_NONE;
+		insn_set_v(i);
 	}
 	insn_cold(i)->off = off;
 	insn_cold(i)->seq = 0;
@@ -915,7 +916,7 @@ uint64_t cpu_code_epoch(struct cpu *c)
 static bool page_runs_on(const struct code_page *pg)
 {
 	FOR_EACH_LIFE_ENTRY(pg, k)
-		if (insn_cold(&pg->pool[k])->off + insn_cold(&pg->pool[k])->len > CODE_PAGE_SIZE)
+		if ((unsigned)insn_cold(&pg->pool[k])->off + insn_cold(&pg->pool[k])->len > CODE_PAGE_SIZE)
 			return true;
 	return false;
 }

@@ -404,6 +404,7 @@ unsigned insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 	const struct op_entry *e = decode_row(i, &f, m64, addr);
 
 	specialise(i, c, e, m64);
+	insn_set_v(i);
 	return e ? e->spec : SPEC_NONE;
 }
 
@@ -416,6 +417,7 @@ bool insn_decode_canned(struct insn *i, const struct cpu *c, const uint8_t *byte
 	if (f.truncated || insn_cold(i)->len != n)
 		return false;
 	specialise(i, c, e, m64);
+	insn_set_v(i);
 	return true;
 }
 

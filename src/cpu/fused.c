@@ -60,7 +60,7 @@ static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t 
 #define REG8(n) reg_get(c, insn_##n##8(i), 1)
 #define OPND_rr(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = W == 8 ? REG8(reg) : c->r[i->reg]
 #define OPND_gr(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = W == 8 ? REG8(rm) : c->r[i->rm]
-#define OPND_ri(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = insn_imm(i)
+#define OPND_ri(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = insn_imm_v(i)
 /* ... memory operands through the address function EA (insn.h,
  * EA_SHAPES) */
 #define OPND_EA_rm(W, EA) a = W == 8 ? REG8(reg) : c->r[i->reg], b = mem_read_fast(EA(c, i), W / 8)

@@ -160,12 +160,18 @@ static inline void insn_set_index(struct insn *i, unsigned index, unsigned scale
 	i->ixs = (uint8_t)(index | scale << 5);
 }
 
-/* The displacement fits v (the memory forms' address shapes read it
- * there: insn_ea_bd, insn_ea_flat*). */
-static inline bool insn_v_disp_ok(const struct insn *i)
+/* The fast forms' v (insn.v) from the decoded record: the displacement
+ * with a memory operand, else the immediate (insn_decode, and cache.c
+ * after resolving a RIP-relative operand). */
+static inline void insn_set_v(struct insn *i)
 {
-	return insn_disp(i) == (int64_t)(int32_t)insn_disp(i);
+	i->v = (int32_t)(insn_cold(i)->mod != 3 ? insn_disp(i) : (int64_t)insn_imm(i));
 }
+
+/* The immediate of a form without a memory operand from v: exact when it
+ * fits 32 bits sign-extended (all but MOV r64, imm64), and for forms of
+ * 32 bits or less, which truncate it, always. */
+#define insn_imm_v(i) ((uint64_t)(int64_t)(i)->v)
 
 static inline void insn_copy(struct insn *dst, const struct insn *src)
 {
@@ -411,6 +417,28 @@ static inline uint64_t insn_offset_fast(const struct cpu *c, const struct insn *
 	return (uint64_t)insn_disp(i) + c->r[i->base] + (c->r[insn_index(i)] << insn_scale(i));
 }
 
+/* ... with the displacement from v (insn_v_disp_ok) */
+static inline uint64_t insn_offset_v(const struct cpu *c, const struct insn *i)
+{
+	return (uint64_t)(int64_t)i->v + c->r[i->base] + (c->r[insn_index(i)] << insn_scale(i));
+}
+
+/* The displacement is v, sign-extended, as far as the address size
+ * tells: a 32-bit address (truncated) always, a 64-bit one (RIP-relative
+ * ones as cache.c resolves them) when it fits. Only then the shapes that
+ * read v (insn_ea_bd, insn_ea_flat*) are chosen. */
+static inline bool insn_v_disp_ok(const struct insn *i)
+{
+	const struct insn_cold *ic = insn_cold(i);
+	int64_t d = insn_disp(i);
+
+	if (ic->asz != 8)
+		return true;
+	if (i->base == GREG_RIP)
+		d += (int64_t)(ic->addr + ic->len);
+	return d == (int64_t)(int32_t)d;
+}
+
 /* The fast forms' address size is the mode's: one mask (cpu.amask). */
 static inline uint64_t cpu_mode_amask(enum cpu_mode m)
 {
@@ -434,7 +462,7 @@ static inline uint64_t insn_ea_fast(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_bd(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return ((uint64_t)insn_disp(i) + c->r[i->base] + c->base[insn_seg(i)]) & c->amask;
+	return ((uint64_t)(int64_t)i->v + c->r[i->base] + c->base[insn_seg(i)]) & c->amask;
 }
 
 /* ... and through a segment whose base is 0 (insn.flat: any but FS/GS in
@@ -443,7 +471,7 @@ static inline uint64_t insn_ea_bd(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_flat32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (uint32_t)((uint64_t)insn_disp(i) + c->r[i->base]);
+	return (uint32_t)((uint64_t)(int64_t)i->v + c->r[i->base]);
 }
 
 /* ... and the flat-32 shape's commonest base, the stack pointer (i386's
@@ -453,13 +481,13 @@ static inline uint64_t insn_ea_flat32(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_sp32(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (uint32_t)((uint64_t)insn_disp(i) + c->r[R_SP]);
+	return (uint32_t)((uint64_t)(int64_t)i->v + c->r[R_SP]);
 }
 
 static inline uint64_t insn_ea_flat64(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (uint64_t)insn_disp(i) + c->r[i->base];
+	return (uint64_t)(int64_t)i->v + c->r[i->base];
 }
 
 /* ... and with an index, flat in 64-bit mode with a 64-bit address
@@ -469,7 +497,7 @@ static inline uint64_t insn_ea_flat64(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_flat64_ix(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return insn_offset_fast(c, i);
+	return insn_offset_v(c, i);
 }
 
 /* ... and with an index, flat in 32-bit mode (i386's indexed operands,
@@ -479,7 +507,7 @@ static inline uint64_t insn_ea_flat64_ix(struct cpu *c, const struct insn *i)
 static inline uint64_t insn_ea_flat32_ix(struct cpu *c, const struct insn *i)
 {
 	c->cur = i;
-	return (uint32_t)insn_offset_fast(c, i);
+	return (uint32_t)insn_offset_v(c, i);
 }
 
 /* 67h in 64-bit mode (x32 code's addr32 operands): the offset is
@@ -503,7 +531,7 @@ enum { EA_ANY, EA_BD, EA_FLAT32, EA_FLAT64, EA_SHAPE_COUNT };
 
 static inline unsigned ea_shape(const struct insn *i)
 {
-	if (insn_index(i) != GREG_NONE)
+	if (insn_index(i) != GREG_NONE || !insn_v_disp_ok(i))
 		return EA_ANY;
 	if (!insn_cold(i)->flat)
 		return EA_BD;
@@ -516,7 +544,8 @@ static inline unsigned ea_shape(const struct insn *i)
  * 67h: insn_addr32_in_64; in 32-bit mode asz is 4): insn_ea_flat64_ix. */
 static inline bool ea_flat64_ix(const struct insn *i)
 {
-	return insn_index(i) != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 8;
+	return insn_index(i) != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 8 &&
+	       insn_v_disp_ok(i);
 }
 
 /* An indexed operand through a flat segment with a 32-bit address in

@@ -281,7 +281,7 @@ UNIT_MOV_RR(32)
 UNIT_MOV_RR(64)
 static const struct insn *fast_mov_gr32(struct cpu *c, const struct insn *i) { c->r[i->reg] = (uint32_t)c->r[i->rm]; return exec_next(c, i); }
 static const struct insn *fast_mov_gr64(struct cpu *c, const struct insn *i) { c->r[i->reg] = c->r[i->rm]; return exec_next(c, i); }
-static const struct insn *fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)insn_imm(i); return exec_next(c, i); }
+static const struct insn *fast_mov_ri32(struct cpu *c, const struct insn *i) { c->r[i->rm] = (uint32_t)insn_imm_v(i); return exec_next(c, i); }
 static const struct insn *fast_mov_ri64(struct cpu *c, const struct insn *i) { c->r[i->rm] = insn_imm(i); return exec_next(c, i); }
 
 /* Loads and stores, in both address shapes (insn.h, EA_SHAPES). MOVZX
@@ -439,7 +439,7 @@ static const struct insn *fast_push_imm64(struct cpu *c, const struct insn *i)
 	uint64_t sp = c->r[R_SP] - 8;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
-	mem_write_nocheck(sp, 8, insn_imm(i));
+	mem_write_nocheck(sp, 8, insn_imm_v(i));
 	c->r[R_SP] = sp;
 	return exec_next(c, i);
 }
@@ -450,7 +450,7 @@ static const struct insn *fast_push_imm32(struct cpu *c, const struct insn *i)
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
-	mem_write_nocheck(sp, 4, (uint32_t)insn_imm(i));
+	mem_write_nocheck(sp, 4, (uint32_t)insn_imm_v(i));
 	c->r[R_SP] = sp;
 	return exec_next(c, i);
 }
@@ -562,7 +562,7 @@ static const insn_exec push32_runs[] = {
 static inline __attribute__((always_inline)) const struct insn *
 sub_push_run(struct cpu *c, const struct insn *i, unsigned n)
 {
-	uint32_t a = (uint32_t)c->r[R_SP], b = (uint32_t)insn_imm(i), r = a - b;
+	uint32_t a = (uint32_t)c->r[R_SP], b = (uint32_t)insn_imm_v(i), r = a - b;
 
 	c->r[R_SP] = r;
 	flags_record(c, FL_SUB, 4, r, a, b);
@@ -1016,7 +1016,7 @@ void move_specialise(struct insn *i, bool m64)
 		if (ic->mod == 3)
 			ic->lf = LF_NEUTRAL_NOFAULT;
 	} else if (ic->fn == op_lea_GvM) {
-		i->exec = !w ? fast_lea32 : insn_index(i) == GREG_NONE ? fast_lea64_bd : fast_lea64;
+		i->exec = !w ? fast_lea32 : insn_index(i) == GREG_NONE && insn_v_disp_ok(i) ? fast_lea64_bd : fast_lea64;
 		ic->lf = LF_NEUTRAL_NOFAULT;
 	} else if (ic->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
 		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);

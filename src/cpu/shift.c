@@ -205,9 +205,9 @@ void op_shrd_EvGv(struct cpu *c, const struct insn *i) { double_shift(c, i, fals
 /* Flag-free twins (lflive.c), units of the pairs (units.h). */
 #define FAST_SHIFTS_NF(BITS, T, ST) SHIFT_NF_OPS(UNIT_SHIFT_NF, BITS, T, ST)
 
-FAST_SHIFTS(, insn_imm(i), 16, uint16_t, int16_t, 2)
-FAST_SHIFTS(, insn_imm(i), 32, uint32_t, int32_t, 4)
-FAST_SHIFTS(, insn_imm(i), 64, uint64_t, int64_t, 8)
+FAST_SHIFTS(, insn_imm_v(i), 16, uint16_t, int16_t, 2)
+FAST_SHIFTS(, insn_imm_v(i), 32, uint32_t, int32_t, 4)
+FAST_SHIFTS(, insn_imm_v(i), 64, uint64_t, int64_t, 8)
 FAST_SHIFTS(_cl, c->r[R_CX], 32, uint32_t, int32_t, 4)
 FAST_SHIFTS(_cl, c->r[R_CX], 64, uint64_t, int64_t, 8)
 FAST_SHIFTS_NF(16, uint16_t, int16_t)
@@ -270,7 +270,7 @@ static const insn_exec fast_shift_cl[8][2] = {
 #define FAST_SHIFT8(NAME, RES, CF, OF)                                                   \
 	static const struct insn *fast_##NAME##8(struct cpu *c, const struct insn *i)   \
 	{                                                                                \
-		unsigned n = (unsigned)insn_imm(i);                                           \
+		unsigned n = (unsigned)insn_imm_v(i);                                         \
 		uint8_t v = (uint8_t)reg_get(c, insn_rm8(i), 1), res = (uint8_t)(RES);        \
 		reg_set(c, insn_rm8(i), 1, res);                                              \
 		flags_set_resco(c, 1, res, CF, OF);                                      \

@@ -111,7 +111,7 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 #define UNIT_DST_gr reg_
 #define UNIT_SRC_gr c->r[rm_]
 #define UNIT_DST_ri rm_
-#define UNIT_SRC_ri insn_imm(i)
+#define UNIT_SRC_ri insn_imm_v(i)
 
 /* ALU on registers (or an immediate), 16/32/64 bits: with the flags and
  * flag-free (lflive.c's twins: CMP and TEST become no-ops; each leaves
@@ -154,7 +154,7 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 	X(shl, BITS, T, v << n) X(shr, BITS, T, v >> n)            \
 	X(sar, BITS, T, (ST)v >> n)
 #define UNIT_SHIFT_NF(NAME, BITS, T, EXPR)                                        \
-	UNIT_AND_FORM(NAME##BITS##_nf, unsigned n = (unsigned)insn_imm(i) & (BITS - 1); \
+	UNIT_AND_FORM(NAME##BITS##_nf, unsigned n = (unsigned)insn_imm_v(i) & (BITS - 1); \
 		      T v = (T)c->r[rm_]; REG_PUT##BITS(c->r[rm_], (T)(EXPR)))
 
 /* MOV r/m, r and NOT of registers, LEA (no memory access), MOV loads and
@@ -212,10 +212,12 @@ static inline __attribute__((always_inline)) void unit_write(const struct cpu *c
 #define UNIT_INCDEC_DEFER(NAME, DELTA, BITS)                                                   \
 	UNIT_AND_FORM(NAME##BITS##_defer, REG_PUT##BITS(c->r[rm_], c->r[rm_] + (uint64_t)(DELTA)); \
 		      c->lf.op |= FL_INCDEC_DEFER)
-#define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[reg_], insn_offset_fast(c, i)))
+/* (32 bits: truncated, v is exact; 64: the full displacement, as a
+ * RIP-relative one resolved may not fit v) */
+#define UNIT_LEA(BITS) UNIT_AND_FORM(lea##BITS, REG_PUT##BITS(c->r[reg_], BITS == 32 ? insn_offset_v(c, i) : insn_offset_fast(c, i)))
 /* ... of 64 bits without an index (structure fields, 'lea 0x10(%rax),%rdx';
  * a RIP-relative one once resolved): the index's loads and shift skipped */
-#define UNIT_LEA64_BD() UNIT_AND_FORM(lea64_bd, c->r[reg_] = (uint64_t)insn_disp(i) + c->r[i->base])
+#define UNIT_LEA64_BD() UNIT_AND_FORM(lea64_bd, c->r[reg_] = (uint64_t)(int64_t)i->v + c->r[i->base])
 
 /* A load of SZ bytes zero-extended into a 32/64-bit register: MOV of 32
  * and 64 bits, MOVZX of 8 and 16 (to a 32-bit register it zero-extends
