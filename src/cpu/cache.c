@@ -88,6 +88,8 @@ _Static_assert(POOL_CHUNK % WINDOW_SPAN == 0, "a chunk's windows stay aligned");
 #define SEG_STEP 16u
 #define PAGE_ENTRIES_MAX (POOL_ENTRIES + 2 * POOL_SEGS + SEG_STEP)
 #define WINDOW_PAGES (WINDOW_ENTRIES / PAGE_ENTRIES_MAX)
+/* ... after its entry 0, which is dead (window_dead_entry) */
+_Static_assert(1 + WINDOW_PAGES * PAGE_ENTRIES_MAX <= WINDOW_ENTRIES, "a window's pages fit");
 
 struct pool_window {
 	struct insn *base;
@@ -253,6 +255,19 @@ static void *chunk_take(size_t len)
 	return p;
 }
 
+static const struct insn *exec_dead(struct cpu *c, const struct insn *i);
+
+/* A window's entry 0 (insn_window_dead): what a chained target not yet
+ * linked keeps (cache.h, insn_unlink), never given out. */
+static void window_dead_entry(struct insn *base)
+{
+	base->exec = exec_dead;
+	insn_unlink(base);
+	insn_cold(base)->addr = INSN_ADDR_DEAD;
+}
+
+static void window_populate(struct pool_window *w, uint32_t end);
+
 /* The window a new page takes its segments from (under page_lock). */
 static struct pool_window *window_for_new_page(void)
 {
@@ -270,9 +285,11 @@ static struct pool_window *window_for_new_page(void)
 	}
 	w = chunk_take(sizeof(*w));
 	w->base = (struct insn *)pool_next;
-	w->used = 0;
+	w->used = 1;
 	w->pages = 1;
 	w->populated = 0;
+	window_populate(w, 1);
+	window_dead_entry(w->base);
 	pool_next += WINDOW_SPAN;
 	window_now = w;
 	return w;
@@ -428,17 +445,13 @@ static void scratch_window(void)
 
 	scratch_next = (struct insn *)window_map_upto(&len, WINDOW_SPAN);
 	scratch_end = scratch_next + WINDOW_ENTRIES;
+	window_dead_entry(scratch_next++);
 }
 
 static void scratch_make(void)
 {
-	struct insn *t;
-
 	scratch_window();
-	t = scratch_next++;
-	t->exec = exec_dead;
-	insn_cold(t)->addr = INSN_ADDR_DEAD;
-	insn_no_target = t;
+	insn_no_target = scratch_next - 1; /* its dead entry */
 	scratch_shared = scratch_next++;
 }
 
@@ -738,7 +751,7 @@ static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struc
 	memset(stub, 0, sizeof(*stub));
 	memset(insn_cold(stub), 0, sizeof(struct insn_cold));
 	stub->exec = exec_fallthrough;
-	insn_disp(stub) = insn_chain_unlinked(); /* nothing kept yet */
+	insn_unlink(stub); /* nothing kept yet */
 	insn_cold(stub)->addr = insn_cold(i)->addr + insn_cold(i)->len;
 	if (c->mode == CPU_MODE_32)
 		insn_cold(stub)->addr = (uint32_t)insn_cold(stub)->addr;
@@ -793,6 +806,8 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	p = pool_place(pg, stub_there && !follows ? n + 1 : n);
 	i = &pg->pool[p];
 	insn_copy(i, decoded);
+	if (insn_cold(i)->chains) /* a link is relative to its entry */
+		insn_unlink(i);
 	if ((off + insn_cold(i)->len) > CODE_PAGE_SIZE)
 		code_map_mark(addr + insn_cold(i)->len - 1);
 	if (i->base == GREG_RIP) {

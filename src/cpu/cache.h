@@ -301,6 +301,47 @@ static inline const struct insn *exec_branch(struct cpu *c, const struct insn *t
  * wraps as the mode's addresses do (amask). Before its first run a
  * branch keeps insn_no_target, tagged (insn_chain_unlinked): its check
  * fails, so the target within the page needs no NULL test. */
+/* A direct branch's (or a stub's) chained target is kept in v, as its
+ * offset from the entry, tagged with bit 0 where checked at each use
+ * (another page; entries are 16-byte aligned): insn_link, the tagged
+ * pointer. Every window's entry 0 is dead (its address INSN_ADDR_DEAD,
+ * cache.c), what an entry not yet linked keeps, tagged: its check fails,
+ * so the target within the page needs no NULL test. A target further
+ * than v reaches (windows more than 2 GiB apart) is not kept: the branch
+ * looks it up at each run. */
+static inline uintptr_t insn_link(const struct insn *i)
+{
+	return (uintptr_t)i + (uintptr_t)(intptr_t)i->v;
+}
+
+static inline const struct insn *insn_window_dead(const struct insn *i)
+{
+	return (const struct insn *)((uintptr_t)i & ~(INSN_HOT_SPAN - 1));
+}
+
+/* What a direct branch that chains (insn_cold.chains) keeps before its
+ * first run (its specialiser sets it; exec_rel_target), and a new stub. */
+static inline void insn_unlink(struct insn *i)
+{
+	i->v = (int32_t)(((uintptr_t)insn_window_dead(i) - (uintptr_t)i) | 1);
+}
+
+static inline bool insn_unlinked(const struct insn *i)
+{
+	return insn_link(i) == ((uintptr_t)insn_window_dead(i) | 1);
+}
+
+/* Keep t (a pointer, tagged or not) in i, if v reaches it. */
+static inline void insn_set_link(const struct insn *i, uintptr_t t)
+{
+	intptr_t d = (intptr_t)(t - (uintptr_t)i);
+
+	if (d == (int32_t)d)
+		((struct insn *)i)->v = (int32_t)d;
+	else
+		insn_unlink((struct insn *)i);
+}
+
 const struct insn *exec_chain(struct cpu *c, const struct insn *i);
 /* exec_branch(exec_chain(...)) out of line (cache.c): the slow paths are
  * tail calls, so the forms need no frame. */
@@ -315,7 +356,7 @@ const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i);
 static inline __attribute__((always_inline)) const struct insn *
 exec_rel_kept(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
 {
-	const struct insn *kept = (const struct insn *)((uintptr_t)insn_disp(i) - 1);
+	const struct insn *kept = (const struct insn *)(insn_link(i) - 1);
 
 	if (!with_next)
 		next = insn_cold(i)->addr + insn_cold(i)->len;
@@ -332,7 +373,7 @@ exec_rel_kept(struct cpu *c, const struct insn *i, bool with_next, uint64_t next
 static inline __attribute__((always_inline)) const struct insn *
 exec_rel_target_from(struct cpu *c, const struct insn *i, bool with_next, uint64_t next, uint64_t amask)
 {
-	uintptr_t t = (uintptr_t)insn_disp(i);
+	uintptr_t t = insn_link(i);
 
 	if (__builtin_expect(!(t & 1), 1))
 		return exec_branch(c, (const struct insn *)t);
@@ -348,7 +389,7 @@ const struct insn *exec_rel_target_far(struct cpu *c, const struct insn *i);
 static inline __attribute__((always_inline)) const struct insn *
 exec_rel_target(struct cpu *c, const struct insn *i)
 {
-	uintptr_t t = (uintptr_t)insn_disp(i);
+	uintptr_t t = insn_link(i);
 
 	if (__builtin_expect(!(t & 1), 1))
 		return exec_branch(c, (const struct insn *)t);
@@ -391,13 +432,6 @@ static inline void exec_keep_target(const struct insn *i, const struct insn *t)
  * sets imm to it): an entry no target matches, so the hit test needs no
  * NULL test. */
 extern const struct insn *insn_no_target;
-
-/* What a direct branch that chains (insn_cold.chains) keeps in disp
- * before its first run (its specialiser sets it; exec_rel_target). */
-static inline int64_t insn_chain_unlinked(void)
-{
-	return (int64_t)((uintptr_t)insn_no_target | 1);
-}
 
 static inline unsigned target_slot(uint64_t target)
 {

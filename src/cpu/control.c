@@ -663,7 +663,7 @@ void control_specialise(struct insn *i, bool m64)
 		return;
 	if (ic->fn == op_jmp_Jz || ic->fn == op_call_Jz) {
 		insn_cold(i)->chains = 1;
-		insn_disp(i) = insn_chain_unlinked();
+		insn_unlink(i);
 	}
 	if (ic->fn == op_jmp_Jz)
 		i->exec = m64 ? fast_jmp_rel64 : fast_jmp_rel32;

@@ -180,7 +180,7 @@ __attribute__((noinline)) const struct insn *exec_lookup(struct cpu *c, uint64_t
  * condition, and two exits taken on the first run. */
 static const struct insn *exec_fallthrough_kept(struct cpu *c, const struct insn *stub)
 {
-	const struct insn *t = (const struct insn *)(uintptr_t)insn_disp(stub);
+	const struct insn *t = (const struct insn *)insn_link(stub);
 
 	if (EXEC_TAIL_DISPATCH) {
 		__asm__("" : "+r"(t)); /* jmp *(reg), as exec_next */
@@ -205,8 +205,8 @@ static const struct insn *exec_fallthrough_kept(struct cpu *c, const struct insn
  * plain stub's exec. */
 static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn *stub)
 {
-	const struct insn *j = (const struct insn *)((uintptr_t)insn_disp(stub) - 1);
-	uintptr_t t = (uintptr_t)insn_disp(j);
+	const struct insn *j = (const struct insn *)(insn_link(stub) - 1);
+	uintptr_t t = insn_link(j);
 
 	if (__builtin_expect(insn_cold(j)->addr == insn_cold(stub)->addr && insn_cold(j)->fn == op_jmp_Jz && (t & 1) &&
 				     insn_cold(((const struct insn *)(t - 1)))->addr == insn_imm(stub),
@@ -235,7 +235,7 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 
 	/* t == stub: the fall-through was decoded over the stub just now */
 	if (t != stub) {
-		insn_disp(stub) = (int64_t)((uintptr_t)t | other_page);
+		insn_set_link(stub, (uintptr_t)t | other_page);
 		if (!other_page)
 			((struct insn *)stub)->exec = exec_fallthrough_kept;
 		else if (insn_cold(t)->fn == op_jmp_Jz && insn_cold(t)->osz == (c->mode == CPU_MODE_64 ? 8 : 4)) {
@@ -255,7 +255,7 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 
 const struct insn *exec_fallthrough(struct cpu *c, const struct insn *stub)
 {
-	uintptr_t t = (uintptr_t)insn_disp(stub);
+	uintptr_t t = insn_link(stub);
 
 	if (__builtin_expect(!(t & 1), 1)) {
 		const struct insn *same = (const struct insn *)t;
@@ -293,7 +293,7 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const struct insn *i)
 {
 	uint64_t target = insn_cold(i)->addr + insn_cold(i)->len + insn_imm(i);
-	uintptr_t kept = (uintptr_t)insn_disp(i);
+	uintptr_t kept = insn_link(i);
 	const struct insn *t;
 
 	if (c->mode == CPU_MODE_32)
@@ -305,9 +305,9 @@ __attribute__((noinline)) const struct insn *exec_chain(struct cpu *c, const str
 	}
 	t = exec_at(c, target);
 	if (((target ^ insn_cold(i)->addr) & ~(uint64_t)(CODE_PAGE_SIZE - 1)) == 0)
-		insn_disp(i) = (int64_t)(uintptr_t)t;
+		insn_set_link(i, (uintptr_t)t);
 	else
-		insn_disp(i) = (int64_t)((uintptr_t)t | 1);
+		insn_set_link(i, (uintptr_t)t | 1);
 	return t;
 }
 
@@ -315,7 +315,7 @@ void exec_prelink(struct cpu *c, const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
 
-	if (ic->chains && insn_disp(i) == insn_chain_unlinked()) {
+	if (ic->chains && insn_unlinked(i)) {
 		uint64_t target = ic->addr + ic->len + insn_imm(i);
 
 		if (c->mode == CPU_MODE_32)
@@ -327,7 +327,7 @@ void exec_prelink(struct cpu *c, const struct insn *i)
 		const struct insn *stub = i + 1;
 
 		if (stub->exec == exec_fallthrough &&
-		    insn_disp(stub) == (int64_t)((uintptr_t)insn_no_target | 1) &&
+		    insn_unlinked(stub) &&
 		    cache_find(c, insn_cold(stub)->addr))
 			fallthrough_lookup(c, stub);
 	}

@@ -503,14 +503,14 @@ static const struct insn *fused_store64_f64_test_jne_mov_call(struct cpu *c, con
 	r = c->r[i->reg];
 	flags_record(c, FL_LOGIC, 8, r, 0, 0);
 	if (r)
-		return control_mov_call_m64_f64_poly(c, (const struct insn *)(uintptr_t)insn_disp(&i[2]));
+		return control_mov_call_m64_f64_poly(c, (const struct insn *)insn_link(&i[2]));
 	return exec_next(c, i + 2);
 }
 
 /* JNE is condition 5; a target on the page is kept untagged. */
 void fuse_store_test_loop_call(struct insn *store, const struct insn *mov)
 {
-	if (store->exec == fused_store64_f64_test_5 && (uintptr_t)insn_disp(&store[2]) == (uintptr_t)mov)
+	if (store->exec == fused_store64_f64_test_5 && insn_link(&store[2]) == (uintptr_t)mov)
 		store->exec = fused_store64_f64_test_jne_mov_call;
 }
 

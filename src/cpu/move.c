@@ -520,7 +520,7 @@ push_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz)
 		if (sz == 4 && e->base == R_SP) {
 			c->cur = e;
 			c->r[R_SP] = sp - 4 * k;
-			v = mem_read_fast((uint32_t)((uint64_t)insn_disp(e) + sp - 4 * k), 4);
+			v = mem_read_fast((uint32_t)((uint64_t)(int64_t)e->v + sp - 4 * k), 4);
 		} else {
 			v = c->r[e->rm] + (sz == 4 ? insn_imm(e) : 0); /* 64-bit runs: registers only */
 		}
