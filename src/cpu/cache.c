@@ -810,13 +810,6 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 		insn_unlink(i);
 	if ((off + insn_cold(i)->len) > CODE_PAGE_SIZE)
 		code_map_mark(addr + insn_cold(i)->len - 1);
-	if (i->base == GREG_RIP) {
-		/* RIP-relative: the address is known now; fast forms never
-		 * write cpu->rip (insn.h, insn_exec) */
-		insn_disp(i) += (int64_t)(addr + insn_cold(i)->len);
-		i->base = GREG_NONE;
-		insn_set_v(i);
-	}
 	insn_cold(i)->off = off;
 	insn_cold(i)->seq = 0;
 	/* Decoded right after the instruction that falls through to it, in

@@ -89,8 +89,11 @@ struct insn;
 
 struct cpu {
 	/* The 16 GPRs; r[16] and r[17] stay 0: the fast forms' address
-	 * arithmetic indexes them for "no base/index register" (insn.h). */
-	uint64_t r[18];
+	 * arithmetic indexes them for "no base/index register" (insn.h);
+	 * r[18..] are the bases of RIP-relative operands beyond 32 bits of
+	 * displacement (insn.h, GREG_RIP_BASE), set by decoding, kept by
+	 * cpu_init as the decoded code is. */
+	uint64_t r[18 + 8];
 	uint64_t rip;
 	enum cpu_mode mode;
 

@@ -397,12 +397,39 @@ specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m
 	}
 }
 
+/* A RIP-relative operand's address, known now (the fast forms never
+ * write cpu->rip): the displacement, from no base where it fits 32 bits,
+ * else from the RIP-relative base register holding its multiple of
+ * 4 GiB (cpu.h; none free: no base, and only the any-address shape). */
+static void resolve_rip(struct insn *i, struct cpu *c)
+{
+	const struct insn_cold *ic = insn_cold(i);
+	int64_t d = insn_disp(i) + (int64_t)(ic->addr + ic->len);
+	uint64_t high = (uint64_t)(d - (int64_t)(int32_t)d);
+
+	i->base = GREG_NONE;
+	insn_disp(i) = d;
+	if (high == 0)
+		return;
+	for (unsigned k = GREG_RIP_BASE; k < GREG_RIP_BASE + GREG_RIP_BASES; k++) {
+		if (c->r[k] == 0)
+			c->r[k] = high;
+		if (c->r[k] == high) {
+			i->base = (uint8_t)k;
+			insn_disp(i) = (int32_t)d;
+			return;
+		}
+	}
+}
+
 unsigned insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 {
 	bool m64 = c->mode == CPU_MODE_64;
 	struct fetch f = { .addr = addr };
 	const struct op_entry *e = decode_row(i, &f, m64, addr);
 
+	if (i->base == GREG_RIP)
+		resolve_rip(i, c);
 	specialise(i, c, e, m64);
 	insn_set_v(i);
 	return e ? e->spec : SPEC_NONE;

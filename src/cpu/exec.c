@@ -66,9 +66,12 @@ void cpu_init(struct cpu *c, enum cpu_mode mode)
 	uint64_t cache_epoch = c->cache_epoch; /* the cache is valid up to it */
 	void *owner = c->owner;
 	const struct mm *mm = c->mm;
+	uint64_t rip_bases[GREG_RIP_BASES];
 
 	cache_install_write_hook();
+	memcpy(rip_bases, &c->r[GREG_RIP_BASE], sizeof(rip_bases)); /* the cache's code uses them */
 	memset(c, 0, sizeof(*c));
+	memcpy(&c->r[GREG_RIP_BASE], rip_bases, sizeof(rip_bases));
 	c->cache = cache;
 	c->cache_epoch = cache_epoch;
 	c->owner = owner;

@@ -51,6 +51,16 @@ typedef const struct insn *(*insn_exec)(struct cpu *cpu, const struct insn *i);
 /* Register codes in insn.base/index beyond the 16 GPRs. */
 #define GREG_RIP 16
 #define GREG_NONE 17
+/* A RIP-relative operand's address, resolved at decode time (decode.c),
+ * is the displacement, or where that needs more than 32 bits (the fast
+ * forms read 32: insn.v) the displacement from one of these registers,
+ * which hold multiples of 4 GiB (a PIE's, a library's region), each set
+ * once by the decode that needs it. */
+#define GREG_RIP_BASE 18
+#define GREG_RIP_BASES 8
+_Static_assert(GREG_RIP_BASE + GREG_RIP_BASES == sizeof(((struct cpu *)0)->r) / sizeof(uint64_t),
+	       "the RIP-relative bases are the last of cpu.r");
+_Static_assert(GREG_RIP_BASE + GREG_RIP_BASES <= 32, "insn.ixs holds a register in 5 bits");
 
 /* insn.pfx bits */
 #define PFX_LOCK 0x01

@@ -103,12 +103,21 @@ static void test_fields(void **state)
 {
 	struct insn *i = scratch;
 
+	/* RIP-relative: resolved at decode time, from no base when the
+	 * address fits 32 bits sign-extended, else from a RIP-relative base
+	 * register holding its multiple of 4 GiB (the page is a host address:
+	 * above 4 GiB on x86_64 hosts), the displacement then 32 bits */
 	decode(i, &cpu64, "\x48\x8b\x05\x10\x00\x00\x00", 7);
-	assert_int_equal(i->base, GREG_RIP);
-	assert_int_equal(insn_disp(i), 16);
 	assert_int_equal(insn_cold(i)->osz, 8);
-	cpu64.rip = (uint64_t)(uintptr_t)page + insn_cold(i)->len;
 	assert_int_equal(insn_ea(&cpu64, i), (uintptr_t)page + 7 + 16);
+	if ((uintptr_t)page + 7 + 16 == (uint64_t)(int64_t)(int32_t)((uintptr_t)page + 7 + 16)) {
+		assert_int_equal(i->base, GREG_NONE);
+	} else {
+		assert_int_equal(i->base, GREG_RIP_BASE);
+		assert_int_equal(cpu64.r[GREG_RIP_BASE] & 0xffffffffu, 0);
+		assert_int_equal(insn_disp(i), (int32_t)((uintptr_t)page + 7 + 16));
+		assert_int_equal(i->v, (int32_t)((uintptr_t)page + 7 + 16));
+	}
 
 	decode(i, &cpu64, "\x64\x48\x8b\x04\x25\x28\x00\x00\x00", 9);
 	assert_int_equal(insn_seg(i), SEG_FS);
