@@ -806,8 +806,6 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	p = pool_place(pg, stub_there && !follows ? n + 1 : n);
 	i = &pg->pool[p];
 	insn_copy(i, decoded);
-	if (insn_cold(i)->chains) /* a link is relative to its entry */
-		insn_unlink(i);
 	if ((off + insn_cold(i)->len) > CODE_PAGE_SIZE)
 		code_map_mark(addr + insn_cold(i)->len - 1);
 	insn_cold(i)->off = off;
@@ -993,7 +991,7 @@ const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uin
 	const struct insn *t = exec_at(c, target);
 
 	c->cache->targets[target_slot(target)] = t;
-	exec_keep_target(i, t);
+	exec_keep_target(i, t, insn_cold(i)->mod == 3);
 	return exec_branch(c, t);
 }
 

@@ -319,16 +319,33 @@ static inline const struct insn *insn_window_dead(const struct insn *i)
 	return (const struct insn *)((uintptr_t)i & ~(INSN_HOT_SPAN - 1));
 }
 
-/* What a direct branch that chains (insn_cold.chains) keeps before its
- * first run (its specialiser sets it; exec_rel_target), and a new stub. */
+/* A CALL's return address: its fall-through's, the next entry (cache.h:
+ * the instruction decoded after it, or its stub), whose cold record a
+ * RET to it reads anyway. */
+static inline uint64_t insn_return_addr(const struct insn *i)
+{
+	return insn_cold(i + 1)->addr;
+}
+
+/* What a new stub keeps (exec_fallthrough), and a link v does not reach. */
 static inline void insn_unlink(struct insn *i)
 {
 	i->v = (int32_t)(((uintptr_t)insn_window_dead(i) - (uintptr_t)i) | 1);
 }
 
+/* What a direct branch that chains (insn_cold.chains) keeps before its
+ * first run (its specialiser sets it, on the scratch entry it decodes
+ * into: so not an offset to anything else; exec_rel_target): itself,
+ * tagged, whose check holds only for a branch to itself, which is
+ * right to take. An indirect branch keeping its target in v (RET and the
+ * register forms: exec_indirect's in_v) starts with itself, untagged,
+ * as right for a return to itself. */
+#define INSN_LINK_SELF_TAGGED 1
+#define INSN_LINK_SELF 0
+
 static inline bool insn_unlinked(const struct insn *i)
 {
-	return insn_link(i) == ((uintptr_t)insn_window_dead(i) | 1);
+	return i->v == INSN_LINK_SELF_TAGGED || insn_link(i) == ((uintptr_t)insn_window_dead(i) | 1);
 }
 
 /* Keep t (a pointer, tagged or not) in i, if v reaches it. */
@@ -419,34 +436,54 @@ extern uint32_t cpu_kept_quiet;
 
 /* t becomes i's kept target, unless a fork's quiet count is running
  * (then it counts down instead). */
-static inline void exec_keep_target(const struct insn *i, const struct insn *t)
-{
-	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
-
-	if (__builtin_expect(quiet == 0, 1))
-		insn_imm(i) = (uint64_t)(uintptr_t)t;
-	else /* threads may race here: a miscount is harmless */
-		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
-}
 /* What an indirect branch keeps before its first run (control_specialise
  * sets imm to it): an entry no target matches, so the hit test needs no
  * NULL test. */
 extern const struct insn *insn_no_target;
+
+static inline void exec_keep_target(const struct insn *i, const struct insn *t, bool in_v)
+{
+	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(quiet == 0, 1)) {
+		if (in_v)
+			insn_set_link(i, (uintptr_t)t);
+		else
+			insn_imm(i) = (uint64_t)(uintptr_t)t;
+	} else { /* threads may race here: a miscount is harmless */
+		__atomic_store_n(&cpu_kept_quiet, quiet - 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* An indirect branch's kept target: in v (in_v: RET and the register
+ * forms, whose v is free), else in imm (the memory forms: v is their
+ * displacement). */
+static inline const struct insn *insn_kept(const struct insn *i, bool in_v)
+{
+	return in_v ? (const struct insn *)insn_link(i) : (const struct insn *)(uintptr_t)insn_imm(i);
+}
+
+/* ... none yet */
+static inline bool insn_kept_none(const struct insn *i, bool in_v)
+{
+	return in_v ? i->v == INSN_LINK_SELF : insn_kept(i, false) == insn_no_target;
+}
 
 static inline unsigned target_slot(uint64_t target)
 {
 	return (unsigned)(target ^ (target >> 10)) & (TARGET_CACHE - 1);
 }
 
-static inline const struct insn *exec_indirect(struct cpu *c, const struct insn *i, uint64_t target)
+static inline __attribute__((always_inline)) const struct insn *
+exec_indirect(struct cpu *c, const struct insn *i, uint64_t target, bool in_v)
 {
-	const struct insn *kept = (const struct insn *)(uintptr_t)insn_imm(i);
+	const struct insn *kept = insn_kept(i, in_v);
 
 	if (__builtin_expect(insn_cold(kept)->addr == target, 1))
 		return exec_branch(c, kept);
 	kept = c->cache->targets[target_slot(target)];
 	if (__builtin_expect(insn_cold(kept)->addr == target, 1)) {
-		exec_keep_target(i, kept);
+		exec_keep_target(i, kept, in_v);
 		return exec_branch(c, kept);
 	}
 	return exec_indirect_lookup(c, i, target);
@@ -468,7 +505,7 @@ exec_ret_near(struct cpu *c, const struct insn *ret, bool ret64)
 		target = (uint32_t)mem_read_fast((uint32_t)c->r[R_SP], 4);
 		c->r[R_SP] = (uint32_t)(c->r[R_SP] + 4);
 	}
-	return exec_indirect(c, ret, target);
+	return exec_indirect(c, ret, target, true);
 }
 
 #endif

@@ -162,7 +162,7 @@ void cond_specialise(struct insn *i)
 	if (ic->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) { /* 66: the generic form */
 		i->exec = fast_jcc[ic->op & 15];
 		insn_cold(i)->chains = 1;
-		insn_unlink(i);
+		i->v = INSN_LINK_SELF_TAGGED;
 	}
 	else if (ic->fn == op_setcc_Eb)
 		i->exec = ic->mod == 3 ? fast_setcc_r[ic->op & 15] : fast_setcc_m[ea_shape(i)][ic->op & 15];

@@ -400,7 +400,7 @@ static const struct insn *fast_call_rel64(struct cpu *c, const struct insn *i)
 	uint64_t sp = c->r[R_SP] - 8, next;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
-	next = insn_cold(i)->addr + insn_cold(i)->len;
+	next = insn_return_addr(i);
 	mem_write_nocheck(sp, 8, next);
 	c->r[R_SP] = sp;
 	return exec_rel_target_from(c, i, true, next, ~0ull);
@@ -413,7 +413,7 @@ static const struct insn *fast_call_rel32(struct cpu *c, const struct insn *i)
 	uint64_t next;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
-	next = insn_cold(i)->addr + insn_cold(i)->len;
+	next = insn_return_addr(i);
 	mem_write_nocheck(sp, 4, (uint32_t)next);
 	c->r[R_SP] = sp;
 	return exec_rel_target_from(c, i, true, next, 0xffffffffull);
@@ -468,17 +468,18 @@ indirect_turn_poly(struct cpu *c, const struct insn *i, uint64_t target, insn_ex
 /* A site's target: poly NULL for the polymorphic form itself, else
  * that form, for the site's kept-target form to turn into. */
 static inline __attribute__((always_inline)) const struct insn *
-indirect_site(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly)
+indirect_site(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly, bool in_v)
 {
-	const struct insn *kept = (const struct insn *)(uintptr_t)insn_imm(i);
+	const struct insn *kept;
 
 	if (!poly)
 		return indirect_poly(c, i, target);
+	kept = insn_kept(i, in_v);
 	if (__builtin_expect(insn_cold(kept)->addr == target, 1))
 		return exec_branch(c, kept);
-	if (kept != insn_no_target)
+	if (!insn_kept_none(i, in_v))
 		return indirect_turn_poly(c, i, target, poly);
-	return exec_indirect(c, i, target);
+	return exec_indirect(c, i, target, in_v);
 }
 
 /* Indirect CALL/JMP through a register, or through memory in the four
@@ -486,25 +487,25 @@ indirect_site(struct cpu *c, const struct insn *i, uint64_t target, insn_exec po
  * *0x10(%rax)` is base + disp through a flat segment); the target is read
  * before the push (`call *(%rsp)` reads the old top). */
 static inline __attribute__((always_inline)) const struct insn *
-call_ind64(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly)
+call_ind64(struct cpu *c, const struct insn *i, uint64_t target, insn_exec poly, bool in_v)
 {
 	uint64_t sp = c->r[R_SP] - 8;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 8);
-	mem_write_nocheck(sp, 8, insn_cold(i)->addr + insn_cold(i)->len);
+	mem_write_nocheck(sp, 8, insn_return_addr(i));
 	c->r[R_SP] = sp;
-	return indirect_site(c, i, target, poly);
+	return indirect_site(c, i, target, poly, in_v);
 }
 
 static inline __attribute__((always_inline)) const struct insn *
-call_ind32(struct cpu *c, const struct insn *i, uint32_t target, insn_exec poly)
+call_ind32(struct cpu *c, const struct insn *i, uint32_t target, insn_exec poly, bool in_v)
 {
 	uint32_t sp = (uint32_t)c->r[R_SP] - 4;
 
 	EXEC_STORE_OR_GENERIC(c, i, sp, 4);
-	mem_write_nocheck(sp, 4, (uint32_t)(insn_cold(i)->addr + insn_cold(i)->len));
+	mem_write_nocheck(sp, 4, (uint32_t)insn_return_addr(i));
 	c->r[R_SP] = sp;
-	return indirect_site(c, i, target, poly);
+	return indirect_site(c, i, target, poly, in_v);
 }
 
 /* Each CALL form NAME with its body: the polymorphic form NAME_poly,
@@ -522,31 +523,31 @@ call_ind32(struct cpu *c, const struct insn *i, uint32_t target, insn_exec poly)
 	}
 static const struct insn *fast_jmp_ind64(struct cpu *c, const struct insn *i)
 {
-	return exec_indirect(c, i, c->r[i->rm]);
+	return exec_indirect(c, i, c->r[i->rm], true);
 }
 
 static const struct insn *fast_jmp_ind32(struct cpu *c, const struct insn *i)
 {
-	return exec_indirect(c, i, (uint32_t)c->r[i->rm]);
+	return exec_indirect(c, i, (uint32_t)c->r[i->rm], true);
 }
 
 /* cur first: before the store can fault */
-INDIRECT_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], poly))
-INDIRECT_FORM(fast_call_ind32, c->cur = i; return call_ind32(c, i, (uint32_t)c->r[i->rm], poly))
+INDIRECT_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], poly, true))
+INDIRECT_FORM(fast_call_ind32, c->cur = i; return call_ind32(c, i, (uint32_t)c->r[i->rm], poly, true))
 
 /* the memory forms: EA names the instruction in cpu.cur first */
 #define INDIRECT_MEM_FORMS(_, SH, EA)                                                            \
 	static const struct insn *fast_jmp_ind64_m##SH(struct cpu *c, const struct insn *i)       \
 	{                                                                                        \
-		return exec_indirect(c, i, mem_read_fast(EA(c, i), 8));                          \
+		return exec_indirect(c, i, mem_read_fast(EA(c, i), 8), false);                   \
 	}                                                                                        \
 	static const struct insn *fast_jmp_ind32_m##SH(struct cpu *c, const struct insn *i)       \
 	{                                                                                        \
-		return exec_indirect(c, i, (uint32_t)mem_read_fast(EA(c, i), 4));                \
+		return exec_indirect(c, i, (uint32_t)mem_read_fast(EA(c, i), 4), false);         \
 	}                                                                                        \
-	INDIRECT_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly)) \
+	INDIRECT_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly, false)) \
 	INDIRECT_FORM(fast_call_ind32_m##SH,                                                     \
-		      return call_ind32(c, i, (uint32_t)mem_read_fast(EA(c, i), 4), poly))
+		      return call_ind32(c, i, (uint32_t)mem_read_fast(EA(c, i), 4), poly, false))
 EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
 
 /* MOV r64, r64 and the polymorphic indirect CALL after it (64-bit mode)
@@ -565,9 +566,9 @@ EA_SHAPES(INDIRECT_MEM_FORMS, indirect)
 		c->r[m->rm] = c->r[m->reg];                                              \
 		BODY;                                                                    \
 	}
-MOV_CALL_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], poly))
+MOV_CALL_FORM(fast_call_ind64, c->cur = i; return call_ind64(c, i, c->r[i->rm], poly, true))
 #define MOV_CALL_MEM_FORM(_, SH, EA) \
-	MOV_CALL_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly))
+	MOV_CALL_FORM(fast_call_ind64_m##SH, return call_ind64(c, i, mem_read_fast(EA(c, i), 8), poly, false))
 EA_SHAPES(MOV_CALL_MEM_FORM, mov_call)
 
 const struct insn *control_mov_call_m64_f64_poly(struct cpu *c, const struct insn *m)
@@ -591,7 +592,7 @@ const struct insn *control_mov_call_m64_f64_poly(struct cpu *c, const struct ins
 		uint32_t target = (uint32_t)mem_read_fast(insn_ea_sp32(c, m), 4);        \
 		c->r[m->reg] = target;                                                   \
 		c->cur = i;                                                              \
-		return call_ind32(c, i, target, poly);                                   \
+		return call_ind32(c, i, target, poly, true);                             \
 	}
 LOAD_CALL_FORM(load_sp32_call_ind32_poly, NULL)
 LOAD_CALL_FORM(load_sp32_call_ind32, fast_call_ind32_poly)
@@ -663,7 +664,7 @@ void control_specialise(struct insn *i, bool m64)
 		return;
 	if (ic->fn == op_jmp_Jz || ic->fn == op_call_Jz) {
 		insn_cold(i)->chains = 1;
-		insn_unlink(i);
+		i->v = INSN_LINK_SELF_TAGGED;
 	}
 	if (ic->fn == op_jmp_Jz)
 		i->exec = m64 ? fast_jmp_rel64 : fast_jmp_rel32;
@@ -681,6 +682,10 @@ void control_specialise(struct insn *i, bool m64)
 		i->exec = m64 ? EA_PICK(i, fast_call_ind64_m) : EA_PICK(i, fast_call_ind32_m);
 	else
 		return;
-	if (ic->fn != op_jmp_Jz && ic->fn != op_call_Jz) /* the indirect ones and RET */
-		insn_imm(i) = (uint64_t)(uintptr_t)insn_no_target;
+	if (ic->fn != op_jmp_Jz && ic->fn != op_call_Jz) { /* the indirect ones and RET */
+		if (ic->mod == 3) /* kept in v (cache.h, insn_kept) */
+			i->v = INSN_LINK_SELF;
+		else
+			insn_imm(i) = (uint64_t)(uintptr_t)insn_no_target;
+	}
 }

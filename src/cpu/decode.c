@@ -430,8 +430,8 @@ unsigned insn_decode(struct insn *i, struct cpu *c, uint64_t addr)
 
 	if (i->base == GREG_RIP)
 		resolve_rip(i, c);
-	specialise(i, c, e, m64);
 	insn_set_v(i);
+	specialise(i, c, e, m64);
 	return e ? e->spec : SPEC_NONE;
 }
 
@@ -443,8 +443,8 @@ bool insn_decode_canned(struct insn *i, const struct cpu *c, const uint8_t *byte
 
 	if (f.truncated || insn_cold(i)->len != n)
 		return false;
-	specialise(i, c, e, m64);
 	insn_set_v(i);
+	specialise(i, c, e, m64);
 	return true;
 }
 

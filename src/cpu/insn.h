@@ -170,14 +170,12 @@ static inline void insn_set_index(struct insn *i, unsigned index, unsigned scale
 	i->ixs = (uint8_t)(index | scale << 5);
 }
 
-/* The fast forms' v (insn.v) from the decoded record: the displacement
- * with a memory operand, else the immediate (insn_decode, and cache.c
- * after resolving a RIP-relative operand); a chaining branch's is its
- * link, set where it is placed (cache.c: an offset from the entry). */
+/* The fast forms' v (insn.v) from the decoded record, before the
+ * specialisers (which may change it: a branch's link, cache.h): the
+ * displacement with a memory operand, else the immediate. */
 static inline void insn_set_v(struct insn *i)
 {
-	if (!insn_cold(i)->chains) /* its v is its link (cache.h, insn_link) */
-		i->v = (int32_t)(insn_cold(i)->mod != 3 ? insn_disp(i) : (int64_t)insn_imm(i));
+	i->v = (int32_t)(insn_cold(i)->mod != 3 ? insn_disp(i) : (int64_t)insn_imm(i));
 }
 
 /* The immediate of a form without a memory operand from v: exact when it

@@ -698,7 +698,7 @@ pop_run(struct cpu *c, const struct insn *i, unsigned n, unsigned sz, bool ret)
 		target = mem_read_fast_folded(sp + sz * n, sz);
 	c->r[R_SP] = sp + sz * m;
 	if (ret)
-		return exec_indirect(c, i + n, target);
+		return exec_indirect(c, i + n, target, true);
 	return exec_next(c, i + n - 1);
 }
 

@@ -296,6 +296,7 @@ void shift_specialise(struct insn *i)
 		if (!f || n == 0 || n > 7)
 			return; /* 8..31: past the width (generic rules) */
 		insn_imm(i) = n;
+		i->v = (int32_t)n;
 		i->exec = f;
 		ic->lf = LF_WRITES; /* all six for a nonzero count; no twin */
 		return;
@@ -319,8 +320,10 @@ void shift_specialise(struct insn *i)
 	 * instructions in the table handler): the immediate forms' fast forms
 	 * and twins, which read the count from imm (D1 has none: 0 until
 	 * here; op_shift_Ev1, the single steps' handler, ignores it) */
-	if (ic->fn == op_shift_Ev1)
+	if (ic->fn == op_shift_Ev1) {
 		insn_imm(i) = 1;
+		i->v = 1;
+	}
 	if (((unsigned)insn_imm(i) & (ic->osz * 8 - 1)) == 0)
 		return; /* count 0: the generic form's rules */
 	if (ic->osz == 2 && ((unsigned)insn_imm(i) & 31) > 15)
