@@ -456,28 +456,28 @@ ALU_FAST_OPS(ALU_RM_FX32)
 #define FAST_ALU8(NAME, KIND, EXPR, WRITES)                                              \
 	static const struct insn *fast_##NAME##_rr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)reg_get(c, insn_reg8(i), 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8_v(i), 1), b = (uint8_t)reg_get(c, insn_reg8_v(i), 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
-			reg_set(c, insn_rm8(i), 1, r);                                        \
+			reg_set(c, insn_rm8_v(i), 1, r);                                        \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_gr8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_reg8(i), 1), b = (uint8_t)reg_get(c, insn_rm8(i), 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_reg8_v(i), 1), b = (uint8_t)reg_get(c, insn_rm8_v(i), 1); \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
-			reg_set(c, insn_reg8(i), 1, r);                                       \
+			reg_set(c, insn_reg8_v(i), 1, r);                                       \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_ri8(struct cpu *c, const struct insn *i)               \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm_v(i);          \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8_v(i), 1), b = (uint8_t)insn_imm_v(i);          \
 		uint8_t r = (uint8_t)(EXPR);                                             \
 		if (WRITES)                                                              \
-			reg_set(c, insn_rm8(i), 1, r);                                        \
+			reg_set(c, insn_rm8_v(i), 1, r);                                        \
 		flags_record(c, KIND, 1, r, a, b);                                             \
 		return exec_next(c, i); \
 	}
@@ -519,23 +519,23 @@ ALU_FAST_OPS(ALU_RM_FX32)
 #define FAST_ALU8_NF(NAME, EXPR, WRITES)                                                 \
 	static const struct insn *fast_##NAME##_rr8_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)reg_get(c, insn_reg8(i), 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8_v(i), 1), b = (uint8_t)reg_get(c, insn_reg8_v(i), 1); \
 		if (WRITES)                                                              \
-			reg_set(c, insn_rm8(i), 1, (uint8_t)(EXPR));                          \
+			reg_set(c, insn_rm8_v(i), 1, (uint8_t)(EXPR));                          \
 		return exec_next(c, i);                                                  \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_gr8_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_reg8(i), 1), b = (uint8_t)reg_get(c, insn_rm8(i), 1); \
+		uint8_t a = (uint8_t)reg_get(c, insn_reg8_v(i), 1), b = (uint8_t)reg_get(c, insn_rm8_v(i), 1); \
 		if (WRITES)                                                              \
-			reg_set(c, insn_reg8(i), 1, (uint8_t)(EXPR));                         \
+			reg_set(c, insn_reg8_v(i), 1, (uint8_t)(EXPR));                         \
 		return exec_next(c, i);                                                  \
 	}                                                                                \
 	static const struct insn *fast_##NAME##_ri8_nf(struct cpu *c, const struct insn *i) \
 	{                                                                                \
-		uint8_t a = (uint8_t)reg_get(c, insn_rm8(i), 1), b = (uint8_t)insn_imm_v(i);          \
+		uint8_t a = (uint8_t)reg_get(c, insn_rm8_v(i), 1), b = (uint8_t)insn_imm_v(i);          \
 		if (WRITES)                                                              \
-			reg_set(c, insn_rm8(i), 1, (uint8_t)(EXPR));                          \
+			reg_set(c, insn_rm8_v(i), 1, (uint8_t)(EXPR));                          \
 		return exec_next(c, i);                                                  \
 	}
 
@@ -568,12 +568,12 @@ ALU_FAST_OPS(FAST_ALU8_BOTH)
 	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, BITS, T, SZ, c->r[i->rm], insn_imm_v(i),                  \
 			REG_PUT##BITS(c->r[i->rm], r))
 #define FAST_CARRY(NAME, KIND, EXPR)                                                             \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, rr, 8, uint8_t, 1, reg_get(c, insn_rm8(i), 1),              \
-			reg_get(c, insn_reg8(i), 1), reg_set(c, insn_rm8(i), 1, r))                        \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, 8, uint8_t, 1, reg_get(c, insn_reg8(i), 1),             \
-			reg_get(c, insn_rm8(i), 1), reg_set(c, insn_reg8(i), 1, r))                        \
-	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, 8, uint8_t, 1, reg_get(c, insn_rm8(i), 1), insn_imm_v(i),    \
-			reg_set(c, insn_rm8(i), 1, r))                                                \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, rr, 8, uint8_t, 1, reg_get(c, insn_rm8_v(i), 1),              \
+			reg_get(c, insn_reg8_v(i), 1), reg_set(c, insn_rm8_v(i), 1, r))                        \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, gr, 8, uint8_t, 1, reg_get(c, insn_reg8_v(i), 1),             \
+			reg_get(c, insn_rm8_v(i), 1), reg_set(c, insn_reg8_v(i), 1, r))                        \
+	FAST_CARRY_FORM(NAME, KIND, EXPR, ri, 8, uint8_t, 1, reg_get(c, insn_rm8_v(i), 1), insn_imm_v(i),    \
+			reg_set(c, insn_rm8_v(i), 1, r))                                                \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 16, uint16_t, 2)                                         \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 32, uint32_t, 4)                                         \
 	FAST_CARRY_SZ(NAME, KIND, EXPR, 64, uint64_t, 8)
@@ -1007,8 +1007,10 @@ void alu_specialise(struct insn *i)
 	if (ic->osz == 1) {
 		if (!fast_alu8[op][form])
 			return;
-		if (ic->fn == op_alu_rAXIz || ic->fn == op_test_rAXIz)
+		if (ic->fn == op_alu_rAXIz || ic->fn == op_test_rAXIz) {
 			insn_rm8(i) = R_AX; /* AL */
+			insn_set_v(i);
+		}
 		i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 				  ? fast_alu8_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM]
 				  : fast_alu8[op][form];

@@ -58,9 +58,11 @@ static inline __attribute__((always_inline)) bool cc_logic(uint64_t r, uint64_t 
 /* Operands by form (FORM_*) and width; the byte forms through reg_get
  * (AH..BH). */
 #define REG8(n) reg_get(c, insn_##n##8(i), 1)
-#define OPND_rr(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = W == 8 ? REG8(reg) : c->r[i->reg]
-#define OPND_gr(W) a = W == 8 ? REG8(reg) : c->r[i->reg], b = W == 8 ? REG8(rm) : c->r[i->rm]
-#define OPND_ri(W) a = W == 8 ? REG8(rm) : c->r[i->rm], b = insn_imm_v(i)
+/* ... of the register forms from v (insn_set_v) */
+#define REG8V(n) reg_get(c, insn_##n##8_v(i), 1)
+#define OPND_rr(W) a = W == 8 ? REG8V(rm) : c->r[i->rm], b = W == 8 ? REG8V(reg) : c->r[i->reg]
+#define OPND_gr(W) a = W == 8 ? REG8V(reg) : c->r[i->reg], b = W == 8 ? REG8V(rm) : c->r[i->rm]
+#define OPND_ri(W) a = W == 8 ? REG8V(rm) : c->r[i->rm], b = insn_imm_v(i)
 /* ... memory operands through the address function EA (insn.h,
  * EA_SHAPES) */
 #define OPND_EA_rm(W, EA) a = W == 8 ? REG8(reg) : c->r[i->reg], b = mem_read_fast(EA(c, i), W / 8)

@@ -172,11 +172,24 @@ static inline void insn_set_index(struct insn *i, unsigned index, unsigned scale
 
 /* The fast forms' v (insn.v) from the decoded record, before the
  * specialisers (which may change it: a branch's link, cache.h): the
- * displacement with a memory operand, else the immediate. */
+ * displacement with a memory operand, else the immediate, with a byte
+ * register form's two registers above its imm8. */
 static inline void insn_set_v(struct insn *i)
 {
-	i->v = (int32_t)(insn_cold(i)->mod != 3 ? insn_disp(i) : (int64_t)insn_imm(i));
+	const struct insn_cold *ic = insn_cold(i);
+
+	if (ic->mod != 3)
+		i->v = (int32_t)insn_disp(i);
+	else if (ic->osz == 1) /* byte registers: insn_rm8_v, insn_reg8_v */
+		i->v = (int32_t)((uint8_t)insn_imm(i) | (uint32_t)ic->rm8 << 8 | (uint32_t)ic->reg8 << 16);
+	else
+		i->v = (int32_t)insn_imm(i);
 }
+
+/* A byte-sized register form's byte registers (and its immediate, the
+ * low byte: insn_imm_v truncated), from v (insn_set_v). */
+#define insn_rm8_v(i) ((uint8_t)((uint32_t)(i)->v >> 8))
+#define insn_reg8_v(i) ((uint8_t)((uint32_t)(i)->v >> 16))
 
 /* The immediate of a form without a memory operand from v: exact when it
  * fits 32 bits sign-extended (all but MOV r64, imm64), and for forms of
