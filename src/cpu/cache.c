@@ -844,7 +844,7 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 
 		stats_add(&cpu_stats_counts.decoded, 1);
 		stats_add(&cpu_stats_counts.pool_bytes,
-			  (uint64_t)added * (sizeof(struct insn) + sizeof(struct insn_cold)));
+			  (uint64_t)added * (sizeof(struct insn) + sizeof(struct insn_ext) + sizeof(struct insn_cold)));
 	}
 	return i;
 }
