@@ -848,7 +848,7 @@ insn_exec alu_flag_free(const struct insn *i)
 	unsigned op, form;
 	insn_exec indexed;
 
-	if (insn_fn_is_inc(insn_cold2_of(ic)->fn) || insn_fn_is_dec(insn_cold2_of(ic)->fn))
+	if (insn_fn_is_inc(ic->fn) || insn_fn_is_dec(ic->fn))
 		return incdec_flag_free(i);
 	if (!alu_fast_form(i, &op, &form))
 		return NULL;
@@ -890,9 +890,9 @@ static insn_exec incdec_flag_free(const struct insn *i)
 
 	if (ic->mod != 3 || ic->osz < 4)
 		return NULL;
-	if (insn_fn_is_inc(insn_cold2_of(ic)->fn))
+	if (insn_fn_is_inc(ic->fn))
 		return w ? fast_inc64_nf : fast_inc32_nf;
-	if (insn_fn_is_dec(insn_cold2_of(ic)->fn))
+	if (insn_fn_is_dec(ic->fn))
 		return w ? fast_dec64_nf : fast_dec32_nf;
 	return NULL;
 }
@@ -905,7 +905,7 @@ insn_exec alu_incdec_deferred(const struct insn *i)
 
 	if (!incdec_flag_free(i))
 		return NULL;
-	if (insn_fn_is_inc(insn_cold2_of(ic)->fn))
+	if (insn_fn_is_inc(ic->fn))
 		return w ? fast_inc64_defer : fast_inc32_defer;
 	return w ? fast_dec64_defer : fast_dec32_defer;
 }
@@ -915,25 +915,25 @@ insn_exec alu_incdec_deferred(const struct insn *i)
 bool alu_fast_form(const struct insn *i, unsigned *op, unsigned *form)
 {
 	const struct insn_cold *ic = insn_cold(i);
-	if (insn_cold2_of(ic)->fn == op_alu_EvGv) {
+	if (ic->fn == op_alu_EvGv) {
 		*op = (ic->op >> 3) & 7;
 		*form = ic->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (insn_cold2_of(ic)->fn == op_alu_GvEv) {
+	} else if (ic->fn == op_alu_GvEv) {
 		*op = (ic->op >> 3) & 7;
 		*form = ic->mod == 3 ? FORM_GR : FORM_RM;
-	} else if (insn_cold2_of(ic)->fn == op_alu_rAXIz) {
+	} else if (ic->fn == op_alu_rAXIz) {
 		*op = (ic->op >> 3) & 7;
 		*form = FORM_RI;
-	} else if (insn_cold2_of(ic)->fn == op_alu_EvIz) {
+	} else if (ic->fn == op_alu_EvIz) {
 		*op = i->reg & 7;
 		*form = ic->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (insn_cold2_of(ic)->fn == op_test_EvGv) {
+	} else if (ic->fn == op_test_EvGv) {
 		*op = ALU_TEST;
 		*form = ic->mod == 3 ? FORM_RR : FORM_MR;
-	} else if (insn_cold2_of(ic)->fn == op_test_EvIz) {
+	} else if (ic->fn == op_test_EvIz) {
 		*op = ALU_TEST;
 		*form = ic->mod == 3 ? FORM_RI : FORM_MI;
-	} else if (insn_cold2_of(ic)->fn == op_test_rAXIz) {
+	} else if (ic->fn == op_test_rAXIz) {
 		*op = ALU_TEST;
 		*form = FORM_RI;
 	} else {
@@ -957,38 +957,38 @@ void alu_specialise(struct insn *i)
 	if ((ic->osz != 1 && ic->osz != 2 && ic->osz != 4 && ic->osz != 8) || (ic->pfx & PFX_LOCK))
 		return;
 	w = ic->osz == 8;
-	if (insn_cold2_of(ic)->fn == op_not_Ev) {
+	if (ic->fn == op_not_Ev) {
 		if (ic->mod == 3 && ic->osz >= 4) {
 			i->exec = w ? fast_not64 : fast_not32;
 			ic->lf = LF_NEUTRAL_NOFAULT;
 		}
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_imul_GvEv || insn_cold2_of(ic)->fn == op_imul_GvEvIz) {
+	if (ic->fn == op_imul_GvEv || ic->fn == op_imul_GvEvIz) {
 		if (ic->mod == 3 && ic->osz >= 2)
-			i->exec = fast_imul[insn_cold2_of(ic)->fn == op_imul_GvEvIz][fast_width(ic->osz)];
+			i->exec = fast_imul[ic->fn == op_imul_GvEvIz][fast_width(ic->osz)];
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_mul_Ev) { /* bytes (F6 /4) write AX: generic */
+	if (ic->fn == op_mul_Ev) { /* bytes (F6 /4) write AX: generic */
 		if (ic->mod == 3 && ic->osz >= 2)
 			i->exec = fast_mul[fast_width(ic->osz)];
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_div_Ev || insn_cold2_of(ic)->fn == op_idiv_Ev) {
+	if (ic->fn == op_div_Ev || ic->fn == op_idiv_Ev) {
 		if (ic->mod == 3 && ic->osz >= 4)
-			i->exec = insn_cold2_of(ic)->fn == op_div_Ev ? (w ? fast_div64 : fast_div32)
+			i->exec = ic->fn == op_div_Ev ? (w ? fast_div64 : fast_div32)
 						     : (w ? fast_idiv64 : fast_idiv32);
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_neg_Ev) {
+	if (ic->fn == op_neg_Ev) {
 		if (ic->mod == 3 && ic->osz >= 2) {
 			i->exec = fast_neg[fast_width(ic->osz)];
 			ic->lf = LF_WRITES; /* no flag-free twin */
 		}
 		return;
 	}
-	if (insn_fn_is_inc(insn_cold2_of(ic)->fn) || insn_fn_is_dec(insn_cold2_of(ic)->fn)) {
-		bool inc = insn_fn_is_inc(insn_cold2_of(ic)->fn);
+	if (insn_fn_is_inc(ic->fn) || insn_fn_is_dec(ic->fn)) {
+		bool inc = insn_fn_is_inc(ic->fn);
 
 		if (ic->osz < 4)
 			return;
@@ -1007,7 +1007,7 @@ void alu_specialise(struct insn *i)
 	if (ic->osz == 1) {
 		if (!fast_alu8[op][form])
 			return;
-		if (insn_cold2_of(ic)->fn == op_alu_rAXIz || insn_cold2_of(ic)->fn == op_test_rAXIz) {
+		if (ic->fn == op_alu_rAXIz || ic->fn == op_test_rAXIz) {
 			insn_rm8(i) = R_AX; /* AL */
 			insn_set_v(i);
 		}
@@ -1021,7 +1021,7 @@ void alu_specialise(struct insn *i)
 	w = fast_width(ic->osz);
 	if (!fast_alu[op][form][w])
 		return;
-	if (insn_cold2_of(ic)->fn == op_alu_rAXIz || insn_cold2_of(ic)->fn == op_test_rAXIz)
+	if (ic->fn == op_alu_rAXIz || ic->fn == op_test_rAXIz)
 		i->rm = R_AX; /* no ModRM: the fast form's destination */
 	i->exec = form >= FORM_RM && ea_shape(i) != EA_ANY
 			  ? fast_alu_shaped[ea_shape(i) - EA_BD][op][form - FORM_RM][w]

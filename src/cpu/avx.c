@@ -1040,7 +1040,7 @@ static void gather(struct cpu *c, const struct insn *i, bool qidx)
 	uint64_t base;
 	cpu_xmm idx[2];
 
-	if (!avx_enabled(c) || ic->mod == 3 || (insn_cold2_of(ic)->modrm & 7) != 4 || ic->asz == 2) {
+	if (!avx_enabled(c) || ic->mod == 3 || (ic->modrm & 7) != 4 || ic->asz == 2) {
 		op_ud(c, i);
 		return;
 	}

@@ -562,7 +562,7 @@ void avx_fuse_decoded(struct insn *pool, uint32_t n)
 	if (n < 2)
 		return;
 	first = second - 1;
-	if (!insn_cold2(first)->seq || (b = pair_index(second->exec)) < 0 || (a = pair_index(first->exec)) < 0)
+	if (!insn_cold(first)->seq || (b = pair_index(second->exec)) < 0 || (a = pair_index(first->exec)) < 0)
 		return;
 	first->exec = pair_forms[a][b];
 }
@@ -571,7 +571,7 @@ static bool crypto_fast_form(struct insn *i)
 {
 	static const insn_exec pclmul[4] = { fast_vpclmul00, fast_vpclmul01, fast_vpclmul10,
 					     fast_vpclmul11 };
-	insn_fn fn = insn_cold2(i)->fn;
+	insn_fn fn = insn_cold(i)->fn;
 	enum crypto_op op;
 	insn_exec e;
 
@@ -828,7 +828,7 @@ static insn_exec legacy_crypto_form(const struct insn *i)
 					     fast_pclmul11 };
 	static const insn_exec sha1rnds4[4] = { fast_sha1rnds4_0, fast_sha1rnds4_1,
 						fast_sha1rnds4_2, fast_sha1rnds4_3 };
-	insn_fn fn = insn_cold2(i)->fn;
+	insn_fn fn = insn_cold(i)->fn;
 
 #define CRYPTO_PICK(handler, op, form)                                                          \
 	if (fn == handler)                                                                      \
@@ -873,7 +873,7 @@ static bool legacy_has_fast_form(insn_fn fn)
 static insn_exec legacy_form(const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
-	insn_fn fn = insn_cold2_of(ic)->fn;
+	insn_fn fn = ic->fn;
 
 	if (fn == op_mova_VxWx)
 		return ic->mod == 3 ? fast_load_r : EA_PICK(i, fast_load_m_a);
@@ -948,7 +948,7 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 {
 	insn_exec table = i->exec, legacy;
 
-	if (legacy_has_fast_form(insn_cold2(i)->fn)) {
+	if (legacy_has_fast_form(insn_cold(i)->fn)) {
 		legacy = legacy_form(i);
 		if (legacy)
 			i->exec = legacy;
@@ -959,13 +959,13 @@ void avx_specialise(const struct cpu *c, struct insn *i)
 		return;
 	if (insn_cold(i)->mod == 3)
 		insn_disp(i) = (int64_t)reg_offsets(i);
-	else if (insn_cold2(i)->fn != op_v_palignr) /* the memory forms without an immediate */
+	else if (insn_cold(i)->fn != op_v_palignr) /* the memory forms without an immediate */
 		insn_imm(i) = reg_offsets(i);
 }
 
 static void pick_form(const struct cpu *c, struct insn *i)
 {
-	insn_fn fn = insn_cold2(i)->fn;
+	insn_fn fn = insn_cold(i)->fn;
 	bool mem = insn_cold(i)->mod != 3, l256 = VEX_L(i);
 
 #define BINARY_PICK(handler, name)                                                              \

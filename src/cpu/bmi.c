@@ -146,7 +146,7 @@ FAST_BZHI(64, uint64_t)
 
 void bmi_specialise(struct insn *i)
 {
-	if (insn_cold2(i)->fn == op_bzhi_GyEyBy && insn_cold(i)->mod == 3 && !VEX_L(i)) {
+	if (insn_cold(i)->fn == op_bzhi_GyEyBy && insn_cold(i)->mod == 3 && !VEX_L(i)) {
 		insn_imm(i) = VEX_V(i);
 		i->exec = vex_size(i) == 8 ? fast_bzhi64 : fast_bzhi32;
 	}

@@ -301,7 +301,7 @@ static struct pool_window *window_for_new_page(void)
  * past a window's last use is memory for nothing: with python3's ~70
  * windows, 32 KiB steps cost 2 MB of RSS, 16 KiB 1 MB, at the same
  * speed. */
-#define POPULATE_ENTRIES 512u /* 8 KiB of each record */
+#define POPULATE_ENTRIES 512u /* 8 KiB of hot and ext records, 16 of cold */
 
 static void window_populate(struct pool_window *w, uint32_t end)
 {
@@ -319,7 +319,6 @@ static void window_populate(struct pool_window *w, uint32_t end)
 	host_populate(w->base + done, w->base + to);
 	host_populate(insn_ext(w->base + done), insn_ext(w->base + to));
 	host_populate(insn_cold(w->base + done), insn_cold(w->base + to));
-	host_populate(insn_cold2(w->base + done), insn_cold2(w->base + to));
 }
 
 /* Entries a segment takes or grows by: SEG_STEP, but a page's last
@@ -517,11 +516,11 @@ static void mark_dead(struct insn *e)
 static void page_release(struct cpu_code_cache *cc, struct code_page *pg)
 {
 	FOR_EACH_LIFE_ENTRY(pg, k) {
-		if (code_slot(pg, insn_cold2(&pg->pool[k])->off))
-			slot_set(pg, insn_cold2(&pg->pool[k])->off, 0);
+		if (code_slot(pg, insn_cold(&pg->pool[k])->off))
+			slot_set(pg, insn_cold(&pg->pool[k])->off, 0);
 		mark_dead(&pg->pool[k]);
 	}
-	if (pg->n && !insn_cold2(&pg->pool[pg->n - 1])->ends_run)
+	if (pg->n && !insn_cold(&pg->pool[pg->n - 1])->ends_run)
 		mark_dead(&pg->pool[pg->n]); /* the trailing stub */
 	pg->addr = 0;
 	pg->n = 0;
@@ -751,13 +750,12 @@ static void write_fallthrough_stub(struct cpu *c, struct insn *stub, const struc
 {
 	memset(stub, 0, sizeof(*stub));
 	memset(insn_cold(stub), 0, sizeof(struct insn_cold));
-	memset(insn_cold2(stub), 0, sizeof(struct insn_cold2));
 	stub->exec = exec_fallthrough;
 	insn_unlink(stub); /* nothing kept yet */
 	insn_cold(stub)->addr = insn_cold(i)->addr + insn_cold(i)->len;
 	if (c->mode == CPU_MODE_32)
 		insn_cold(stub)->addr = (uint32_t)insn_cold(stub)->addr;
-	insn_cold2(stub)->off = insn_cold2(i)->off;
+	insn_cold(stub)->off = insn_cold(i)->off;
 }
 
 /* NX: the page of addr must be executable in the guest's VMAs (c->mm).
@@ -792,8 +790,8 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	 * anything else goes after it (decoded aside first: a fetch fault
 	 * must leave the stub whole), or both to another segment */
 	uint32_t n = pg->n, p, used;
-	bool follows = n && insn_cold2(&pg->pool[n - 1])->off + insn_cold(&pg->pool[n - 1])->len == off;
-	bool stub_there = n && !insn_cold2(&pg->pool[n - 1])->ends_run;
+	bool follows = n && insn_cold(&pg->pool[n - 1])->off + insn_cold(&pg->pool[n - 1])->len == off;
+	bool stub_there = n && !insn_cold(&pg->pool[n - 1])->ends_run;
 	struct insn *decoded = insn_scratch(c, INSN_SCRATCH_DECODE), *i, *pool;
 	unsigned spec, gate_bit;
 
@@ -810,25 +808,25 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	insn_copy(i, decoded);
 	if ((off + insn_cold(i)->len) > CODE_PAGE_SIZE)
 		code_map_mark(addr + insn_cold(i)->len - 1);
-	insn_cold2(i)->off = off;
-	insn_cold2(i)->seq = 0;
+	insn_cold(i)->off = off;
+	insn_cold(i)->seq = 0;
 	/* Decoded right after the instruction that falls through to it, in
 	 * the next place: the run loop can step to it without a lookup. */
 	if (follows && p == n)
-		insn_cold2(&pg->pool[n - 1])->seq = 1;
+		insn_cold(&pg->pool[n - 1])->seq = 1;
 	pg->n = p + 1;
-	slot_set(pg, insn_cold2(i)->off, (uint16_t)pg->n);
+	slot_set(pg, insn_cold(i)->off, (uint16_t)pg->n);
 	/* Instructions that never fall through (insn.ends_run, FLOW_END in
 	 * handler_props.def) get no stub (denser pools, fewer pages touched);
 	 * exec_generic looks their fall-through up should a handler of one
 	 * leave rip there. */
-	if (!insn_cold2(i)->ends_run)
+	if (!insn_cold(i)->ends_run)
 		write_fallthrough_stub(c, &pg->pool[p + 1], i);
 	/* the passes change forms, never the pool or its length: both
 	 * loaded once, not after each call */
 	pool = pg->pool;
 	used = pg->n;
-	gate_bit = pass_gate_bit(insn_cold2(i)->fn);
+	gate_bit = pass_gate_bit(insn_cold(i)->fn);
 	lf_decoded(pool, used);
 	if (fuse_gate >> gate_bit & 1)
 		fuse_decoded(pool, used);
@@ -842,11 +840,11 @@ const struct insn *cache_decode(struct cpu *c, struct code_page *pg, uint64_t ad
 	if (cpu_stats_on) {
 		/* pool entries newly in use, stubs included: the stub at n
 		 * was counted when it was written */
-		unsigned added = 1u + !insn_cold2(i)->ends_run - (p == n && stub_there);
+		unsigned added = 1u + !insn_cold(i)->ends_run - (p == n && stub_there);
 
 		stats_add(&cpu_stats_counts.decoded, 1);
 		stats_add(&cpu_stats_counts.pool_bytes,
-			  (uint64_t)added * (sizeof(struct insn) + sizeof(struct insn_ext) + sizeof(struct insn_cold) + sizeof(struct insn_cold2)));
+			  (uint64_t)added * (sizeof(struct insn) + sizeof(struct insn_ext) + sizeof(struct insn_cold)));
 	}
 	return i;
 }
@@ -924,7 +922,7 @@ uint64_t cpu_code_epoch(struct cpu *c)
 static bool page_runs_on(const struct code_page *pg)
 {
 	FOR_EACH_LIFE_ENTRY(pg, k)
-		if ((unsigned)insn_cold2(&pg->pool[k])->off + insn_cold(&pg->pool[k])->len > CODE_PAGE_SIZE)
+		if ((unsigned)insn_cold(&pg->pool[k])->off + insn_cold(&pg->pool[k])->len > CODE_PAGE_SIZE)
 			return true;
 	return false;
 }

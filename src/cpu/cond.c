@@ -159,15 +159,15 @@ static const insn_exec fast_cmov64[2][16] = { { CC_ROW(fast_cmov64_) }, { CC_ROW
 void cond_specialise(struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
-	if (insn_cold2_of(ic)->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) { /* 66: the generic form */
+	if (ic->fn == op_jcc_Jb && !(ic->pfx & PFX_OSZ)) { /* 66: the generic form */
 		i->exec = fast_jcc[ic->op & 15];
-		insn_cold2(i)->chains = 1;
+		insn_cold(i)->chains = 1;
 		i->v = INSN_LINK_SELF_TAGGED;
 	}
-	else if (insn_cold2_of(ic)->fn == op_setcc_Eb)
+	else if (ic->fn == op_setcc_Eb)
 		i->exec = ic->mod == 3 ? fast_setcc_r[ic->op & 15] : fast_setcc_m[ea_shape(i)][ic->op & 15];
-	else if (insn_cold2_of(ic)->fn == op_cmovcc_GvEv && ic->osz == 4)
+	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 4)
 		i->exec = fast_cmov32[ic->mod != 3][ic->op & 15];
-	else if (insn_cold2_of(ic)->fn == op_cmovcc_GvEv && ic->osz == 8)
+	else if (ic->fn == op_cmovcc_GvEv && ic->osz == 8)
 		i->exec = fast_cmov64[ic->mod != 3][ic->op & 15];
 }

@@ -57,7 +57,7 @@ static void set_sp(struct cpu *c, uint64_t v)
  * a fault there leaves RSP and RBP unchanged (as the host does). */
 void op_enter(struct cpu *c, const struct insn *i)
 {
-	unsigned sz = insn_cold(i)->osz, level = insn_cold2(i)->imm2 & 31;
+	unsigned sz = insn_cold(i)->osz, level = insn_cold(i)->imm2 & 31;
 	uint64_t sp = c->r[R_SP] - sz, bp = c->r[R_BP], frame, top;
 
 	mem_write(stack_addr(c, sp), sz, reg_get(c, R_BP, sz));
@@ -147,12 +147,12 @@ static void far_jump(struct cpu *c, uint16_t cs, uint64_t ip)
 
 void op_callf_Ap(struct cpu *c, const struct insn *i)
 {
-	far_call(c, i, insn_cold2(i)->imm2, insn_imm(i) & size_mask(insn_cold(i)->osz));
+	far_call(c, i, insn_cold(i)->imm2, insn_imm(i) & size_mask(insn_cold(i)->osz));
 }
 
 void op_jmpf_Ap(struct cpu *c, const struct insn *i)
 {
-	far_jump(c, insn_cold2(i)->imm2, insn_imm(i) & size_mask(insn_cold(i)->osz));
+	far_jump(c, insn_cold(i)->imm2, insn_imm(i) & size_mask(insn_cold(i)->osz));
 }
 
 /* FF /3, FF /5: m16:16, m16:32, m16:64 (REX.W) */
@@ -317,7 +317,7 @@ void op_grp7(struct cpu *c, const struct insn *i)
 	unsigned aux;
 	uint64_t t;
 
-	if (insn_cold2_of(ic)->modrm == 0xf9) {
+	if (ic->modrm == 0xf9) {
 		if (c->tsc_disabled) {
 			cpu_raise(c, VEC_GP);
 			return;
@@ -328,23 +328,23 @@ void op_grp7(struct cpu *c, const struct insn *i)
 		reg_set(c, R_CX, 4, aux);
 		return;
 	}
-	if (insn_cold2_of(ic)->modrm == 0xd0) {
+	if (ic->modrm == 0xd0) {
 		op_xgetbv(c, i);
 		return;
 	}
-	if (insn_cold2_of(ic)->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
+	if (ic->modrm == 0xd1) { /* XSETBV: #GP at CPL 3; with 66/F2/F3 #UD */
 		if (ic->pfx & (PFX_OSZ | PFX_REP | PFX_REPNE))
 			op_ud(c, i);
 		else
 			cpu_raise(c, VEC_GP);
 		return;
 	}
-	if (insn_cold2_of(ic)->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
+	if (ic->modrm == 0xf8 && c->mode != CPU_MODE_64) { /* SWAPGS */
 		op_ud(c, i);
 		return;
 	}
-	if (ic->mod == 3 && (insn_cold2_of(ic)->modrm & 0x38) != 0x38 && (insn_cold2_of(ic)->modrm & 0x38) != 0x20 &&
-	    (insn_cold2_of(ic)->modrm & 0x38) != 0x30)
+	if (ic->mod == 3 && (ic->modrm & 0x38) != 0x38 && (ic->modrm & 0x38) != 0x20 &&
+	    (ic->modrm & 0x38) != 0x30)
 		op_ud(c, i);
 	else
 		cpu_raise(c, VEC_GP);
@@ -604,7 +604,7 @@ void control_load_call_decoded(struct insn *pool, uint32_t n)
 	if (n < 2 || i->exec != fast_call_ind32)
 		return;
 	m = &pool[n - 2];
-	if (insn_cold2(m)->seq && move_is_load32_sp32(m) && m->reg == i->rm)
+	if (insn_cold(m)->seq && move_is_load32_sp32(m) && m->reg == i->rm)
 		m->exec = load_sp32_call_ind32;
 }
 
@@ -642,7 +642,7 @@ static void mov_call_fuse(struct cpu *c, const struct insn *i, insn_exec poly)
 		return;
 	pg = cache_page(c, addr - off);
 	s = code_slot(pg, off - 3);
-	if (!s || &pg->pool[s - 1] != i - 1 || !insn_cold2(i - 1)->seq || !move_is_mov_rr64(i - 1))
+	if (!s || &pg->pool[s - 1] != i - 1 || !insn_cold(i - 1)->seq || !move_is_mov_rr64(i - 1))
 		return;
 	((struct insn *)(i - 1))->exec = fused;
 	/* the CALL's return address on the page: Perl's run loop stores,
@@ -662,27 +662,27 @@ void control_specialise(struct insn *i, bool m64)
 	const struct insn_cold *ic = insn_cold(i);
 	if (ic->osz != (m64 ? 8 : 4))
 		return;
-	if (insn_cold2_of(ic)->fn == op_jmp_Jz || insn_cold2_of(ic)->fn == op_call_Jz) {
-		insn_cold2(i)->chains = 1;
+	if (ic->fn == op_jmp_Jz || ic->fn == op_call_Jz) {
+		insn_cold(i)->chains = 1;
 		i->v = INSN_LINK_SELF_TAGGED;
 	}
-	if (insn_cold2_of(ic)->fn == op_jmp_Jz)
+	if (ic->fn == op_jmp_Jz)
 		i->exec = m64 ? fast_jmp_rel64 : fast_jmp_rel32;
-	else if (insn_cold2_of(ic)->fn == op_call_Jz)
+	else if (ic->fn == op_call_Jz)
 		i->exec = m64 ? fast_call_rel64 : fast_call_rel32;
-	else if (insn_cold2_of(ic)->fn == op_ret)
+	else if (ic->fn == op_ret)
 		i->exec = m64 ? fast_ret64 : fast_ret32;
-	else if (insn_cold2_of(ic)->fn == op_jmp_Ev && ic->mod == 3)
+	else if (ic->fn == op_jmp_Ev && ic->mod == 3)
 		i->exec = m64 ? fast_jmp_ind64 : fast_jmp_ind32;
-	else if (insn_cold2_of(ic)->fn == op_jmp_Ev)
+	else if (ic->fn == op_jmp_Ev)
 		i->exec = m64 ? EA_PICK(i, fast_jmp_ind64_m) : EA_PICK(i, fast_jmp_ind32_m);
-	else if (insn_cold2_of(ic)->fn == op_call_Ev && ic->mod == 3)
+	else if (ic->fn == op_call_Ev && ic->mod == 3)
 		i->exec = m64 ? fast_call_ind64 : fast_call_ind32;
-	else if (insn_cold2_of(ic)->fn == op_call_Ev)
+	else if (ic->fn == op_call_Ev)
 		i->exec = m64 ? EA_PICK(i, fast_call_ind64_m) : EA_PICK(i, fast_call_ind32_m);
 	else
 		return;
-	if (insn_cold2_of(ic)->fn != op_jmp_Jz && insn_cold2_of(ic)->fn != op_call_Jz) { /* the indirect ones and RET */
+	if (ic->fn != op_jmp_Jz && ic->fn != op_call_Jz) { /* the indirect ones and RET */
 		if (ic->mod == 3) /* kept in v (cache.h, insn_kept) */
 			i->v = INSN_LINK_SELF;
 		else

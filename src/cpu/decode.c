@@ -135,18 +135,18 @@ static void immediates(struct insn *i, struct fetch *f, unsigned flags)
 		break;
 	case F_ENTER:
 		insn_imm(i) = next_n(f, 2);
-		insn_cold2_of(ic)->imm2 = next8(f);
+		ic->imm2 = next8(f);
 		break;
 	}
 	if (flags & F_FARPTR)
-		insn_cold2_of(ic)->imm2 = (uint16_t)next_n(f, 2);
+		ic->imm2 = (uint16_t)next_n(f, 2);
 }
 
 /* An encoding that raises #UD or #GP whatever the state: its handler
  * raises it. */
 static const struct op_entry *make_fault(struct insn *i, struct fetch *f, insn_fn fn)
 {
-	insn_cold2(i)->fn = fn;
+	insn_cold(i)->fn = fn;
 	insn_cold(i)->len = (uint8_t)(f->n ? f->n : 1);
 	return NULL;
 }
@@ -175,7 +175,6 @@ decode_row(struct insn *i, struct fetch *f, bool m64, uint64_t addr)
 	memset(i, 0, sizeof(*i));
 	memset(insn_ext(i), 0, sizeof(struct insn_ext));
 	memset(insn_cold(i), 0, sizeof(struct insn_cold));
-	memset(insn_cold2(i), 0, sizeof(struct insn_cold2));
 	i->exec = exec_generic;
 	ic->addr = addr;
 	i->base = GREG_NONE;
@@ -225,7 +224,7 @@ opcode:
 			     : 0;
 		/* vvvv, L, and W, which selects element sizes in every mode
 		 * (FMA PS/PD, gathers) though it widens no GPR outside 64-bit */
-		insn_cold2_of(ic)->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2 |
+		ic->imm2 = (uint16_t)((~v2 >> 3 & (m64 ? 15 : 7)) | (v2 & 4) << 2 |
 				     (b == 0xc4 ? (v2 & 0x80) >> 2 : 0) |
 				     (!m64 && !(v2 & 0x40) ? VEX_V_TOP : 0));
 		pslot = v2 & 3; /* none, 66, F3, F2: the P_ order */
@@ -266,7 +265,7 @@ opcode:
 		insn_fn fn;
 
 		modrm = next8(f);
-		insn_cold2_of(ic)->modrm = (uint8_t)modrm;
+		ic->modrm = (uint8_t)modrm;
 		ic->mod = (uint8_t)(modrm >> 6);
 		i->reg = (modrm >> 3) & 7;
 		i->rm = (uint8_t)((modrm & 7) | ((ic->rex & 1) << 3));
@@ -281,7 +280,7 @@ opcode:
 			return make_fault(i, f, op_gp);
 		if (!fn || (ic->pfx & PFX_LOCK))
 			return make_fault(i, f, op_ud);
-		insn_cold2_of(ic)->fn = fn;
+		ic->fn = fn;
 		i->exec = exec_plain; /* x87: no control transfer */
 		ic->len = (uint8_t)f->n;
 		return &x87_row;
@@ -292,7 +291,7 @@ table:
 	flags = e->flags;
 	if (flags & F_MODRM) {
 		modrm = next8(f);
-		insn_cold2_of(ic)->modrm = (uint8_t)modrm;
+		ic->modrm = (uint8_t)modrm;
 		ic->mod = (uint8_t)(modrm >> 6);
 		i->reg = (uint8_t)(((modrm >> 3) & 7) | ((ic->rex & 4) << 1));
 		insn_reg8(i) = byte_reg(i->reg, ic->rex);
@@ -338,8 +337,8 @@ table:
 		return make_fault(i, f, op_ud);
 	if ((ic->pfx & PFX_LOCK) && (!(flags & F_LOCKOK) || ic->mod == 3))
 		return make_fault(i, f, op_ud);
-	insn_cold2_of(ic)->fn = op_handler_fn[e->handler];
-	insn_cold2_of(ic)->ends_run = e->flow == FLOW_END;
+	ic->fn = op_handler_fn[e->handler];
+	ic->ends_run = e->flow == FLOW_END;
 	if (e->flow == FLOW_PLAIN) {
 		const struct op_exec_form *x = &op_exec_forms[e->exec];
 
@@ -368,7 +367,7 @@ specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m
 
 	if (ic->mod != 3 && ic->asz != (m64 ? 8 : 4) && !addr32_in_64)
 		return; /* insn_ea_fast's condition: 16-bit addresses stay generic */
-	insn_cold2_of(ic)->flat = insn_seg(i) != SEG_FS && insn_seg(i) != SEG_GS && c->base[insn_seg(i)] == 0;
+	ic->flat = insn_seg(i) != SEG_FS && insn_seg(i) != SEG_GS && c->base[insn_seg(i)] == 0;
 	if (c->lf.rf & FL_AC)
 		return; /* no fast forms: they skip the #AC test (insn.h, mem_read_fast) */
 	if (addr32_in_64) {
@@ -376,9 +375,9 @@ specialise(struct insn *i, const struct cpu *c, const struct op_entry *e, bool m
 		 * (insn.h, insn_addr32_in_64), and only ALU and MOV pick
 		 * their memory forms by shape; LEA of a 32-bit register
 		 * needs no address size (the result is truncated anyway) */
-		if (e->spec == SPEC_MOVE && insn_cold2_of(ic)->fn == op_lea_GvM && ic->osz == 4)
+		if (e->spec == SPEC_MOVE && ic->fn == op_lea_GvM && ic->osz == 4)
 			move_specialise(i, m64);
-		else if (insn_index(i) == GREG_NONE && insn_cold2_of(ic)->flat &&
+		else if (insn_index(i) == GREG_NONE && ic->flat &&
 			 (e->spec == SPEC_ALU || e->spec == SPEC_MOVE))
 			e->spec == SPEC_ALU ? alu_specialise(i) : move_specialise(i, m64);
 		return;
@@ -460,7 +459,7 @@ int insn_decode_bytes(struct insn *i, bool m64, const uint8_t *bytes, size_t n)
 	if (!e)
 		return 0;
 	if (e == &x87_row)
-		return ic->mod == 3 ? op_x87_reg[ic->op - 0xd8][insn_cold2_of(ic)->modrm & 0x3f]
+		return ic->mod == 3 ? op_x87_reg[ic->op - 0xd8][ic->modrm & 0x3f]
 				   : op_x87_mem[ic->op - 0xd8][i->reg & 7];
 	return e->handler;
 }

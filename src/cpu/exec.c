@@ -211,7 +211,7 @@ static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn 
 	const struct insn *j = (const struct insn *)(insn_link(stub) - 1);
 	uintptr_t t = insn_link(j);
 
-	if (__builtin_expect(insn_cold(j)->addr == insn_cold(stub)->addr && insn_cold2(j)->fn == op_jmp_Jz && (t & 1) &&
+	if (__builtin_expect(insn_cold(j)->addr == insn_cold(stub)->addr && insn_cold(j)->fn == op_jmp_Jz && (t & 1) &&
 				     insn_cold(((const struct insn *)(t - 1)))->addr == insn_imm(stub),
 			     1))
 		return exec_branch(c, (const struct insn *)(t - 1));
@@ -241,7 +241,7 @@ static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cp
 		insn_set_link(stub, (uintptr_t)t | other_page);
 		if (!other_page)
 			((struct insn *)stub)->exec = exec_fallthrough_kept;
-		else if (insn_cold2(t)->fn == op_jmp_Jz && insn_cold(t)->osz == (c->mode == CPU_MODE_64 ? 8 : 4)) {
+		else if (insn_cold(t)->fn == op_jmp_Jz && insn_cold(t)->osz == (c->mode == CPU_MODE_64 ? 8 : 4)) {
 			/* its fast form (control.c), to another page than its
 			 * own: the target it keeps is tagged */
 			uint64_t back = (insn_cold(t)->addr + insn_cold(t)->len + insn_imm(t)) & c->amask;
@@ -283,7 +283,7 @@ const struct insn *exec_plain(struct cpu *c, const struct insn *i)
 {
 	c->insn_rip = insn_cold(i)->addr;
 	c->cur = i;
-	insn_cold2(i)->fn(c, i);
+	insn_cold(i)->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
 		return exec_pending(c, i);
 	return exec_next(c, i);
@@ -318,7 +318,7 @@ void exec_prelink(struct cpu *c, const struct insn *i)
 {
 	const struct insn_cold *ic = insn_cold(i);
 
-	if (insn_cold2_of(ic)->chains && insn_unlinked(i)) {
+	if (ic->chains && insn_unlinked(i)) {
 		uint64_t target = ic->addr + ic->len + insn_imm(i);
 
 		if (c->mode == CPU_MODE_32)
@@ -326,7 +326,7 @@ void exec_prelink(struct cpu *c, const struct insn *i)
 		if (cache_find(c, target))
 			exec_chain(c, i);
 	}
-	if (!insn_cold2_of(ic)->ends_run && !insn_cold2_of(ic)->seq) {
+	if (!ic->ends_run && !ic->seq) {
 		const struct insn *stub = i + 1;
 
 		if (stub->exec == exec_fallthrough &&
@@ -344,10 +344,10 @@ const struct insn *exec_generic(struct cpu *c, const struct insn *i)
 	c->insn_rip = ic->addr;
 	c->cur = i;
 	c->rip = ic->addr + ic->len;
-	insn_cold2_of(ic)->fn(c, i);
+	ic->fn(c, i);
 	if (__builtin_expect(c->pending != 0, 0))
 		return NULL;
-	if (__builtin_expect(c->rip == ic->addr + ic->len, 1) && (insn_cold2_of(ic)->seq || !insn_cold2_of(ic)->ends_run))
+	if (__builtin_expect(c->rip == ic->addr + ic->len, 1) && (ic->seq || !ic->ends_run))
 		return exec_next(c, i);
 	return exec_at(c, c->rip);
 }
@@ -364,7 +364,7 @@ static __attribute__((noinline)) void run_counted(struct cpu *c, const struct in
 		c->cur = NULL;
 		c->insn_rip = insn_cold(i)->addr;
 		c->rip = insn_cold(i)->addr + insn_cold(i)->len;
-		insn_cold2(i)->fn(c, i);
+		insn_cold(i)->fn(c, i);
 		c->executed += c->stop != CPU_STOP_FAULT;
 		if (__builtin_expect(c->pending != 0, 0))
 			return;
@@ -411,7 +411,7 @@ static __attribute__((noinline)) void run_loop(struct cpu *c, bool single)
 			c->cur = NULL;
 			c->insn_rip = insn_cold(i)->addr;
 			c->rip = insn_cold(i)->addr + insn_cold(i)->len;
-			insn_cold2(i)->fn(c, i);
+			insn_cold(i)->fn(c, i);
 			if (cpu_stats_on)
 				c->executed += c->stop != CPU_STOP_FAULT;
 			if (tf && c->stop == CPU_STOP_NONE) {
@@ -481,7 +481,7 @@ static bool canonical(uint64_t a)
  * pushes read their source first). */
 static bool implicit_stack(const struct cpu *c, const struct insn *i, uint64_t *addr, bool *first)
 {
-	insn_fn f = insn_cold2(i)->fn;
+	insn_fn f = insn_cold(i)->fn;
 	unsigned sz = insn_cold(i)->osz;
 
 	*first = f == op_pop_r || f == op_pop_Ev || f == op_popf || f == op_pop_sreg ||

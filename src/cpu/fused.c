@@ -589,7 +589,7 @@ static const insn_exec fused_test8_mi_f64[16] = ROW_CC(test, mi, 8_f64);
  * falls through to what follows it. */
 static bool fusable_compare(const struct insn *cmp, unsigned *op, unsigned *form, unsigned *w)
 {
-	if (!insn_cold2(cmp)->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || insn_cold(cmp)->osz == 2 ||
+	if (!insn_cold(cmp)->seq || cmp->exec == exec_generic || cmp->exec == exec_plain || insn_cold(cmp)->osz == 2 ||
 	    !alu_fast_form(cmp, op, form) || (*op != ALU_CMP && *op != ALU_TEST))
 		return false;
 	*w = insn_cold(cmp)->osz == 1 ? 0 : insn_cold(cmp)->osz == 4 ? 1 : 2;
@@ -598,7 +598,7 @@ static bool fusable_compare(const struct insn *cmp, unsigned *op, unsigned *form
 
 static bool is_setcc_reg(const struct insn *i)
 {
-	return insn_cold2(i)->fn == op_setcc_Eb && insn_cold(i)->mod == 3 && i->exec != exec_generic;
+	return insn_cold(i)->fn == op_setcc_Eb && insn_cold(i)->mod == 3 && i->exec != exec_generic;
 }
 
 /* pool[n - 1] a SETcc of a register: with the SETcc and the CMP before it
@@ -609,7 +609,7 @@ static void fuse_setcc(struct insn *pool, uint32_t n)
 	unsigned op, form, w;
 	int kind;
 
-	if (n < 3 || !is_setcc_reg(set1) || !insn_cold2(set1)->seq || !fusable_compare(cmp, &op, &form, &w) ||
+	if (n < 3 || !is_setcc_reg(set1) || !insn_cold(set1)->seq || !fusable_compare(cmp, &op, &form, &w) ||
 	    op != ALU_CMP || (kind = threeway_of(insn_cold(set1)->op & 15, insn_cold(set2)->op & 15)) < 0)
 		return;
 	cmp->exec = fused_3way[kind][w][form][insn_cold(cmp)->mod == 3 ? EA_ANY : ea_shape(cmp)];
@@ -672,7 +672,7 @@ static bool fuse_sub_jz(struct insn *jcc)
 	struct insn *sub = jcc - 1;
 	unsigned op, form, cc = insn_cold(jcc)->op & 15;
 
-	if ((cc != 4 && cc != 5) || !insn_cold2(sub)->seq || insn_cold(sub)->osz != 8 || !alu_fast_form(sub, &op, &form) ||
+	if ((cc != 4 && cc != 5) || !insn_cold(sub)->seq || insn_cold(sub)->osz != 8 || !alu_fast_form(sub, &op, &form) ||
 	    op != ALU_SUB || form != FORM_MI || ea_shape(sub) != EA_FLAT64 ||
 	    sub->exec != alu_shaped_form(ALU_SUB, FORM_MI, EA_FLAT64, 8))
 		return false;
@@ -690,7 +690,7 @@ static bool fuse_and_jcc(struct insn *jcc)
 	struct insn_cold *ic = insn_cold(and);
 	unsigned op, form;
 
-	if (!insn_cold2_of(ic)->seq || ic->mod != 3 || (ic->osz != 4 && ic->osz != 8) || (ic->pfx & PFX_LOCK) ||
+	if (!ic->seq || ic->mod != 3 || (ic->osz != 4 && ic->osz != 8) || (ic->pfx & PFX_LOCK) ||
 	    and->exec == exec_generic || and->exec == exec_plain || (ic->lf & LF_PAIR_HEAD) ||
 	    !alu_fast_form(and, &op, &form) || op != ALU_AND || (form != FORM_RR && form != FORM_RI))
 		return false;
@@ -707,7 +707,7 @@ static bool fuse_sub_rm_jcc(struct insn *jcc)
 	struct insn_cold *ic = insn_cold(sub);
 	unsigned op, form, shape;
 
-	if (!insn_cold2_of(ic)->seq || ic->mod == 3 || ic->osz != 8 || (ic->lf & LF_PAIR_HEAD) || !alu_fast_form(sub, &op, &form) ||
+	if (!ic->seq || ic->mod == 3 || ic->osz != 8 || (ic->lf & LF_PAIR_HEAD) || !alu_fast_form(sub, &op, &form) ||
 	    op != ALU_SUB || form != FORM_RM || ((shape = ea_shape(sub)) != EA_BD && shape != EA_FLAT64) ||
 	    sub->exec != alu_shaped_form(ALU_SUB, FORM_RM, shape, 8))
 		return false;
@@ -728,7 +728,7 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 	    !alu_fast_form(s, &op, &form) || op != ALU_SBB || (form != FORM_RR && form != FORM_GR) ||
 	    insn_rm8(s) != insn_reg8(s))
 		return false; /* an immediate's reg is 0 or the /3: not a register */
-	if (!insn_cold2(neg)->seq || insn_cold2(neg)->fn != op_neg_Ev || insn_cold(neg)->mod != 3 || insn_cold(neg)->osz != 2 ||
+	if (!insn_cold(neg)->seq || insn_cold(neg)->fn != op_neg_Ev || insn_cold(neg)->mod != 3 || insn_cold(neg)->osz != 2 ||
 	    neg->exec == exec_generic || (insn_cold(neg)->lf & LF_PAIR_HEAD))
 		return false;
 	neg->exec = insn_rm8(s) < 16 ? fused_neg16_sbb8_low : fused_neg16_sbb8;
@@ -740,7 +740,7 @@ static bool fuse_neg_sbb(struct insn *pool, uint32_t n)
 static bool is_movzx_self(const struct insn *i, unsigned r)
 {
 	const struct insn_cold *ic = insn_cold(i);
-	return insn_cold2_of(ic)->fn == op_movzx_GvEb && ic->mod == 3 && (ic->osz == 4 || ic->osz == 8) &&
+	return ic->fn == op_movzx_GvEb && ic->mod == 3 && (ic->osz == 4 || ic->osz == 8) &&
 	       i->exec != exec_generic && i->reg == r && insn_rm8(i) == r;
 }
 
@@ -756,7 +756,7 @@ static void fuse_3way_tail(struct insn *pool, uint32_t n)
 
 	if (n < 6 || insn_cold(sub)->mod != 3 || insn_cold(sub)->osz != 4 || sub->exec == exec_generic ||
 	    sub->exec == exec_plain || !alu_fast_form(sub, &sub_op, &sub_form) ||
-	    sub_op != ALU_SUB || !insn_cold2(zx2)->seq || !insn_cold2(zx1)->seq || !insn_cold2(set2)->seq || !insn_cold2(set1)->seq ||
+	    sub_op != ALU_SUB || !insn_cold(zx2)->seq || !insn_cold(zx1)->seq || !insn_cold(set2)->seq || !insn_cold(set1)->seq ||
 	    !is_setcc_reg(set1) || !is_setcc_reg(set2) ||
 	    (kind = threeway_of(insn_cold(set1)->op & 15, insn_cold(set2)->op & 15)) < 0 ||
 	    !fusable_compare(cmp, &op, &form, &w) || op != ALU_CMP || w == 0)
@@ -783,7 +783,7 @@ static void fuse_3way_ret(struct insn *pool, uint32_t n)
 	unsigned shape, kind, w;
 	int ret_shape = -1;
 
-	if (n < 7 || !insn_cold2(&ret[-1])->seq || ret->exec == exec_generic || ret->exec == exec_plain ||
+	if (n < 7 || !insn_cold(&ret[-1])->seq || ret->exec == exec_generic || ret->exec == exec_plain ||
 	    (insn_cold(ret)->osz != 8 && insn_cold(ret)->osz != 4) || insn_cold(cmp)->mod == 3)
 		return;
 	shape = ea_shape(cmp);
@@ -798,7 +798,7 @@ static void fuse_3way_ret(struct insn *pool, uint32_t n)
 			if (cmp->exec != fused_3way_sub[kind][w][FORM_MR][shape])
 				continue;
 			cmp->exec = fused_3way_sub_ret[kind][w - 1][ret_shape][0];
-			if (n >= 8 && insn_cold2(load)->seq && insn_cold2(load)->fn == op_mov_GvEv && insn_cold(load)->mod != 3 &&
+			if (n >= 8 && insn_cold(load)->seq && insn_cold(load)->fn == op_mov_GvEv && insn_cold(load)->mod != 3 &&
 			    insn_cold(load)->osz == insn_cold(cmp)->osz && load->reg == cmp->reg && ea_shape(load) == shape &&
 			    load->exec != exec_generic && load->exec != exec_plain &&
 			    !(insn_cold(load)->lf & LF_PAIR_HEAD))
@@ -829,7 +829,7 @@ static void fuse_move_test(struct insn *test, unsigned w, unsigned cc)
 	struct insn *mov = test - 1;
 	int kind;
 
-	if (!insn_cold2(mov)->seq || (insn_cold(mov)->lf & LF_PAIR_HEAD) || test->rm != test->reg ||
+	if (!insn_cold(mov)->seq || (insn_cold(mov)->lf & LF_PAIR_HEAD) || test->rm != test->reg ||
 	    (kind = move_test_kind(mov)) < 0 || mov->reg != test->reg || move_test_w[kind] != w)
 		return;
 	mov->exec = fused_move_test[kind][cc];
@@ -856,7 +856,7 @@ static void fuse_add_test(struct insn *test, unsigned cc)
 {
 	struct insn *add = test - 1;
 
-	if (insn_cold2(add)->seq && !(insn_cold(add)->lf & LF_PAIR_HEAD) && alu_add_ri32_flag_free(add))
+	if (insn_cold(add)->seq && !(insn_cold(add)->lf & LF_PAIR_HEAD) && alu_add_ri32_flag_free(add))
 		add->exec = fused_add_test_rr32[cc];
 }
 
@@ -869,9 +869,9 @@ static void fuse_jcc(struct insn *pool, uint32_t n)
 	if (n < 2 || jcc->exec == exec_generic)
 		return; /* not a fast Jcc (66-prefixed ones stay generic) */
 	cmp = jcc - 1;
-	if (insn_cold2(cmp)->seq && (insn_cold(cmp)->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic &&
+	if (insn_cold(cmp)->seq && (insn_cold(cmp)->lf & LF_CLASS_MASK) == LF_KEEPCF && cmp->exec != exec_generic &&
 	    (insn_cold(cmp)->mod == 3 ? insn_cold(cmp)->osz == 4 || insn_cold(cmp)->osz == 8 : insn_cold(cmp)->osz == 4)) {
-		bool dec = insn_cold2(cmp)->fn == op_dec_Ev || insn_cold2(cmp)->fn == op_dec_r;
+		bool dec = insn_cold(cmp)->fn == op_dec_Ev || insn_cold(cmp)->fn == op_dec_r;
 
 		cmp->exec = insn_cold(cmp)->mod == 3 ? fused_incdec[dec][insn_cold(cmp)->osz == 8][insn_cold(jcc)->op & 15]
 					  : fused_incdec_mem[dec][ea_shape(cmp)];

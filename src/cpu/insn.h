@@ -70,15 +70,17 @@ _Static_assert(GREG_RIP_BASE + GREG_RIP_BASES <= 32, "insn.ixs holds a register 
 #define PFX_ASZ 0x10   /* 67 */
 #define PFX_SEG 0x20   /* an explicit segment override */
 
-/* A decoded instruction is four records of 16 bytes in parallel arrays
- * of a window (cache.c): the hot one, struct insn, holds what the fast
- * forms read, so a hot loop's decoded code takes a quarter of the L1 it
- * took at 64 bytes (Perl's loop at 32 did not fit: docs/performance.md);
- * struct insn_ext, INSN_EXT_DELTA after it, the full immediate and
- * displacement; struct insn_cold and insn_cold2 what decoding, the table
- * handlers, faults and branch checks read. So every struct insn lives in
- * a window of the code cache (cache.c) or in a scratch window
- * (insn_scratch: never on the stack). */
+/* A decoded instruction is three records in parallel arrays of a window
+ * (cache.c): the hot one, struct insn, 16 bytes, holds what the fast forms
+ * read, so a hot loop's decoded code takes a quarter of the L1 it took at
+ * 64 bytes (Perl's loop at 32 did not fit: docs/performance.md); struct
+ * insn_ext, 16 bytes INSN_EXT_DELTA after it, the full immediate and
+ * displacement; struct insn_cold, 32 bytes, what decoding, the table
+ * handlers, faults and branch checks read, at twice the hot record's
+ * offset in the window's cold array (insn_cold()). So every struct insn
+ * lives in a window of the code cache (cache.c) or in a scratch window
+ * (insn_scratch: never on the stack), whose hot array starts on an
+ * INSN_HOT_SPAN boundary. */
 struct insn {
 	insn_exec exec;  /* exec_generic, or a fast form (decode time) */
 	/* The fast forms' 32-bit operand: with a memory operand its
@@ -99,12 +101,10 @@ struct insn_ext {
 };
 _Static_assert(sizeof(struct insn_ext) == 16, "the ext record");
 
-/* The cold record: what the hot paths that need more than the hot
- * record read (a kept target's address, a CALL's return address, ModRM.mod
- * of CMOV and MOVSX, the hand-offs to table handlers), INSN_COLD_DELTA
- * after it; then the rest (struct insn_cold2, insn_cold2()). */
 struct insn_cold {
+	insn_fn fn;      /* the table's handler: single steps call it */
 	uint64_t addr;   /* the instruction's address */
+	uint16_t imm2;  /* ENTER's level byte; VEX: vvvv | L << 4 | W << 5 (VEX_V/L/W) */
 	uint8_t len;    /* 1..15 */
 	uint8_t osz;    /* operand size in bytes: 1, 2, 4, 8 */
 	uint8_t asz;    /* address size in bytes: 2, 4, 8 */
@@ -112,14 +112,8 @@ struct insn_cold {
 	uint8_t rex;    /* the REX byte (0x40..0x4f) or 0 */
 	uint8_t op;     /* the last opcode byte */
 	uint8_t mod;    /* ModRM.mod (3: register operand); 3 for opcode-register forms */
-	uint8_t lf;     /* lflive: LF_* of its fast form (its specialiser sets it), LF_STALE */
-};
-_Static_assert(sizeof(struct insn_cold) == 16, "the cold record");
-
-struct insn_cold2 {
-	insn_fn fn;      /* the table's handler: single steps call it */
-	uint16_t imm2;  /* ENTER's level byte; VEX: vvvv | L << 4 | W << 5 (VEX_V/L/W) */
 	uint8_t modrm;  /* the raw ModRM byte (x87 register forms) */
+	uint8_t lf;     /* lflive: LF_* of its fast form (its specialiser sets it), LF_STALE */
 	uint8_t seg;    /* enum cpu_seg of the memory operand */
 	uint8_t reg8;   /* reg as a byte register: 0..15, or 16..19 for AH..BH */
 	uint8_t rm8;    /* rm as a byte register, same coding */
@@ -129,17 +123,15 @@ struct insn_cold2 {
 	uint16_t seq : 1;      /* cache: the next pool entry is the fall-through instruction */
 	uint16_t flat : 1;     /* decode: the memory operand's segment base is 0 (insn_ea_flat*) */
 };
-_Static_assert(sizeof(struct insn_cold2) == 16, "the second cold record");
+_Static_assert(sizeof(struct insn_cold) == 32, "the cold record");
 
 /* Entries per window (cache.c): the slots' 16-bit values reach that far. */
 #define INSN_WINDOW_ENTRIES 65535u
-/* A window's hot array, then its ext, cold and second cold arrays, each
- * as long (fixed offsets: one add from the entry to each record). */
+/* A window's hot array, and its alignment; the ext array follows it, then
+ * the cold one (twice as long). */
 #define INSN_HOT_SPAN ((uintptr_t)1 << 20)
 _Static_assert(INSN_WINDOW_ENTRIES * sizeof(struct insn) <= INSN_HOT_SPAN, "a window's hot array");
 #define INSN_EXT_DELTA INSN_HOT_SPAN
-#define INSN_COLD_DELTA (2 * INSN_HOT_SPAN)
-#define INSN_COLD2_DELTA (3 * INSN_HOT_SPAN)
 #define INSN_WINDOW_SPAN (4 * INSN_HOT_SPAN)
 
 static inline struct insn_ext *insn_ext(const struct insn *i)
@@ -148,28 +140,20 @@ static inline struct insn_ext *insn_ext(const struct insn *i)
 }
 
 /* A function reading several cold fields takes the record once
- * (`ic = insn_cold(i)`; its second: insn_cold2_of(ic)). */
+ * (`ic = insn_cold(i)`). */
 static inline struct insn_cold *insn_cold(const struct insn *i)
 {
-	return (struct insn_cold *)((uintptr_t)i + INSN_COLD_DELTA);
-}
+	uintptr_t a = (uintptr_t)i;
 
-static inline struct insn_cold2 *insn_cold2(const struct insn *i)
-{
-	return (struct insn_cold2 *)((uintptr_t)i + INSN_COLD2_DELTA);
-}
-
-static inline struct insn_cold2 *insn_cold2_of(const struct insn_cold *ic)
-{
-	return (struct insn_cold2 *)((uintptr_t)ic + (INSN_COLD2_DELTA - INSN_COLD_DELTA));
+	return (struct insn_cold *)(a + 2 * INSN_HOT_SPAN + (a & (INSN_HOT_SPAN - 1)));
 }
 
 /* The fields of the other records, by the entry (lvalues). */
 #define insn_imm(i) (insn_ext(i)->imm)
 #define insn_disp(i) (insn_ext(i)->disp)
-#define insn_seg(i) (insn_cold2(i)->seg)
-#define insn_reg8(i) (insn_cold2(i)->reg8)
-#define insn_rm8(i) (insn_cold2(i)->rm8)
+#define insn_seg(i) (insn_cold(i)->seg)
+#define insn_reg8(i) (insn_cold(i)->reg8)
+#define insn_rm8(i) (insn_cold(i)->rm8)
 
 static inline unsigned insn_index(const struct insn *i)
 {
@@ -197,7 +181,7 @@ static inline void insn_set_v(struct insn *i)
 	if (ic->mod != 3)
 		i->v = (int32_t)insn_disp(i);
 	else if (ic->osz == 1) /* byte registers: insn_rm8_v, insn_reg8_v */
-		i->v = (int32_t)((uint8_t)insn_imm(i) | (uint32_t)insn_cold2_of(ic)->rm8 << 8 | (uint32_t)insn_cold2_of(ic)->reg8 << 16);
+		i->v = (int32_t)((uint8_t)insn_imm(i) | (uint32_t)ic->rm8 << 8 | (uint32_t)ic->reg8 << 16);
 	else
 		i->v = (int32_t)insn_imm(i);
 }
@@ -217,7 +201,6 @@ static inline void insn_copy(struct insn *dst, const struct insn *src)
 	*dst = *src;
 	*insn_ext(dst) = *insn_ext(src);
 	*insn_cold(dst) = *insn_cold(src);
-	*insn_cold2(dst) = *insn_cold2(src);
 }
 
 /* Entries for a decode outside the pools, in a scratch window (cache.c):
@@ -307,12 +290,12 @@ enum { P_NP, P_66, P_F3, P_F2, P_ANY };
  * (VEX_V has 3 bits) but is kept apart (VEX_V_TOP): an instruction
  * without a vvvv operand #UDs unless all four bits are 1111b inverted
  * (the Xeon: `c4 c1 b9 5a f0`, VCVTPD2PS in 32-bit mode; VEX_V_SET). */
-#define VEX_V(i) ((unsigned)insn_cold2((i))->imm2 & 15)
+#define VEX_V(i) ((unsigned)insn_cold((i))->imm2 & 15)
 #define VEX_V_TOP 0x40u
-#define VEX_V_SET(i) ((insn_cold2((i))->imm2 & (15 | VEX_V_TOP)) != 0)
-#define VEX_L(i) ((insn_cold2((i))->imm2 >> 4) & 1)
+#define VEX_V_SET(i) ((insn_cold((i))->imm2 & (15 | VEX_V_TOP)) != 0)
+#define VEX_L(i) ((insn_cold((i))->imm2 >> 4) & 1)
 /* VEX.W in every mode (REX.W, i->rex & 8, only in 64-bit mode). */
-#define VEX_W(i) ((insn_cold2((i))->imm2 >> 5) & 1)
+#define VEX_W(i) ((insn_cold((i))->imm2 >> 5) & 1)
 
 /* Row flags */
 #define F_MODRM 0x0001  /* a ModRM byte follows */
@@ -573,7 +556,7 @@ static inline unsigned ea_shape(const struct insn *i)
 {
 	if (insn_index(i) != GREG_NONE || !insn_v_disp_ok(i))
 		return EA_ANY;
-	if (!insn_cold2(i)->flat)
+	if (!insn_cold(i)->flat)
 		return EA_BD;
 	return insn_cold(i)->asz == 8 ? EA_FLAT64 : EA_FLAT32;
 }
@@ -584,7 +567,7 @@ static inline unsigned ea_shape(const struct insn *i)
  * 67h: insn_addr32_in_64; in 32-bit mode asz is 4): insn_ea_flat64_ix. */
 static inline bool ea_flat64_ix(const struct insn *i)
 {
-	return insn_index(i) != GREG_NONE && insn_cold2(i)->flat && insn_cold(i)->asz == 8 &&
+	return insn_index(i) != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 8 &&
 	       insn_v_disp_ok(i);
 }
 
@@ -593,7 +576,7 @@ static inline bool ea_flat64_ix(const struct insn *i)
  * fast form): insn_ea_flat32_ix. */
 static inline bool ea_flat32_ix(const struct insn *i)
 {
-	return insn_index(i) != GREG_NONE && insn_cold2(i)->flat && insn_cold(i)->asz == 4;
+	return insn_index(i) != GREG_NONE && insn_cold(i)->flat && insn_cold(i)->asz == 4;
 }
 
 #define EA_PICK_IX(i, form) (ea_flat64_ix(i) ? form##_fx64 : EA_PICK(i, form))

@@ -65,7 +65,7 @@ static insn_exec flag_free_twin(const struct insn *j)
 static uint32_t regs_written(const struct insn *j)
 {
 	const struct insn_cold *ic = insn_cold(j);
-	insn_fn f = insn_cold2_of(ic)->fn;
+	insn_fn f = ic->fn;
 
 	if (ic->osz == 1) /* AH..BH */
 		return ~0u;
@@ -141,7 +141,7 @@ void lf_decoded_walk(struct insn *pool, uint32_t n)
 		unsigned cls = insn_cold(j)->lf & LF_CLASS_MASK;
 		insn_exec nf;
 
-		if (!insn_cold2(j)->seq) /* pool[k + 1] is not where j goes next */
+		if (!insn_cold(j)->seq) /* pool[k + 1] is not where j goes next */
 			return;
 		if (cls == LF_READS)
 			return;
@@ -181,7 +181,7 @@ void lf_decoded_walk(struct insn *pool, uint32_t n)
 static void incdec_rebuild(struct cpu *c, const struct insn *p)
 {
 	unsigned sz = insn_cold(p)->osz;
-	bool inc = insn_fn_is_inc(insn_cold2(p)->fn);
+	bool inc = insn_fn_is_inc(insn_cold(p)->fn);
 	uint64_t r = c->r[p->rm] & size_mask(sz);
 	bool cf = flags_cf(c);
 

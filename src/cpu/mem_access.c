@@ -106,7 +106,7 @@ static void implicit(const struct cpu *c, const struct insn *i, unsigned kind, u
 	case IM_PUSHA: add(out, n, stack_at(c, sp - 8 * slot), 8 * slot, false, true); break;
 	case IM_POPA: add(out, n, stack_at(c, sp), 8 * slot, true, false); break;
 	case IM_ENTER: { /* the frame pointer, then one slot per nesting level */
-		unsigned level = insn_cold2_of(ic)->imm2 & 31, slots = level ? level + 1 : 1;
+		unsigned level = ic->imm2 & 31, slots = level ? level + 1 : 1;
 
 		add(out, n, stack_at(c, sp - slots * slot), slots * slot, false, true);
 		break;

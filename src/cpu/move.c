@@ -745,7 +745,7 @@ static bool pop_run_member(const struct insn *e, bool w)
 
 	if (e->exec == (w ? fast_pop64 : fast_pop32))
 		return true;
-	if (insn_cold2(e)->fn != op_pop_r) /* where most scans stop */
+	if (insn_cold(e)->fn != op_pop_r) /* where most scans stop */
 		return false;
 	for (unsigned k = 2; k <= POP_RUN_MAX; k++)
 		if (e->exec == runs[k])
@@ -758,14 +758,14 @@ static bool pop_run_member(const struct insn *e, bool w)
 static void pop_run_decoded(struct insn *pool, uint32_t n)
 {
 	const struct insn *last = &pool[n - 1];
-	bool ret = insn_cold2(last)->fn == op_ret;
+	bool ret = insn_cold(last)->fn == op_ret;
 	bool w = ret ? control_fast_ret(last, true) : last->exec == fast_pop64;
 	uint32_t end = ret ? n - 1 : n, head; /* the pops: pool[head..end) */
 
-	if ((ret && !w && !control_fast_ret(last, false)) || end == 0 || !pop_run_member(&pool[end - 1], w) || (ret && !insn_cold2(&pool[end - 1])->seq))
+	if ((ret && !w && !control_fast_ret(last, false)) || end == 0 || !pop_run_member(&pool[end - 1], w) || (ret && !insn_cold(&pool[end - 1])->seq))
 		return;
 	head = end - 1;
-	while (head > 0 && insn_cold2(&pool[head - 1])->seq && pop_run_member(&pool[head - 1], w) &&
+	while (head > 0 && insn_cold(&pool[head - 1])->seq && pop_run_member(&pool[head - 1], w) &&
 	       end - head < POP_RUN_MAX)
 		head--;
 	if (ret)
@@ -785,12 +785,12 @@ static void push_run_scan(struct insn *pool, uint32_t n)
 	if (n < 2 || !push_run_member(&pool[n - 1], w))
 		return;
 	/* 64-bit: a MOV between two members joins the run (push_mix) */
-	while (head > 0 && insn_cold2(&pool[head - 1])->seq && n - head < PUSH_RUN_MAX) {
+	while (head > 0 && insn_cold(&pool[head - 1])->seq && n - head < PUSH_RUN_MAX) {
 		if (push_run_member(&pool[head - 1], w)) {
 			head--;
 			mixed |= w && push_mix_head(&pool[head]);
 		} else if (w && head >= 2 && n - head + 2 <= PUSH_RUN_MAX && push_mix_mov(&pool[head - 1]) &&
-			   insn_cold2(&pool[head - 2])->seq && push_run_member(&pool[head - 2], w)) {
+			   insn_cold(&pool[head - 2])->seq && push_run_member(&pool[head - 2], w)) {
 			head -= 2;
 			mixed = true;
 		} else {
@@ -799,7 +799,7 @@ static void push_run_scan(struct insn *pool, uint32_t n)
 	}
 	if (head < n - 1)
 		pool[head].exec = (mixed ? push64_mixes : w ? push64_runs : push32_runs)[n - head];
-	if (!w && head > 0 && insn_cold2(&pool[head - 1])->seq && pool[head - 1].rm == R_SP &&
+	if (!w && head > 0 && insn_cold(&pool[head - 1])->seq && pool[head - 1].rm == R_SP &&
 	    (alu_sub_ri32_flagged(&pool[head - 1]) || sub_push_head(&pool[head - 1])))
 		pool[head - 1].exec = sub_push32_runs[n - head];
 }
@@ -900,31 +900,31 @@ void move_specialise(struct insn *i, bool m64)
 	/* built on insn_ea_fast/insn_offset_fast: not for addr32 operands
 	 * in 64-bit mode (insn.h, insn_addr32_in_64), but for LEA of a
 	 * 32-bit register, whose result is truncated to 32 bits anyway */
-	if (insn_addr32_in_64(i) && (insn_cold2_of(ic)->fn == op_movsxd_GvEd || insn_cold2_of(ic)->fn == op_movsx_GvEb ||
-				     insn_cold2_of(ic)->fn == op_movsx_GvEw || (insn_cold2_of(ic)->fn == op_lea_GvM && ic->osz != 4)))
+	if (insn_addr32_in_64(i) && (ic->fn == op_movsxd_GvEd || ic->fn == op_movsx_GvEb ||
+				     ic->fn == op_movsx_GvEw || (ic->fn == op_lea_GvM && ic->osz != 4)))
 		return;
-	if (insn_cold2_of(ic)->fn == op_bswap_r && ic->osz >= 4) {
+	if (ic->fn == op_bswap_r && ic->osz >= 4) {
 		i->exec = ic->osz == 8 ? fast_bswap64 : fast_bswap32;
 		ic->lf = LF_NEUTRAL_NOFAULT;
 		return;
 	}
-	if ((insn_cold2_of(ic)->fn == op_cbw || insn_cold2_of(ic)->fn == op_cwd) && ic->osz >= 4) {
-		i->exec = insn_cold2_of(ic)->fn == op_cbw ? (ic->osz == 8 ? fast_cdqe : fast_cwde)
+	if ((ic->fn == op_cbw || ic->fn == op_cwd) && ic->osz >= 4) {
+		i->exec = ic->fn == op_cbw ? (ic->osz == 8 ? fast_cdqe : fast_cwde)
 					   : (ic->osz == 8 ? fast_cqo : fast_cdq);
 		ic->lf = LF_NEUTRAL_NOFAULT;
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_movsxd_GvEd && m64 && ic->osz == 8) {
+	if (ic->fn == op_movsxd_GvEd && m64 && ic->osz == 8) {
 		i->exec = ic->mod == 3 ? fast_movsxd_rr : EA_PICK_IX(i, fast_movsxd_load);
 		ic->lf = LF_NEUTRAL;
 		return;
 	}
-	if ((insn_cold2_of(ic)->fn == op_movsx_GvEb || insn_cold2_of(ic)->fn == op_movsx_GvEw) && (ic->osz == 4 || ic->osz == 8)) {
+	if ((ic->fn == op_movsx_GvEb || ic->fn == op_movsx_GvEw) && (ic->osz == 4 || ic->osz == 8)) {
 		bool w = ic->osz == 8;
 
-		if (insn_cold2_of(ic)->fn == op_movsx_GvEb && ic->mod == 3)
+		if (ic->fn == op_movsx_GvEb && ic->mod == 3)
 			i->exec = w ? fast_movsx_b64 : fast_movsx_b32;
-		else if (insn_cold2_of(ic)->fn == op_movsx_GvEb)
+		else if (ic->fn == op_movsx_GvEb)
 			i->exec = w ? EA_PICK_IX(i, fast_movsx_b64_load) : EA_PICK(i, fast_movsx_b32_load);
 		else if (ic->mod == 3)
 			i->exec = w ? fast_movsx_w64 : fast_movsx_w32;
@@ -933,65 +933,65 @@ void move_specialise(struct insn *i, bool m64)
 		ic->lf = LF_NEUTRAL;
 		return;
 	}
-	if (ic->osz == 1 && ic->mod != 3 && insn_cold2_of(ic)->fn == op_mov_GvEv) {
+	if (ic->osz == 1 && ic->mod != 3 && ic->fn == op_mov_GvEv) {
 		i->exec = EA_PICK(i, fast_mov_load8);
 		return;
 	}
-	if (ic->osz == 2 && ic->mod != 3 && insn_cold2_of(ic)->fn == op_mov_GvEv && ic->op == 0x8b) {
+	if (ic->osz == 2 && ic->mod != 3 && ic->fn == op_mov_GvEv && ic->op == 0x8b) {
 		i->exec = EA_PICK(i, fast_load16);
 		return;
 	}
-	if (ic->osz == 2 && ic->mod != 3 && insn_cold2_of(ic)->fn == op_mov_EvGv && ic->op == 0x89) {
+	if (ic->osz == 2 && ic->mod != 3 && ic->fn == op_mov_EvGv && ic->op == 0x89) {
 		i->exec = EA_PICK(i, fast_store16);
 		return;
 	}
-	if (ic->osz == 1 && ic->mod != 3 && insn_cold2_of(ic)->fn == op_mov_EvGv && ic->op == 0x88) {
+	if (ic->osz == 1 && ic->mod != 3 && ic->fn == op_mov_EvGv && ic->op == 0x88) {
 		i->exec = EA_PICK(i, fast_mov_store8);
 		return;
 	}
-	if (ic->osz <= 2 && ic->mod != 3 && insn_cold2_of(ic)->fn == op_mov_EvIz) { /* C6 /0 ib, 66 C7 /0 iw */
+	if (ic->osz <= 2 && ic->mod != 3 && ic->fn == op_mov_EvIz) { /* C6 /0 ib, 66 C7 /0 iw */
 		i->exec = ic->osz == 1 ? EA_PICK(i, fast_storei8) : EA_PICK(i, fast_storei16);
 		return;
 	}
 	bool w = ic->osz == 8;
 
-	if (insn_cold2_of(ic)->fn == op_push_r && m64 && w) {
+	if (ic->fn == op_push_r && m64 && w) {
 		i->exec = fast_push64;
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_pop_r && m64 && w && i->rm != R_SP) {
+	if (ic->fn == op_pop_r && m64 && w && i->rm != R_SP) {
 		i->exec = fast_pop64;
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_push_Iz && ic->osz == (m64 ? 8 : 4)) {
+	if (ic->fn == op_push_Iz && ic->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? fast_push_imm64 : fast_push_imm32;
 		if (!m64)
 			i->rm = GREG_NONE; /* a push run's member: r[rm] + imm (push_run) */
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_push_r && !m64 && ic->osz == 4) {
+	if (ic->fn == op_push_r && !m64 && ic->osz == 4) {
 		i->exec = fast_push32;
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_push_Ev && ic->mod != 3 && ic->osz == (m64 ? 8 : 4)) {
+	if (ic->fn == op_push_Ev && ic->mod != 3 && ic->osz == (m64 ? 8 : 4)) {
 		i->exec = m64 ? EA_PICK(i, fast_push_m64) : EA_PICK(i, fast_push_m32);
 		if (!m64 && insn_ea_sp32_ok(i))
 			i->exec = fast_push_m32_sp32;
 		return;
 	}
-	if (insn_cold2_of(ic)->fn == op_pop_r && !m64 && ic->osz == 4 && i->rm != R_SP) {
+	if (ic->fn == op_pop_r && !m64 && ic->osz == 4 && i->rm != R_SP) {
 		i->exec = fast_pop32;
 		return;
 	}
 	if (ic->osz != 4 && ic->osz != 8)
 		return;
-	if (insn_cold2_of(ic)->fn == op_mov_EvGv && ic->op == 0x89) {
+	if (ic->fn == op_mov_EvGv && ic->op == 0x89) {
 		i->exec = ic->mod == 3 ? (w ? fast_mov_rr64 : fast_mov_rr32)
 				       : (w ? EA_PICK_IX(i, fast_store64) : EA_PICK_IX2(i, fast_store32));
 		if (!w && ic->mod != 3 && insn_ea_sp32_ok(i))
 			i->exec = fast_store32_sp32;
 		ic->lf = ic->mod == 3 ? LF_NEUTRAL_NOFAULT : LF_NEUTRAL;
-	} else if (insn_cold2_of(ic)->fn == op_mov_GvEv) {
+	} else if (ic->fn == op_mov_GvEv) {
 		if (ic->mod == 3) {
 			i->exec = w ? fast_mov_gr64 : fast_mov_gr32;
 			ic->lf = LF_NEUTRAL_NOFAULT;
@@ -1001,26 +1001,26 @@ void move_specialise(struct insn *i, bool m64)
 				i->exec = fast_load32_sp32;
 			ic->lf = LF_NEUTRAL;
 		}
-	} else if (insn_cold2_of(ic)->fn == op_mov_rIv || (insn_cold2_of(ic)->fn == op_mov_EvIz && ic->mod == 3)) {
+	} else if (ic->fn == op_mov_rIv || (ic->fn == op_mov_EvIz && ic->mod == 3)) {
 		i->exec = w ? fast_mov_ri64 : fast_mov_ri32;
 		ic->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold2_of(ic)->fn == op_mov_EvIz) {
+	} else if (ic->fn == op_mov_EvIz) {
 		i->exec = w ? EA_PICK(i, fast_storei64) : EA_PICK(i, fast_storei32);
 		ic->lf = LF_NEUTRAL;
-	} else if (insn_cold2_of(ic)->fn == op_movzx_GvEb) {
+	} else if (ic->fn == op_movzx_GvEb) {
 		i->exec = ic->mod == 3 ? fast_movzx_b_rr : EA_PICK(i, fast_movzx_b_load);
 		if (ic->mod == 3)
 			ic->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold2_of(ic)->fn == op_movzx_GvEw) {
+	} else if (ic->fn == op_movzx_GvEw) {
 		i->exec = ic->mod == 3 ? fast_movzx_w_rr : EA_PICK(i, fast_movzx_w_load);
 		if (ic->mod == 3)
 			ic->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold2_of(ic)->fn == op_lea_GvM) {
+	} else if (ic->fn == op_lea_GvM) {
 		i->exec = !w ? fast_lea32 : insn_index(i) == GREG_NONE && insn_v_disp_ok(i) ? fast_lea64_bd : fast_lea64;
 		ic->lf = LF_NEUTRAL_NOFAULT;
-	} else if (insn_cold2_of(ic)->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
+	} else if (ic->fn == op_movbe_GvMv) { /* memory only (G_MEM_ANY) */
 		i->exec = w ? EA_PICK(i, fast_movbe_load64) : EA_PICK(i, fast_movbe_load32);
-	} else if (insn_cold2_of(ic)->fn == op_movbe_MvGv) {
+	} else if (ic->fn == op_movbe_MvGv) {
 		i->exec = w ? EA_PICK(i, fast_movbe_store64) : EA_PICK(i, fast_movbe_store32);
 	}
 }

@@ -71,7 +71,7 @@ struct pass_end {
 static inline void pass_end_run(const struct pass_end *ends, unsigned count, struct insn *pool,
 				uint32_t n)
 {
-	insn_fn fn = insn_cold2(&pool[n - 1])->fn;
+	insn_fn fn = insn_cold(&pool[n - 1])->fn;
 
 	for (unsigned k = 0; k < count; k++)
 		if (ends[k].handler == fn) {

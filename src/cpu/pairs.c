@@ -178,13 +178,13 @@ static uint32_t pair_one_run(struct insn *pool, uint32_t end, uint32_t *walk)
 	for (k = start; k + 1 < end; k++) {
 		int a = unit_of(&pool[k]), b, c, l1;
 
-		if (a < 0 || !insn_cold2(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
+		if (a < 0 || !insn_cold(&pool[k])->seq || (b = unit_of(&pool[k + 1])) < 0)
 			continue;
 		l1 = pair_link(&pool[k], a, b);
 		pool[k].exec = pair_form(a, b, l1);
 		/* three when the third is a triple unit too (pool[k + 2] is
 		 * before the barrier, so final) */
-		if (k + 2 < end && insn_cold2(&pool[k + 1])->seq && triple_of_unit(a) >= 0 &&
+		if (k + 2 < end && insn_cold(&pool[k + 1])->seq && triple_of_unit(a) >= 0 &&
 		    triple_of_unit(b) >= 0 && (c = unit_of(&pool[k + 2])) >= 0 && triple_of_unit(c) >= 0)
 			pool[k].exec = pairs_triple_form(triple_of_unit(a), triple_of_unit(b), triple_of_unit(c), l1,
 							 pair_link(&pool[k + 1], b, c));

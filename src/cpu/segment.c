@@ -228,7 +228,7 @@ void op_lsl_GvEw(struct cpu *c, const struct insn *i) { lar_lsl(c, i, true); }
  * test. SLDT/STR (UMIP) and LLDT/LTR (privileged): #GP. */
 void op_grp6_Ew(struct cpu *c, const struct insn *i)
 {
-	unsigned sub = (insn_cold2(i)->modrm >> 3) & 7;
+	unsigned sub = (insn_cold(i)->modrm >> 3) & 7;
 	uint32_t ar, limit;
 	bool ok;
 

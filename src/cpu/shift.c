@@ -253,7 +253,7 @@ static const insn_exec fast_shift_cl_nf[8][2] = {
  * (shift_specialise marked it LF_TWIN_SHIFT). */
 insn_exec shift_flag_free(const struct insn *i)
 {
-	if (insn_cold2(i)->fn == op_shift_EvCL)
+	if (insn_cold(i)->fn == op_shift_EvCL)
 		return fast_shift_cl_nf[i->reg & 7][insn_cold(i)->osz == 8];
 	return fast_shift_nf[i->reg & 7][fast_width(insn_cold(i)->osz)];
 }
@@ -289,8 +289,8 @@ void shift_specialise(struct insn *i)
 	struct insn_cold *ic = insn_cold(i);
 	insn_exec f;
 
-	if ((insn_cold2_of(ic)->fn == op_shift_EvIb || insn_cold2_of(ic)->fn == op_shift_Ev1) && ic->mod == 3 && ic->osz == 1) {
-		unsigned n = insn_cold2_of(ic)->fn == op_shift_Ev1 ? 1 : (unsigned)insn_imm(i) & 31;
+	if ((ic->fn == op_shift_EvIb || ic->fn == op_shift_Ev1) && ic->mod == 3 && ic->osz == 1) {
+		unsigned n = ic->fn == op_shift_Ev1 ? 1 : (unsigned)insn_imm(i) & 31;
 
 		f = fast_shift8[i->reg & 7];
 		if (!f || n == 0 || n > 7)
@@ -302,7 +302,7 @@ void shift_specialise(struct insn *i)
 		return;
 	}
 
-	if (insn_cold2_of(ic)->fn == op_shift_EvCL && ic->mod == 3 && (ic->osz == 4 || ic->osz == 8)) {
+	if (ic->fn == op_shift_EvCL && ic->mod == 3 && (ic->osz == 4 || ic->osz == 8)) {
 		f = fast_shift_cl[i->reg & 7][ic->osz == 8];
 		if (f)
 			i->exec = f;
@@ -313,14 +313,14 @@ void shift_specialise(struct insn *i)
 			ic->lf = LF_CFOF | LF_TWIN_SHIFT;
 		return;
 	}
-	if ((insn_cold2_of(ic)->fn != op_shift_EvIb && insn_cold2_of(ic)->fn != op_shift_Ev1) || ic->mod != 3 ||
+	if ((ic->fn != op_shift_EvIb && ic->fn != op_shift_Ev1) || ic->mod != 3 ||
 	    (ic->osz != 2 && ic->osz != 4 && ic->osz != 8))
 		return;
 	/* D1 /r, a count of 1 (glibc's msort halves with "shr %rdx"; ~80 host
 	 * instructions in the table handler): the immediate forms' fast forms
 	 * and twins, which read the count from imm (D1 has none: 0 until
 	 * here; op_shift_Ev1, the single steps' handler, ignores it) */
-	if (insn_cold2_of(ic)->fn == op_shift_Ev1) {
+	if (ic->fn == op_shift_Ev1) {
 		insn_imm(i) = 1;
 		i->v = 1;
 	}

@@ -159,10 +159,10 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 		return;
 	}
 	if (ic->mod == 3) {
-		slot = 8 + (insn_cold2_of(ic)->modrm & 0x3f);
+		slot = 8 + (ic->modrm & 0x3f);
 		thunk = x87_thunk(ic->op - 0xd8u, slot);
 	} else {
-		slot = (insn_cold2_of(ic)->modrm >> 3) & 7;
+		slot = (ic->modrm >> 3) & 7;
 		if (x87_o16(i))
 			thunk = x87_thunks_o16 + ((ic->op - 0xd8) * 8 + slot) * THUNK_SLOT;
 		else
@@ -202,7 +202,7 @@ static void x87_run(struct cpu *c, const struct insn *i, unsigned size, enum x87
 	if (ic->mod != 3 && fx.fdp != fdp0 && fx.fdp == (uintptr_t)buf)
 		c->x87.fdp = insn_offset(c, i);
 	if (ic->mod != 3 && fx.fop == (((ic->op & 7) << 8) | (slot << 3) | 7))
-		c->x87.fop = (uint16_t)(((ic->op & 7) << 8) | insn_cold2_of(ic)->modrm);
+		c->x87.fop = (uint16_t)(((ic->op & 7) << 8) | ic->modrm);
 done:
 	if (flags_io & 2)
 		flags_put(c, FL_ARITH, rflags & FL_ARITH);

@@ -41,8 +41,8 @@ static size_t cs_len(csh h, const uint8_t *code, size_t n)
 static bool is_intel_branch(const struct insn *i, const struct cpu *c)
 {
 	return c->mode == CPU_MODE_64 && (insn_cold(i)->pfx & PFX_OSZ) &&
-	       (insn_cold2(i)->fn == op_jcc_Jb || insn_cold2(i)->fn == op_jmp_Jz || insn_cold2(i)->fn == op_call_Jz ||
-		insn_cold2(i)->fn == op_ret_Iw);
+	       (insn_cold(i)->fn == op_jcc_Jb || insn_cold(i)->fn == op_jmp_Jz || insn_cold(i)->fn == op_call_Jz ||
+		insn_cold(i)->fn == op_ret_Iw);
 }
 
 /* Known encodings: each must decode (not #UD) to Capstone's length. */
@@ -88,7 +88,7 @@ static void test_known(void **state)
 		struct cpu *c = known[k].m64 ? &cpu64 : &cpu32;
 
 		decode(i, c, known[k].b, known[k].n);
-		if (insn_cold2(i)->fn == op_ud || insn_cold2(i)->fn == op_gp)
+		if (insn_cold(i)->fn == op_ud || insn_cold(i)->fn == op_gp)
 			fail_msg("case %zu decodes as a fault", k);
 		assert_int_equal(insn_cold(i)->len, known[k].n);
 		if (is_intel_branch(i, c))
@@ -176,7 +176,7 @@ static void test_invalid(void **state)
 		struct insn *i = scratch;
 
 		decode(i, bad[k].m64 ? &cpu64 : &cpu32, bad[k].b, bad[k].n);
-		if (insn_cold2(i)->fn != bad[k].fn)
+		if (insn_cold(i)->fn != bad[k].fn)
 			fail_msg("case %zu: wrong handler", k);
 	}
 }
@@ -206,7 +206,7 @@ static void test_random_lengths(void **state)
 		if (m && (b[0] & 0xf0) == 0x40)
 			continue;
 		decode(i, m ? &cpu32 : &cpu64, (const char *)b, 16);
-		if (insn_cold2(i)->fn == op_ud || insn_cold2(i)->fn == op_gp || is_intel_branch(i, m ? &cpu32 : &cpu64))
+		if (insn_cold(i)->fn == op_ud || insn_cold(i)->fn == op_gp || is_intel_branch(i, m ? &cpu32 : &cpu64))
 			continue;
 		want = cs_len(h[m], page, 16);
 		if (!want)
@@ -294,7 +294,7 @@ static void test_decode_one(void **state)
 		decode(i, c, (const char *)b, 16);
 		assert_true(cpu_decode_one(c->mode, b, 16, &len, &flow));
 		assert_int_equal(len, insn_cold(i)->len);
-		if (insn_cold2(i)->fn == op_ud || insn_cold2(i)->fn == op_gp)
+		if (insn_cold(i)->fn == op_ud || insn_cold(i)->fn == op_gp)
 			assert_int_not_equal(flow, CPU_INSN_FALLS_THROUGH);
 	}
 }
