@@ -211,7 +211,10 @@ static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn 
 	const struct insn *j = (const struct insn *)(insn_link(stub) - 1);
 	uintptr_t t = insn_link(j);
 
-	if (__builtin_expect(insn_cold(j)->addr == insn_cold(stub)->addr && insn_cold(j)->fn == op_jmp_Jz && (t & 1) &&
+	/* chains: its fast form, whose v is its link (a JMP decoded there
+	 * anew may be a generic one, a 16-bit JMP, whose v is its rel16) */
+	if (__builtin_expect(insn_cold(j)->addr == insn_cold(stub)->addr && insn_cold(j)->fn == op_jmp_Jz &&
+				     insn_cold(j)->chains && (t & 1) &&
 				     insn_cold(((const struct insn *)(t - 1)))->addr == insn_imm(stub),
 			     1))
 		return exec_branch(c, (const struct insn *)(t - 1));
