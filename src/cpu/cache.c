@@ -297,7 +297,7 @@ static struct pool_window *window_for_new_page(void)
 
 /* A window's entries are given in order, and decoding writes each one at
  * once: its host pages are made present POPULATE_ENTRIES ahead of the
- * entries given, hot and cold halves (host_populate). What is populated
+ * entries given, all three records (host_populate). What is populated
  * past a window's last use is memory for nothing: with python3's ~70
  * windows, 32 KiB steps cost 2 MB of RSS, 16 KiB 1 MB, at the same
  * speed. */
@@ -429,9 +429,9 @@ static const struct insn *exec_dead(struct cpu *c, const struct insn *i)
 
 /* Scratch entries (insn.h): each cache's own INSN_SCRATCH entries, and
  * one shared entry behind a lock, in scratch windows laid out as pool
- * windows (hot halves, then cold ones). The first window's entry 0 is
- * insn_no_target, entry 1 the shared one. Blocks of freed caches are
- * reused (linked through their first entry's imm). */
+ * windows (hot, ext and cold records; entry 0 dead). The first window's
+ * entry 0 is insn_no_target, entry 1 the shared one. Blocks of freed
+ * caches are reused (linked through their first entry's imm). */
 static struct insn *scratch_next, *scratch_end, *scratch_free;
 static pthread_mutex_t scratch_shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct insn *scratch_shared;

@@ -293,14 +293,14 @@ static inline const struct insn *exec_branch(struct cpu *c, const struct insn *t
 }
 
 /* The target of a relative branch, once found: a direct branch within
- * its page keeps a pointer to its target's decoded instruction in disp
- * (unused by these forms), valid as long as the page: pages are dropped
- * whole and pools never move. One on another page is tagged with bit 0
- * and checked here (its entry still has the target's address: not
- * dropped); the fast forms have the mode's operand size, so the target
- * wraps as the mode's addresses do (amask). Before its first run a
- * branch keeps insn_no_target, tagged (insn_chain_unlinked): its check
- * fails, so the target within the page needs no NULL test. */
+ * its page keeps its target's decoded instruction in v (insn_link),
+ * valid as long as the page: pages are dropped whole and pools never
+ * move. One on another page is tagged with bit 0 and checked here (its
+ * entry still has the target's address: not dropped); the fast forms
+ * have the mode's operand size, so the target wraps as the mode's
+ * addresses do (amask). Before its first run a branch keeps itself,
+ * tagged (INSN_LINK_SELF_TAGGED): its check fails but for a branch to
+ * itself, so the target within the page needs no NULL test. */
 /* A direct branch's (or a stub's) chained target is kept in v, as its
  * offset from the entry, tagged with bit 0 where checked at each use
  * (another page; entries are 16-byte aligned): insn_link, the tagged
@@ -413,7 +413,7 @@ exec_rel_target(struct cpu *c, const struct insn *i)
 	return exec_rel_target_far(c, i);
 }
 
-/* An indirect branch's target, kept in imm (unused by these forms) and
+/* An indirect branch's target, kept in v or imm (insn_kept) and
  * checked; else the cache's table of targets by address (cpu_code_cache,
  * targets), checked alike, whose hit becomes the kept target; else a
  * lookup (out of line, its exec_branch too). The hits are inline, so

@@ -129,7 +129,7 @@ static __attribute__((noinline)) const struct insn *setcc_m_slow(struct cpu *c, 
 
 /* SETcc of a byte register or of memory, CMOVcc of 32/64-bit registers
  * or a memory source, each form for one of the two (no read of ModRM.mod
- * from the cold half). */
+ * from the cold record). */
 #define FAST_CC(cc)                                                                  \
 	static const struct insn *fast_setcc_r_##cc(struct cpu *c, const struct insn *i)           \
 	{                                                                            \

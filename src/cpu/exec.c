@@ -224,14 +224,15 @@ static const struct insn *exec_fallthrough_jmp(struct cpu *c, const struct insn 
 
 /* A loop body falling into a condition decoded before it (gcc's rotated
  * loops) runs its stub every iteration: the target, once found, is kept
- * in the stub's disp like a chained branch's — on the same page plainly
+ * in the stub's v like a chained branch's — on the same page plainly
  * (valid as long as the page) and run straight on, still a fall-through,
  * so a straight run stays within its page; on the next page (an
  * instruction ending at its page's end: Perl ran 123k such stubs per
  * compute.pl 40000, each a full lookup) tagged with bit 0 and checked at
  * each use (its entry still has the address: cache.h, INSN_ADDR_DEAD),
  * then run through exec_branch, which tests pending. A new stub keeps
- * insn_no_target, tagged (cache.c), so the hit test needs no NULL test.
+ * its window's dead entry 0, tagged (cache.c, insn_unlink), so the hit
+ * test needs no NULL test.
  * The lookup is out of line: the hit path needs no frame. */
 static __attribute__((noinline)) const struct insn *fallthrough_lookup(struct cpu *c,
 								       const struct insn *stub)
