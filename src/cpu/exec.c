@@ -522,7 +522,8 @@ static bool stack_based(struct cpu *c)
 		tl_in_guest = 1;
 		insn_decode(i, c, c->insn_rip);
 		stack_bad = implicit_stack(c, i, &sp, &stack_first) && !canonical(sp);
-		explicit_bad = insn_cold(i)->mod != 3 && i->base != GREG_RIP && !canonical(insn_ea(c, i));
+		/* (a RIP-relative operand comes resolved: insn_decode) */
+		explicit_bad = insn_cold(i)->mod != 3 && !canonical(insn_ea(c, i));
 		if (stack_bad && (stack_first || !explicit_bad))
 			r = true;
 		else /* the explicit operand: through SS if RSP/RBP-based, no FS/GS */

@@ -83,9 +83,10 @@ _Static_assert(GREG_RIP_BASE + GREG_RIP_BASES <= 32, "insn.ixs holds a register 
  * INSN_HOT_SPAN boundary. */
 struct insn {
 	insn_exec exec;  /* exec_generic, or a fast form (decode time) */
-	/* The fast forms' 32-bit operand: with a memory operand its
-	 * displacement when that fits (insn_v_disp_ok), else the immediate
-	 * when it fits in 32 bits sign-extended; a direct branch's chained
+	/* The fast forms' 32-bit operand (insn_set_v): with a memory operand
+	 * its displacement (insn_v_disp_ok), else the immediate, a byte
+	 * register form's two registers above its imm8; a direct branch's
+	 * chained target, RET's and the register indirect branches' kept
 	 * target (cache.h, insn_link). Forms that need more read insn_ext. */
 	int32_t v;
 	uint8_t reg;    /* ModRM.reg | REX.R: GPR or XMM number */
@@ -431,7 +432,7 @@ static inline uint64_t insn_ea(const struct cpu *c, const struct insn *i)
 
 /* The same for the fast forms (decode.c chooses them only for 64-bit
  * addresses in 64-bit mode and 32-bit addresses in 32-bit mode, where
- * truncating once at the end is exact; cache.c resolves RIP-relative
+ * truncating once at the end is exact; decode.c resolves RIP-relative
  * operands): no branch on absent registers, c->r[GREG_NONE] is 0. */
 _Static_assert(GREG_NONE < sizeof(((struct cpu *)0)->r) / sizeof(uint64_t), "GREG_NONE indexes r");
 
@@ -448,18 +449,14 @@ static inline uint64_t insn_offset_v(const struct cpu *c, const struct insn *i)
 
 /* The displacement is v, sign-extended, as far as the address size
  * tells: a 32-bit address (truncated) always, a 64-bit one (RIP-relative
- * ones as cache.c resolves them) when it fits. Only then the shapes that
- * read v (insn_ea_bd, insn_ea_flat*) are chosen. */
+ * ones as decode.c resolves them, before the specialisers) when it fits.
+ * Only then the shapes that read v (insn_ea_bd, insn_ea_flat*) are
+ * chosen. */
 static inline bool insn_v_disp_ok(const struct insn *i)
 {
-	const struct insn_cold *ic = insn_cold(i);
 	int64_t d = insn_disp(i);
 
-	if (ic->asz != 8)
-		return true;
-	if (i->base == GREG_RIP)
-		d += (int64_t)(ic->addr + ic->len);
-	return d == (int64_t)(int32_t)d;
+	return insn_cold(i)->asz != 8 || d == (int64_t)(int32_t)d;
 }
 
 /* The fast forms' address size is the mode's: one mask (cpu.amask). */
