@@ -221,9 +221,12 @@ static inline const struct insn *exec_at(struct cpu *c, uint64_t addr)
  * returning it to the run loop; the fast branch forms do the same when
  * nothing is pending (exec_branch). The module is built with
  * -foptimize-sibling-calls, so these are jumps at -O1 too; -O0 and gcc's
- * sanitizer builds return to the loop every time (clang's, the fuzzer's,
- * keep the tail dispatch: clang 14 defines no __SANITIZE_ADDRESS__). */
-#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+ * sanitizer builds return to the loop every time, and so do clang's (the
+ * fuzzer's): ASan's stack redzones and its memcpy calls keep clang from
+ * turning the AVX and memcpy-using forms' dispatch into jumps, so a guest
+ * loop of VPXOR nested a host frame per instruction until the stack
+ * overflowed (SG_ASAN: mm/mm.h). */
+#if defined(__OPTIMIZE__) && !defined(SG_ASAN)
 #define EXEC_TAIL_DISPATCH 1
 #else
 #define EXEC_TAIL_DISPATCH 0

@@ -18,7 +18,8 @@ struct mm;
 /* An AddressSanitizer build: gcc says so with __SANITIZE_ADDRESS__, clang
  * (14) only through __has_feature (the libFuzzer builds). Its shadow takes
  * part of the low 4 GiB (reserve.c); its leak checker must be told where
- * the CPU's mmap'd pools point into the heap (cpu/cache.c). */
+ * the CPU's mmap'd pools point into the heap (cpu/cache.c); its handlers
+ * return to the run loop instead of dispatching (cpu/cache.h). */
 #if defined(__SANITIZE_ADDRESS__)
 #define SG_ASAN 1
 #elif defined(__has_feature)

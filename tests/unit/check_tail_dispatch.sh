@@ -6,8 +6,8 @@
 # straight run. Counts, in those functions of the built code, indirect
 # calls and direct calls of a function that dispatches itself: one with an
 # indirect jump that is not a switch's jump table (there the jump follows
-# the ADD of the table's base; nor a PLT stub, into a shared library such
-# as the sanitizers' runtime). A helper the compiler left out of line
+# the ADD of the table's base; nor the sanitizers' runtime, through a PLT
+# stub (gcc) or linked in (clang's __asan_memcpy)). A helper the compiler left out of line
 # (avx_fast.c's vpalignr: a guest loop of VPALIGNR overflowed the stack)
 # is such a call. Fails on any, or when fast_mov_rr32 is not there to look
 # at (-1).
@@ -21,7 +21,7 @@ n=$("$objdump" -d --no-show-raw-insn "$exe" |
 	     }
 	     f && /call +[*]/ { n++ }
 	     f && /call +[0-9a-f]+ </ { calls++; callee[calls] = $NF ":"; caller[calls] = fn }
-	     /jmp +[*]/ && prev !~ /^add/ && fn !~ /@plt>:$/ { dispatches[fn] = 1 }
+	     /jmp +[*]/ && prev !~ /^add/ && fn !~ /@plt>:$/ && fn !~ /^<__(asan|ubsan|sanitizer)_/ { dispatches[fn] = 1 }
 	     NF >= 2 { sub(/^ *[0-9a-f]+:[ \t]*/, ""); prev = $0 }
 	     END {
 		for (k = 1; k <= calls; k++)
