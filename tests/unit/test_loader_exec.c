@@ -284,7 +284,7 @@ static void test_fixed_layout(void **state)
 			continue;
 		assert_int_equal(try_load(&l, NULL, false, path, argv), SG_OK);
 		assert_int_equal(l.p.image.load_bias, pies[i].base);
-#ifndef __SANITIZE_ADDRESS__ /* (ASan's shadow lowers it: docs/loader.md) */
+#ifndef SG_ASAN /* (ASan's shadow lowers it: docs/loader.md) */
 		if (i == 0) /* compat stack right below TASK_SIZE */
 			assert_true(l.p.image.stack_pointer > 0xffffe000 - 65536);
 #endif
@@ -311,7 +311,7 @@ static void test_aslr_ranges(void **state)
 		assert_true(biases[i] >= 0x56555000 &&
 			    biases[i] < 0x56555000 + (256ull << 12));
 		assert_int_equal(biases[i] % 4096, 0);
-#ifndef __SANITIZE_ADDRESS__
+#ifndef SG_ASAN
 		/* stack top within 8 MiB below TASK_SIZE */
 		assert_true(stacks[i] < 0xffffe000 &&
 			    stacks[i] > 0xffffe000 - (8ull << 20) - 65536);

@@ -682,7 +682,7 @@ static void test_page_map_low4g(void **state)
 	assert_false(mm_page_map_low[(a + PAGE) >> 12] & MM_PAGE_GUEST);
 	assert_true(flat_agrees(a + PAGE));
 	big = mm_mmap(mm, 0, 2 * gib, RW, ANON | MAP_NORESERVE, -1, 0);
-#ifdef __SANITIZE_ADDRESS__
+#ifdef SG_ASAN /* mm/mm.h */
 	if (big == -ENOMEM) {
 		/* ASan's shadow memory starts at 0x7fff8000: no whole GiB
 		 * of the low 4 GiB is free for the guest in this build */
