@@ -295,15 +295,6 @@ static inline const struct insn *exec_branch(struct cpu *c, const struct insn *t
 	return t;
 }
 
-/* The target of a relative branch, once found: a direct branch within
- * its page keeps its target's decoded instruction in v (insn_link),
- * valid as long as the page: pages are dropped whole and pools never
- * move. One on another page is tagged with bit 0 and checked here (its
- * entry still has the target's address: not dropped); the fast forms
- * have the mode's operand size, so the target wraps as the mode's
- * addresses do (amask). Before its first run a branch keeps itself,
- * tagged (INSN_LINK_SELF_TAGGED): its check fails but for a branch to
- * itself, so the target within the page needs no NULL test. */
 /* A direct branch's (or a stub's) chained target is kept in v, as its
  * offset from the entry, tagged with bit 0 where checked at each use
  * (another page; entries are 16-byte aligned): insn_link, the tagged
@@ -362,12 +353,21 @@ static inline void insn_set_link(const struct insn *i, uintptr_t t)
 		insn_unlink((struct insn *)i);
 }
 
+/* The target of a relative branch, once found: a direct branch within
+ * its page keeps its target's decoded instruction in v (insn_link),
+ * valid as long as the page: pages are dropped whole and pools never
+ * move. One on another page is tagged with bit 0 and checked here (its
+ * entry still has the target's address: not dropped); the fast forms
+ * have the mode's operand size, so the target wraps as the mode's
+ * addresses do (amask). Before its first run a branch keeps itself,
+ * tagged (INSN_LINK_SELF_TAGGED): its check fails but for a branch to
+ * itself, so the target within the page needs no NULL test. */
 const struct insn *exec_chain(struct cpu *c, const struct insn *i);
 /* exec_branch(exec_chain(...)) out of line (cache.c): the slow paths are
  * tail calls, so the forms need no frame. */
 const struct insn *exec_chain_branch(struct cpu *c, const struct insn *i);
 
-/* The kept target of i on another page (disp tagged), checked. with_next:
+/* The kept target of i on another page (v tagged), checked. with_next:
  * the caller has the branch's fall-through address at hand (next: a
  * CALL's return address; else it is read here), and amask is the form's
  * mode's (a constant for the forms of one mode; 0: the CPU's, read here
@@ -437,13 +437,13 @@ const struct insn *exec_indirect_lookup(struct cpu *c, const struct insn *i, uin
  * tell when its child is gone. */
 extern uint32_t cpu_kept_quiet;
 
-/* t becomes i's kept target, unless a fork's quiet count is running
- * (then it counts down instead). */
-/* What an indirect branch keeps before its first run (control_specialise
- * sets imm to it): an entry no target matches, so the hit test needs no
- * NULL test. */
+/* What an indirect branch keeps in imm before its first run
+ * (control_specialise): an entry no target matches, so the hit test
+ * needs no NULL test. */
 extern const struct insn *insn_no_target;
 
+/* t becomes i's kept target, unless a fork's quiet count is running
+ * (then it counts down instead). */
 static inline void exec_keep_target(const struct insn *i, const struct insn *t, bool in_v)
 {
 	uint32_t quiet = __atomic_load_n(&cpu_kept_quiet, __ATOMIC_RELAXED);

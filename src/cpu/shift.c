@@ -296,7 +296,7 @@ void shift_specialise(struct insn *i)
 		if (!f || n == 0 || n > 7)
 			return; /* 8..31: past the width (generic rules) */
 		insn_imm(i) = n;
-		i->v = (int32_t)n;
+		i->v = (int32_t)n; /* the count alone: fast_shift8 reads rm8 from the cold record */
 		i->exec = f;
 		ic->lf = LF_WRITES; /* all six for a nonzero count; no twin */
 		return;
