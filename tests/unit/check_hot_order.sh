@@ -17,7 +17,7 @@ nm=$1 exe=$2 list=$3
 	}
 	$2 ~ /^[tT]$/ {
 		k++
-		if ($3 in want) { if (!($3 in first)) first[$3] = k; last[$3] = k }
+		if ($3 in want) { if (!($3 in first)) first[$3] = k; last[$3] = k; copies[$3]++ }
 	}
 	END {
 		end = 0; placed = 0
@@ -25,7 +25,7 @@ nm=$1 exe=$2 list=$3
 			f = name[i]
 			if (!(f in first)) { missing = missing " " f; continue }
 			if (end && first[f] != end + 1) { elsewhere = elsewhere " " f; continue }
-			if (last[f] - first[f] + 1 > 8) { elsewhere = elsewhere " " f; continue }
+			if (last[f] - first[f] + 1 != copies[f]) { elsewhere = elsewhere " " f; continue }
 			end = last[f]; placed++
 		}
 		printf "hot functions: %d listed, %d linked first in order; not in this build:%s; elsewhere:%s\n",
